@@ -1,0 +1,55 @@
+// The managed AWS resource kinds crossrole knows, with the names ACK gives them.
+// `service` is the key used by service-level CARM (`<service>.<accountID>`) and by the
+// namespace annotation `<service>.services.k8s.aws/deletion-policy`.
+
+export interface ResourceKind {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly plural: string;
+  readonly singular: string;
+  readonly service: string;
+}
+
+function kind(service: string, kindName: string, plural: string): ResourceKind {
+  return {
+    group: `${service}.services.k8s.aws`,
+    version: "v1alpha1",
+    kind: kindName,
+    plural,
+    singular: kindName.toLowerCase(),
+    service,
+  };
+}
+
+export const resourceKinds: readonly ResourceKind[] = [
+  kind("s3", "Bucket", "buckets"),
+  kind("sqs", "Queue", "queues"),
+  kind("sns", "Topic", "topics"),
+  kind("dynamodb", "Table", "tables"),
+  kind("rds", "DBInstance", "dbinstances"),
+];
+
+export function apiVersionOf(k: ResourceKind): string {
+  return `${k.group}/${k.version}`;
+}
+
+/**
+ * Finds a kind the way kubectl does: `Bucket`, `bucket`, `buckets`, or fully qualified
+ * `buckets.s3.services.k8s.aws` / `bucket.s3.services.k8s.aws` / `Bucket.s3.services.k8s.aws`.
+ */
+export function lookupKind(name: string): ResourceKind | undefined {
+  const dot = name.indexOf(".");
+  const short = (dot < 0 ? name : name.slice(0, dot)).toLowerCase();
+  const group = dot < 0 ? undefined : name.slice(dot + 1).toLowerCase();
+  return resourceKinds.find(
+    (k) =>
+      (group === undefined || k.group === group) &&
+      (k.plural === short || k.singular === short || k.kind.toLowerCase() === short),
+  );
+}
+
+/** Finds a kind by apiVersion + kind as written in a manifest. */
+export function kindOf(apiVersion: string, kindName: string): ResourceKind | undefined {
+  return resourceKinds.find((k) => apiVersionOf(k) === apiVersion && k.kind === kindName);
+}
