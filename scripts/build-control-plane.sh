@@ -7,8 +7,9 @@
 # downloaded; the Go module proxy serves the Kubernetes and etcd sources.
 set -euo pipefail
 
-KUBE_VERSION="${KUBE_VERSION:-v1.34.4}"
-ETCD_VERSION="${ETCD_VERSION:-v3.5.35}"
+# shellcheck source=versions.env
+source "$(dirname "${BASH_SOURCE[0]}")/versions.env"
+
 CACHE="${CROSSROLE_CACHE:-$HOME/.cache/crossrole}"
 BIN="$CACHE/bin"
 mkdir -p "$BIN"

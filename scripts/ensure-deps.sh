@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs everything crossrole needs to run and test, idempotently, caching outside the repo:
+#   - npm packages (Node 24 itself comes from the npm 'node' package) — reinstalled only when
+#     package-lock.json changes;
+#   - kube-apiserver, kube-controller-manager and etcd, built from the Go module proxy;
+#   - the AWS API emulator (moto) in a virtualenv.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+step() { printf '[ensure-deps] %s\n' "$*" >&2; }
+command -v npm >/dev/null || { step "FAILED: npm is not on PATH"; exit 1; }
+
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+stamp=node_modules/.crossrole-lock.sha256
+if [[ -f "$stamp" && "$(cat "$stamp")" == "$lock_hash" && -x node_modules/.bin/node ]]; then
+  step "npm packages up to date"
+else
+  step "installing npm packages (npm install, from package-lock.json)"
+  # npm ci rejects a lock without other platforms' optional packages (biome's), which npm 11 omits here.
+  npm install --no-audit --no-fund --loglevel=error
+  echo "$lock_hash" >"$stamp"
+fi
+node_major=$(node_modules/.bin/node -p 'process.versions.node.split(".")[0]')
+[[ "$node_major" -ge 24 ]] || { step "FAILED: node_modules/.bin/node is Node $node_major, expected 24+"; exit 1; }
+
+bash scripts/build-control-plane.sh
+bash scripts/install-emulator.sh

@@ -1,0 +1,38 @@
+// Pinned component versions and where their cached builds live. The versions come from
+// scripts/versions.env, which the install scripts also read: one place to change them.
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+function readVersions(): Record<string, string> {
+  const text = readFileSync(join(repoRoot, "scripts/versions.env"), "utf8");
+  const out: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const m = /^([A-Z_]+)=(\S+)$/.exec(line.trim());
+    if (m?.[1] && m[2]) out[m[1]] = m[2];
+  }
+  return out;
+}
+
+const versions = readVersions();
+function version(name: string): string {
+  const v = versions[name];
+  if (!v) throw new Error(`scripts/versions.env does not define ${name}`);
+  return v;
+}
+
+export const kubeVersion = version("KUBE_VERSION");
+export const etcdVersion = version("ETCD_VERSION");
+export const motoVersion = version("MOTO_VERSION");
+
+export const cacheDir = process.env["CROSSROLE_CACHE"] ?? join(homedir(), ".cache", "crossrole");
+
+export const binaries = {
+  etcd: join(cacheDir, "bin", `etcd-${etcdVersion}`),
+  kubeApiserver: join(cacheDir, "bin", `kube-apiserver-${kubeVersion}`),
+  kubeControllerManager: join(cacheDir, "bin", `kube-controller-manager-${kubeVersion}`),
+  motoServer: join(cacheDir, `moto-${motoVersion}`, "bin", "moto_server"),
+};
