@@ -97,8 +97,8 @@ describe("CAPA edge cases: what counts as {} and what matches nothing", () => {
       ["{list: null}", { list: null }, "all"],
       ["{selector: null}", { selector: null }, "all"],
       ["{list: null, selector: null}", { list: null, selector: null }, "all"],
-      ["{selector: {}} (CAPA: the zero selector makes the whole value equal {})", { selector: {} }, "all"],
-      ["{selector: {matchLabels: null}}", { selector: { matchLabels: null } }, "all"],
+      ["{selector: {}} (DESIGN §2.5: an empty selector matches nothing; CAPA would say all)", { selector: {} }, "none"],
+      ["{selector: {matchLabels: null}}", { selector: { matchLabels: null } }, "none"],
       ["{list: []}", { list: [] }, "none"],
       ["{selector: {matchLabels: {}}}", { selector: { matchLabels: {} } }, "none"],
       ["{selector: {matchExpressions: []}}", { selector: { matchExpressions: [] } }, "none"],
@@ -137,13 +137,10 @@ describe("CAPA edge cases: what counts as {} and what matches nothing", () => {
     assert.equal(c.allows("shop", { team: "b" }), false);
   });
 
-  test("{selector: {}} alone warns that it admits every namespace", () => {
+  test("{selector: {}} alone warns that it admits no namespace (where CAPA would admit all)", () => {
     const warnings = warningsOf({ selector: {} });
     assert.equal(warnings.length, 1);
-    assert.match(
-      warnings[0]!,
-      /^allowedNamespaces\.selector: an empty selector with no list admits EVERY namespace/,
-    );
+    assert.match(warnings[0]!, /^allowedNamespaces\.selector: an empty selector \{\} admits NO namespace here/);
     assert.deepEqual(warningsOf({}), []);
   });
 });
@@ -190,7 +187,7 @@ describe("describe()", () => {
     [{}, "every namespace (allowedNamespaces is {})"],
     [
       { selector: {} },
-      "every namespace (allowedNamespaces has no list and an empty selector {}, which counts as allowedNamespaces: {})",
+      "no namespace (allowedNamespaces has no list and an empty selector; an empty list or selector admits nothing)",
     ],
     [
       { list: [] },

@@ -11,12 +11,15 @@
 // metav1.LabelSelector *value*. cmp.Equal tells a nil slice/map from an empty one, so:
 //   {list: []}                      → list is non-nil and empty   → not `{}` → admits nothing
 //   {list: null}                    → list is nil                 → `{}`     → admits every namespace
-//   {selector: {}} / {selector: null} → selector is the zero value → `{}`     → admits every namespace (!)
+//   {selector: null}                → selector is the zero value → `{}`     → admits every namespace
+//   {selector: {}}                  → selector is the zero value → `{}`     → admits every namespace (!)
 //   {selector: {matchLabels: {}}}   → matchLabels non-nil, empty  → not `{}` → admits nothing
 //   {selector: {matchExpressions: []}} → likewise                → admits nothing
-// We follow CAPA exactly, including `{selector: {}}` admitting every namespace (a CAPA manifest must
-// mean the same thing here), and report that case as a warning because it is easy to misread as
-// "nothing". Two deliberate differences, both failing closed:
+// crossrole's DESIGN (§2.5) fixes `{selector: {}}` as matching NOTHING: an explicitly written empty
+// selector reads as "no namespace selected", and when in doubt an identity grant fails closed. So
+// here a selector that is present but empty admits nothing, like `matchLabels: {}`; we warn,
+// because a CAPA manifest with `{selector: {}}` means "every namespace" there. Further
+// deliberate differences, all failing closed:
 //   - an invalid selector makes the whole field invalid (CAPA still honours `list` first and only
 //     errors when it reaches the selector);
 //   - a namespace whose Namespace object is unknown (labels `null`) can only be admitted by `list`,
@@ -107,10 +110,6 @@ class Some implements CompiledAllowedNamespaces {
 
 const NOT_SET = new Fixed("none", "no namespace (allowedNamespaces is not set)");
 const EVERY = new Fixed("all", "every namespace (allowedNamespaces is {})");
-const EVERY_BY_EMPTY_SELECTOR = new Fixed(
-  "all",
-  "every namespace (allowedNamespaces has no list and an empty selector {}, which counts as allowedNamespaces: {})",
-);
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -161,19 +160,15 @@ export function compileAllowedNamespaces(
   if (compiled !== undefined && !compiled.ok) errors.push(...compiled.errors);
   if (errors.length > 0) return { ok: false, errors };
 
-  // CAPA's cmp.Equal(*allowedNs, AllowedNamespaces{}): see the file comment.
-  const selectorIsZero =
-    isAbsent(rawSelector) ||
-    (isPlainObject(rawSelector) &&
-      isAbsent(rawSelector.matchLabels) &&
-      isAbsent(rawSelector.matchExpressions));
-  if (isAbsent(list) && selectorIsZero) {
-    if (isAbsent(rawSelector)) return { ok: true, allowed: EVERY, warnings };
-    warnings.push(
-      `${path}.selector: an empty selector with no list admits EVERY namespace (CAPA treats it as ` +
-        `allowedNamespaces: {}); to admit none, remove allowedNamespaces; to restrict, add matchLabels`,
-    );
-    return { ok: true, allowed: EVERY_BY_EMPTY_SELECTOR, warnings };
+  // `{}` and `{list: null, selector: null}`: every namespace (see the file comment).
+  if (isAbsent(list) && isAbsent(rawSelector)) return { ok: true, allowed: EVERY, warnings };
+  if (isAbsent(list) && compiled?.ok === true && compiled.selector.empty && isPlainObject(rawSelector)) {
+    if (isAbsent(rawSelector.matchLabels) && isAbsent(rawSelector.matchExpressions)) {
+      warnings.push(
+        `${path}.selector: an empty selector {} admits NO namespace here (CAPA would read it as ` +
+          `allowedNamespaces: {}); to admit every namespace write allowedNamespaces: {}; to restrict, add matchLabels`,
+      );
+    }
   }
 
   // Here the selector is valid (errors returned above); an empty one contributes nothing.
