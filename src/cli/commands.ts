@@ -1,0 +1,5 @@
+// Every subcommand of `crossrole`, in the order `crossrole --help` lists them.
+import type { Command } from "./command.ts";
+import { explainCommand } from "./explain.ts";
+
+export const commands: readonly Command[] = [explainCommand];

@@ -1,0 +1,216 @@
+// `crossrole explain <kind>/<name>`: which AWS identity a resource is (or would be)
+// reconciled with, and why — offline from manifests (--from) or online from the cluster.
+import type { Settings } from "../resolver/types.ts";
+import {
+  type FlagSpec,
+  helpFlag,
+  parseCommandArgs,
+  renderFlagHelp,
+  stringFlag,
+  stringListFlag,
+} from "./args.ts";
+import type { Command } from "./command.ts";
+import { badInput, type ExitCodeValue } from "./errors.ts";
+import type { ExplainInputs } from "./inputs.ts";
+import { metadataString } from "./inputs.ts";
+import type { CliIO } from "./io.ts";
+import { renderText } from "./renderText.ts";
+import { buildContext, buildReport, exitCodeFor } from "./report.ts";
+import { resolveResource } from "./resolveAdapter.ts";
+import { settingsFlags, settingsFromFlags } from "./settingsFlags.ts";
+import { knownKindsText, parseTarget, type Target } from "./target.ts";
+
+const commandName = "crossrole explain";
+
+const explainFlags: readonly FlagSpec[] = [
+  {
+    name: "namespace",
+    short: "n",
+    type: "string",
+    value: "<namespace>",
+    help: "Namespace of the resource (default: the kubeconfig context's, else default).",
+  },
+  {
+    name: "output",
+    short: "o",
+    type: "string",
+    value: "<text|json>",
+    default: "text",
+    help: "Output format.",
+  },
+  {
+    name: "from",
+    type: "string",
+    multiple: true,
+    value: "<file-or-dir>",
+    help: "Work offline from manifests (.yaml, .yml, .json; directories recursively) instead of a cluster.",
+  },
+  {
+    name: "kubeconfig",
+    type: "string",
+    value: "<file>",
+    help: "Kubeconfig file (else KUBECONFIG, else ~/.kube/config).",
+  },
+  { name: "context", type: "string", value: "<name>", help: "Kubeconfig context to use." },
+  ...settingsFlags,
+  helpFlag,
+];
+
+const usage = `Usage: ${commandName} <kind>/<name> [-n <namespace>] [-o text|json] [--from <file-or-dir>]... [flags]
+
+Explains which AWS identity the controller uses for one resource, and why: the account,
+region and endpoint it lands in, the chain of credentials, and every rule it consulted.
+
+<kind> is a kind, singular, plural or plural.group: Bucket, bucket, buckets, buckets.s3.services.k8s.aws.
+Known kinds: ${knownKindsText()}.
+
+Online (default) it reads the resource, its Namespace, the CARM ConfigMaps, IAMRoleSelectors and
+identities from the cluster, and the controller's account from sts:GetCallerIdentity (default AWS
+credential chain) unless --controller-account is given. With --from it reads the same from manifests;
+a namespace missing from them is taken to exist without labels or annotations.
+
+Exit status: 0 the resource will be reconciled; 3 it will not (deny, conflict, wait, or a blocked
+drift); 2 bad input (flags, kind, manifests, resource not found); 1 the cluster could not be read.
+
+Flags:
+${renderFlagHelp(explainFlags)}
+`;
+
+export const explainCommand: Command = {
+  name: "explain",
+  summary: "Explain which AWS identity a resource is reconciled with, and why.",
+  usage,
+  run: runExplain,
+};
+
+async function runExplain(args: readonly string[], io: CliIO): Promise<ExitCodeValue> {
+  const { values, positionals } = parseCommandArgs(commandName, explainFlags, args);
+  if (values["help"] === true) {
+    io.stdout(usage);
+    return 0;
+  }
+  const output = stringFlag(values, "output") ?? "text";
+  if (output !== "text" && output !== "json") {
+    throw badInput(`${commandName}: -o ${output} is not an output format; use -o text or -o json.`);
+  }
+  const target = parseTarget(commandName, positionals);
+  const flagSettings = settingsFromFlags(values, io.env);
+  const sources = stringListFlag(values, "from");
+  const explained =
+    sources.length > 0
+      ? await explainOffline(target, sources, values, flagSettings, io)
+      : await explainOnline(target, values, flagSettings, io);
+
+  const { inputs, settings, unknownAccountReason } = explained;
+  const { decision, problems } = resolveResource(inputs.objects, inputs.resource, settings);
+  const report = buildReport(inputs.resource, decision, problems, inputs.notes);
+  if (output === "json") {
+    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    const namespace = inputs.objects.namespaces.find(
+      (ns) => metadataString(ns, "name") === inputs.resource.metadata.namespace,
+    );
+    io.stdout(
+      renderText(
+        report,
+        buildContext(inputs.resource, namespace, settings.systemNamespace, unknownAccountReason),
+      ),
+    );
+  }
+  return exitCodeFor(report);
+}
+
+interface Explained {
+  readonly inputs: ExplainInputs;
+  readonly settings: Settings;
+  readonly unknownAccountReason: string | null;
+}
+
+async function explainOffline(
+  target: Target,
+  sources: readonly string[],
+  values: Parameters<typeof stringFlag>[0],
+  settings: Settings,
+  io: CliIO,
+): Promise<Explained> {
+  for (const online of ["kubeconfig", "context"]) {
+    if (stringFlag(values, online) !== undefined) {
+      throw badInput(
+        `${commandName}: --${online} reads a cluster and cannot be combined with --from (offline).`,
+      );
+    }
+  }
+  // Loaded lazily: the offline path never needs the Kubernetes or AWS clients.
+  const { loadManifests } = await import("./manifests.ts");
+  const { collectFromManifests } = await import("./manifestSource.ts");
+  const manifests = await loadManifests(sources, io.cwd);
+  const namespace = stringFlag(values, "namespace") ?? "default";
+  const inputs = collectFromManifests(manifests, {
+    target,
+    namespace,
+    systemNamespace: settings.systemNamespace,
+    sources,
+  });
+  const notes =
+    settings.controllerAccount === null
+      ? [
+          ...inputs.notes,
+          "The controller's own account is unknown offline; pass --controller-account to name it.",
+        ]
+      : inputs.notes;
+  return {
+    inputs: { ...inputs, notes },
+    settings,
+    unknownAccountReason: settings.controllerAccount === null ? "offline without --controller-account" : null,
+  };
+}
+
+async function explainOnline(
+  target: Target,
+  values: Parameters<typeof stringFlag>[0],
+  settings: Settings,
+  io: CliIO,
+): Promise<Explained> {
+  const { loadKubeconfig, contextNamespace } = await import("./kubeconfig.ts");
+  const { collectFromCluster } = await import("./clusterSource.ts");
+  const { lookupCallerAccount } = await import("./controllerAccount.ts");
+  const loaded = loadKubeconfig({
+    kubeconfig: stringFlag(values, "kubeconfig"),
+    context: stringFlag(values, "context"),
+    env: io.env,
+    cwd: io.cwd,
+  });
+  const namespace = stringFlag(values, "namespace") ?? contextNamespace(loaded.kubeConfig);
+  const [inputs, caller] = await Promise.all([
+    collectFromCluster(loaded, { target, namespace, systemNamespace: settings.systemNamespace }),
+    settings.controllerAccount === null
+      ? lookupCallerAccount({ region: settings.defaultRegion, endpoint: settings.defaultEndpoint })
+      : Promise.resolve(null),
+  ]);
+  if (caller === null) return { inputs, settings, unknownAccountReason: null };
+  if (caller.account === null) {
+    const reason = `sts:GetCallerIdentity failed: ${caller.error}`;
+    return {
+      inputs: {
+        ...inputs,
+        notes: [
+          ...inputs.notes,
+          `The controller's own account is unknown (${reason}); pass --controller-account to name it.`,
+        ],
+      },
+      settings,
+      unknownAccountReason: reason,
+    };
+  }
+  return {
+    inputs: {
+      ...inputs,
+      notes: [
+        ...inputs.notes,
+        `The controller's own account is ${caller.account} (sts:GetCallerIdentity: ${caller.arn ?? "?"}).`,
+      ],
+    },
+    settings: { ...settings, controllerAccount: caller.account },
+    unknownAccountReason: null,
+  };
+}

@@ -1,0 +1,128 @@
+// Offline `explain`: picks the resource and the configuration the resolver reads out of a set
+// of manifests, as if they had been applied to an otherwise empty cluster.
+import type { ResourceObject } from "../resolver/types.ts";
+import { badInput } from "./errors.ts";
+import {
+  assumedNamespace,
+  type ConfigurationObjects,
+  carmConfigMapNames,
+  type ExplainInputs,
+  groupOf,
+  iamRoleSelectorKind,
+  identityKinds,
+  type KubeObject,
+  metadataString,
+} from "./inputs.ts";
+import type { ManifestObject } from "./manifests.ts";
+import type { Target } from "./target.ts";
+
+export interface ManifestQuery {
+  readonly target: Target;
+  readonly namespace: string;
+  readonly systemNamespace: string;
+  /** The --from arguments, to name them in "not found". */
+  readonly sources: readonly string[];
+}
+
+export function collectFromManifests(
+  manifests: readonly ManifestObject[],
+  query: ManifestQuery,
+): ExplainInputs {
+  rejectDuplicates(manifests);
+  const notes: string[] = [];
+  const objects = {
+    namespaces: [] as KubeObject[],
+    configMaps: [] as KubeObject[],
+    iamRoleSelectors: [] as KubeObject[],
+    identities: [] as KubeObject[],
+  };
+  const targets: ManifestObject[] = [];
+  for (const manifest of manifests) {
+    const { object, origin } = manifest;
+    const group = groupOf(object["apiVersion"]);
+    const kind = object["kind"];
+    if (group === "" && kind === "Namespace") {
+      objects.namespaces.push(object);
+    } else if (group === "" && kind === "ConfigMap") {
+      objects.configMaps.push(object);
+      noteMisplacedCarmMap(object, origin, query.systemNamespace, notes);
+    } else if (group === iamRoleSelectorKind.group && kind === iamRoleSelectorKind.kind) {
+      objects.iamRoleSelectors.push(object);
+    } else if (identityKinds.some((k) => k.group === group && k.kind === kind)) {
+      objects.identities.push(object);
+    } else if (group === query.target.kind.group && kind === query.target.kind.kind) {
+      targets.push(manifest);
+    }
+  }
+  const resource = pickResource(targets, query, notes);
+  if (!objects.namespaces.some((ns) => metadataString(ns, "name") === query.namespace)) {
+    objects.namespaces.push(assumedNamespace(query.namespace));
+    notes.push(
+      `Namespace ${query.namespace} is not in the manifests; assuming it exists without labels or annotations.`,
+    );
+  }
+  return { objects: objects satisfies ConfigurationObjects, resource, notes };
+}
+
+function pickResource(
+  targets: readonly ManifestObject[],
+  query: ManifestQuery,
+  notes: string[],
+): ResourceObject {
+  const { target, namespace } = query;
+  const sameName = targets.filter((m) => metadataString(m.object, "name") === target.name);
+  const exact = sameName.find((m) => metadataString(m.object, "namespace") === namespace);
+  if (exact !== undefined) return exact.object as unknown as ResourceObject;
+  // A manifest without a namespace lands in the namespace it is applied to (`kubectl apply -n`).
+  const unplaced = sameName.find((m) => metadataString(m.object, "namespace") === undefined);
+  if (unplaced !== undefined) {
+    notes.push(
+      `${target.kind.kind} ${target.name} in ${unplaced.origin} has no metadata.namespace; explaining it as applied to namespace ${namespace}.`,
+    );
+    const metadata = unplaced.object["metadata"] as Record<string, unknown>;
+    return { ...unplaced.object, metadata: { ...metadata, namespace } } as unknown as ResourceObject;
+  }
+  const others = targets.map(
+    (m) => `${metadataString(m.object, "namespace") ?? "(no namespace)"}/${metadataString(m.object, "name")}`,
+  );
+  throw badInput(
+    `${target.kind.kind} ${namespace}/${target.name} not found in ${query.sources.join(", ")}. ` +
+      (others.length === 0
+        ? `The manifests hold no ${target.kind.kind} at all.`
+        : `${target.kind.kind}s found: ${others.join(", ")}.`) +
+      " Check the name and -n, or add its manifest to --from.",
+  );
+}
+
+function noteMisplacedCarmMap(
+  object: KubeObject,
+  origin: string,
+  systemNamespace: string,
+  notes: string[],
+): void {
+  const name = metadataString(object, "name") ?? "";
+  const namespace = metadataString(object, "namespace");
+  if (!carmConfigMapNames.includes(name) || namespace === systemNamespace) return;
+  notes.push(
+    `ConfigMap ${name} in ${origin} is ${namespace === undefined ? "without metadata.namespace" : `in namespace ${namespace}`}` +
+      ` and is ignored: CARM maps are read only from ${systemNamespace} (--system-namespace).`,
+  );
+}
+
+/** Two manifests for one object would make the answer depend on the order of the files. */
+function rejectDuplicates(manifests: readonly ManifestObject[]): void {
+  const seen = new Map<string, string>();
+  for (const { object, origin } of manifests) {
+    const namespace = metadataString(object, "namespace");
+    const name = metadataString(object, "name");
+    const key = `${groupOf(object["apiVersion"])}\u0000${String(object["kind"])}\u0000${namespace ?? ""}\u0000${name}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw badInput(
+        `${String(object["kind"])} ${namespace === undefined ? "" : `${namespace}/`}${name} is defined twice: ` +
+          `in ${first} and in ${origin}. Keep one of them.`,
+      );
+    }
+    seen.set(key, origin);
+  }
+}

@@ -1,0 +1,86 @@
+// The answer of `explain`: the resolver's Decision plus which resource it is about and what
+// the CLI itself had to assume. `-o json` prints this object as is; the text form renders it.
+import type { ChainHop, Decision, ResourceObject, SnapshotProblem, TraceStep } from "../resolver/types.ts";
+import { ExitCode, type ExitCodeValue } from "./errors.ts";
+import type { KubeObject } from "./inputs.ts";
+
+export interface ExplainReport extends Omit<Decision, "chain" | "trace"> {
+  readonly resource: { readonly kind: string; readonly namespace: string; readonly name: string };
+  readonly chain: readonly ChainHop[];
+  /** The CLI's own notes (assumptions, what it could not see) first, then the resolver's. */
+  readonly trace: readonly TraceStep[];
+  /** What is wrong in the configuration objects (excluded or suspicious), whoever it affects. */
+  readonly problems: readonly SnapshotProblem[];
+}
+
+/** What the text rendering may quote besides the report (annotations the rules read). */
+export interface ExplainContext {
+  readonly systemNamespace: string;
+  readonly identityRef: { readonly kind: string; readonly name: string } | null;
+  readonly resourceAnnotations: Readonly<Record<string, string>>;
+  readonly namespaceAnnotations: Readonly<Record<string, string>>;
+  /** Why the controller's account is unknown, when it is. */
+  readonly unknownAccountReason: string | null;
+}
+
+export function buildReport(
+  resource: ResourceObject,
+  decision: Decision,
+  problems: readonly SnapshotProblem[],
+  notes: readonly string[],
+): ExplainReport {
+  const noteSteps: TraceStep[] = notes.map((detail) => ({ rule: "input", result: "info", detail }));
+  return {
+    resource: {
+      kind: resource.kind,
+      namespace: resource.metadata.namespace ?? "",
+      name: resource.metadata.name,
+    },
+    outcome: decision.outcome,
+    source: decision.source,
+    reason: decision.reason,
+    roleARN: decision.roleARN,
+    account: decision.account,
+    region: decision.region,
+    endpoint: decision.endpoint,
+    selector: decision.selector,
+    chain: decision.chain,
+    message: decision.message,
+    drift: decision.drift,
+    trace: [...noteSteps, ...decision.trace],
+    problems,
+  };
+}
+
+export function buildContext(
+  resource: ResourceObject,
+  namespace: KubeObject | undefined,
+  systemNamespace: string,
+  unknownAccountReason: string | null,
+): ExplainContext {
+  const ref = resource.spec?.identityRef;
+  return {
+    systemNamespace,
+    identityRef:
+      typeof ref?.kind === "string" && typeof ref.name === "string"
+        ? { kind: ref.kind, name: ref.name }
+        : null,
+    resourceAnnotations: stringMap(resource.metadata.annotations),
+    namespaceAnnotations: stringMap(
+      (namespace?.["metadata"] as { annotations?: unknown } | undefined)?.annotations,
+    ),
+    unknownAccountReason,
+  };
+}
+
+function stringMap(value: unknown): Readonly<Record<string, string>> {
+  if (typeof value !== "object" || value === null) return {};
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
+}
+
+/** 0 only when the resource will actually be reconciled; a blocked drift stops it too. */
+export function exitCodeFor(report: ExplainReport): ExitCodeValue {
+  return report.outcome === "use" && report.drift === null ? ExitCode.ok : ExitCode.notReconciled;
+}
