@@ -1,0 +1,133 @@
+// IAMRoleSelector (services.k8s.aws/v1alpha1, cluster-scoped), DESIGN §2.4. Field names follow
+// ACK's CRD (arn, namespaceSelector.names, namespaceSelector.labelSelector,
+// resourceTypeSelector); resourceLabelSelector and the session fields are crossrole's.
+import { z } from "zod";
+import { labelSelectorSchema } from "./label-selector.ts";
+import { conditionsField, objectError, objectMetaSchema, typeMetaShape } from "./object-meta.ts";
+import { immutable, listSet, withRules } from "./rules.ts";
+import { sessionParametersShape, sessionRules } from "./session.ts";
+import { iamRoleArnField, matchesPattern, namespaceNameField, patterns, stringField } from "./validation.ts";
+
+export const iamRoleSelectorGroup = "services.k8s.aws";
+export const iamRoleSelectorVersion = "v1alpha1";
+export const iamRoleSelectorApiVersion = `${iamRoleSelectorGroup}/${iamRoleSelectorVersion}`;
+
+export const namespaceSelectorSchema = z.object({
+  /** Namespace names, ORed. */
+  names: listSet(
+    z
+      .array(namespaceNameField("namespaceSelector.names"))
+      .max(1000, "namespaceSelector.names may hold at most 1000 namespaces; use labelSelector for more"),
+    "namespaceSelector.names must not repeat a namespace; remove the duplicate",
+  ).optional(),
+  /** ANDed with `names`. */
+  labelSelector: labelSelectorSchema.optional(),
+});
+export type NamespaceSelector = z.infer<typeof namespaceSelectorSchema>;
+
+const entryField = "resourceTypeSelector";
+/** Optional string matching a pattern; the CEL rule sits on the object so `has()` works. */
+function gvkPart(part: string, pattern: keyof typeof patterns, message: string) {
+  return withRules(stringField(`${entryField} ${part}`).max(253, message), {
+    cel: `self.matches(r'${patterns[pattern]}')`,
+    message,
+    check: (s) => matchesPattern(pattern, s),
+  }).optional();
+}
+
+/**
+ * One resource type. Two forms, exactly one per entry:
+ *  - design form `{apiVersion, kind?}`: apiVersion as in a manifest; kind absent = any kind;
+ *  - ACK code form `{group, version, kind}` (schema.GroupVersionKind): all three present,
+ *    "" in any of them = any.
+ * Kept flat (one object with optional fields) because a structural schema cannot express a
+ * union; `groupVersionKindOf` turns either form into one matcher.
+ */
+export const resourceTypeSelectorEntrySchema = withRules(
+  z.object({
+    apiVersion: gvkPart(
+      "apiVersion",
+      "apiVersion",
+      `${entryField} apiVersion must look like <group>/<version>, e.g. s3.services.k8s.aws/v1alpha1`,
+    ),
+    group: gvkPart(
+      "group",
+      "apiGroupOrEmpty",
+      `${entryField} group must be an API group like s3.services.k8s.aws, or "" for any`,
+    ),
+    version: gvkPart(
+      "version",
+      "apiVersionNameOrEmpty",
+      `${entryField} version must be a version like v1alpha1, or "" for any`,
+    ),
+    kind: gvkPart("kind", "kindOrEmpty", `${entryField} kind must be a Kind like Bucket, or "" for any`),
+  }),
+  {
+    cel: "!has(self.apiVersion) || (!has(self.group) && !has(self.version))",
+    message:
+      "resourceTypeSelector entries must use exactly one form: {apiVersion, kind} or {group, version, kind}; remove apiVersion or group/version",
+    check: (e) => e.apiVersion === undefined || (e.group === undefined && e.version === undefined),
+  },
+  {
+    cel: "has(self.apiVersion) || (has(self.group) && has(self.version) && has(self.kind))",
+    message:
+      'resourceTypeSelector entries need apiVersion (with optional kind), or all of group, version and kind ("" = any)',
+    check: (e) =>
+      e.apiVersion !== undefined ||
+      (e.group !== undefined && e.version !== undefined && e.kind !== undefined),
+  },
+);
+export type ResourceTypeSelectorEntry = z.infer<typeof resourceTypeSelectorEntrySchema>;
+
+/** What an entry matches; null = any. */
+export interface GroupVersionKindMatcher {
+  readonly group: string | null;
+  readonly version: string | null;
+  readonly kind: string | null;
+}
+
+/** Normalises either entry form. In the design form, apiVersion `v1` means the core group "". */
+export function groupVersionKindOf(entry: ResourceTypeSelectorEntry): GroupVersionKindMatcher {
+  const anyIfEmpty = (s: string | undefined): string | null => (s === undefined || s === "" ? null : s);
+  if (entry.apiVersion !== undefined) {
+    const slash = entry.apiVersion.lastIndexOf("/");
+    return {
+      group: slash < 0 ? "" : entry.apiVersion.slice(0, slash),
+      version: entry.apiVersion.slice(slash + 1),
+      kind: anyIfEmpty(entry.kind),
+    };
+  }
+  return { group: anyIfEmpty(entry.group), version: anyIfEmpty(entry.version), kind: anyIfEmpty(entry.kind) };
+}
+
+export const iamRoleSelectorSpecSchema = withRules(
+  z.object(
+    {
+      arn: immutable(
+        iamRoleArnField("arn"),
+        "arn is immutable; create a new IAMRoleSelector for another role (and delete this one)",
+      ),
+      namespaceSelector: namespaceSelectorSchema.optional(),
+      resourceTypeSelector: z
+        .array(resourceTypeSelectorEntrySchema)
+        .max(100, "resourceTypeSelector may hold at most 100 entries")
+        .optional(),
+      resourceLabelSelector: labelSelectorSchema.optional(),
+      ...sessionParametersShape,
+    },
+    { error: objectError("spec") },
+  ),
+  ...sessionRules,
+);
+export type IAMRoleSelectorSpec = z.infer<typeof iamRoleSelectorSpecSchema>;
+
+export const iamRoleSelectorStatusSchema = z.object({ conditions: conditionsField.optional() });
+export type IAMRoleSelectorStatus = z.infer<typeof iamRoleSelectorStatusSchema>;
+
+export const iamRoleSelectorSchema = z.object({
+  ...typeMetaShape(iamRoleSelectorApiVersion, "IAMRoleSelector"),
+  metadata: objectMetaSchema,
+  spec: iamRoleSelectorSpecSchema,
+  status: iamRoleSelectorStatusSchema.optional(),
+});
+export type IAMRoleSelector = z.infer<typeof iamRoleSelectorSchema>;

@@ -1,0 +1,163 @@
+// The identity kinds (identity.crossrole.dev/v1alpha1), DESIGN §2.5, modelled on CAPA's
+// AWSClusterControllerIdentity / AWSClusterStaticIdentity / AWSClusterRoleIdentity, plus a
+// namespaced AWSServiceAccountIdentity for sts:AssumeRoleWithWebIdentity.
+import { z } from "zod";
+import { identityApiVersion, identityRefField } from "./identity-ref.ts";
+import { allowedNamespacesSchema } from "./label-selector.ts";
+import { conditionsField, objectError, objectMetaSchema, typeMetaShape } from "./object-meta.ts";
+import { listSet, withRules } from "./rules.ts";
+import { sessionParametersShape, sessionRules } from "./session.ts";
+import {
+  durationSecondsField,
+  expirationSecondsField,
+  iamRoleArnField,
+  inlinePolicyField,
+  objectNameField,
+  policyArnsField,
+  sessionNameField,
+  sourceIdentityField,
+  stringField,
+} from "./validation.ts";
+
+/** Status every identity carries: how many resources use it (deletion protection), conditions. */
+export const identityStatusSchema = z.object({
+  usageCount: z.number().int().min(0).optional(),
+  conditions: conditionsField.optional(),
+});
+export type IdentityStatus = z.infer<typeof identityStatusSchema>;
+
+const allowedNamespaces = allowedNamespacesSchema.nullable().optional();
+
+// ---- AWSControllerIdentity: the controller's own credentials; a singleton named `default` ----
+
+export const controllerIdentityName = "default";
+
+export const awsControllerIdentitySpecSchema = z.object(
+  { allowedNamespaces },
+  { error: objectError("spec") },
+);
+export type AWSControllerIdentitySpec = z.infer<typeof awsControllerIdentitySpecSchema>;
+
+export const awsControllerIdentitySchema = withRules(
+  z.object({
+    ...typeMetaShape(identityApiVersion, "AWSControllerIdentity"),
+    metadata: objectMetaSchema,
+    spec: awsControllerIdentitySpecSchema.optional(),
+    status: identityStatusSchema.optional(),
+  }),
+  {
+    cel: `self.metadata.name == '${controllerIdentityName}'`,
+    message: `metadata.name of an AWSControllerIdentity must be '${controllerIdentityName}' (it is a singleton); rename it`,
+    check: (o) => o.metadata.name === controllerIdentityName,
+  },
+);
+export type AWSControllerIdentity = z.infer<typeof awsControllerIdentitySchema>;
+
+// ---- AWSStaticIdentity: access keys from a Secret in the controller's system namespace ----
+
+export const awsStaticIdentitySpecSchema = z.object(
+  {
+    /** Name of a Secret in the system namespace with AccessKeyID, SecretAccessKey, optional SessionToken. */
+    secretRef: objectNameField("secretRef"),
+    allowedNamespaces,
+  },
+  { error: objectError("spec") },
+);
+export type AWSStaticIdentitySpec = z.infer<typeof awsStaticIdentitySpecSchema>;
+
+export const awsStaticIdentitySchema = z.object({
+  ...typeMetaShape(identityApiVersion, "AWSStaticIdentity"),
+  metadata: objectMetaSchema,
+  spec: awsStaticIdentitySpecSchema,
+  status: identityStatusSchema.optional(),
+});
+export type AWSStaticIdentity = z.infer<typeof awsStaticIdentitySchema>;
+
+// ---- AWSRoleIdentity: sts:AssumeRole from another identity ----
+
+export const awsRoleIdentitySpecSchema = withRules(
+  z.object(
+    {
+      /** The identity whose credentials call sts:AssumeRole; any identity kind. */
+      sourceIdentityRef: identityRefField("sourceIdentityRef"),
+      roleARN: iamRoleArnField("roleARN"),
+      ...sessionParametersShape,
+      inlinePolicy: inlinePolicyField("inlinePolicy").optional(),
+      policyARNs: policyArnsField("policyARNs").optional(),
+      sourceIdentity: sourceIdentityField("sourceIdentity").optional(),
+      allowedNamespaces,
+    },
+    { error: objectError("spec") },
+  ),
+  ...sessionRules,
+);
+export type AWSRoleIdentitySpec = z.infer<typeof awsRoleIdentitySpecSchema>;
+
+export const awsRoleIdentitySchema = withRules(
+  z.object({
+    ...typeMetaShape(identityApiVersion, "AWSRoleIdentity"),
+    metadata: objectMetaSchema,
+    spec: awsRoleIdentitySpecSchema,
+    status: identityStatusSchema.optional(),
+  }),
+  {
+    cel: "!(self.spec.sourceIdentityRef.kind == 'AWSRoleIdentity' && self.spec.sourceIdentityRef.name == self.metadata.name)",
+    message:
+      "spec.sourceIdentityRef must not name this AWSRoleIdentity itself (a cycle); name another identity",
+    fieldPath: ".spec.sourceIdentityRef",
+    check: (o) =>
+      !(
+        o.spec.sourceIdentityRef.kind === "AWSRoleIdentity" &&
+        o.spec.sourceIdentityRef.name === o.metadata.name
+      ),
+  },
+);
+export type AWSRoleIdentity = z.infer<typeof awsRoleIdentitySchema>;
+
+// ---- AWSServiceAccountIdentity (namespaced): sts:AssumeRoleWithWebIdentity with a token
+// the controller requests for a ServiceAccount in the same namespace ----
+
+export const defaultAudiences = ["sts.amazonaws.com"];
+
+export const awsServiceAccountIdentitySpecSchema = z.object(
+  {
+    roleARN: iamRoleArnField("roleARN"),
+    serviceAccountName: objectNameField("serviceAccountName"),
+    audiences: listSet(
+      z
+        .array(stringField("audiences").min(1, "audiences entries must not be empty").max(253))
+        .min(1, "audiences must list at least one audience, e.g. sts.amazonaws.com")
+        .max(10),
+      "audiences must not repeat an audience",
+    ).default(defaultAudiences),
+    /** TokenRequest expirationSeconds; absent = the apiserver's default (1 hour). */
+    expirationSeconds: expirationSecondsField("expirationSeconds").optional(),
+    sessionName: sessionNameField("sessionName").optional(),
+    durationSeconds: durationSecondsField("durationSeconds").optional(),
+  },
+  { error: objectError("spec") },
+);
+export type AWSServiceAccountIdentitySpec = z.infer<typeof awsServiceAccountIdentitySpecSchema>;
+
+export const awsServiceAccountIdentitySchema = z.object({
+  ...typeMetaShape(identityApiVersion, "AWSServiceAccountIdentity"),
+  metadata: objectMetaSchema,
+  spec: awsServiceAccountIdentitySpecSchema,
+  status: identityStatusSchema.optional(),
+});
+export type AWSServiceAccountIdentity = z.infer<typeof awsServiceAccountIdentitySchema>;
+
+/** Any identity object. */
+export type AnyIdentity =
+  | AWSControllerIdentity
+  | AWSStaticIdentity
+  | AWSRoleIdentity
+  | AWSServiceAccountIdentity;
+
+/** The object schema for each identity kind. */
+export const identitySchemas = {
+  AWSControllerIdentity: awsControllerIdentitySchema,
+  AWSStaticIdentity: awsStaticIdentitySchema,
+  AWSRoleIdentity: awsRoleIdentitySchema,
+  AWSServiceAccountIdentity: awsServiceAccountIdentitySchema,
+} as const;

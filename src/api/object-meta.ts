@@ -1,0 +1,51 @@
+// The parts of a Kubernetes object every crossrole schema shares: type meta, object metadata
+// and status conditions.
+import { z } from "zod";
+import { listMap } from "./rules.ts";
+import { stringField } from "./validation.ts";
+
+/**
+ * The metadata fields crossrole reads. Loose: the apiserver owns metadata, so other fields
+ * (managedFields, ownerReferences, ...) pass through untouched. In a CRD, metadata is always
+ * plain `type: object` (the apiserver validates it itself), see structural.ts.
+ */
+export const objectMetaSchema = z.looseObject({
+  name: stringField("metadata.name"),
+  namespace: z.string().optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  annotations: z.record(z.string(), z.string()).optional(),
+  resourceVersion: z.string().optional(),
+  generation: z.number().optional(),
+  uid: z.string().optional(),
+  creationTimestamp: z.string().optional(),
+  deletionTimestamp: z.string().optional(),
+  finalizers: z.array(z.string()).optional(),
+});
+export type ObjectMeta = z.infer<typeof objectMetaSchema>;
+
+/** `apiVersion` and `kind` fixed to one kind, with messages that say what to write. */
+export function typeMetaShape<A extends string, K extends string>(apiVersion: A, kind: K) {
+  return {
+    apiVersion: z.literal(apiVersion, { error: `apiVersion must be ${apiVersion}` }),
+    kind: z.literal(kind, { error: `kind must be ${kind}` }),
+  };
+}
+
+/** metav1.Condition, the shape of `status.conditions[]`. */
+export const conditionSchema = z.object({
+  type: z.string().min(1).max(316),
+  status: z.enum(["True", "False", "Unknown"]),
+  reason: z.string().max(1024).optional(),
+  message: z.string().max(32768).optional(),
+  lastTransitionTime: z.string().optional(),
+  observedGeneration: z.number().int().min(0).optional(),
+});
+export type Condition = z.infer<typeof conditionSchema>;
+
+export const conditionsField = listMap(z.array(conditionSchema), "type", "conditions must not repeat a type");
+
+/** The error for a missing or non-object object field, naming it. */
+export function objectError(field: string) {
+  return (issue: { input?: unknown }): string =>
+    issue.input === undefined ? `${field} is required` : `${field} must be an object`;
+}

@@ -1,0 +1,89 @@
+// What every managed AWS resource kind (Bucket, Queue, ...) shares, ACK-style: the
+// `spec.identityRef` field, the ACK status, and how its CRD is built. A kind's own spec
+// fields are added with `resourceSpecSchema({...})`; see crds.ts for registering it.
+import { z } from "zod";
+import { type CrdSource, crdName } from "./crd.ts";
+import { identityRefSchema } from "./identity-ref.ts";
+import { apiVersionOf, type ResourceKind } from "./kinds.ts";
+import { conditionsField, objectError, objectMetaSchema, typeMetaShape } from "./object-meta.ts";
+
+/** ACK's condition types, plus Ready (DESIGN §2.1). */
+export const ackConditionTypes = {
+  resourceSynced: "ACK.ResourceSynced",
+  terminal: "ACK.Terminal",
+  recoverable: "ACK.Recoverable",
+  iamRoleSelected: "ACK.IAMRoleSelected",
+  ready: "Ready",
+} as const;
+
+/** `status.ackResourceMetadata`: where the resource is, and which identity put it there. */
+export const ackResourceMetadataSchema = z.object({
+  arn: z.string().optional(),
+  ownerAccountID: z.string().optional(),
+  region: z.string().optional(),
+  /** Set when an IAMRoleSelector chose the role. */
+  iamRoleSelector: z.object({ selectorName: z.string(), resourceVersion: z.string() }).optional(),
+  /** What was actually assumed; never secret material. */
+  identity: z
+    .object({ source: z.string(), roleARN: z.string().optional(), sessionName: z.string().optional() })
+    .optional(),
+});
+export type AckResourceMetadata = z.infer<typeof ackResourceMetadataSchema>;
+
+export const resourceStatusSchema = z.looseObject({
+  ackResourceMetadata: ackResourceMetadataSchema.optional(),
+  conditions: conditionsField.optional(),
+});
+export type ResourceStatus = z.infer<typeof resourceStatusSchema>;
+
+/** A resource kind's spec: its own fields plus the optional `identityRef`. */
+export function resourceSpecSchema<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z.object({ identityRef: identityRefSchema.optional(), ...shape }, { error: objectError("spec") });
+}
+
+/**
+ * Until a kind's own spec schema is written, its spec keeps any fields (ACK's spec shapes are
+ * large) and only `identityRef` is validated.
+ */
+export const provisionalResourceSpecSchema = z.looseObject(
+  { identityRef: identityRefSchema.optional() },
+  { error: objectError("spec") },
+);
+
+export function resourceObjectSchema<Spec extends z.ZodType>(kind: ResourceKind, spec: Spec) {
+  return z.object({
+    ...typeMetaShape(apiVersionOf(kind), kind.kind),
+    metadata: objectMetaSchema,
+    spec,
+    status: resourceStatusSchema.optional(),
+  });
+}
+
+const conditionStatus = (type: string): string => `.status.conditions[?(@.type=="${type}")].status`;
+
+export function resourceCrdSource(
+  kind: ResourceKind,
+  spec: z.ZodType = provisionalResourceSpecSchema,
+): CrdSource {
+  return {
+    names: {
+      group: kind.group,
+      version: kind.version,
+      kind: kind.kind,
+      plural: kind.plural,
+      singular: kind.singular,
+      categories: ["crossrole", "aws"],
+    },
+    scope: "Namespaced",
+    schema: resourceObjectSchema(kind, spec),
+    description: `${kind.kind} is an AWS ${kind.service} resource managed by crossrole (ACK-compatible ${crdName(kind)}).`,
+    statusSubresource: true,
+    printerColumns: [
+      { name: "Account", type: "string", jsonPath: ".status.ackResourceMetadata.ownerAccountID" },
+      { name: "Region", type: "string", jsonPath: ".status.ackResourceMetadata.region" },
+      { name: "Synced", type: "string", jsonPath: conditionStatus(ackConditionTypes.resourceSynced) },
+      { name: "Ready", type: "string", jsonPath: conditionStatus(ackConditionTypes.ready) },
+      { name: "ARN", type: "string", jsonPath: ".status.ackResourceMetadata.arn", priority: 1 },
+    ],
+  };
+}
