@@ -136,3 +136,39 @@ export interface Decision {
    */
   readonly drift: { readonly kind: "region" | "account"; readonly message: string } | null;
 }
+
+// ---- Snapshot input and problems (added with buildSnapshot) ----
+
+/**
+ * The raw objects a snapshot is built from, exactly as listed from the cluster or read from
+ * manifests. Entries are `unknown` on purpose: buildSnapshot validates every one and reports
+ * what it excludes instead of trusting the shape.
+ */
+export interface ConfigObjects {
+  readonly namespaces?: readonly unknown[];
+  /** Only `ack-role-account-map`, `ack-role-team-map`, `ack-carm-map` in the system namespace count. */
+  readonly configMaps?: readonly unknown[];
+  readonly iamRoleSelectors?: readonly unknown[];
+  /** Objects of all four identity kinds, told apart by `kind`. */
+  readonly identities?: readonly unknown[];
+}
+
+/** Names an object in a problem or message. */
+export interface ObjectRef {
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+}
+
+/** Something wrong with an input object: what, where, and how to fix it. */
+export interface SnapshotProblem {
+  readonly object: ObjectRef;
+  /** Field path inside the object, e.g. `spec.sourceIdentityRef`, `data.owner-account-id/abc`. */
+  readonly field: string;
+  /** error: the object (or entry) was excluded; warning: kept, but probably not what was meant. */
+  readonly severity: "error" | "warning";
+  readonly message: string;
+  readonly fix: string;
+}
+
+export type { Snapshot } from "./snapshot-types.ts";

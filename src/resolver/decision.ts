@@ -1,0 +1,68 @@
+// Building Decisions: the refusal shapes (deny / wait / conflict) and the reason each maps to
+// (DESIGN §3.3), plus the trace a resolution writes as it goes.
+
+import type { Decision, DecisionReason, DecisionSource, Outcome, TraceStep } from "./types.ts";
+
+/** The trace of one resolution, in the order rules were consulted. */
+export class Trace {
+  readonly steps: TraceStep[] = [];
+
+  taken(rule: string, detail: string): void {
+    this.steps.push({ rule, result: "taken", detail });
+  }
+
+  skipped(rule: string, detail: string): void {
+    this.steps.push({ rule, result: "skipped", detail });
+  }
+
+  failed(rule: string, detail: string): void {
+    this.steps.push({ rule, result: "failed", detail });
+  }
+
+  info(rule: string, detail: string): void {
+    this.steps.push({ rule, result: "info", detail });
+  }
+}
+
+const refusalReasons: Readonly<Record<Exclude<Outcome, "use">, DecisionReason>> = {
+  wait: "IdentityUnavailable",
+  conflict: "IdentityConflict",
+  deny: "IdentityNotPermitted",
+};
+
+export function reasonOf(outcome: Exclude<Outcome, "use">): DecisionReason {
+  return refusalReasons[outcome];
+}
+
+/** A rule's refusal, before it becomes a Decision. */
+export interface Refusal {
+  readonly outcome: Exclude<Outcome, "use">;
+  readonly source: DecisionSource | null;
+  readonly message: string;
+}
+
+export function refusal(
+  outcome: Exclude<Outcome, "use">,
+  source: DecisionSource | null,
+  message: string,
+): Refusal {
+  return { outcome, source, message };
+}
+
+/** A non-`use` decision: nothing may be called in AWS, so no chain, role, account or region. */
+export function refusedDecision(r: Refusal, trace: Trace): Decision {
+  return {
+    outcome: r.outcome,
+    source: r.source,
+    reason: reasonOf(r.outcome),
+    roleARN: null,
+    account: null,
+    region: null,
+    endpoint: null,
+    selector: null,
+    chain: [],
+    message: r.message,
+    trace: trace.steps,
+    drift: null,
+  };
+}

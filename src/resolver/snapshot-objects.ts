@@ -1,0 +1,143 @@
+// Helpers for turning listed raw objects into trustworthy input: reading names from objects of
+// unknown shape, collapsing repeated listings, and turning schema issues into problems.
+// The snapshot must not depend on list order, so "which copy wins" is never decided by order:
+// identical copies collapse, differing copies are all excluded and reported.
+
+import type { z } from "zod";
+import type { ObjectRef, SnapshotProblem } from "./types.ts";
+
+export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Reads kind/name/namespace from anything; fields that are not strings come back empty. */
+export function objectRefOf(raw: unknown, fallbackKind: string): ObjectRef {
+  const obj = isRecord(raw) ? raw : {};
+  const meta = isRecord(obj["metadata"]) ? obj["metadata"] : {};
+  const kind = typeof obj["kind"] === "string" && obj["kind"] !== "" ? obj["kind"] : fallbackKind;
+  const name = typeof meta["name"] === "string" ? meta["name"] : "";
+  const namespace =
+    typeof meta["namespace"] === "string" && meta["namespace"] !== "" ? meta["namespace"] : undefined;
+  return namespace === undefined ? { kind, name } : { kind, name, namespace };
+}
+
+export function describeRef(ref: ObjectRef): string {
+  const name = ref.name === "" ? "(unnamed)" : ref.name;
+  return ref.namespace === undefined ? `${ref.kind} ${name}` : `${ref.kind} ${ref.namespace}/${name}`;
+}
+
+/**
+ * JSON with object keys sorted, so equal content gives equal text whatever the key order.
+ * Total on anything a YAML or JSON parser can produce (self-references and bigints included),
+ * because it runs on unvalidated input.
+ */
+export function canonicalJson(value: unknown): string {
+  return canonical(value, []);
+}
+
+function canonical(value: unknown, stack: unknown[]): string {
+  if (typeof value === "bigint") return `"${value}n"`;
+  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
+  if (stack.includes(value)) return '"(cycle)"';
+  stack.push(value);
+  let text: string;
+  if (Array.isArray(value)) {
+    text = `[${value.map((v) => canonical(v, stack)).join(",")}]`;
+  } else {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).sort();
+    text = `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(record[k], stack)}`).join(",")}}`;
+  }
+  stack.pop();
+  return text;
+}
+
+export interface Deduplicated {
+  /** One object per key, sorted by key. */
+  readonly unique: readonly unknown[];
+  /** Keys listed more than once with different content → the ref to report. */
+  readonly conflicting: readonly ObjectRef[];
+}
+
+/**
+ * Groups objects by `keyOf` (null = unreadable, dropped by the caller beforehand). Copies with
+ * identical content collapse to one; a key whose copies differ is dropped entirely, because
+ * picking one would make the result depend on the order of the list.
+ */
+export function deduplicate(
+  objects: readonly unknown[],
+  keyOf: (raw: unknown) => string,
+  refOf: (raw: unknown) => ObjectRef,
+): Deduplicated {
+  const groups = new Map<string, unknown[]>();
+  for (const raw of objects) {
+    const key = keyOf(raw);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [raw]);
+    else group.push(raw);
+  }
+  const unique: unknown[] = [];
+  const conflicting: ObjectRef[] = [];
+  for (const key of [...groups.keys()].sort()) {
+    const group = groups.get(key)!;
+    if (group.length === 1) {
+      unique.push(group[0]);
+      continue;
+    }
+    const first = canonicalJson(group[0]);
+    if (group.every((raw) => canonicalJson(raw) === first)) unique.push(group[0]);
+    else conflicting.push(refOf(group[0]));
+  }
+  return { unique, conflicting };
+}
+
+/** The problem for an object listed twice with different content. */
+export function duplicateProblem(ref: ObjectRef, consequence: string): SnapshotProblem {
+  return {
+    object: ref,
+    field: "metadata.name",
+    severity: "error",
+    message: `${describeRef(ref)} is listed more than once with different content; ${consequence}`,
+    fix: `keep exactly one ${ref.kind} named ${ref.name || "(unnamed)"}`,
+  };
+}
+
+function pathText(path: readonly PropertyKey[]): string {
+  let text = "";
+  for (const segment of path) {
+    if (typeof segment === "number") text += `[${segment}]`;
+    else text += text === "" ? String(segment) : `.${String(segment)}`;
+  }
+  return text;
+}
+
+/** One problem per schema issue, naming the field; `consequence` says what happens to the object. */
+export function issueProblems(ref: ObjectRef, error: z.ZodError, consequence: string): SnapshotProblem[] {
+  return error.issues.map((issue) => {
+    const field = pathText(issue.path);
+    return {
+      object: ref,
+      field: field === "" ? "(object)" : field,
+      severity: "error",
+      message: `${describeRef(ref)}: ${field === "" ? "" : `${field}: `}${issue.message}`,
+      fix: `correct ${field === "" ? "the object" : field}; ${consequence}`,
+    };
+  });
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Total order on problems, so the list reads the same whatever the input order. */
+export function compareProblems(a: SnapshotProblem, b: SnapshotProblem): number {
+  return (
+    compareText(a.object.kind, b.object.kind) ||
+    compareText(a.object.namespace ?? "", b.object.namespace ?? "") ||
+    compareText(a.object.name, b.object.name) ||
+    compareText(a.field, b.field) ||
+    compareText(a.severity, b.severity) ||
+    compareText(a.message, b.message) ||
+    compareText(a.fix, b.fix)
+  );
+}
