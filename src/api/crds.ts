@@ -105,3 +105,10 @@ export const crdSources: readonly CrdSource[] = [
   ...identityCrdSources,
   ...resourceCrdSources,
 ];
+
+/** The CRD source (and so the zod schema) for an object's apiVersion and kind. */
+export function crdSourceFor(apiVersion: string, kind: string): CrdSource | undefined {
+  return crdSources.find(
+    (s) => `${s.names.group}/${s.names.version}` === apiVersion && s.names.kind === kind,
+  );
+}

@@ -48,6 +48,7 @@ export const awsControllerIdentitySchema = withRules(
   {
     cel: `self.metadata.name == '${controllerIdentityName}'`,
     message: `metadata.name of an AWSControllerIdentity must be '${controllerIdentityName}' (it is a singleton); rename it`,
+    issuePath: ["metadata", "name"],
     check: (o) => o.metadata.name === controllerIdentityName,
   },
 );

@@ -22,6 +22,11 @@ export interface Rule<T> {
   readonly message: string;
   /** `.field.sub` relative to the schema; also becomes the zod issue's path. */
   readonly fieldPath?: string;
+  /**
+   * The zod issue's path when CEL cannot point there: a fieldPath may not enter `metadata`,
+   * so a root rule about metadata.name is reported by the apiserver at the root.
+   */
+  readonly issuePath?: readonly string[];
   readonly check: (value: T) => boolean;
 }
 
@@ -56,7 +61,8 @@ export function withRules<S extends z.ZodType>(schema: S, ...rules: readonly Rul
   const refined = schema.superRefine((value, ctx) => {
     for (const rule of rules) {
       if (!rule.check(value)) {
-        ctx.addIssue({ code: "custom", message: rule.message, path: fieldPathSegments(rule.fieldPath) });
+        const path = rule.issuePath === undefined ? fieldPathSegments(rule.fieldPath) : [...rule.issuePath];
+        ctx.addIssue({ code: "custom", message: rule.message, path });
       }
     }
   }) as S;
@@ -101,7 +107,7 @@ export function listMap<T extends z.ZodObject>(
       const seen = new Set<unknown>();
       items.forEach((item, index) => {
         const value = (item as Record<string, unknown>)[key];
-        if (seen.has(value)) ctx.addIssue({ code: "custom", message, path: [index, key] });
+        if (seen.has(value)) ctx.addIssue({ code: "custom", message, path: [index] });
         seen.add(value);
       });
     })

@@ -14,8 +14,8 @@ export const patterns = {
   accountId: String.raw`^\d{12}$`,
   /** STS RoleSessionName. */
   sessionName: String.raw`^[\w+=,.@-]{2,64}$`,
-  /** STS ExternalId. */
-  externalId: String.raw`^[\w+=,.@:/-]{2,1224}$`,
+  /** STS ExternalId, [\w+=,.@:/-]{2,1224}; split in two because RE2 caps a repeat count at 1000. */
+  externalId: String.raw`^[\w+=,.@:/-]{2,1000}[\w+=,.@:/-]{0,224}$`,
   /** STS SourceIdentity. */
   sourceIdentity: String.raw`^[\w+=,.@-]{2,64}$`,
   /** STS session tag key and value (Tag.Key / Tag.Value). */
