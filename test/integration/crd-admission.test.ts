@@ -1,0 +1,227 @@
+// The generated CRDs (config/crd/*.yaml, exactly as checked in) on a real kube-apiserver:
+// they are accepted and become Established; every valid example of src/api/examples.ts is
+// admitted; every invalid one is rejected at its field with a message naming it — the same
+// table the zod unit tests run, which is what shows the CEL and zod halves agree.
+import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import {
+  ApiException,
+  ApiextensionsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  loadAllYaml,
+  type V1CustomResourceDefinition,
+} from "@kubernetes/client-node";
+import { buildCrd } from "../../src/api/crd.ts";
+import { crdFileName } from "../../src/api/crd-yaml.ts";
+import { crdSources } from "../../src/api/crds.ts";
+import { exampleNamespace, invalidExamples, validExamples } from "../../src/api/examples.ts";
+import { type Stack, startStack, waitFor } from "../harness/index.ts";
+
+type Obj = Record<string, unknown>;
+interface Cause {
+  readonly field?: string;
+  readonly message?: string;
+}
+
+const crdDir = join(import.meta.dirname, "..", "..", "config", "crd");
+
+let stack: Stack;
+let custom: CustomObjectsApi;
+/** plural, group, version and scope of each installed kind, by `<apiVersion>/<kind>`. */
+const installed = new Map<string, { group: string; version: string; plural: string; namespaced: boolean }>();
+
+async function loadCheckedInCrds(): Promise<V1CustomResourceDefinition[]> {
+  const files = (await readdir(crdDir)).filter((f) => f.endsWith(".yaml")).sort();
+  // The checked-in set must be exactly what the generator produces (content: npm run generate:check).
+  assert.deepEqual(files, crdSources.map((s) => crdFileName(buildCrd(s))).sort());
+  // loadAllYaml maps the YAML to client-node's typed model; a plain object would lose every
+  // x-kubernetes-* keyword when the client serialises it.
+  const docs = await Promise.all(
+    files.map(async (f) => loadAllYaml(await readFile(join(crdDir, f), "utf8"))),
+  );
+  return docs.flat().filter((d): d is V1CustomResourceDefinition => d !== null && d !== undefined);
+}
+
+function target(object: Obj) {
+  const kind = installed.get(`${String(object["apiVersion"])}/${String(object["kind"])}`);
+  assert.ok(kind, `no CRD installed for ${String(object["apiVersion"])} ${String(object["kind"])}`);
+  const metadata = object["metadata"] as { name: string; namespace?: string };
+  return { ...kind, name: metadata.name, namespace: metadata.namespace ?? exampleNamespace };
+}
+
+async function create(object: Obj): Promise<Obj> {
+  const t = target(object);
+  const where = { group: t.group, version: t.version, plural: t.plural, body: object };
+  return (await (t.namespaced
+    ? custom.createNamespacedCustomObject({ ...where, namespace: t.namespace })
+    : custom.createClusterCustomObject(where))) as Obj;
+}
+
+async function remove(object: Obj): Promise<void> {
+  const t = target(object);
+  await (t.namespaced
+    ? custom.deleteNamespacedCustomObject({ ...t })
+    : custom.deleteClusterCustomObject({ ...t }));
+}
+
+async function replace(object: Obj): Promise<Obj> {
+  const t = target(object);
+  const where = { group: t.group, version: t.version, plural: t.plural, name: t.name, body: object };
+  return (await (t.namespaced
+    ? custom.replaceNamespacedCustomObject({ ...where, namespace: t.namespace })
+    : custom.replaceClusterCustomObject(where))) as Obj;
+}
+
+/** Runs `write`, expecting a 422 Invalid; returns the field causes the apiserver gave. */
+async function rejection(write: () => Promise<unknown>): Promise<Cause[]> {
+  try {
+    await write();
+  } catch (err) {
+    assert.ok(err instanceof ApiException, `expected an API error, got ${String(err)}`);
+    assert.equal(err.code, 422, `expected 422 Invalid, got ${err.code}: ${String(err.body)}`);
+    const status = (typeof err.body === "string" ? JSON.parse(err.body) : err.body) as {
+      details?: { causes?: Cause[] };
+    };
+    return status.details?.causes ?? [];
+  }
+  assert.fail("the apiserver accepted the object");
+}
+
+function show(causes: readonly Cause[]): string {
+  return causes.map((c) => `${c.field ?? "<no field>"}: ${c.message ?? ""}`).join("\n");
+}
+
+before(async () => {
+  stack = await startStack({ aws: false });
+  custom = stack.kubeConfig.makeApiClient(CustomObjectsApi);
+  const ext = stack.kubeConfig.makeApiClient(ApiextensionsV1Api);
+  await stack.kubeConfig
+    .makeApiClient(CoreV1Api)
+    .createNamespace({ body: { metadata: { name: exampleNamespace } } });
+  for (const crd of await loadCheckedInCrds()) {
+    await ext.createCustomResourceDefinition({ body: crd });
+    const { group, names, scope, versions } = crd.spec;
+    const version = versions[0]?.name ?? "";
+    installed.set(`${group}/${version}/${names.kind}`, {
+      group,
+      version,
+      plural: names.plural,
+      namespaced: scope === "Namespaced",
+    });
+  }
+  for (const [key, kind] of installed) {
+    const name = `${kind.plural}.${kind.group}`;
+    await waitFor(
+      async () => {
+        const crd = await ext.readCustomResourceDefinition({ name });
+        return crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True");
+      },
+      { what: `CRD ${name} Established`, timeoutMs: 30_000 },
+    );
+    // Established can precede the REST endpoint being routable by a moment: poll a harmless list.
+    await waitFor(() => custom.listClusterCustomObject({ ...kind }).then(() => true), {
+      what: `${key} served`,
+      timeoutMs: 30_000,
+    });
+  }
+});
+after(() => stack?.stop());
+
+/** What the apiserver stored for each valid example (after pruning and defaulting), by title. */
+const stored = new Map<string, { spec?: Obj }>();
+
+describe("the apiserver admits every valid example", () => {
+  for (const example of validExamples) {
+    test(example.title, async () => {
+      const created = await create(example.object);
+      stored.set(example.title, created as { spec?: Obj });
+      // Deleted at once: some examples share a name (there is only one AWSControllerIdentity `default`).
+      await remove(example.object);
+    });
+  }
+});
+
+describe("the apiserver stores what was written, with schema defaults", () => {
+  const specOf = (title: string): Obj => {
+    const spec = stored.get(title)?.spec;
+    assert.ok(spec, `no stored spec for "${title}"`);
+    return spec;
+  };
+
+  test("allowedNamespaces {} and null survive (absent, null and {} mean different things)", () => {
+    assert.deepEqual(
+      specOf("AWSControllerIdentity default allowing every namespace ({})")["allowedNamespaces"],
+      {},
+    );
+    assert.equal(
+      specOf("AWSStaticIdentity with allowedNamespaces null (no namespace)")["allowedNamespaces"],
+      null,
+    );
+    assert.deepEqual(
+      specOf("AWSRoleIdentity chained from another AWSRoleIdentity, list: null")["allowedNamespaces"],
+      {
+        list: null,
+      },
+    );
+    assert.deepEqual(specOf("AWSRoleIdentity with every field")["allowedNamespaces"], {
+      list: [],
+      selector: { matchExpressions: [{ key: "team", operator: "Exists" }] },
+    });
+  });
+
+  test("AWSServiceAccountIdentity audiences default to sts.amazonaws.com", () => {
+    assert.deepEqual(specOf("AWSServiceAccountIdentity with defaults")["audiences"], ["sts.amazonaws.com"]);
+  });
+
+  test("a Bucket keeps its own spec fields next to identityRef", () => {
+    const spec = specOf("Bucket with identityRef and its own spec fields");
+    assert.equal(spec["name"], "alice-assets");
+    assert.deepEqual(spec["identityRef"], { kind: "AWSRoleIdentity", name: "central-rds" });
+  });
+});
+
+describe("the apiserver rejects each invalid example at its field, with a message naming it", () => {
+  for (const example of invalidExamples) {
+    test(example.title, async () => {
+      const causes = await rejection(() => create(example.object));
+      const field = example.apiserverField ?? example.field;
+      const expected = example.apiserverMessage ?? example.message;
+      assert.ok(
+        causes.some((c) => c.field === field && (c.message ?? "").includes(expected)),
+        `expected "${field}: …${expected}…" among:\n${show(causes)}`,
+      );
+    });
+  }
+});
+
+describe("IAMRoleSelector arn is immutable", () => {
+  test("changing arn is rejected; changing other fields is not", async () => {
+    const original = {
+      apiVersion: "services.k8s.aws/v1alpha1",
+      kind: "IAMRoleSelector",
+      metadata: { name: "immutable-arn" },
+      spec: { arn: "arn:aws:iam::111111111111:role/First" },
+    };
+    const stored = (await create(original)) as { metadata: Obj; spec: Obj };
+    const causes = await rejection(() =>
+      replace({
+        ...original,
+        metadata: stored.metadata,
+        spec: { arn: "arn:aws:iam::222222222222:role/Second" },
+      }),
+    );
+    assert.ok(
+      causes.some((c) => c.field === "spec.arn" && (c.message ?? "").includes("arn is immutable")),
+      show(causes),
+    );
+    const updated = (await replace({
+      ...original,
+      metadata: stored.metadata,
+      spec: { ...stored.spec, sessionName: "still-first" },
+    })) as { spec: Obj };
+    assert.equal(updated.spec["sessionName"], "still-first");
+  });
+});
