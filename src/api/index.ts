@@ -1,6 +1,7 @@
 // Public API of src/api: the schemas (zod, with TypeScript types) of everything an
 // administrator or user writes, the annotation parsers, and the CRD generator.
 export * from "./annotations.ts";
+export * from "./carm.ts";
 export * from "./crd.ts";
 export * from "./crd-yaml.ts";
 export * from "./crds.ts";
