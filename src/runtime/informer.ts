@@ -1,0 +1,256 @@
+// A cached, self-healing view of one resource type (client-go's SharedInformer, reduced):
+// an in-memory cache keyed by namespace/name, fed by list/watch loops (listWatch.ts), and
+// event handlers (add/update/delete) for controllers.
+//
+// With `namespaces` (crossrole run --watch-namespace a,b) it runs one list/watch per namespace
+// and never lists cluster-wide, so namespace-scoped RBAC suffices; the cache still answers for
+// all of them at once. A relist (first list, or after 410 Gone) is diffed against the cache and
+// turned into synthetic add/update/delete events, so handlers never miss a change.
+import type { BackoffOptions } from "./backoff.ts";
+import type { Clock } from "./clock.ts";
+import type { KubeClient } from "./kubeClient.ts";
+import {
+  apiVersionOf,
+  collectionPath,
+  type KubeObject,
+  keyOf,
+  objectKey,
+  type ResourceType,
+  splitKey,
+} from "./kubeObject.ts";
+import { ListWatch, type ListWatchStats, type WatchEventType } from "./listWatch.ts";
+import { type Logger, silentLogger } from "./logger.ts";
+import { type SyncGate, waitUntilOpen } from "./syncGate.ts";
+
+export interface InformerHandler<T extends KubeObject = KubeObject> {
+  onAdd?(obj: T): void;
+  onUpdate?(oldObj: T, newObj: T): void;
+  /** `obj` is the last state the cache knew. */
+  onDelete?(obj: T): void;
+}
+
+export interface InformerOptions {
+  readonly client: KubeClient;
+  readonly resource: ResourceType;
+  /** Watch only these namespaces (one list/watch each). Empty/absent: all namespaces. Ignored for cluster-scoped types. */
+  readonly namespaces?: readonly string[];
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  /** Keep metadata.managedFields in the cache (dropped by default: large and unused). */
+  readonly keepManagedFields?: boolean;
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  readonly random?: () => number;
+  readonly backoff?: BackoffOptions;
+  readonly watchTimeoutSeconds?: number;
+  readonly minHealthyWatchMs?: number;
+}
+
+/** Objects in the cache are shared: treat them as read-only (copy before changing). */
+export class Informer<T extends KubeObject = KubeObject> implements SyncGate {
+  readonly name: string;
+  readonly resource: ResourceType;
+  /** namespace ("" for cluster-scoped) → name → object */
+  readonly #cache = new Map<string, Map<string, T>>();
+  readonly #handlers = new Set<InformerHandler<T>>();
+  readonly #loops: { readonly lw: ListWatch; readonly state: { synced: boolean } }[] = [];
+  readonly #syncWaiters: (() => void)[] = [];
+  readonly #log: Logger;
+  #started = false;
+
+  constructor(opts: InformerOptions) {
+    this.resource = opts.resource;
+    const rt = opts.resource;
+    const namespaces = rt.namespaced ? [...new Set(opts.namespaces ?? [])].filter((n) => n !== "") : [];
+    const scopes: (string | undefined)[] = namespaces.length > 0 ? namespaces : [undefined];
+    this.name = `${rt.plural}${rt.group ? `.${rt.group}` : ""}${namespaces.length > 0 ? ` in ${namespaces.join(",")}` : ""}`;
+    this.#log = (opts.logger ?? silentLogger).child({ informer: this.name });
+    const apiVersion = apiVersionOf(rt);
+    const keepManagedFields = opts.keepManagedFields ?? false;
+    const transform = (obj: KubeObject): KubeObject => {
+      // List items carry no apiVersion/kind; events and owner references need them.
+      obj.apiVersion ??= apiVersion;
+      obj.kind ??= rt.kind;
+      if (!keepManagedFields && obj.metadata) delete obj.metadata.managedFields;
+      return obj;
+    };
+    for (const scope of scopes) {
+      const state = { synced: false };
+      const lw = new ListWatch({
+        client: opts.client,
+        path: collectionPath(rt, scope),
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        transform,
+        logger: this.#log,
+        clock: opts.clock,
+        random: opts.random,
+        backoff: opts.backoff,
+        watchTimeoutSeconds: opts.watchTimeoutSeconds,
+        minHealthyWatchMs: opts.minHealthyWatchMs,
+        handlers: {
+          replace: (items) => {
+            this.#replace(scope, items as T[]);
+            if (!state.synced) {
+              state.synced = true;
+              if (this.hasSynced()) {
+                this.#log.info({ objects: this.size }, "cache synced");
+                for (const w of this.#syncWaiters.splice(0)) w();
+              }
+            }
+          },
+          event: (type, obj) => this.#apply(type, obj as T),
+        },
+      });
+      this.#loops.push({ lw, state });
+    }
+  }
+
+  /** Starts the list/watch loops (idempotent). */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    for (const l of this.#loops) l.lw.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.#loops.map((l) => l.lw.stop()));
+  }
+
+  hasSynced(): boolean {
+    return this.#loops.every((l) => l.state.synced);
+  }
+
+  waitForSync(signal?: AbortSignal): Promise<boolean> {
+    return waitUntilOpen(this.hasSynced(), (w) => this.#syncWaiters.push(w), signal);
+  }
+
+  /**
+   * Registers handlers and returns a function that removes them. Objects already in the cache
+   * are delivered to `onAdd` first, so a late subscriber sees everything.
+   */
+  addHandler(handler: InformerHandler<T>): () => void {
+    this.#handlers.add(handler);
+    if (handler.onAdd) {
+      for (const obj of this.list()) this.#call(() => handler.onAdd?.(obj));
+    }
+    return () => {
+      this.#handlers.delete(handler);
+    };
+  }
+
+  /** `namespace` is "" (or undefined) for cluster-scoped objects. */
+  get(namespace: string | undefined, name: string): T | undefined {
+    return this.#cache.get(namespace ?? "")?.get(name);
+  }
+
+  getByKey(key: string): T | undefined {
+    const { namespace, name } = splitKey(key);
+    return this.get(namespace, name);
+  }
+
+  /** All cached objects, or those of one namespace. */
+  list(namespace?: string): T[] {
+    if (namespace !== undefined) return [...(this.#cache.get(namespace)?.values() ?? [])];
+    const out: T[] = [];
+    for (const byName of this.#cache.values()) out.push(...byName.values());
+    return out;
+  }
+
+  keys(): string[] {
+    const out: string[] = [];
+    for (const [ns, byName] of this.#cache) for (const name of byName.keys()) out.push(objectKey(ns, name));
+    return out;
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const byName of this.#cache.values()) n += byName.size;
+    return n;
+  }
+
+  /** Summed list/watch counters of all loops. */
+  stats(): ListWatchStats {
+    const s: ListWatchStats = { lists: 0, watches: 0, relists: 0, errors: 0 };
+    for (const { lw } of this.#loops) {
+      s.lists += lw.stats.lists;
+      s.watches += lw.stats.watches;
+      s.relists += lw.stats.relists;
+      s.errors += lw.stats.errors;
+    }
+    return s;
+  }
+
+  #call(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.#log.error({ err }, "informer handler threw");
+    }
+  }
+
+  #set(obj: T): T | undefined {
+    const ns = obj.metadata.namespace ?? "";
+    let byName = this.#cache.get(ns);
+    if (!byName) {
+      byName = new Map();
+      this.#cache.set(ns, byName);
+    }
+    const old = byName.get(obj.metadata.name);
+    byName.set(obj.metadata.name, obj);
+    return old;
+  }
+
+  #delete(namespace: string, name: string): T | undefined {
+    const byName = this.#cache.get(namespace);
+    const old = byName?.get(name);
+    if (byName && old) {
+      byName.delete(name);
+      if (byName.size === 0) this.#cache.delete(namespace);
+    }
+    return old;
+  }
+
+  #apply(type: WatchEventType, obj: T): void {
+    if (type === "DELETED") {
+      const old = this.#delete(obj.metadata.namespace ?? "", obj.metadata.name);
+      this.#emitDelete(old ?? obj);
+      return;
+    }
+    const old = this.#set(obj);
+    if (old) this.#emitUpdate(old, obj);
+    else this.#emitAdd(obj);
+  }
+
+  /** Replaces everything in `scope` (one namespace, or all) with `items`, emitting the differences. */
+  #replace(scope: string | undefined, items: T[]): void {
+    const previous = new Map<string, T>();
+    const scoped =
+      scope === undefined ? [...this.#cache.entries()] : [[scope, this.#cache.get(scope)] as const];
+    for (const [, byName] of scoped) for (const obj of byName?.values() ?? []) previous.set(keyOf(obj), obj);
+    if (scope === undefined) this.#cache.clear();
+    else this.#cache.delete(scope);
+    const seen = new Set<string>();
+    for (const obj of items) {
+      const key = keyOf(obj);
+      seen.add(key);
+      this.#set(obj);
+      const old = previous.get(key);
+      if (!old) this.#emitAdd(obj);
+      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.#emitUpdate(old, obj);
+    }
+    for (const [key, old] of previous) if (!seen.has(key)) this.#emitDelete(old);
+  }
+
+  #emitAdd(obj: T): void {
+    for (const h of this.#handlers) if (h.onAdd) this.#call(() => h.onAdd?.(obj));
+  }
+
+  #emitUpdate(old: T, obj: T): void {
+    for (const h of this.#handlers) if (h.onUpdate) this.#call(() => h.onUpdate?.(old, obj));
+  }
+
+  #emitDelete(obj: T): void {
+    for (const h of this.#handlers) if (h.onDelete) this.#call(() => h.onDelete?.(obj));
+  }
+}
