@@ -1,0 +1,157 @@
+// Which sub-resources of a bucket differ between the spec and what S3 has (drift), and late
+// initialisation of the ones S3 gives a default. Pure.
+//
+// What an absent field means:
+// - tagging, policy: none. Absent tags or policy in the spec remove the ones found in S3,
+//   as ACK does; this is how out-of-band additions are corrected.
+// - encryption, ownershipControls, publicAccessBlock, versioning: "whatever S3 has". S3 sets
+//   defaults on every new bucket (SSE-S3 encryption, BucketOwnerEnforced, all four public
+//   access blocks on, unversioned), so `lateInitialize` copies S3's value into the spec and
+//   from then on it is managed. Until it is copied, an absent field never shows as a difference.
+import { isNoOwnershipControls, isNoPolicy, isNoPublicAccessBlock, isNoTags } from "./mapping.ts";
+import type {
+  BucketFields,
+  BucketSubresource,
+  Encryption,
+  OwnershipControls,
+  PublicAccessBlock,
+  Tagging,
+  Versioning,
+} from "./schema.ts";
+import { bucketSubresources } from "./schema.ts";
+
+/** Sub-resources whose absence in the spec means "take S3's value" (see the file comment). */
+export const lateInitializedSubresources = [
+  "ownershipControls",
+  "publicAccessBlock",
+  "encryption",
+  "versioning",
+] as const satisfies readonly BucketSubresource[];
+
+export interface FieldDifference {
+  readonly field: BucketSubresource;
+  /** `spec.<field>`, for conditions, Events and logs. */
+  readonly path: string;
+  readonly desired: unknown;
+  readonly observed: unknown;
+}
+
+/** The sub-resources to change so that S3 matches `desired`, in the order they must be applied. */
+export function diff(desired: BucketFields, observed: BucketFields): FieldDifference[] {
+  const out: FieldDifference[] = [];
+  for (const field of bucketSubresources) {
+    if (!equalField(field, desired, observed)) {
+      out.push({ field, path: `spec.${field}`, desired: desired[field], observed: observed[field] });
+    }
+  }
+  return out;
+}
+
+function equalField(field: BucketSubresource, desired: BucketFields, observed: BucketFields): boolean {
+  const isLateInitialized = (lateInitializedSubresources as readonly string[]).includes(field);
+  if (isLateInitialized && desired[field] === undefined) return true;
+  switch (field) {
+    case "tagging":
+      return sameJson(canonicalTags(desired.tagging), canonicalTags(observed.tagging));
+    case "policy":
+      return sameJson(canonicalPolicy(desired.policy), canonicalPolicy(observed.policy));
+    case "publicAccessBlock":
+      return sameJson(canonicalBlock(desired.publicAccessBlock), canonicalBlock(observed.publicAccessBlock));
+    case "ownershipControls":
+      return canonicalOwnership(desired.ownershipControls) === canonicalOwnership(observed.ownershipControls);
+    case "versioning":
+      return canonicalVersioning(desired.versioning) === canonicalVersioning(observed.versioning);
+    case "encryption":
+      return sameJson(canonicalEncryption(desired.encryption), canonicalEncryption(observed.encryption));
+  }
+}
+
+/**
+ * Fills the late-initialised sub-resources the spec leaves out with what S3 has. Returns the
+ * spec (a new object when something was filled) and the fields filled, so the caller knows
+ * whether the resource needs a patch.
+ */
+export function lateInitialize<Spec extends BucketFields>(
+  spec: Spec,
+  observed: BucketFields,
+): { spec: Spec; initialized: BucketSubresource[] } {
+  const initialized: BucketSubresource[] = [];
+  const filled: Spec = { ...spec };
+  for (const field of lateInitializedSubresources) {
+    if (spec[field] === undefined && observed[field] !== undefined) {
+      (filled as BucketFields)[field] = structuredClone(observed[field]) as never;
+      initialized.push(field);
+    }
+  }
+  return { spec: initialized.length === 0 ? spec : filled, initialized };
+}
+
+// ---- canonical forms: equal exactly when S3 would behave the same ----
+
+/** Tags are a map: S3 does not keep their order. */
+function canonicalTags(tagging: Tagging | undefined): [string, string][] {
+  if (isNoTags(tagging)) return [];
+  return (tagging?.tagSet ?? [])
+    .map((t): [string, string] => [t.key, t.value])
+    .sort(([a], [b]) => compare(a, b));
+}
+
+/** Policies compare as JSON documents: whitespace and key order do not matter. */
+function canonicalPolicy(policy: string | undefined): unknown {
+  if (isNoPolicy(policy)) return null;
+  try {
+    return sortKeys(JSON.parse(policy as string));
+  } catch {
+    return policy;
+  }
+}
+
+/** An absent block and an absent flag both mean "not blocked". */
+function canonicalBlock(block: PublicAccessBlock | undefined): boolean[] {
+  if (isNoPublicAccessBlock(block)) return [false, false, false, false];
+  return [
+    block?.blockPublicACLs ?? false,
+    block?.blockPublicPolicy ?? false,
+    block?.ignorePublicACLs ?? false,
+    block?.restrictPublicBuckets ?? false,
+  ];
+}
+
+function canonicalOwnership(controls: OwnershipControls | undefined): string | null {
+  if (isNoOwnershipControls(controls)) return null;
+  return controls?.rules[0]?.objectOwnership ?? null;
+}
+
+/** A bucket never versioned behaves as a suspended one; S3 cannot return it to "never". */
+function canonicalVersioning(versioning: Versioning | undefined): string {
+  return versioning?.status ?? "Suspended";
+}
+
+/** An absent bucketKeyEnabled is false; an absent KMS key is S3's managed key. */
+function canonicalEncryption(encryption: Encryption | undefined): unknown {
+  return (encryption?.rules ?? []).map((rule) => ({
+    sseAlgorithm: rule.applyServerSideEncryptionByDefault.sseAlgorithm,
+    kmsMasterKeyID: rule.applyServerSideEncryptionByDefault.kmsMasterKeyID ?? null,
+    bucketKeyEnabled: rule.bucketKeyEnabled ?? false,
+  }));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => compare(a, b))
+        .map(([k, v]) => [k, sortKeys(v)]),
+    );
+  }
+  return value;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,221 @@
+// S3 failures sorted into what the reconciler does with them: `terminal` (ACK.Terminal, no
+// retry until the spec changes: only the user can fix it) or `retryable` (back off and try
+// again: throttling, 5xx, network, permissions an administrator may still grant, S3's
+// eventual consistency right after CreateBucket). Every message names the bucket, the S3
+// operation and the spec field it was applying.
+
+export type ErrorDisposition = "terminal" | "retryable";
+
+/** The S3 operations this module calls; each error names the one that failed. */
+export type S3Operation =
+  | "CreateBucket"
+  | "HeadBucket"
+  | "GetBucketLocation"
+  | "ListBuckets"
+  | "DeleteBucket"
+  | "GetBucketTagging"
+  | "PutBucketTagging"
+  | "DeleteBucketTagging"
+  | "GetBucketVersioning"
+  | "PutBucketVersioning"
+  | "GetBucketEncryption"
+  | "PutBucketEncryption"
+  | "GetBucketPolicy"
+  | "PutBucketPolicy"
+  | "DeleteBucketPolicy"
+  | "GetPublicAccessBlock"
+  | "PutPublicAccessBlock"
+  | "DeletePublicAccessBlock"
+  | "GetBucketOwnershipControls"
+  | "PutBucketOwnershipControls"
+  | "DeleteBucketOwnershipControls";
+
+/** The IAM action each operation needs, for AccessDenied messages (they differ from the names). */
+const iamActions: Record<S3Operation, string> = {
+  CreateBucket: "s3:CreateBucket",
+  HeadBucket: "s3:ListBucket",
+  GetBucketLocation: "s3:GetBucketLocation",
+  ListBuckets: "s3:ListAllMyBuckets",
+  DeleteBucket: "s3:DeleteBucket",
+  GetBucketTagging: "s3:GetBucketTagging",
+  PutBucketTagging: "s3:PutBucketTagging",
+  DeleteBucketTagging: "s3:PutBucketTagging",
+  GetBucketVersioning: "s3:GetBucketVersioning",
+  PutBucketVersioning: "s3:PutBucketVersioning",
+  GetBucketEncryption: "s3:GetEncryptionConfiguration",
+  PutBucketEncryption: "s3:PutEncryptionConfiguration",
+  GetBucketPolicy: "s3:GetBucketPolicy",
+  PutBucketPolicy: "s3:PutBucketPolicy",
+  DeleteBucketPolicy: "s3:DeleteBucketPolicy",
+  GetPublicAccessBlock: "s3:GetBucketPublicAccessBlock",
+  PutPublicAccessBlock: "s3:PutBucketPublicAccessBlock",
+  DeletePublicAccessBlock: "s3:PutBucketPublicAccessBlock",
+  GetBucketOwnershipControls: "s3:GetBucketOwnershipControls",
+  PutBucketOwnershipControls: "s3:PutBucketOwnershipControls",
+  DeleteBucketOwnershipControls: "s3:PutBucketOwnershipControls",
+};
+
+export interface BucketErrorInit {
+  readonly disposition: ErrorDisposition;
+  /** S3's error code (or the SDK's error name for network failures). */
+  readonly code: string;
+  readonly operation: S3Operation;
+  readonly bucket: string;
+  /** `spec.<field>` the operation was applying, when there is one. */
+  readonly field?: string;
+  readonly message: string;
+  /** The bucket's region when S3 said it lives in another one (PermanentRedirect). */
+  readonly bucketRegion?: string;
+  readonly cause?: unknown;
+}
+
+export class BucketError extends Error {
+  override readonly name = "BucketError";
+  readonly disposition: ErrorDisposition;
+  readonly code: string;
+  readonly operation: S3Operation;
+  readonly bucket: string;
+  readonly field: string | undefined;
+  readonly bucketRegion: string | undefined;
+
+  constructor(init: BucketErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.disposition = init.disposition;
+    this.code = init.code;
+    this.operation = init.operation;
+    this.bucket = init.bucket;
+    this.field = init.field;
+    this.bucketRegion = init.bucketRegion;
+  }
+
+  get terminal(): boolean {
+    return this.disposition === "terminal";
+  }
+}
+
+export function isBucketError(err: unknown): err is BucketError {
+  return err instanceof BucketError;
+}
+
+/** Codes only a change of the spec (or of the bucket's name) can fix. */
+const terminalCodes = new Set([
+  "InvalidBucketName",
+  "BucketAlreadyExists",
+  "InvalidLocationConstraint",
+  "IllegalLocationConstraintException",
+  "IncompatibleLocationConstraint",
+  "PermanentRedirect",
+  "MalformedXML",
+  "MalformedPolicy",
+  "InvalidTag",
+  "InvalidArgument",
+  "InvalidRequest",
+  "InvalidEncryptionAlgorithmError",
+  "InvalidBucketState",
+]);
+
+/** What the S3 SDK puts on a service error; network errors carry less. */
+interface SdkErrorLike {
+  name?: unknown;
+  message?: unknown;
+  Code?: unknown;
+  /** Node system errors (ECONNREFUSED, ...). */
+  code?: unknown;
+  $metadata?: { httpStatusCode?: number };
+  $response?: { headers?: Record<string, string | undefined> };
+}
+
+/**
+ * The error code: S3's `Code`, else the SDK's error name, else a Node system error code
+ * (ECONNREFUSED), else one derived from the HTTP status (HEAD answers have no body, so the
+ * SDK can only call them Unknown).
+ */
+export function errorCode(err: unknown): string {
+  const e = (err ?? {}) as SdkErrorLike;
+  if (typeof e.Code === "string" && e.Code !== "") return e.Code;
+  if (typeof e.name === "string" && !genericNames.has(e.name)) return e.name;
+  if (typeof e.code === "string" && e.code !== "") return e.code;
+  switch (httpStatus(err)) {
+    case undefined:
+      return "Unknown";
+    case 301:
+      return "PermanentRedirect";
+    case 403:
+      return "AccessDenied";
+    case 404:
+      return "NotFound";
+    default:
+      return `HTTP${httpStatus(err)}`;
+  }
+}
+
+const genericNames = new Set(["", "Error", "Unknown", "UnknownError"]);
+
+export function httpStatus(err: unknown): number | undefined {
+  return ((err ?? {}) as SdkErrorLike).$metadata?.httpStatusCode;
+}
+
+/** The region S3 named in a redirect (x-amz-bucket-region), if any. */
+export function redirectRegion(err: unknown): string | undefined {
+  return ((err ?? {}) as SdkErrorLike).$response?.headers?.["x-amz-bucket-region"];
+}
+
+export interface ErrorContext {
+  readonly operation: S3Operation;
+  readonly bucket: string;
+  readonly field?: string;
+}
+
+/** Wraps any failure of an S3 call into a BucketError that says what to do about it. */
+export function classifyError(err: unknown, ctx: ErrorContext): BucketError {
+  if (isBucketError(err)) return err;
+  const code = errorCode(err);
+  const status = httpStatus(err);
+  const awsMessage = ((err ?? {}) as SdkErrorLike).message;
+  const detail =
+    typeof awsMessage === "string" && awsMessage !== "" && awsMessage !== code ? `: ${awsMessage}` : "";
+  const where = ctx.field === undefined ? "" : `${ctx.field}: `;
+  const base = `${where}${ctx.operation} on bucket "${ctx.bucket}" failed with ${code}${detail}`;
+  const region = code === "PermanentRedirect" ? redirectRegion(err) : undefined;
+  const terminal = terminalCodes.has(code);
+  return new BucketError({
+    disposition: terminal ? "terminal" : "retryable",
+    code,
+    operation: ctx.operation,
+    bucket: ctx.bucket,
+    ...(ctx.field === undefined ? {} : { field: ctx.field }),
+    ...(region === undefined ? {} : { bucketRegion: region }),
+    message: `${base}${hint(code, ctx, status, region)}`,
+    cause: err,
+  });
+}
+
+function hint(
+  code: string,
+  ctx: ErrorContext,
+  status: number | undefined,
+  region: string | undefined,
+): string {
+  switch (code) {
+    case "InvalidBucketName":
+      return ` (spec.name "${ctx.bucket}" is not a valid S3 bucket name; choose another name)`;
+    case "BucketAlreadyExists":
+      return ` (spec.name "${ctx.bucket}" is taken by another AWS account: bucket names are global across all accounts; choose another name)`;
+    case "PermanentRedirect":
+      return region === undefined
+        ? " (the bucket lives in another region than the one reconciled)"
+        : ` (the bucket lives in region ${region})`;
+    case "IllegalLocationConstraintException":
+    case "InvalidLocationConstraint":
+    case "IncompatibleLocationConstraint":
+      return " (the S3 client's region and the bucket's LocationConstraint disagree)";
+    case "BucketNotEmpty":
+      return " (S3 deletes only empty buckets: empty it, or set the deletion policy to retain; retrying)";
+    case "AccessDenied":
+      return ` (the identity lacks ${iamActions[ctx.operation]} on this bucket, or the bucket is owned by another account; retrying)`;
+    case "NoSuchBucket":
+      return " (S3 may not show a new bucket everywhere yet; retrying)";
+    default:
+      return status !== undefined && status >= 500 ? " (S3 server error; retrying)" : "";
+  }
+}

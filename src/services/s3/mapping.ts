@@ -1,0 +1,228 @@
+// Bucket spec ⇄ S3 API shapes, as pure functions: what to send for each sub-resource, and how
+// each Get* answer reads back in spec form. "None" (no tags, no policy, ...) is `undefined` on
+// the way back, whatever error or empty answer S3 used to say so (bucket.ts maps those).
+import type {
+  BucketLocationConstraint,
+  BucketVersioningStatus,
+  CreateBucketCommandInput,
+  GetBucketEncryptionCommandOutput,
+  GetBucketOwnershipControlsCommandOutput,
+  GetBucketPolicyCommandOutput,
+  GetBucketTaggingCommandOutput,
+  GetBucketVersioningCommandOutput,
+  GetPublicAccessBlockCommandOutput,
+  PutBucketEncryptionCommandInput,
+  PutBucketOwnershipControlsCommandInput,
+  PutBucketPolicyCommandInput,
+  PutBucketTaggingCommandInput,
+  PutBucketVersioningCommandInput,
+  PutPublicAccessBlockCommandInput,
+} from "@aws-sdk/client-s3";
+import {
+  type Encryption,
+  type EncryptionRule,
+  type ObjectOwnership,
+  type OwnershipControls,
+  objectOwnerships,
+  type PublicAccessBlock,
+  type SseAlgorithm,
+  sseAlgorithms,
+  type Tag,
+  type Tagging,
+  type Versioning,
+  versioningStatuses,
+} from "./schema.ts";
+
+/** The region S3 creates a bucket in when CreateBucket carries no LocationConstraint. */
+export const defaultBucketRegion = "us-east-1";
+
+/** `arn:<partition>:s3:::<name>`; bucket ARNs carry neither region nor account. */
+export function arnOf(name: string, region?: string): string {
+  return `arn:${partitionOf(region)}:s3:::${name}`;
+}
+
+function partitionOf(region: string | undefined): string {
+  if (region === undefined) return "aws";
+  if (region.startsWith("cn-")) return "aws-cn";
+  if (region.startsWith("us-gov-")) return "aws-us-gov";
+  return "aws";
+}
+
+/** `status.location` when S3 did not tell (an adopted bucket): "/" and the name, as S3 says for us-east-1. */
+export function locationOf(name: string): string {
+  return `/${name}`;
+}
+
+// ---- spec → requests ----
+
+/**
+ * us-east-1 must not be named as a LocationConstraint; every other region must be. (The cast:
+ * the SDK's union lists the regions it knew when it was built; newer ones are valid too.)
+ */
+export function createBucketInput(name: string, region: string): CreateBucketCommandInput {
+  if (region === defaultBucketRegion) return { Bucket: name };
+  return {
+    Bucket: name,
+    CreateBucketConfiguration: { LocationConstraint: region as BucketLocationConstraint },
+  };
+}
+
+export function putBucketTaggingInput(name: string, tagging: Tagging): PutBucketTaggingCommandInput {
+  return {
+    Bucket: name,
+    Tagging: { TagSet: (tagging.tagSet ?? []).map((t) => ({ Key: t.key, Value: t.value })) },
+  };
+}
+
+export function putBucketVersioningInput(
+  name: string,
+  versioning: Versioning,
+): PutBucketVersioningCommandInput {
+  return { Bucket: name, VersioningConfiguration: { Status: versioning.status } };
+}
+
+export function putBucketEncryptionInput(
+  name: string,
+  encryption: Encryption,
+): PutBucketEncryptionCommandInput {
+  return {
+    Bucket: name,
+    ServerSideEncryptionConfiguration: {
+      Rules: encryption.rules.map((rule) => {
+        const byDefault = rule.applyServerSideEncryptionByDefault;
+        return {
+          ApplyServerSideEncryptionByDefault: {
+            SSEAlgorithm: byDefault.sseAlgorithm,
+            ...(byDefault.kmsMasterKeyID === undefined ? {} : { KMSMasterKeyID: byDefault.kmsMasterKeyID }),
+          },
+          ...(rule.bucketKeyEnabled === undefined ? {} : { BucketKeyEnabled: rule.bucketKeyEnabled }),
+        };
+      }),
+    },
+  };
+}
+
+export function putBucketPolicyInput(name: string, policy: string): PutBucketPolicyCommandInput {
+  return { Bucket: name, Policy: policy };
+}
+
+/** Every flag is sent: one left out would be reset to false by S3 anyway. */
+export function putPublicAccessBlockInput(
+  name: string,
+  block: PublicAccessBlock,
+): PutPublicAccessBlockCommandInput {
+  return {
+    Bucket: name,
+    PublicAccessBlockConfiguration: {
+      BlockPublicAcls: block.blockPublicACLs ?? false,
+      IgnorePublicAcls: block.ignorePublicACLs ?? false,
+      BlockPublicPolicy: block.blockPublicPolicy ?? false,
+      RestrictPublicBuckets: block.restrictPublicBuckets ?? false,
+    },
+  };
+}
+
+export function putBucketOwnershipControlsInput(
+  name: string,
+  controls: OwnershipControls,
+): PutBucketOwnershipControlsCommandInput {
+  return {
+    Bucket: name,
+    OwnershipControls: { Rules: controls.rules.map((r) => ({ ObjectOwnership: r.objectOwnership })) },
+  };
+}
+
+// ---- "none" forms: these are applied by deleting the sub-resource in S3 ----
+
+export function isNoTags(tagging: Tagging | undefined): boolean {
+  return (tagging?.tagSet ?? []).length === 0;
+}
+
+export function isNoPolicy(policy: string | undefined): boolean {
+  return policy === undefined || policy === "";
+}
+
+export function isNoPublicAccessBlock(block: PublicAccessBlock | undefined): boolean {
+  return (
+    block === undefined ||
+    !(
+      block.blockPublicACLs ||
+      block.blockPublicPolicy ||
+      block.ignorePublicACLs ||
+      block.restrictPublicBuckets
+    )
+  );
+}
+
+export function isNoOwnershipControls(controls: OwnershipControls | undefined): boolean {
+  return controls === undefined || controls.rules.length === 0;
+}
+
+// ---- answers → spec ----
+
+export function taggingFromAws(
+  out: Partial<Pick<GetBucketTaggingCommandOutput, "TagSet">>,
+): Tagging | undefined {
+  const tagSet: Tag[] = (out.TagSet ?? []).map((t) => ({ key: t.Key ?? "", value: t.Value ?? "" }));
+  return tagSet.length === 0 ? undefined : { tagSet };
+}
+
+/** A bucket that was never versioned answers without a Status. */
+export function versioningFromAws(
+  out: Pick<GetBucketVersioningCommandOutput, "Status">,
+): Versioning | undefined {
+  const status = out.Status as BucketVersioningStatus | undefined;
+  return isOneOf(versioningStatuses, status) ? { status } : undefined;
+}
+
+export function encryptionFromAws(
+  out: Pick<GetBucketEncryptionCommandOutput, "ServerSideEncryptionConfiguration">,
+): Encryption | undefined {
+  const rules: EncryptionRule[] = [];
+  for (const rule of out.ServerSideEncryptionConfiguration?.Rules ?? []) {
+    const byDefault = rule.ApplyServerSideEncryptionByDefault;
+    const algorithm = byDefault?.SSEAlgorithm as string | undefined;
+    if (!isOneOf(sseAlgorithms, algorithm)) continue;
+    const sseAlgorithm: SseAlgorithm = algorithm;
+    rules.push({
+      applyServerSideEncryptionByDefault:
+        byDefault?.KMSMasterKeyID === undefined || byDefault.KMSMasterKeyID === ""
+          ? { sseAlgorithm }
+          : { sseAlgorithm, kmsMasterKeyID: byDefault.KMSMasterKeyID },
+      ...(rule.BucketKeyEnabled === undefined ? {} : { bucketKeyEnabled: rule.BucketKeyEnabled }),
+    });
+  }
+  return rules.length === 0 ? undefined : { rules };
+}
+
+export function policyFromAws(out: Pick<GetBucketPolicyCommandOutput, "Policy">): string | undefined {
+  return out.Policy === undefined || out.Policy === "" ? undefined : out.Policy;
+}
+
+export function publicAccessBlockFromAws(
+  out: Pick<GetPublicAccessBlockCommandOutput, "PublicAccessBlockConfiguration">,
+): PublicAccessBlock | undefined {
+  const c = out.PublicAccessBlockConfiguration;
+  if (c === undefined) return undefined;
+  return {
+    blockPublicACLs: c.BlockPublicAcls ?? false,
+    blockPublicPolicy: c.BlockPublicPolicy ?? false,
+    ignorePublicACLs: c.IgnorePublicAcls ?? false,
+    restrictPublicBuckets: c.RestrictPublicBuckets ?? false,
+  };
+}
+
+export function ownershipControlsFromAws(
+  out: Pick<GetBucketOwnershipControlsCommandOutput, "OwnershipControls">,
+): OwnershipControls | undefined {
+  const rules: { objectOwnership: ObjectOwnership }[] = [];
+  for (const rule of out.OwnershipControls?.Rules ?? []) {
+    const ownership = rule.ObjectOwnership as string | undefined;
+    if (isOneOf(objectOwnerships, ownership)) rules.push({ objectOwnership: ownership });
+  }
+  return rules.length === 0 ? undefined : { rules };
+}
+
+function isOneOf<T extends string>(values: readonly T[], value: string | undefined): value is T {
+  return value !== undefined && (values as readonly string[]).includes(value);
+}
