@@ -1,0 +1,184 @@
+// A recording, fault-injecting HTTP proxy in front of the AWS emulator. Tests point the code
+// under test at `proxy.endpoint` and then count and inspect what really went over the wire
+// (never counters inside the code under test), or make the "AWS" side throttle, fail with
+// 5xx, deny access or drop connections.
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
+
+export interface RecordedRequest {
+  /** performance.now() when the request arrived. */
+  readonly at: number;
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+  /** Form fields of a query-protocol call (STS): `Action`, `RoleArn`, `Tags.member.1.Key`, ... */
+  readonly params: Readonly<Record<string, string>>;
+  /** `AssumeRole`, `GetCallerIdentity`, `CreateQueue`, ... (form Action or X-Amz-Target). */
+  readonly action: string | undefined;
+  /** The access key that signed the request, from the Authorization header. */
+  readonly accessKeyId: string | undefined;
+  /** Name of the fault that answered instead of the emulator, if any. */
+  readonly fault: string | undefined;
+}
+
+export type FaultResponse =
+  | { readonly status: number; readonly code: string; readonly message: string }
+  /** Close the connection without an answer (a network failure for the client). */
+  | "reset";
+
+export interface Fault {
+  readonly name: string;
+  readonly match: (r: Omit<RecordedRequest, "fault">) => boolean;
+  readonly respond: FaultResponse;
+  /** Answer this many matching requests, then step aside (default: until removed). */
+  readonly times?: number;
+}
+
+export interface AwsProxy {
+  readonly endpoint: string;
+  readonly requests: readonly RecordedRequest[];
+  /** Requests with this action, in arrival order. */
+  calls(action: string): RecordedRequest[];
+  /** Adds a fault; the returned function removes it. */
+  addFault(fault: Fault): () => void;
+  clearFaults(): void;
+  /** Forgets what was recorded so far. */
+  clearRecording(): void;
+  close(): Promise<void>;
+}
+
+/** The error body STS (query protocol) sends, so the SDK parses it as it would AWS's. */
+export function queryErrorXml(code: string, message: string, status: number): string {
+  const type = status >= 500 ? "Receiver" : "Sender";
+  return (
+    `<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>${type}</Type>` +
+    `<Code>${code}</Code><Message>${message}</Message></Error><RequestId>proxy-fault</RequestId></ErrorResponse>`
+  );
+}
+
+function parseParams(headers: IncomingHttpHeaders, body: string, path: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const query = path.includes("?") ? path.slice(path.indexOf("?") + 1) : "";
+  for (const [k, v] of new URLSearchParams(query)) out[k] = v;
+  if (String(headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
+    for (const [k, v] of new URLSearchParams(body)) out[k] = v;
+  }
+  return out;
+}
+
+export interface AwsProxyOptions {
+  /**
+   * Shifts every `<Expiration>` in STS answers by this many ms. The emulator stamps expiry in
+   * real time; a test that moves an injected clock returns `clock.now() - Date.now()` here so
+   * credentials issued "later" also expire later on the test's clock.
+   */
+  readonly expirationShiftMs?: () => number;
+}
+
+function shiftExpirations(xml: string, shiftMs: number): string {
+  return xml.replace(
+    /<Expiration>([^<]+)<\/Expiration>/g,
+    (_m, at: string) => `<Expiration>${new Date(Date.parse(at) + shiftMs).toISOString()}</Expiration>`,
+  );
+}
+
+export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}): Promise<AwsProxy> {
+  const target = new URL(upstream);
+  const requests: RecordedRequest[] = [];
+  const faults: { fault: Fault; left: number }[] = [];
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const raw = Buffer.concat(chunks);
+      const body = raw.toString("utf8");
+      const path = req.url ?? "/";
+      const params = parseParams(req.headers, body, path);
+      const amzTarget = req.headers["x-amz-target"];
+      const auth = String(req.headers.authorization ?? "");
+      const seen = {
+        at: performance.now(),
+        method: req.method ?? "GET",
+        path,
+        headers: req.headers,
+        body,
+        params,
+        action: params["Action"] ?? (typeof amzTarget === "string" ? amzTarget.split(".").pop() : undefined),
+        accessKeyId: /Credential=([^/]+)\//.exec(auth)?.[1],
+      };
+      const hit = faults.find((f) => f.left > 0 && f.fault.match(seen));
+      requests.push({ ...seen, fault: hit?.fault.name });
+      if (hit) {
+        hit.left -= 1;
+        const r = hit.fault.respond;
+        if (r === "reset") {
+          req.socket.destroy();
+          return;
+        }
+        res.writeHead(r.status, { "content-type": "text/xml" });
+        res.end(queryErrorXml(r.code, r.message, r.status));
+        return;
+      }
+      const forward = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path,
+          headers: { ...req.headers, "content-length": String(raw.length) },
+        },
+        (up) => {
+          const shift = opts.expirationShiftMs?.() ?? 0;
+          if (shift === 0 || !String(up.headers["content-type"] ?? "").includes("xml")) {
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            up.pipe(res);
+            return;
+          }
+          const parts: Buffer[] = [];
+          up.on("data", (c: Buffer) => parts.push(c));
+          up.on("end", () => {
+            const text = shiftExpirations(Buffer.concat(parts).toString("utf8"), shift);
+            const headers = { ...up.headers, "content-length": String(Buffer.byteLength(text)) };
+            delete headers["transfer-encoding"];
+            res.writeHead(up.statusCode ?? 502, headers);
+            res.end(text);
+          });
+        },
+      );
+      forward.on("error", (err) => {
+        res.writeHead(502, { "content-type": "text/plain" });
+        res.end(`proxy could not reach ${upstream}: ${err.message}`);
+      });
+      forward.end(raw);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    requests,
+    calls: (action) => requests.filter((r) => r.action === action),
+    addFault(fault) {
+      const entry = { fault, left: fault.times ?? Number.POSITIVE_INFINITY };
+      faults.push(entry);
+      return () => {
+        const i = faults.indexOf(entry);
+        if (i >= 0) faults.splice(i, 1);
+      };
+    },
+    clearFaults() {
+      faults.length = 0;
+    },
+    clearRecording() {
+      requests.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
