@@ -1,0 +1,32 @@
+// The S3 Bucket service module: what the reconciler imports (schema, mapping, diff, CRUD, errors).
+export {
+  type CreateResult,
+  createBucket,
+  deleteBucket,
+  type ObservedBucket,
+  type ReadResult,
+  readBucket,
+  updateBucket,
+} from "./bucket.ts";
+export { diff, type FieldDifference, lateInitialize, lateInitializedSubresources } from "./diff.ts";
+export {
+  BucketError,
+  classifyError,
+  type ErrorDisposition,
+  isBucketError,
+  type S3Operation,
+} from "./errors.ts";
+export { arnOf, defaultBucketRegion, locationOf } from "./mapping.ts";
+export {
+  type Bucket,
+  type BucketFields,
+  type BucketSpec,
+  type BucketStatus,
+  type BucketSubresource,
+  bucketCrdSource,
+  bucketKind,
+  bucketSchema,
+  bucketSpecSchema,
+  bucketStatusSchema,
+  bucketSubresources,
+} from "./schema.ts";

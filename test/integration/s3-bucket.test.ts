@@ -1,0 +1,450 @@
+// The S3 Bucket module against the real AWS emulator (moto in server mode): create with every
+// sub-resource, read back, drift corrected per sub-resource, "none" values deleted, delete,
+// idempotent create, and isolation between accounts (moto maps sts:AssumeRole keys for
+// 222222222222 to that account; the harness runs it with MOTO_S3_ALLOW_CROSSACCOUNT_ACCESS=false).
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import {
+  DeleteBucketOwnershipControlsCommand,
+  DeleteBucketPolicyCommand,
+  GetBucketLocationCommand,
+  GetBucketOwnershipControlsCommand,
+  GetBucketPolicyCommand,
+  GetBucketTaggingCommand,
+  GetBucketVersioningCommand,
+  GetPublicAccessBlockCommand,
+  ListBucketsCommand,
+  PutBucketEncryptionCommand,
+  PutBucketTaggingCommand,
+  PutBucketVersioningCommand,
+  PutObjectCommand,
+  PutPublicAccessBlockCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
+import type { AwsCredentialIdentity } from "@smithy/types";
+import {
+  type BucketError,
+  type BucketFields,
+  bucketSpecSchema,
+  createBucket,
+  deleteBucket,
+  diff,
+  isBucketError,
+  lateInitialize,
+  type ObservedBucket,
+  readBucket,
+  updateBucket,
+} from "../../src/services/s3/index.ts";
+import { type Emulator, startEmulator } from "../harness/index.ts";
+
+const defaultCredentials: AwsCredentialIdentity = {
+  accessKeyId: "AKIAIOSFODNN7EXAMPLE",
+  secretAccessKey: "default-secret",
+};
+const otherAccount = "222222222222";
+
+let dir: string;
+let emulator: Emulator;
+let s3: S3Client;
+let s3Europe: S3Client;
+let s3Other: S3Client;
+
+function client(region: string, credentials: AwsCredentialIdentity): S3Client {
+  return new S3Client({ region, endpoint: emulator.endpoint, forcePathStyle: true, credentials });
+}
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), "crossrole-s3-bucket-"));
+  // Recording: what the module SENT, to show an update calls only what differs.
+  emulator = await startEmulator({ dir, recording: true });
+  s3 = client("us-east-1", defaultCredentials);
+  s3Europe = client("eu-west-1", defaultCredentials);
+  const sts = new STSClient({
+    region: "us-east-1",
+    endpoint: emulator.endpoint,
+    credentials: defaultCredentials,
+  });
+  const assumed = await sts.send(
+    new AssumeRoleCommand({
+      RoleArn: `arn:aws:iam::${otherAccount}:role/x`,
+      RoleSessionName: "s3-bucket-test",
+    }),
+  );
+  const c = assumed.Credentials;
+  assert.ok(c?.AccessKeyId && c.SecretAccessKey && c.SessionToken, "AssumeRole returned no credentials");
+  s3Other = client("us-east-1", {
+    accessKeyId: c.AccessKeyId,
+    secretAccessKey: c.SecretAccessKey,
+    sessionToken: c.SessionToken,
+  });
+});
+
+after(async () => {
+  for (const c of [s3, s3Europe, s3Other]) c?.destroy();
+  await emulator?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+let counter = 0;
+/** A bucket name no other test uses (names are global across accounts). */
+function uniqueName(label: string): string {
+  counter += 1;
+  return `crossrole-${label}-${process.pid}-${counter}`;
+}
+
+const policyOf = (name: string) =>
+  JSON.stringify({
+    Version: "2012-10-17",
+    Statement: [
+      {
+        Sid: "ReadOnly",
+        Effect: "Allow",
+        Principal: { AWS: "arn:aws:iam::111111111111:root" },
+        Action: "s3:GetObject",
+        Resource: `arn:aws:s3:::${name}/*`,
+      },
+    ],
+  });
+
+/** Every managed sub-resource set, parsed through the schema as the reconciler will. */
+function fullSpec(name: string): BucketFields {
+  return bucketSpecSchema.parse({
+    name,
+    tagging: {
+      tagSet: [
+        { key: "team", value: "shop" },
+        { key: "cost-center", value: "42" },
+      ],
+    },
+    versioning: { status: "Enabled" },
+    encryption: {
+      rules: [
+        {
+          applyServerSideEncryptionByDefault: { sseAlgorithm: "aws:kms", kmsMasterKeyID: "alias/shop" },
+          bucketKeyEnabled: true,
+        },
+      ],
+    },
+    policy: policyOf(name),
+    publicAccessBlock: {
+      blockPublicACLs: true,
+      blockPublicPolicy: true,
+      ignorePublicACLs: true,
+      restrictPublicBuckets: false,
+    },
+    ownershipControls: { rules: [{ objectOwnership: "ObjectWriter" }] },
+  });
+}
+
+async function mustRead(c: S3Client, name: string): Promise<ObservedBucket> {
+  const result = await readBucket(c, { name });
+  assert.ok(result.found, `bucket ${name} not found`);
+  return result.bucket;
+}
+
+/** The S3 error code a raw call fails with, or "ok". */
+async function outcome(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+    return "ok";
+  } catch (err) {
+    return (err as { name?: string }).name ?? "?";
+  }
+}
+
+async function bucketError(call: Promise<unknown>): Promise<BucketError> {
+  try {
+    await call;
+  } catch (err) {
+    assert.ok(isBucketError(err), `expected a BucketError, got ${String(err)}`);
+    return err;
+  }
+  assert.fail("expected the call to fail");
+}
+
+/** The S3 writes (method and sub-resource, e.g. "PUT ?tagging") `action` sent, in order. */
+async function writesDuring(action: () => Promise<unknown>): Promise<string[]> {
+  const path = emulator.recordingPath;
+  assert.ok(path !== undefined, "the emulator records requests");
+  const recorded = async () =>
+    (await readFile(path, "utf8").catch(() => "")).split("\n").filter((l) => l !== "");
+  const before = (await recorded()).length;
+  await action();
+  return (await recorded())
+    .slice(before)
+    .map((line) => JSON.parse(line) as { method: string; url: string })
+    .filter((r) => r.method !== "GET" && r.method !== "HEAD")
+    .map((r) => {
+      const query = new URL(r.url, "http://x").search.replace(/[=&].*$/, "");
+      return `${r.method} ${query}`;
+    });
+}
+
+async function listedNames(c: S3Client): Promise<string[]> {
+  return ((await c.send(new ListBucketsCommand({}))).Buckets ?? []).map((b) => b.Name ?? "");
+}
+
+describe("createBucket and readBucket", () => {
+  test("creates a bucket with every sub-resource in us-east-1; it reads back equal to the spec", async () => {
+    const spec = fullSpec(uniqueName("full"));
+    const created = await createBucket(s3, spec, "us-east-1");
+    assert.deepEqual(created, { location: `/${spec.name}`, alreadyOwned: false });
+
+    const observed = await mustRead(s3, spec.name);
+    assert.equal(observed.region, "us-east-1");
+    const { spec: desired, initialized } = lateInitialize(spec, observed);
+    assert.deepEqual(initialized, [], "the spec sets every late-initialised field");
+    assert.deepEqual(diff(desired, observed), []);
+    // And S3 itself holds it, independently of the module's mapping.
+    const versioning = await s3.send(new GetBucketVersioningCommand({ Bucket: spec.name }));
+    assert.equal(versioning.Status, "Enabled");
+    const tags = await s3.send(new GetBucketTaggingCommand({ Bucket: spec.name }));
+    assert.deepEqual(tags.TagSet?.map((t) => `${t.Key}=${t.Value}`).sort(), ["cost-center=42", "team=shop"]);
+  });
+
+  test("creates a bucket in eu-west-1 with a LocationConstraint", async () => {
+    const name = uniqueName("europe");
+    await createBucket(s3Europe, { name, tagging: { tagSet: [{ key: "a", value: "1" }] } }, "eu-west-1");
+    assert.equal((await mustRead(s3Europe, name)).region, "eu-west-1");
+    const location = await s3Europe.send(new GetBucketLocationCommand({ Bucket: name }));
+    assert.equal(location.LocationConstraint, "eu-west-1");
+  });
+
+  test("a bare spec reads back without a difference; moto gives new buckets no defaults to late-initialise", async () => {
+    const name = uniqueName("bare");
+    await createBucket(s3, { name }, "us-east-1");
+    const observed = await mustRead(s3, name);
+    assert.deepEqual(observed, { name, region: "us-east-1" });
+    const { spec, initialized } = lateInitialize({ name }, observed);
+    assert.deepEqual(initialized, []);
+    assert.deepEqual(diff(spec, observed), []);
+  });
+
+  test("a spec setting only some fields reads back equal after late initialisation", async () => {
+    const name = uniqueName("partial");
+    const spec: BucketFields = { name, versioning: { status: "Suspended" }, publicAccessBlock: {} };
+    await createBucket(s3, spec, "us-east-1");
+    const observed = await mustRead(s3, name);
+    assert.deepEqual(diff(lateInitialize(spec, observed).spec, observed), []);
+  });
+
+  test("readBucket says not found for a bucket that does not exist", async () => {
+    assert.deepEqual(await readBucket(s3, { name: uniqueName("missing") }), { found: false });
+  });
+
+  test("createBucket refuses a client configured for another region than the bucket's", async () => {
+    await assert.rejects(
+      createBucket(s3, { name: uniqueName("wrong-region") }, "eu-west-1"),
+      /configured for us-east-1/,
+    );
+  });
+});
+
+describe("idempotent create", () => {
+  test("creating again in eu-west-1 finds the bucket already owned and brings it to the spec", async () => {
+    const spec = fullSpec(uniqueName("again"));
+    await createBucket(s3Europe, spec, "eu-west-1");
+    // Drift between the two attempts (e.g. a restart mid-way while someone edited the bucket).
+    await s3Europe.send(new DeleteBucketPolicyCommand({ Bucket: spec.name }));
+    const second = await createBucket(s3Europe, spec, "eu-west-1");
+    assert.equal(second.alreadyOwned, true);
+    assert.deepEqual(diff(spec, await mustRead(s3Europe, spec.name)), []);
+  });
+
+  test("creating again in us-east-1 succeeds (S3's legacy us-east-1 behaviour)", async () => {
+    const spec = fullSpec(uniqueName("again-use1"));
+    await createBucket(s3, spec, "us-east-1");
+    await createBucket(s3, spec, "us-east-1");
+    assert.deepEqual(diff(spec, await mustRead(s3, spec.name)), []);
+  });
+
+  test("our own bucket in another region is terminal: S3 cannot move a bucket", async () => {
+    const name = uniqueName("moved");
+    await createBucket(s3Europe, { name }, "eu-west-1");
+    const err = await bucketError(createBucket(s3, { name }, "us-east-1"));
+    assert.equal(err.disposition, "terminal");
+    assert.equal(err.bucketRegion, "eu-west-1");
+    assert.match(err.message, /already exists in this account in region eu-west-1, not in us-east-1/);
+  });
+});
+
+describe("updateBucket", () => {
+  test("detects drift on every sub-resource and corrects it", async () => {
+    const spec = fullSpec(uniqueName("drift"));
+    await createBucket(s3, spec, "us-east-1");
+    const Bucket = spec.name;
+    await s3.send(
+      new PutBucketTaggingCommand({ Bucket, Tagging: { TagSet: [{ Key: "added", Value: "by-hand" }] } }),
+    );
+    await s3.send(
+      new PutBucketVersioningCommand({ Bucket, VersioningConfiguration: { Status: "Suspended" } }),
+    );
+    await s3.send(
+      new PutBucketEncryptionCommand({
+        Bucket,
+        ServerSideEncryptionConfiguration: {
+          Rules: [{ ApplyServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
+        },
+      }),
+    );
+    await s3.send(new DeleteBucketPolicyCommand({ Bucket }));
+    await s3.send(
+      new PutPublicAccessBlockCommand({ Bucket, PublicAccessBlockConfiguration: { BlockPublicAcls: false } }),
+    );
+    await s3.send(new DeleteBucketOwnershipControlsCommand({ Bucket }));
+
+    const drifted = await mustRead(s3, Bucket);
+    const expected = [
+      "ownershipControls",
+      "publicAccessBlock",
+      "encryption",
+      "versioning",
+      "tagging",
+      "policy",
+    ];
+    assert.deepEqual(
+      diff(spec, drifted).map((d) => d.field),
+      expected,
+    );
+    const applied = await updateBucket(s3, spec, drifted);
+    assert.deepEqual(
+      applied.map((d) => d.path),
+      expected.map((f) => `spec.${f}`),
+    );
+    assert.deepEqual(diff(spec, await mustRead(s3, Bucket)), []);
+  });
+
+  test("a changed spec updates only the sub-resources that differ", async () => {
+    const spec = fullSpec(uniqueName("change"));
+    await createBucket(s3, spec, "us-east-1");
+    const changed: BucketFields = {
+      ...spec,
+      tagging: { tagSet: [{ key: "team", value: "billing" }] },
+      versioning: { status: "Suspended" },
+    };
+    const observed = await mustRead(s3, spec.name);
+    let applied: Awaited<ReturnType<typeof updateBucket>> = [];
+    const writes = await writesDuring(async () => {
+      applied = await updateBucket(s3, changed, observed);
+    });
+    assert.deepEqual(
+      applied.map((d) => d.field),
+      ["versioning", "tagging"],
+    );
+    assert.deepEqual(writes, ["PUT ?versioning", "PUT ?tagging"]);
+    const after = await mustRead(s3, spec.name);
+    assert.deepEqual(diff(changed, after), []);
+    assert.deepEqual(after.tagging, { tagSet: [{ key: "team", value: "billing" }] });
+    assert.deepEqual(after.versioning, { status: "Suspended" });
+  });
+
+  test("empty sub-resources (no tags, empty policy, {} block, no ownership rule) are deleted in S3", async () => {
+    const spec = fullSpec(uniqueName("empty"));
+    await createBucket(s3, spec, "us-east-1");
+    const emptied: BucketFields = {
+      ...spec,
+      tagging: { tagSet: [] },
+      policy: "",
+      publicAccessBlock: {},
+      ownershipControls: { rules: [] },
+    };
+    const observed = await mustRead(s3, spec.name);
+    const writes = await writesDuring(() => updateBucket(s3, emptied, observed));
+    assert.deepEqual(writes, [
+      "DELETE ?ownershipControls",
+      "DELETE ?publicAccessBlock",
+      "DELETE ?tagging",
+      "DELETE ?policy",
+    ]);
+    const Bucket = spec.name;
+    assert.equal(await outcome(s3.send(new GetBucketTaggingCommand({ Bucket }))), "NoSuchTagSet");
+    assert.equal(await outcome(s3.send(new GetBucketPolicyCommand({ Bucket }))), "NoSuchBucketPolicy");
+    assert.equal(
+      await outcome(s3.send(new GetPublicAccessBlockCommand({ Bucket }))),
+      "NoSuchPublicAccessBlockConfiguration",
+    );
+    assert.equal(
+      await outcome(s3.send(new GetBucketOwnershipControlsCommand({ Bucket }))),
+      "OwnershipControlsNotFoundError",
+    );
+    assert.deepEqual(diff(emptied, await mustRead(s3, Bucket)), []);
+  });
+
+  test("tags and policy left out of the spec are removed from S3 (ACK's semantics)", async () => {
+    const spec = fullSpec(uniqueName("absent"));
+    await createBucket(s3, spec, "us-east-1");
+    const { tagging: _tagging, policy: _policy, ...rest } = spec;
+    const applied = await updateBucket(s3, rest, await mustRead(s3, spec.name));
+    assert.deepEqual(
+      applied.map((d) => d.field),
+      ["tagging", "policy"],
+    );
+    const after = await mustRead(s3, spec.name);
+    assert.equal(after.tagging, undefined);
+    assert.equal(after.policy, undefined);
+  });
+});
+
+describe("deleteBucket", () => {
+  test("deletes the bucket; afterwards read says not found and a second delete says not-found", async () => {
+    const spec = fullSpec(uniqueName("delete"));
+    await createBucket(s3, spec, "us-east-1");
+    assert.equal(await deleteBucket(s3, spec.name), "deleted");
+    assert.deepEqual(await readBucket(s3, spec), { found: false });
+    assert.equal(await deleteBucket(s3, spec.name), "not-found");
+    assert.ok(!(await listedNames(s3)).includes(spec.name));
+  });
+
+  test("a bucket holding objects is a retryable error that says why, and is kept", async () => {
+    const name = uniqueName("not-empty");
+    await createBucket(s3, { name }, "us-east-1");
+    await s3.send(new PutObjectCommand({ Bucket: name, Key: "report.csv", Body: "a,b\n" }));
+    const err = await bucketError(deleteBucket(s3, name));
+    assert.equal(err.disposition, "retryable");
+    assert.equal(err.code, "BucketNotEmpty");
+    assert.match(err.message, /S3 deletes only empty buckets/);
+    assert.equal((await readBucket(s3, { name })).found, true);
+  });
+});
+
+describe("accounts", () => {
+  test("a bucket created in 222222222222 is listed there only, and the default account cannot read it", async () => {
+    const name = uniqueName("other-account");
+    await createBucket(
+      s3Other,
+      { name, tagging: { tagSet: [{ key: "owner", value: "central-it" }] } },
+      "us-east-1",
+    );
+    assert.ok((await listedNames(s3Other)).includes(name));
+    assert.ok(!(await listedNames(s3)).includes(name), "the default account must not list it");
+    assert.equal((await mustRead(s3Other, name)).tagging?.tagSet?.[0]?.value, "central-it");
+
+    const err = await bucketError(readBucket(s3, { name }));
+    assert.equal(err.code, "AccessDenied");
+    assert.equal(err.disposition, "retryable");
+    assert.equal(err.operation, "HeadBucket");
+  });
+
+  test("creating a name another account owns is terminal and says the name is taken", async () => {
+    const name = uniqueName("taken");
+    await createBucket(s3Other, { name }, "us-east-1");
+    const err = await bucketError(createBucket(s3, { name }, "us-east-1"));
+    assert.equal(err.disposition, "terminal");
+    assert.equal(err.code, "BucketAlreadyExists");
+    assert.equal(err.field, "spec.name");
+    assert.match(err.message, /spec\.name: bucket name ".*" is taken by another AWS account/);
+    assert.ok(!(await listedNames(s3)).includes(name));
+  });
+
+  test("an invalid bucket name is terminal and names spec.name", async () => {
+    // moto checks only the length; the schema rejects every other bad name at admission.
+    const err = await bucketError(createBucket(s3, { name: "ab" }, "us-east-1"));
+    assert.equal(err.disposition, "terminal");
+    assert.equal(err.code, "InvalidBucketName");
+    assert.match(err.message, /^spec\.name: CreateBucket on bucket "ab" failed with InvalidBucketName/);
+  });
+});
