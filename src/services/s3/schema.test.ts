@@ -3,6 +3,7 @@ import { describe, test } from "node:test";
 import { buildCrd } from "../../api/crd.ts";
 import { describeIssues } from "../../api/rules.ts";
 import { structuralProblems } from "../../api/structural.ts";
+import { bucketInvalidExamples, bucketValidExamples } from "./examples.ts";
 import { bucketCrdSource, bucketSchema, bucketSpecSchema } from "./schema.ts";
 
 /** A spec as an ACK user writes it (field names from ACK's s3-controller CRD). */
@@ -213,4 +214,23 @@ describe("bucketCrdSource", () => {
     for (const name of ["Account", "Region", "Synced", "Ready", "Age"])
       assert.ok(columns.includes(name), name);
   });
+});
+
+describe("the Bucket examples through zod (the admission test runs them through the apiserver)", () => {
+  for (const example of bucketValidExamples) {
+    test(`valid: ${example.title}`, () => {
+      const result = bucketSchema.safeParse(example.object);
+      assert.ok(result.success, result.success ? "" : describeIssues(result.error).join("\n"));
+    });
+  }
+  for (const example of bucketInvalidExamples) {
+    test(`invalid: ${example.title}`, () => {
+      const result = bucketSchema.safeParse(example.object);
+      const lines = result.success ? [] : describeIssues(result.error);
+      assert.ok(
+        lines.some((line) => line.startsWith(`${example.field}: `) && line.includes(example.message)),
+        `expected "${example.field}: …${example.message}…" among:\n${lines.join("\n")}`,
+      );
+    });
+  }
 });
