@@ -1,5 +1,6 @@
 // Online `explain`: reads the resource and the configuration the resolver needs from the
 // cluster, with GET/LIST calls only (nothing is written, nothing watched).
+import { setTimeout as delay } from "node:timers/promises";
 import { ApiException, CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import type { ResourceObject } from "../resolver/types.ts";
 import { badInput, CliError, ExitCode } from "./errors.ts";
@@ -150,25 +151,46 @@ async function guard<T>(
   description: string,
   request: () => Promise<T>,
 ): Promise<Fetched<T>> {
-  try {
-    return { notFound: false, value: await request() };
-  } catch (error) {
-    if (error instanceof ApiException && error.code === 404) return { notFound: true, error };
-    const server = loaded.kubeConfig.getCurrentCluster()?.server ?? "(no server)";
-    if (error instanceof ApiException) {
-      const reason = statusMessage(error) ?? `HTTP ${error.code}`;
-      const hint =
-        error.code === 401 || error.code === 403
-          ? " The credentials in the kubeconfig may not read this; ask for access or use --from with manifests."
-          : "";
-      throw new CliError(`Cannot ${description} from ${server}: ${reason}.${hint}`, ExitCode.failure);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { notFound: false, value: await request() };
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 404) return { notFound: true, error };
+      // The apiserver asks to come back shortly (429/503, e.g. while a new CRD's storage
+      // initialises): honour Retry-After a few times before giving up.
+      const wait = retryDelayMs(error, attempt);
+      if (wait === null) throw describeFailure(loaded, description, error);
+      await delay(wait);
     }
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new CliError(
-      `Cannot reach the Kubernetes API server ${server} (${loaded.description}) to ${description}: ${reason}.`,
-      ExitCode.failure,
-    );
   }
+}
+
+const maxAttempts = 4;
+
+function retryDelayMs(error: unknown, attempt: number): number | null {
+  if (attempt >= maxAttempts || !(error instanceof ApiException)) return null;
+  if (error.code !== 429 && error.code !== 503 && error.code !== 504) return null;
+  const retryAfter = Number(error.headers["retry-after"] ?? Number.NaN);
+  const seconds =
+    Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter, 2) : 0.25 * 2 ** (attempt - 1);
+  return seconds * 1000;
+}
+
+function describeFailure(loaded: LoadedKubeconfig, description: string, error: unknown): CliError {
+  const server = loaded.kubeConfig.getCurrentCluster()?.server ?? "(no server)";
+  if (error instanceof ApiException) {
+    const reason = statusMessage(error) ?? `HTTP ${error.code}`;
+    const hint =
+      error.code === 401 || error.code === 403
+        ? " The credentials in the kubeconfig may not read this; ask for access or use --from with manifests."
+        : "";
+    return new CliError(`Cannot ${description} from ${server}: ${reason}.${hint}`, ExitCode.failure);
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new CliError(
+    `Cannot reach the Kubernetes API server ${server} (${loaded.description}) to ${description}: ${reason}.`,
+    ExitCode.failure,
+  );
 }
 
 /** The `message` of the Kubernetes Status object in an error response, if there is one. */

@@ -103,7 +103,15 @@ async function runExplain(args: readonly string[], io: CliIO): Promise<ExitCodeV
 
   const { inputs, settings, unknownAccountReason } = explained;
   const { decision, problems } = resolveResource(inputs.objects, inputs.resource, settings);
-  const report = buildReport(inputs.resource, decision, problems, inputs.notes);
+  // Offline the controller's account only matters when the answer is its own credentials.
+  const notes =
+    sources.length > 0 && decision.outcome === "use" && decision.account === null
+      ? [
+          ...inputs.notes,
+          "The controller's own account is unknown offline; pass --controller-account to name it.",
+        ]
+      : inputs.notes;
+  const report = buildReport(inputs.resource, decision, problems, notes);
   if (output === "json") {
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   } else {
@@ -151,15 +159,8 @@ async function explainOffline(
     systemNamespace: settings.systemNamespace,
     sources,
   });
-  const notes =
-    settings.controllerAccount === null
-      ? [
-          ...inputs.notes,
-          "The controller's own account is unknown offline; pass --controller-account to name it.",
-        ]
-      : inputs.notes;
   return {
-    inputs: { ...inputs, notes },
+    inputs,
     settings,
     unknownAccountReason: settings.controllerAccount === null ? "offline without --controller-account" : null,
   };

@@ -23,7 +23,7 @@ function problemsText(report: ExplainReport): string {
   const lines = report.problems.slice(0, shownProblems).map((problem) => {
     const { kind, namespace, name } = problem.object;
     const object = `${kind} ${namespace === undefined ? "" : `${namespace}/`}${name}`;
-    return `  - ${problem.severity}: ${object} ${problem.field}: ${problem.message}. Fix: ${problem.fix}`;
+    return `  - ${problem.severity}: ${object} ${problem.field}: ${sentence(problem.message)} Fix: ${sentence(problem.fix)}`;
   });
   const more = report.problems.length - shownProblems;
   if (more > 0) lines.push(`  ... and ${more} more (see -o json).`);
@@ -49,7 +49,7 @@ function usableParagraphs(report: ExplainReport, context: ExplainContext): strin
   const paragraphs = [headline, `Chain: ${chainText(report.chain, context)}.`];
   if (report.drift !== null) {
     paragraphs.push(
-      `But it is blocked: ${report.drift.message}. Nothing will be called in AWS for it until this is resolved.\n` +
+      `But it is blocked: ${sentence(report.drift.message)} Nothing will be called in AWS for it until this is resolved.\n` +
         `Fix: ${driftFix(report)}`,
     );
   }
@@ -57,7 +57,7 @@ function usableParagraphs(report: ExplainReport, context: ExplainContext): strin
 }
 
 function refusedParagraphs(report: ExplainReport, context: ExplainContext): string[] {
-  const headline = `${subject(report)} will NOT be reconciled (${report.outcome}): ${report.message}`;
+  const headline = `${subject(report)} will NOT be reconciled (${report.outcome}): ${sentence(report.message)}`;
   return [
     headline,
     `Nothing is called in AWS for it until this is fixed.\nFix: ${refusalFix(report, context)}`,
@@ -157,6 +157,25 @@ function parameterText(parameters: HopParameters): string {
 function refusalFix(report: ExplainReport, context: ExplainContext): string {
   const namespace = report.resource.namespace;
   const system = context.systemNamespace;
+  // The rule that refused says best what is missing; the reason alone is too coarse.
+  const failed = report.trace.findLast((step) => step.result === "failed")?.rule;
+  switch (failed) {
+    case "region":
+      return (
+        `give it a region: the services.k8s.aws/region annotation on the resource, services.k8s.aws/default-region ` +
+        `on namespace ${namespace}, or the controller's --aws-region (pass the same flag to explain).`
+      );
+    case "endpoint":
+      return `correct the endpoint URL named above (namespace ${namespace}'s services.k8s.aws/endpoint-url or the CARM map's endpoint entry).`;
+    case "namespace":
+      return `make Namespace ${namespace} available: apply it, or add its manifest to --from.`;
+    case "resource":
+      return "correct the resource object as the message says.";
+    case "settings":
+      return "correct the controller's flags as the message says.";
+    case "resolver":
+      return "this is a bug in crossrole; please report it with the output of -o json.";
+  }
   switch (report.reason) {
     case "IdentityNotPermitted":
       if (report.source === "identityRef") {
@@ -215,4 +234,9 @@ function driftFix(report: ExplainReport): string {
     "restore the mapping that points to the recorded account, or run the controller with " +
     "--account-drift-policy=recreate to follow the new role (the old resource is left behind)."
   );
+}
+
+/** Ends a message from elsewhere with exactly one full stop. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

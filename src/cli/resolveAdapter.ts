@@ -1,5 +1,6 @@
 // The one place where the CLI calls the resolver, so that its entry points can change
 // without touching the commands.
+import { buildSnapshot, resolve } from "../resolver/index.ts";
 import type { Decision, ResourceObject, Settings, SnapshotProblem } from "../resolver/types.ts";
 import type { ConfigurationObjects } from "./inputs.ts";
 
@@ -10,9 +11,11 @@ export interface Resolution {
 }
 
 export function resolveResource(
-  _objects: ConfigurationObjects,
-  _resource: ResourceObject,
-  _settings: Settings,
+  objects: ConfigurationObjects,
+  resource: ResourceObject,
+  settings: Settings,
 ): Resolution {
-  throw new Error("the resolver (src/resolver) has not landed yet");
+  const snapshot = buildSnapshot(objects, settings);
+  const namespace = resource.metadata.namespace ?? "";
+  return { decision: resolve(resource, namespace, snapshot, settings), problems: snapshot.problems };
 }

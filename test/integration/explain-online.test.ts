@@ -6,6 +6,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
   ApiextensionsV1Api,
+  CustomObjectsApi,
   type KubernetesObject,
   KubernetesObjectApi,
   type V1CustomResourceDefinition,
@@ -32,6 +33,7 @@ async function readObjects(dir: string): Promise<KubernetesObject[]> {
 
 async function installCrds(): Promise<void> {
   const extensions = stack.kubeConfig.makeApiClient(ApiextensionsV1Api);
+  const custom = stack.kubeConfig.makeApiClient(CustomObjectsApi);
   const crds = (await readObjects(path.join(repoRoot, "config", "crd"))) as V1CustomResourceDefinition[];
   for (const crd of crds) await extensions.createCustomResourceDefinition({ body: crd });
   for (const crd of crds) {
@@ -45,6 +47,16 @@ async function installCrds(): Promise<void> {
         );
       },
       { what: `CRD ${name} Established`, timeoutMs: 30_000 },
+    );
+    // Established is not yet servable: the storage may still be initialising (429).
+    const { group, names, versions } = crd.spec;
+    const version = versions[0]?.name ?? "";
+    await waitFor(
+      () => custom.listClusterCustomObject({ group, version, plural: names.plural }).then(() => true),
+      {
+        what: `${names.plural}.${group} listable`,
+        timeoutMs: 30_000,
+      },
     );
   }
 }
@@ -140,6 +152,28 @@ describe("explain online against kube-apiserver and the AWS emulator", () => {
         traceText(parseJson(run)),
         /The controller's own account is 123456789012 \(sts:GetCallerIdentity: /,
       );
+    });
+
+    await t.test("no mapping: the controller's own credentials, in the account STS reported", async () => {
+      await KubernetesObjectApi.makeApiClient(stack.kubeConfig).create({
+        apiVersion: "s3.services.k8s.aws/v1alpha1",
+        kind: "Bucket",
+        metadata: { name: "sandbox-scratch", namespace: "sandbox" },
+        spec: { name: "sandbox-scratch" },
+      } as KubernetesObject);
+      const run = await explainOnline(
+        "bucket/sandbox-scratch",
+        "sandbox",
+        "--aws-region",
+        "us-east-1",
+        "-o",
+        "json",
+      );
+      assert.equal(run.code, 0, run.stderr);
+      const report = parseJson(run);
+      assert.equal(report["source"], "default");
+      assert.equal(report["roleARN"], null);
+      assert.equal(report["account"], "123456789012");
     });
 
     await t.test("an unreachable STS leaves the account unknown and says so, without failing", async () => {
