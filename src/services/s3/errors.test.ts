@@ -35,6 +35,10 @@ describe("errorCode", () => {
       message: "UnknownError",
     });
     assert.equal(errorCode(head403), "AccessDenied");
+    assert.match(
+      classifyError(head403, { operation: "HeadBucket", bucket: "b1" }).message,
+      /^HeadBucket on bucket "b1" failed with AccessDenied \(the identity lacks s3:ListBucket/,
+    );
     assert.equal(errorCode(new NotFound({ $metadata: meta(404), message: "NotFound" })), "NotFound");
   });
 

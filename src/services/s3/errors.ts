@@ -172,8 +172,11 @@ export function classifyError(err: unknown, ctx: ErrorContext): BucketError {
   const code = errorCode(err);
   const status = httpStatus(err);
   const awsMessage = ((err ?? {}) as SdkErrorLike).message;
+  // Bodiless answers carry the SDK's placeholder ("UnknownError"), which says nothing.
   const detail =
-    typeof awsMessage === "string" && awsMessage !== "" && awsMessage !== code ? `: ${awsMessage}` : "";
+    typeof awsMessage === "string" && !genericNames.has(awsMessage) && awsMessage !== code
+      ? `: ${awsMessage}`
+      : "";
   const where = ctx.field === undefined ? "" : `${ctx.field}: `;
   const base = `${where}${ctx.operation} on bucket "${ctx.bucket}" failed with ${code}${detail}`;
   const region = code === "PermanentRedirect" ? redirectRegion(err) : undefined;
