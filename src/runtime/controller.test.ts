@@ -1,0 +1,203 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { Controller } from "./controller.ts";
+import { ManualClock } from "./manualClock.ts";
+import { createRuntimeMetrics } from "./metrics.ts";
+import { type ReconcileRequest, type Result, TerminalError } from "./reconcile.ts";
+import { Gate } from "./syncGate.ts";
+
+/** Lets pending promise callbacks run (workers are async); not a timed wait. */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+function harness(
+  reconcile: (req: ReconcileRequest, retries: number) => Promise<Result>,
+  opts: { concurrency?: number; resyncPeriodMs?: number; gate?: Gate } = {},
+) {
+  const clock = new ManualClock();
+  const calls: string[] = [];
+  const metrics = createRuntimeMetrics();
+  const c = new Controller({
+    name: "test",
+    clock,
+    metrics,
+    concurrency: opts.concurrency ?? 1,
+    resyncPeriodMs: opts.resyncPeriodMs ?? 0,
+    resyncJitter: 0,
+    waitFor: opts.gate ? [opts.gate] : [],
+    reconcile: async (req, ctx) => {
+      calls.push(req.key);
+      return reconcile(req, ctx.retries);
+    },
+  });
+  return { c, clock, calls, metrics };
+}
+
+describe("Controller (reconcile contract, with a manual clock)", () => {
+  test("does not reconcile before its gates are open; queued keys are processed once they are", async () => {
+    const gate = new Gate("caches");
+    const { c, calls } = harness(async () => ({}), { gate });
+    c.enqueue("ns/a");
+    const started = c.start();
+    await settle();
+    assert.deepEqual(calls, []);
+    assert.equal(c.started, false);
+    gate.open();
+    assert.equal(await started, true);
+    await settle();
+    assert.deepEqual(calls, ["ns/a"]);
+    await c.stop();
+  });
+
+  test("success requeues after the resync period; requeueAfter after the given time", async () => {
+    const { c, clock, calls } = harness(async (req) => (req.name === "later" ? { requeueAfter: 500 } : {}), {
+      resyncPeriodMs: 60_000,
+    });
+    await c.start();
+    c.enqueue("ns/ok");
+    c.enqueue("ns/later");
+    await settle();
+    assert.deepEqual(calls, ["ns/ok", "ns/later"]);
+    clock.advance(500);
+    await settle();
+    assert.deepEqual(calls, ["ns/ok", "ns/later", "ns/later"]);
+    clock.advance(59_500);
+    await settle();
+    assert.deepEqual(calls.filter((k) => k === "ns/ok").length, 2, "resynced after 60 s");
+    await c.stop();
+  });
+
+  test("a retryable error is retried with 5 ms·2^n backoff; success resets the count", async () => {
+    let failures = 3;
+    const retriesSeen: number[] = [];
+    const { c, clock, calls, metrics } = harness(async (_req, retries) => {
+      retriesSeen.push(retries);
+      if (failures-- > 0) throw new Error("AWS said no");
+      return {};
+    });
+    await c.start();
+    c.enqueue("ns/x");
+    await settle();
+    for (const delay of [5, 10, 20]) {
+      clock.advance(delay - 1);
+      await settle();
+      const before = calls.length;
+      clock.advance(1);
+      await settle();
+      assert.equal(calls.length, before + 1, `retried after ${delay} ms`);
+    }
+    assert.deepEqual(retriesSeen, [0, 1, 2, 3]);
+    assert.equal(c.queue.numRequeues("ns/x"), 0, "forgotten after the success");
+    const total = await metrics.registry.getSingleMetricAsString("controller_runtime_reconcile_total");
+    assert.match(total, /controller_runtime_reconcile_total\{controller="test",result="error"\} 3/);
+    assert.match(total, /controller_runtime_reconcile_total\{controller="test",result="success"\} 1/);
+    await c.stop();
+  });
+
+  test("a TerminalError is not requeued", async () => {
+    const { c, clock, calls, metrics } = harness(async () => {
+      throw new TerminalError("region drift: cannot move a bucket");
+    });
+    await c.start();
+    c.enqueue("ns/t");
+    await settle();
+    assert.deepEqual(calls, ["ns/t"]);
+    assert.equal(c.queue.isPending("ns/t"), false);
+    assert.equal(clock.pendingTimers(), 0, "nothing is scheduled");
+    clock.advance(24 * 3600 * 1000);
+    await settle();
+    assert.deepEqual(calls, ["ns/t"]);
+    const terminal = await metrics.registry.getSingleMetricAsString(
+      "controller_runtime_terminal_reconcile_errors_total",
+    );
+    assert.match(terminal, /\{controller="test"\} 1/);
+    // A new event for the object queues it again.
+    c.enqueue("ns/t");
+    await settle();
+    assert.deepEqual(calls, ["ns/t", "ns/t"]);
+    await c.stop();
+  });
+
+  test("never runs two workers on one key, while other keys run in parallel", async () => {
+    const gates = new Map<string, ReturnType<typeof deferred>>();
+    const running = new Map<string, number>();
+    let maxPerKey = 0;
+    let maxTotal = 0;
+    const { c, calls } = harness(
+      async (req) => {
+        running.set(req.key, (running.get(req.key) ?? 0) + 1);
+        maxPerKey = Math.max(maxPerKey, running.get(req.key)!);
+        maxTotal = Math.max(
+          maxTotal,
+          [...running.values()].reduce((a, b) => a + b, 0),
+        );
+        const d = deferred();
+        gates.set(req.key, d);
+        await d.promise;
+        running.set(req.key, running.get(req.key)! - 1);
+        return {};
+      },
+      { concurrency: 4 },
+    );
+    await c.start();
+    c.enqueue("ns/a");
+    c.enqueue("ns/b");
+    await settle();
+    c.enqueue("ns/a");
+    c.enqueue("ns/a");
+    await settle();
+    assert.deepEqual(calls.sort(), ["ns/a", "ns/b"]);
+    gates.get("ns/a")!.resolve();
+    await settle();
+    assert.deepEqual(
+      calls.filter((k) => k === "ns/a").length,
+      2,
+      "re-adds while running collapse into one more run",
+    );
+    gates.get("ns/a")!.resolve();
+    gates.get("ns/b")!.resolve();
+    await settle();
+    assert.equal(maxPerKey, 1);
+    assert.equal(maxTotal, 2);
+    await c.stop();
+  });
+
+  test("stop waits for in-flight reconciles, then aborts them at the deadline", async () => {
+    const d = deferred();
+    let signal: AbortSignal | undefined;
+    const clock = new ManualClock();
+    const c = new Controller({
+      name: "stop",
+      clock,
+      resyncPeriodMs: 0,
+      reconcile: async (_req, ctx) => {
+        signal = ctx.signal;
+        await d.promise;
+        return {};
+      },
+    });
+    await c.start();
+    c.enqueue("ns/slow");
+    await settle();
+    let stopped: boolean | undefined;
+    const stopping = c.stop(1000).then((ok) => {
+      stopped = ok;
+    });
+    await settle();
+    assert.equal(stopped, undefined, "still waiting for the in-flight reconcile");
+    c.enqueue("ns/other");
+    assert.equal(c.queue.len(), 0, "no new work is taken");
+    clock.advance(1000);
+    await stopping;
+    assert.equal(stopped, false);
+    assert.equal(signal?.aborted, true, "the reconcile is told to give up");
+    d.resolve();
+  });
+});

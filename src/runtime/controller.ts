@@ -1,0 +1,238 @@
+// A controller: informers feed keys into a work queue, and a fixed number of workers run the
+// reconcile function on them, applying the reconcile contract (reconcile.ts) and reporting
+// controller-runtime's metrics. Workers start only once every cache and gate the controller
+// depends on has synced; until then events just accumulate (deduplicated) in the queue.
+import { type Clock, sleep, systemClock } from "./clock.ts";
+import type { Informer } from "./informer.ts";
+import type { KubeObject } from "./kubeObject.ts";
+import { keyOf, splitKey } from "./kubeObject.ts";
+import { type Logger, silentLogger } from "./logger.ts";
+import { type RuntimeMetrics, workQueueMetricsFor } from "./metrics.ts";
+import type { RateLimiter } from "./rateLimiter.ts";
+import { isTerminalError, type Reconciler } from "./reconcile.ts";
+import { type SyncGate, waitForAll } from "./syncGate.ts";
+import { WorkQueue } from "./workqueue.ts";
+
+export interface ControllerOptions {
+  /** Unique name, used in logs and as the `controller` metric label (e.g. "bucket"). */
+  readonly name: string;
+  readonly reconcile: Reconciler;
+  /**
+   * The informer of the reconciled kind: its events enqueue the object's own key, and an
+   * object is only resynced while it is still in this cache.
+   */
+  readonly primary?: Informer;
+  /** Maximum concurrent reconciles (ACK's --reconcile-default-max-concurrent-syncs); default 1. */
+  readonly concurrency?: number;
+  /** After a success, reconcile again after this long (ACK's default resync is 10 h); 0: never. */
+  readonly resyncPeriodMs?: number;
+  /** Each resync is stretched by up to this fraction at random, so objects spread out (0.1). */
+  readonly resyncJitter?: number;
+  /** Extra gates (beyond the watched informers) that must be open before workers start. */
+  readonly waitFor?: readonly SyncGate[];
+  readonly rateLimiter?: RateLimiter;
+  readonly clock?: Clock;
+  readonly random?: () => number;
+  readonly logger?: Logger;
+  readonly metrics?: RuntimeMetrics;
+}
+
+export interface WatchOptions<T extends KubeObject> {
+  /** Keys to enqueue for an object (default: its own key). */
+  readonly map?: (obj: T) => Iterable<string> | string | undefined;
+  /** Whether an update should enqueue (default: when resourceVersion changed). */
+  readonly onUpdate?: (oldObj: T, newObj: T) => boolean;
+}
+
+const defaultResyncMs = 10 * 60 * 60 * 1000;
+
+export class Controller {
+  readonly name: string;
+  readonly queue: WorkQueue;
+  readonly #o: ControllerOptions;
+  readonly #clock: Clock;
+  readonly #log: Logger;
+  readonly #gates: SyncGate[] = [];
+  readonly #unsubscribe: (() => void)[] = [];
+  readonly #workers: Promise<void>[] = [];
+  /** Aborts the wait for caches when the controller is stopped before it started. */
+  readonly #stopping = new AbortController();
+  /** Given to reconciles; aborted when shutdown stops waiting for them. */
+  readonly #reconcileAbort = new AbortController();
+  #started = false;
+  #nextReconcileId = 1;
+
+  constructor(opts: ControllerOptions) {
+    this.name = opts.name;
+    this.#o = opts;
+    this.#clock = opts.clock ?? systemClock;
+    this.#log = (opts.logger ?? silentLogger).child({ controller: opts.name });
+    this.queue = new WorkQueue({
+      clock: this.#clock,
+      rateLimiter: opts.rateLimiter,
+      metrics: opts.metrics ? workQueueMetricsFor(opts.metrics, opts.name) : undefined,
+    });
+    this.#gates.push(...(opts.waitFor ?? []));
+    if (opts.primary) this.watch(opts.primary);
+  }
+
+  /**
+   * Enqueues keys on the informer's add/update/delete events, and makes the controller wait
+   * for its cache. Returns this, for chaining.
+   */
+  watch<T extends KubeObject>(informer: Informer<T>, opts: WatchOptions<T> = {}): this {
+    if (!this.#gates.includes(informer)) this.#gates.push(informer);
+    const enqueue = (obj: T) => {
+      const keys = opts.map ? opts.map(obj) : keyOf(obj);
+      if (keys === undefined) return;
+      if (typeof keys === "string") this.queue.add(keys);
+      else for (const k of keys) this.queue.add(k);
+    };
+    const onUpdate =
+      opts.onUpdate ?? ((a: T, b: T) => a.metadata.resourceVersion !== b.metadata.resourceVersion);
+    this.#unsubscribe.push(
+      informer.addHandler({
+        onAdd: enqueue,
+        onUpdate: (oldObj, newObj) => {
+          if (onUpdate(oldObj, newObj)) enqueue(newObj);
+        },
+        onDelete: enqueue,
+      }),
+    );
+    return this;
+  }
+
+  /** Queues a key now (deduplicated). */
+  enqueue(key: string): void {
+    this.queue.add(key);
+  }
+
+  /** Queues a key after `ms` (merged with any earlier pending time). */
+  enqueueAfter(key: string, ms: number): void {
+    this.queue.addAfter(key, ms);
+  }
+
+  /** True once every gate (watched caches, extra gates) is open. */
+  hasSynced(): boolean {
+    return this.#gates.every((g) => g.hasSynced());
+  }
+
+  get started(): boolean {
+    return this.#started;
+  }
+
+  /**
+   * Waits for the caches and gates, then starts the workers. Resolves true once they run, or
+   * false if the controller was stopped first. Informers are not started here (they are shared;
+   * the manager starts them).
+   */
+  async start(): Promise<boolean> {
+    if (this.#started) return true;
+    const concurrency = Math.max(1, this.#o.concurrency ?? 1);
+    const m = this.#o.metrics;
+    if (m) {
+      for (const result of ["success", "error", "requeue", "requeue_after"]) {
+        m.reconcileTotal.inc({ controller: this.name, result }, 0);
+      }
+      m.reconcileErrors.inc({ controller: this.name }, 0);
+      m.terminalReconcileErrors.inc({ controller: this.name }, 0);
+      m.maxConcurrentReconciles.set({ controller: this.name }, concurrency);
+      m.activeWorkers.set({ controller: this.name }, 0);
+    }
+    this.#log.info({ gates: this.#gates.map((g) => g.name) }, "waiting for caches to sync");
+    if (!(await waitForAll(this.#gates, this.#stopping.signal))) return false;
+    if (this.#started) return true;
+    this.#started = true;
+    this.#log.info({ workers: concurrency }, "starting workers");
+    for (let i = 0; i < concurrency; i++) this.#workers.push(this.#worker());
+    return true;
+  }
+
+  /**
+   * Stops taking work (the queue is shut down; pending keys are dropped) and waits up to
+   * `deadlineMs` for in-flight reconciles to finish; after that their signal is aborted and
+   * they are abandoned. Resolves true if everything finished in time.
+   */
+  async stop(deadlineMs = 30_000): Promise<boolean> {
+    this.#stopping.abort();
+    for (const u of this.#unsubscribe.splice(0)) u();
+    this.queue.shutDown();
+    const inFlight = this.queue.processingCount();
+    if (inFlight > 0) this.#log.info({ inFlight, deadlineMs }, "waiting for in-flight reconciles");
+    const deadline = new AbortController();
+    const finished = await Promise.race([
+      Promise.all([this.queue.whenIdle(), ...this.#workers]).then(() => true),
+      sleep(this.#clock, deadlineMs, deadline.signal).then(() => false),
+    ]);
+    deadline.abort();
+    if (!finished) {
+      this.#log.warn(
+        { inFlight: this.queue.processingCount() },
+        "shutdown deadline passed; abandoning reconciles",
+      );
+      this.#reconcileAbort.abort(new Error("controller shutdown deadline passed"));
+    }
+    return finished;
+  }
+
+  async #worker(): Promise<void> {
+    for (;;) {
+      const key = await this.queue.get();
+      if (key === undefined) return;
+      try {
+        await this.#process(key);
+      } finally {
+        this.queue.done(key);
+      }
+    }
+  }
+
+  async #process(key: string): Promise<void> {
+    const m = this.#o.metrics;
+    const labels = { controller: this.name };
+    const started = this.#clock.now();
+    m?.activeWorkers.inc(labels);
+    const { namespace, name } = splitKey(key);
+    const log = this.#log.child({ key, reconcileID: this.#nextReconcileId++ });
+    const count = (result: string) => m?.reconcileTotal.inc({ controller: this.name, result });
+    try {
+      const result = await this.#o.reconcile(
+        { key, namespace, name },
+        { signal: this.#reconcileAbort.signal, log, retries: this.queue.numRequeues(key) },
+      );
+      this.queue.forget(key);
+      const after = result?.requeueAfter ?? 0;
+      if (after > 0) {
+        count("requeue_after");
+        this.queue.addAfter(key, after);
+        log.debug({ requeueAfterMs: after }, "reconciled; requeue after");
+      } else {
+        count("success");
+        this.#resync(key);
+        log.debug("reconciled");
+      }
+    } catch (err) {
+      count("error");
+      m?.reconcileErrors.inc(labels);
+      if (isTerminalError(err)) {
+        m?.terminalReconcileErrors.inc(labels);
+        this.queue.forget(key);
+        log.warn({ err }, "reconcile failed with a terminal error; not requeued");
+      } else {
+        this.queue.addRateLimited(key);
+        log.error({ err, retries: this.queue.numRequeues(key) }, "reconcile failed; will retry with backoff");
+      }
+    } finally {
+      m?.activeWorkers.dec(labels);
+      m?.reconcileTime.observe(labels, (this.#clock.now() - started) / 1000);
+    }
+  }
+
+  #resync(key: string): void {
+    const period = this.#o.resyncPeriodMs ?? defaultResyncMs;
+    if (!(period > 0)) return;
+    if (this.#o.primary && this.#o.primary.getByKey(key) === undefined) return;
+    const jitter = this.#o.resyncJitter ?? 0.1;
+    this.queue.addAfter(key, period * (1 + jitter * (this.#o.random ?? Math.random)()));
+  }
+}

@@ -1,0 +1,53 @@
+// The reconcile contract between the runtime and a kind's controller (controller-runtime's
+// pkg/reconcile, in TypeScript):
+//   return {}                      → success: forget the failure history; the controller
+//                                    reconciles the object again after its resync period;
+//   return { requeueAfter: ms }    → reconcile again after ms (failure history forgotten);
+//   throw new TerminalError(...)   → failed and retrying cannot help: not requeued (a change to
+//                                    the object, or a config change, queues it again);
+//   throw anything else            → failed, retry with per-item exponential backoff.
+import type { Logger } from "./logger.ts";
+
+export interface Result {
+  /** Milliseconds until the object should be reconciled again. */
+  readonly requeueAfter?: number;
+}
+
+export interface ReconcileRequest {
+  /** Work-queue key: "namespace/name", or "name" when cluster-scoped. */
+  readonly key: string;
+  /** "" for cluster-scoped objects. */
+  readonly namespace: string;
+  readonly name: string;
+}
+
+export interface ReconcileContext {
+  /** Aborted when the controller gives up waiting for in-flight work during shutdown. */
+  readonly signal: AbortSignal;
+  /** Logger with controller, key and reconcileID bound. */
+  readonly log: Logger;
+  /** Failed attempts since the key last succeeded (0 on a first try). */
+  readonly retries: number;
+}
+
+export type Reconciler = (req: ReconcileRequest, ctx: ReconcileContext) => Promise<Result>;
+
+const terminalMark = Symbol.for("crossrole.runtime.TerminalError");
+
+/** An error that retrying will not fix (bad spec, forbidden by policy, drift the user must resolve). */
+export class TerminalError extends Error {
+  readonly [terminalMark] = true;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "TerminalError";
+  }
+}
+
+/** True for a TerminalError, or an error whose `cause` chain contains one. */
+export function isTerminalError(err: unknown): boolean {
+  for (let e = err, depth = 0; e !== null && typeof e === "object" && depth < 10; depth++) {
+    if ((e as { [terminalMark]?: boolean })[terminalMark] === true) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
