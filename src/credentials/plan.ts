@@ -114,6 +114,29 @@ function sessionTagsFor(hop: ChainHop, resource: ResourceRef | undefined, contex
   return { tags, transitive };
 }
 
+/**
+ * A cheap exact fingerprint of everything planChain reads from a request (not canonical:
+ * equal content written in another key order gives another fingerprint, never a wrong plan).
+ * Lets a caller reuse a plan without hashing on every request; the plan's keys stay canonical.
+ */
+export function planFingerprint(
+  decision: Decision,
+  resource: ResourceRef | undefined,
+  secretData: SecretData | undefined,
+): string {
+  const tenant =
+    resource !== undefined && decision.chain.some((h) => h.parameters.tenantSessionTags === true);
+  return JSON.stringify([
+    decision.outcome,
+    decision.drift,
+    decision.region,
+    decision.endpoint,
+    decision.chain,
+    tenant ? [resource.namespace, resource.kind, resource.name] : null,
+    secretData === undefined ? null : secretDataHash(secretData),
+  ]);
+}
+
 export function planChain(input: PlanInput): ChainPlan {
   const { decision, resource } = input;
   const chain = decision.chain;

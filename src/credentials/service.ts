@@ -14,7 +14,7 @@ import { CredentialCache, type CredentialCacheOptions } from "./cache.ts";
 import { classifyStsError } from "./classify-error.ts";
 import { InvalidParameterError } from "./errors.ts";
 import { createCredentialMetrics } from "./metrics.ts";
-import { type ChainPlan, type PlannedHop, planChain } from "./plan.ts";
+import { type ChainPlan, type PlannedHop, planChain, planFingerprint } from "./plan.ts";
 import { protectSts, type StsRetryPolicy } from "./protected-sts.ts";
 import { controllerCredentials } from "./providers/controller.ts";
 import { roleCredentials } from "./providers/role.ts";
@@ -105,6 +105,9 @@ export function createCredentialService(opts: CredentialServiceOptions): Credent
     random,
   });
   const callers = new LRUCache<string, Promise<CallerIdentity>>({ max: 10_000 });
+  // Plans by request fingerprint: a cache hit then costs one JSON.stringify and two map
+  // lookups instead of canonical JSON and SHA-256 per hop (the bench's 10 us budget).
+  const plans = new LRUCache<string, ChainPlan>({ max: opts.cache?.maxEntries ?? 10_000 });
 
   const audit = (
     plan: ChainPlan,
@@ -224,13 +227,19 @@ export function createCredentialService(opts: CredentialServiceOptions): Credent
     resource: ResourceRef | undefined,
     secretData: SecretData | undefined,
   ) {
-    return planChain({
-      decision,
-      resource,
-      systemNamespace: opts.systemNamespace,
-      defaultRegion: opts.defaultRegion,
-      secretData,
-    });
+    const fingerprint = planFingerprint(decision, resource, secretData);
+    let p = plans.get(fingerprint);
+    if (p === undefined) {
+      p = planChain({
+        decision,
+        resource,
+        systemNamespace: opts.systemNamespace,
+        defaultRegion: opts.defaultRegion,
+        secretData,
+      });
+      plans.set(fingerprint, p);
+    }
+    return p;
   }
 
   async function plan(decision: Decision, resource?: ResourceRef): Promise<ChainPlan> {
@@ -283,6 +292,7 @@ export function createCredentialService(opts: CredentialServiceOptions): Credent
     close() {
       entries.clear();
       callers.clear();
+      plans.clear();
       if (ownsClients) clients.close();
     },
   };
