@@ -120,13 +120,105 @@ metadata:
     assert.match(run.stdout, /555555555555/);
     assert.match(
       run.stdout,
-      /Fix: add the missing key to the CARM ConfigMap named above in namespace ack-system/,
+      /create ack-role-account-map key 555555555555 or ack-carm-map key owner-account-id\/555555555555/,
     );
     const json = parseJson(
       await runCrossrole(["explain", "bucket/ledger", "-n", "payments", "--from", dir, "-o", "json"]),
     );
     assert.equal(json["outcome"], "wait");
     assert.equal(json["reason"], "IdentityUnavailable");
+  });
+
+  test("ResourceLevelCARM: the resource's own owner-account-id picks an account the namespace allows", async () => {
+    const dir = await manifestDir({
+      "ns.yaml": `apiVersion: v1
+kind: Namespace
+metadata:
+  name: shop
+  annotations:
+    services.k8s.aws/owner-account-id: "111111111111"
+    services.k8s.aws/allowed-owner-account-ids: "111111111111,222222222222"
+    services.k8s.aws/default-region: eu-west-1
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ack-role-account-map
+  namespace: ack-system
+data:
+  "111111111111": arn:aws:iam::111111111111:role/shop-team
+  "222222222222": arn:aws:iam::222222222222:role/billing
+`,
+      "db.yaml": `apiVersion: rds.services.k8s.aws/v1alpha1
+kind: DBInstance
+metadata:
+  name: orders
+  namespace: shop
+  annotations:
+    services.k8s.aws/owner-account-id: "222222222222"
+spec: {}
+`,
+    });
+    const on = await runCrossrole([
+      "explain",
+      "dbinstance/orders",
+      "-n",
+      "shop",
+      "--from",
+      dir,
+      "--feature-gates",
+      "ResourceLevelCARM=true",
+    ]);
+    assert.equal(on.code, 0, on.stderr);
+    assert.match(
+      on.stdout,
+      /^DBInstance shop\/orders will be reconciled in account 222222222222 \(eu-west-1\) as arn:aws:iam::222222222222:role\/billing, because its services\.k8s\.aws\/owner-account-id annotation asks for account 222222222222, which namespace shop allows, and the CARM account map/,
+    );
+    // With the gate off (ACK's behaviour) the resource's annotation is ignored.
+    const off = await runCrossrole(["explain", "dbinstances/orders", "-n", "shop", "--from", dir]);
+    assert.equal(off.code, 0, off.stderr);
+    assert.match(
+      off.stdout,
+      /in account 111111111111 .* because namespace shop is annotated services\.k8s\.aws\/owner-account-id: "111111111111"/,
+    );
+  });
+
+  test("TeamLevelCARM: the namespace's team maps to a role", async () => {
+    const dir = await manifestDir({
+      "ns.yaml": `apiVersion: v1
+kind: Namespace
+metadata:
+  name: web
+  annotations:
+    services.k8s.aws/team-id: team-a
+    services.k8s.aws/default-region: us-east-2
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ack-role-team-map
+  namespace: ack-system
+data:
+  team-a: arn:aws:iam::666666666666:role/team-a
+`,
+      "q.yaml":
+        "apiVersion: sqs.services.k8s.aws/v1alpha1\nkind: Queue\nmetadata:\n  name: jobs\n  namespace: web\nspec: {}\n",
+    });
+    const run = await runCrossrole([
+      "explain",
+      "queue/jobs",
+      "-n",
+      "web",
+      "--from",
+      dir,
+      "--feature-gates",
+      "TeamLevelCARM=true",
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stdout,
+      /^Queue web\/jobs will be reconciled in account 666666666666 \(us-east-2\) as arn:aws:iam::666666666666:role\/team-a, because namespace web is annotated services\.k8s\.aws\/team-id: "team-a" and the CARM team map/,
+    );
   });
 
   test("no mapping: the controller's own credentials in the account given by --controller-account", async () => {

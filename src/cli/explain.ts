@@ -118,12 +118,7 @@ async function runExplain(args: readonly string[], io: CliIO): Promise<ExitCodeV
     const namespace = inputs.objects.namespaces.find(
       (ns) => metadataString(ns, "name") === inputs.resource.metadata.namespace,
     );
-    io.stdout(
-      renderText(
-        report,
-        buildContext(inputs.resource, namespace, settings.systemNamespace, unknownAccountReason),
-      ),
-    );
+    io.stdout(renderText(report, buildContext(inputs.resource, namespace, settings, unknownAccountReason)));
   }
   return exitCodeFor(report);
 }

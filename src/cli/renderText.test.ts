@@ -8,6 +8,7 @@ import { exitCodeFor } from "./report.ts";
 
 const context: ExplainContext = {
   systemNamespace: "ack-system",
+  resourceLevelCARM: false,
   identityRef: null,
   resourceAnnotations: {},
   namespaceAnnotations: {},

@@ -58,9 +58,10 @@ function usableParagraphs(report: ExplainReport, context: ExplainContext): strin
 
 function refusedParagraphs(report: ExplainReport, context: ExplainContext): string[] {
   const headline = `${subject(report)} will NOT be reconciled (${report.outcome}): ${sentence(report.message)}`;
+  const fix = refusalFix(report, context);
   return [
     headline,
-    `Nothing is called in AWS for it until this is fixed.\nFix: ${refusalFix(report, context)}`,
+    `Nothing is called in AWS for it until this is fixed.${fix === null ? "" : `\nFix: ${fix}`}`,
   ];
 }
 
@@ -93,7 +94,10 @@ function because(report: ExplainReport, context: ExplainContext): string {
         : `${name} matches it`;
     }
     case "accountCARM": {
-      const onResource = context.resourceAnnotations[ownerAccountAnnotation];
+      // The resolver ignores the resource's own annotation unless the gate is on.
+      const onResource = context.resourceLevelCARM
+        ? context.resourceAnnotations[ownerAccountAnnotation]
+        : undefined;
       const onNamespace = context.namespaceAnnotations[ownerAccountAnnotation];
       const why =
         onResource !== undefined
@@ -154,9 +158,12 @@ function parameterText(parameters: HopParameters): string {
   return parts.length === 0 ? "" : `; ${parts.join(", ")}`;
 }
 
-function refusalFix(report: ExplainReport, context: ExplainContext): string {
+/**
+ * A fix to add to the resolver's message, or null when the message already says what to do
+ * (its deny and wait messages name the object and the fix; guessing more could mislead).
+ */
+function refusalFix(report: ExplainReport, context: ExplainContext): string | null {
   const namespace = report.resource.namespace;
-  const system = context.systemNamespace;
   // The rule that refused says best what is missing; the reason alone is too coarse.
   const failed = report.trace.findLast((step) => step.result === "failed")?.rule;
   switch (failed) {
@@ -165,62 +172,21 @@ function refusalFix(report: ExplainReport, context: ExplainContext): string {
         `give it a region: the services.k8s.aws/region annotation on the resource, services.k8s.aws/default-region ` +
         `on namespace ${namespace}, or the controller's --aws-region (pass the same flag to explain).`
       );
-    case "endpoint":
-      return `correct the endpoint URL named above (namespace ${namespace}'s services.k8s.aws/endpoint-url or the CARM map's endpoint entry).`;
     case "namespace":
       return `make Namespace ${namespace} available: apply it, or add its manifest to --from.`;
-    case "resource":
-      return "correct the resource object as the message says.";
     case "settings":
-      return "correct the controller's flags as the message says.";
+      return "correct the flags as the message says (explain takes the controller's flags).";
     case "resolver":
       return "this is a bug in crossrole; please report it with the output of -o json.";
   }
-  switch (report.reason) {
-    case "IdentityNotPermitted":
-      if (report.source === "identityRef") {
-        const ref =
-          context.identityRef === null
-            ? "the referenced identity"
-            : `${context.identityRef.kind} ${context.identityRef.name}`;
-        return (
-          `ask the cluster administrator to admit namespace ${namespace} in the allowedNamespaces of ${ref} ` +
-          `(and of every identity in its sourceIdentityRef chain), or reference an identity that allows ${namespace}, ` +
-          "or remove spec.identityRef to use the namespace's default."
-        );
-      }
-      if (report.source === "accountCARM") {
-        return (
-          `ask the cluster administrator to list the account in namespace ${namespace}'s ` +
-          `services.k8s.aws/allowed-owner-account-ids annotation, or remove the resource's ${ownerAccountAnnotation} annotation.`
-        );
-      }
-      return (
-        `ask the cluster administrator to admit namespace ${namespace} in the allowedNamespaces of ` +
-        "AWSControllerIdentity default, or reference an identity that allows it with spec.identityRef."
-      );
-    case "IdentityUnavailable":
-      if (report.source === "accountCARM" || report.source === "teamCARM") {
-        return (
-          `add the missing key to the CARM ConfigMap named above in namespace ${system} ` +
-          "(the controller retries every 15 s and at once when the map changes), or remove the annotation that asks for the mapping."
-        );
-      }
-      if (report.source === "identityRef") {
-        return "create the identity named above (and its sourceIdentityRef chain), or correct spec.identityRef.";
-      }
-      return "create the missing object named above; the controller picks it up as soon as it appears.";
-    case "IdentityConflict":
-      if (report.source === "iamRoleSelector") {
-        return (
-          "annotate the resource with services.k8s.aws/iam-role-selector: <one of the selectors above>, " +
-          "or narrow the selectors so that only one matches it."
-        );
-      }
-      return `make the CARM maps in namespace ${system} agree on the key named above, or remove it from all but one.`;
-    default:
-      return "see the message above and the steps below.";
+  if (report.reason !== "IdentityConflict") return null;
+  if (report.source === "iamRoleSelector") {
+    return (
+      "annotate the resource with services.k8s.aws/iam-role-selector: <one of the selectors above>, " +
+      "or narrow the selectors so that only one matches it."
+    );
   }
+  return `make the CARM ConfigMaps in namespace ${context.systemNamespace} agree on the key named above, or remove it from all but one.`;
 }
 
 function driftFix(report: ExplainReport): string {

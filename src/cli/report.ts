@@ -1,6 +1,13 @@
 // The answer of `explain`: the resolver's Decision plus which resource it is about and what
 // the CLI itself had to assume. `-o json` prints this object as is; the text form renders it.
-import type { ChainHop, Decision, ResourceObject, SnapshotProblem, TraceStep } from "../resolver/types.ts";
+import type {
+  ChainHop,
+  Decision,
+  ResourceObject,
+  Settings,
+  SnapshotProblem,
+  TraceStep,
+} from "../resolver/types.ts";
 import { ExitCode, type ExitCodeValue } from "./errors.ts";
 import type { KubeObject } from "./inputs.ts";
 
@@ -16,6 +23,8 @@ export interface ExplainReport extends Omit<Decision, "chain" | "trace"> {
 /** What the text rendering may quote besides the report (annotations the rules read). */
 export interface ExplainContext {
   readonly systemNamespace: string;
+  /** Whether a resource's own owner-account-id annotation counts (gate ResourceLevelCARM). */
+  readonly resourceLevelCARM: boolean;
   readonly identityRef: { readonly kind: string; readonly name: string } | null;
   readonly resourceAnnotations: Readonly<Record<string, string>>;
   readonly namespaceAnnotations: Readonly<Record<string, string>>;
@@ -55,12 +64,13 @@ export function buildReport(
 export function buildContext(
   resource: ResourceObject,
   namespace: KubeObject | undefined,
-  systemNamespace: string,
+  settings: Settings,
   unknownAccountReason: string | null,
 ): ExplainContext {
   const ref = resource.spec?.identityRef;
   return {
-    systemNamespace,
+    systemNamespace: settings.systemNamespace,
+    resourceLevelCARM: settings.featureGates.ResourceLevelCARM,
     identityRef:
       typeof ref?.kind === "string" && typeof ref.name === "string"
         ? { kind: ref.kind, name: ref.name }
