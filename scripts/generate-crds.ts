@@ -5,7 +5,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildCrd } from "../src/api/crd.ts";
 import { crdFileName, crdToYaml, generatedHeader } from "../src/api/crd-yaml.ts";
-import { crdSources } from "../src/api/crds.ts";
+import { crdSources } from "../src/crds.ts";
 
 const outDir = join(import.meta.dirname, "..", "config", "crd");
 const check = process.argv.includes("--check");

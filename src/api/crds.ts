@@ -1,10 +1,6 @@
-// The registry of every CRD crossrole ships: `npm run generate` writes one YAML per entry
-// into config/crd/, and the admission test installs them all.
-//
-// To give a resource kind its real spec schema: write it with `resourceSpecSchema({...})`
-// (resource.ts, it embeds spec.identityRef) and add it to `resourceSpecSchemas` below.
+// The CRD sources of crossrole's own API kinds (IAMRoleSelector and the identities). The full
+// list of CRDs, with each resource kind's CRD from its service module, is src/crds.ts.
 
-import type { z } from "zod";
 import type { CrdSource } from "./crd.ts";
 import { iamRoleSelectorGroup, iamRoleSelectorSchema, iamRoleSelectorVersion } from "./iam-role-selector.ts";
 import {
@@ -14,8 +10,6 @@ import {
   awsStaticIdentitySchema,
 } from "./identities.ts";
 import { identityGroup, identityVersion } from "./identity-ref.ts";
-import { resourceKinds } from "./kinds.ts";
-import { resourceCrdSource } from "./resource.ts";
 
 const identityNames = (kind: string, plural: string, shortName: string) => ({
   group: identityGroup,
@@ -91,24 +85,3 @@ export const identityCrdSources: readonly CrdSource[] = [
     ],
   },
 ];
-
-/** Spec schemas of resource kinds that have one; the others get the provisional spec. */
-export const resourceSpecSchemas: Readonly<Record<string, z.ZodType>> = {};
-
-export const resourceCrdSources: readonly CrdSource[] = resourceKinds.map((kind) =>
-  resourceCrdSource(kind, resourceSpecSchemas[kind.kind]),
-);
-
-/** Every CRD crossrole ships, in a stable order. */
-export const crdSources: readonly CrdSource[] = [
-  iamRoleSelectorCrdSource,
-  ...identityCrdSources,
-  ...resourceCrdSources,
-];
-
-/** The CRD source (and so the zod schema) for an object's apiVersion and kind. */
-export function crdSourceFor(apiVersion: string, kind: string): CrdSource | undefined {
-  return crdSources.find(
-    (s) => `${s.names.group}/${s.names.version}` === apiVersion && s.names.kind === kind,
-  );
-}

@@ -97,7 +97,11 @@ describe("CAPA edge cases: what counts as {} and what matches nothing", () => {
       ["{list: null}", { list: null }, "all"],
       ["{selector: null}", { selector: null }, "all"],
       ["{list: null, selector: null}", { list: null, selector: null }, "all"],
-      ["{selector: {}} (DESIGN §2.5: an empty selector matches nothing; CAPA would say all)", { selector: {} }, "none"],
+      [
+        "{selector: {}} (DESIGN §2.5: an empty selector matches nothing; CAPA would say all)",
+        { selector: {} },
+        "none",
+      ],
       ["{selector: {matchLabels: null}}", { selector: { matchLabels: null } }, "none"],
       ["{list: []}", { list: [] }, "none"],
       ["{selector: {matchLabels: {}}}", { selector: { matchLabels: {} } }, "none"],
@@ -140,7 +144,10 @@ describe("CAPA edge cases: what counts as {} and what matches nothing", () => {
   test("{selector: {}} alone warns that it admits no namespace (where CAPA would admit all)", () => {
     const warnings = warningsOf({ selector: {} });
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0]!, /^allowedNamespaces\.selector: an empty selector \{\} admits NO namespace here/);
+    assert.match(
+      warnings[0]!,
+      /^allowedNamespaces\.selector: an empty selector \{\} admits NO namespace here/,
+    );
     assert.deepEqual(warningsOf({}), []);
   });
 });

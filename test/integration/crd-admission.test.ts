@@ -16,8 +16,8 @@ import {
 } from "@kubernetes/client-node";
 import { buildCrd } from "../../src/api/crd.ts";
 import { crdFileName } from "../../src/api/crd-yaml.ts";
-import { crdSources } from "../../src/api/crds.ts";
 import { exampleNamespace, invalidExamples, validExamples } from "../../src/api/examples.ts";
+import { crdSources } from "../../src/crds.ts";
 import { type Stack, startStack, waitFor } from "../harness/index.ts";
 
 type Obj = Record<string, unknown>;

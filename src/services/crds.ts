@@ -1,0 +1,8 @@
+// Each service module's resource CRD, by kind. Kinds not listed here still get a provisional
+// CRD (src/crds.ts) so that their objects can be created and explained before their module lands.
+import type { CrdSource } from "../api/crd.ts";
+import { bucketCrdSource } from "./s3/schema.ts";
+
+export const serviceCrdSources: Readonly<Record<string, CrdSource>> = {
+  Bucket: bucketCrdSource,
+};
