@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { InvalidParameterError } from "./errors.ts";
-import { defaultSessionName, planChain } from "./plan.ts";
+import { defaultSessionName, planChain, planFingerprint } from "./plan.ts";
 import { controllerHop, roleHop, serviceAccountHop, staticHop, useDecision } from "./testing/decisions.ts";
 
 const roleA = "arn:aws:iam::222222222222:role/a";
@@ -197,5 +197,34 @@ describe("planChain refuses what cannot get credentials", () => {
       decision: useDecision([controllerHop], { region: null }),
     });
     assert.equal(plan.target.region, "eu-west-1");
+  });
+});
+
+describe("planFingerprint", () => {
+  test("differs whenever anything planChain reads differs", () => {
+    const d = useDecision([controllerHop, roleHop("a", roleA, { tenantSessionTags: true })]);
+    const base = planFingerprint(d, shop, undefined);
+    const variants = [
+      planFingerprint({ ...d, outcome: "deny" }, shop, undefined),
+      planFingerprint({ ...d, drift: { kind: "region", message: "m" } }, shop, undefined),
+      planFingerprint({ ...d, region: "eu-west-1" }, shop, undefined),
+      planFingerprint({ ...d, endpoint: "http://x" }, shop, undefined),
+      planFingerprint(
+        useDecision([controllerHop, roleHop("a", roleB, { tenantSessionTags: true })]),
+        shop,
+        undefined,
+      ),
+      planFingerprint(d, { ...shop, name: "other" }, undefined),
+      planFingerprint(d, shop, { AccessKeyID: "a", SecretAccessKey: "b" }),
+    ];
+    assert.equal(new Set([base, ...variants]).size, variants.length + 1);
+  });
+
+  test("ignores the resource when no hop uses tenant tags", () => {
+    const d = useDecision([controllerHop, roleHop("a", roleA)]);
+    assert.equal(
+      planFingerprint(d, shop, undefined),
+      planFingerprint(d, { ...shop, name: "other" }, undefined),
+    );
   });
 });
