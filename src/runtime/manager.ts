@@ -1,0 +1,332 @@
+// The manager owns a controller process's moving parts and their lifecycle:
+//   start: probe/metrics servers → informers (caches warm on every replica) → leader election
+//          → controllers (only on the leader; each waits for its caches);
+//   stop (SIGTERM): /readyz fails, controllers stop taking work and finish in-flight
+//          reconciles within the shutdown deadline, pending Events are flushed, the lease is
+//          released (a standby takes over at once), informers and servers stop.
+// Losing the lease stops the manager the same way and rejects `done` with LeadershipLostError:
+// a process that may no longer be leader must not keep reconciling (controller-runtime exits).
+import type { KubeConfig } from "@kubernetes/client-node";
+import { type Clock, sleep, systemClock } from "./clock.ts";
+import { Controller, type ControllerOptions } from "./controller.ts";
+import { EventRecorder } from "./events.ts";
+import {
+  checksHandler,
+  type HealthCheck,
+  metricsHandler,
+  type ProbeServer,
+  type RouteHandler,
+  startProbeServer,
+} from "./httpServer.ts";
+import { Informer, type InformerOptions } from "./informer.ts";
+import { createKubeClient, type KubeClient } from "./kubeClient.ts";
+import type { KubeObject } from "./kubeObject.ts";
+import { LeaderElector } from "./leaderElection.ts";
+import { type Logger, silentLogger } from "./logger.ts";
+import { countRestRequests, createRuntimeMetrics, type RuntimeMetrics } from "./metrics.ts";
+
+export interface ManagerLeaderElectionOptions {
+  readonly namespace: string;
+  readonly name: string;
+  readonly identity?: string;
+  readonly leaseDurationMs?: number;
+  readonly renewDeadlineMs?: number;
+  readonly retryPeriodMs?: number;
+}
+
+export interface ManagerOptions {
+  /** Where to connect; or pass `client`. */
+  readonly kubeConfig?: KubeConfig;
+  readonly client?: KubeClient;
+  readonly logger?: Logger;
+  /** Defaults to a fresh registry with process metrics. */
+  readonly metrics?: RuntimeMetrics;
+  /** Listen address for /metrics (e.g. ":8080", "127.0.0.1:0"); none if absent. */
+  readonly metricsAddr?: string;
+  /** Listen address for /healthz and /readyz; may equal metricsAddr (one server). None if absent. */
+  readonly healthAddr?: string;
+  /** Lease-based leader election; without it this process always leads. */
+  readonly leaderElection?: ManagerLeaderElectionOptions;
+  /** Default namespaces for informers of namespaced kinds (--watch-namespace); all if absent. */
+  readonly watchNamespaces?: readonly string[];
+  /** How long stop() waits for in-flight reconciles (30 s). */
+  readonly shutdownTimeoutMs?: number;
+  readonly clock?: Clock;
+  readonly userAgent?: string;
+}
+
+export class LeadershipLostError extends Error {
+  constructor(lease: string) {
+    super(`lost the leader lease ${lease}; stopped`);
+    this.name = "LeadershipLostError";
+  }
+}
+
+/** What informer() takes: InformerOptions without the parts the manager provides. */
+export type ManagedInformerOptions = Omit<InformerOptions, "client" | "logger" | "clock">;
+/** What controller() takes: ControllerOptions without the parts the manager provides. */
+export type ManagedControllerOptions = Omit<ControllerOptions, "logger" | "metrics" | "clock">;
+
+export class Manager {
+  readonly client: KubeClient;
+  readonly metrics: RuntimeMetrics;
+  readonly logger: Logger;
+  /** Settles when the manager has stopped: resolves after stop(), rejects on lost leadership. */
+  readonly done: Promise<void>;
+  readonly #o: ManagerOptions;
+  readonly #clock: Clock;
+  readonly #informers = new Map<string, Informer>();
+  readonly #controllers: Controller[] = [];
+  readonly #recorders: EventRecorder[] = [];
+  readonly #readyChecks: HealthCheck[] = [];
+  readonly #healthChecks: HealthCheck[] = [{ name: "ping", check: () => true }];
+  readonly #servers: ProbeServer[] = [];
+  #elector: LeaderElector | undefined;
+  #leading = false;
+  #started = false;
+  #stopping: Promise<void> | undefined;
+  #resolveDone!: () => void;
+  #rejectDone!: (err: Error) => void;
+  #metricsUrl: string | undefined;
+  #healthUrl: string | undefined;
+
+  constructor(opts: ManagerOptions) {
+    this.#o = opts;
+    this.#clock = opts.clock ?? systemClock;
+    this.logger = opts.logger ?? silentLogger;
+    this.metrics = opts.metrics ?? createRuntimeMetrics({ defaultMetrics: true });
+    if (opts.client) {
+      this.client = opts.client;
+    } else if (opts.kubeConfig) {
+      const host = opts.kubeConfig.getCurrentCluster()?.server ?? "";
+      this.client = createKubeClient(opts.kubeConfig, {
+        userAgent: opts.userAgent,
+        onResponse: countRestRequests(this.metrics, new URL(host || "http://unknown").host),
+      });
+    } else {
+      throw new Error("Manager needs a kubeConfig or a client");
+    }
+    this.done = new Promise<void>((resolve, reject) => {
+      this.#resolveDone = resolve;
+      this.#rejectDone = reject;
+    });
+    // Nobody may await `done` (tests, short scripts); an unobserved rejection must not crash.
+    this.done.catch(() => {});
+    this.#readyChecks.push({
+      name: "informers",
+      check: () => {
+        const waiting = [...this.#informers.values()].filter((i) => !i.hasSynced()).map((i) => i.name);
+        return waiting.length === 0 ? true : `not synced: ${waiting.join(", ")}`;
+      },
+    });
+    this.#readyChecks.push({ name: "shutdown", check: () => (this.#stopping ? "shutting down" : true) });
+  }
+
+  /**
+   * The shared informer for a resource (same resource, namespaces and selectors → same
+   * instance). Namespaced kinds default to the manager's watchNamespaces; pass `namespaces: []`
+   * for all namespaces. Started with the manager (or at once if it already runs).
+   */
+  informer<T extends KubeObject = KubeObject>(opts: ManagedInformerOptions): Informer<T> {
+    const namespaces = opts.resource.namespaced
+      ? [...(opts.namespaces ?? this.#o.watchNamespaces ?? [])].sort()
+      : [];
+    const r = opts.resource;
+    const key = JSON.stringify([
+      r.group,
+      r.version,
+      r.plural,
+      namespaces,
+      opts.labelSelector,
+      opts.fieldSelector,
+    ]);
+    let informer = this.#informers.get(key);
+    if (!informer) {
+      informer = new Informer({
+        ...opts,
+        namespaces,
+        client: this.client,
+        logger: this.logger,
+        clock: this.#o.clock,
+      });
+      this.#informers.set(key, informer);
+      if (this.#started && !this.#stopping) informer.start();
+    }
+    return informer as unknown as Informer<T>;
+  }
+
+  /** Adds a controller; it starts when this process leads (and its caches have synced). */
+  controller(opts: ManagedControllerOptions): Controller {
+    const c = new Controller({ ...opts, logger: this.logger, metrics: this.metrics, clock: this.#o.clock });
+    this.#controllers.push(c);
+    if (this.#leading && !this.#stopping) void c.start();
+    return c;
+  }
+
+  /** An Event recorder whose pending writes are flushed on shutdown. */
+  eventRecorder(component: string, instance?: string): EventRecorder {
+    const r = new EventRecorder({
+      client: this.client,
+      component,
+      instance: instance ?? this.#elector?.identity,
+      clock: this.#o.clock,
+      logger: this.logger,
+    });
+    this.#recorders.push(r);
+    return r;
+  }
+
+  addReadyCheck(check: HealthCheck): void {
+    this.#readyChecks.push(check);
+  }
+
+  addHealthCheck(check: HealthCheck): void {
+    this.#healthChecks.push(check);
+  }
+
+  /** True if every informer has synced (what /readyz checks, with the added checks). */
+  hasSynced(): boolean {
+    return [...this.#informers.values()].every((i) => i.hasSynced());
+  }
+
+  isLeader(): boolean {
+    return this.#leading;
+  }
+
+  /** True once stop() (or a signal, or lost leadership) has begun the shutdown. */
+  get stopping(): boolean {
+    return this.#stopping !== undefined;
+  }
+
+  /** Base URL of the metrics server, once started. */
+  get metricsUrl(): string | undefined {
+    return this.#metricsUrl;
+  }
+
+  /** Base URL of the health server, once started. */
+  get healthUrl(): string | undefined {
+    return this.#healthUrl;
+  }
+
+  /** The leader elector's identity, when leader election is on. */
+  get identity(): string | undefined {
+    return this.#elector?.identity;
+  }
+
+  /**
+   * Starts servers, informers and leader election (or the controllers directly without it).
+   * Resolves once the servers listen; it does not wait for caches or leadership.
+   */
+  async start(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    await this.#startServers();
+    for (const i of this.#informers.values()) i.start();
+    const le = this.#o.leaderElection;
+    if (!le) {
+      this.#lead();
+      return;
+    }
+    this.#elector = new LeaderElector({
+      client: this.client,
+      namespace: le.namespace,
+      name: le.name,
+      identity: le.identity,
+      leaseDurationMs: le.leaseDurationMs,
+      renewDeadlineMs: le.renewDeadlineMs,
+      retryPeriodMs: le.retryPeriodMs,
+      clock: this.#o.clock,
+      logger: this.logger,
+      metrics: this.metrics,
+      onStartedLeading: () => this.#lead(),
+      onStoppedLeading: () => {
+        this.#leading = false;
+        if (!this.#stopping) {
+          this.logger.error("leadership lost; stopping");
+          void this.#shutdown(new LeadershipLostError(`${le.namespace}/${le.name}`));
+        }
+      },
+    });
+    void this.#elector.run();
+  }
+
+  /** Graceful stop (see the file comment). Idempotent; resolves when everything has stopped. */
+  stop(): Promise<void> {
+    return this.#shutdown(undefined);
+  }
+
+  /**
+   * Stops gracefully on SIGTERM/SIGINT; a second signal exits at once. Returns a function that
+   * removes the handlers.
+   */
+  handleSignals(signals: readonly NodeJS.Signals[] = ["SIGTERM", "SIGINT"]): () => void {
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (this.#stopping) {
+        this.logger.warn({ signal }, "second signal; exiting now");
+        process.exit(1);
+      }
+      this.logger.info({ signal }, "signal received; shutting down");
+      void this.stop();
+    };
+    for (const s of signals) process.on(s, onSignal);
+    return () => {
+      for (const s of signals) process.off(s, onSignal);
+    };
+  }
+
+  #lead(): void {
+    this.#leading = true;
+    for (const c of this.#controllers) void c.start();
+  }
+
+  async #startServers(): Promise<void> {
+    const metricsRoutes: Record<string, RouteHandler> = { "/metrics": metricsHandler(this.metrics.registry) };
+    const healthRoutes: Record<string, RouteHandler> = {
+      "/healthz": checksHandler(() => this.#healthChecks),
+      "/readyz": checksHandler(() => this.#readyChecks),
+    };
+    const { metricsAddr, healthAddr } = this.#o;
+    if (metricsAddr !== undefined && metricsAddr === healthAddr) {
+      const s = await startProbeServer(metricsAddr, { ...metricsRoutes, ...healthRoutes });
+      this.#servers.push(s);
+      this.#metricsUrl = s.url;
+      this.#healthUrl = s.url;
+      return;
+    }
+    if (metricsAddr !== undefined) {
+      const s = await startProbeServer(metricsAddr, metricsRoutes);
+      this.#servers.push(s);
+      this.#metricsUrl = s.url;
+    }
+    if (healthAddr !== undefined) {
+      const s = await startProbeServer(healthAddr, healthRoutes);
+      this.#servers.push(s);
+      this.#healthUrl = s.url;
+    }
+    this.logger.info({ metrics: this.#metricsUrl, health: this.#healthUrl }, "probe servers listening");
+  }
+
+  #shutdown(reason: Error | undefined): Promise<void> {
+    this.#stopping ??= (async () => {
+      const deadline = this.#o.shutdownTimeoutMs ?? 30_000;
+      this.logger.info({ deadlineMs: deadline }, "stopping: finishing in-flight reconciles");
+      const results = await Promise.all(this.#controllers.map((c) => c.stop(deadline)));
+      if (results.some((ok) => !ok)) this.logger.warn("some reconciles did not finish before the deadline");
+      // Pending Events are best effort; do not let them hold the lease.
+      const flushed = new AbortController();
+      await Promise.race([
+        Promise.all(this.#recorders.map((r) => r.flush())),
+        sleep(this.#clock, 2_000, flushed.signal),
+      ]);
+      flushed.abort();
+      this.#leading = false;
+      await this.#elector?.stop();
+      await Promise.all([...this.#informers.values()].map((i) => i.stop()));
+      await Promise.all(this.#servers.map((s) => s.close()));
+      this.logger.info("stopped");
+      if (reason) this.#rejectDone(reason);
+      else this.#resolveDone();
+    })();
+    return this.#stopping;
+  }
+}
