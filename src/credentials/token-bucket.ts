@@ -1,7 +1,7 @@
-// A process-wide token bucket for STS calls. Reservation style (as Go's rate.Limiter): each
-// caller takes a token at once, possibly going into debt, and sleeps until its token would
-// have been earned. That keeps callers in arrival order and guarantees that in any window of
-// length w at most `burst + ratePerSecond * w` calls start.
+// A process-wide token bucket for STS calls. Tokens are counted at the moment a call is let
+// through (not reserved ahead), and waiting callers go in arrival order, so in any window of
+// length w at most `burst + ratePerSecond * w` calls start — even after the event loop
+// stalled, when callers that reserved slots ahead of time would all start together.
 import type { Clock, Sleep } from "./types.ts";
 
 export interface RateLimit {
@@ -14,13 +14,20 @@ export interface RateLimit {
 /** STS's own default quota is far higher; this keeps one controller a polite neighbour. */
 export const defaultStsRateLimit: RateLimit = { ratePerSecond: 20, burst: 40 };
 
+interface Waiter {
+  readonly since: number;
+  readonly resolve: (waitedMs: number) => void;
+}
+
 export class TokenBucket {
   readonly #rate: number;
   readonly #burst: number;
   readonly #clock: Clock;
   readonly #sleep: Sleep;
+  readonly #waiting: Waiter[] = [];
   #tokens: number;
   #updatedAt: number;
+  #timer = false;
 
   constructor(limit: RateLimit, clock: Clock, sleep: Sleep) {
     if (!(limit.ratePerSecond > 0) || !(limit.burst >= 1)) {
@@ -37,19 +44,47 @@ export class TokenBucket {
   }
 
   /** Resolves when the caller may call STS; returns how long it waited (ms, 0 if a token was ready). */
-  async take(): Promise<number> {
-    const wait = this.reserve();
-    if (wait > 0) await this.#sleep(wait);
-    return wait;
+  take(): Promise<number> {
+    const now = this.#refill();
+    if (this.#waiting.length === 0 && this.#tokens >= 1) {
+      this.#tokens -= 1;
+      return Promise.resolve(0);
+    }
+    return new Promise<number>((resolve) => {
+      this.#waiting.push({ since: now, resolve });
+      this.#schedule();
+    });
   }
 
-  /** Takes a token now and says how long until it is really earned (ms). */
-  reserve(): number {
+  /** Callers waiting for a token. */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
+  #refill(): number {
     const now = this.#clock.now();
-    const earned = Math.max(0, now - this.#updatedAt) * this.#rate;
-    this.#tokens = Math.min(this.#burst, this.#tokens + earned);
+    this.#tokens = Math.min(this.#burst, this.#tokens + Math.max(0, now - this.#updatedAt) * this.#rate);
     this.#updatedAt = now;
-    this.#tokens -= 1;
-    return this.#tokens >= 0 ? 0 : -this.#tokens / this.#rate;
+    return now;
+  }
+
+  #schedule(): void {
+    if (this.#timer) return;
+    this.#timer = true;
+    const wait = Math.max(0, (1 - this.#tokens) / this.#rate);
+    void this.#sleep(Math.ceil(wait)).then(() => {
+      this.#timer = false;
+      this.#release();
+    });
+  }
+
+  #release(): void {
+    const now = this.#refill();
+    while (this.#waiting.length > 0 && this.#tokens >= 1) {
+      this.#tokens -= 1;
+      const w = this.#waiting.shift()!;
+      w.resolve(now - w.since);
+    }
+    if (this.#waiting.length > 0) this.#schedule();
   }
 }

@@ -21,8 +21,11 @@ export function fakeClock(start = Date.UTC(2030, 0, 1)): FakeClock {
       now = ms;
     },
     slept,
+    // Time moves on a later tick, as with a real sleep: callers that start together in one
+    // tick all see the same "now".
     sleep: async (ms) => {
       slept.push(ms);
+      await Promise.resolve();
       now += ms;
     },
   };
