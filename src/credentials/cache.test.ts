@@ -160,6 +160,16 @@ describe("CredentialCache", () => {
     assert.equal(b.state.calls, 2, "an evicted entry starts over");
   });
 
+  test("a miss sweeps idle entries, without an explicit purge", async () => {
+    const clock = fakeClock();
+    const cache = new CredentialCache({ clock, idleMs: 10 * minute });
+    await cache.get("a", () => countingProvider(clock).provider);
+    await cache.get("b", () => countingProvider(clock).provider);
+    clock.advance(11 * minute);
+    await cache.get("c", () => countingProvider(clock).provider);
+    assert.equal(cache.size, 1);
+  });
+
   test("the number of entries is bounded", async () => {
     const clock = fakeClock();
     const cache = new CredentialCache({ clock, maxEntries: 10 });

@@ -117,6 +117,9 @@ export class CredentialCache {
       return Promise.reject(entry.lastError);
     }
     this.#metrics?.cacheMisses.inc();
+    // Misses are rare (each is an STS call), so they also sweep idle entries: the size and
+    // the entries gauge then reflect what is really in use, without a timer.
+    this.#entries.purgeStale();
     return this.#fetch(entry);
   }
 
