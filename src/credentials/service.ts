@@ -93,10 +93,9 @@ export function createCredentialService(opts: CredentialServiceOptions): Credent
   const random = opts.random ?? Math.random;
   const ownsClients = opts.clients === undefined;
   const clients = opts.clients ?? new AwsClientPool();
-  let cache: CredentialCache | undefined;
-  const metrics = createCredentialMetrics(opts.registry, () => cache?.size ?? 0);
-  cache = new CredentialCache({ ...opts.cache, clock, random, metrics });
-  const entries = cache;
+  // The gauge reads the cache's size at scrape time, after both exist.
+  const metrics = createCredentialMetrics(opts.registry, () => entries.size);
+  const entries = new CredentialCache({ ...opts.cache, clock, random, metrics });
   const sts = protectSts(opts.sts ?? sdkSts(clients), {
     bucket: new TokenBucket(opts.stsRateLimit ?? defaultStsRateLimit, clock, sleep),
     ...(opts.stsRetry ? { retry: opts.stsRetry } : {}),
