@@ -21,7 +21,7 @@ import {
 import { Informer, type InformerOptions } from "./informer.ts";
 import { createKubeClient, type KubeClient } from "./kubeClient.ts";
 import type { KubeObject } from "./kubeObject.ts";
-import { LeaderElector } from "./leaderElection.ts";
+import { defaultIdentity, LeaderElector } from "./leaderElection.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { countRestRequests, createRuntimeMetrics, type RuntimeMetrics } from "./metrics.ts";
 
@@ -70,6 +70,8 @@ export type ManagedControllerOptions = Omit<ControllerOptions, "logger" | "metri
 export class Manager {
   readonly client: KubeClient;
   readonly metrics: RuntimeMetrics;
+  /** This process's identity: the lease holder name and the Events' reportingInstance. */
+  readonly identity: string;
   readonly logger: Logger;
   /** Settles when the manager has stopped: resolves after stop(), rejects on lost leadership. */
   readonly done: Promise<void>;
@@ -94,6 +96,7 @@ export class Manager {
     this.#o = opts;
     this.#clock = opts.clock ?? systemClock;
     this.logger = opts.logger ?? silentLogger;
+    this.identity = opts.leaderElection?.identity ?? defaultIdentity();
     this.metrics = opts.metrics ?? createRuntimeMetrics({ defaultMetrics: true });
     if (opts.client) {
       this.client = opts.client;
@@ -168,7 +171,7 @@ export class Manager {
     const r = new EventRecorder({
       client: this.client,
       component,
-      instance: instance ?? this.#elector?.identity,
+      instance: instance ?? this.identity,
       clock: this.#o.clock,
       logger: this.logger,
     });
@@ -208,11 +211,6 @@ export class Manager {
     return this.#healthUrl;
   }
 
-  /** The leader elector's identity, when leader election is on. */
-  get identity(): string | undefined {
-    return this.#elector?.identity;
-  }
-
   /**
    * Starts servers, informers and leader election (or the controllers directly without it).
    * Resolves once the servers listen; it does not wait for caches or leadership.
@@ -231,7 +229,7 @@ export class Manager {
       client: this.client,
       namespace: le.namespace,
       name: le.name,
-      identity: le.identity,
+      identity: this.identity,
       leaseDurationMs: le.leaseDurationMs,
       renewDeadlineMs: le.renewDeadlineMs,
       retryPeriodMs: le.retryPeriodMs,
