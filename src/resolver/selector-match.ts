@@ -4,8 +4,8 @@
 // only selectors sharing a necessary condition with the resource are checked at all.
 
 import type { Labels } from "../selector/index.ts";
-import { groupKindKey } from "./snapshot-selectors.ts";
-import type { SelectorConfig, SelectorIndex, TypeBuckets } from "./snapshot-types.ts";
+import { groupKindKey, valueSeparator } from "./selector-index.ts";
+import type { LabelSetIndex, SelectorConfig, SelectorIndex, TypeBuckets } from "./snapshot-types.ts";
 
 export interface MatchTarget {
   readonly namespace: string;
@@ -63,20 +63,64 @@ export function selectorMatches(selector: SelectorConfig, t: MatchTarget): boole
   );
 }
 
-function collect(buckets: TypeBuckets | undefined, t: MatchTarget, gk: string, out: SelectorConfig[]): void {
+function collect(
+  buckets: TypeBuckets | undefined,
+  t: MatchTarget,
+  gk: string,
+  several: ReadonlySet<SelectorConfig>,
+  out: SelectorConfig[],
+): void {
   if (buckets === undefined) return;
-  scan(buckets.byGroupKind.get(gk), t, out);
-  scan(buckets.byGroup.get(t.group), t, out);
-  scan(buckets.byKind.get(t.kind), t, out);
-  scan(buckets.any, t, out);
+  scan(buckets.byGroupKind.get(gk), t, several, out);
+  scan(buckets.byGroup.get(t.group), t, several, out);
+  scan(buckets.byKind.get(t.kind), t, several, out);
+  scan(buckets.any, t, several, out);
 }
 
-function scan(list: readonly SelectorConfig[] | undefined, t: MatchTarget, out: SelectorConfig[]): void {
+function scan(
+  list: readonly SelectorConfig[] | undefined,
+  t: MatchTarget,
+  several: ReadonlySet<SelectorConfig>,
+  out: SelectorConfig[],
+): void {
   if (list === undefined) return;
   for (let i = 0; i < list.length; i++) {
     const selector = list[i]!;
-    // A selector can sit in two type buckets a target reaches (e.g. group/kind and group/*).
-    if (selectorMatches(selector, t) && !out.includes(selector)) out.push(selector);
+    // Only a selector filed under several type keys can be reached twice (the index knows which).
+    if (
+      selectorMatches(selector, t) &&
+      (several.size === 0 || !several.has(selector) || !out.includes(selector))
+    ) {
+      out.push(selector);
+    }
+  }
+}
+
+/** Looks up, for each indexed set of label keys, the bucket of the target's values for them. */
+function collectByLabelSets(
+  sets: readonly LabelSetIndex[],
+  labels: Labels,
+  t: MatchTarget,
+  gk: string,
+  several: ReadonlySet<SelectorConfig>,
+  out: SelectorConfig[],
+): void {
+  if (labels === undefined) return;
+  for (let s = 0; s < sets.length; s++) {
+    const set = sets[s]!;
+    const keys = set.keys;
+    let composite = "";
+    let complete = true;
+    for (let i = 0; i < keys.length; i++) {
+      // typeof: a key such as `constructor` must not find Object.prototype's members.
+      const value = labels[keys[i]!];
+      if (typeof value !== "string") {
+        complete = false;
+        break;
+      }
+      composite = i === 0 ? value : composite + valueSeparator + value;
+    }
+    if (complete) collect(set.buckets.get(composite), t, gk, several, out);
   }
 }
 
@@ -84,15 +128,11 @@ function scan(list: readonly SelectorConfig[] | undefined, t: MatchTarget, out: 
 export function matchingSelectors(index: SelectorIndex, t: MatchTarget): SelectorConfig[] {
   const out: SelectorConfig[] = [];
   const gk = groupKindKey(t.group, t.kind);
-  collect(index.byNamespaceName.get(t.namespace), t, gk, out);
-  const labels = t.namespaceLabels;
-  if (labels !== undefined && index.byNamespaceLabel.size > 0) {
-    for (const key of Object.keys(labels)) {
-      const byValue = index.byNamespaceLabel.get(key);
-      if (byValue !== undefined) collect(byValue.get(labels[key]!), t, gk, out);
-    }
-  }
-  collect(index.anyNamespace, t, gk, out);
+  const several = index.inSeveralTypeBuckets;
+  collect(index.byNamespaceName.get(t.namespace), t, gk, several, out);
+  collectByLabelSets(index.byNamespaceLabels, t.namespaceLabels, t, gk, several, out);
+  collectByLabelSets(index.byResourceLabels, t.resourceLabels, t, gk, several, out);
+  collect(index.anyNamespace, t, gk, several, out);
   if (out.length > 1) out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return out;
 }

@@ -1,10 +1,11 @@
-// IAMRoleSelectors: validated with the API schema, compiled, and indexed so that a decision
-// only re-checks selectors that can possibly match (see SelectorIndex in snapshot-types.ts).
+// IAMRoleSelectors: validated with the API schema, compiled, then indexed (selector-index.ts)
+// so that a decision only re-checks selectors that can possibly match.
 // Invalid selectors are ignored with a problem, as DESIGN §2.4 says; ACK's matcher semantics
 // apply (an empty names list, empty label selector or empty type list constrains nothing).
 
 import { groupVersionKindOf, type IAMRoleSelector, iamRoleSelectorSchema } from "../api/iam-role-selector.ts";
-import { type CompiledSelector, compileLabelSelector, type Requirement } from "../selector/index.ts";
+import { type CompiledSelector, compileLabelSelector } from "../selector/index.ts";
+import { indexSelectors } from "./selector-index.ts";
 import {
   deduplicate,
   describeRef,
@@ -12,7 +13,7 @@ import {
   issueProblems,
   objectRefOf,
 } from "./snapshot-objects.ts";
-import type { ResourceTypeMatch, SelectorConfig, SelectorIndex, TypeBuckets } from "./snapshot-types.ts";
+import type { SelectorConfig, SelectorIndex } from "./snapshot-types.ts";
 import type { HopParameters, SnapshotProblem } from "./types.ts";
 
 const ignored = "until then the selector is ignored";
@@ -86,101 +87,6 @@ function compileSelector(raw: unknown, problems: SnapshotProblem[]): SelectorCon
   };
 }
 
-// ---- index ----
-
-interface MutableBuckets {
-  byGroupKind: Map<string, SelectorConfig[]>;
-  byGroup: Map<string, SelectorConfig[]>;
-  byKind: Map<string, SelectorConfig[]>;
-  any: SelectorConfig[];
-}
-
-function newBuckets(): MutableBuckets {
-  return { byGroupKind: new Map(), byGroup: new Map(), byKind: new Map(), any: [] };
-}
-
-function pushUnique(map: Map<string, SelectorConfig[]>, key: string, selector: SelectorConfig): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [selector]);
-  else if (list[list.length - 1] !== selector) list.push(selector);
-}
-
-export function groupKindKey(group: string, kind: string): string {
-  return `${group}/${kind}`;
-}
-
-/** Files a selector under every type key one of its entries needs (null = any). */
-function addByType(buckets: MutableBuckets, selector: SelectorConfig): void {
-  const types: readonly ResourceTypeMatch[] = selector.resourceTypes ?? [
-    { group: null, version: null, kind: null },
-  ];
-  for (const t of types) {
-    if (t.group !== null && t.kind !== null)
-      pushUnique(buckets.byGroupKind, groupKindKey(t.group, t.kind), selector);
-    else if (t.group !== null) pushUnique(buckets.byGroup, t.group, selector);
-    else if (t.kind !== null) pushUnique(buckets.byKind, t.kind, selector);
-    else if (buckets.any[buckets.any.length - 1] !== selector) buckets.any.push(selector);
-  }
-}
-
-/**
- * The equality requirement to index a label selector by: an `In` (or matchLabels) requirement
- * with the fewest values, ties broken by key. Null when it has none (only NotIn/Exists/...).
- */
-function indexRequirement(selector: CompiledSelector | null): Requirement | null {
-  if (selector === null) return null;
-  let best: Requirement | null = null;
-  for (const r of selector.requirements) {
-    if (r.operator !== "In") continue;
-    if (best === null || r.values.size < best.values.size) best = r;
-  }
-  return best;
-}
-
-function bucketsFor(map: Map<string, MutableBuckets>, key: string): MutableBuckets {
-  let b = map.get(key);
-  if (b === undefined) {
-    b = newBuckets();
-    map.set(key, b);
-  }
-  return b;
-}
-
-function buildIndex(
-  selectors: readonly SelectorConfig[],
-  invalid: ReadonlyMap<string, string>,
-): SelectorIndex {
-  const byNamespaceName = new Map<string, MutableBuckets>();
-  const byNamespaceLabel = new Map<string, Map<string, MutableBuckets>>();
-  const anyNamespace = newBuckets();
-  for (const selector of selectors) {
-    if (selector.namespaceNames !== null) {
-      for (const name of selector.namespaceNames) addByType(bucketsFor(byNamespaceName, name), selector);
-      continue;
-    }
-    const requirement = indexRequirement(selector.namespaceLabels);
-    if (requirement === null) {
-      addByType(anyNamespace, selector);
-      continue;
-    }
-    let byValue = byNamespaceLabel.get(requirement.key);
-    if (byValue === undefined) {
-      byValue = new Map();
-      byNamespaceLabel.set(requirement.key, byValue);
-    }
-    for (const value of requirement.values) addByType(bucketsFor(byValue, value), selector);
-  }
-  const byName = new Map(selectors.map((s) => [s.name, s]));
-  return {
-    all: selectors,
-    byName,
-    byNamespaceName: byNamespaceName as ReadonlyMap<string, TypeBuckets>,
-    byNamespaceLabel: byNamespaceLabel as ReadonlyMap<string, ReadonlyMap<string, TypeBuckets>>,
-    anyNamespace,
-    invalid,
-  };
-}
-
 export function buildSelectorIndex(objects: readonly unknown[], problems: SnapshotProblem[]): SelectorIndex {
   const nameOf = (raw: unknown) => objectRefOf(raw, "IAMRoleSelector").name;
   const { unique, conflicting } = deduplicate(objects, nameOf, (raw) => objectRefOf(raw, "IAMRoleSelector"));
@@ -200,5 +106,5 @@ export function buildSelectorIndex(objects: readonly unknown[], problems: Snapsh
     }
   }
   // `unique` is sorted by name already, so `selectors` is too.
-  return buildIndex(selectors, invalid);
+  return indexSelectors(selectors, invalid);
 }

@@ -61,19 +61,37 @@ export interface TypeBuckets {
 }
 
 /**
- * IAMRoleSelectors indexed by the cheapest necessary condition of their namespace part:
- * a listed name, else one equality requirement of the label selector (key → value), else
- * nothing (the "any namespace" bucket). Each bucket is further split by resource type.
- * A selector sits in the buckets of exactly one namespace condition, so a namespace reaches it
- * at most once per type key; candidates are always re-checked in full.
+ * Selectors that require equality on the same label keys, keyed by the values they require.
+ * `keys` is sorted; a bucket key is the values for those keys joined with NUL, so a label set
+ * reaches the bucket of every selector whose equality requirements it meets with ONE lookup.
+ */
+export interface LabelSetIndex {
+  readonly keys: readonly string[];
+  readonly buckets: ReadonlyMap<string, TypeBuckets>;
+}
+
+/**
+ * IAMRoleSelectors indexed by one necessary condition each, so that a decision only re-checks
+ * selectors that share that condition with the resource:
+ *  - the namespace names it lists (`namespaceSelector.names`), else
+ *  - all the equality requirements (matchLabels, `In`) of `namespaceSelector.labelSelector`
+ *    together, else
+ *  - all the equality requirements of `resourceLabelSelector`, else
+ *  - nothing (the "any namespace" bucket).
+ * Every bucket is further split by resource type. A selector sits under exactly one condition,
+ * and a target reaches it at most once per type key; candidates are always re-checked in full.
  */
 export interface SelectorIndex {
   /** All valid selectors, sorted by name. */
   readonly all: readonly SelectorConfig[];
   readonly byName: ReadonlyMap<string, SelectorConfig>;
   readonly byNamespaceName: ReadonlyMap<string, TypeBuckets>;
-  readonly byNamespaceLabel: ReadonlyMap<string, ReadonlyMap<string, TypeBuckets>>;
+  /** One entry per distinct set of label keys, sorted by keys. */
+  readonly byNamespaceLabels: readonly LabelSetIndex[];
+  readonly byResourceLabels: readonly LabelSetIndex[];
   readonly anyNamespace: TypeBuckets;
+  /** Selectors filed under more than one type key a single resource can reach (need de-duplication). */
+  readonly inSeveralTypeBuckets: ReadonlySet<SelectorConfig>;
   /** Names of selectors that exist but were excluded as invalid → why (for annotation lookups). */
   readonly invalid: ReadonlyMap<string, string>;
 }

@@ -280,10 +280,11 @@ describe("buildSnapshot: order independence and indexing", () => {
       ["z"],
     );
     assert.deepEqual(
-      index.byNamespaceLabel
-        .get("team")
-        ?.get("x")
-        ?.any.map((s) => s.name),
+      index.byNamespaceLabels.map((set) => set.keys),
+      [["team"]],
+    );
+    assert.deepEqual(
+      index.byNamespaceLabels[0]?.buckets.get("x")?.any.map((s) => s.name),
       ["y"],
     );
     assert.deepEqual(
