@@ -109,6 +109,17 @@ export interface KubeClientOptions {
   readonly onResponse?: (info: ResponseInfo) => void;
 }
 
+/**
+ * An AbortSignal that fires after `ms`, with a clear() to call when done. Unlike
+ * AbortSignal.timeout, its timer (and the signal) are released as soon as the request ends.
+ */
+function deadline(ms: number): { readonly signal: AbortSignal; clear(): void } {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(new Error(`deadline of ${ms} ms passed`)), ms);
+  timer.unref();
+  return { signal: ctl.signal, clear: () => clearTimeout(timer) };
+}
+
 function buildUrl(server: string, path: string, query?: Readonly<Record<string, QueryValue>>): URL {
   const url = new URL(server.replace(/\/+$/, "") + path);
   for (const [k, v] of Object.entries(query ?? {})) {
@@ -199,8 +210,9 @@ class ConfigKubeClient implements KubeClient {
   async request<T = unknown>(r: KubeRequest): Promise<T> {
     const url = buildUrl(this.#server(), r.path, r.query);
     const started = performance.now();
-    const timeout = AbortSignal.timeout(r.timeoutMs ?? this.#opts.requestTimeoutMs ?? 30_000);
-    const signal = r.signal ? AbortSignal.any([r.signal, timeout]) : timeout;
+    const timeoutMs = r.timeoutMs ?? this.#opts.requestTimeoutMs ?? 30_000;
+    const timeout = deadline(timeoutMs);
+    const signal = r.signal ? AbortSignal.any([r.signal, timeout.signal]) : timeout.signal;
     const body = r.body === undefined ? undefined : JSON.stringify(r.body);
     const headers: Record<string, string> = {};
     if (body !== undefined) headers["content-type"] = r.contentType ?? "application/json";
@@ -215,13 +227,12 @@ class ConfigKubeClient implements KubeClient {
       if (status >= 400) throw apiError(status, parsed, r.method, r.path);
       return parsed as T;
     } catch (err) {
-      if (timeout.aborted && !(err instanceof KubeApiError)) {
-        throw new Error(
-          `${r.method} ${r.path}: no response within ${r.timeoutMs ?? this.#opts.requestTimeoutMs ?? 30_000} ms`,
-        );
+      if (timeout.signal.aborted && !(err instanceof KubeApiError)) {
+        throw new Error(`${r.method} ${r.path}: no response within ${timeoutMs} ms`);
       }
       throw err;
     } finally {
+      timeout.clear();
       this.#opts.onResponse?.({
         method: r.method,
         path: r.path,
@@ -238,9 +249,9 @@ class ConfigKubeClient implements KubeClient {
     // `stop` tears the stream down after a bad event; only the caller's signal and the deadline
     // end a watch normally.
     const stop = new AbortController();
-    const deadline = w.timeoutMs === undefined ? undefined : AbortSignal.timeout(w.timeoutMs);
-    const endedNormally = () => w.signal.aborted || deadline?.aborted === true;
-    const signal = AbortSignal.any(deadline ? [w.signal, stop.signal, deadline] : [w.signal, stop.signal]);
+    const limit = w.timeoutMs === undefined ? undefined : deadline(w.timeoutMs);
+    const endedNormally = () => w.signal.aborted || limit?.signal.aborted === true;
+    const signal = AbortSignal.any(limit ? [w.signal, stop.signal, limit.signal] : [w.signal, stop.signal]);
     const started = performance.now();
     let status = 0;
     try {
@@ -298,6 +309,7 @@ class ConfigKubeClient implements KubeClient {
       if (endedNormally()) return;
       throw err;
     } finally {
+      limit?.clear();
       this.#opts.onResponse?.({
         method: "GET",
         path: w.path,

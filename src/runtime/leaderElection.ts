@@ -198,7 +198,8 @@ export class LeaderElector {
 
   async #tryAcquireOrRenew(timeoutMs: number): Promise<boolean> {
     const client = this.#o.client;
-    const signal = AbortSignal.any([this.#stop.signal, AbortSignal.timeout(Math.max(1, timeoutMs))]);
+    const signal = this.#stop.signal;
+    const requestTimeoutMs = Math.max(1, timeoutMs);
     const now = this.#clock.now();
     const leaseSeconds = Math.max(1, Math.ceil(this.#leaseMs / 1000));
     let current: Lease;
@@ -207,6 +208,7 @@ export class LeaderElector {
         method: "GET",
         path: `${this.#path()}/${this.#o.name}`,
         signal,
+        timeoutMs: requestTimeoutMs,
       });
     } catch (err) {
       if (!isNotFound(err)) {
@@ -218,6 +220,7 @@ export class LeaderElector {
           method: "POST",
           path: this.#path(),
           signal,
+          timeoutMs: requestTimeoutMs,
           body: {
             apiVersion: "coordination.k8s.io/v1",
             kind: "Lease",
@@ -259,6 +262,7 @@ export class LeaderElector {
         path: `${this.#path()}/${this.#o.name}`,
         body: next,
         signal,
+        timeoutMs: requestTimeoutMs,
       });
       this.#observe(updated, this.#clock.now());
       return true;
