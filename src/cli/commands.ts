@@ -1,5 +1,6 @@
 // Every subcommand of `crossrole`, in the order `crossrole --help` lists them.
 import type { Command } from "./command.ts";
 import { explainCommand } from "./explain.ts";
+import { runCommand } from "./run.ts";
 
-export const commands: readonly Command[] = [explainCommand];
+export const commands: readonly Command[] = [runCommand, explainCommand];

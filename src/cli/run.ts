@@ -1,0 +1,185 @@
+// `crossrole run`: the controller. Flags follow ACK's controller flags where they overlap
+// (--aws-region, --watch-namespace, --reconcile-default-resync-seconds, ...), plus crossrole's
+// own (--account-drift-policy, --sts-qps/--sts-burst, --system-namespace).
+import { type DeletionPolicy, deletionPolicies } from "../api/annotations.ts";
+import { startController } from "../controller/start.ts";
+import { createLogger } from "../runtime/logger.ts";
+import {
+  booleanFlag,
+  type FlagSpec,
+  helpFlag,
+  parseCommandArgs,
+  renderFlagHelp,
+  stringFlag,
+} from "./args.ts";
+import type { Command } from "./command.ts";
+import { badInput, type ExitCodeValue } from "./errors.ts";
+import type { CliIO } from "./io.ts";
+import { loadKubeconfig } from "./kubeconfig.ts";
+import { settingsFlags, settingsFromFlags } from "./settingsFlags.ts";
+
+const commandName = "crossrole run";
+
+const runFlags: readonly FlagSpec[] = [
+  {
+    name: "kubeconfig",
+    type: "string",
+    value: "<file>",
+    help: "Kubeconfig file (else KUBECONFIG, else ~/.kube/config, else in-cluster).",
+  },
+  { name: "context", type: "string", value: "<name>", help: "Kubeconfig context to use." },
+  {
+    name: "watch-namespace",
+    type: "string",
+    value: "<ns,ns,...>",
+    help: "Only reconcile resources in these namespaces (needs only namespace-scoped RBAC there).",
+  },
+  {
+    name: "reconcile-default-resync-seconds",
+    type: "string",
+    value: "<seconds>",
+    default: "36000",
+    help: "Resync period after a successful reconcile.",
+  },
+  {
+    name: "reconcile-default-max-concurrent-syncs",
+    type: "string",
+    value: "<n>",
+    default: "1",
+    help: "Concurrent reconciles per kind.",
+  },
+  {
+    name: "metrics-addr",
+    type: "string",
+    value: "<host:port>",
+    default: ":8080",
+    help: 'Where /metrics listens ("0" to disable).',
+  },
+  {
+    name: "healthz-addr",
+    type: "string",
+    value: "<host:port>",
+    default: ":8081",
+    help: 'Where /healthz and /readyz listen ("0" to disable).',
+  },
+  {
+    name: "enable-leader-election",
+    type: "boolean",
+    default: false,
+    help: "Lease-based leader election in the system namespace.",
+  },
+  {
+    name: "leader-election-name",
+    type: "string",
+    value: "<lease>",
+    default: "crossrole-leader",
+    help: "Name of the Lease.",
+  },
+  {
+    name: "log-level",
+    type: "string",
+    value: "<level>",
+    default: "info",
+    help: "trace, debug, info, warn, error.",
+  },
+  {
+    name: "deletion-policy",
+    type: "string",
+    value: "<delete|retain>",
+    default: "delete",
+    help: "Default deletion policy.",
+  },
+  {
+    name: "sts-qps",
+    type: "string",
+    value: "<n>",
+    default: "20",
+    help: "Process-wide STS calls per second.",
+  },
+  {
+    name: "sts-burst",
+    type: "string",
+    value: "<n>",
+    default: "40",
+    help: "STS calls that may start at once.",
+  },
+  ...settingsFlags,
+  helpFlag,
+];
+
+const usage = `Usage: ${commandName} [flags]
+
+Runs the controller: watches the managed resource kinds and crossrole's configuration (namespaces,
+CARM ConfigMaps, IAMRoleSelectors, identities) and reconciles each resource in the AWS account its
+identity decides. Stops gracefully on SIGTERM/SIGINT.
+
+Flags:
+${renderFlagHelp(runFlags)}
+`;
+
+export const runCommand: Command = { name: "run", summary: "Run the controller.", usage, run: runController };
+
+function positiveInt(values: Parameters<typeof stringFlag>[0], name: string): number {
+  const text = stringFlag(values, name) ?? "";
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0)
+    throw badInput(`${commandName}: --${name} ${text} is not a positive whole number.`);
+  return n;
+}
+
+function address(values: Parameters<typeof stringFlag>[0], name: string): string | undefined {
+  const v = stringFlag(values, name);
+  return v === undefined || v === "0" || v === "" ? undefined : v;
+}
+
+async function runController(args: readonly string[], io: CliIO): Promise<ExitCodeValue> {
+  const { values, positionals } = parseCommandArgs(commandName, runFlags, args);
+  if (values["help"] === true) {
+    io.stdout(usage);
+    return 0;
+  }
+  if (positionals.length > 0)
+    throw badInput(`${commandName} takes no arguments (got ${positionals.join(" ")}).`);
+  const settings = settingsFromFlags(values, io.env);
+  const deletionPolicy = stringFlag(values, "deletion-policy") ?? "delete";
+  if (!(deletionPolicies as readonly string[]).includes(deletionPolicy)) {
+    throw badInput(
+      `${commandName}: --deletion-policy ${deletionPolicy} is not a deletion policy; use delete or retain.`,
+    );
+  }
+  const watchNamespaces = (stringFlag(values, "watch-namespace") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  const { kubeConfig } = loadKubeconfig({
+    kubeconfig: stringFlag(values, "kubeconfig"),
+    context: stringFlag(values, "context"),
+    env: io.env,
+    cwd: io.cwd,
+  });
+  const logger = createLogger(stringFlag(values, "log-level") ?? "info");
+  const running = await startController({
+    kubeConfig,
+    logger,
+    settings,
+    watchNamespaces,
+    deletionPolicy: deletionPolicy as DeletionPolicy,
+    resyncSeconds: positiveInt(values, "reconcile-default-resync-seconds"),
+    maxConcurrentSyncs: positiveInt(values, "reconcile-default-max-concurrent-syncs"),
+    metricsAddr: address(values, "metrics-addr"),
+    healthAddr: address(values, "healthz-addr"),
+    leaderElection: booleanFlag(values, "enable-leader-election"),
+    leaseName: stringFlag(values, "leader-election-name") ?? "crossrole-leader",
+    stsRateLimit: { ratePerSecond: positiveInt(values, "sts-qps"), burst: positiveInt(values, "sts-burst") },
+  });
+  running.manager.handleSignals();
+  try {
+    await running.manager.done;
+  } catch (err) {
+    logger.error({ err: err instanceof Error ? err.message : String(err) }, "controller stopped");
+    await running.credentials.close();
+    return 1;
+  }
+  await running.credentials.close();
+  return 0;
+}

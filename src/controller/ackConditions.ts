@@ -1,0 +1,144 @@
+// ACK's conditions for a managed resource, computed from where a reconcile ended (pure).
+//   ACK.ResourceSynced  True once AWS matches the spec
+//   ACK.Recoverable     True while something retryable blocks it (identity wait/deny/conflict, AWS error)
+//   ACK.Terminal        True when retrying cannot help (drift, invalid spec)
+//   ACK.IAMRoleSelected True when an IAMRoleSelector chose the role (DESIGN §3.3)
+//   Ready               Terminal > Recoverable > Synced
+import type { Decision } from "../resolver/types.ts";
+import {
+  type Condition,
+  type ConditionUpdate,
+  removeCondition,
+  setConditions,
+} from "../runtime/conditions.ts";
+
+export const conditionTypes = {
+  synced: "ACK.ResourceSynced",
+  recoverable: "ACK.Recoverable",
+  terminal: "ACK.Terminal",
+  iamRoleSelected: "ACK.IAMRoleSelected",
+  ready: "Ready",
+} as const;
+
+/** How the reconcile ended, as far as conditions care. */
+export type SyncState =
+  | { readonly kind: "synced" }
+  | { readonly kind: "recoverable"; readonly reason: string; readonly message: string }
+  | { readonly kind: "terminal"; readonly reason: string; readonly message: string };
+
+/** A reconcile that did not reach AWS's desired state. */
+export type FailureState = Exclude<SyncState, { readonly kind: "synced" }>;
+
+/** The IAMRoleSelected condition for a decision, or null when no selector is involved. */
+export function iamRoleSelectedFor(decision: Decision): ConditionUpdate | null {
+  if (decision.source !== "iamRoleSelector") return null;
+  if (decision.outcome === "use" && decision.selector) {
+    return {
+      type: conditionTypes.iamRoleSelected,
+      status: "True",
+      reason: "Selected",
+      message: `IAMRoleSelector ${decision.selector.name} (resourceVersion ${decision.selector.resourceVersion}) selected ${decision.roleARN}`,
+    };
+  }
+  return {
+    type: conditionTypes.iamRoleSelected,
+    status: "False",
+    reason: decision.reason,
+    message: decision.message,
+  };
+}
+
+/** The condition state for a decision that is not `use` (or carries blocking drift). */
+export function syncStateForDecision(decision: Decision): FailureState | null {
+  if (decision.outcome !== "use") {
+    return { kind: "recoverable", reason: decision.reason, message: decision.message };
+  }
+  if (decision.drift) return { kind: "terminal", reason: decision.reason, message: decision.drift.message };
+  return null;
+}
+
+/**
+ * The resource's new condition list. Unrelated conditions are kept; Recoverable/Terminal are
+ * removed once they no longer apply; transition times change only on a status flip.
+ */
+export function nextConditions(
+  current: readonly Condition[] | undefined,
+  state: SyncState,
+  iamRoleSelected: ConditionUpdate | null,
+  generation: number | undefined,
+  now: Date,
+): Condition[] {
+  let list = [...(current ?? [])];
+  const updates: ConditionUpdate[] = [];
+  const g = generation === undefined ? {} : { observedGeneration: generation };
+  switch (state.kind) {
+    case "synced":
+      list = removeCondition(removeCondition(list, conditionTypes.recoverable), conditionTypes.terminal);
+      updates.push({
+        type: conditionTypes.synced,
+        status: "True",
+        reason: "Synced",
+        message: "Resource synced with AWS",
+        ...g,
+      });
+      updates.push({
+        type: conditionTypes.ready,
+        status: "True",
+        reason: "Synced",
+        message: "Resource synced with AWS",
+        ...g,
+      });
+      break;
+    case "recoverable":
+      list = removeCondition(list, conditionTypes.terminal);
+      updates.push({
+        type: conditionTypes.recoverable,
+        status: "True",
+        reason: state.reason,
+        message: state.message,
+        ...g,
+      });
+      updates.push({
+        type: conditionTypes.synced,
+        status: "False",
+        reason: state.reason,
+        message: state.message,
+        ...g,
+      });
+      updates.push({
+        type: conditionTypes.ready,
+        status: "False",
+        reason: state.reason,
+        message: state.message,
+        ...g,
+      });
+      break;
+    case "terminal":
+      list = removeCondition(list, conditionTypes.recoverable);
+      updates.push({
+        type: conditionTypes.terminal,
+        status: "True",
+        reason: state.reason,
+        message: state.message,
+        ...g,
+      });
+      updates.push({
+        type: conditionTypes.synced,
+        status: "False",
+        reason: state.reason,
+        message: state.message,
+        ...g,
+      });
+      updates.push({
+        type: conditionTypes.ready,
+        status: "False",
+        reason: state.reason,
+        message: state.message,
+        ...g,
+      });
+      break;
+  }
+  if (iamRoleSelected) updates.push({ ...iamRoleSelected, ...g });
+  else list = removeCondition(list, conditionTypes.iamRoleSelected);
+  return setConditions(list, updates, now);
+}

@@ -1,0 +1,97 @@
+// Remembers the last decision taken for each resource, so that
+//   - a decision change is logged once (not once per loop) and counted;
+//   - after a configuration change, exactly the resources whose decision changed are re-queued.
+import type { Logger } from "pino";
+import type { Decision } from "../resolver/types.ts";
+
+/** What makes two decisions the same for the reconciler (the trace's wording does not). */
+export function decisionFingerprint(d: Decision): string {
+  return JSON.stringify([
+    d.outcome,
+    d.source,
+    d.reason,
+    d.roleARN,
+    d.account,
+    d.region,
+    d.endpoint,
+    d.selector,
+    d.chain,
+    d.message,
+    d.drift,
+  ]);
+}
+
+/** The static-identity Secret a decision's chain reads, if any. */
+export function secretOf(d: Decision): string | undefined {
+  const first = d.chain[0];
+  return first?.kind === "AWSStaticIdentity" ? first.parameters.secretRef : undefined;
+}
+
+export interface DecisionChange {
+  readonly key: string;
+  readonly decision: Decision;
+  /** The previous decision in this process, or undefined on the first one. */
+  readonly previous: Decision | undefined;
+}
+
+export class DecisionTracker {
+  readonly #last = new Map<string, { fingerprint: string; decision: Decision }>();
+  readonly #log: Logger;
+  readonly #kind: string;
+  readonly #onChange: ((change: DecisionChange) => void) | undefined;
+
+  constructor(kind: string, log: Logger, onChange?: (change: DecisionChange) => void) {
+    this.#kind = kind;
+    this.#log = log;
+    this.#onChange = onChange;
+  }
+
+  /** Records the decision taken for `key`; returns true (and logs one line) when it changed. */
+  record(key: string, decision: Decision): boolean {
+    const fingerprint = decisionFingerprint(decision);
+    const prev = this.#last.get(key);
+    if (prev?.fingerprint === fingerprint) return false;
+    this.#last.set(key, { fingerprint, decision });
+    const last = decision.chain.at(-1);
+    this.#log.info(
+      {
+        event: "decision",
+        resource: `${this.#kind} ${key}`,
+        outcome: decision.outcome,
+        source: decision.source,
+        account: decision.account,
+        roleARN: decision.roleARN,
+        region: decision.region,
+        endpoint: decision.endpoint,
+        selector: decision.selector?.name ?? null,
+        identity: last ? `${last.kind}/${last.name}` : null,
+        sessionName: last?.parameters.sessionName ?? null,
+        previousAccount: prev?.decision.account ?? null,
+        previousRoleARN: prev?.decision.roleARN ?? null,
+      },
+      decision.outcome === "use" ? "identity decided" : decision.message,
+    );
+    this.#onChange?.({ key, decision, previous: prev?.decision });
+    return true;
+  }
+
+  /** True when `decision` differs from the one last recorded for `key` (or none was). */
+  differs(key: string, decision: Decision): boolean {
+    return this.#last.get(key)?.fingerprint !== decisionFingerprint(decision);
+  }
+
+  /** Keys whose last decision read the given static-identity Secret. */
+  keysUsingSecret(name: string): string[] {
+    const out: string[] = [];
+    for (const [key, { decision }] of this.#last) if (secretOf(decision) === name) out.push(key);
+    return out;
+  }
+
+  forget(key: string): void {
+    this.#last.delete(key);
+  }
+
+  get size(): number {
+    return this.#last.size;
+  }
+}

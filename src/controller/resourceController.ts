@@ -1,0 +1,104 @@
+// One kind's controller: its informer, the work queue and reconciler, and the hooks that
+// re-queue resources at once when the configuration changes their decision (DESIGN §5).
+import type { Logger } from "pino";
+import type { DeletionPolicy } from "../api/annotations.ts";
+import type { CredentialService } from "../credentials/service.ts";
+import { resolve } from "../resolver/resolve.ts";
+import type { ResourceObject, Settings } from "../resolver/types.ts";
+import type { Controller } from "../runtime/controller.ts";
+import type { EventRecorder } from "../runtime/events.ts";
+import { keyOf, type ResourceType } from "../runtime/kubeObject.ts";
+import type { Manager } from "../runtime/manager.ts";
+import type { ConfigCache } from "./configCache.ts";
+import { DecisionTracker } from "./decisionTracker.ts";
+import { createResourceReconciler, type ManagedObject } from "./resourceReconciler.ts";
+import type { ServiceModule } from "./serviceModule.ts";
+
+export interface ResourceControllerOptions<Spec extends object, Observed, Client> {
+  readonly manager: Manager;
+  readonly module: ServiceModule<Spec, Observed, Client>;
+  readonly config: ConfigCache;
+  readonly credentials: CredentialService;
+  readonly events: EventRecorder;
+  readonly settings: Settings;
+  readonly deletionPolicy: DeletionPolicy;
+  readonly concurrency: number;
+  readonly resyncPeriodMs: number;
+  readonly logger: Logger;
+  readonly onDecisionChange?: (kind: string, outcome: string, source: string | null) => void;
+}
+
+export function resourceTypeOf(module: ServiceModule<object, unknown, unknown>): ResourceType {
+  const k = module.kind;
+  return { group: k.group, version: k.version, plural: k.plural, kind: k.kind, namespaced: true };
+}
+
+/**
+ * A spec, label, annotation, finalizer or deletion change needs a reconcile; a status-only
+ * update (our own write) does not — skipping it halves the API traffic per resource.
+ */
+function needsReconcile(a: ManagedObject, b: ManagedObject): boolean {
+  const ma = a.metadata;
+  const mb = b.metadata;
+  return (
+    ma.generation !== mb.generation ||
+    ma.deletionTimestamp !== mb.deletionTimestamp ||
+    JSON.stringify(ma.labels) !== JSON.stringify(mb.labels) ||
+    JSON.stringify(ma.annotations) !== JSON.stringify(mb.annotations) ||
+    JSON.stringify(ma.finalizers) !== JSON.stringify(mb.finalizers)
+  );
+}
+
+export function addResourceController<Spec extends object, Observed, Client>(
+  o: ResourceControllerOptions<Spec, Observed, Client>,
+): Controller {
+  const resourceType = resourceTypeOf(o.module as ServiceModule<object, unknown, unknown>);
+  const informer = o.manager.informer<ManagedObject>({ resource: resourceType });
+  const log = o.logger.child({ controller: o.module.kind.kind.toLowerCase() });
+  const tracker = new DecisionTracker(o.module.kind.kind, log, (c) =>
+    o.onDecisionChange?.(o.module.kind.kind, c.decision.outcome, c.decision.source),
+  );
+  const reconcile = createResourceReconciler({
+    module: o.module,
+    resourceType,
+    kube: o.manager.client,
+    informer,
+    config: o.config,
+    credentials: o.credentials,
+    events: o.events,
+    tracker,
+    settings: o.settings,
+    deletionPolicy: o.deletionPolicy,
+    logger: log,
+  });
+  const controller = o.manager.controller({
+    name: o.module.kind.kind.toLowerCase(),
+    reconcile,
+    concurrency: o.concurrency,
+    resyncPeriodMs: o.resyncPeriodMs,
+    waitFor: [o.config],
+  });
+  controller.watch(informer, { onUpdate: needsReconcile });
+
+  // Configuration changed: re-decide every resource (pure and cheap) and re-queue exactly those
+  // whose decision differs from the one last acted on.
+  o.config.onChange(() => {
+    if (!o.config.hasSynced()) return;
+    const snapshot = o.config.snapshot();
+    for (const obj of informer.list()) {
+      const key = keyOf(obj);
+      const decision = resolve(
+        obj as unknown as ResourceObject,
+        obj.metadata.namespace ?? "",
+        snapshot,
+        o.settings,
+      );
+      if (tracker.differs(key, decision)) controller.enqueue(key);
+    }
+  });
+  // A rotated static-identity Secret changes credentials, not decisions: re-queue its users.
+  o.config.onSecretChange((name) => {
+    for (const key of tracker.keysUsingSecret(name)) controller.enqueue(key);
+  });
+  return controller;
+}
