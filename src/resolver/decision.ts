@@ -3,24 +3,30 @@
 
 import type { Decision, DecisionReason, DecisionSource, Outcome, TraceStep } from "./types.ts";
 
+/** Details read as sentences; refusal messages reused as details may start in lower case. */
+function sentence(detail: string): string {
+  const first = detail.charCodeAt(0);
+  return first >= 97 && first <= 122 ? detail[0]!.toUpperCase() + detail.slice(1) : detail;
+}
+
 /** The trace of one resolution, in the order rules were consulted. */
 export class Trace {
   readonly steps: TraceStep[] = [];
 
   taken(rule: string, detail: string): void {
-    this.steps.push({ rule, result: "taken", detail });
+    this.steps.push({ rule, result: "taken", detail: sentence(detail) });
   }
 
   skipped(rule: string, detail: string): void {
-    this.steps.push({ rule, result: "skipped", detail });
+    this.steps.push({ rule, result: "skipped", detail: sentence(detail) });
   }
 
   failed(rule: string, detail: string): void {
-    this.steps.push({ rule, result: "failed", detail });
+    this.steps.push({ rule, result: "failed", detail: sentence(detail) });
   }
 
   info(rule: string, detail: string): void {
-    this.steps.push({ rule, result: "info", detail });
+    this.steps.push({ rule, result: "info", detail: sentence(detail) });
   }
 }
 
