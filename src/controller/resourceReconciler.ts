@@ -70,6 +70,25 @@ export const finalizerFor = (rt: ResourceType): string => `finalizers.${rt.group
 /** An error already written to status; the runtime retries (or not, when terminal) without rewriting it. */
 class Reported extends Error {}
 
+/**
+ * Whether `wanted` is what the apiserver already stores. The apiserver hands objects back with
+ * keys sorted and prunes nulls (the schema declares no nullable status field), so a plain
+ * JSON.stringify comparison saw a change on every reconcile and patched status each time.
+ */
+function sameAsStored(wanted: unknown, stored: unknown): boolean {
+  const canonical = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(canonical);
+    if (v === null || typeof v !== "object") return v;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x !== null && x !== undefined) out[k] = canonical(x);
+    }
+    return out;
+  };
+  return JSON.stringify(canonical(wanted) ?? null) === JSON.stringify(canonical(stored) ?? null);
+}
+
 export function createResourceReconciler<Spec extends object, Observed, Client>(
   d: ReconcilerDeps<Spec, Observed, Client>,
 ): (req: ReconcileRequest) => Promise<Result> {
@@ -103,11 +122,9 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       obj.metadata.generation,
       now(),
     );
-    const metaChanged =
-      metadata !== undefined && JSON.stringify(metadata) !== JSON.stringify(obj.status?.ackResourceMetadata);
+    const metaChanged = metadata !== undefined && !sameAsStored(metadata, obj.status?.ackResourceMetadata);
     const extraChanged =
-      extra !== undefined &&
-      Object.entries(extra).some(([k, v]) => JSON.stringify(obj.status?.[k]) !== JSON.stringify(v));
+      extra !== undefined && Object.entries(extra).some(([k, v]) => !sameAsStored(v, obj.status?.[k]));
     if (conditionsEqual(current, conditions) && !metaChanged && !extraChanged) return;
     await patchStatus(obj, { conditions, ...(metadata ? { ackResourceMetadata: metadata } : {}), ...extra });
   }
