@@ -331,13 +331,18 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
         );
       }
       const recorded = current.status?.ackResourceMetadata;
-      if (
-        recorded?.ownerAccountID &&
-        recorded.ownerAccountID !== account &&
-        d.settings.accountDriftPolicy === "block"
-      ) {
+      if (recorded?.ownerAccountID && recorded.ownerAccountID !== account) {
         const message = `Resource already exists in account ${recorded.ownerAccountID}, but the role used for reconciliation is in account ${account}`;
-        throw await fail(current, decision, { kind: "terminal", reason: "AccountDrift", message });
+        if (d.settings.accountDriftPolicy === "block")
+          throw await fail(current, decision, { kind: "terminal", reason: "AccountDrift", message });
+        // recreate (DESIGN §3.1.5): follow the new role; the old resource is left where it is,
+        // so its ARN goes into an Event for whoever cleans up.
+        void d.events.event(
+          current,
+          "Warning",
+          "AccountDrift",
+          `${message}; --account-drift-policy=recreate: following ${decision.roleARN ?? "the controller's own credentials"} into account ${account}. The old resource ${recorded.arn ?? "(no ARN recorded)"} in account ${recorded.ownerAccountID} is not deleted.`,
+        );
       }
 
       let extraStatus: Readonly<Record<string, unknown>> = {};
