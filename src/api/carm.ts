@@ -10,9 +10,14 @@
 // (empty, not a role ARN) stays an entry with `error` set, so a lookup that lands on it can
 // say exactly which map and key to fix instead of pretending the key is missing.
 //
-// Note: Kubernetes only accepts ConfigMap data keys matching [-._a-zA-Z0-9]+, so the
-// `/`-prefixed keys of ack-carm-map can only come from offline manifests until the key format
-// changes; the parser accepts them as DESIGN §2.3 specifies.
+// Key forms of ack-carm-map. DESIGN §2.3 writes `owner-account-id/<id>` and
+// `team-id/<team>/<sub-key>`, but Kubernetes only stores ConfigMap data keys matching
+// [-._a-zA-Z0-9]+, so a cluster can never hold a `/`. The same keys are therefore also accepted
+// with `.` in place of each `/`: `owner-account-id.<id>`, `owner-account-id.<service>.<id>`,
+// `team-id.<team>`, `team-id.<team>.role-arn|endpoint|external-id`. In the dot form a team
+// key ending in a known sub-key is that sub-key (a team literally named `x.endpoint` needs the
+// slash form, offline only). The slash form stays valid for manifests read offline. When both
+// forms set the same entry to different values, lookups report a conflict (fail closed).
 
 import { isAccountId, isIamRoleArn, matchesPattern } from "./validation.ts";
 
@@ -28,9 +33,12 @@ export function isCarmMapName(name: string): name is CarmMapName {
   return (carmMapNames as readonly string[]).includes(name);
 }
 
-/** Prefixes of `ack-carm-map` keys. */
+/** Prefixes of `ack-carm-map` keys (DESIGN's slash form). */
 export const accountKeyPrefix = "owner-account-id/";
 export const teamKeyPrefix = "team-id/";
+/** The same prefixes in the form a Kubernetes ConfigMap can store. */
+export const accountKeyDotPrefix = "owner-account-id.";
+export const teamKeyDotPrefix = "team-id.";
 
 export type CarmSubject = "account" | "team";
 export type CarmField = "role-arn" | "endpoint" | "external-id";
@@ -143,7 +151,20 @@ const teamSubKeys: Readonly<Record<string, CarmField>> = {
   "external-id": "external-id",
 };
 
+/** The dot form of a team key: `<team>` or `<team>.<known sub-key>`. */
+function parseTeamDotKey(rest: string, key: string): KeyParse {
+  for (const [sub, field] of Object.entries(teamSubKeys)) {
+    if (rest.endsWith(`.${sub}`)) {
+      const parsed = parseTeamId(rest.slice(0, -(sub.length + 1)), key);
+      return parsed.ok ? { ...parsed, field } : parsed;
+    }
+  }
+  return parseTeamId(rest, key);
+}
+
 function parseCarmV2Key(key: string): KeyParse {
+  if (key.startsWith(accountKeyDotPrefix)) return parseAccountId(key.slice(accountKeyDotPrefix.length), key);
+  if (key.startsWith(teamKeyDotPrefix)) return parseTeamDotKey(key.slice(teamKeyDotPrefix.length), key);
   if (key.startsWith(accountKeyPrefix)) {
     const rest = key.slice(accountKeyPrefix.length);
     if (rest.includes("/")) {
@@ -178,7 +199,7 @@ function parseCarmV2Key(key: string): KeyParse {
     ok: false,
     severity: "error",
     message: `key "${key}" has no known prefix`,
-    fix: `prefix the key with ${accountKeyPrefix} or ${teamKeyPrefix}`,
+    fix: `prefix the key with ${accountKeyDotPrefix} or ${teamKeyDotPrefix} (${accountKeyPrefix} or ${teamKeyPrefix} in offline manifests)`,
   };
 }
 

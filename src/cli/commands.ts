@@ -3,4 +3,4 @@ import type { Command } from "./command.ts";
 import { explainCommand } from "./explain.ts";
 import { runCommand } from "./run.ts";
 
-export const commands: readonly Command[] = [runCommand, explainCommand];
+export const commands: readonly Command[] = [explainCommand, runCommand];

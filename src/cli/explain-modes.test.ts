@@ -120,7 +120,7 @@ metadata:
     assert.match(run.stdout, /555555555555/);
     assert.match(
       run.stdout,
-      /create ack-role-account-map key 555555555555 or ack-carm-map key owner-account-id\/555555555555/,
+      /create ack-role-account-map key 555555555555 or ack-carm-map key owner-account-id\.555555555555/,
     );
     const json = parseJson(
       await runCrossrole(["explain", "bucket/ledger", "-n", "payments", "--from", dir, "-o", "json"]),

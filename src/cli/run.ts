@@ -2,7 +2,6 @@
 // (--aws-region, --watch-namespace, --reconcile-default-resync-seconds, ...), plus crossrole's
 // own (--account-drift-policy, --sts-qps/--sts-burst, --system-namespace).
 import { type DeletionPolicy, deletionPolicies } from "../api/annotations.ts";
-import { startController } from "../controller/start.ts";
 import { createLogger } from "../runtime/logger.ts";
 import {
   booleanFlag,
@@ -157,6 +156,8 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
     env: io.env,
     cwd: io.cwd,
   });
+  // Loaded here, not at the top: `crossrole explain` must not pay for the controller's imports.
+  const { startController } = await import("../controller/start.ts");
   const logger = createLogger(stringFlag(values, "log-level") ?? "info");
   const running = await startController({
     kubeConfig,

@@ -3,13 +3,13 @@
 // is a wait naming what to create, and nothing here ever falls back to the controller account.
 
 import {
-  accountKeyPrefix,
+  accountKeyDotPrefix,
   accountMapName,
   type CarmEntry,
   type CarmField,
   type CarmSubject,
   carmMapName,
-  teamKeyPrefix,
+  teamKeyDotPrefix,
   teamMapName,
 } from "../api/carm.ts";
 import { carmLookupKey } from "./snapshot-carm.ts";
@@ -30,8 +30,9 @@ export function describeEntry(systemNamespace: string, entry: Pick<CarmEntry, "m
 /** The key an administrator would write for (subject, id, field) in each map. */
 function keyIn(map: CarmMapState, subject: CarmSubject, id: string, field: CarmField): string {
   if (map.name === carmMapName) {
-    const prefix = subject === "account" ? accountKeyPrefix : teamKeyPrefix;
-    return field === "role-arn" ? `${prefix}${id}` : `${prefix}${id}/${field}`;
+    // Suggest the form a cluster can store (ConfigMap keys cannot contain '/').
+    const prefix = subject === "account" ? accountKeyDotPrefix : teamKeyDotPrefix;
+    return field === "role-arn" ? `${prefix}${id}` : `${prefix}${id}.${field}`;
   }
   return id;
 }

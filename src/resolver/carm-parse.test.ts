@@ -123,6 +123,43 @@ describe("parseCarmMap: ack-carm-map", () => {
     );
   });
 
+  test("the dot form a cluster can store means the same as the slash form", () => {
+    const parsed = parseCarmMap(carmMapName, {
+      "owner-account-id.111111111111": role("111111111111"),
+      "owner-account-id.s3.111111111111": role("111111111111", "s3"),
+      "team-id.team-a": role("222222222222"),
+      "team-id.team.b.role-arn": role("333333333333"),
+      "team-id.team.b.endpoint": "https://vpce.example.com",
+      "team-id.team.b.external-id": "ext-123",
+    });
+    assert.deepEqual(parsed.problems, []);
+    assert.deepEqual(
+      parsed.entries.map((e) => [e.key, e.subject, e.id, e.service, e.field]),
+      [
+        ["owner-account-id.111111111111", "account", "111111111111", null, "role-arn"],
+        ["owner-account-id.s3.111111111111", "account", "s3.111111111111", "s3", "role-arn"],
+        ["team-id.team-a", "team", "team-a", null, "role-arn"],
+        ["team-id.team.b.endpoint", "team", "team.b", null, "endpoint"],
+        ["team-id.team.b.external-id", "team", "team.b", null, "external-id"],
+        ["team-id.team.b.role-arn", "team", "team.b", null, "role-arn"],
+      ],
+    );
+    // Every dot-form key is a valid Kubernetes ConfigMap key.
+    for (const e of parsed.entries) assert.match(e.key, /^[-._a-zA-Z0-9]+$/);
+  });
+
+  test("garbage in the dot form is reported, never fatal", () => {
+    const parsed = parseCarmMap(carmMapName, { "owner-account-id.abc": role("111111111111"), "team-id.": role("1") });
+    assert.deepEqual(parsed.entries, []);
+    assert.deepEqual(
+      parsed.problems.map((p) => [p.key, p.severity]),
+      [
+        ["owner-account-id.abc", "error"],
+        ["team-id.", "error"],
+      ],
+    );
+  });
+
   const cases: readonly [string, "error" | "warning", RegExp][] = [
     ["team-id/team-a/colour", "warning", /unknown sub-key "colour"/],
     ["owner-account-id/111111111111/role-arn", "warning", /take none/],

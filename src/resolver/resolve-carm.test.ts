@@ -92,7 +92,7 @@ describe("CARM account map (namespace owner-account-id)", () => {
     [
       "no map at all",
       [],
-      /no CARM ConfigMap ack-role-account-map or ack-carm-map exists in namespace ack-system; create ack-role-account-map key 111111111111 or ack-carm-map key owner-account-id\/111111111111/,
+      /no CARM ConfigMap ack-role-account-map or ack-carm-map exists in namespace ack-system; create ack-role-account-map key 111111111111 or ack-carm-map key owner-account-id\.111111111111/,
     ],
     [
       "the key is missing",
