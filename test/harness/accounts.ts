@@ -1,0 +1,55 @@
+// Which account holds what, asked in the emulator with that account's own credentials
+// (moto maps an assumed role's keys to the role's account).
+import { GetBucketLocationCommand, ListBucketsCommand, S3Client } from "@aws-sdk/client-s3";
+import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
+import { controllerAccount, controllerCredentials, region } from "./controllerProcess.ts";
+
+export async function credentialsFor(endpoint: string, account: string) {
+  if (account === controllerAccount) return controllerCredentials;
+  const sts = new STSClient({ region, endpoint, credentials: controllerCredentials });
+  const out = await sts.send(
+    new AssumeRoleCommand({
+      RoleArn: `arn:aws:iam::${account}:role/e2e-inspector`,
+      RoleSessionName: "e2e-inspector",
+    }),
+  );
+  const c = out.Credentials;
+  if (!c?.AccessKeyId || !c.SecretAccessKey)
+    throw new Error(`AssumeRole into ${account} returned no credentials`);
+  return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken };
+}
+
+/** The bucket names account `account` owns, as S3's ListBuckets answers for it. */
+export async function bucketsIn(endpoint: string, account: string): Promise<string[]> {
+  const s3 = new S3Client({
+    region,
+    endpoint,
+    forcePathStyle: true,
+    credentials: await credentialsFor(endpoint, account),
+  });
+  const out = await s3.send(new ListBucketsCommand({}));
+  return (out.Buckets ?? []).map((b) => b.Name ?? "").sort();
+}
+
+/** Where S3 says `bucket` (owned by `account`) lives. */
+export async function bucketRegion(endpoint: string, account: string, bucket: string): Promise<string> {
+  const s3 = new S3Client({
+    region,
+    endpoint,
+    forcePathStyle: true,
+    credentials: await credentialsFor(endpoint, account),
+  });
+  const out = await s3.send(new GetBucketLocationCommand({ Bucket: bucket }));
+  return out.LocationConstraint || "us-east-1";
+}
+
+/** The accounts (among `accounts`) whose ListBuckets includes `bucket`. */
+export async function accountsHolding(
+  endpoint: string,
+  bucket: string,
+  accounts: readonly string[],
+): Promise<string[]> {
+  const out: string[] = [];
+  for (const a of accounts) if ((await bucketsIn(endpoint, a)).includes(bucket)) out.push(a);
+  return out;
+}
