@@ -1,34 +1,67 @@
-// The main job on the embedded default: a local kube-apiserver + etcd and the AWS emulator,
-// brought up on loopback, checked, and (until the controller lands) left running for a human
-// to use with kubectl and the AWS CLI. Ctrl-C (or --once) tears everything down.
+// The main job on the embedded default: a local kube-apiserver + etcd and the AWS emulator on
+// loopback, crossrole's CRDs, the real controller process (`crossrole run`), and Alice's story
+// (examples/alice) applied to it. For each bucket it prints the account it landed in (as the
+// emulator's S3 answers, asked with each account's own credentials), the role used, and the
+// summary `crossrole explain` gives. Then the stack stays up for a human (Ctrl-C stops it), or
+// with --once it is torn down at once.
+import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
-import { CoreV1Api } from "@kubernetes/client-node";
-import { startStack } from "../test/harness/index.ts";
-import { kubeVersion, motoVersion } from "../test/harness/versions.ts";
+import { runCli } from "../src/cli/main.ts";
+import { installCrds } from "../src/deploy/crds.ts";
+import { applyObjects, readManifests } from "../src/deploy/manifests.ts";
+import { createKubeClient } from "../src/runtime/kubeClient.ts";
+import type { KubeObject } from "../src/runtime/kubeObject.ts";
+import { accountsHolding } from "../test/harness/accounts.ts";
+import {
+  type ControllerProcess,
+  controllerAccount,
+  controllerCredentials,
+  region,
+  startControllerProcess,
+} from "../test/harness/controllerProcess.ts";
+import { startStack, waitFor } from "../test/harness/index.ts";
+import { kubeVersion, motoVersion, repoRoot } from "../test/harness/versions.ts";
 
 const { values } = parseArgs({
   options: {
     once: { type: "boolean", default: false },
+    example: { type: "string", default: join(repoRoot, "examples/alice") },
     help: { type: "boolean", short: "h", default: false },
   },
 });
 if (values.help) {
   process.stdout.write(
-    "usage: scripts/main.sh [--once]\n  --once  tear the stack down as soon as it is up and checked\n",
+    "usage: scripts/main.sh [--once] [--example <dir>]\n  --once     tear the stack down as soon as the demo is done\n  --example  manifests to apply (default examples/alice)\n",
   );
   process.exit(0);
 }
 
+type Bucket = KubeObject & {
+  spec?: { name?: string };
+  status?: {
+    ackResourceMetadata?: {
+      ownerAccountID?: string;
+      region?: string;
+      identity?: { roleARN?: string | null; source?: string };
+    };
+    conditions?: { type: string; status: string; reason?: string; message?: string }[];
+  };
+};
+
+const say = (line = "") => process.stdout.write(`${line}\n`);
 const t0 = Date.now();
+const seconds = () => ((Date.now() - t0) / 1000).toFixed(1);
+
 const stack = await startStack({ controllerManager: true });
+let controller: ControllerProcess | undefined;
 let stopping = false;
 async function shutdown(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
-    process.stdout.write("\nstopping the local stack ...\n");
+    say("\nstopping the controller and the local stack ...");
+    await controller?.stop();
     await stack.stop();
-    process.stdout.write("stopped; nothing left running.\n");
+    say("stopped; nothing left running.");
   }
   process.exit(code);
 }
@@ -36,31 +69,100 @@ process.on("SIGINT", () => void shutdown(130));
 process.on("SIGTERM", () => void shutdown(143));
 
 try {
-  const namespaces = await stack.kubeConfig.makeApiClient(CoreV1Api).listNamespace();
-  const sts = new STSClient({
-    region: "us-east-1",
-    endpoint: stack.awsEndpoint,
-    credentials: { accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "local" },
-  });
-  const who = await sts.send(new GetCallerIdentityCommand({}));
-  process.stdout.write(
-    [
-      `local stack up in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
-      `  kube-apiserver ${kubeVersion}: ${stack.controlPlane.serverURL} (${namespaces.items.length} namespaces)`,
-      `  kubeconfig:    ${stack.kubeconfigPath}`,
-      `  AWS emulator:  ${stack.awsEndpoint} (moto ${motoVersion}; default credentials act in account ${who.Account})`,
-      `  logs:          ${stack.dir}`,
-      "",
-      `  try: KUBECONFIG=${stack.kubeconfigPath} kubectl get namespaces`,
-      "",
-    ].join("\n"),
+  const endpoint = stack.awsEndpoint ?? "";
+  say(`local stack up in ${seconds()} s`);
+  say(`  kube-apiserver ${kubeVersion}: ${stack.controlPlane.serverURL}`);
+  say(`  kubeconfig:    ${stack.kubeconfigPath}`);
+  say(
+    `  AWS emulator:  ${endpoint} (moto ${motoVersion}; the controller's own credentials act in ${controllerAccount})`,
   );
+
+  const kube = createKubeClient(stack.kubeConfig);
+  const crds = await installCrds(kube);
+  say(`installed ${crds.length} CRDs (${seconds()} s)`);
+  const objects = await readManifests(values.example);
+  await applyObjects(kube, objects);
+  say(`applied ${objects.length} objects from ${values.example}`);
+
+  controller = await startControllerProcess(stack, [], { logLevel: "info", name: "crossrole" });
+  say(`crossrole run is up (pid ${controller.pid}; logs ${controller.logFile}) at ${seconds()} s`);
+
+  const buckets = objects.filter((o) => o.kind === "Bucket");
+  const accounts = [controllerAccount, ...new Set(JSON.stringify(objects).match(/\b\d{12}\b/g) ?? [])].filter(
+    (a, i, all) => all.indexOf(a) === i,
+  );
+  say();
+  for (const b of buckets) {
+    const ns = b.metadata.namespace ?? "default";
+    const path = `/apis/s3.services.k8s.aws/v1alpha1/namespaces/${ns}/buckets/${b.metadata.name}`;
+    // Wait for the controller's verdict: synced, or a recoverable/terminal condition.
+    const current = await waitFor(
+      async () => {
+        const o = await kube.request<Bucket>({ method: "GET", path });
+        const settled = o.status?.conditions?.some(
+          (c) =>
+            (c.type === "ACK.ResourceSynced" && c.status === "True") ||
+            ((c.type === "ACK.Recoverable" || c.type === "ACK.Terminal") && c.status === "True"),
+        );
+        return settled ? o : undefined;
+      },
+      { what: `Bucket ${ns}/${b.metadata.name} to settle`, timeoutMs: 60_000 },
+    );
+    const name = current.spec?.name ?? b.metadata.name;
+    const holders = await accountsHolding(endpoint, name, accounts);
+    const meta = current.status?.ackResourceMetadata;
+    const blocking = current.status?.conditions?.find(
+      (c) => (c.type === "ACK.Recoverable" || c.type === "ACK.Terminal") && c.status === "True",
+    );
+    say(`Bucket ${ns}/${b.metadata.name}`);
+    say(
+      `  in AWS:   ${holders.length === 0 ? "in no account (nothing was created)" : `account ${holders.join(", ")} (verified in the emulator)`}`,
+    );
+    if (meta?.ownerAccountID) {
+      say(
+        `  role:     ${meta.identity?.roleARN ?? "the controller's own credentials"} (${meta.identity?.source}), region ${meta.region}`,
+      );
+    }
+    if (blocking) say(`  status:   ${blocking.type} ${blocking.reason}`);
+    let explained = "";
+    await runCli(
+      [
+        "explain",
+        `bucket/${b.metadata.name}`,
+        "-n",
+        ns,
+        `--kubeconfig=${stack.kubeconfigPath}`,
+        `--aws-endpoint-url=${endpoint}`,
+        `--aws-region=${region}`,
+      ],
+      {
+        stdout: (t) => {
+          explained += t;
+        },
+        stderr: (t) => {
+          explained += t;
+        },
+        env: {
+          ...process.env,
+          AWS_ACCESS_KEY_ID: controllerCredentials.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: controllerCredentials.secretAccessKey,
+          AWS_EC2_METADATA_DISABLED: "true",
+        },
+        cwd: process.cwd(),
+      },
+    );
+    say(`  explain:  ${explained.split("\n")[0]}`);
+    say();
+  }
+  say(`done in ${seconds()} s.`);
+  say(
+    `try: npx crossrole explain bucket/shop-billing-exports -n shop --kubeconfig ${stack.kubeconfigPath} --aws-endpoint-url ${endpoint}`,
+  );
+  say(`     KUBECONFIG=${stack.kubeconfigPath} kubectl get buckets -A`);
 } catch (err) {
-  process.stderr.write(
-    `the local stack came up but did not answer: ${err instanceof Error ? err.message : String(err)}\n`,
-  );
+  process.stderr.write(`the main job failed: ${err instanceof Error ? err.message : String(err)}\n`);
   await shutdown(1);
 }
 
 if (values.once) await shutdown(0);
-process.stdout.write("press Ctrl-C to stop\n");
+say("press Ctrl-C to stop");
