@@ -1,0 +1,307 @@
+// Drift with the real controller process:
+//   - spec drift: what someone changes out-of-band in AWS (with that account's own credentials)
+//     is brought back by the periodic resync; a spec change is applied; fields the spec leaves
+//     out are late-initialised from AWS;
+//   - account drift: a bucket recorded in account X whose decision moves to account Y is
+//     ACK.Terminal with ACK's message and nothing is called in Y (--account-drift-policy=block);
+//     with --account-drift-policy=recreate the controller follows the new role.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import {
+  DeleteBucketCommand,
+  GetBucketTaggingCommand,
+  GetBucketVersioningCommand,
+  PutBucketTaggingCommand,
+  PutBucketVersioningCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import { patchTypes } from "../../src/runtime/kubeClient.ts";
+import { waitFor } from "../harness/index.ts";
+import {
+  bucket,
+  bucketPath,
+  bucketsIn,
+  type ControllerProcess,
+  condition,
+  configMap,
+  controllerAccount,
+  credentialsFor,
+  type E2E,
+  getBucket,
+  namespace,
+  region,
+  startE2E,
+  waitForCondition,
+} from "./fixture.ts";
+
+const X = "111111111111";
+const Y = "222222222222";
+/** Short enough that a resync corrects out-of-band drift within a test's patience. */
+const resyncSeconds = 3;
+
+let e2e: E2E;
+let controller: ControllerProcess;
+let endpoint: string;
+
+before(async () => {
+  e2e = await startE2E();
+  endpoint = e2e.stack.awsEndpoint ?? "";
+  await e2e.apply([
+    namespace("ack-system"),
+    namespace("drift-spec", { "services.k8s.aws/owner-account-id": X }),
+    namespace("drift-acct", { "services.k8s.aws/owner-account-id": X }),
+    configMap("ack-role-account-map", {
+      [X]: `arn:aws:iam::${X}:role/drift-x`,
+      [Y]: `arn:aws:iam::${Y}:role/drift-y`,
+    }),
+  ]);
+  controller = await e2e.startController([`--reconcile-default-resync-seconds=${resyncSeconds}`]);
+});
+after(() => e2e?.stop());
+
+/** An S3 client acting as account `account` itself (what an out-of-band change would use). */
+async function s3As(account: string): Promise<S3Client> {
+  return new S3Client({
+    region,
+    endpoint,
+    forcePathStyle: true,
+    credentials: await credentialsFor(endpoint, account),
+  });
+}
+
+async function tagsOf(s3: S3Client, name: string): Promise<Record<string, string>> {
+  try {
+    const out = await s3.send(new GetBucketTaggingCommand({ Bucket: name }));
+    return Object.fromEntries((out.TagSet ?? []).map((t) => [t.Key ?? "", t.Value ?? ""]));
+  } catch (err) {
+    if ((err as { name?: string }).name === "NoSuchTagSet") return {};
+    throw err;
+  }
+}
+
+async function versioningOf(s3: S3Client, name: string): Promise<string | undefined> {
+  return (await s3.send(new GetBucketVersioningCommand({ Bucket: name }))).Status;
+}
+
+async function patch(path: string, body: unknown): Promise<void> {
+  await e2e.kube.request({ method: "PATCH", path, contentType: patchTypes.merge, body });
+}
+
+interface CoreEvent {
+  type: string;
+  reason: string;
+  message: string;
+  involvedObject: { kind?: string; name?: string };
+}
+
+/** Waits for an Event `reason` on Bucket `ns/name` whose message matches `pattern`; returns it. */
+function eventFor(ns: string, name: string, reason: string, pattern: RegExp = /./): Promise<CoreEvent> {
+  return waitFor(
+    async () => {
+      const list = await e2e.kube.request<{ items: CoreEvent[] }>({
+        method: "GET",
+        path: `/api/v1/namespaces/${ns}/events`,
+      });
+      return list.items.find(
+        (e) =>
+          e.involvedObject.kind === "Bucket" &&
+          e.involvedObject.name === name &&
+          e.reason === reason &&
+          pattern.test(e.message),
+      );
+    },
+    { what: `Event ${reason} ${pattern} on Bucket ${ns}/${name}`, timeoutMs: 15_000 },
+  );
+}
+
+const within = resyncSeconds * 1000 * 3 + 5_000;
+
+test("out-of-band tag and versioning changes in AWS are brought back by the resync, without touching the resource", async () => {
+  await e2e.apply([
+    bucket("drift-spec", "guarded", {
+      tagging: { tagSet: [{ key: "team", value: "shop" }] },
+      versioning: { status: "Enabled" },
+    }),
+  ]);
+  const b = await waitForCondition(e2e.kube, "drift-spec", "guarded", "ACK.ResourceSynced", "True");
+  const s3 = await s3As(X);
+  const name = "drift-spec-guarded";
+  assert.deepEqual(await tagsOf(s3, name), { team: "shop" });
+  assert.equal(await versioningOf(s3, name), "Enabled");
+
+  await s3.send(
+    new PutBucketTaggingCommand({
+      Bucket: name,
+      Tagging: {
+        TagSet: [
+          { Key: "team", Value: "intruder" },
+          { Key: "extra", Value: "x" },
+        ],
+      },
+    }),
+  );
+  await s3.send(
+    new PutBucketVersioningCommand({ Bucket: name, VersioningConfiguration: { Status: "Suspended" } }),
+  );
+
+  await waitFor(
+    async () =>
+      JSON.stringify(await tagsOf(s3, name)) === JSON.stringify({ team: "shop" }) &&
+      (await versioningOf(s3, name)) === "Enabled",
+    { what: `${name}'s tags and versioning back to the spec`, timeoutMs: within },
+  );
+  const updated = await eventFor("drift-spec", "guarded", "Updated", /back to the desired state/);
+  assert.match(updated.message, /spec\.tagging/);
+  assert.match(updated.message, /spec\.versioning/);
+  const after = await getBucket(e2e.kube, "drift-spec", "guarded");
+  assert.equal(after?.metadata.generation, b.metadata.generation, "the resource itself was not changed");
+  assert.equal(condition(after, "ACK.ResourceSynced")?.status, "True");
+});
+
+test("a spec change (tags added) is applied in AWS and the resource is Synced at its new generation", async () => {
+  await e2e.apply([bucket("drift-spec", "retagged", { tagging: { tagSet: [{ key: "a", value: "1" }] } })]);
+  const b = await waitForCondition(e2e.kube, "drift-spec", "retagged", "ACK.ResourceSynced", "True");
+  await patch(bucketPath("drift-spec", "retagged"), {
+    spec: {
+      tagging: {
+        tagSet: [
+          { key: "a", value: "1" },
+          { key: "b", value: "2" },
+          { key: "cost-center", value: "42" },
+        ],
+      },
+    },
+  });
+  const s3 = await s3As(X);
+  await waitFor(
+    async () =>
+      JSON.stringify(await tagsOf(s3, "drift-spec-retagged")) ===
+      JSON.stringify({ a: "1", b: "2", "cost-center": "42" }),
+    { what: "the added tags in AWS", timeoutMs: 10_000 },
+  );
+  const synced = await waitFor(
+    async () => {
+      const r = await getBucket(e2e.kube, "drift-spec", "retagged");
+      const c = condition(r, "ACK.ResourceSynced") as
+        | { status: string; observedGeneration?: number }
+        | undefined;
+      return c?.status === "True" && c.observedGeneration === r?.metadata.generation ? r : undefined;
+    },
+    { what: "Synced at the new generation", timeoutMs: 10_000 },
+  );
+  assert.ok((synced.metadata.generation ?? 0) > (b.metadata.generation ?? 0));
+});
+
+test("a field the spec leaves out is late-initialised from AWS (versioning enabled out-of-band appears in spec)", async () => {
+  await e2e.apply([bucket("drift-spec", "late")]);
+  const b = await waitForCondition(e2e.kube, "drift-spec", "late", "ACK.ResourceSynced", "True");
+  assert.equal(b.spec?.["versioning"], undefined, "moto gives a new bucket no versioning to copy");
+  const s3 = await s3As(X);
+  await s3.send(
+    new PutBucketVersioningCommand({
+      Bucket: "drift-spec-late",
+      VersioningConfiguration: { Status: "Enabled" },
+    }),
+  );
+  const late = await waitFor(
+    async () => {
+      const r = await getBucket(e2e.kube, "drift-spec", "late");
+      return (r?.spec?.["versioning"] as { status?: string } | undefined)?.status === "Enabled"
+        ? r
+        : undefined;
+    },
+    { what: "spec.versioning late-initialised to Enabled", timeoutMs: within },
+  );
+  assert.equal(late.spec?.["name"], "drift-spec-late");
+  assert.equal(
+    await versioningOf(s3, "drift-spec-late"),
+    "Enabled",
+    "late initialisation changed nothing in AWS",
+  );
+  await waitFor(
+    async () => {
+      const r = await getBucket(e2e.kube, "drift-spec", "late");
+      const c = condition(r, "ACK.ResourceSynced") as
+        | { status: string; observedGeneration?: number }
+        | undefined;
+      return c?.status === "True" && c.observedGeneration === r?.metadata.generation;
+    },
+    { what: "Synced at the late-initialised generation", timeoutMs: 10_000 },
+  );
+});
+
+test("account drift is blocked: the namespace moves to account Y, the bucket recorded in X goes ACK.Terminal and nothing happens in Y", async () => {
+  await e2e.apply([bucket("drift-acct", "stays"), bucket("drift-acct", "vanished")]);
+  for (const name of ["stays", "vanished"]) {
+    const b = await waitForCondition(e2e.kube, "drift-acct", name, "ACK.ResourceSynced", "True");
+    assert.equal(b.status?.ackResourceMetadata?.ownerAccountID, X);
+  }
+  await patch("/api/v1/namespaces/drift-acct", {
+    metadata: { annotations: { "services.k8s.aws/owner-account-id": Y } },
+  });
+
+  const expected = `Resource already exists in account ${X}, but the role used for reconciliation is in account ${Y}`;
+  for (const name of ["stays", "vanished"]) {
+    const b = await waitForCondition(e2e.kube, "drift-acct", name, "ACK.Terminal", "True");
+    assert.equal(condition(b, "ACK.Terminal")?.message, expected, name);
+    assert.equal(condition(b, "ACK.ResourceSynced")?.status, "False", name);
+    assert.equal(condition(b, "Ready")?.status, "False", name);
+    assert.equal(b.status?.ackResourceMetadata?.ownerAccountID, X, `${name} still recorded in X`);
+    await eventFor("drift-acct", name, "AccountDrift");
+  }
+
+  // Someone removes one bucket in X by hand, and its spec changes: a controller that followed
+  // the new role would now be free to create it in Y. Under the block policy it must not.
+  await (await s3As(X)).send(new DeleteBucketCommand({ Bucket: "drift-acct-vanished" }));
+  await patch(bucketPath("drift-acct", "vanished"), {
+    spec: { tagging: { tagSet: [{ key: "poke", value: "1" }] } },
+  });
+  await waitFor(
+    async () => {
+      const r = await getBucket(e2e.kube, "drift-acct", "vanished");
+      const c = condition(r, "ACK.Terminal") as { status: string; observedGeneration?: number } | undefined;
+      return (
+        c?.status === "True" &&
+        c.observedGeneration === r?.metadata.generation &&
+        (c.observedGeneration ?? 0) > 1
+      );
+    },
+    { what: "the spec change processed (still Terminal at the new generation)", timeoutMs: 10_000 },
+  );
+  const inY = await bucketsIn(endpoint, Y);
+  assert.ok(
+    !inY.includes("drift-acct-stays") && !inY.includes("drift-acct-vanished"),
+    "nothing created in Y",
+  );
+  const inX = await bucketsIn(endpoint, X);
+  assert.ok(inX.includes("drift-acct-stays"), "the bucket in X is left alone");
+  assert.ok(!inX.includes("drift-acct-vanished"));
+  assert.ok(!(await bucketsIn(endpoint, controllerAccount)).some((n) => n.startsWith("drift-acct-")));
+});
+
+test("--account-drift-policy=recreate follows the new role: the bucket is created in Y and the old ARN is recorded in an Event", async () => {
+  await controller.stop("SIGTERM");
+  controller = await e2e.startController(
+    ["--account-drift-policy=recreate", `--reconcile-default-resync-seconds=${resyncSeconds}`],
+    { name: "controller-recreate" },
+  );
+  // The one whose name is free (deleted in X by hand) is created in Y under Y's role.
+  const moved = await waitForCondition(e2e.kube, "drift-acct", "vanished", "ACK.ResourceSynced", "True");
+  assert.equal(moved.status?.ackResourceMetadata?.ownerAccountID, Y);
+  assert.equal(
+    (moved.status?.ackResourceMetadata?.identity as { roleARN?: string } | undefined)?.roleARN,
+    `arn:aws:iam::${Y}:role/drift-y`,
+  );
+  assert.equal(condition(moved, "ACK.Terminal"), undefined, "the Terminal condition is cleared");
+  assert.ok((await bucketsIn(endpoint, Y)).includes("drift-acct-vanished"));
+  const event = await eventFor("drift-acct", "vanished", "AccountDrift", /arn:aws:s3:::drift-acct-vanished/);
+  assert.match(event.message, new RegExp(`${X}.*${Y}`));
+
+  // The other one's name is still held by the old bucket in X (S3 names are global): it cannot
+  // follow, and says so as a retryable error; the old bucket is left alone.
+  const stuck = await waitForCondition(e2e.kube, "drift-acct", "stays", "ACK.Recoverable", "True");
+  assert.match(condition(stuck, "ACK.Recoverable")?.message ?? "", /AccessDenied.*owned by another account/);
+  await eventFor("drift-acct", "stays", "AccountDrift", /arn:aws:s3:::drift-acct-stays/);
+  assert.ok((await bucketsIn(endpoint, X)).includes("drift-acct-stays"));
+  assert.ok(!(await bucketsIn(endpoint, Y)).includes("drift-acct-stays"));
+});
