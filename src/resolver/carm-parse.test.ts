@@ -149,7 +149,10 @@ describe("parseCarmMap: ack-carm-map", () => {
   });
 
   test("garbage in the dot form is reported, never fatal", () => {
-    const parsed = parseCarmMap(carmMapName, { "owner-account-id.abc": role("111111111111"), "team-id.": role("1") });
+    const parsed = parseCarmMap(carmMapName, {
+      "owner-account-id.abc": role("111111111111"),
+      "team-id.": role("1"),
+    });
     assert.deepEqual(parsed.entries, []);
     assert.deepEqual(
       parsed.problems.map((p) => [p.key, p.severity]),

@@ -1,10 +1,11 @@
 // Chain hops as they will be sent to STS, with readable default session names.
 //
-// Default RoleSessionName (DESIGN §4): the hop AWS sees acting on the resource is named after
-// the namespace (`crossrole-<namespace>`), which is what an auditor reading CloudTrail asks
-// about. Intermediate hops in an identity chain are shared by every namespace that uses the
-// identity, so they are named after the identity (`crossrole-<identity>`), which also lets
-// all those namespaces share one cached session for the intermediate role.
+// Default RoleSessionName (DESIGN §4: "controller + namespace or identity name"): every hop is
+// named after the object that granted it — `crossrole-<identity>`, `crossrole-<selector>`,
+// `crossrole-<CARM key>` — so an auditor reading CloudTrail sees which grant was used, and all
+// the namespaces that share a grant share one cached session (one AssumeRole per role, not per
+// namespace). The namespace itself reaches CloudTrail through tenantSessionTags
+// (kubernetes-namespace), which is opt-in because it makes sessions per resource.
 
 import { defaultSessionName } from "./session-name.ts";
 import type { IdentityConfig } from "./snapshot-types.ts";
@@ -16,8 +17,8 @@ function withSessionName(parameters: HopParameters, explicit: boolean, fallback:
   return explicit ? parameters : { ...parameters, sessionName: defaultSessionName(fallback) };
 }
 
-/** The hop for one identity object; `final` when it is the last hop (the one acting on AWS). */
-export function identityHop(identity: IdentityConfig, namespace: string, final: boolean): ChainHop {
+/** The hop for one identity object. */
+export function identityHop(identity: IdentityConfig): ChainHop {
   const hop: { -readonly [K in keyof ChainHop]: ChainHop[K] } = {
     kind: identity.kind,
     name: identity.name,
@@ -27,11 +28,7 @@ export function identityHop(identity: IdentityConfig, namespace: string, final: 
   if (identity.resourceVersion !== "") hop.resourceVersion = identity.resourceVersion;
   if (identity.roleARN !== undefined) {
     hop.roleARN = identity.roleARN;
-    hop.parameters = withSessionName(
-      identity.parameters,
-      identity.explicitSessionName,
-      final ? namespace : identity.name,
-    );
+    hop.parameters = withSessionName(identity.parameters, identity.explicitSessionName, identity.name);
   }
   return hop;
 }
@@ -43,14 +40,13 @@ export function mappedRoleHop(
   roleARN: string,
   parameters: HopParameters,
   explicitSessionName: boolean,
-  namespace: string,
   resourceVersion?: string,
 ): ChainHop {
   const hop: ChainHop = {
     kind,
     name,
     roleARN,
-    parameters: withSessionName(parameters, explicitSessionName, namespace),
+    parameters: withSessionName(parameters, explicitSessionName, name),
   };
   return resourceVersion === undefined || resourceVersion === "" ? hop : { ...hop, resourceVersion };
 }

@@ -201,7 +201,7 @@ describe("IAMRoleSelector mode outcomes", () => {
         ["IAMRoleSelector", "b"],
       ],
     );
-    assert.equal(d.chain[1]!.parameters.sessionName, "crossrole-sky-prod");
+    assert.equal(d.chain[1]!.parameters.sessionName, "crossrole-b");
     assert.match(d.message, /IAMRoleSelector b \(resourceVersion 22\)/);
   });
 

@@ -63,7 +63,7 @@ describe("Alice's story (DESIGN §1)", () => {
         ["AWSRoleIdentity", "central-it", role("222222222222", "central-it")],
       ],
     );
-    assert.equal(d.chain[1]!.parameters.sessionName, "crossrole-shop");
+    assert.equal(d.chain[1]!.parameters.sessionName, "crossrole-central-it");
   });
 
   test("the same manifest from sandbox is denied, naming identity, namespace and allowedNamespaces", () => {

@@ -108,7 +108,7 @@ function lookupTarget(ctx: Context, t: Target): Choice {
   return {
     kind: "chosen",
     source,
-    chain: [controllerHop, mappedRoleHop("CARM", entry.key, roleARN, parameters, false, ctx.namespace.name)],
+    chain: [controllerHop, mappedRoleHop("CARM", entry.key, roleARN, parameters, false)],
     roleARN,
     account: { from: "role", account },
     selector: null,

@@ -47,5 +47,5 @@ export function ruleDefault(ctx: Context): Choice {
     rule,
     `AWSControllerIdentity default admits namespace ${ns} (allowedNamespaces: ${allowed.describe()}); the controller's own credentials are used.`,
   );
-  return chosen(identityHop(identity, ns, true));
+  return chosen(identityHop(identity));
 }

@@ -34,7 +34,6 @@ function choose(selector: SelectorConfig, ctx: Context, why: string): Choice {
         selector.arn,
         selector.parameters,
         selector.explicitSessionName,
-        ctx.namespace.name,
         rv,
       ),
     ],

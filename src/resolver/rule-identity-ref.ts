@@ -142,7 +142,7 @@ export function ruleIdentityRef(ctx: Context): Choice {
     } else {
       trace.taken(rule, `${label} is in the resource's own namespace ${ns}, so it may be used.`);
     }
-    walked.push(identityHop(identity, ns, walked.length === 0));
+    walked.push(identityHop(identity));
     if (lastRole === null && identity.roleARN !== undefined) lastRole = identity.roleARN;
     if (identity.kind === "AWSRoleIdentity" && identity.source !== undefined) {
       current = identity.source;

@@ -21,7 +21,7 @@ test("shop-assets lands in Alice's team account 111111111111 through the CARM ac
   assert.deepEqual(b.status?.ackResourceMetadata?.identity, {
     source: "accountCARM",
     roleARN: "arn:aws:iam::111111111111:role/shop-team",
-    sessionName: "crossrole-shop",
+    sessionName: "crossrole-111111111111",
   });
   assert.ok((await bucketsIn(e2e.stack.awsEndpoint!, "111111111111")).includes("shop-assets"));
 });

@@ -186,7 +186,7 @@ test("CARM v1: a namespace's owner-account-id mapped in ack-role-account-map put
   assert.deepEqual(b.status?.ackResourceMetadata?.identity, {
     source: "accountCARM",
     roleARN: role(accounts.v1, "carm-v1"),
-    sessionName: `crossrole-${ns}`,
+    sessionName: `crossrole-${accounts.v1}`, // named after the CARM key that granted it
   });
   assert.equal(condition(b, "Ready")?.status, "True");
   assert.deepEqual(await holders(`${ns}-assets`), [accounts.v1]);
@@ -204,7 +204,7 @@ test("team-level CARM: team-id team-a mapped in ack-role-team-map puts the bucke
   assert.deepEqual(b.status?.ackResourceMetadata?.identity, {
     source: "teamCARM",
     roleARN: role(accounts.team, "team-a"),
-    sessionName: `crossrole-${ns}`,
+    sessionName: "crossrole-team-a",
   });
   assert.deepEqual(await holders(`${ns}-logs`), [accounts.team]);
 });
@@ -224,7 +224,7 @@ test("ack-carm-map: owner-account-id.<id> (the apiserver-valid key form) maps th
   assert.deepEqual(b.status?.ackResourceMetadata?.identity, {
     source: "accountCARM",
     roleARN: arn,
-    sessionName: `crossrole-${ns}`,
+    sessionName: `crossrole-owner-account-id.${accounts.carmMap}`,
   });
   assert.deepEqual(await holders(`${ns}-reports`), [accounts.carmMap]);
 });
@@ -245,7 +245,7 @@ test("ack-carm-map: team-id.<team> picks the role and team-id.<team>.endpoint th
   assert.deepEqual(b.status?.ackResourceMetadata?.identity, {
     source: "teamCARM",
     roleARN: arn,
-    sessionName: `crossrole-${ns}`,
+    sessionName: "crossrole-team-id.team-b",
   });
   assert.deepEqual(await holders(`${ns}-exports`), [accounts.carmMapTeam]);
   const decided = controller
@@ -301,7 +301,7 @@ test("service-level CARM (ServiceLevelCARM=true): s3.team-a is preferred over te
   assert.deepEqual(t.status?.ackResourceMetadata?.identity, {
     source: "teamCARM",
     roleARN: role(accounts.serviceTeam, "team-a-s3"),
-    sessionName: `crossrole-${teamNs}`,
+    sessionName: "crossrole-s3.team-a",
   });
   assert.deepEqual(await holders(`${teamNs}-media`), [accounts.serviceTeam]);
 
@@ -310,7 +310,7 @@ test("service-level CARM (ServiceLevelCARM=true): s3.team-a is preferred over te
   assert.deepEqual(a.status?.ackResourceMetadata?.identity, {
     source: "accountCARM",
     roleARN: role(accounts.serviceAccount, "s3-writer"),
-    sessionName: `crossrole-${accountNs}`,
+    sessionName: `crossrole-s3.${accounts.serviceAccount}`,
   });
   assert.deepEqual(await holders(`${accountNs}-media`), [accounts.serviceAccount]);
 });
