@@ -46,6 +46,8 @@ export async function startControllerProcess(
   const metricsPort = await freePort();
   const logFile = join(stack.dir, `${name}.log`);
   const args = [
+    // The flag bin/crossrole.js's shebang sets (node ignores a shebang when it runs the file).
+    "--max-semi-space-size=2",
     join(repoRoot, "bin/crossrole.js"),
     "run",
     `--kubeconfig=${stack.kubeconfigPath}`,
