@@ -1,0 +1,248 @@
+// `npm run bench:e2e`: 500 Buckets across 10 accounts, applied at once to the local stack, with
+// the real controller process on default settings, until every one is Ready. Two scenarios,
+// because CARM and IAMRoleSelector mode exclude each other (DESIGN §3.1):
+//   carm:      5 accounts through the account map, 3 through the team map (TeamLevelCARM),
+//              2 through spec.identityRef to AWSRoleIdentities granted by namespace label selectors;
+//   selectors: 10 IAMRoleSelectors (namespace names, label selectors, resource types).
+// Figures: wall time, reconciles/s, AssumeRole calls counted AT THE EMULATOR (must equal the
+// number of distinct roles), Kubernetes API requests per bucket (the controller's
+// rest_client_requests_total), and the controller's peak RSS (VmHWM). Ends with one JSON line.
+import { readFile } from "node:fs/promises";
+import { installCrds } from "../src/deploy/crds.ts";
+import { applyObjects } from "../src/deploy/manifests.ts";
+import { createKubeClient, type KubeClient } from "../src/runtime/kubeClient.ts";
+import type { KubeObject } from "../src/runtime/kubeObject.ts";
+import { accountsHolding } from "../test/harness/accounts.ts";
+import { startControllerProcess } from "../test/harness/controllerProcess.ts";
+import { startStack, waitFor } from "../test/harness/index.ts";
+import { readMotoRecording } from "../test/support/moto-recording.ts";
+
+const buckets = 500;
+const namespacesPerAccount = 2;
+const accounts = Array.from({ length: 10 }, (_, i) =>
+  String(100000000000 + (i + 1) * 11111111111).slice(0, 12),
+);
+const roleOf = (account: string) => `arn:aws:iam::${account}:role/bench`;
+const targets = { wallSeconds: 60, peakRssMB: 250 };
+
+interface Scenario {
+  readonly name: string;
+  readonly flags: readonly string[];
+  /** Configuration objects and, for each namespace, extra bucket spec (identityRef). */
+  config(): {
+    objects: KubeObject[];
+    namespaces: { name: string; account: string; spec: Record<string, unknown> }[];
+  };
+}
+
+const ns = (
+  name: string,
+  annotations: Record<string, string> = {},
+  labels: Record<string, string> = {},
+): KubeObject =>
+  ({ apiVersion: "v1", kind: "Namespace", metadata: { name, annotations, labels } }) as KubeObject;
+
+const carm: Scenario = {
+  name: "carm",
+  flags: ["--feature-gates=TeamLevelCARM=true"],
+  config() {
+    const objects: KubeObject[] = [ns("ack-system")];
+    const namespaces: { name: string; account: string; spec: Record<string, unknown> }[] = [];
+    const accountMap: Record<string, string> = {};
+    const teamMap: Record<string, string> = {};
+    accounts.forEach((account, i) => {
+      for (let n = 0; n < namespacesPerAccount; n++) {
+        const name = `bench-${i}-${n}`;
+        if (i < 5) {
+          accountMap[account] = roleOf(account);
+          objects.push(ns(name, { "services.k8s.aws/owner-account-id": account }));
+          namespaces.push({ name, account, spec: {} });
+        } else if (i < 8) {
+          teamMap[`team-${i}`] = roleOf(account);
+          objects.push(ns(name, { "services.k8s.aws/team-id": `team-${i}` }));
+          namespaces.push({ name, account, spec: {} });
+        } else {
+          objects.push(ns(name, {}, { "bench-identity": `id-${i}` }));
+          namespaces.push({
+            name,
+            account,
+            spec: { identityRef: { kind: "AWSRoleIdentity", name: `id-${i}` } },
+          });
+        }
+      }
+      if (i >= 8) {
+        objects.push({
+          apiVersion: "identity.crossrole.dev/v1alpha1",
+          kind: "AWSRoleIdentity",
+          metadata: { name: `id-${i}` },
+          spec: {
+            sourceIdentityRef: { kind: "AWSControllerIdentity", name: "default" },
+            roleARN: roleOf(account),
+            allowedNamespaces: { selector: { matchLabels: { "bench-identity": `id-${i}` } } },
+          },
+        } as KubeObject);
+      }
+    });
+    objects.push(
+      {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: "ack-role-account-map", namespace: "ack-system" },
+        data: accountMap,
+      } as KubeObject,
+      {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: "ack-role-team-map", namespace: "ack-system" },
+        data: teamMap,
+      } as KubeObject,
+    );
+    return { objects, namespaces };
+  },
+};
+
+const selectors: Scenario = {
+  name: "selectors",
+  flags: ["--feature-gates=IAMRoleSelector=true", "--enable-carm=false"],
+  config() {
+    const objects: KubeObject[] = [ns("ack-system")];
+    const namespaces: { name: string; account: string; spec: Record<string, unknown> }[] = [];
+    accounts.forEach((account, i) => {
+      const names = Array.from({ length: namespacesPerAccount }, (_, n) => `bench-${i}-${n}`);
+      for (const name of names) {
+        objects.push(ns(name, {}, { "bench-account": `a${i}` }));
+        namespaces.push({ name, account, spec: {} });
+      }
+      // Alternate the ways a selector picks its namespaces: by name, or by label.
+      const namespaceSelector =
+        i % 2 === 0 ? { names } : { labelSelector: { matchLabels: { "bench-account": `a${i}` } } };
+      objects.push({
+        apiVersion: "services.k8s.aws/v1alpha1",
+        kind: "IAMRoleSelector",
+        metadata: { name: `bench-${i}` },
+        spec: {
+          arn: roleOf(account),
+          namespaceSelector,
+          resourceTypeSelector: [{ apiVersion: "s3.services.k8s.aws/v1alpha1", kind: "Bucket" }],
+        },
+      } as KubeObject);
+    });
+    return { objects, namespaces };
+  },
+};
+
+interface BucketList {
+  items: { status?: { conditions?: { type: string; status: string }[] } }[];
+}
+
+async function readyCount(kube: KubeClient): Promise<number> {
+  const list = await kube.request<BucketList>({
+    method: "GET",
+    path: "/apis/s3.services.k8s.aws/v1alpha1/buckets",
+  });
+  return list.items.filter((b) =>
+    b.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"),
+  ).length;
+}
+
+function metricSum(text: string, name: string): number {
+  let sum = 0;
+  for (const line of text.split("\n")) {
+    if (line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+      sum += Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return sum;
+}
+
+async function peakRssMB(pid: number | undefined): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN);
+  return Math.round(kb / 1024);
+}
+
+async function run(scenario: Scenario) {
+  const stack = await startStack({ awsRecording: true });
+  try {
+    const kube = createKubeClient(stack.kubeConfig);
+    await installCrds(kube);
+    const { objects, namespaces } = scenario.config();
+    await applyObjects(kube, objects);
+    const controller = await startControllerProcess(stack, scenario.flags, {
+      logLevel: "warn",
+      name: scenario.name,
+    });
+    const perNamespace = buckets / namespaces.length;
+    const items = namespaces.flatMap(
+      (n) =>
+        Array.from({ length: perNamespace }, (_, k) => ({
+          apiVersion: "s3.services.k8s.aws/v1alpha1",
+          kind: "Bucket",
+          metadata: { name: `b${k}`, namespace: n.name },
+          spec: { name: `${n.name}-b${k}`, ...n.spec },
+        })) as KubeObject[],
+    );
+    const t0 = performance.now();
+    // "At once": every create is in flight together (bounded to keep the client sane).
+    for (let i = 0; i < items.length; i += 100) {
+      await Promise.all(items.slice(i, i + 100).map((item) => applyObjects(kube, [item])));
+    }
+    const appliedSeconds = (performance.now() - t0) / 1000;
+    await waitFor(async () => (await readyCount(kube)) === buckets || undefined, {
+      what: `${buckets} Buckets Ready`,
+      timeoutMs: 300_000,
+      intervalMs: 100,
+    });
+    const wallSeconds = (performance.now() - t0) / 1000;
+    const metrics = await (await fetch(`${controller.metricsURL}/metrics`)).text();
+    const rss = await peakRssMB(controller.pid);
+    const recording = await readMotoRecording(stack.emulator?.recordingPath ?? "");
+    const assumeRoleCalls = recording.filter((r) => r.params["Action"] === "AssumeRole").length;
+    const distinctRoles = new Set(namespaces.map((n) => n.account)).size;
+    // Spot-check placement in the emulator: each namespace's first bucket is in its account only.
+    let misplaced = 0;
+    for (const n of namespaces) {
+      const holders = await accountsHolding(stack.awsEndpoint ?? "", `${n.name}-b0`, [
+        ...accounts,
+        "123456789012",
+      ]);
+      if (holders.length !== 1 || holders[0] !== n.account) misplaced++;
+    }
+    const reconciles = metricSum(metrics, "controller_runtime_reconcile_total");
+    const apiRequests = metricSum(metrics, "rest_client_requests_total");
+    await controller.stop();
+    return {
+      buckets,
+      accounts: accounts.length,
+      wallSeconds: Number(wallSeconds.toFixed(2)),
+      applySeconds: Number(appliedSeconds.toFixed(2)),
+      reconciles,
+      reconcilesPerSecond: Number((reconciles / wallSeconds).toFixed(1)),
+      assumeRoleCalls,
+      distinctRoles,
+      kubeApiRequests: apiRequests,
+      kubeApiRequestsPerBucket: Number((apiRequests / buckets).toFixed(2)),
+      peakRssMB: rss,
+      misplacedNamespaces: misplaced,
+      targetsMet:
+        wallSeconds <= targets.wallSeconds &&
+        rss <= targets.peakRssMB &&
+        assumeRoleCalls === distinctRoles &&
+        misplaced === 0,
+    };
+  } finally {
+    await stack.stop();
+  }
+}
+
+const results: Record<string, unknown> = {};
+let ok = true;
+for (const scenario of [carm, selectors]) {
+  const r = await run(scenario);
+  results[scenario.name] = r;
+  ok &&= r.targetsMet;
+  process.stderr.write(`${scenario.name}: ${JSON.stringify(r)}\n`);
+}
+process.stdout.write(
+  `${JSON.stringify({ bench: "e2e", settings: "defaults", targets, ...results, targetsMet: ok })}\n`,
+);
+process.exitCode = ok ? 0 : 1;
