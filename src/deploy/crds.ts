@@ -1,5 +1,4 @@
 // Installs crossrole's generated CRDs (config/crd/) and waits until every kind is served.
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { KubeClient } from "../runtime/kubeClient.ts";
 import type { KubeObject } from "../runtime/kubeObject.ts";

@@ -35,13 +35,23 @@ test("shop-billing-exports lands in central IT's account 222222222222 through sp
 });
 
 test("the same identityRef from namespace sandbox is denied and nothing is created anywhere", async () => {
-  const b = await waitForCondition(e2e.kube, "sandbox", "sandbox-billing-exports", "ACK.Recoverable", "True", "IdentityNotPermitted");
+  const b = await waitForCondition(
+    e2e.kube,
+    "sandbox",
+    "sandbox-billing-exports",
+    "ACK.Recoverable",
+    "True",
+    "IdentityNotPermitted",
+  );
   const message = condition(b, "ACK.Recoverable")?.message ?? "";
   assert.match(message, /AWSRoleIdentity central-it/);
   assert.match(message, /namespace sandbox/);
   assert.equal(condition(b, "ACK.ResourceSynced")?.status, "False");
   assert.equal(b.status?.ackResourceMetadata, undefined);
   for (const account of ["111111111111", "222222222222", controllerAccount]) {
-    assert.ok(!(await bucketsIn(e2e.stack.awsEndpoint!, account)).includes("sandbox-billing-exports"), account);
+    assert.ok(
+      !(await bucketsIn(e2e.stack.awsEndpoint!, account)).includes("sandbox-billing-exports"),
+      account,
+    );
   }
 });
