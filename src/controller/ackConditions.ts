@@ -68,76 +68,23 @@ export function nextConditions(
   generation: number | undefined,
   now: Date,
 ): Condition[] {
-  let list = [...(current ?? [])];
-  const updates: ConditionUpdate[] = [];
   const g = generation === undefined ? {} : { observedGeneration: generation };
-  switch (state.kind) {
-    case "synced":
-      list = removeCondition(removeCondition(list, conditionTypes.recoverable), conditionTypes.terminal);
-      updates.push({
-        type: conditionTypes.synced,
-        status: "True",
-        reason: "Synced",
-        message: "Resource synced with AWS",
-        ...g,
-      });
-      updates.push({
-        type: conditionTypes.ready,
-        status: "True",
-        reason: "Synced",
-        message: "Resource synced with AWS",
-        ...g,
-      });
-      break;
-    case "recoverable":
-      list = removeCondition(list, conditionTypes.terminal);
-      updates.push({
-        type: conditionTypes.recoverable,
-        status: "True",
-        reason: state.reason,
-        message: state.message,
-        ...g,
-      });
-      updates.push({
-        type: conditionTypes.synced,
-        status: "False",
-        reason: state.reason,
-        message: state.message,
-        ...g,
-      });
-      updates.push({
-        type: conditionTypes.ready,
-        status: "False",
-        reason: state.reason,
-        message: state.message,
-        ...g,
-      });
-      break;
-    case "terminal":
-      list = removeCondition(list, conditionTypes.recoverable);
-      updates.push({
-        type: conditionTypes.terminal,
-        status: "True",
-        reason: state.reason,
-        message: state.message,
-        ...g,
-      });
-      updates.push({
-        type: conditionTypes.synced,
-        status: "False",
-        reason: state.reason,
-        message: state.message,
-        ...g,
-      });
-      updates.push({
-        type: conditionTypes.ready,
-        status: "False",
-        reason: state.reason,
-        message: state.message,
-        ...g,
-      });
-      break;
-  }
+  const synced = state.kind === "synced";
+  const reason = synced ? "Synced" : state.reason;
+  const message = synced ? "Resource synced with AWS" : state.message;
+  // The condition that explains a failure (Recoverable or Terminal); the other one no longer applies.
+  const failure = state.kind === "terminal" ? conditionTypes.terminal : conditionTypes.recoverable;
+  let list = removeCondition(
+    current,
+    state.kind === "terminal" ? conditionTypes.recoverable : conditionTypes.terminal,
+  );
+  if (synced) list = removeCondition(list, conditionTypes.recoverable);
+  const status = synced ? "True" : "False";
+  const updates: ConditionUpdate[] = [
+    ...(synced ? [] : [{ type: failure, status: "True" as const, reason, message, ...g }]),
+    { type: conditionTypes.synced, status, reason, message, ...g },
+    { type: conditionTypes.ready, status, reason, message, ...g },
+  ];
   if (iamRoleSelected) updates.push({ ...iamRoleSelected, ...g });
   else list = removeCondition(list, conditionTypes.iamRoleSelected);
   return setConditions(list, updates, now);

@@ -226,18 +226,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
           `Deleted ${recorded?.arn} in account ${account} (${result})`,
         );
       } catch (err) {
-        if (err instanceof Reported || err instanceof TerminalError) throw err;
-        const terminal = d.module.isTerminal(err);
-        throw await fail(
-          obj,
-          decision,
-          {
-            kind: terminal ? "terminal" : "recoverable",
-            reason: "DeleteFailed",
-            message: errorText(err, parsed.value),
-          },
-          err,
-        );
+        throw await awsFailure(obj, decision, "DeleteFailed", err, parsed.value);
       }
     } else {
       void d.events.event(obj, "Normal", "Retained", `Not deleted in AWS: ${skip}`);
@@ -245,6 +234,19 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     await removeFinalizer(d.kube, d.resourceType, obj, finalizer);
     d.tracker.forget(`${ref.namespace}/${ref.name}`);
     return {};
+  }
+
+  /** An AWS call failed: already-reported errors pass through; others are classified and reported. */
+  async function awsFailure(
+    obj: ManagedObject,
+    decision: Decision,
+    reason: string,
+    err: unknown,
+    spec: Spec,
+  ): Promise<Error> {
+    if (err instanceof Reported || err instanceof TerminalError) return err;
+    const kind = d.module.isTerminal(err) ? "terminal" : "recoverable";
+    return fail(obj, decision, { kind, reason, message: errorText(err, spec) }, err);
   }
 
   /** A one-line message for status: credential errors already name the identity, hop and fix. */
@@ -410,14 +412,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
           });
         }
       } catch (err) {
-        if (err instanceof Reported || err instanceof TerminalError) throw err;
-        const terminal = d.module.isTerminal(err);
-        throw await fail(
-          current,
-          decision,
-          { kind: terminal ? "terminal" : "recoverable", reason: "AWSError", message: errorText(err, spec) },
-          err,
-        );
+        throw await awsFailure(current, decision, "AWSError", err, spec);
       }
 
       await writeStatus(
