@@ -89,6 +89,20 @@ function sameAsStored(wanted: unknown, stored: unknown): boolean {
   return JSON.stringify(canonical(wanted) ?? null) === JSON.stringify(canonical(stored) ?? null);
 }
 
+/**
+ * The JSON merge patch (RFC 7386) that turns `from` into `to`: keys `to` lacks become null, so
+ * the apiserver removes them instead of keeping them.
+ */
+function mergePatchReplacing(from: unknown, to: unknown): unknown {
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === "object" && v !== null && !Array.isArray(v);
+  if (!isObject(from) || !isObject(to)) return to;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(from)) if (to[k] === undefined) out[k] = null;
+  for (const [k, v] of Object.entries(to)) if (v !== undefined) out[k] = mergePatchReplacing(from[k], v);
+  return out;
+}
+
 export function createResourceReconciler<Spec extends object, Observed, Client>(
   d: ReconcilerDeps<Spec, Observed, Client>,
 ): (req: ReconcileRequest) => Promise<Result> {
@@ -354,7 +368,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
           if (readOnly || adoptionPolicy === "adopt") {
             const why = readOnly
               ? "it is read-only (services.k8s.aws/read-only)"
-              : "its adoption policy is adopt";
+              : "its adoption policy is adopt (services.k8s.aws/adoption-policy)";
             throw await fail(current, decision, {
               kind: "recoverable",
               reason: "NotFound",
@@ -377,14 +391,17 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
             throw await fail(current, decision, { kind: "terminal", reason: "RegionDrift", message });
           }
           if (!recorded?.arn && adoptionPolicy !== null) {
-            spec = d.module.specFromObserved(observation.observed, spec);
+            // adopt is a strict import: the spec becomes what AWS has. adopt-or-create keeps the
+            // manifest as the source of truth (ACK): it is applied below like any update.
+            if (adoptionPolicy === "adopt") spec = d.module.specFromObserved(observation.observed, spec);
             void d.events.event(
               current,
               "Normal",
               "Adopted",
               `Adopted ${d.module.arn(spec, region)} in account ${account}`,
             );
-          } else if (!readOnly) {
+          }
+          if (!readOnly) {
             const drift = d.module.diff(spec, observation.observed);
             if (drift.length > 0) {
               const changed = await d.module.update(client, spec, observation.observed);
@@ -401,8 +418,14 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
         }
 
         const late = d.module.lateInitialize(spec, observation.observed);
+        // A strict adoption replaces the spec: fields AWS does not have must go, which a merge
+        // patch of the new spec alone would leave in place (and the next reconcile would apply).
         const specPatch =
-          late.initialized.length > 0 || (adoptionPolicy !== null && !recorded?.arn) ? late.spec : undefined;
+          adoptionPolicy === "adopt" && !recorded?.arn
+            ? mergePatchReplacing(current.spec, late.spec)
+            : late.initialized.length > 0
+              ? late.spec
+              : undefined;
         if (specPatch) {
           current = await d.kube.request<ManagedObject>({
             method: "PATCH",
