@@ -33,6 +33,8 @@ export interface ControllerProcessOptions {
   readonly logLevel?: string;
   /** Wait until /readyz answers 200 (default true). */
   readonly waitReady?: boolean;
+  /** Another kubeconfig (e.g. a ServiceAccount token's) instead of the stack's admin one. */
+  readonly kubeconfigPath?: string;
 }
 
 /** Starts `crossrole run` on the stack with `extraArgs` appended. */
@@ -50,7 +52,7 @@ export async function startControllerProcess(
     "--max-semi-space-size=2",
     join(repoRoot, "bin/crossrole.js"),
     "run",
-    `--kubeconfig=${stack.kubeconfigPath}`,
+    `--kubeconfig=${opts.kubeconfigPath ?? stack.kubeconfigPath}`,
     `--aws-endpoint-url=${stack.awsEndpoint}`,
     `--aws-region=${region}`,
     `--healthz-addr=127.0.0.1:${healthPort}`,
