@@ -27,7 +27,7 @@ import {
 } from "./ackConditions.ts";
 import type { ConfigCache } from "./configCache.ts";
 import type { DecisionTracker } from "./decisionTracker.ts";
-import { readPolicies } from "./policies.ts";
+import { type ResourcePolicies, readPolicies } from "./policies.ts";
 import type { ServiceModule } from "./serviceModule.ts";
 
 /** A managed resource as it sits in the informer cache. */
@@ -186,6 +186,25 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     };
   }
 
+  /** The resource's policies, or a Terminal condition naming the bad annotation. */
+  async function policiesOf(obj: ManagedObject, decision: Decision): Promise<ResourcePolicies> {
+    const r = readPolicies(
+      obj.metadata.annotations,
+      d.config.namespaceAnnotations(obj.metadata.namespace ?? ""),
+      d.module.kind.service,
+      d.deletionPolicy,
+    );
+    if (r.ok) return r.value;
+    throw await fail(obj, decision, { kind: "terminal", reason: "InvalidAnnotation", message: r.error });
+  }
+
+  /** The validated spec, or a Terminal condition naming the bad field. */
+  async function specOf(obj: ManagedObject, decision: Decision): Promise<Spec> {
+    const r = d.module.parseSpec(obj.spec);
+    if (r.ok) return r.value;
+    throw await fail(obj, decision, { kind: "terminal", reason: "InvalidSpec", message: r.message });
+  }
+
   /** The account AWS acts in for this decision: the role's, else the caller identity's (cached). */
   async function accountOf(decision: Decision, ref: ResourceRef): Promise<string> {
     if (decision.account) return decision.account;
@@ -194,23 +213,12 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
 
   async function finalize(obj: ManagedObject, decision: Decision, ref: ResourceRef): Promise<Result> {
     if (!hasFinalizer(obj, finalizer)) return {};
-    const policies = readPolicies(
-      obj.metadata.annotations,
-      d.config.namespaceAnnotations(ref.namespace),
-      d.module.kind.service,
-      d.deletionPolicy,
-    );
-    if (!policies.ok)
-      throw await fail(obj, decision, {
-        kind: "terminal",
-        reason: "InvalidAnnotation",
-        message: policies.error,
-      });
+    const policies = await policiesOf(obj, decision);
     const recorded = obj.status?.ackResourceMetadata;
-    const skip = policies.value.readOnly
+    const skip = policies.readOnly
       ? "it is read-only"
-      : policies.value.deletionPolicy === "retain"
-        ? `the deletion policy is retain (${policies.value.deletionPolicySource})`
+      : policies.deletionPolicy === "retain"
+        ? `the deletion policy is retain (${policies.deletionPolicySource})`
         : !recorded?.arn
           ? "it was never created in AWS"
           : undefined;
@@ -222,9 +230,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
         await fail(obj, decision, { ...blocked, message });
         return decision.outcome === "wait" ? { requeueAfter: waitRequeueMs } : {};
       }
-      const parsed = d.module.parseSpec(obj.spec);
-      if (!parsed.ok)
-        throw await fail(obj, decision, { kind: "terminal", reason: "InvalidSpec", message: parsed.message });
+      const spec = await specOf(obj, decision);
       try {
         const client = await d.module.client(d.credentials, decision, ref);
         const account = await accountOf(decision, ref);
@@ -232,7 +238,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
           const message = `Deletion blocked: resource exists in account ${recorded.ownerAccountID}, but the role used for reconciliation is in account ${account}`;
           throw await fail(obj, decision, { kind: "terminal", reason: "AccountDrift", message });
         }
-        const result = await d.module.delete(client, parsed.value);
+        const result = await d.module.delete(client, spec);
         void d.events.event(
           obj,
           "Normal",
@@ -240,7 +246,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
           `Deleted ${recorded?.arn} in account ${account} (${result})`,
         );
       } catch (err) {
-        throw await awsFailure(obj, decision, "DeleteFailed", err, parsed.value);
+        throw await awsFailure(obj, decision, "DeleteFailed", err, spec);
       }
     } else {
       void d.events.event(obj, "Normal", "Retained", `Not deleted in AWS: ${skip}`);
@@ -311,24 +317,9 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
         });
       }
 
-      const policies = readPolicies(
-        obj.metadata.annotations,
-        d.config.namespaceAnnotations(req.namespace),
-        d.module.kind.service,
-        d.deletionPolicy,
-      );
-      if (!policies.ok)
-        throw await fail(obj, decision, {
-          kind: "terminal",
-          reason: "InvalidAnnotation",
-          message: policies.error,
-        });
-      const { readOnly, adoptionPolicy } = policies.value;
+      const { readOnly, adoptionPolicy } = await policiesOf(obj, decision);
 
-      const parsed = d.module.parseSpec(obj.spec);
-      if (!parsed.ok)
-        throw await fail(obj, decision, { kind: "terminal", reason: "InvalidSpec", message: parsed.message });
-      let spec = parsed.value;
+      let spec: Spec = await specOf(obj, decision);
 
       let current = obj;
       if (!readOnly) current = (await addFinalizer(d.kube, d.resourceType, obj, finalizer)) as ManagedObject;
