@@ -17,18 +17,17 @@ import {
   GetBucketVersioningCommand,
   PutBucketTaggingCommand,
   PutBucketVersioningCommand,
-  S3Client,
+  type S3Client,
 } from "@aws-sdk/client-s3";
 import { patchTypes } from "../../src/runtime/kubeClient.ts";
+import { accountsHolding, s3As as harnessS3As } from "../harness/accounts.ts";
 import { waitFor } from "../harness/index.ts";
 import {
   bucket,
   bucketPath,
-  bucketsIn,
   condition,
   configMap,
   controllerAccount,
-  credentialsFor,
   type E2E,
   getBucket,
   namespace,
@@ -68,14 +67,7 @@ after(() => e2e?.stop());
 
 // ---- AWS side, as the account itself ----
 
-async function s3As(account: string): Promise<S3Client> {
-  return new S3Client({
-    region,
-    endpoint,
-    forcePathStyle: true,
-    credentials: await credentialsFor(endpoint, account),
-  });
-}
+const s3As = (account: string): Promise<S3Client> => harnessS3As(endpoint, account);
 
 /** Creates `name` in `account` out-of-band, with tags and (optionally) versioning. */
 async function createOutOfBand(
@@ -115,11 +107,7 @@ async function versioningIn(account: string, name: string): Promise<string | und
   return (await (await s3As(account)).send(new GetBucketVersioningCommand({ Bucket: name }))).Status;
 }
 
-async function holders(name: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const a of accounts) if ((await bucketsIn(endpoint, a)).includes(name)) out.push(a);
-  return out;
-}
+const holders = (name: string): Promise<string[]> => accountsHolding(endpoint, name, accounts);
 
 /** How many times moto was asked to create `name` (CreateBucket = PUT /<name> with no sub-resource). */
 async function createRequests(name: string): Promise<number> {

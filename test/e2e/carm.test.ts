@@ -7,10 +7,10 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
+import { accountsHolding } from "../harness/accounts.ts";
 import { waitFor } from "../harness/index.ts";
 import {
   bucket,
-  bucketsIn,
   type ControllerProcess,
   condition,
   configMap,
@@ -64,11 +64,7 @@ before(async () => {
 after(() => e2e?.stop());
 
 /** The accounts (among every account this file uses) whose ListBuckets includes `name`. */
-async function holders(name: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const a of everyAccount) if ((await bucketsIn(endpoint, a)).includes(name)) out.push(a);
-  return out;
-}
+const holders = (name: string): Promise<string[]> => accountsHolding(endpoint, name, everyAccount);
 
 /** Every request the emulator served that names bucket `name` (path-style S3 URLs). */
 async function s3RequestsFor(name: string): Promise<{ method: string; query: string }[]> {

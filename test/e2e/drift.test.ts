@@ -13,9 +13,10 @@ import {
   GetBucketVersioningCommand,
   PutBucketTaggingCommand,
   PutBucketVersioningCommand,
-  S3Client,
+  type S3Client,
 } from "@aws-sdk/client-s3";
 import { patchTypes } from "../../src/runtime/kubeClient.ts";
+import { s3As as harnessS3As } from "../harness/accounts.ts";
 import { waitFor } from "../harness/index.ts";
 import {
   bucket,
@@ -25,11 +26,9 @@ import {
   condition,
   configMap,
   controllerAccount,
-  credentialsFor,
   type E2E,
   getBucket,
   namespace,
-  region,
   startE2E,
   waitForCondition,
 } from "./fixture.ts";
@@ -60,14 +59,7 @@ before(async () => {
 after(() => e2e?.stop());
 
 /** An S3 client acting as account `account` itself (what an out-of-band change would use). */
-async function s3As(account: string): Promise<S3Client> {
-  return new S3Client({
-    region,
-    endpoint,
-    forcePathStyle: true,
-    credentials: await credentialsFor(endpoint, account),
-  });
-}
+const s3As = (account: string): Promise<S3Client> => harnessS3As(endpoint, account);
 
 async function tagsOf(s3: S3Client, name: string): Promise<Record<string, string>> {
   try {

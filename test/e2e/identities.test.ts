@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
 import type { KubeObject } from "../../src/runtime/kubeObject.ts";
+import { accountsHolding } from "../harness/accounts.ts";
 import { waitFor } from "../harness/index.ts";
 import {
   bucket,
-  bucketsIn,
   type ControllerProcess,
   condition,
   controllerAccount,
@@ -80,11 +80,7 @@ let controller: ControllerProcess;
 let endpoint: string;
 
 /** The accounts (of `accounts`) whose own ListBuckets shows `name`. */
-async function holders(name: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const a of accounts) if ((await bucketsIn(endpoint, a)).includes(name)) out.push(a);
-  return out;
-}
+const holders = (name: string): Promise<string[]> => accountsHolding(endpoint, name, accounts);
 
 before(async () => {
   e2e = await startE2E();

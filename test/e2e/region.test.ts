@@ -5,9 +5,8 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
-import { GetBucketLocationCommand, S3Client } from "@aws-sdk/client-s3";
-import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
 import { patchTypes } from "../../src/runtime/kubeClient.ts";
+import { bucketRegion } from "../harness/accounts.ts";
 import {
   bucket,
   bucketPath,
@@ -15,7 +14,6 @@ import {
   condition,
   configMap,
   controllerAccount,
-  controllerCredentials,
   type E2E,
   region as flagRegion,
   namespace,
@@ -50,32 +48,9 @@ before(async () => {
 });
 after(() => e2e?.stop());
 
-async function credentials(account: string) {
-  if (account === controllerAccount) return controllerCredentials;
-  const sts = new STSClient({ region: flagRegion, endpoint, credentials: controllerCredentials });
-  const out = await sts.send(
-    new AssumeRoleCommand({
-      RoleArn: `arn:aws:iam::${account}:role/e2e-inspector`,
-      RoleSessionName: "e2e-inspector",
-    }),
-  );
-  const c = out.Credentials;
-  assert.ok(c?.AccessKeyId && c.SecretAccessKey, `AssumeRole into ${account} returned no credentials`);
-  return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken };
-}
-
 /** Where S3 says `name` (owned by `account`) lives, asked with that account's credentials. */
-async function bucketLocation(account: string, name: string): Promise<string> {
-  const s3 = new S3Client({
-    region: flagRegion,
-    endpoint,
-    forcePathStyle: true,
-    credentials: await credentials(account),
-  });
-  const out = await s3.send(new GetBucketLocationCommand({ Bucket: name }));
-  // S3 answers an empty LocationConstraint for us-east-1.
-  return out.LocationConstraint || "us-east-1";
-}
+const bucketLocation = (account: string, name: string): Promise<string> =>
+  bucketRegion(endpoint, account, name);
 
 /** Mutating requests (anything but GET/HEAD) the emulator received that name bucket `name`. */
 async function writesTo(name: string): Promise<string[]> {

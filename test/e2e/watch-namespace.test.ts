@@ -18,6 +18,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { parseAllDocuments, stringify } from "yaml";
 import { createKubeClient, isNotFound, KubeApiError, type KubeClient } from "../../src/runtime/kubeClient.ts";
 import type { KubeObject } from "../../src/runtime/kubeObject.ts";
+import { accountsHolding } from "../harness/accounts.ts";
 import { startControllerProcess } from "../harness/controllerProcess.ts";
 import { waitFor } from "../harness/index.ts";
 import { repoRoot } from "../harness/versions.ts";
@@ -110,11 +111,7 @@ async function forbiddenLines(c: ControllerProcess): Promise<string[]> {
     .map((l) => (l.length > 600 ? `${l.slice(0, 600)}…` : l));
 }
 
-async function holders(name: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const a of everyAccount) if ((await bucketsIn(endpoint, a)).includes(name)) out.push(a);
-  return out;
-}
+const holders = (name: string): Promise<string[]> => accountsHolding(endpoint, name, everyAccount);
 
 async function deleteIfExists(path: string): Promise<void> {
   try {

@@ -19,26 +19,26 @@ export async function credentialsFor(endpoint: string, account: string) {
   return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken };
 }
 
-/** The bucket names account `account` owns, as S3's ListBuckets answers for it. */
-export async function bucketsIn(endpoint: string, account: string): Promise<string[]> {
-  const s3 = new S3Client({
+/** An S3 client acting as `account` itself (what an out-of-band change, or an inspector, uses). */
+export async function s3As(endpoint: string, account: string): Promise<S3Client> {
+  return new S3Client({
     region,
     endpoint,
     forcePathStyle: true,
     credentials: await credentialsFor(endpoint, account),
   });
+}
+
+/** The bucket names account `account` owns, as S3's ListBuckets answers for it. */
+export async function bucketsIn(endpoint: string, account: string): Promise<string[]> {
+  const s3 = await s3As(endpoint, account);
   const out = await s3.send(new ListBucketsCommand({}));
   return (out.Buckets ?? []).map((b) => b.Name ?? "").sort();
 }
 
 /** Where S3 says `bucket` (owned by `account`) lives. */
 export async function bucketRegion(endpoint: string, account: string, bucket: string): Promise<string> {
-  const s3 = new S3Client({
-    region,
-    endpoint,
-    forcePathStyle: true,
-    credentials: await credentialsFor(endpoint, account),
-  });
+  const s3 = await s3As(endpoint, account);
   const out = await s3.send(new GetBucketLocationCommand({ Bucket: bucket }));
   return out.LocationConstraint || "us-east-1";
 }

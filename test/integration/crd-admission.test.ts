@@ -3,28 +3,20 @@
 // admitted; every invalid one is rejected at its field with a message naming it — the same
 // table the zod unit tests run, which is what shows the CEL and zod halves agree.
 import assert from "node:assert/strict";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import {
-  ApiException,
-  ApiextensionsV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  loadAllYaml,
-  type V1CustomResourceDefinition,
-} from "@kubernetes/client-node";
+import { CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import { buildCrd } from "../../src/api/crd.ts";
 import { crdFileName } from "../../src/api/crd-yaml.ts";
 import { exampleNamespace, invalidExamples, validExamples } from "../../src/api/examples.ts";
 import { crdSources } from "../../src/crds.ts";
-import { type Stack, startStack, waitFor } from "../harness/index.ts";
+import { installCrds } from "../../src/deploy/crds.ts";
+import { createKubeClient } from "../../src/runtime/kubeClient.ts";
+import { type Stack, startStack } from "../harness/index.ts";
+import { rejection, show } from "../support/admission.ts";
 
 type Obj = Record<string, unknown>;
-interface Cause {
-  readonly field?: string;
-  readonly message?: string;
-}
 
 const crdDir = join(import.meta.dirname, "..", "..", "config", "crd");
 
@@ -32,18 +24,6 @@ let stack: Stack;
 let custom: CustomObjectsApi;
 /** plural, group, version and scope of each installed kind, by `<apiVersion>/<kind>`. */
 const installed = new Map<string, { group: string; version: string; plural: string; namespaced: boolean }>();
-
-async function loadCheckedInCrds(): Promise<V1CustomResourceDefinition[]> {
-  const files = (await readdir(crdDir)).filter((f) => f.endsWith(".yaml")).sort();
-  // The checked-in set must be exactly what the generator produces (content: npm run generate:check).
-  assert.deepEqual(files, crdSources.map((s) => crdFileName(buildCrd(s))).sort());
-  // loadAllYaml maps the YAML to client-node's typed model; a plain object would lose every
-  // x-kubernetes-* keyword when the client serialises it.
-  const docs = await Promise.all(
-    files.map(async (f) => loadAllYaml(await readFile(join(crdDir, f), "utf8"))),
-  );
-  return docs.flat().filter((d): d is V1CustomResourceDefinition => d !== null && d !== undefined);
-}
 
 function target(object: Obj) {
   const kind = installed.get(`${String(object["apiVersion"])}/${String(object["kind"])}`);
@@ -75,34 +55,16 @@ async function replace(object: Obj): Promise<Obj> {
     : custom.replaceClusterCustomObject(where))) as Obj;
 }
 
-/** Runs `write`, expecting a 422 Invalid; returns the field causes the apiserver gave. */
-async function rejection(write: () => Promise<unknown>): Promise<Cause[]> {
-  try {
-    await write();
-  } catch (err) {
-    assert.ok(err instanceof ApiException, `expected an API error, got ${String(err)}`);
-    assert.equal(err.code, 422, `expected 422 Invalid, got ${err.code}: ${String(err.body)}`);
-    const status = (typeof err.body === "string" ? JSON.parse(err.body) : err.body) as {
-      details?: { causes?: Cause[] };
-    };
-    return status.details?.causes ?? [];
-  }
-  assert.fail("the apiserver accepted the object");
-}
-
-function show(causes: readonly Cause[]): string {
-  return causes.map((c) => `${c.field ?? "<no field>"}: ${c.message ?? ""}`).join("\n");
-}
-
 before(async () => {
   stack = await startStack({ aws: false });
   custom = stack.kubeConfig.makeApiClient(CustomObjectsApi);
-  const ext = stack.kubeConfig.makeApiClient(ApiextensionsV1Api);
   await stack.kubeConfig
     .makeApiClient(CoreV1Api)
     .createNamespace({ body: { metadata: { name: exampleNamespace } } });
-  for (const crd of await loadCheckedInCrds()) {
-    await ext.createCustomResourceDefinition({ body: crd });
+  // The checked-in set must be exactly what the generator produces (content: npm run generate:check).
+  const files = (await readdir(crdDir)).filter((f) => f.endsWith(".yaml")).sort();
+  assert.deepEqual(files, crdSources.map((s) => crdFileName(buildCrd(s))).sort());
+  for (const crd of await installCrds(createKubeClient(stack.kubeConfig), crdDir)) {
     const { group, names, scope, versions } = crd.spec;
     const version = versions[0]?.name ?? "";
     installed.set(`${group}/${version}/${names.kind}`, {
@@ -110,21 +72,6 @@ before(async () => {
       version,
       plural: names.plural,
       namespaced: scope === "Namespaced",
-    });
-  }
-  for (const [key, kind] of installed) {
-    const name = `${kind.plural}.${kind.group}`;
-    await waitFor(
-      async () => {
-        const crd = await ext.readCustomResourceDefinition({ name });
-        return crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True");
-      },
-      { what: `CRD ${name} Established`, timeoutMs: 30_000 },
-    );
-    // Established can precede the REST endpoint being routable by a moment: poll a harmless list.
-    await waitFor(() => custom.listClusterCustomObject({ ...kind }).then(() => true), {
-      what: `${key} served`,
-      timeoutMs: 30_000,
     });
   }
 });

@@ -1,71 +1,15 @@
 // `crossrole explain` online: against a real kube-apiserver holding the CRDs and Alice's
 // example, with the controller's account from sts:GetCallerIdentity on the AWS emulator.
 import assert from "node:assert/strict";
-import { readdir, readFile } from "node:fs/promises";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import {
-  ApiextensionsV1Api,
-  CustomObjectsApi,
-  type KubernetesObject,
-  KubernetesObjectApi,
-  type V1CustomResourceDefinition,
-} from "@kubernetes/client-node";
-import { parseAllDocuments } from "yaml";
-import { aliceExample, type CliRun, parseJson, repoRoot, runCrossrole } from "../../src/cli/testSupport.ts";
-import { type Stack, startStack, waitFor } from "../harness/index.ts";
+import { type KubernetesObject, KubernetesObjectApi } from "@kubernetes/client-node";
+import { aliceExample, type CliRun, parseJson, runCrossrole } from "../../src/cli/testSupport.ts";
+import { installCrds } from "../../src/deploy/crds.ts";
+import { applyObjects, readManifests } from "../../src/deploy/manifests.ts";
+import { createKubeClient } from "../../src/runtime/kubeClient.ts";
+import { type Stack, startStack } from "../harness/index.ts";
 
 let stack: Stack;
-
-async function readObjects(dir: string): Promise<KubernetesObject[]> {
-  const files = (await readdir(dir)).filter((f) => /\.ya?ml$/.test(f)).sort();
-  const objects: KubernetesObject[] = [];
-  for (const file of files) {
-    const documents = parseAllDocuments(await readFile(path.join(dir, file), "utf8"));
-    if (!Array.isArray(documents)) continue; // an empty file
-    for (const document of documents) {
-      const object: unknown = document.toJS();
-      if (object !== null) objects.push(object as KubernetesObject);
-    }
-  }
-  return objects;
-}
-
-async function installCrds(): Promise<void> {
-  const extensions = stack.kubeConfig.makeApiClient(ApiextensionsV1Api);
-  const custom = stack.kubeConfig.makeApiClient(CustomObjectsApi);
-  const crds = (await readObjects(path.join(repoRoot, "config", "crd"))) as V1CustomResourceDefinition[];
-  for (const crd of crds) await extensions.createCustomResourceDefinition({ body: crd });
-  for (const crd of crds) {
-    const name = crd.metadata?.name ?? "";
-    await waitFor(
-      async () => {
-        const current = await extensions.readCustomResourceDefinition({ name });
-        return (
-          current.status?.conditions?.some((c) => c.type === "Established" && c.status === "True") ||
-          undefined
-        );
-      },
-      { what: `CRD ${name} Established`, timeoutMs: 30_000 },
-    );
-    // Established is not yet servable: the storage may still be initialising (429).
-    const { group, names, versions } = crd.spec;
-    const version = versions[0]?.name ?? "";
-    await waitFor(
-      () => custom.listClusterCustomObject({ group, version, plural: names.plural }).then(() => true),
-      {
-        what: `${names.plural}.${group} listable`,
-        timeoutMs: 30_000,
-      },
-    );
-  }
-}
-
-async function applyAlice(): Promise<void> {
-  const client = KubernetesObjectApi.makeApiClient(stack.kubeConfig);
-  // The files are numbered so that namespaces come before what lives in them.
-  for (const object of await readObjects(aliceExample)) await client.create(object);
-}
 
 const awsEnv = {
   AWS_ACCESS_KEY_ID: "test",
@@ -110,8 +54,9 @@ describe("explain online against kube-apiserver and the AWS emulator", () => {
   });
 
   test("with the CRDs and Alice's example applied", async (t) => {
-    await installCrds();
-    await applyAlice();
+    const kube = createKubeClient(stack.kubeConfig);
+    await installCrds(kube);
+    await applyObjects(kube, await readManifests(aliceExample));
 
     await t.test("shop-assets: account 111111111111 through the CARM account map", async () => {
       const run = await explainOnline("bucket/shop-assets", "shop", "-o", "json");

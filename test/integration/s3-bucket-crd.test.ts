@@ -4,29 +4,20 @@
 // cannot change once set.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import {
-  ApiException,
-  ApiextensionsV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  loadAllYaml,
-  type V1CustomResourceDefinition,
-} from "@kubernetes/client-node";
+import { CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import { buildCrd } from "../../src/api/crd.ts";
-import { crdToYaml } from "../../src/api/crd-yaml.ts";
+import { type Crd, installCrdObjects } from "../../src/deploy/crds.ts";
+import { createKubeClient } from "../../src/runtime/kubeClient.ts";
 import {
   bucketExampleNamespace,
   bucketInvalidExamples,
   bucketValidExamples,
 } from "../../src/services/s3/examples.ts";
 import { bucketCrdSource } from "../../src/services/s3/schema.ts";
-import { type Stack, startStack, waitFor } from "../harness/index.ts";
+import { type Stack, startStack } from "../harness/index.ts";
+import { rejection, show } from "../support/admission.ts";
 
 type Obj = Record<string, unknown>;
-interface Cause {
-  readonly field?: string;
-  readonly message?: string;
-}
 
 const crd = buildCrd(bucketCrdSource);
 const where = {
@@ -41,26 +32,10 @@ let custom: CustomObjectsApi;
 before(async () => {
   stack = await startStack({ aws: false });
   custom = stack.kubeConfig.makeApiClient(CustomObjectsApi);
-  const ext = stack.kubeConfig.makeApiClient(ApiextensionsV1Api);
   await stack.kubeConfig
     .makeApiClient(CoreV1Api)
     .createNamespace({ body: { metadata: { name: bucketExampleNamespace } } });
-  // Through client-node's typed model: a plain object would lose every x-kubernetes-* keyword.
-  const [typed] = loadAllYaml(crdToYaml(crd)) as V1CustomResourceDefinition[];
-  assert.ok(typed, "the CRD renders to YAML");
-  await ext.createCustomResourceDefinition({ body: typed });
-  await waitFor(
-    async () => {
-      const got = await ext.readCustomResourceDefinition({ name: crd.metadata.name });
-      return got.status?.conditions?.some((c) => c.type === "Established" && c.status === "True");
-    },
-    { what: `CRD ${crd.metadata.name} Established`, timeoutMs: 30_000 },
-  );
-  // Established can precede the REST endpoint being routable by a moment: poll a harmless list.
-  await waitFor(() => custom.listClusterCustomObject(where).then(() => true), {
-    what: "buckets served",
-    timeoutMs: 30_000,
-  });
+  await installCrdObjects(createKubeClient(stack.kubeConfig), [crd as unknown as Crd]);
 });
 after(() => stack?.stop());
 
@@ -82,25 +57,6 @@ async function remove(object: Obj): Promise<void> {
     namespace: bucketExampleNamespace,
     name: nameOf(object),
   });
-}
-
-/** Runs `write`, expecting a 422 Invalid; returns the field causes the apiserver gave. */
-async function rejection(write: () => Promise<unknown>): Promise<Cause[]> {
-  try {
-    await write();
-  } catch (err) {
-    assert.ok(err instanceof ApiException, `expected an API error, got ${String(err)}`);
-    assert.equal(err.code, 422, `expected 422 Invalid, got ${err.code}: ${String(err.body)}`);
-    const status = (typeof err.body === "string" ? JSON.parse(err.body) : err.body) as {
-      details?: { causes?: Cause[] };
-    };
-    return status.details?.causes ?? [];
-  }
-  assert.fail("the apiserver accepted the object");
-}
-
-function show(causes: readonly Cause[]): string {
-  return causes.map((c) => `${c.field ?? "<no field>"}: ${c.message ?? ""}`).join("\n");
 }
 
 describe("the apiserver admits every valid Bucket example, and stores its spec unchanged", () => {
