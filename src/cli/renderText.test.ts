@@ -33,6 +33,7 @@ const base: ExplainReport = {
     { rule: "default", result: "taken", detail: "The controller's own credentials." },
   ],
   problems: [],
+  warnings: [],
 };
 
 describe("renderText", () => {

@@ -12,7 +12,8 @@ export function renderText(report: ExplainReport, context: ExplainContext): stri
   const trace = report.trace.map(
     (step, index) => `  ${String(index + 1).padStart(2)}. ${step.rule} (${step.result}): ${step.detail}`,
   );
-  const sections = [...paragraphs, `How this was decided:\n${trace.join("\n")}`];
+  const warnings = report.warnings.map((w) => `Warning: ${sentence(w)}`);
+  const sections = [...paragraphs, ...warnings, `How this was decided:\n${trace.join("\n")}`];
   if (report.problems.length > 0) sections.push(problemsText(report));
   return `${sections.join("\n\n")}\n`;
 }

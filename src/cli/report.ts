@@ -56,6 +56,7 @@ export function buildReport(
     chain: decision.chain,
     message: decision.message,
     drift: decision.drift,
+    warnings: decision.warnings,
     trace: [...noteSteps, ...decision.trace],
     problems,
   };

@@ -52,6 +52,7 @@ function controllerDecision(settings: Settings): Decision {
     chain: [{ kind: "AWSControllerIdentity", name: "default", parameters: {} }],
     message: "the controller's own credentials",
     trace: [],
+    warnings: [],
     drift: null,
   };
 }

@@ -12,6 +12,8 @@ function sentence(detail: string): string {
 /** The trace of one resolution, in the order rules were consulted. */
 export class Trace {
   readonly steps: TraceStep[] = [];
+  /** Things the user asked for that are ignored; the reconciler turns each into a Warning Event. */
+  readonly warnings: string[] = [];
 
   taken(rule: string, detail: string): void {
     this.steps.push({ rule, result: "taken", detail: sentence(detail) });
@@ -27,6 +29,12 @@ export class Trace {
 
   info(rule: string, detail: string): void {
     this.steps.push({ rule, result: "info", detail: sentence(detail) });
+  }
+
+  /** A rule that did not apply because something the user wrote is ignored: traced and warned. */
+  warn(rule: string, detail: string): void {
+    this.steps.push({ rule, result: "skipped", detail: `Warning: ${detail}.` });
+    this.warnings.push(sentence(detail));
   }
 }
 
@@ -69,6 +77,7 @@ export function refusedDecision(r: Refusal, trace: Trace): Decision {
     chain: [],
     message: r.message,
     trace: trace.steps,
+    warnings: trace.warnings,
     drift: null,
   };
 }

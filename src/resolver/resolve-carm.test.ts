@@ -365,34 +365,47 @@ describe("resource-level owner-account-id (ResourceLevelCARM)", () => {
         /^Warning: .* is ignored because feature gate ResourceLevelCARM is off/.test(t.detail),
       ),
     );
+    assert.equal(d.warnings.length, 1);
+    assert.match(
+      d.warnings[0] ?? "",
+      /owner-account-id=222222222222 .* is ignored because feature gate ResourceLevelCARM is off/,
+    );
   });
 });
 
-describe("status ownerAccountID (ACK)", () => {
+describe("status ownerAccountID is a record, never an input (DESIGN §3.4)", () => {
   const maps = [configMap("ack-role-account-map", { "444444444444": role("444444444444") })];
 
-  test("a recorded account other than the controller's → account map for that account", () => {
+  test("a forged recorded account never sends the resource to the account map: it drifts instead", () => {
     const d = decide(
       { namespaces: [namespace("plain")], configMaps: maps },
       resource("plain", { status: { ownerAccountID: "444444444444" } }),
       "plain",
     );
-    assert.equal(d.outcome, "use");
-    assert.equal(d.source, "accountCARM");
-    assert.equal(d.account, "444444444444");
+    assert.equal(d.source, "default");
+    assert.equal(d.roleARN, null);
+    assert.equal(d.account, "999999999999");
+    assert.equal(d.reason, "AccountDrift");
+    assert.deepEqual(d.drift, {
+      kind: "account",
+      message:
+        "Resource already exists in account 444444444444, but the role used for reconciliation is in account 999999999999",
+    });
+    assert.ok(!d.chain.some((h) => h.roleARN !== undefined), "no role is assumed");
   });
 
-  test("…and missing from the map → wait, not the controller's account", () => {
+  test("a recorded account missing from the maps is not waited on either", () => {
     const d = decide(
       { namespaces: [namespace("plain")] },
       resource("plain", { status: { ownerAccountID: "555555555555" } }),
       "plain",
     );
-    assert.equal(d.outcome, "wait");
-    assert.match(d.message, /status.ackResourceMetadata.ownerAccountID .* asks for account 555555555555/);
+    assert.equal(d.outcome, "use");
+    assert.equal(d.source, "default");
+    assert.equal(d.reason, "AccountDrift");
   });
 
-  test("the controller's own account recorded → default identity", () => {
+  test("the controller's own account recorded → default identity, no drift", () => {
     const d = decide(
       { namespaces: [namespace("plain")] },
       resource("plain", { status: { ownerAccountID: "999999999999" } }),
@@ -400,16 +413,61 @@ describe("status ownerAccountID (ACK)", () => {
     );
     assert.equal(d.source, "default");
     assert.equal(d.outcome, "use");
+    assert.equal(d.drift, null);
   });
 
-  test("the namespace annotation wins over the recorded account (ACK), which then drifts", () => {
+  test("the namespace annotation decides; a different recorded account drifts", () => {
     const d = decide(
       { namespaces: [namespace("shop", { [owner]: "444444444444" })], configMaps: maps },
       resource("shop", { status: { ownerAccountID: "555555555555" } }),
       "shop",
     );
     assert.equal(d.outcome, "use");
+    assert.equal(d.roleARN, role("444444444444"));
     assert.equal(d.reason, "AccountDrift");
+  });
+});
+
+describe("a resource-level owner-account-id the mode ignores is a warning, not silence", () => {
+  const annotated = (extra: Parameters<typeof resource>[1] = {}) =>
+    resource("plain", { annotations: { [owner]: "222222222222" }, ...extra });
+
+  test("IAMRoleSelector mode", () => {
+    const settings = settingsWith({ gates: { IAMRoleSelector: true } });
+    const d = resolve(
+      annotated(),
+      "plain",
+      buildSnapshot({ namespaces: [namespace("plain")] }, settings),
+      settings,
+    );
+    assert.equal(d.outcome, "use");
+    assert.deepEqual(d.warnings.length, 1);
+    assert.match(d.warnings[0] ?? "", /is ignored because the controller runs in IAMRoleSelector mode/);
+  });
+
+  test("--enable-carm=false", () => {
+    const settings = settingsWith({ enableCARM: false });
+    const d = resolve(
+      annotated(),
+      "plain",
+      buildSnapshot({ namespaces: [namespace("plain")] }, settings),
+      settings,
+    );
+    assert.match(d.warnings[0] ?? "", /is ignored because CARM is disabled/);
+  });
+
+  test("spec.identityRef takes precedence", () => {
+    const d = decide(
+      { namespaces: [namespace("plain")] },
+      annotated({ identityRef: { kind: "AWSControllerIdentity", name: "default" } }),
+      "plain",
+    );
+    assert.match(d.warnings[0] ?? "", /is ignored because spec.identityRef takes precedence/);
+  });
+
+  test("no annotation, no warning", () => {
+    const d = decide({ namespaces: [namespace("plain")] }, resource("plain"), "plain");
+    assert.deepEqual(d.warnings, []);
   });
 });
 

@@ -6,7 +6,7 @@ import { namespaceAnnotations, resourceAnnotations } from "../api/annotations.ts
 import type { Choice, Chosen, Context } from "./choice.ts";
 import { type Refusal, refusal, refusedDecision, Trace } from "./decision.ts";
 import { placementOf } from "./placement.ts";
-import { readResource } from "./resource-info.ts";
+import { annotationOf, readResource } from "./resource-info.ts";
 import { ruleCarm } from "./rule-carm.ts";
 import { ruleDefault } from "./rule-default.ts";
 import { ruleIamRoleSelector } from "./rule-iam-role-selector.ts";
@@ -14,12 +14,27 @@ import { ruleIdentityRef } from "./rule-identity-ref.ts";
 import type { Snapshot } from "./snapshot-types.ts";
 import type { Decision, ResourceObject, Settings } from "./types.ts";
 
+/**
+ * A resource-level owner-account-id outside the one rule that honours it (CARM mode, where
+ * rule-carm warns itself when the gate is off) is ignored: say so, so the user is not misled.
+ */
+function warnIgnoredResourceAccount(ctx: Context, why: string): void {
+  const { resource, namespace, trace } = ctx;
+  const account = annotationOf(resource, resourceAnnotations.ownerAccountId);
+  if (account === null) return;
+  trace.warn(
+    "CARM resource owner-account-id",
+    `the annotation ${resourceAnnotations.ownerAccountId}=${account} on ${resource.kind} ${namespace.name}/${resource.name} is ignored because ${why}; remove the annotation`,
+  );
+}
+
 /** Chooses the identity: DESIGN §3.1 steps 1–3, falling through to §3.2. */
 function chooseIdentity(ctx: Context): Choice {
   const { resource, settings, trace, namespace } = ctx;
   if (resource.identityRef !== undefined) {
     const choice = ruleIdentityRef(ctx);
     trace.skipped("IAMRoleSelector / CARM", "Not consulted: spec.identityRef takes precedence.");
+    warnIgnoredResourceAccount(ctx, "spec.identityRef takes precedence");
     return choice;
   }
   trace.skipped("identityRef", "The resource has no spec.identityRef.");
@@ -33,6 +48,7 @@ function chooseIdentity(ctx: Context): Choice {
         `IAMRoleSelector mode: namespace ${namespace.name}'s ${ignored.join(", ")} annotation is ignored (CARM is off).`,
       );
     }
+    warnIgnoredResourceAccount(ctx, "the controller runs in IAMRoleSelector mode (CARM is off)");
     const choice = ruleIamRoleSelector(ctx);
     return choice.kind === "pass" ? ruleDefault(ctx) : choice;
   }
@@ -42,6 +58,7 @@ function chooseIdentity(ctx: Context): Choice {
       "CARM",
       "CARM is disabled (--enable-carm=false); namespace and resource CARM annotations are ignored.",
     );
+    warnIgnoredResourceAccount(ctx, "CARM is disabled (--enable-carm=false)");
     return ruleDefault(ctx);
   }
   const choice = ruleCarm(ctx);
@@ -70,6 +87,7 @@ function useDecision(chosen: Chosen, ctx: Context): Decision {
     chain: chosen.chain,
     message,
     trace: ctx.trace.steps,
+    warnings: ctx.trace.warnings,
     drift,
   };
 }

@@ -2,9 +2,11 @@
 //   a. resource annotation owner-account-id, only with ResourceLevelCARM and only for accounts
 //      the namespace lists in allowed-owner-account-ids (an escalation path otherwise, §3.4);
 //   b. namespace team-id with TeamLevelCARM → team map;
-//   c. namespace owner-account-id, or a recorded status ownerAccountID that is not the
-//      controller's account → account map;
+//   c. namespace owner-account-id → account map;
 //   d. otherwise the default identity.
+// Status is a record, never an input (DESIGN §3.4): unlike ACK, a recorded
+// status.ackResourceMetadata.ownerAccountID never sends a resource to the account map — a tenant
+// may write its own status. It is only compared with the decision to detect drift (placement.ts).
 // With ServiceLevelCARM, `<service>.<id>` is tried before `<id>`; like ACK, a missing or empty
 // service-level key falls back to `<id>`, but a conflicting or malformed one does not.
 
@@ -145,9 +147,9 @@ export function ruleCarm(ctx: Context): Choice {
   if (resourceAccount !== null) {
     const rule = "CARM resource owner-account-id";
     if (!gates.ResourceLevelCARM) {
-      trace.skipped(
+      trace.warn(
         rule,
-        `Warning: the resource's annotation ${resourceAnnotations.ownerAccountId}=${resourceAccount} is ignored because feature gate ResourceLevelCARM is off (as in ACK); a Warning Event is emitted.`,
+        `the annotation ${resourceAnnotations.ownerAccountId}=${resourceAccount} on ${resource.kind} ${ns}/${resource.name} is ignored because feature gate ResourceLevelCARM is off (as in ACK); remove the annotation, or an administrator enables --feature-gates ResourceLevelCARM=true and lists the account in ${nsLabel}'s ${namespaceAnnotations.allowedOwnerAccountIds}`,
       );
     } else {
       if (!isAccountId(resourceAccount)) {
@@ -217,29 +219,6 @@ export function ruleCarm(ctx: Context): Choice {
       origin: `${nsLabel} annotation ${namespaceAnnotations.ownerAccountId}`,
     });
   }
-  const recorded = resource.status.ownerAccountID;
-  const controller = settings.controllerAccount;
-  if (recorded !== null && recorded !== controller) {
-    if (!isAccountId(recorded)) {
-      const message = `status.ackResourceMetadata.ownerAccountID "${recorded}" of ${resource.kind} ${ns}/${resource.name} is not a 12-digit AWS account ID`;
-      trace.failed("CARM account map", `${message}.`);
-      return refused(refusal("wait", "accountCARM", message));
-    }
-    trace.info(
-      "CARM account map",
-      controller === null
-        ? `The resource was recorded in account ${recorded} and the controller's account is not known (no --controller-account), so the account map is consulted rather than assuming it is the controller's.`
-        : `The resource was recorded in account ${recorded}, not the controller's account ${controller}, so the account map is consulted (as in ACK).`,
-    );
-    return lookupTarget(ctx, {
-      subject: "account",
-      id: recorded,
-      origin: `status.ackResourceMetadata.ownerAccountID of ${resource.kind} ${ns}/${resource.name}`,
-    });
-  }
-  trace.skipped(
-    "CARM account map",
-    `${nsLabel} has no ${namespaceAnnotations.ownerAccountId} annotation${recorded === null ? "" : ` and the resource's recorded account ${recorded} is the controller's`}.`,
-  );
+  trace.skipped("CARM account map", `${nsLabel} has no ${namespaceAnnotations.ownerAccountId} annotation.`);
   return pass;
 }

@@ -130,6 +130,11 @@ export interface Decision {
   readonly message: string;
   readonly trace: readonly TraceStep[];
   /**
+   * What the resource asks for that is ignored (e.g. its owner-account-id annotation with
+   * ResourceLevelCARM off), one sentence each with the fix: Warning Events on the resource.
+   */
+  readonly warnings: readonly string[];
+  /**
    * Set on an otherwise usable decision when the recorded region/account differs from the
    * resolved one and the policy blocks (DESIGN §3.1 4–5): the reconciler must go ACK.Terminal
    * with `drift.message` and not call AWS.

@@ -19,6 +19,7 @@ export function useDecision(
     chain,
     message: "test decision",
     trace: [],
+    warnings: [],
     drift: null,
   };
 }
