@@ -1,7 +1,13 @@
 // Which account holds what, asked in the emulator with that account's own credentials
 // (moto maps an assumed role's keys to the role's account).
-import { GetBucketLocationCommand, ListBucketsCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  GetBucketLocationCommand,
+  GetBucketTaggingCommand,
+  ListBucketsCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
+import { isReservedTagKey } from "../../src/api/ownership-tags.ts";
 import { controllerAccount, controllerCredentials, region } from "./controllerProcess.ts";
 
 export async function credentialsFor(endpoint: string, account: string) {
@@ -52,4 +58,27 @@ export async function accountsHolding(
   const out: string[] = [];
   for (const a of accounts) if ((await bucketsIn(endpoint, a)).includes(bucket)) out.push(a);
   return out;
+}
+
+/**
+ * A bucket's tags as `account` reads them, split into the user's tags and crossrole's
+ * ownership tags (DESIGN §3.5), so tests compare each with what they expect.
+ */
+export async function bucketTagsIn(
+  endpoint: string,
+  account: string,
+  bucket: string,
+): Promise<{ user: Record<string, string>; ownership: Record<string, string> }> {
+  const s3 = await s3As(endpoint, account);
+  let tags: [string, string][] = [];
+  try {
+    const out = await s3.send(new GetBucketTaggingCommand({ Bucket: bucket }));
+    tags = (out.TagSet ?? []).map((t) => [t.Key ?? "", t.Value ?? ""]);
+  } catch (err) {
+    if ((err as { name?: string }).name !== "NoSuchTagSet") throw err;
+  }
+  return {
+    user: Object.fromEntries(tags.filter(([k]) => !isReservedTagKey(k))),
+    ownership: Object.fromEntries(tags.filter(([k]) => isReservedTagKey(k))),
+  };
 }

@@ -29,7 +29,9 @@ import type { AwsCredentialIdentity } from "@smithy/types";
 import {
   type BucketError,
   type BucketFields,
+  bucketCreatedAt,
   bucketSpecSchema,
+  claimBucket,
   createBucket,
   deleteBucket,
   diff,
@@ -146,6 +148,21 @@ async function mustRead(c: S3Client, name: string): Promise<ObservedBucket> {
   return result.bucket;
 }
 
+/**
+ * What the reconciler does for a new bucket: CreateBucket (with the tags), read it back, then
+ * apply the other sub-resources as an update.
+ */
+async function createToSpec(
+  c: S3Client,
+  spec: BucketFields,
+  region: string,
+  ownerTags: Record<string, string> = {},
+): Promise<void> {
+  const created = await createBucket(c, spec, region, ownerTags);
+  assert.equal(created.created, true, `CreateBucket ${spec.name}`);
+  await updateBucket(c, spec, await mustRead(c, spec.name), ownerTags);
+}
+
 /** The S3 error code a raw call fails with, or "ok". */
 async function outcome(call: Promise<unknown>): Promise<string> {
   try {
@@ -189,10 +206,9 @@ async function listedNames(c: S3Client): Promise<string[]> {
 }
 
 describe("createBucket and readBucket", () => {
-  test("creates a bucket with every sub-resource in us-east-1; it reads back equal to the spec", async () => {
+  test("creates a bucket, then every sub-resource, in us-east-1; it reads back equal to the spec", async () => {
     const spec = fullSpec(uniqueName("full"));
-    const created = await createBucket(s3, spec, "us-east-1");
-    assert.deepEqual(created, { location: `/${spec.name}`, alreadyOwned: false });
+    await createToSpec(s3, spec, "us-east-1");
 
     const observed = await mustRead(s3, spec.name);
     assert.equal(observed.region, "us-east-1");
@@ -208,7 +224,7 @@ describe("createBucket and readBucket", () => {
 
   test("creates a bucket in eu-west-1 with a LocationConstraint", async () => {
     const name = uniqueName("europe");
-    await createBucket(s3Europe, { name, tagging: { tagSet: [{ key: "a", value: "1" }] } }, "eu-west-1");
+    await createToSpec(s3Europe, { name, tagging: { tagSet: [{ key: "a", value: "1" }] } }, "eu-west-1");
     assert.equal((await mustRead(s3Europe, name)).region, "eu-west-1");
     const location = await s3Europe.send(new GetBucketLocationCommand({ Bucket: name }));
     assert.equal(location.LocationConstraint, "eu-west-1");
@@ -227,7 +243,7 @@ describe("createBucket and readBucket", () => {
   test("a spec setting only some fields reads back equal after late initialisation", async () => {
     const name = uniqueName("partial");
     const spec: BucketFields = { name, versioning: { status: "Suspended" }, publicAccessBlock: {} };
-    await createBucket(s3, spec, "us-east-1");
+    await createToSpec(s3, spec, "us-east-1");
     const observed = await mustRead(s3, name);
     assert.deepEqual(diff(lateInitialize(spec, observed).spec, observed), []);
   });
@@ -244,38 +260,148 @@ describe("createBucket and readBucket", () => {
   });
 });
 
-describe("idempotent create", () => {
-  test("creating again in eu-west-1 finds the bucket already owned and brings it to the spec", async () => {
+describe("createBucket: the create call only, with the tags", () => {
+  const owner = { "crossrole.dev/owner-uid": "uid-1", "crossrole.dev/owner": "Bucket/shop/a" };
+
+  test("sends CreateBucket alone, carrying the user's and the ownership tags in the same request", async () => {
+    const name = uniqueName("tags-at-create");
+    const spec = fullSpec(name);
+    const path = emulator.recordingPath;
+    assert.ok(path !== undefined);
+    const writes = await writesDuring(async () => {
+      assert.deepEqual(await createBucket(s3, spec, "us-east-1", owner), {
+        created: true,
+        location: `/${name}`,
+      });
+    });
+    assert.deepEqual(
+      writes,
+      ["PUT "],
+      "nothing but CreateBucket: the caller reads the bucket back before writing to it",
+    );
+    const create = (await readFile(path, "utf8"))
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as { method: string; url: string; body?: string; body_encoded?: boolean })
+      .filter(
+        (r) => r.method === "PUT" && new URL(r.url, "http://x").pathname.replace(/\/$/, "") === `/${name}`,
+      )
+      .at(-1);
+    const body = create?.body_encoded
+      ? Buffer.from(create.body ?? "", "base64").toString()
+      : (create?.body ?? "");
+    for (const [k, v] of [...Object.entries(owner), ["team", "shop"]]) {
+      assert.match(
+        body,
+        new RegExp(`<Tag><Key>${k}</Key><Value>${v}</Value></Tag>`),
+        `CreateBucket carries ${k}`,
+      );
+    }
+  });
+
+  test("again in eu-west-1: BucketAlreadyOwnedByYou is {created: false}, and nothing is written", async () => {
     const spec = fullSpec(uniqueName("again"));
-    await createBucket(s3Europe, spec, "eu-west-1");
-    // Drift between the two attempts (e.g. a restart mid-way while someone edited the bucket).
+    await createToSpec(s3Europe, spec, "eu-west-1");
     await s3Europe.send(new DeleteBucketPolicyCommand({ Bucket: spec.name }));
-    const second = await createBucket(s3Europe, spec, "eu-west-1");
-    assert.equal(second.alreadyOwned, true);
-    assert.deepEqual(diff(spec, await mustRead(s3Europe, spec.name)), []);
+    const writes = await writesDuring(async () => {
+      assert.deepEqual(await createBucket(s3Europe, spec, "eu-west-1", owner), { created: false });
+    });
+    assert.deepEqual(writes, ["PUT "]);
+    assert.equal(
+      (await mustRead(s3Europe, spec.name)).policy,
+      undefined,
+      "the existing bucket was not touched",
+    );
   });
 
-  test("creating again in us-east-1 succeeds (S3's legacy us-east-1 behaviour)", async () => {
+  test("again in us-east-1: S3's legacy 200, and still nothing but the create call is sent", async () => {
     const spec = fullSpec(uniqueName("again-use1"));
-    await createBucket(s3, spec, "us-east-1");
-    await createBucket(s3, spec, "us-east-1");
-    assert.deepEqual(diff(spec, await mustRead(s3, spec.name)), []);
+    await createToSpec(s3, spec, "us-east-1");
+    const writes = await writesDuring(() => createBucket(s3, { name: spec.name }, "us-east-1", owner));
+    assert.deepEqual(writes, ["PUT "]);
+    assert.deepEqual(
+      diff(spec, await mustRead(s3, spec.name)),
+      [],
+      "the existing bucket kept its configuration",
+    );
   });
 
-  test("our own bucket in another region is terminal: S3 cannot move a bucket", async () => {
+  test("our own bucket in another region: {created: false}; the read shows where it is (the reconciler's RegionDrift)", async () => {
     const name = uniqueName("moved");
     await createBucket(s3Europe, { name }, "eu-west-1");
-    const err = await bucketError(createBucket(s3, { name }, "us-east-1"));
-    assert.equal(err.disposition, "terminal");
-    assert.equal(err.bucketRegion, "eu-west-1");
-    assert.match(err.message, /already exists in this account in region eu-west-1, not in us-east-1/);
+    assert.deepEqual(await createBucket(s3, { name }, "us-east-1"), { created: false });
+    assert.equal((await mustRead(s3, name)).region, "eu-west-1");
+  });
+});
+
+describe("ownership tags: claimBucket, updateBucket, bucketCreatedAt", () => {
+  const owner = { "crossrole.dev/owner-uid": "uid-2", "crossrole.dev/owner": "Bucket/shop/b" };
+  const tagsOf = async (name: string) =>
+    Object.fromEntries(
+      ((await s3.send(new GetBucketTaggingCommand({ Bucket: name }))).TagSet ?? []).map((t) => [
+        t.Key,
+        t.Value,
+      ]),
+    );
+
+  test("claimBucket adds the ownership tags and keeps every tag the bucket had", async () => {
+    const name = uniqueName("claim");
+    await createToSpec(s3, { name, tagging: { tagSet: [{ key: "team", value: "shop" }] } }, "us-east-1");
+    await claimBucket(s3, await mustRead(s3, name), owner);
+    assert.deepEqual(await tagsOf(name), { team: "shop", ...owner });
+  });
+
+  test("updateBucket writes the ownership tags with every tag change, also when the user's tags go", async () => {
+    const name = uniqueName("owner-kept");
+    await createToSpec(
+      s3,
+      { name, tagging: { tagSet: [{ key: "team", value: "shop" }] } },
+      "us-east-1",
+      owner,
+    );
+    assert.deepEqual(await tagsOf(name), { team: "shop", ...owner });
+    const applied = await updateBucket(
+      s3,
+      { name, tagging: { tagSet: [] } },
+      await mustRead(s3, name),
+      owner,
+    );
+    assert.deepEqual(
+      applied.map((d) => d.field),
+      ["tagging"],
+    );
+    assert.deepEqual(await tagsOf(name), owner, "the ownership tags stay when the user removes all tags");
+  });
+
+  test("ownership tags are never drift, and a bucket holding only them matches a spec without tags", async () => {
+    const name = uniqueName("owner-not-drift");
+    await createToSpec(s3, { name, tagging: { tagSet: [{ key: "x", value: "1" }] } }, "us-east-1", owner);
+    await updateBucket(s3, { name }, await mustRead(s3, name), owner);
+    const observed = await mustRead(s3, name);
+    assert.deepEqual(diff({ name }, observed), []);
+    assert.deepEqual(await tagsOf(name), owner);
+  });
+
+  test("bucketCreatedAt: when this account made it; undefined for a bucket it does not list", async () => {
+    const before = Date.now();
+    const name = uniqueName("created-at");
+    await createBucket(s3, { name }, "us-east-1");
+    const at = await bucketCreatedAt(s3, name);
+    assert.ok(
+      at !== undefined && at.getTime() >= before - 5_000 && at.getTime() <= Date.now() + 5_000,
+      String(at),
+    );
+    assert.equal(await bucketCreatedAt(s3, uniqueName("never-made")), undefined);
+    const others = uniqueName("others-created-at");
+    await createBucket(s3Other, { name: others }, "us-east-1");
+    assert.equal(await bucketCreatedAt(s3, others), undefined);
   });
 });
 
 describe("updateBucket", () => {
   test("detects drift on every sub-resource and corrects it", async () => {
     const spec = fullSpec(uniqueName("drift"));
-    await createBucket(s3, spec, "us-east-1");
+    await createToSpec(s3, spec, "us-east-1");
     const Bucket = spec.name;
     await s3.send(
       new PutBucketTaggingCommand({ Bucket, Tagging: { TagSet: [{ Key: "added", Value: "by-hand" }] } }),
@@ -320,7 +446,7 @@ describe("updateBucket", () => {
 
   test("a changed spec updates only the sub-resources that differ", async () => {
     const spec = fullSpec(uniqueName("change"));
-    await createBucket(s3, spec, "us-east-1");
+    await createToSpec(s3, spec, "us-east-1");
     const changed: BucketFields = {
       ...spec,
       tagging: { tagSet: [{ key: "team", value: "billing" }] },
@@ -344,7 +470,7 @@ describe("updateBucket", () => {
 
   test("empty sub-resources (no tags, empty policy, {} block, no ownership rule) are deleted in S3", async () => {
     const spec = fullSpec(uniqueName("empty"));
-    await createBucket(s3, spec, "us-east-1");
+    await createToSpec(s3, spec, "us-east-1");
     const emptied: BucketFields = {
       ...spec,
       tagging: { tagSet: [] },
@@ -376,7 +502,7 @@ describe("updateBucket", () => {
 
   test("tags and policy left out of the spec are removed from S3 (ACK's semantics)", async () => {
     const spec = fullSpec(uniqueName("absent"));
-    await createBucket(s3, spec, "us-east-1");
+    await createToSpec(s3, spec, "us-east-1");
     const { tagging: _tagging, policy: _policy, ...rest } = spec;
     const applied = await updateBucket(s3, rest, await mustRead(s3, spec.name));
     assert.deepEqual(
@@ -392,7 +518,7 @@ describe("updateBucket", () => {
 describe("deleteBucket", () => {
   test("deletes the bucket; afterwards read says not found and a second delete says not-found", async () => {
     const spec = fullSpec(uniqueName("delete"));
-    await createBucket(s3, spec, "us-east-1");
+    await createToSpec(s3, spec, "us-east-1");
     assert.equal(await deleteBucket(s3, spec.name), "deleted");
     assert.deepEqual(await readBucket(s3, spec), { found: false });
     assert.equal(await deleteBucket(s3, spec.name), "not-found");
@@ -414,7 +540,7 @@ describe("deleteBucket", () => {
 describe("accounts", () => {
   test("a bucket created in 222222222222 is listed there only, and the default account cannot read it", async () => {
     const name = uniqueName("other-account");
-    await createBucket(
+    await createToSpec(
       s3Other,
       { name, tagging: { tagSet: [{ key: "owner", value: "central-it" }] } },
       "us-east-1",

@@ -1,7 +1,9 @@
 // Create, read, update and delete one S3 bucket and its sub-resources through an S3Client the
 // caller configured (credentials of the decided identity, region, endpoint, forcePathStyle).
-// Knows nothing about Kubernetes: the reconciler decides when to call what (adoption,
-// deletion policy, region and account drift) and turns BucketErrors into conditions.
+// Knows nothing about Kubernetes: the reconciler decides when to call what (ownership,
+// adoption, deletion policy, region and account drift) and turns BucketErrors into conditions.
+// Every call carries the reconcile's CallContext: shutdown aborts it, and it is logged with
+// the reconcile ID.
 import {
   CreateBucketCommand,
   DeleteBucketCommand,
@@ -26,16 +28,17 @@ import {
   PutPublicAccessBlockCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
+import type { CallContext } from "../call-context.ts";
 import { diff, type FieldDifference } from "./diff.ts";
 import { BucketError, classifyError, errorCode, httpStatus, type S3Operation } from "./errors.ts";
 import {
+  bucketTags,
   createBucketInput,
   defaultBucketRegion,
   encryptionFromAws,
   isNoOwnershipControls,
   isNoPolicy,
   isNoPublicAccessBlock,
-  isNoTags,
   locationOf,
   ownershipControlsFromAws,
   policyFromAws,
@@ -47,11 +50,18 @@ import {
   putBucketVersioningInput,
   putPublicAccessBlockInput,
   taggingFromAws,
+  tagMapOf,
   versioningFromAws,
 } from "./mapping.ts";
-import { type BucketFields, type BucketSubresource, bucketSubresources } from "./schema.ts";
+import type { BucketFields, BucketSubresource } from "./schema.ts";
 
-/** What S3 has: the managed configuration in spec form (absent = none) and where the bucket lives. */
+/** The ownership tags the reconciler wants on the bucket (empty: none, e.g. in module tests). */
+export type OwnerTags = Readonly<Record<string, string>>;
+
+/**
+ * What S3 has: the managed configuration in spec form (absent = none) and where the bucket
+ * lives. `tagging` holds every tag, ownership tags included.
+ */
 export interface ObservedBucket extends BucketFields {
   readonly region: string;
 }
@@ -60,51 +70,70 @@ export type ReadResult =
   | { readonly found: false }
   | { readonly found: true; readonly bucket: ObservedBucket };
 
+/** One S3 call: logged with the reconcile's logger, aborted with its signal. */
+function call<T>(
+  ctx: CallContext,
+  operation: S3Operation,
+  bucket: string,
+  run: (options: { abortSignal?: AbortSignal }) => Promise<T>,
+): Promise<T> {
+  ctx.log?.debug({ aws: `s3:${operation}`, bucket }, "aws call");
+  return run(ctx.signal ? { abortSignal: ctx.signal } : {});
+}
+
 /**
  * Reads a bucket and every managed sub-resource. Works on any bucket the identity can read,
- * whoever created it, which is what adoption needs. `found: false` when S3 has no bucket of
- * that name (or it vanished mid-read); a bucket owned by another account is an AccessDenied
- * BucketError, never `found: false`.
+ * whoever created it (the reconciler decides from the tags whether it may touch it).
+ * `found: false` when S3 has no bucket of that name (or it vanished mid-read); a bucket owned
+ * by another account is an AccessDenied BucketError, never `found: false`.
  */
-export async function readBucket(client: S3Client, spec: Pick<BucketFields, "name">): Promise<ReadResult> {
+export async function readBucket(
+  client: S3Client,
+  spec: Pick<BucketFields, "name">,
+  ctx: CallContext = {},
+): Promise<ReadResult> {
   const name = spec.name;
-  const region = await regionOf(client, name);
+  const region = await regionOf(client, name, ctx);
   if (region === undefined) return { found: false };
+  const get = <T>(
+    operation: S3Operation,
+    field: string,
+    noneCodes: readonly string[],
+    read: (o: { abortSignal?: AbortSignal }) => Promise<T | undefined>,
+  ) => getOrNone(name, operation, field, noneCodes, () => call(ctx, operation, name, read));
   try {
     const [tagging, versioning, encryption, policy, publicAccessBlock, ownershipControls] = await Promise.all(
       [
-        getOrNone(name, "GetBucketTagging", "spec.tagging", ["NoSuchTagSet"], async () =>
-          taggingFromAws(await client.send(new GetBucketTaggingCommand({ Bucket: name }))),
+        get("GetBucketTagging", "spec.tagging", ["NoSuchTagSet"], async (o) =>
+          taggingFromAws(await client.send(new GetBucketTaggingCommand({ Bucket: name }), o)),
         ),
-        getOrNone(name, "GetBucketVersioning", "spec.versioning", [], async () =>
-          versioningFromAws(await client.send(new GetBucketVersioningCommand({ Bucket: name }))),
+        get("GetBucketVersioning", "spec.versioning", [], async (o) =>
+          versioningFromAws(await client.send(new GetBucketVersioningCommand({ Bucket: name }), o)),
         ),
-        getOrNone(
-          name,
+        get(
           "GetBucketEncryption",
           "spec.encryption",
           ["ServerSideEncryptionConfigurationNotFoundError"],
-          async () => encryptionFromAws(await client.send(new GetBucketEncryptionCommand({ Bucket: name }))),
+          async (o) =>
+            encryptionFromAws(await client.send(new GetBucketEncryptionCommand({ Bucket: name }), o)),
         ),
-        getOrNone(name, "GetBucketPolicy", "spec.policy", ["NoSuchBucketPolicy"], async () =>
-          policyFromAws(await client.send(new GetBucketPolicyCommand({ Bucket: name }))),
+        get("GetBucketPolicy", "spec.policy", ["NoSuchBucketPolicy"], async (o) =>
+          policyFromAws(await client.send(new GetBucketPolicyCommand({ Bucket: name }), o)),
         ),
-        getOrNone(
-          name,
+        get(
           "GetPublicAccessBlock",
           "spec.publicAccessBlock",
           ["NoSuchPublicAccessBlockConfiguration"],
-          async () =>
-            publicAccessBlockFromAws(await client.send(new GetPublicAccessBlockCommand({ Bucket: name }))),
+          async (o) =>
+            publicAccessBlockFromAws(await client.send(new GetPublicAccessBlockCommand({ Bucket: name }), o)),
         ),
-        getOrNone(
-          name,
+        get(
           "GetBucketOwnershipControls",
           "spec.ownershipControls",
           ["OwnershipControlsNotFoundError"],
-          async () =>
+          async (o) =>
             ownershipControlsFromAws(
-              await client.send(new GetBucketOwnershipControlsCommand({ Bucket: name })),
+              await client.send(new GetBucketOwnershipControlsCommand({ Bucket: name }), o),
             ),
         ),
       ],
@@ -122,9 +151,11 @@ export async function readBucket(client: S3Client, spec: Pick<BucketFields, "nam
 }
 
 /** HeadBucket: the region, or undefined when there is no such bucket. */
-async function regionOf(client: S3Client, name: string): Promise<string | undefined> {
+async function regionOf(client: S3Client, name: string, ctx: CallContext): Promise<string | undefined> {
   try {
-    const head = await client.send(new HeadBucketCommand({ Bucket: name }));
+    const head = await call(ctx, "HeadBucket", name, (o) =>
+      client.send(new HeadBucketCommand({ Bucket: name }), o),
+    );
     if (head.BucketRegion !== undefined && head.BucketRegion !== "") return head.BucketRegion;
   } catch (err) {
     if (httpStatus(err) === 404) return undefined;
@@ -132,7 +163,9 @@ async function regionOf(client: S3Client, name: string): Promise<string | undefi
   }
   // S3-compatible stores that do not send x-amz-bucket-region: ask the old way.
   try {
-    const location = await client.send(new GetBucketLocationCommand({ Bucket: name }));
+    const location = await call(ctx, "GetBucketLocation", name, (o) =>
+      client.send(new GetBucketLocationCommand({ Bucket: name }), o),
+    );
     const constraint = location.LocationConstraint as string | undefined;
     if (constraint === undefined || constraint === "") return defaultBucketRegion;
     return constraint === "EU" ? "eu-west-1" : constraint;
@@ -150,10 +183,10 @@ async function getOrNone<T>(
   operation: S3Operation,
   field: string,
   noneCodes: readonly string[],
-  call: () => Promise<T | undefined>,
+  read: () => Promise<T | undefined>,
 ): Promise<T | undefined> {
   try {
-    return await call();
+    return await read();
   } catch (err) {
     const code = errorCode(err);
     if (noneCodes.includes(code)) return undefined;
@@ -166,23 +199,25 @@ function defined<T extends object>(fields: T): Partial<T> {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-export interface CreateResult {
-  /** For `status.location`: CreateBucket's Location, or "/<name>" when S3 gave none. */
-  readonly location: string;
-  /** The bucket already existed in this account (an earlier attempt, or adoption by create). */
-  readonly alreadyOwned: boolean;
-}
+export type CreateResult =
+  /** S3 made the bucket (or, in us-east-1, answered 200 for one this account already had). */
+  | { readonly created: true; readonly location: string }
+  /** BucketAlreadyOwnedByYou: this account already has it; whose it is, the tags must tell. */
+  | { readonly created: false };
 
 /**
- * Creates the bucket in `region` (the S3 client must be configured for the same region) and
- * applies every sub-resource the spec sets. Idempotent: a bucket this account already owns in
- * that region is brought to the spec instead. A BucketError whose `operation` is not
- * CreateBucket means the bucket exists and a sub-resource failed: record the bucket as created.
+ * CreateBucket in `region` (the client must be configured for it), tagged with `ownerTags` and
+ * the spec's tags in the same call. Nothing else: a bucket's other sub-resources are applied by
+ * updateBucket once the reconciler has read the bucket back and seen from its tags that it is
+ * its own — in us-east-1 S3 answers 200 for a bucket the account already had, and writing to it
+ * then would take over someone else's bucket.
  */
 export async function createBucket(
   client: S3Client,
   spec: BucketFields,
   region: string,
+  ownerTags: OwnerTags = {},
+  ctx: CallContext = {},
 ): Promise<CreateResult> {
   const clientRegion = await client.config.region();
   if (clientRegion !== region) {
@@ -191,49 +226,23 @@ export async function createBucket(
     );
   }
   const name = spec.name;
-  let location = locationOf(name);
   try {
-    const out = await client.send(new CreateBucketCommand(createBucketInput(name, region)));
-    if (out.Location !== undefined && out.Location !== "") location = out.Location;
+    const out = await call(ctx, "CreateBucket", name, (o) =>
+      client.send(
+        new CreateBucketCommand(createBucketInput(name, region, bucketTags(spec.tagging, ownerTags))),
+        o,
+      ),
+    );
+    return {
+      created: true,
+      location: out.Location !== undefined && out.Location !== "" ? out.Location : locationOf(name),
+    };
   } catch (err) {
     const code = errorCode(err);
-    if (code === "BucketAlreadyOwnedByYou") {
-      await bringExistingToSpec(client, spec, region);
-      return { location, alreadyOwned: true };
-    }
-    if (code === "AccessDenied") throw await explainCreateDenied(client, name, err);
+    if (code === "BucketAlreadyOwnedByYou") return { created: false };
+    if (code === "AccessDenied") throw await explainCreateDenied(client, name, err, ctx);
     throw classifyError(err, { operation: "CreateBucket", bucket: name, field: "spec.name" });
   }
-  for (const field of bucketSubresources) {
-    if (spec[field] !== undefined) await apply(client, spec, field);
-  }
-  return { location, alreadyOwned: false };
-}
-
-/** A bucket of ours already had the name: it must be in the right region, then it is updated. */
-async function bringExistingToSpec(client: S3Client, spec: BucketFields, region: string): Promise<void> {
-  const existing = await readBucket(client, spec);
-  if (!existing.found) {
-    throw new BucketError({
-      disposition: "retryable",
-      code: "NoSuchBucket",
-      operation: "HeadBucket",
-      bucket: spec.name,
-      message: `HeadBucket on bucket "${spec.name}" found nothing although CreateBucket said this account owns it (S3 may not show it everywhere yet; retrying)`,
-    });
-  }
-  if (existing.bucket.region !== region) {
-    throw new BucketError({
-      disposition: "terminal",
-      code: "BucketAlreadyOwnedByYou",
-      operation: "CreateBucket",
-      bucket: spec.name,
-      field: "spec.name",
-      bucketRegion: existing.bucket.region,
-      message: `spec.name: bucket "${spec.name}" already exists in this account in region ${existing.bucket.region}, not in ${region}; S3 cannot move a bucket`,
-    });
-  }
-  await updateBucket(client, spec, existing.bucket);
 }
 
 /**
@@ -241,17 +250,21 @@ async function bringExistingToSpec(client: S3Client, spec: BucketFields, region:
  * with cross-account access off) when another account owns the name. Tell them apart: a name
  * that exists (HeadBucket 403) but is not among this account's buckets belongs to someone else.
  */
-async function explainCreateDenied(client: S3Client, name: string, denied: unknown): Promise<BucketError> {
+async function explainCreateDenied(
+  client: S3Client,
+  name: string,
+  denied: unknown,
+  ctx: CallContext,
+): Promise<BucketError> {
   const deniedError = classifyError(denied, { operation: "CreateBucket", bucket: name, field: "spec.name" });
   try {
-    await client.send(new HeadBucketCommand({ Bucket: name }));
+    await call(ctx, "HeadBucket", name, (o) => client.send(new HeadBucketCommand({ Bucket: name }), o));
     return deniedError;
   } catch (err) {
     if (httpStatus(err) !== 403) return deniedError;
   }
   try {
-    const listed = await client.send(new ListBucketsCommand({ Prefix: name }));
-    if ((listed.Buckets ?? []).some((b) => b.Name === name)) return deniedError;
+    if ((await listedCreationDate(client, name, ctx)) !== undefined) return deniedError;
   } catch {
     return deniedError;
   }
@@ -266,89 +279,157 @@ async function explainCreateDenied(client: S3Client, name: string, denied: unkno
   });
 }
 
+/** The bucket's CreationDate from this account's ListBuckets, or undefined if not listed. */
+async function listedCreationDate(
+  client: S3Client,
+  name: string,
+  ctx: CallContext,
+): Promise<Date | undefined> {
+  const listed = await call(ctx, "ListBuckets", name, (o) =>
+    client.send(new ListBucketsCommand({ Prefix: name }), o),
+  );
+  const entry = (listed.Buckets ?? []).find((b) => b.Name === name);
+  return entry === undefined ? undefined : (entry.CreationDate ?? new Date(Number.NaN));
+}
+
+/**
+ * When S3 says this account created the bucket (ListBuckets' CreationDate), or undefined when
+ * the account does not list it. The reconciler uses it to recognise its own unfinished create.
+ */
+export async function bucketCreatedAt(
+  client: S3Client,
+  name: string,
+  ctx: CallContext = {},
+): Promise<Date | undefined> {
+  try {
+    const date = await listedCreationDate(client, name, ctx);
+    return date === undefined || Number.isNaN(date.getTime()) ? undefined : date;
+  } catch (err) {
+    throw classifyError(err, { operation: "ListBuckets", bucket: name });
+  }
+}
+
 /**
  * Applies the sub-resources that differ between `desired` and `observed`, in a safe order
  * (public access block before policy, so a policy the new block allows is not refused).
  * A "none" value (no tags, "" policy, `{}` block, no ownership rules) deletes the
- * sub-resource. Returns what it changed.
+ * sub-resource; tags are always written together with `ownerTags`, so they are never lost.
+ * Returns what it changed.
  */
 export async function updateBucket(
   client: S3Client,
   desired: BucketFields,
   observed: BucketFields,
+  ownerTags: OwnerTags = {},
+  ctx: CallContext = {},
 ): Promise<FieldDifference[]> {
   const differences = diff(desired, observed);
-  for (const d of differences) await apply(client, desired, d.field);
+  for (const d of differences) await apply(client, desired, d.field, ownerTags, ctx);
   return differences;
 }
 
+/**
+ * Puts the ownership tags on a bucket that lacks them, keeping every tag it has (adoption, or
+ * finishing a create whose tagging never ran).
+ */
+export async function claimBucket(
+  client: S3Client,
+  observed: ObservedBucket,
+  ownerTags: OwnerTags,
+  ctx: CallContext = {},
+): Promise<void> {
+  const name = observed.name;
+  const tags = { ...tagMapOf(observed.tagging), ...ownerTags };
+  try {
+    await call(ctx, "PutBucketTagging", name, (o) =>
+      client.send(new PutBucketTaggingCommand(putBucketTaggingInput(name, tags)), o),
+    );
+  } catch (err) {
+    throw classifyError(err, { operation: "PutBucketTagging", bucket: name, field: "spec.tagging" });
+  }
+}
+
 /** Puts one sub-resource as the spec says, or deletes it when the spec says "none". */
-async function apply(client: S3Client, spec: BucketFields, field: BucketSubresource): Promise<void> {
+async function apply(
+  client: S3Client,
+  spec: BucketFields,
+  field: BucketSubresource,
+  ownerTags: OwnerTags,
+  ctx: CallContext,
+): Promise<void> {
   const name = spec.name;
-  const send = async (operation: S3Operation, call: () => Promise<unknown>): Promise<void> => {
+  const send = async (
+    operation: S3Operation,
+    run: (o: { abortSignal?: AbortSignal }) => Promise<unknown>,
+  ) => {
     try {
-      await call();
+      await call(ctx, operation, name, run);
     } catch (err) {
       throw classifyError(err, { operation, bucket: name, field: `spec.${field}` });
     }
   };
   switch (field) {
     case "tagging": {
-      const tagging = spec.tagging;
-      if (tagging === undefined || isNoTags(tagging)) {
-        return send("DeleteBucketTagging", () =>
-          client.send(new DeleteBucketTaggingCommand({ Bucket: name })),
+      const tags = bucketTags(spec.tagging, ownerTags);
+      if (Object.keys(tags).length === 0) {
+        return send("DeleteBucketTagging", (o) =>
+          client.send(new DeleteBucketTaggingCommand({ Bucket: name }), o),
         );
       }
-      return send("PutBucketTagging", () =>
-        client.send(new PutBucketTaggingCommand(putBucketTaggingInput(name, tagging))),
+      return send("PutBucketTagging", (o) =>
+        client.send(new PutBucketTaggingCommand(putBucketTaggingInput(name, tags)), o),
       );
     }
     case "policy": {
       const policy = spec.policy;
       if (policy === undefined || isNoPolicy(policy)) {
-        return send("DeleteBucketPolicy", () => client.send(new DeleteBucketPolicyCommand({ Bucket: name })));
+        return send("DeleteBucketPolicy", (o) =>
+          client.send(new DeleteBucketPolicyCommand({ Bucket: name }), o),
+        );
       }
-      return send("PutBucketPolicy", () =>
-        client.send(new PutBucketPolicyCommand(putBucketPolicyInput(name, policy))),
+      return send("PutBucketPolicy", (o) =>
+        client.send(new PutBucketPolicyCommand(putBucketPolicyInput(name, policy)), o),
       );
     }
     case "publicAccessBlock": {
       const block = spec.publicAccessBlock;
       if (block === undefined || isNoPublicAccessBlock(block)) {
-        return send("DeletePublicAccessBlock", () =>
-          client.send(new DeletePublicAccessBlockCommand({ Bucket: name })),
+        return send("DeletePublicAccessBlock", (o) =>
+          client.send(new DeletePublicAccessBlockCommand({ Bucket: name }), o),
         );
       }
-      return send("PutPublicAccessBlock", () =>
-        client.send(new PutPublicAccessBlockCommand(putPublicAccessBlockInput(name, block))),
+      return send("PutPublicAccessBlock", (o) =>
+        client.send(new PutPublicAccessBlockCommand(putPublicAccessBlockInput(name, block)), o),
       );
     }
     case "ownershipControls": {
       const controls = spec.ownershipControls;
       if (controls === undefined || isNoOwnershipControls(controls)) {
-        return send("DeleteBucketOwnershipControls", () =>
-          client.send(new DeleteBucketOwnershipControlsCommand({ Bucket: name })),
+        return send("DeleteBucketOwnershipControls", (o) =>
+          client.send(new DeleteBucketOwnershipControlsCommand({ Bucket: name }), o),
         );
       }
-      return send("PutBucketOwnershipControls", () =>
-        client.send(new PutBucketOwnershipControlsCommand(putBucketOwnershipControlsInput(name, controls))),
+      return send("PutBucketOwnershipControls", (o) =>
+        client.send(
+          new PutBucketOwnershipControlsCommand(putBucketOwnershipControlsInput(name, controls)),
+          o,
+        ),
       );
     }
     case "versioning": {
       const versioning = spec.versioning;
       // Late-initialised: diff never reports it absent, and S3 cannot remove versioning.
       if (versioning === undefined) return;
-      return send("PutBucketVersioning", () =>
-        client.send(new PutBucketVersioningCommand(putBucketVersioningInput(name, versioning))),
+      return send("PutBucketVersioning", (o) =>
+        client.send(new PutBucketVersioningCommand(putBucketVersioningInput(name, versioning)), o),
       );
     }
     case "encryption": {
       const encryption = spec.encryption;
       // Late-initialised, and S3 always encrypts: there is nothing to delete.
       if (encryption === undefined) return;
-      return send("PutBucketEncryption", () =>
-        client.send(new PutBucketEncryptionCommand(putBucketEncryptionInput(name, encryption))),
+      return send("PutBucketEncryption", (o) =>
+        client.send(new PutBucketEncryptionCommand(putBucketEncryptionInput(name, encryption)), o),
       );
     }
   }
@@ -358,9 +439,13 @@ async function apply(client: S3Client, spec: BucketFields, field: BucketSubresou
  * Deletes the bucket only (as ACK does): S3 refuses a bucket that still holds objects, which
  * is a retryable BucketNotEmpty error saying so. A bucket already gone is "not-found".
  */
-export async function deleteBucket(client: S3Client, name: string): Promise<"deleted" | "not-found"> {
+export async function deleteBucket(
+  client: S3Client,
+  name: string,
+  ctx: CallContext = {},
+): Promise<"deleted" | "not-found"> {
   try {
-    await client.send(new DeleteBucketCommand({ Bucket: name }));
+    await call(ctx, "DeleteBucket", name, (o) => client.send(new DeleteBucketCommand({ Bucket: name }), o));
     return "deleted";
   } catch (err) {
     if (errorCode(err) === "NoSuchBucket") return "not-found";

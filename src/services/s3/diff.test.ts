@@ -18,6 +18,7 @@ import {
   putBucketVersioningInput,
   putPublicAccessBlockInput,
   taggingFromAws,
+  tagMapOf,
   versioningFromAws,
 } from "./mapping.ts";
 import { type BucketFields, bucketSpecSchema, objectOwnerships, sseAlgorithms } from "./schema.ts";
@@ -312,7 +313,7 @@ function applyAndReadBack(spec: BucketFields): BucketFields {
   const observed: BucketFields = { name };
   if (spec.tagging !== undefined && !isNoTags(spec.tagging)) {
     observed.tagging = taggingFromAws({
-      TagSet: [...(putBucketTaggingInput(name, spec.tagging).Tagging?.TagSet ?? [])].reverse(),
+      TagSet: [...(putBucketTaggingInput(name, tagMapOf(spec.tagging)).Tagging?.TagSet ?? [])].reverse(),
     });
   }
   if (spec.versioning !== undefined) {

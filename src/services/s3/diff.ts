@@ -8,6 +8,7 @@
 //   defaults on every new bucket (SSE-S3 encryption, BucketOwnerEnforced, all four public
 //   access blocks on, unversioned), so `lateInitialize` copies S3's value into the spec and
 //   from then on it is managed. Until it is copied, an absent field never shows as a difference.
+import { isReservedTagKey } from "../../api/ownership-tags.ts";
 import { isNoOwnershipControls, isNoPolicy, isNoPublicAccessBlock, isNoTags } from "./mapping.ts";
 import type {
   BucketFields,
@@ -88,10 +89,14 @@ export function lateInitialize<Spec extends BucketFields>(
 
 // ---- canonical forms: equal exactly when S3 would behave the same ----
 
-/** Tags are a map: S3 does not keep their order. */
+/**
+ * Tags are a map: S3 does not keep their order. Ownership tags are the controller's, not the
+ * user's: they never show as drift (DESIGN §3.5).
+ */
 function canonicalTags(tagging: Tagging | undefined): [string, string][] {
   if (isNoTags(tagging)) return [];
   return (tagging?.tagSet ?? [])
+    .filter((t) => !isReservedTagKey(t.key))
     .map((t): [string, string] => [t.key, t.value])
     .sort(([a], [b]) => compare(a, b));
 }

@@ -143,14 +143,32 @@ export const bucketInvalidExamples: readonly InvalidExample[] = [
     message: "tagging.tagSet[].key must not start with 'aws:'",
   },
   {
-    title: "Bucket with more than 50 tags",
+    title: "Bucket tag key that is one of crossrole's ownership tags",
+    object: bucket("owner-tag", {
+      name: "shop-owner-tag",
+      tagging: { tagSet: [{ key: "crossrole.dev/owner-uid", value: "someone-elses-uid" }] },
+    }),
+    field: "spec.tagging.tagSet[0].key",
+    message: "crossrole sets those ownership tags itself",
+  },
+  {
+    title: "Bucket tag key that is ACK's namespace tag",
+    object: bucket("ack-tag", {
+      name: "shop-ack-tag",
+      tagging: { tagSet: [{ key: "services.k8s.aws/namespace", value: "other" }] },
+    }),
+    field: "spec.tagging.tagSet[0].key",
+    message: "crossrole sets those ownership tags itself",
+  },
+  {
+    title: "Bucket with more tags than S3 leaves beside the ownership tags",
     object: bucket("many-tags", {
       name: "shop-many-tags",
-      tagging: { tagSet: Array.from({ length: 51 }, (_, i) => ({ key: `k${i}`, value: "v" })) },
+      tagging: { tagSet: Array.from({ length: 47 }, (_, i) => ({ key: `k${i}`, value: "v" })) },
     }),
     field: "spec.tagging.tagSet",
-    message: "tagging.tagSet may hold at most 50 tags",
-    apiserverMessage: "must have at most 50 items",
+    message: "tagging.tagSet may hold at most 46 tags",
+    apiserverMessage: "must have at most 46 items",
   },
   {
     title: "Bucket versioning status Disabled",

@@ -1,9 +1,12 @@
 // The S3 Bucket service module: what the reconciler imports (schema, mapping, diff, CRUD, errors).
 export {
+  bucketCreatedAt,
   type CreateResult,
+  claimBucket,
   createBucket,
   deleteBucket,
   type ObservedBucket,
+  type OwnerTags,
   type ReadResult,
   readBucket,
   updateBucket,
@@ -16,7 +19,7 @@ export {
   isBucketError,
   type S3Operation,
 } from "./errors.ts";
-export { arnOf, defaultBucketRegion, locationOf } from "./mapping.ts";
+export { arnOf, defaultBucketRegion, locationOf, tagMapOf, userTagging } from "./mapping.ts";
 export {
   type Bucket,
   type BucketFields,

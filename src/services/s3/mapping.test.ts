@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
   arnOf,
+  bucketTags,
   createBucketInput,
   encryptionFromAws,
   ownershipControlsFromAws,
@@ -13,6 +14,7 @@ import {
   putBucketVersioningInput,
   putPublicAccessBlockInput,
   taggingFromAws,
+  userTagging,
   versioningFromAws,
 } from "./mapping.ts";
 
@@ -25,6 +27,45 @@ describe("createBucketInput", () => {
       Bucket: "b1",
       CreateBucketConfiguration: { LocationConstraint: "eu-west-1" },
     });
+  });
+  test("carries the tags in the create call itself, in every region", () => {
+    assert.deepEqual(createBucketInput("b1", "us-east-1", { "crossrole.dev/owner-uid": "u1" }), {
+      Bucket: "b1",
+      CreateBucketConfiguration: { Tags: [{ Key: "crossrole.dev/owner-uid", Value: "u1" }] },
+    });
+    assert.deepEqual(createBucketInput("b1", "eu-west-1", { team: "shop" }), {
+      Bucket: "b1",
+      CreateBucketConfiguration: { LocationConstraint: "eu-west-1", Tags: [{ Key: "team", Value: "shop" }] },
+    });
+  });
+});
+
+describe("bucket tags and ownership tags", () => {
+  const owner = { "crossrole.dev/owner-uid": "u1", "crossrole.dev/owner": "Bucket/shop/a" };
+  test("the set written is the user's tags plus the ownership tags", () => {
+    assert.deepEqual(bucketTags({ tagSet: [{ key: "team", value: "shop" }] }, owner), {
+      team: "shop",
+      ...owner,
+    });
+  });
+  test("ownership tags win over a user tag of the same key (admission refuses those; defence in depth)", () => {
+    assert.deepEqual(
+      bucketTags({ tagSet: [{ key: "crossrole.dev/owner-uid", value: "forged" }] }, owner),
+      owner,
+    );
+  });
+  test("the user's part of what S3 reports leaves the ownership tags out", () => {
+    assert.deepEqual(
+      userTagging({
+        tagSet: [
+          { key: "team", value: "shop" },
+          { key: "crossrole.dev/owner-uid", value: "u1" },
+          { key: "services.k8s.aws/namespace", value: "shop" },
+        ],
+      }),
+      { tagSet: [{ key: "team", value: "shop" }] },
+    );
+    assert.equal(userTagging({ tagSet: [{ key: "crossrole.dev/owner", value: "x" }] }), undefined);
   });
 });
 
@@ -41,7 +82,7 @@ describe("arnOf", () => {
 
 describe("spec → requests", () => {
   test("tags become Key/Value pairs", () => {
-    assert.deepEqual(putBucketTaggingInput("b1", { tagSet: [{ key: "team", value: "shop" }] }), {
+    assert.deepEqual(putBucketTaggingInput("b1", { team: "shop" }), {
       Bucket: "b1",
       Tagging: { TagSet: [{ Key: "team", Value: "shop" }] },
     });

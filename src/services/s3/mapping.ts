@@ -18,6 +18,7 @@ import type {
   PutBucketVersioningCommandInput,
   PutPublicAccessBlockCommandInput,
 } from "@aws-sdk/client-s3";
+import { isReservedTagKey, withoutReservedTags } from "../../api/ownership-tags.ts";
 import {
   type Encryption,
   type EncryptionRule,
@@ -59,18 +60,49 @@ export function locationOf(name: string): string {
  * us-east-1 must not be named as a LocationConstraint; every other region must be. (The cast:
  * the SDK's union lists the regions it knew when it was built; newer ones are valid too.)
  */
-export function createBucketInput(name: string, region: string): CreateBucketCommandInput {
-  if (region === defaultBucketRegion) return { Bucket: name };
-  return {
-    Bucket: name,
-    CreateBucketConfiguration: { LocationConstraint: region as BucketLocationConstraint },
+export function createBucketInput(
+  name: string,
+  region: string,
+  tags: Readonly<Record<string, string>> = {},
+): CreateBucketCommandInput {
+  const Tags = Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
+  const configuration = {
+    ...(region === defaultBucketRegion ? {} : { LocationConstraint: region as BucketLocationConstraint }),
+    // S3 tags a general purpose bucket at creation (s3:TagResource): ownership is never missing.
+    ...(Tags.length > 0 ? { Tags } : {}),
   };
+  return Object.keys(configuration).length === 0
+    ? { Bucket: name }
+    : { Bucket: name, CreateBucketConfiguration: configuration };
 }
 
-export function putBucketTaggingInput(name: string, tagging: Tagging): PutBucketTaggingCommandInput {
+/** The tag set S3 should hold: the user's tags and the ownership tags (which win on a clash). */
+export function bucketTags(
+  tagging: Tagging | undefined,
+  ownerTags: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const user = Object.fromEntries((tagging?.tagSet ?? []).map((t) => [t.key, t.value]));
+  return { ...withoutReservedTags(user), ...ownerTags };
+}
+
+/** Every tag on a bucket as a map (ownership tags included). */
+export function tagMapOf(tagging: Tagging | undefined): Record<string, string> {
+  return Object.fromEntries((tagging?.tagSet ?? []).map((t) => [t.key, t.value]));
+}
+
+/** The user's part of a bucket's tags, in spec form (undefined = no tags). */
+export function userTagging(tagging: Tagging | undefined): Tagging | undefined {
+  const tagSet = (tagging?.tagSet ?? []).filter((t) => !isReservedTagKey(t.key));
+  return tagSet.length === 0 ? undefined : { tagSet };
+}
+
+export function putBucketTaggingInput(
+  name: string,
+  tags: Readonly<Record<string, string>>,
+): PutBucketTaggingCommandInput {
   return {
     Bucket: name,
-    Tagging: { TagSet: (tagging.tagSet ?? []).map((t) => ({ Key: t.key, Value: t.value })) },
+    Tagging: { TagSet: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })) },
   };
 }
 

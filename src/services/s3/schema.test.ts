@@ -72,7 +72,7 @@ describe("bucketSpecSchema", () => {
     assert.deepEqual(problems({ name: "1shop.assets-2" }), []);
   });
 
-  test("rejects repeated tag keys, reserved aws: keys and more than 50 tags", () => {
+  test("rejects repeated tag keys, reserved aws: and ownership keys, and more tags than S3 leaves beside ownership", () => {
     assert.ok(
       problems({
         name: "abc",
@@ -91,10 +91,27 @@ describe("bucketSpecSchema", () => {
         p.includes("must not start with 'aws:'"),
       ),
     );
-    const many = Array.from({ length: 51 }, (_, i) => ({ key: `k${i}`, value: "v" }));
-    assert.ok(
-      problems({ name: "abc", tagging: { tagSet: many } }).some((p) => p.includes("at most 50 tags")),
+    for (const key of [
+      "crossrole.dev/owner-uid",
+      "crossrole.dev/anything",
+      "services.k8s.aws/controller-version",
+    ]) {
+      assert.ok(
+        problems({ name: "abc", tagging: { tagSet: [{ key, value: "1" }] } }).some((p) =>
+          p.includes("crossrole sets those ownership tags itself"),
+        ),
+        key,
+      );
+    }
+    assert.deepEqual(
+      problems({ name: "abc", tagging: { tagSet: [{ key: "services.k8s.aws/other", value: "1" }] } }),
+      [],
     );
+    const many = Array.from({ length: 47 }, (_, i) => ({ key: `k${i}`, value: "v" }));
+    assert.ok(
+      problems({ name: "abc", tagging: { tagSet: many } }).some((p) => p.includes("at most 46 tags")),
+    );
+    assert.deepEqual(problems({ name: "abc", tagging: { tagSet: many.slice(1) } }), []);
   });
 
   test("rejects a KMS key with AES256, and anything but exactly one encryption rule", () => {

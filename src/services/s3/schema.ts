@@ -3,10 +3,12 @@
 // publicAccessBlock, ownershipControls), plus spec.identityRef. Fields ACK has and crossrole
 // does not manage yet (cors, website, logging, ...) are left out on purpose: the apiserver then
 // rejects them as unknown under strict field validation instead of silently ignoring them.
+
 import { z } from "zod";
 import type { CrdSource } from "../../api/crd.ts";
 import { kindOf, type ResourceKind } from "../../api/kinds.ts";
 import { objectMetaSchema, typeMetaShape } from "../../api/object-meta.ts";
+import { ownershipTagCount, userTagKey } from "../../api/ownership-tags.ts";
 import { resourceCrdSource, resourceSpecSchema, resourceStatusSchema } from "../../api/resource.ts";
 import { immutable, listMap, type Rule, withRules } from "../../api/rules.ts";
 import { patternField, stringField } from "../../api/validation.ts";
@@ -67,22 +69,25 @@ export const bucketNameSchema = immutable(
 
 // ---- tagging ----
 
-/** S3 accepts at most 50 tags on a bucket. */
-export const maxBucketTags = 50;
+/** S3 accepts at most 50 tags on a bucket; crossrole's ownership tags take some of them. */
+export const maxBucketTags = 50 - ownershipTagCount;
 
 export const tagSchema = z.object({
-  key: withRules(
-    patternField(
-      "tagging.tagSet[].key",
-      "tagKey",
-      128,
-      "tagging.tagSet[].key must be 1-128 characters of letters, digits, spaces and _.:/=+-@",
+  key: userTagKey(
+    withRules(
+      patternField(
+        "tagging.tagSet[].key",
+        "tagKey",
+        128,
+        "tagging.tagSet[].key must be 1-128 characters of letters, digits, spaces and _.:/=+-@",
+      ),
+      {
+        cel: "!self.startsWith('aws:')",
+        message: "tagging.tagSet[].key must not start with 'aws:' (reserved by AWS)",
+        check: (s) => !s.startsWith("aws:"),
+      },
     ),
-    {
-      cel: "!self.startsWith('aws:')",
-      message: "tagging.tagSet[].key must not start with 'aws:' (reserved by AWS)",
-      check: (s) => !s.startsWith("aws:"),
-    },
+    "tagging.tagSet[].key",
   ),
   value: patternField(
     "tagging.tagSet[].value",
@@ -96,7 +101,12 @@ export type Tag = z.infer<typeof tagSchema>;
 export const taggingSchema = z.object({
   /** Empty or absent = no tags (DeleteBucketTagging). */
   tagSet: listMap(
-    z.array(tagSchema).max(maxBucketTags, `tagging.tagSet may hold at most ${maxBucketTags} tags (S3 limit)`),
+    z
+      .array(tagSchema)
+      .max(
+        maxBucketTags,
+        `tagging.tagSet may hold at most ${maxBucketTags} tags (S3's limit of 50 less crossrole's ${ownershipTagCount} ownership tags)`,
+      ),
     "key",
     "tagging.tagSet must not repeat a key",
   ).optional(),
