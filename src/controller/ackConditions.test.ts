@@ -165,6 +165,19 @@ describe("nextConditions: Ready follows Terminal > Recoverable > Synced", () => 
     }
   });
 
+  test("progressing (e.g. Creating): Synced and Ready False with its reason; no Recoverable or Terminal, even after one", () => {
+    const creating: SyncState = { kind: "progressing", reason: "Creating", message: "Creating bucket x" };
+    for (const before of [undefined, nextConditions(undefined, recoverable(), null, 1, t0)]) {
+      const list = nextConditions(before, creating, null, 1, t1);
+      assert.deepEqual(types(list).sort(), [conditionTypes.ready, conditionTypes.synced].sort());
+      for (const type of [conditionTypes.synced, conditionTypes.ready]) {
+        assert.equal(find(list, type)?.status, "False", type);
+        assert.equal(find(list, type)?.reason, "Creating", type);
+        assert.equal(find(list, type)?.message, "Creating bucket x", type);
+      }
+    }
+  });
+
   test("conditions the controller does not own are kept, in place", () => {
     const foreign: Condition = {
       type: "example.com/Audited",

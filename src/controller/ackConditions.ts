@@ -23,11 +23,13 @@ export const conditionTypes = {
 /** How the reconcile ended, as far as conditions care. */
 export type SyncState =
   | { readonly kind: "synced" }
+  /** On its way (creating, an AWS status not yet final): not synced, but nothing is wrong. */
+  | { readonly kind: "progressing"; readonly reason: string; readonly message: string }
   | { readonly kind: "recoverable"; readonly reason: string; readonly message: string }
   | { readonly kind: "terminal"; readonly reason: string; readonly message: string };
 
-/** A reconcile that did not reach AWS's desired state. */
-export type FailureState = Exclude<SyncState, { readonly kind: "synced" }>;
+/** A reconcile that did not reach AWS's desired state because something is wrong. */
+export type FailureState = Extract<SyncState, { readonly kind: "recoverable" | "terminal" }>;
 
 /** The IAMRoleSelected condition for a decision, or null when no selector is involved. */
 export function iamRoleSelectedFor(decision: Decision): ConditionUpdate | null {
@@ -73,15 +75,19 @@ export function nextConditions(
   const reason = synced ? "Synced" : state.reason;
   const message = synced ? "Resource synced with AWS" : state.message;
   // The condition that explains a failure (Recoverable or Terminal); the other one no longer applies.
-  const failure = state.kind === "terminal" ? conditionTypes.terminal : conditionTypes.recoverable;
-  let list = removeCondition(
-    current,
-    state.kind === "terminal" ? conditionTypes.recoverable : conditionTypes.terminal,
-  );
-  if (synced) list = removeCondition(list, conditionTypes.recoverable);
+  const failure =
+    state.kind === "terminal"
+      ? conditionTypes.terminal
+      : state.kind === "recoverable"
+        ? conditionTypes.recoverable
+        : null;
+  let list = current ? [...current] : [];
+  for (const type of [conditionTypes.recoverable, conditionTypes.terminal]) {
+    if (type !== failure) list = removeCondition(list, type);
+  }
   const status = synced ? "True" : "False";
   const updates: ConditionUpdate[] = [
-    ...(synced ? [] : [{ type: failure, status: "True" as const, reason, message, ...g }]),
+    ...(failure === null ? [] : [{ type: failure, status: "True" as const, reason, message, ...g }]),
     { type: conditionTypes.synced, status, reason, message, ...g },
     { type: conditionTypes.ready, status, reason, message, ...g },
   ];

@@ -1,9 +1,17 @@
-// Reconciles one managed AWS resource (any kind with a ServiceModule), ACK-style:
-//   1. resolve the identity (pure resolver over the configuration snapshot);
-//   2. anything but a clean `use` → conditions + Event, and NOTHING is called in AWS (fail closed);
-//   3. otherwise, with credentials for exactly that chain: read, create / adopt / correct drift,
-//      late-initialise, and record where the resource lives in status.ackResourceMetadata;
-//   4. on deletion: delete in AWS (policy permitting) with the resolved identity, then drop the finalizer.
+// Reconciles one managed AWS resource (any kind with a ServiceModule), ACK-style, as a sequence
+// of named steps that each return an Outcome (the decisions between them are pure, in
+// reconcilePlan.ts and ownership.ts):
+//
+//   sync:     decide → read policies and spec → ensure finalizer → connect (credentials,
+//             account) → check the recorded account → [per AWS object, one at a time]
+//             observe → judge ownership → create (intent recorded first) / adopt / finish an
+//             interrupted create / update → late-initialise → record status
+//   finalize: plan (read-only and retain need no identity) → connect → observe → delete only
+//             what this object owns → drop the finalizer
+//
+// Safety rules (DESIGN §3.4–3.5): nothing is called in AWS unless the decision is a clean
+// `use`; status is a record, never an input (it can only stop a reconcile); the tags on the AWS
+// object, not status, decide whether it is ours to update or delete.
 import type { Logger } from "pino";
 import type { DeletionPolicy } from "../api/annotations.ts";
 import { CredentialError } from "../credentials/errors.ts";
@@ -15,9 +23,16 @@ import { type Condition, conditionsEqual } from "../runtime/conditions.ts";
 import type { EventRecorder } from "../runtime/events.ts";
 import { addFinalizer, hasFinalizer, removeFinalizer } from "../runtime/finalizers.ts";
 import type { Informer } from "../runtime/informer.ts";
+import { KeyedMutex } from "../runtime/keyedMutex.ts";
 import { type KubeClient, patchTypes } from "../runtime/kubeClient.ts";
 import { type KubeObject, objectPath, type ResourceType } from "../runtime/kubeObject.ts";
-import { type ReconcileRequest, type Result, TerminalError } from "../runtime/reconcile.ts";
+import {
+  type ReconcileContext,
+  type ReconcileRequest,
+  type Result,
+  TerminalError,
+} from "../runtime/reconcile.ts";
+import type { CallContext } from "../services/call-context.ts";
 import {
   type FailureState,
   iamRoleSelectedFor,
@@ -27,8 +42,28 @@ import {
 } from "./ackConditions.ts";
 import type { ConfigCache } from "./configCache.ts";
 import type { DecisionTracker } from "./decisionTracker.ts";
+import {
+  type CreateIntent,
+  intentOf,
+  judgeOwnership,
+  type Owner,
+  ownershipTags,
+  unfinishedCreate,
+} from "./ownership.ts";
 import { type ResourcePolicies, readPolicies } from "./policies.ts";
-import type { ServiceModule } from "./serviceModule.ts";
+import {
+  checkAccount,
+  checkRegion,
+  describeTarget,
+  type Found,
+  planAfterCreate,
+  planDelete,
+  planFinalize,
+  planSync,
+  type SyncPlan,
+  type Target,
+} from "./reconcilePlan.ts";
+import type { Observation, OwnerTags, ServiceModule } from "./serviceModule.ts";
 
 /** A managed resource as it sits in the informer cache. */
 export type ManagedObject = KubeObject & {
@@ -60,6 +95,8 @@ export interface ReconcilerDeps<Spec extends object, Observed, Client> {
   readonly settings: Settings;
   readonly deletionPolicy: DeletionPolicy;
   readonly logger: Logger;
+  /** Serialises reconciles on one AWS object across resources (and kinds); shared per process. */
+  readonly objectLocks?: KeyedMutex;
   /** How soon a `wait` decision is retried (DESIGN §3.3: 15 s). */
   readonly waitRequeueMs?: number;
   readonly now?: () => Date;
@@ -67,8 +104,48 @@ export interface ReconcilerDeps<Spec extends object, Observed, Client> {
 
 export const finalizerFor = (rt: ResourceType): string => `finalizers.${rt.group}/${rt.kind}`;
 
-/** An error already written to status; the runtime retries (or not, when terminal) without rewriting it. */
+/** How a step ended. Only `settle` turns it into status, Events and the runtime's Result. */
+type Outcome =
+  | { readonly kind: "done"; readonly requeueAfterMs?: number }
+  | {
+      readonly kind: "failed";
+      readonly state: FailureState;
+      /** backoff: retry with the queue's backoff; none: wait for a change; a number: requeue after. */
+      readonly retry: "backoff" | "none" | number;
+      readonly cause?: unknown;
+    };
+
+const done: Outcome = { kind: "done" };
+
+function failed(state: FailureState, retry?: "backoff" | "none" | number, cause?: unknown): Outcome {
+  return {
+    kind: "failed",
+    state,
+    retry: retry ?? (state.kind === "terminal" ? "none" : "backoff"),
+    ...(cause === undefined ? {} : { cause }),
+  };
+}
+
+/** An error already written to status; the runtime retries it with backoff without rewriting it. */
 class Reported extends Error {}
+
+/** One reconcile of one object: what every step reads. */
+interface Attempt {
+  /** The object as last written (updated when the finalizer is added or the spec patched). */
+  obj: ManagedObject;
+  readonly decision: Decision;
+  readonly ref: ResourceRef;
+  readonly key: string;
+  readonly owner: Owner;
+  readonly call: CallContext;
+  readonly log: Logger;
+}
+
+/** Credentials and the account they act in. */
+interface Connection<Client> {
+  readonly client: Client;
+  readonly account: string;
+}
 
 /**
  * Whether `wanted` is what the apiserver already stores. The apiserver hands objects back with
@@ -103,36 +180,50 @@ function mergePatchReplacing(from: unknown, to: unknown): unknown {
   return out;
 }
 
+/** True when `err` (or anything in its cause chain) is a credential failure. */
+function credentialFailure(err: unknown): CredentialError | undefined {
+  for (let e = err, depth = 0; e !== null && typeof e === "object" && depth < 10; depth++) {
+    if (e instanceof CredentialError) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 export function createResourceReconciler<Spec extends object, Observed, Client>(
   d: ReconcilerDeps<Spec, Observed, Client>,
-): (req: ReconcileRequest) => Promise<Result> {
+): (req: ReconcileRequest, ctx?: ReconcileContext) => Promise<Result> {
   const now = d.now ?? (() => new Date());
   const waitRequeueMs = d.waitRequeueMs ?? 15_000;
   const finalizer = finalizerFor(d.resourceType);
   const kindName = d.module.kind.kind;
+  const noun = kindName.toLowerCase();
+  const locks = d.objectLocks ?? new KeyedMutex();
 
-  async function patchStatus(obj: ManagedObject, status: Record<string, unknown>): Promise<void> {
-    await d.kube.request({
+  // ---- status and Events ----
+
+  async function patchStatus(a: Attempt, status: Record<string, unknown>): Promise<ManagedObject> {
+    return d.kube.request<ManagedObject>({
       method: "PATCH",
-      path: objectPath(d.resourceType, obj.metadata.namespace ?? "", obj.metadata.name, "status"),
+      path: objectPath(d.resourceType, a.ref.namespace, a.ref.name, "status"),
       contentType: patchTypes.merge,
       body: { status },
+      ...(a.call.signal ? { signal: a.call.signal } : {}),
     });
   }
 
-  /** Writes conditions (and metadata) only when something changed. */
+  /** Writes conditions (and metadata, extra fields) only when something changed. */
   async function writeStatus(
-    obj: ManagedObject,
+    a: Attempt,
     state: SyncState,
-    decision: Decision,
     metadata?: AckResourceMetadata,
     extra?: Readonly<Record<string, unknown>>,
   ): Promise<void> {
+    const obj = a.obj;
     const current = obj.status?.conditions;
     const conditions = nextConditions(
       current,
       state,
-      iamRoleSelectedFor(decision),
+      iamRoleSelectedFor(a.decision),
       obj.metadata.generation,
       now(),
     );
@@ -140,23 +231,12 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     const extraChanged =
       extra !== undefined && Object.entries(extra).some(([k, v]) => !sameAsStored(v, obj.status?.[k]));
     if (conditionsEqual(current, conditions) && !metaChanged && !extraChanged) return;
-    await patchStatus(obj, { conditions, ...(metadata ? { ackResourceMetadata: metadata } : {}), ...extra });
-  }
-
-  /** Records a failure in status and returns the error the runtime should see. */
-  async function fail(
-    obj: ManagedObject,
-    decision: Decision,
-    state: FailureState,
-    cause?: unknown,
-  ): Promise<Error> {
-    await writeStatus(obj, state, decision);
-    if (state.kind === "terminal") {
-      void d.events.event(obj, "Warning", state.reason, state.message);
-      return new TerminalError(state.message, { cause });
-    }
-    void d.events.event(obj, "Warning", state.reason, state.message);
-    return new Reported(state.message, { cause });
+    // The answer carries the new resourceVersion the finalizer patches are checked against.
+    a.obj = await patchStatus(a, {
+      conditions,
+      ...(metadata ? { ackResourceMetadata: metadata } : {}),
+      ...extra,
+    });
   }
 
   function metadataFor(
@@ -186,110 +266,10 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     };
   }
 
-  /** The resource's policies, or a Terminal condition naming the bad annotation. */
-  async function policiesOf(obj: ManagedObject, decision: Decision): Promise<ResourcePolicies> {
-    const r = readPolicies(
-      obj.metadata.annotations,
-      d.config.namespaceAnnotations(obj.metadata.namespace ?? ""),
-      d.module.kind.service,
-      d.deletionPolicy,
-    );
-    if (r.ok) return r.value;
-    throw await fail(obj, decision, { kind: "terminal", reason: "InvalidAnnotation", message: r.error });
-  }
-
-  /** The validated spec, or a Terminal condition naming the bad field. */
-  async function specOf(obj: ManagedObject, decision: Decision): Promise<Spec> {
-    const r = d.module.parseSpec(obj.spec);
-    if (r.ok) return r.value;
-    throw await fail(obj, decision, { kind: "terminal", reason: "InvalidSpec", message: r.message });
-  }
-
-  /** The account AWS acts in for this decision: the role's, else the caller identity's (cached). */
-  async function accountOf(decision: Decision, ref: ResourceRef): Promise<string> {
-    if (decision.account) return decision.account;
-    return (await d.credentials.callerIdentity(decision, ref)).account;
-  }
-
-  async function finalize(obj: ManagedObject, decision: Decision, ref: ResourceRef): Promise<Result> {
-    if (!hasFinalizer(obj, finalizer)) return {};
-    const policies = await policiesOf(obj, decision);
-    const recorded = obj.status?.ackResourceMetadata;
-    const skip = policies.readOnly
-      ? "it is read-only"
-      : policies.deletionPolicy === "retain"
-        ? `the deletion policy is retain (${policies.deletionPolicySource})`
-        : !recorded?.arn
-          ? "it was never created in AWS"
-          : undefined;
-    if (skip === undefined) {
-      // Delete only with a clean decision in the recorded account: never in a wrong account.
-      const blocked = syncStateForDecision(decision);
-      if (blocked) {
-        const message = `Deletion blocked: ${blocked.message}`;
-        await fail(obj, decision, { ...blocked, message });
-        return decision.outcome === "wait" ? { requeueAfter: waitRequeueMs } : {};
-      }
-      const spec = await specOf(obj, decision);
-      try {
-        const client = await d.module.client(d.credentials, decision, ref);
-        const account = await accountOf(decision, ref);
-        if (recorded?.ownerAccountID && account !== recorded.ownerAccountID) {
-          const message = `Deletion blocked: resource exists in account ${recorded.ownerAccountID}, but the role used for reconciliation is in account ${account}`;
-          throw await fail(obj, decision, { kind: "terminal", reason: "AccountDrift", message });
-        }
-        const result = await d.module.delete(client, spec);
-        void d.events.event(
-          obj,
-          "Normal",
-          "Deleted",
-          `Deleted ${recorded?.arn} in account ${account} (${result})`,
-        );
-      } catch (err) {
-        throw await awsFailure(obj, decision, "DeleteFailed", err, spec);
-      }
-    } else {
-      void d.events.event(obj, "Normal", "Retained", `Not deleted in AWS: ${skip}`);
-    }
-    await removeFinalizer(d.kube, d.resourceType, obj, finalizer);
-    d.tracker.forget(`${ref.namespace}/${ref.name}`);
-    return {};
-  }
-
-  /** An AWS call failed: already-reported errors pass through; others are classified and reported. */
-  async function awsFailure(
-    obj: ManagedObject,
-    decision: Decision,
-    reason: string,
-    err: unknown,
-    spec: Spec,
-  ): Promise<Error> {
-    if (err instanceof Reported || err instanceof TerminalError) return err;
-    const kind = d.module.isTerminal(err) ? "terminal" : "recoverable";
-    return fail(obj, decision, { kind, reason, message: errorText(err, spec) }, err);
-  }
-
-  /** A one-line message for status: credential errors already name the identity, hop and fix. */
-  function errorText(err: unknown, spec: Spec): string {
-    if (err instanceof CredentialError) return err.message;
-    return d.module.describeError(err, spec);
-  }
-
-  return async function reconcile(req: ReconcileRequest): Promise<Result> {
-    const obj = d.informer.get(req.namespace, req.name);
-    const key = `${req.namespace}/${req.name}`;
-    if (!obj) {
-      d.tracker.forget(key);
-      return {};
-    }
-    const ref: ResourceRef = { namespace: req.namespace, kind: kindName, name: req.name };
-    const decision = resolve(
-      obj as unknown as ResourceObject,
-      req.namespace,
-      d.config.snapshot(),
-      d.settings,
-    );
-    if (d.tracker.record(key, decision) && decision.outcome === "use" && !decision.drift) {
+  /** One log line and Events when the decision changed (DESIGN §3.3, §4). */
+  function announce(obj: ManagedObject, key: string, decision: Decision): void {
+    if (!d.tracker.record(key, decision)) return;
+    if (decision.outcome === "use" && !decision.drift) {
       const last = decision.chain.at(-1);
       void d.events.event(
         obj,
@@ -298,153 +278,398 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
         `Using ${decision.roleARN ?? "the controller's own credentials"} (${decision.source}${last ? `: ${last.kind} ${last.name}` : ""}) in account ${decision.account ?? "of the caller"}, region ${decision.region}`,
       );
     }
+    for (const warning of decision.warnings)
+      void d.events.event(obj, "Warning", "AnnotationIgnored", warning);
+  }
 
-    try {
-      if (obj.metadata.deletionTimestamp) return await finalize(obj, decision, ref);
-
-      const blocked = syncStateForDecision(decision);
-      if (blocked) {
-        await fail(obj, decision, blocked);
-        if (blocked.kind === "terminal") throw new TerminalError(blocked.message);
-        return decision.outcome === "wait" ? { requeueAfter: waitRequeueMs } : {};
-      }
-      const region = decision.region;
-      if (region === null) {
-        throw await fail(obj, decision, {
-          kind: "recoverable",
-          reason: "IdentityUnavailable",
-          message: "no region decided",
-        });
-      }
-
-      const { readOnly, adoptionPolicy } = await policiesOf(obj, decision);
-
-      let spec: Spec = await specOf(obj, decision);
-
-      let current = obj;
-      if (!readOnly) current = (await addFinalizer(d.kube, d.resourceType, obj, finalizer)) as ManagedObject;
-
-      let client: Client;
-      let account: string;
-      try {
-        client = await d.module.client(d.credentials, decision, ref);
-        account = await accountOf(decision, ref);
-      } catch (err) {
-        throw await fail(
-          current,
-          decision,
-          { kind: "recoverable", reason: "CredentialsUnavailable", message: errorText(err, spec) },
-          err,
-        );
-      }
-      const recorded = current.status?.ackResourceMetadata;
-      if (recorded?.ownerAccountID && recorded.ownerAccountID !== account) {
-        const message = `Resource already exists in account ${recorded.ownerAccountID}, but the role used for reconciliation is in account ${account}`;
-        if (d.settings.accountDriftPolicy === "block")
-          throw await fail(current, decision, { kind: "terminal", reason: "AccountDrift", message });
-        // recreate (DESIGN §3.1.5): follow the new role; the old resource is left where it is,
-        // so its ARN goes into an Event for whoever cleans up.
-        void d.events.event(
-          current,
-          "Warning",
-          "AccountDrift",
-          `${message}; --account-drift-policy=recreate: following ${decision.roleARN ?? "the controller's own credentials"} into account ${account}. The old resource ${recorded.arn ?? "(no ARN recorded)"} in account ${recorded.ownerAccountID} is not deleted.`,
-        );
-      }
-
-      let extraStatus: Readonly<Record<string, unknown>> = {};
-      try {
-        let observation = await d.module.read(client, spec);
-        if (!observation.found) {
-          if (readOnly || adoptionPolicy === "adopt") {
-            const why = readOnly
-              ? "it is read-only (services.k8s.aws/read-only)"
-              : "its adoption policy is adopt (services.k8s.aws/adoption-policy)";
-            throw await fail(current, decision, {
-              kind: "recoverable",
-              reason: "NotFound",
-              message: `The resource does not exist in account ${account} (${region}), and crossrole will not create it because ${why}`,
-            });
-          }
-          extraStatus = await d.module.create(client, spec, region);
-          void d.events.event(
-            current,
-            "Normal",
-            "Created",
-            `Created ${d.module.arn(spec, region)} in account ${account} (${region})`,
-          );
-          observation = await d.module.read(client, spec);
-          if (!observation.found) return { requeueAfter: 1_000 };
-        } else {
-          const observedRegion = d.module.observedRegion(observation.observed);
-          if (observedRegion !== undefined && observedRegion !== region) {
-            const message = `Resource already exists in region ${observedRegion}, but the desired state specifies region ${region}`;
-            throw await fail(current, decision, { kind: "terminal", reason: "RegionDrift", message });
-          }
-          if (!recorded?.arn && adoptionPolicy !== null) {
-            // adopt is a strict import: the spec becomes what AWS has. adopt-or-create keeps the
-            // manifest as the source of truth (ACK): it is applied below like any update.
-            if (adoptionPolicy === "adopt") spec = d.module.specFromObserved(observation.observed, spec);
-            void d.events.event(
-              current,
-              "Normal",
-              "Adopted",
-              `Adopted ${d.module.arn(spec, region)} in account ${account}`,
-            );
-          }
-          if (!readOnly) {
-            const drift = d.module.diff(spec, observation.observed);
-            if (drift.length > 0) {
-              const changed = await d.module.update(client, spec, observation.observed);
-              void d.events.event(
-                current,
-                "Normal",
-                "Updated",
-                `Brought ${changed.join(", ")} back to the desired state`,
-              );
-              observation = await d.module.read(client, spec);
-              if (!observation.found) return { requeueAfter: 1_000 };
-            }
-          }
-        }
-
-        const late = d.module.lateInitialize(spec, observation.observed);
-        // A strict adoption replaces the spec: fields AWS does not have must go, which a merge
-        // patch of the new spec alone would leave in place (and the next reconcile would apply).
-        const specPatch =
-          adoptionPolicy === "adopt" && !recorded?.arn
-            ? mergePatchReplacing(current.spec, late.spec)
-            : late.initialized.length > 0
-              ? late.spec
-              : undefined;
-        if (specPatch) {
-          current = await d.kube.request<ManagedObject>({
-            method: "PATCH",
-            path: objectPath(d.resourceType, req.namespace, req.name),
-            contentType: patchTypes.merge,
-            body: { spec: specPatch },
-          });
-        }
-      } catch (err) {
-        throw await awsFailure(current, decision, "AWSError", err, spec);
-      }
-
-      await writeStatus(
-        current,
-        { kind: "synced" },
-        decision,
-        metadataFor(decision, d.module.arn(spec, region), account, region),
-        extraStatus,
-      );
-      return {};
-    } catch (err) {
-      if (err instanceof Reported) {
-        d.logger.debug(
-          { resource: `${kindName} ${key}`, err: err.message },
-          "reconcile failed (reported in status)",
-        );
-      }
-      throw err;
+  /**
+   * The end of every reconcile: a failure is written to status with a Warning Event; the
+   * runtime gets a Result, a TerminalError (not retried) or a Reported error (backoff).
+   */
+  async function settle(a: Attempt, outcome: Outcome): Promise<Result> {
+    if (outcome.kind === "done") {
+      return outcome.requeueAfterMs === undefined ? {} : { requeueAfter: outcome.requeueAfterMs };
     }
+    const { state, retry, cause } = outcome;
+    await writeStatus(a, state);
+    void d.events.event(a.obj, "Warning", state.reason, state.message);
+    a.log.debug(
+      { resource: `${kindName} ${a.key}`, reason: state.reason, err: state.message },
+      "reconcile failed (reported in status)",
+    );
+    if (state.kind === "terminal") throw new TerminalError(state.message, { cause });
+    if (retry === "backoff") throw new Reported(state.message, { cause });
+    return retry === "none" ? {} : { requeueAfter: retry };
+  }
+
+  // ---- steps shared by sync and finalize ----
+
+  function policiesOf(a: Attempt): ResourcePolicies | Outcome {
+    const r = readPolicies(
+      a.obj.metadata.annotations,
+      d.config.namespaceAnnotations(a.ref.namespace),
+      d.module.kind.service,
+      d.deletionPolicy,
+    );
+    if (r.ok) return r.value;
+    return failed({ kind: "terminal", reason: "InvalidAnnotation", message: r.error });
+  }
+
+  function specOf(a: Attempt): Spec | Outcome {
+    const r = d.module.parseSpec(a.obj.spec);
+    if (r.ok) return r.value;
+    return failed({ kind: "terminal", reason: "InvalidSpec", message: r.message });
+  }
+
+  /** Credentials for exactly the decided chain, and the account they act in. */
+  async function connect(a: Attempt): Promise<Connection<Client> | Outcome> {
+    try {
+      const client = await d.module.client(d.credentials, a.decision, a.ref);
+      const account = a.decision.account ?? (await d.credentials.callerIdentity(a.decision, a.ref)).account;
+      return { client, account };
+    } catch (err) {
+      return failed(
+        { kind: "recoverable", reason: "CredentialsUnavailable", message: errorText(err) },
+        "backoff",
+        err,
+      );
+    }
+  }
+
+  /** What AWS has under the spec's name, and whose it is. */
+  async function observe(
+    a: Attempt,
+    conn: Connection<Client>,
+    spec: Spec,
+    target: Target,
+    intent: CreateIntent | undefined,
+  ): Promise<{ observation: Observation<Observed>; found: Found }> {
+    const observation = await d.module.read(conn.client, spec, a.call);
+    if (!observation.found) return { observation, found: { found: false } };
+    const ownership = judgeOwnership(d.module.tagsOf(observation.observed), a.owner);
+    let unfinished = false;
+    if (ownership.kind === "untagged" && intent !== undefined && d.module.createdAt) {
+      const createdAt = await d.module.createdAt(conn.client, spec, a.call);
+      unfinished = unfinishedCreate(intent, target, createdAt);
+    }
+    return { observation, found: { found: true, ownership, unfinishedCreate: unfinished } };
+  }
+
+  /** An AWS call failed: classified (credential failures keep their own reason) and reported. */
+  function awsFailure(err: unknown, spec: Spec, reason: string): Outcome {
+    if (credentialFailure(err)) {
+      return failed(
+        { kind: "recoverable", reason: "CredentialsUnavailable", message: errorText(err, spec) },
+        "backoff",
+        err,
+      );
+    }
+    const kind = d.module.isTerminal(err) ? "terminal" : "recoverable";
+    return failed({ kind, reason, message: errorText(err, spec) }, undefined, err);
+  }
+
+  /** A one-line message for status: credential errors already name the identity, hop and fix. */
+  function errorText(err: unknown, spec?: Spec): string {
+    const credential = credentialFailure(err);
+    if (credential) return credential.message;
+    if (spec === undefined) return err instanceof Error ? err.message : String(err);
+    return d.module.describeError(err, spec);
+  }
+
+  const lockKey = (target: Target): string => `${d.module.kind.service}/${target.account}/${target.name}`;
+
+  // ---- sync ----
+
+  async function sync(a: Attempt): Promise<Outcome> {
+    const blocked = syncStateForDecision(a.decision);
+    if (blocked) {
+      if (blocked.kind === "terminal") return failed(blocked);
+      return failed(blocked, a.decision.outcome === "wait" ? waitRequeueMs : "none");
+    }
+    const region = a.decision.region;
+    if (region === null) {
+      return failed(
+        { kind: "recoverable", reason: "IdentityUnavailable", message: "no region decided" },
+        waitRequeueMs,
+      );
+    }
+    const policies = policiesOf(a);
+    if (isOutcome(policies)) return policies;
+    const spec = specOf(a);
+    if (isOutcome(spec)) return spec;
+    if (!policies.readOnly)
+      a.obj = await addFinalizer(d.kube, d.resourceType, a.obj, finalizer, a.call.signal);
+    const conn = await connect(a);
+    if (isOutcome(conn)) return conn;
+
+    const accountCheck = checkAccount(
+      a.obj.status?.ackResourceMetadata,
+      conn.account,
+      d.settings.accountDriftPolicy,
+      false,
+    );
+    if (accountCheck.do === "block") return failed(accountCheck.state);
+    if (accountCheck.do === "follow")
+      void d.events.event(a.obj, "Warning", "AccountDrift", accountCheck.event);
+
+    const target: Target = {
+      noun,
+      name: d.module.identifier(spec),
+      account: conn.account,
+      region,
+      nameField: "spec.name",
+    };
+    try {
+      return await locks.run(lockKey(target), () => converge(a, conn, spec, policies, target));
+    } catch (err) {
+      return awsFailure(err, spec, "AWSError");
+    }
+  }
+
+  /** Observe → judge → create / adopt / update → late-initialise → record: one AWS object, locked. */
+  async function converge(
+    a: Attempt,
+    conn: Connection<Client>,
+    specIn: Spec,
+    policies: ResourcePolicies,
+    target: Target,
+  ): Promise<Outcome> {
+    let spec = specIn;
+    const ownerTags: OwnerTags = ownershipTags(a.owner);
+    let intent = intentOf(a.obj.status);
+    let { observation, found } = await observe(a, conn, spec, target, intent);
+    let plan: SyncPlan = planSync({
+      found,
+      readOnly: policies.readOnly,
+      adoptionPolicy: policies.adoptionPolicy,
+      target,
+    });
+    let extraStatus: Readonly<Record<string, unknown>> = {};
+
+    if (plan.do === "create") {
+      intent = await recordIntent(a, spec, target);
+      const created = await d.module.create(conn.client, spec, target.region, ownerTags, a.call);
+      if (created.created) {
+        extraStatus = created.status;
+        void d.events.event(
+          a.obj,
+          "Normal",
+          "Created",
+          `Created ${d.module.arn(spec, target.region)} in account ${target.account} (${target.region})`,
+        );
+      }
+      ({ observation, found } = await observe(a, conn, spec, target, intent));
+      // S3 may not show a new bucket everywhere at once: look again shortly.
+      if (!observation.found) return { kind: "done", requeueAfterMs: 1_000 };
+      plan = planAfterCreate(found, target);
+    }
+    if (plan.do === "fail") return failed(plan.state);
+    if (!observation.found) return { kind: "done", requeueAfterMs: 1_000 };
+
+    // Never write to (tag, adopt, update) an object in another region than decided.
+    const regionDrift = checkRegion(d.module.observedRegion(observation.observed), target.region);
+    if (regionDrift) return failed(regionDrift);
+
+    if (plan.do === "finishCreate" || plan.do === "adopt") {
+      await d.module.claim(conn.client, observation.observed, ownerTags, a.call);
+      if (plan.do === "finishCreate") {
+        void d.events.event(
+          a.obj,
+          "Normal",
+          "CreateCompleted",
+          `Tagged ${describeTarget(target)} as this object's: its create had been interrupted before the tags were written`,
+        );
+      } else {
+        // adopt is a strict import: the spec becomes what AWS has. adopt-or-create keeps the
+        // manifest as the source of truth (ACK): it is applied below like any update.
+        if (plan.strict) spec = d.module.specFromObserved(observation.observed, spec);
+        void d.events.event(
+          a.obj,
+          "Normal",
+          "Adopted",
+          `Adopted ${d.module.arn(spec, target.region)} in account ${target.account} (${found.found && found.ownership.kind === "earlier" ? "left by an earlier object of this name" : "not tagged by crossrole"})`,
+        );
+      }
+    }
+
+    if (plan.do !== "observe") {
+      const drift = d.module.diff(spec, observation.observed);
+      if (drift.length > 0) {
+        const changed = await d.module.update(conn.client, spec, observation.observed, ownerTags, a.call);
+        if (changed.length > 0) {
+          void d.events.event(
+            a.obj,
+            "Normal",
+            "Updated",
+            `Brought ${changed.join(", ")} back to the desired state`,
+          );
+        }
+        observation = await d.module.read(conn.client, spec, a.call);
+        if (!observation.found) return { kind: "done", requeueAfterMs: 1_000 };
+      }
+    }
+
+    await lateInitialize(a, spec, observation.observed, plan.do === "adopt" && plan.strict);
+    await writeStatus(
+      a,
+      { kind: "synced" },
+      metadataFor(a.decision, d.module.arn(spec, target.region), target.account, target.region),
+      { ...extraStatus, intent: null },
+    );
+    return done;
+  }
+
+  /**
+   * Intent before action (DESIGN §3.5): the identifier, account and region go into status
+   * before the create call, so an interrupted create is recognised, never assumed to have failed.
+   */
+  async function recordIntent(a: Attempt, spec: Spec, target: Target): Promise<CreateIntent> {
+    const intent: CreateIntent = {
+      action: "create",
+      name: target.name,
+      ownerAccountID: target.account,
+      region: target.region,
+      requestedAt: now().toISOString(),
+    };
+    await writeStatus(
+      a,
+      { kind: "progressing", reason: "Creating", message: `Creating ${describeTarget(target)}` },
+      metadataFor(a.decision, d.module.arn(spec, target.region), target.account, target.region),
+      { intent },
+    );
+    return intent;
+  }
+
+  /** Copies AWS's defaults into the spec; a strict adoption replaces the spec with AWS's. */
+  async function lateInitialize(
+    a: Attempt,
+    spec: Spec,
+    observed: Observed,
+    strictAdoption: boolean,
+  ): Promise<void> {
+    const late = d.module.lateInitialize(spec, observed);
+    // A strict adoption replaces the spec: fields AWS does not have must go, which a merge
+    // patch of the new spec alone would leave in place (and the next reconcile would apply).
+    const specPatch = strictAdoption
+      ? mergePatchReplacing(a.obj.spec, late.spec)
+      : late.initialized.length > 0
+        ? late.spec
+        : undefined;
+    if (specPatch === undefined) return;
+    a.obj = await d.kube.request<ManagedObject>({
+      method: "PATCH",
+      path: objectPath(d.resourceType, a.ref.namespace, a.ref.name),
+      contentType: patchTypes.merge,
+      body: { spec: specPatch },
+      ...(a.call.signal ? { signal: a.call.signal } : {}),
+    });
+  }
+
+  // ---- finalize ----
+
+  async function finalize(a: Attempt): Promise<Outcome> {
+    if (!hasFinalizer(a.obj, finalizer)) return done;
+    const policies = policiesOf(a);
+    if (isOutcome(policies)) return policies;
+    const plan = planFinalize(policies, a.decision);
+    if (plan.do === "release") {
+      void d.events.event(a.obj, "Normal", "Retained", `Not deleted in AWS: ${plan.why}`);
+      return release(a);
+    }
+    if (plan.do === "blocked") {
+      if (plan.state.kind === "terminal") return failed(plan.state);
+      return failed(plan.state, plan.requeue ? waitRequeueMs : "none");
+    }
+    const spec = specOf(a);
+    if (isOutcome(spec)) return spec;
+    const conn = await connect(a);
+    if (isOutcome(conn)) return conn;
+    const accountCheck = checkAccount(
+      a.obj.status?.ackResourceMetadata,
+      conn.account,
+      d.settings.accountDriftPolicy,
+      true,
+    );
+    if (accountCheck.do === "block") return failed(accountCheck.state);
+    const region = a.decision.region ?? "";
+    const target: Target = {
+      noun,
+      name: d.module.identifier(spec),
+      account: conn.account,
+      region,
+      nameField: "spec.name",
+    };
+    try {
+      const outcome = await locks.run(lockKey(target), async (): Promise<Outcome | null> => {
+        // Whether or not an ARN was ever recorded: look the name up in the decided account.
+        const { found } = await observe(a, conn, spec, target, intentOf(a.obj.status));
+        const del = planDelete(found, target);
+        if (del.do === "keep") {
+          void d.events.event(a.obj, "Normal", "Retained", `Not deleted in AWS: ${del.why}`);
+          return null;
+        }
+        if (del.do === "gone") return null;
+        const result = await d.module.delete(conn.client, spec, a.call);
+        void d.events.event(
+          a.obj,
+          "Normal",
+          "Deleted",
+          `Deleted ${d.module.arn(spec, region)} in account ${target.account}${result === "not-found" ? " (it was already gone)" : ""}`,
+        );
+        return null;
+      });
+      if (outcome) return outcome;
+    } catch (err) {
+      return awsFailure(err, spec, "DeleteFailed");
+    }
+    return release(a);
+  }
+
+  async function release(a: Attempt): Promise<Outcome> {
+    await removeFinalizer(d.kube, d.resourceType, a.obj, finalizer, a.call.signal);
+    d.tracker.forget(a.key);
+    return done;
+  }
+
+  // ---- the reconcile ----
+
+  return async function reconcile(req: ReconcileRequest, ctx?: ReconcileContext): Promise<Result> {
+    const obj = d.informer.get(req.namespace, req.name);
+    const key = `${req.namespace}/${req.name}`;
+    if (!obj) {
+      d.tracker.forget(key);
+      return {};
+    }
+    const decision = resolve(
+      obj as unknown as ResourceObject,
+      req.namespace,
+      d.config.snapshot(),
+      d.settings,
+    );
+    announce(obj, key, decision);
+    const log = ctx?.log ?? d.logger;
+    const a: Attempt = {
+      obj,
+      decision,
+      ref: { namespace: req.namespace, kind: kindName, name: req.name },
+      key,
+      owner: { kind: kindName, namespace: req.namespace, name: req.name, uid: obj.metadata.uid ?? "" },
+      call: { ...(ctx?.signal ? { signal: ctx.signal } : {}), log: log as Logger },
+      log: log as Logger,
+    };
+    if (!a.owner.uid) {
+      // Every stored object has a UID; without one nothing could prove an AWS object ours.
+      return settle(
+        a,
+        failed({ kind: "recoverable", reason: "NoUID", message: "the object has no metadata.uid" }),
+      );
+    }
+    const outcome = obj.metadata.deletionTimestamp ? await finalize(a) : await sync(a);
+    return settle(a, outcome);
   };
+}
+
+function isOutcome(v: unknown): v is Outcome {
+  const kind = (v as { kind?: unknown } | null)?.kind;
+  return kind === "done" || kind === "failed";
 }

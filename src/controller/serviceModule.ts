@@ -1,10 +1,12 @@
 // What the generic resource reconciler needs from one AWS service's module (src/services/*):
 // validate the spec, build a client for a usable decision, and CRUD in AWS. The reconciler owns
-// identity, finalizers, policies, conditions and status; the module owns the AWS API.
+// identity, ownership (tags), finalizers, policies, conditions and status; the module owns the
+// AWS API. Every AWS call gets the reconcile's CallContext (abort signal, logger).
 import type { ResourceKind } from "../api/kinds.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import type { ResourceRef } from "../credentials/types.ts";
 import type { Decision } from "../resolver/types.ts";
+import type { CallContext } from "../services/call-context.ts";
 
 export type ParseResult<T> =
   | { readonly ok: true; readonly value: T }
@@ -12,27 +14,63 @@ export type ParseResult<T> =
 
 export type Observation<O> = { readonly found: false } | { readonly found: true; readonly observed: O };
 
+/** Tags, as a map, that the reconciler wants on every object it owns (DESIGN §3.5). */
+export type OwnerTags = Readonly<Record<string, string>>;
+
+export type Created =
+  /** AWS made it; extra status fields (e.g. a bucket's location). */
+  | { readonly created: true; readonly status: Readonly<Record<string, unknown>> }
+  /** AWS says the name already exists in this account: the tags must tell whose it is. */
+  | { readonly created: false };
+
 export interface ServiceModule<Spec extends object, Observed, Client> {
   readonly kind: ResourceKind;
   /** Validates `spec` (everything except identityRef matters to AWS); the message names the field. */
   parseSpec(spec: unknown): ParseResult<Spec>;
   /** The SDK client acting with the decision's identity, in its region and endpoint. */
   client(credentials: CredentialService, decision: Decision, resource: ResourceRef): Promise<Client>;
-  read(client: Client, spec: Spec): Promise<Observation<Observed>>;
-  /** Creates the resource; returns extra status fields (e.g. a bucket's location). */
-  create(client: Client, spec: Spec, region: string): Promise<Readonly<Record<string, unknown>>>;
-  /** Brings AWS to `desired`; returns the spec paths it changed. */
-  update(client: Client, desired: Spec, observed: Observed): Promise<readonly string[]>;
+  /** The AWS name the spec gives the object (bucket name, queue name, ...). */
+  identifier(spec: Spec): string;
+  read(client: Client, spec: Spec, ctx: CallContext): Promise<Observation<Observed>>;
+  /** Every tag on the AWS object, ownership tags included. */
+  tagsOf(observed: Observed): Readonly<Record<string, string>>;
+  /**
+   * When AWS made the object, where the service can say. Only needed where create cannot tag
+   * atomically (see ownership.ts, unfinishedCreate); otherwise leave it out.
+   */
+  createdAt?(client: Client, spec: Spec, ctx: CallContext): Promise<Date | undefined>;
+  /**
+   * Creates the object in `region` carrying `ownerTags` (in the create call itself wherever
+   * the API allows). Must not write anything else to an object that may not be ours: the
+   * reconciler reads it back, checks the tags, then updates it.
+   */
+  create(
+    client: Client,
+    spec: Spec,
+    region: string,
+    ownerTags: OwnerTags,
+    ctx: CallContext,
+  ): Promise<Created>;
+  /** Brings AWS to `desired`, writing `ownerTags` with any tag change; returns the spec paths changed. */
+  update(
+    client: Client,
+    desired: Spec,
+    observed: Observed,
+    ownerTags: OwnerTags,
+    ctx: CallContext,
+  ): Promise<readonly string[]>;
+  /** Adds `ownerTags` to an object that lacks them, keeping its other tags. */
+  claim(client: Client, observed: Observed, ownerTags: OwnerTags, ctx: CallContext): Promise<void>;
   /** Deletes; "not-found" when it was already gone. */
-  delete(client: Client, spec: Spec): Promise<"deleted" | "not-found">;
-  /** Spec paths where AWS differs from `desired`. */
+  delete(client: Client, spec: Spec, ctx: CallContext): Promise<"deleted" | "not-found">;
+  /** Spec paths where AWS differs from `desired` (ownership tags never count). */
   diff(desired: Spec, observed: Observed): readonly string[];
   /** Fills spec fields the user left out with AWS's values (ACK late initialisation). */
   lateInitialize(
     spec: Spec,
     observed: Observed,
   ): { readonly spec: Spec; readonly initialized: readonly string[] };
-  /** The spec that describes what AWS has (for `adopt`). */
+  /** The spec that describes what AWS has, without ownership tags (for `adopt`). */
   specFromObserved(observed: Observed, spec: Spec): Spec;
   arn(spec: Spec, region: string): string;
   /** The region AWS reports the resource in, when it reports one. */

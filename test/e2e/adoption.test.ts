@@ -13,14 +13,13 @@ import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
 import {
   CreateBucketCommand,
-  GetBucketTaggingCommand,
   GetBucketVersioningCommand,
   PutBucketTaggingCommand,
   PutBucketVersioningCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
 import { patchTypes } from "../../src/runtime/kubeClient.ts";
-import { accountsHolding, s3As as harnessS3As } from "../harness/accounts.ts";
+import { accountsHolding, bucketTagsIn, s3As as harnessS3As } from "../harness/accounts.ts";
 import { waitFor } from "../harness/index.ts";
 import {
   bucket,
@@ -93,14 +92,14 @@ async function createOutOfBand(
   }
 }
 
+/** The user's tags on the bucket (crossrole's ownership tags are checked on their own). */
 async function tagsIn(account: string, name: string): Promise<Record<string, string>> {
-  try {
-    const out = await (await s3As(account)).send(new GetBucketTaggingCommand({ Bucket: name }));
-    return Object.fromEntries((out.TagSet ?? []).map((t) => [t.Key ?? "", t.Value ?? ""]));
-  } catch (err) {
-    if ((err as { name?: string }).name === "NoSuchTagSet") return {};
-    throw err;
-  }
+  return (await bucketTagsIn(endpoint, account, name)).user;
+}
+
+/** The object the bucket's ownership tags name ("" when untagged). */
+async function ownerUidIn(account: string, name: string): Promise<string> {
+  return (await bucketTagsIn(endpoint, account, name)).ownership["crossrole.dev/owner-uid"] ?? "";
 }
 
 async function versioningIn(account: string, name: string): Promise<string | undefined> {
@@ -215,6 +214,7 @@ test("adopt: an existing bucket is adopted as it is — spec filled from AWS, Sy
   assert.equal(await createRequests(name), 1, "only the out-of-band CreateBucket: nothing recreated");
   assert.deepEqual(await holders(name), [X]);
   assert.deepEqual(await tagsIn(X, name), { owner: "data-team", env: "prod" });
+  assert.equal(await ownerUidIn(X, name), b.metadata.uid, "adopting tags it as this object's (DESIGN §3.5)");
   assert.equal(await versioningIn(X, name), "Enabled");
   assert.ok(!(await eventReasons("adopt", "existing")).includes("Created"));
 });

@@ -5,6 +5,7 @@
 //   - account drift: a bucket recorded in account X whose decision moves to account Y is
 //     ACK.Terminal with ACK's message and nothing is called in Y (--account-drift-policy=block);
 //     with --account-drift-policy=recreate the controller follows the new role.
+
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import {
@@ -15,8 +16,9 @@ import {
   PutBucketVersioningCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
+import { withoutReservedTags } from "../../src/api/ownership-tags.ts";
 import { patchTypes } from "../../src/runtime/kubeClient.ts";
-import { s3As as harnessS3As } from "../harness/accounts.ts";
+import { bucketTagsIn, s3As as harnessS3As } from "../harness/accounts.ts";
 import { waitFor } from "../harness/index.ts";
 import {
   bucket,
@@ -61,10 +63,13 @@ after(() => e2e?.stop());
 /** An S3 client acting as account `account` itself (what an out-of-band change would use). */
 const s3As = (account: string): Promise<S3Client> => harnessS3As(endpoint, account);
 
+/** The user's tags on the bucket; crossrole's ownership tags never count as drift (DESIGN §3.5). */
 async function tagsOf(s3: S3Client, name: string): Promise<Record<string, string>> {
   try {
     const out = await s3.send(new GetBucketTaggingCommand({ Bucket: name }));
-    return Object.fromEntries((out.TagSet ?? []).map((t) => [t.Key ?? "", t.Value ?? ""]));
+    return withoutReservedTags(
+      Object.fromEntries((out.TagSet ?? []).map((t) => [t.Key ?? "", t.Value ?? ""])),
+    );
   } catch (err) {
     if ((err as { name?: string }).name === "NoSuchTagSet") return {};
     throw err;
@@ -121,6 +126,10 @@ test("out-of-band tag and versioning changes in AWS are brought back by the resy
   assert.deepEqual(await tagsOf(s3, name), { team: "shop" });
   assert.equal(await versioningOf(s3, name), "Enabled");
 
+  // The intruder changes the user's tags but keeps crossrole's ownership tags (a tool that wipes
+  // those too makes the bucket untagged: ownership.test.ts shows that is refused, not retaken).
+  const ownership = (await bucketTagsIn(endpoint, X, name)).ownership;
+  assert.equal(ownership["crossrole.dev/owner-uid"], b.metadata.uid);
   await s3.send(
     new PutBucketTaggingCommand({
       Bucket: name,
@@ -128,6 +137,7 @@ test("out-of-band tag and versioning changes in AWS are brought back by the resy
         TagSet: [
           { Key: "team", Value: "intruder" },
           { Key: "extra", Value: "x" },
+          ...Object.entries(ownership).map(([Key, Value]) => ({ Key, Value })),
         ],
       },
     }),

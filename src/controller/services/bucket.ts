@@ -5,8 +5,10 @@ import {
   arnOf,
   type BucketFields,
   type BucketSpec,
+  bucketCreatedAt,
   bucketKind,
   bucketSpecSchema,
+  claimBucket,
   classifyError,
   createBucket,
   deleteBucket,
@@ -15,7 +17,9 @@ import {
   lateInitialize,
   type ObservedBucket,
   readBucket,
+  tagMapOf,
   updateBucket,
+  userTagging,
 } from "../../services/s3/index.ts";
 import type { ServiceModule } from "../serviceModule.ts";
 
@@ -33,27 +37,37 @@ export const bucketService: ServiceModule<BucketSpec, ObservedBucket, S3Client> 
       : { ok: false, message: describeIssues(r.error, ["spec"]).join("; ") };
   },
   client: (credentials, decision, resource) => credentials.s3Client(decision, resource),
-  async read(client, spec) {
-    const r = await readBucket(client, spec);
+  identifier: (spec) => spec.name,
+  async read(client, spec, ctx) {
+    const r = await readBucket(client, spec, ctx);
     return r.found ? { found: true, observed: r.bucket } : { found: false };
   },
-  async create(client, spec, region) {
-    const r = await createBucket(client, spec, region);
-    return { location: r.location };
+  tagsOf: (observed) => tagMapOf(observed.tagging),
+  // S3 stores that ignore CreateBucket's tags (the emulator among them) tag in a second call.
+  createdAt: (client, spec, ctx) => bucketCreatedAt(client, spec.name, ctx),
+  async create(client, spec, region, ownerTags, ctx) {
+    const r = await createBucket(client, spec, region, ownerTags, ctx);
+    return r.created ? { created: true, status: { location: r.location } } : { created: false };
   },
-  async update(client, desired, observed) {
-    return (await updateBucket(client, desired, observed)).map((d) => d.path);
+  async update(client, desired, observed, ownerTags, ctx) {
+    return (await updateBucket(client, desired, observed, ownerTags, ctx)).map((d) => d.path);
   },
-  delete: (client, spec) => deleteBucket(client, spec.name),
+  claim: (client, observed, ownerTags, ctx) => claimBucket(client, observed, ownerTags, ctx),
+  delete: (client, spec, ctx) => deleteBucket(client, spec.name, ctx),
   diff: (desired, observed) => diff(desired, withoutRegion(observed)).map((d) => d.path),
   lateInitialize(spec, observed) {
     const r = lateInitialize(spec, withoutRegion(observed));
     return { spec: r.spec, initialized: r.initialized.map((f) => `spec.${f}`) };
   },
-  specFromObserved: (observed, spec) => ({
-    ...withoutRegion(observed),
-    ...(spec.identityRef ? { identityRef: spec.identityRef } : {}),
-  }),
+  specFromObserved(observed, spec) {
+    const { tagging, ...fields } = withoutRegion(observed);
+    const user = userTagging(tagging);
+    return {
+      ...fields,
+      ...(user ? { tagging: user } : {}),
+      ...(spec.identityRef ? { identityRef: spec.identityRef } : {}),
+    };
+  },
   arn: (spec, region) => arnOf(spec.name, region),
   observedRegion: (observed) => observed.region,
   isTerminal: (err) => isBucketError(err) && err.terminal,
