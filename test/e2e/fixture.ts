@@ -23,7 +23,7 @@ export interface E2E {
   /** Starts `crossrole run` (extra flags appended); waits until /readyz answers 200. */
   startController(
     extraArgs?: readonly string[],
-    opts?: { waitReady?: boolean; name?: string },
+    opts?: { waitReady?: boolean; name?: string; awsEndpoint?: string },
   ): Promise<ControllerProcess>;
   stop(): Promise<void>;
 }
@@ -48,6 +48,7 @@ export async function startE2E(opts: StackOptions = {}): Promise<E2E> {
       const c = await startControllerProcess(stack, extraArgs, {
         name: o.name ?? `controller-${controllers.length + 1}`,
         waitReady: o.waitReady ?? true,
+        ...(o.awsEndpoint ? { awsEndpoint: o.awsEndpoint } : {}),
       });
       controllers.push(c);
       return c;
@@ -146,4 +147,47 @@ export function namespace(
 
 export function configMap(name: string, data: Record<string, string>, ns = "ack-system"): KubeObject {
   return { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: ns }, data } as KubeObject;
+}
+
+// ---- Events ----
+
+export interface CoreEvent {
+  readonly type: string;
+  readonly reason: string;
+  readonly message: string;
+  readonly count?: number;
+  readonly involvedObject: { readonly kind: string; readonly name: string; readonly namespace?: string };
+}
+
+/** Events about one object (`namespace` "" for cluster-scoped objects: they live in default). */
+export async function eventsAbout(
+  kube: KubeClient,
+  namespace: string,
+  kind: string,
+  name: string,
+): Promise<CoreEvent[]> {
+  const list = await kube.request<{ items: CoreEvent[] }>({
+    method: "GET",
+    path: `/api/v1/namespaces/${namespace || "default"}/events`,
+  });
+  return list.items.filter((e) => e.involvedObject.kind === kind && e.involvedObject.name === name);
+}
+
+/** Waits for an Event with `reason` (and a message matching `pattern`) about the object. */
+export function waitForEvent(
+  kube: KubeClient,
+  namespace: string,
+  kind: string,
+  name: string,
+  reason: string,
+  pattern: RegExp = /./,
+  timeoutMs = 15_000,
+): Promise<CoreEvent> {
+  return waitFor(
+    async () =>
+      (await eventsAbout(kube, namespace, kind, name)).find(
+        (e) => e.reason === reason && pattern.test(e.message),
+      ),
+    { what: `Event ${reason} ${pattern} on ${kind} ${namespace}/${name}`, timeoutMs },
+  );
 }

@@ -35,6 +35,8 @@ export interface ControllerProcessOptions {
   readonly waitReady?: boolean;
   /** Another kubeconfig (e.g. a ServiceAccount token's) instead of the stack's admin one. */
   readonly kubeconfigPath?: string;
+  /** Another AWS endpoint than the stack's emulator (e.g. a fault-injecting proxy in front of it). */
+  readonly awsEndpoint?: string;
 }
 
 /** Starts `crossrole run` on the stack with `extraArgs` appended. */
@@ -53,7 +55,7 @@ export async function startControllerProcess(
     join(repoRoot, "bin/crossrole.js"),
     "run",
     `--kubeconfig=${opts.kubeconfigPath ?? stack.kubeconfigPath}`,
-    `--aws-endpoint-url=${stack.awsEndpoint}`,
+    `--aws-endpoint-url=${opts.awsEndpoint ?? stack.awsEndpoint}`,
     `--aws-region=${region}`,
     `--healthz-addr=127.0.0.1:${healthPort}`,
     `--metrics-addr=127.0.0.1:${metricsPort}`,

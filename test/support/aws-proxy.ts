@@ -26,7 +26,14 @@ export interface RecordedRequest {
 export type FaultResponse =
   | { readonly status: number; readonly code: string; readonly message: string }
   /** Close the connection without an answer (a network failure for the client). */
-  | "reset";
+  | "reset"
+  /**
+   * Let the request reach the emulator, then close the connection instead of answering: AWS
+   * did it, the client never heard (a timeout, a reset on the way back).
+   */
+  | "forward-then-reset"
+  /** Neither forward nor answer: the call stays in flight until the client gives up or dies. */
+  | "hang";
 
 export interface Fault {
   readonly name: string;
@@ -111,15 +118,16 @@ export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}
       };
       const hit = faults.find((f) => f.left > 0 && f.fault.match(seen));
       requests.push({ ...seen, fault: hit?.fault.name });
-      if (hit) {
-        hit.left -= 1;
-        const r = hit.fault.respond;
-        if (r === "reset") {
-          req.socket.destroy();
-          return;
-        }
-        res.writeHead(r.status, { "content-type": "text/xml" });
-        res.end(queryErrorXml(r.code, r.message, r.status));
+      const respond = hit?.fault.respond;
+      if (hit) hit.left -= 1;
+      if (respond === "reset") {
+        req.socket.destroy();
+        return;
+      }
+      if (respond === "hang") return;
+      if (respond !== undefined && respond !== "forward-then-reset") {
+        res.writeHead(respond.status, { "content-type": "text/xml" });
+        res.end(queryErrorXml(respond.code, respond.message, respond.status));
         return;
       }
       const forward = httpRequest(
@@ -131,6 +139,11 @@ export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}
           headers: { ...req.headers, "content-length": String(raw.length) },
         },
         (up) => {
+          if (respond === "forward-then-reset") {
+            up.resume();
+            up.on("end", () => req.socket.destroy());
+            return;
+          }
           const shift = opts.expirationShiftMs?.() ?? 0;
           if (shift === 0 || !String(up.headers["content-type"] ?? "").includes("xml")) {
             res.writeHead(up.statusCode ?? 502, up.headers);
@@ -181,4 +194,36 @@ export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}
         server.close((err) => (err ? reject(err) : resolve()));
       }),
   };
+}
+
+/** What an S3 request is, for fault matching: `CreateBucket`, `PutBucketTagging`, ... (path-style). */
+export function s3Operation(r: Pick<RecordedRequest, "method" | "path">): string | undefined {
+  const [pathname = "", query = ""] = r.path.split("?");
+  const segments = pathname.split("/").filter((x) => x !== "");
+  if (segments.length !== 1) return undefined;
+  const sub = query.split("&")[0]?.split("=")[0] ?? "";
+  const names: Record<string, string> = {
+    tagging: "BucketTagging",
+    versioning: "BucketVersioning",
+    encryption: "BucketEncryption",
+    policy: "BucketPolicy",
+    publicAccessBlock: "PublicAccessBlock",
+    ownershipControls: "BucketOwnershipControls",
+    location: "BucketLocation",
+  };
+  const verbs: Record<string, string> = { PUT: "Put", GET: "Get", DELETE: "Delete" };
+  if (sub === "") {
+    return { PUT: "CreateBucket", HEAD: "HeadBucket", DELETE: "DeleteBucket" }[r.method];
+  }
+  const name = names[sub];
+  const verb = verbs[r.method];
+  return name && verb ? `${verb}${name}` : undefined;
+}
+
+/** The bucket an S3 path-style request is about. */
+export function s3Bucket(r: Pick<RecordedRequest, "path">): string | undefined {
+  return r.path
+    .split("?")[0]
+    ?.split("/")
+    .filter((x) => x !== "")[0];
 }
