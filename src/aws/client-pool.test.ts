@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, test } from "node:test";
+import { HeadBucketCommand } from "@aws-sdk/client-s3";
 import { AwsClientPool } from "./client-pool.ts";
 
 const credentials = async () => ({ accessKeyId: "AKIA", secretAccessKey: "s" });
@@ -70,6 +73,21 @@ describe("AwsClientPool", () => {
       assert.equal(destroyed, true);
     } finally {
       pool.close();
+    }
+  });
+
+  test("a call AWS never answers fails with a timeout instead of holding the caller forever", async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const pool = new AwsClientPool({ requestTimeoutMs: 100 });
+    try {
+      const s3 = pool.s3({ ...key, endpoint }, credentials);
+      await assert.rejects(s3.send(new HeadBucketCommand({ Bucket: "b" })), { name: "TimeoutError" });
+    } finally {
+      pool.close();
+      silent.closeAllConnections();
+      silent.close();
     }
   });
 });

@@ -24,7 +24,7 @@ export interface AwsClientPoolOptions {
   readonly maxClients?: number;
   /** Connection timeout per request (ms, default 3,000). */
   readonly connectionTimeoutMs?: number;
-  /** Whole-request timeout (ms, default 10,000). */
+  /** Socket idle timeout per request (ms, default 10,000): an AWS call that goes quiet fails. */
   readonly requestTimeoutMs?: number;
 }
 
@@ -34,7 +34,11 @@ interface Destroyable {
 
 export class AwsClientPool {
   readonly #clients: LRUCache<string, Destroyable>;
-  readonly #requestHandler: { connectionTimeout: number; requestTimeout: number };
+  readonly #requestHandler: {
+    connectionTimeout: number;
+    requestTimeout: number;
+    throwOnRequestTimeout: boolean;
+  };
 
   constructor(opts: AwsClientPoolOptions = {}) {
     this.#clients = new LRUCache<string, Destroyable>({
@@ -44,6 +48,9 @@ export class AwsClientPool {
     this.#requestHandler = {
       connectionTimeout: opts.connectionTimeoutMs ?? 3_000,
       requestTimeout: opts.requestTimeoutMs ?? 10_000,
+      // Without it the SDK only logs a warning when the timeout passes and keeps waiting: a call
+      // AWS never answers would hold a reconcile worker (and its per-object lock) forever.
+      throwOnRequestTimeout: true,
     };
   }
 
