@@ -22,6 +22,10 @@ const target: Target = {
   nameField: "spec.name",
 };
 const missing: Found = { found: false };
+const elsewhere: Found = {
+  found: false,
+  heldElsewhere: 'bucket name "shop-assets" is owned by another AWS account',
+};
 const found = (ownership: Ownership, unfinishedCreate = false): Found => ({
   found: true,
   ownership,
@@ -53,6 +57,21 @@ describe("planSync: what to do once AWS has answered", () => {
         state.message,
         /^Bucket "shop-assets" does not exist in account 111111111111 \(us-east-1\)/,
       );
+    }
+  });
+
+  test("the name is another account's → NameTaken, whatever the adoption policy; nothing created", () => {
+    for (const o of [
+      {},
+      { adoption: "adopt" as const },
+      { adoption: "adopt-or-create" as const },
+      { readOnly: true },
+    ]) {
+      const state = failure(sync(elsewhere, o));
+      assert.equal(state.kind, "terminal");
+      assert.equal(state.reason, "NameTaken");
+      assert.match(state.message, /cannot be used from account 111111111111: .*another AWS account/);
+      assert.match(state.message, /choose another spec\.name$/);
     }
   });
 
@@ -178,6 +197,11 @@ describe("planDelete: only what this object owns is deleted", () => {
 
   test("nothing there → gone (never created, or already deleted)", () => {
     assert.deepEqual(planDelete(missing, target), { do: "gone" });
+  });
+
+  test("the name is another account's → keep (nothing of ours to delete), saying so", () => {
+    const keep = planDelete(elsewhere, target);
+    assert.ok(keep.do === "keep" && /nothing of account 111111111111 is there/.test(keep.why));
   });
 
   test("untagged, an earlier object's or another object's → keep, saying whose", () => {

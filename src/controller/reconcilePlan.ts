@@ -23,7 +23,8 @@ export const describeTarget = (t: Target): string =>
 
 /** What AWS had when it was read, judged. */
 export type Found =
-  | { readonly found: false }
+  /** Nothing of this account's; `heldElsewhere`: the name is another account's (global names). */
+  | { readonly found: false; readonly heldElsewhere?: string }
   | {
       readonly found: true;
       readonly ownership: Ownership;
@@ -53,6 +54,13 @@ export interface SyncInput {
 export function planSync(i: SyncInput): SyncPlan {
   const what = describeTarget(i.target);
   if (!i.found.found) {
+    if (i.found.heldElsewhere !== undefined) {
+      return fail(
+        "terminal",
+        "NameTaken",
+        `${upper(i.target.noun)} "${i.target.name}" cannot be used from account ${i.target.account}: ${i.found.heldElsewhere}; crossrole never touches another account's resource: choose another ${i.target.nameField}`,
+      );
+    }
     if (i.readOnly || i.adoptionPolicy === "adopt") {
       const why = i.readOnly
         ? `it is read-only (${resourceAnnotations.readOnly})`
@@ -142,7 +150,11 @@ export type DeletePlan =
   | { readonly do: "keep"; readonly why: string };
 
 export function planDelete(found: Found, target: Target): DeletePlan {
-  if (!found.found) return { do: "gone" };
+  if (!found.found) {
+    return found.heldElsewhere === undefined
+      ? { do: "gone" }
+      : { do: "keep", why: `nothing of account ${target.account} is there: ${found.heldElsewhere}` };
+  }
   if (found.ownership.kind === "ours" || (found.ownership.kind === "untagged" && found.unfinishedCreate)) {
     return { do: "delete" };
   }

@@ -345,7 +345,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     intent: CreateIntent | undefined,
   ): Promise<{ observation: Observation<Observed>; found: Found }> {
     const observation = await d.module.read(conn.client, spec, a.call);
-    if (!observation.found) return { observation, found: { found: false } };
+    if (!observation.found) return { observation, found: observation };
     const ownership = judgeOwnership(d.module.tagsOf(observation.observed), a.owner);
     let unfinished = false;
     if (ownership.kind === "untagged" && intent !== undefined && d.module.createdAt) {

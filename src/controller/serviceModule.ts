@@ -12,7 +12,9 @@ export type ParseResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly message: string };
 
-export type Observation<O> = { readonly found: false } | { readonly found: true; readonly observed: O };
+export type Observation<O> =
+  /** Nothing of this account's; `heldElsewhere` says why the name is still unusable (global names). */
+  { readonly found: false; readonly heldElsewhere?: string } | { readonly found: true; readonly observed: O };
 
 /** Tags, as a map, that the reconciler wants on every object it owns (DESIGN §3.5). */
 export type OwnerTags = Readonly<Record<string, string>>;
@@ -31,6 +33,11 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
   client(credentials: CredentialService, decision: Decision, resource: ResourceRef): Promise<Client>;
   /** The AWS name the spec gives the object (bucket name, queue name, ...). */
   identifier(spec: Spec): string;
+  /**
+   * What AWS has under the spec's name in the client's account. Where names are global (S3), a
+   * name another account owns is `found: false` with `heldElsewhere` — never an error the
+   * reconciler would retry forever, never something it may touch.
+   */
   read(client: Client, spec: Spec, ctx: CallContext): Promise<Observation<Observed>>;
   /** Every tag on the AWS object, ownership tags included. */
   tagsOf(observed: Observed): Readonly<Record<string, string>>;

@@ -40,7 +40,10 @@ export const bucketService: ServiceModule<BucketSpec, ObservedBucket, S3Client> 
   identifier: (spec) => spec.name,
   async read(client, spec, ctx) {
     const r = await readBucket(client, spec, ctx);
-    return r.found ? { found: true, observed: r.bucket } : { found: false };
+    if (r.found) return { found: true, observed: r.bucket };
+    return r.heldElsewhere === undefined
+      ? { found: false }
+      : { found: false, heldElsewhere: r.heldElsewhere };
   },
   tagsOf: (observed) => tagMapOf(observed.tagging),
   // S3 stores that ignore CreateBucket's tags (the emulator among them) tag in a second call.

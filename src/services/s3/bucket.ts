@@ -67,7 +67,7 @@ export interface ObservedBucket extends BucketFields {
 }
 
 export type ReadResult =
-  | { readonly found: false }
+  | { readonly found: false; readonly heldElsewhere?: string }
   | { readonly found: true; readonly bucket: ObservedBucket };
 
 /** One S3 call: logged with the reconcile's logger, aborted with its signal. */
@@ -84,8 +84,10 @@ function call<T>(
 /**
  * Reads a bucket and every managed sub-resource. Works on any bucket the identity can read,
  * whoever created it (the reconciler decides from the tags whether it may touch it).
- * `found: false` when S3 has no bucket of that name (or it vanished mid-read); a bucket owned
- * by another account is an AccessDenied BucketError, never `found: false`.
+ * `found: false` when S3 has no bucket of that name (or it vanished mid-read), with
+ * `heldElsewhere` when the name exists but another account owns it (bucket names are global):
+ * nothing of this account's is there, so a delete has nothing to delete and a create cannot
+ * succeed. A bucket this account lists but may not read is an AccessDenied BucketError.
  */
 export async function readBucket(
   client: S3Client,
@@ -95,6 +97,12 @@ export async function readBucket(
   const name = spec.name;
   const region = await regionOf(client, name, ctx);
   if (region === undefined) return { found: false };
+  if (region === heldByAnotherAccount) {
+    return {
+      found: false,
+      heldElsewhere: `bucket name "${name}" is owned by another AWS account (it exists, and this account does not list it); bucket names are global across all accounts`,
+    };
+  }
   const get = <T>(
     operation: S3Operation,
     field: string,
@@ -150,8 +158,19 @@ export async function readBucket(
   }
 }
 
-/** HeadBucket: the region, or undefined when there is no such bucket. */
-async function regionOf(client: S3Client, name: string, ctx: CallContext): Promise<string | undefined> {
+const heldByAnotherAccount = Symbol("held by another account");
+
+/**
+ * HeadBucket: the region, undefined when there is no such bucket, or heldByAnotherAccount when
+ * HeadBucket is denied and this account's ListBuckets does not have the name. A denied HeadBucket
+ * on a bucket this account does list (or a ListBuckets that fails too) stays an AccessDenied
+ * error: the identity lacks a permission, and nothing may be concluded about whose bucket it is.
+ */
+async function regionOf(
+  client: S3Client,
+  name: string,
+  ctx: CallContext,
+): Promise<string | undefined | typeof heldByAnotherAccount> {
   try {
     const head = await call(ctx, "HeadBucket", name, (o) =>
       client.send(new HeadBucketCommand({ Bucket: name }), o),
@@ -159,7 +178,16 @@ async function regionOf(client: S3Client, name: string, ctx: CallContext): Promi
     if (head.BucketRegion !== undefined && head.BucketRegion !== "") return head.BucketRegion;
   } catch (err) {
     if (httpStatus(err) === 404) return undefined;
-    throw classifyError(err, { operation: "HeadBucket", bucket: name });
+    const denied = classifyError(err, { operation: "HeadBucket", bucket: name });
+    if (httpStatus(err) !== 403) throw denied;
+    let listed: Date | undefined;
+    try {
+      listed = await listedCreationDate(client, name, ctx);
+    } catch {
+      throw denied;
+    }
+    if (listed === undefined) return heldByAnotherAccount;
+    throw denied;
   }
   // S3-compatible stores that do not send x-amz-bucket-region: ask the old way.
   try {
