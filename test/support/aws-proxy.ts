@@ -32,6 +32,8 @@ export type FaultResponse =
    * did it, the client never heard (a timeout, a reset on the way back).
    */
   | "forward-then-reset"
+  /** Let the request reach the emulator, then never answer: AWS did it; the client waits (and may die waiting). */
+  | "forward-then-hang"
   /** Neither forward nor answer: the call stays in flight until the client gives up or dies. */
   | "hang";
 
@@ -125,7 +127,7 @@ export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}
         return;
       }
       if (respond === "hang") return;
-      if (respond !== undefined && respond !== "forward-then-reset") {
+      if (respond !== undefined && respond !== "forward-then-reset" && respond !== "forward-then-hang") {
         res.writeHead(respond.status, { "content-type": "text/xml" });
         res.end(queryErrorXml(respond.code, respond.message, respond.status));
         return;
@@ -142,6 +144,10 @@ export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}
           if (respond === "forward-then-reset") {
             up.resume();
             up.on("end", () => req.socket.destroy());
+            return;
+          }
+          if (respond === "forward-then-hang") {
+            up.resume();
             return;
           }
           const shift = opts.expirationShiftMs?.() ?? 0;
