@@ -19,9 +19,24 @@ import {
   stringField,
 } from "./validation.ts";
 
-/** Status every identity carries: how many resources use it (deletion protection), conditions. */
+/** How many users status.users lists at most (the count in usageCount is always exact). */
+export const maxListedIdentityUsers = 10;
+
+/** A managed resource that uses an identity, as status.users lists it. */
+export const identityUserSchema = z.object({
+  kind: z.string().min(1).max(63),
+  namespace: z.string().min(1).max(63),
+  name: z.string().min(1).max(253),
+});
+
+/**
+ * Status every identity carries: how many resources use it and the first of them (deletion
+ * protection, DESIGN §2.5), conditions `Ready` and `InUse`.
+ */
 export const identityStatusSchema = z.object({
   usageCount: z.number().int().min(0).optional(),
+  /** The first users (sorted by kind, namespace, name); bounded, usageCount is exact. */
+  users: z.array(identityUserSchema).max(maxListedIdentityUsers).optional(),
   conditions: conditionsField.optional(),
 });
 export type IdentityStatus = z.infer<typeof identityStatusSchema>;

@@ -29,9 +29,10 @@ const usage = `Usage: ${commandName} [flags]
 
 Prints the controller's ServiceAccount (crossrole) and its least-privilege RBAC as YAML, ready for
 \`kubectl apply -f -\`. Without --watch-namespace the RBAC is cluster-wide (config/rbac/cluster.yaml).
-With --watch-namespace a,b it is a Role in each of a and b and in the system namespace, plus one
-ClusterRole that reads only the Namespace objects a and b, IAMRoleSelectors and the cluster-scoped
-identities. The namespaces must exist.
+With --watch-namespace a,b it is a Role in each of a and b and in the system namespace, a Role in
+default for Events about cluster-scoped objects, plus one ClusterRole that reads only the Namespace
+objects a and b, IAMRoleSelectors and the cluster-scoped identities, and patches only those
+identities (their in-use finalizer and status). The namespaces must exist.
 
 Flags:
 ${renderFlagHelp(rbacFlags)}

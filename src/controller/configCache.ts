@@ -60,8 +60,17 @@ export class ConfigCache implements SyncGate {
     );
 
     const changed = () => this.#changed();
-    for (const inf of [...this.#namespaces, this.#configMaps, this.#selectors, ...this.#identities]) {
+    for (const inf of [...this.#namespaces, this.#configMaps, this.#selectors]) {
       inf.addHandler({ onAdd: changed, onUpdate: changed, onDelete: changed });
+    }
+    // An identity's status and finalizer are the controller's own record of its users
+    // (identityController.ts), written whenever they change: no decision depends on them, so
+    // they must not cost a re-evaluation of every resource. Only the spec configures.
+    const specChanged = (a: KubeObject, b: KubeObject) => {
+      if (JSON.stringify(a["spec"]) !== JSON.stringify(b["spec"])) changed();
+    };
+    for (const inf of this.#identities) {
+      inf.addHandler({ onAdd: changed, onUpdate: specChanged, onDelete: changed });
     }
     const secretChanged = (s: SecretObject) => {
       for (const l of this.#secretListeners) l(s.metadata.name);

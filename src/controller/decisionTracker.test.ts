@@ -215,3 +215,17 @@ test("decisions for different accounts have different fingerprints", () => {
   );
   assert.notEqual(decisionFingerprint(inY), decisionFingerprint(inX));
 });
+
+test("an identity's resourceVersion alone (e.g. its status written) does not change the fingerprint", () => {
+  const withRv = (rv: string): Decision => ({
+    ...staticA,
+    chain: staticA.chain.map((hop) => ({ ...hop, resourceVersion: rv })),
+  });
+  assert.equal(decisionFingerprint(withRv("7")), decisionFingerprint(withRv("8")));
+  assert.equal(decisionFingerprint(withRv("7")), decisionFingerprint(staticA));
+  const otherSecret: Decision = {
+    ...staticA,
+    chain: staticA.chain.map((hop) => ({ ...hop, parameters: { ...hop.parameters, secretRef: "other" } })),
+  };
+  assert.notEqual(decisionFingerprint(otherSecret), decisionFingerprint(staticA), "parameters still count");
+});

@@ -4,7 +4,12 @@
 import type { Logger } from "pino";
 import type { Decision } from "../resolver/types.ts";
 
-/** What makes two decisions the same for the reconciler (the trace's wording does not). */
+/**
+ * What makes two decisions the same for the reconciler (the trace's wording does not, nor a
+ * hop's resourceVersion: a no-op write to an identity — its status, which the controller itself
+ * updates whenever the identity's users change — must not re-queue every resource using it; the
+ * credential cache ignores it for the same reason).
+ */
 export function decisionFingerprint(d: Decision): string {
   return JSON.stringify([
     d.outcome,
@@ -15,7 +20,7 @@ export function decisionFingerprint(d: Decision): string {
     d.region,
     d.endpoint,
     d.selector,
-    d.chain,
+    d.chain.map(({ resourceVersion: _rv, ...hop }) => hop),
     d.message,
     d.drift,
   ]);

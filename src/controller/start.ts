@@ -10,7 +10,8 @@ import { kubeTokenRequester } from "../credentials/token-requester.ts";
 import type { Decision, Settings } from "../resolver/types.ts";
 import { Manager } from "../runtime/manager.ts";
 import { ConfigCache } from "./configCache.ts";
-import { addResourceController } from "./resourceController.ts";
+import { addIdentityControllers } from "./identityController.ts";
+import { addResourceController, resourceTypeOf } from "./resourceController.ts";
 import { serviceModules } from "./services/index.ts";
 
 export interface ControllerOptions {
@@ -131,6 +132,20 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       onDecisionChange: (kind, outcome, source) => decisions.inc({ kind, outcome, source: source ?? "none" }),
     });
   }
+  // Deletion protection for identities, from the same (shared) resource informers.
+  addIdentityControllers({
+    manager,
+    config,
+    resources: serviceModules.map((m) => ({
+      kind: m.kind.kind,
+      informer: manager.informer({ resource: resourceTypeOf(m) }),
+    })),
+    settings,
+    events,
+    ...(o.watchNamespaces?.length ? { watchNamespaces: o.watchNamespaces } : {}),
+    resyncPeriodMs: o.resyncSeconds * 1000,
+    logger: log,
+  });
   await manager.start();
   log.info(
     {

@@ -98,6 +98,22 @@ describe("cluster-wide RBAC", () => {
     }
   });
 
+  test("identities: patch (in-use finalizer) and status patch everywhere; never create, update or delete", () => {
+    for (const t of identityTypes) {
+      for (const resource of [t.plural, `${t.plural}/status`]) {
+        assert.ok(allowed(cluster, sys, { group: t.group, resource, verb: "patch" }), resource);
+        assert.ok(
+          allowed(cluster, sys, { group: t.group, resource, verb: "patch", namespace: "x" }),
+          resource,
+        );
+      }
+      for (const verb of ["create", "update", "delete"])
+        assert.ok(!allowed(cluster, sys, { group: t.group, resource: t.plural, verb, namespace: "x" }), verb);
+    }
+    for (const t of [namespaceType, iamRoleSelectorType])
+      assert.ok(!allowed(cluster, sys, { group: t.group, resource: t.plural, verb: "patch" }), t.plural);
+  });
+
   test("Events, Namespaces, IAMRoleSelectors, identities and TokenRequests as the controller uses them", () => {
     assert.ok(allowed(cluster, sys, { group: "", resource: "events", verb: "create", namespace: "x" }));
     assert.ok(allowed(cluster, sys, { group: "", resource: "events", verb: "patch", namespace: "x" }));
@@ -186,8 +202,8 @@ describe("namespace-scoped RBAC (--watch-namespace)", () => {
     const rules = clusterRoles[0]?.rules ?? [];
     const groups = new Set(rules.flatMap((r) => r.apiGroups));
     assert.deepEqual([...groups].sort(), ["", "identity.crossrole.dev", "services.k8s.aws"]);
-    const resources = rules.flatMap((r) => r.resources).sort();
-    assert.deepEqual(resources, [
+    const readRules = rules.filter((r) => r.verbs.includes("get"));
+    assert.deepEqual(readRules.flatMap((r) => r.resources).sort(), [
       "awscontrolleridentities",
       "awsroleidentities",
       "awsstaticidentities",
@@ -195,7 +211,61 @@ describe("namespace-scoped RBAC (--watch-namespace)", () => {
       "namespaces",
     ]);
     assert.deepEqual(rules.find((r) => r.resources.includes("namespaces"))?.resourceNames, watched);
-    for (const r of rules) assert.deepEqual([...r.verbs].sort(), ["get", "list", "watch"]);
+    for (const r of readRules) assert.deepEqual([...r.verbs].sort(), ["get", "list", "watch"]);
+    // The only write: patch on the cluster-scoped identities (in-use finalizer) and their status.
+    const writeRules = rules.filter((r) => !r.verbs.includes("get"));
+    assert.deepEqual(
+      writeRules.flatMap((r) => r.apiGroups),
+      ["identity.crossrole.dev"],
+    );
+    assert.deepEqual(
+      writeRules.flatMap((r) => r.verbs),
+      ["patch"],
+    );
+    assert.deepEqual(writeRules.flatMap((r) => r.resources).sort(), [
+      "awscontrolleridentities",
+      "awscontrolleridentities/status",
+      "awsroleidentities",
+      "awsroleidentities/status",
+      "awsstaticidentities",
+      "awsstaticidentities/status",
+    ]);
+  });
+
+  test("identities: patch (in-use finalizer) and status patch where they live, nothing more", () => {
+    for (const t of identityTypes) {
+      for (const resource of [t.plural, `${t.plural}/status`]) {
+        const ask = { group: t.group, resource, verb: "patch" };
+        if (t.namespaced) {
+          for (const ns of watched)
+            assert.ok(allowed(scoped, sys, { ...ask, namespace: ns }), `${resource} in ${ns}`);
+          assert.ok(!allowed(scoped, sys, { ...ask, namespace: "other" }), `${resource} in other`);
+        } else {
+          assert.ok(allowed(scoped, sys, ask), resource);
+        }
+      }
+      for (const verb of ["create", "update", "delete"])
+        assert.ok(
+          !allowed(scoped, sys, { group: t.group, resource: t.plural, verb, namespace: watched[0] }),
+          verb,
+        );
+    }
+  });
+
+  test("Events about cluster-scoped objects: only in namespace default, by its own Role", () => {
+    for (const verb of ["create", "patch"]) {
+      assert.ok(allowed(scoped, sys, { group: "", resource: "events", verb, namespace: "default" }), verb);
+      assert.ok(!allowed(scoped, sys, { group: "", resource: "events", verb, namespace: "other" }), verb);
+    }
+    const inDefault = (scoped as Rbac[]).filter((o) => o.metadata.namespace === "default");
+    assert.deepEqual(
+      inDefault.map((o) => `${o.kind}/${o.metadata.name}`),
+      ["Role/crossrole-cluster-events", "RoleBinding/crossrole-cluster-events"],
+    );
+    assert.deepEqual(inDefault[0]?.rules, [
+      { apiGroups: [""], resources: ["events"], verbs: ["create", "patch"] },
+    ]);
+    assert.equal(rbacNames("team-x-system").clusterEventsRole, "crossrole-cluster-events-team-x-system");
   });
 
   test("ConfigMaps, Secrets and Leases only in the system namespace", () => {

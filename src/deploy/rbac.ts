@@ -8,12 +8,15 @@
 //  - namespace-scoped (--watch-namespace a,b): a Role per watched namespace for everything
 //    namespaced there, and one narrow ClusterRole that reads only the watched Namespace objects
 //    (by resourceNames) and the cluster-scoped configuration kinds (IAMRoleSelectors and the
-//    cluster-scoped identities). Kubernetes has no namespaced way to read either.
+//    cluster-scoped identities), and patches only the cluster-scoped identities (in-use
+//    finalizer, status). Kubernetes has no namespaced way to do either. Events about
+//    cluster-scoped objects live in namespace `default`, so a Role there allows only those.
 // Both add a Role in the system namespace: CARM ConfigMaps and static-identity Secrets are read
 // only there, and the leader-election Lease lives there.
 
 import { stringify } from "yaml";
 import { iamRoleSelectorCrdSource, identityCrdSources } from "../api/crds.ts";
+import { identityGroup } from "../api/identity-ref.ts";
 import { type ResourceKind, resourceKinds } from "../api/kinds.ts";
 import { matchesPattern } from "../api/validation.ts";
 import { defaultSystemNamespace } from "../resolver/settings.ts";
@@ -70,6 +73,8 @@ export function rbacNames(systemNamespace: string = defaultSystemNamespace) {
     systemRole: "crossrole-system",
     /** Role in each watched namespace (namespace-scoped install). */
     namespaceRole: "crossrole-resources",
+    /** Role in `default` for Events about cluster-scoped objects (namespace-scoped install). */
+    clusterEventsRole: `crossrole-cluster-events${suffix}`,
   } as const;
 }
 
@@ -96,6 +101,22 @@ function configRules(namespaced: boolean): PolicyRule[] {
   return [...byGroup].map(([group, plurals]) => ({ apiGroups: [group], resources: plurals, verbs: read }));
 }
 
+/**
+ * patch on the identity kinds of one scope and their status: the in-use finalizer (a merge
+ * patch) and status.usageCount / users / conditions (deletion protection, DESIGN §2.5).
+ */
+function identityWriteRules(namespaced: boolean): PolicyRule[] {
+  const kinds = identityCrdSources.filter((s) => (s.scope === "Namespaced") === namespaced);
+  if (kinds.length === 0) return [];
+  return [
+    {
+      apiGroups: [identityGroup],
+      resources: kinds.flatMap((k) => [k.names.plural, `${k.names.plural}/status`]),
+      verbs: ["patch"],
+    },
+  ];
+}
+
 /** The system namespace: CARM ConfigMaps, static-identity Secrets, the leader-election Lease. */
 export function systemNamespaceRules(): PolicyRule[] {
   return [
@@ -112,26 +133,33 @@ export function clusterRules(kinds: readonly ResourceKind[] = resourceKinds): Po
     { apiGroups: [""], resources: ["namespaces"], verbs: read },
     ...configRules(false),
     ...configRules(true),
+    ...identityWriteRules(false),
+    ...identityWriteRules(true),
     tokenRule,
   ];
 }
 
 /** Namespace-scoped install, per watched namespace: the managed kinds and what they need there. */
 export function watchedNamespaceRules(kinds: readonly ResourceKind[] = resourceKinds): PolicyRule[] {
-  return [...resourceRules(kinds), eventRule, ...configRules(true), tokenRule];
+  return [...resourceRules(kinds), eventRule, ...configRules(true), ...identityWriteRules(true), tokenRule];
 }
 
 /**
  * Namespace-scoped install, the only cluster-scoped grant: the watched Namespace objects by name
  * (the controller watches each with `fieldSelector=metadata.name=<ns>`, which the apiserver
- * authorizes against that name) and the cluster-scoped configuration kinds. No user data.
+ * authorizes against that name), the cluster-scoped configuration kinds, and patch on the
+ * cluster-scoped identities (in-use finalizer, status). No user data.
  */
 export function configReaderRules(watchNamespaces: readonly string[]): PolicyRule[] {
   return [
     { apiGroups: [""], resources: ["namespaces"], resourceNames: watchNamespaces, verbs: read },
     ...configRules(false),
+    ...identityWriteRules(false),
   ];
 }
+
+/** Namespace-scoped install: Events about cluster-scoped objects, which live in `default`. */
+export const clusterEventsNamespace = "default";
 
 /** Namespace names from a flag value or list: trimmed, de-duplicated, validated (RFC 1123 labels). */
 export function parseNamespaces(values: string | readonly string[]): string[] {
@@ -216,6 +244,16 @@ export function rbacObjects(opts: RbacOptions = {}): KubeObject[] {
       n.configReader,
       undefined,
       { kind: "ClusterRole", name: n.configReader },
+      sys,
+    ),
+  );
+  objects.push(
+    role(n.clusterEventsRole, clusterEventsNamespace, [eventRule]),
+    binding(
+      "RoleBinding",
+      n.clusterEventsRole,
+      clusterEventsNamespace,
+      { kind: "Role", name: n.clusterEventsRole },
       sys,
     ),
   );
