@@ -10,11 +10,13 @@ import {
   parseCommandArgs,
   renderFlagHelp,
   stringFlag,
+  stringListFlag,
 } from "./args.ts";
 import type { Command } from "./command.ts";
 import { badInput, type ExitCodeValue } from "./errors.ts";
 import type { CliIO } from "./io.ts";
 import { loadKubeconfig } from "./kubeconfig.ts";
+import { parsePerKind } from "./perKindFlags.ts";
 import { settingsFlags, settingsFromFlags } from "./settingsFlags.ts";
 
 const commandName = "crossrole run";
@@ -41,11 +43,25 @@ const runFlags: readonly FlagSpec[] = [
     help: "Resync period after a successful reconcile.",
   },
   {
+    name: "reconcile-resource-resync-seconds",
+    type: "string",
+    value: "<Kind=seconds>",
+    multiple: true,
+    help: "Resync period for one kind (e.g. Bucket=600), overriding the default; shorter notices out-of-band changes sooner.",
+  },
+  {
     name: "reconcile-default-max-concurrent-syncs",
     type: "string",
     value: "<n>",
     default: "1",
     help: "Concurrent reconciles per kind.",
+  },
+  {
+    name: "reconcile-resource-max-concurrent-syncs",
+    type: "string",
+    value: "<Kind=n>",
+    multiple: true,
+    help: "Concurrent reconciles for one kind (e.g. Bucket=8), overriding the default.",
   },
   {
     name: "metrics-addr",
@@ -157,7 +173,14 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
     cwd: io.cwd,
   });
   // Loaded here, not at the top: `crossrole explain` must not pay for the controller's imports.
-  const { startController } = await import("../controller/start.ts");
+  const { startController, servedKinds } = await import("../controller/start.ts");
+  const perKind = (flag: string) => {
+    const r = parsePerKind(flag, stringListFlag(values, flag), servedKinds());
+    if (!r.ok) throw badInput(`${commandName}: ${r.message}`);
+    return r.value;
+  };
+  const resyncSecondsByKind = perKind("reconcile-resource-resync-seconds");
+  const maxConcurrentSyncsByKind = perKind("reconcile-resource-max-concurrent-syncs");
   const logger = createLogger(stringFlag(values, "log-level") ?? "info");
   const running = await startController({
     kubeConfig,
@@ -166,7 +189,9 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
     watchNamespaces,
     deletionPolicy: deletionPolicy as DeletionPolicy,
     resyncSeconds: positiveInt(values, "reconcile-default-resync-seconds"),
+    resyncSecondsByKind,
     maxConcurrentSyncs: positiveInt(values, "reconcile-default-max-concurrent-syncs"),
+    maxConcurrentSyncsByKind,
     metricsAddr: address(values, "metrics-addr"),
     healthAddr: address(values, "healthz-addr"),
     leaderElection: booleanFlag(values, "enable-leader-election"),

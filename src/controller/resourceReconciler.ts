@@ -451,12 +451,23 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       const created = await d.module.create(conn.client, spec, target.region, ownerTags, a.call);
       if (created.created) {
         extraStatus = created.status;
-        void d.events.event(
-          a.obj,
-          "Normal",
-          "Created",
-          `Created ${d.module.arn(spec, target.region)} in account ${target.account} (${target.region})`,
-        );
+        // A recorded ARN (a record, never an input) with nothing in AWS: it was deleted out of
+        // band, and whatever it held is gone — say so loudly, not as a routine creation.
+        const was = a.obj.status?.ackResourceMetadata?.arn;
+        const arn = d.module.arn(spec, target.region);
+        void (was
+          ? d.events.event(
+              a.obj,
+              "Warning",
+              "Recreated",
+              `${arn} was not found in account ${target.account} (${target.region}): it was deleted outside crossrole; created it again, empty`,
+            )
+          : d.events.event(
+              a.obj,
+              "Normal",
+              "Created",
+              `Created ${arn} in account ${target.account} (${target.region})`,
+            ));
       }
       ({ observation, found } = await observe(a, conn, spec, target, intent));
       // S3 may not show a new bucket everywhere at once: look again shortly.

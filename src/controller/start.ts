@@ -22,7 +22,11 @@ export interface ControllerOptions {
   readonly watchNamespaces?: readonly string[];
   readonly deletionPolicy: DeletionPolicy;
   readonly resyncSeconds: number;
+  /** Per-kind overrides of resyncSeconds, by lower-case kind (--reconcile-resource-resync-seconds). */
+  readonly resyncSecondsByKind?: Readonly<Record<string, number>>;
   readonly maxConcurrentSyncs: number;
+  /** Per-kind overrides of maxConcurrentSyncs (--reconcile-resource-max-concurrent-syncs). */
+  readonly maxConcurrentSyncsByKind?: Readonly<Record<string, number>>;
   readonly metricsAddr?: string;
   readonly healthAddr?: string;
   readonly leaderElection: boolean;
@@ -56,6 +60,11 @@ function controllerDecision(settings: Settings): Decision {
     warnings: [],
     drift: null,
   };
+}
+
+/** The kinds this controller serves (what per-kind flags may name). */
+export function servedKinds(): string[] {
+  return serviceModules.map((m) => m.kind.kind);
 }
 
 export async function startController(o: ControllerOptions): Promise<RunningController> {
@@ -118,6 +127,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
   });
   const events = manager.eventRecorder("crossrole");
   for (const module of serviceModules) {
+    const kind = module.kind.kind.toLowerCase();
     addResourceController({
       manager,
       module,
@@ -126,8 +136,8 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       events,
       settings,
       deletionPolicy: o.deletionPolicy,
-      concurrency: o.maxConcurrentSyncs,
-      resyncPeriodMs: o.resyncSeconds * 1000,
+      concurrency: o.maxConcurrentSyncsByKind?.[kind] ?? o.maxConcurrentSyncs,
+      resyncPeriodMs: (o.resyncSecondsByKind?.[kind] ?? o.resyncSeconds) * 1000,
       logger: log,
       onDecisionChange: (kind, outcome, source) => decisions.inc({ kind, outcome, source: source ?? "none" }),
     });

@@ -1,7 +1,8 @@
 // Drift with the real controller process:
 //   - spec drift: what someone changes out-of-band in AWS (with that account's own credentials)
-//     is brought back by the periodic resync; a spec change is applied; fields the spec leaves
-//     out are late-initialised from AWS;
+//     is brought back by the periodic resync (Buckets' own, --reconcile-resource-resync-seconds);
+//     a bucket deleted out of band is recreated with a Warning Event; a spec change is applied;
+//     fields the spec leaves out are late-initialised from AWS;
 //   - account drift: a bucket recorded in account X whose decision moves to account Y is
 //     ACK.Terminal with ACK's message and nothing is called in Y (--account-drift-policy=block);
 //     with --account-drift-policy=recreate the controller follows the new role.
@@ -33,11 +34,12 @@ import {
   namespace,
   startE2E,
   waitForCondition,
+  waitForEvent,
 } from "./fixture.ts";
 
 const X = "111111111111";
 const Y = "222222222222";
-/** Short enough that a resync corrects out-of-band drift within a test's patience. */
+/** Buckets' resync: short enough that it corrects out-of-band drift within a test's patience. */
 const resyncSeconds = 3;
 
 let e2e: E2E;
@@ -56,7 +58,8 @@ before(async () => {
       [Y]: `arn:aws:iam::${Y}:role/drift-y`,
     }),
   ]);
-  controller = await e2e.startController([`--reconcile-default-resync-seconds=${resyncSeconds}`]);
+  // The per-kind flag (ACK's), with the default left at 10 h: Buckets resync on their own period.
+  controller = await e2e.startController([`--reconcile-resource-resync-seconds=Bucket=${resyncSeconds}`]);
 });
 after(() => e2e?.stop());
 
@@ -84,32 +87,8 @@ async function patch(path: string, body: unknown): Promise<void> {
   await e2e.kube.request({ method: "PATCH", path, contentType: patchTypes.merge, body });
 }
 
-interface CoreEvent {
-  type: string;
-  reason: string;
-  message: string;
-  involvedObject: { kind?: string; name?: string };
-}
-
-/** Waits for an Event `reason` on Bucket `ns/name` whose message matches `pattern`; returns it. */
-function eventFor(ns: string, name: string, reason: string, pattern: RegExp = /./): Promise<CoreEvent> {
-  return waitFor(
-    async () => {
-      const list = await e2e.kube.request<{ items: CoreEvent[] }>({
-        method: "GET",
-        path: `/api/v1/namespaces/${ns}/events`,
-      });
-      return list.items.find(
-        (e) =>
-          e.involvedObject.kind === "Bucket" &&
-          e.involvedObject.name === name &&
-          e.reason === reason &&
-          pattern.test(e.message),
-      );
-    },
-    { what: `Event ${reason} ${pattern} on Bucket ${ns}/${name}`, timeoutMs: 15_000 },
-  );
-}
+const eventFor = (ns: string, name: string, reason: string, pattern?: RegExp) =>
+  waitForEvent(e2e.kube, ns, "Bucket", name, reason, pattern);
 
 const within = resyncSeconds * 1000 * 3 + 5_000;
 
@@ -158,6 +137,29 @@ test("out-of-band tag and versioning changes in AWS are brought back by the resy
   const after = await getBucket(e2e.kube, "drift-spec", "guarded");
   assert.equal(after?.metadata.generation, b.metadata.generation, "the resource itself was not changed");
   assert.equal(condition(after, "ACK.ResourceSynced")?.status, "True");
+});
+
+test("a bucket deleted out of band is noticed at the next resync and recreated, with a Warning Event", async () => {
+  await e2e.apply([
+    bucket("drift-spec", "vanishing", { tagging: { tagSet: [{ key: "team", value: "shop" }] } }),
+  ]);
+  const b = await waitForCondition(e2e.kube, "drift-spec", "vanishing", "ACK.ResourceSynced", "True");
+  const name = "drift-spec-vanishing";
+  const s3 = await s3As(X);
+  await s3.send(new DeleteBucketCommand({ Bucket: name }));
+  assert.ok(!(await bucketsIn(endpoint, X)).includes(name));
+
+  const recreated = await eventFor("drift-spec", "vanishing", "Recreated", /deleted outside crossrole/);
+  assert.equal(recreated.type, "Warning");
+  assert.match(recreated.message, new RegExp(`arn:aws:s3:::${name} was not found in account ${X}`));
+  await waitFor(async () => (await bucketsIn(endpoint, X)).includes(name), {
+    what: `${name} recreated in ${X}`,
+    timeoutMs: within,
+  });
+  const tags = await bucketTagsIn(endpoint, X, name);
+  assert.deepEqual(tags.user, { team: "shop" });
+  assert.equal(tags.ownership["crossrole.dev/owner-uid"], b.metadata.uid);
+  await waitForCondition(e2e.kube, "drift-spec", "vanishing", "ACK.ResourceSynced", "True");
 });
 
 test("a spec change (tags added) is applied in AWS and the resource is Synced at its new generation", async () => {
@@ -300,9 +302,13 @@ test("--account-drift-policy=recreate follows the new role: the bucket is create
   assert.match(event.message, new RegExp(`${X}.*${Y}`));
 
   // The other one's name is still held by the old bucket in X (S3 names are global): it cannot
-  // follow, and says so as a retryable error; the old bucket is left alone.
-  const stuck = await waitForCondition(e2e.kube, "drift-acct", "stays", "ACK.Recoverable", "True");
-  assert.match(condition(stuck, "ACK.Recoverable")?.message ?? "", /AccessDenied.*owned by another account/);
+  // follow: the name is another account's, so it is NameTaken (retrying cannot help while the
+  // old bucket exists); the old bucket is left alone.
+  const stuck = await waitForCondition(e2e.kube, "drift-acct", "stays", "ACK.Terminal", "True", "NameTaken");
+  assert.match(
+    condition(stuck, "ACK.Terminal")?.message ?? "",
+    new RegExp(`cannot be used from account ${Y}: .*owned by another AWS account`),
+  );
   await eventFor("drift-acct", "stays", "AccountDrift", /arn:aws:s3:::drift-acct-stays/);
   assert.ok((await bucketsIn(endpoint, X)).includes("drift-acct-stays"));
   assert.ok(!(await bucketsIn(endpoint, Y)).includes("drift-acct-stays"));
