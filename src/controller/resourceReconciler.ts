@@ -447,15 +447,19 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     let extraStatus: Readonly<Record<string, unknown>> = {};
 
     if (plan.do === "create") {
+      // Synced before, with no create of ours in flight, and now nothing in AWS: it was deleted
+      // out of band. (Status is a record: it only changes the wording of the Event below.)
+      const vanished =
+        intent === undefined &&
+        a.obj.status?.conditions?.some((c) => c.type === "ACK.ResourceSynced" && c.status === "True") ===
+          true;
       intent = await recordIntent(a, spec, target);
       const created = await d.module.create(conn.client, spec, target.region, ownerTags, a.call);
       if (created.created) {
         extraStatus = created.status;
-        // A recorded ARN (a record, never an input) with nothing in AWS: it was deleted out of
-        // band, and whatever it held is gone — say so loudly, not as a routine creation.
-        const was = a.obj.status?.ackResourceMetadata?.arn;
+        // Whatever it held is gone: say so loudly, not as a routine creation.
         const arn = d.module.arn(spec, target.region);
-        void (was
+        void (vanished
           ? d.events.event(
               a.obj,
               "Warning",

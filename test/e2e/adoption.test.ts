@@ -28,12 +28,14 @@ import {
   configMap,
   controllerAccount,
   type E2E,
+  eventsAbout,
   getBucket,
   namespace,
   type Resource,
   region,
   startE2E,
   waitForCondition,
+  waitForEvent,
 } from "./fixture.ts";
 
 const X = "111111111111";
@@ -126,36 +128,11 @@ async function createRequests(name: string): Promise<number> {
 
 // ---- Kubernetes side ----
 
-interface CoreEvent {
-  type: string;
-  reason: string;
-  message: string;
-  involvedObject: { kind?: string; name?: string };
-}
-
-function eventFor(ns: string, name: string, reason: string): Promise<CoreEvent> {
-  return waitFor(
-    async () => {
-      const list = await e2e.kube.request<{ items: CoreEvent[] }>({
-        method: "GET",
-        path: `/api/v1/namespaces/${ns}/events`,
-      });
-      return list.items.find(
-        (e) => e.involvedObject.kind === "Bucket" && e.involvedObject.name === name && e.reason === reason,
-      );
-    },
-    { what: `Event ${reason} on Bucket ${ns}/${name}`, timeoutMs: 10_000 },
-  );
-}
+const eventFor = (ns: string, name: string, reason: string) =>
+  waitForEvent(e2e.kube, ns, "Bucket", name, reason);
 
 async function eventReasons(ns: string, name: string): Promise<string[]> {
-  const list = await e2e.kube.request<{ items: CoreEvent[] }>({
-    method: "GET",
-    path: `/api/v1/namespaces/${ns}/events`,
-  });
-  return list.items
-    .filter((e) => e.involvedObject.kind === "Bucket" && e.involvedObject.name === name)
-    .map((e) => e.reason);
+  return (await eventsAbout(e2e.kube, ns, "Bucket", name)).map((e) => e.reason);
 }
 
 /** Waits until `type` is `status` for the resource's current generation. */

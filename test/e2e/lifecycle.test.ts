@@ -11,6 +11,7 @@ import {
   bucketPath,
   bucketsIn,
   type ControllerProcess,
+  type CoreEvent,
   configMap,
   controllerAccount,
   type E2E,
@@ -19,6 +20,7 @@ import {
   type Resource,
   startE2E,
   waitForCondition,
+  waitForEvent,
 } from "./fixture.ts";
 
 const X = "111111111111";
@@ -63,13 +65,6 @@ async function deleteBucketObject(ns: string, name: string): Promise<void> {
   });
 }
 
-interface CoreEvent {
-  type: string;
-  reason: string;
-  message: string;
-  involvedObject: { kind?: string; name?: string };
-}
-
 async function events(ns: string): Promise<CoreEvent[]> {
   const list = await e2e.kube.request<{ items: CoreEvent[] }>({
     method: "GET",
@@ -79,15 +74,8 @@ async function events(ns: string): Promise<CoreEvent[]> {
 }
 
 /** Waits for the Event `reason` on Bucket `name`; returns its message. */
-function eventFor(ns: string, name: string, reason: string): Promise<string> {
-  return waitFor(
-    async () =>
-      (await events(ns)).find(
-        (e) => e.involvedObject.kind === "Bucket" && e.involvedObject.name === name && e.reason === reason,
-      )?.message,
-    { what: `Event ${reason} on Bucket ${ns}/${name}`, timeoutMs: 10_000 },
-  );
-}
+const eventFor = async (ns: string, name: string, reason: string): Promise<string> =>
+  (await waitForEvent(e2e.kube, ns, "Bucket", name, reason)).message;
 
 async function holdings(): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
