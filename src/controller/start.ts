@@ -100,8 +100,8 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     ...(o.controllerChain ? { controllerChain: o.controllerChain } : {}),
   });
 
-  // The controller's own account: resources on the default identity land there, and a recorded
-  // ownerAccountID that differs from it sends the resolver to the account map (ACK).
+  // The controller's own account: resources on the default identity land there, and it is what
+  // a recorded ownerAccountID is checked against for account drift (never what selects one).
   let settings = o.settings;
   if (settings.controllerAccount === null) {
     try {
