@@ -1,7 +1,8 @@
 // The probe and metrics endpoints: /healthz (the process is alive), /readyz (it can do its
 // job: caches synced, plus any check the caller adds) and /metrics (Prometheus text format).
-// Checks answer like the apiserver's and controller-runtime's: 200 "ok", or 500 listing
-// `[+]name ok` / `[-]name failed: reason` (always listed with ?verbose).
+// Checks answer like the apiserver's and controller-runtime's: 200 "ok", or an error status
+// (500; the manager's /readyz uses 503) listing `[+]name ok` / `[-]name failed: reason`
+// (always listed with ?verbose).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Registry } from "prom-client";
 
@@ -30,8 +31,12 @@ export function parseListenAddress(addr: string): { host: string | undefined; po
   return { host, port };
 }
 
-/** A handler that runs `checks` (all of them, in parallel) and answers 200 or 500. */
-export function checksHandler(checks: () => readonly HealthCheck[]): RouteHandler {
+/** A handler that runs `checks` (all of them, in parallel) and answers 200 or `failureStatus` (500). */
+export function checksHandler(
+  checks: () => readonly HealthCheck[],
+  opts: { readonly failureStatus?: number } = {},
+): RouteHandler {
+  const failureStatus = opts.failureStatus ?? 500;
   return async (req, res) => {
     const verbose = new URL(req.url ?? "/", "http://x").searchParams.has("verbose");
     const results = await Promise.all(
@@ -48,7 +53,7 @@ export function checksHandler(checks: () => readonly HealthCheck[]): RouteHandle
     const lines = results.map((r) =>
       r.ok ? `[+]${r.name} ok` : `[-]${r.name} failed${r.reason ? `: ${r.reason}` : ""}`,
     );
-    res.writeHead(ok ? 200 : 500, {
+    res.writeHead(ok ? 200 : failureStatus, {
       "content-type": "text/plain; charset=utf-8",
       "x-content-type-options": "nosniff",
     });

@@ -15,6 +15,12 @@ export {
   setCondition,
   setConditions,
 } from "./conditions.ts";
+export {
+  ConnectionHealth,
+  type ConnectionHealthOptions,
+  type ConnectionHealthState,
+  defaultUnhealthyAfterMs,
+} from "./connectionHealth.ts";
 export { Controller, type ControllerOptions, type WatchOptions } from "./controller.ts";
 export { EventRecorder, type EventRecorderOptions, type EventType } from "./events.ts";
 export { addFinalizer, hasFinalizer, removeFinalizer } from "./finalizers.ts";
@@ -27,7 +33,7 @@ export {
   type RouteHandler,
   startProbeServer,
 } from "./httpServer.ts";
-export { Informer, type InformerHandler, type InformerOptions } from "./informer.ts";
+export { Informer, type InformerHandler, type InformerHealth, type InformerOptions } from "./informer.ts";
 export {
   createKubeClient,
   type HttpMethod,
@@ -73,6 +79,7 @@ export {
 } from "./listWatch.ts";
 export { createLogger, type Logger, silentLogger } from "./logger.ts";
 export {
+  informerHealthCheck,
   LeadershipLostError,
   type ManagedControllerOptions,
   type ManagedInformerOptions,

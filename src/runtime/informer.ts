@@ -6,8 +6,13 @@
 // and never lists cluster-wide, so namespace-scoped RBAC suffices; the cache still answers for
 // all of them at once. A relist (first list, or after 410 Gone) is diffed against the cache and
 // turned into synthetic add/update/delete events, so handlers never miss a change.
+//
+// `health()` says whether its loops reach the apiserver: unhealthy once any loop's list/watch
+// has kept failing for `unhealthyAfterMs` (5 s), healthy again when it succeeds (the manager
+// turns this into a /readyz check and the crossrole_informer_healthy gauge). Each flip is
+// logged once (informer.unhealthy / informer.recovered), never each retry.
 import type { BackoffOptions } from "./backoff.ts";
-import type { Clock } from "./clock.ts";
+import { type Clock, systemClock } from "./clock.ts";
 import type { KubeClient } from "./kubeClient.ts";
 import {
   apiVersionOf,
@@ -44,6 +49,17 @@ export interface InformerOptions {
   readonly backoff?: BackoffOptions;
   readonly watchTimeoutSeconds?: number;
   readonly minHealthyWatchMs?: number;
+  /** How long list/watch must keep failing before the informer counts as unhealthy (5 s). */
+  readonly unhealthyAfterMs?: number;
+}
+
+/** Whether an informer reaches the apiserver; see `Informer.health()`. */
+export interface InformerHealth {
+  readonly healthy: boolean;
+  /** While unhealthy: when the failures began (ms since the epoch), the earliest of its loops. */
+  readonly since?: number;
+  /** While unhealthy: the latest failure of the loop failing longest, with its path. */
+  readonly lastError?: string;
 }
 
 /** Objects in the cache are shared: treat them as read-only (copy before changing). */
@@ -53,9 +69,14 @@ export class Informer<T extends KubeObject = KubeObject> implements SyncGate {
   /** namespace ("" for cluster-scoped) → name → object */
   readonly #cache = new Map<string, Map<string, T>>();
   readonly #handlers = new Set<InformerHandler<T>>();
-  readonly #loops: { readonly lw: ListWatch; readonly state: { synced: boolean } }[] = [];
+  readonly #loops: { readonly lw: ListWatch; readonly path: string; readonly state: { synced: boolean } }[] =
+    [];
   readonly #syncWaiters: (() => void)[] = [];
+  readonly #healthListeners = new Set<(health: InformerHealth) => void>();
   readonly #log: Logger;
+  readonly #clock: Clock;
+  /** When the informer last turned unhealthy (the failures' start); undefined while healthy. */
+  #unhealthySince: number | undefined;
   #started = false;
 
   constructor(opts: InformerOptions) {
@@ -63,7 +84,10 @@ export class Informer<T extends KubeObject = KubeObject> implements SyncGate {
     const rt = opts.resource;
     const namespaces = rt.namespaced ? [...new Set(opts.namespaces ?? [])].filter((n) => n !== "") : [];
     const scopes: (string | undefined)[] = namespaces.length > 0 ? namespaces : [undefined];
-    this.name = `${rt.plural}${rt.group ? `.${rt.group}` : ""}${namespaces.length > 0 ? ` in ${namespaces.join(",")}` : ""}`;
+    const selectors = [opts.labelSelector, opts.fieldSelector].filter((s) => s !== undefined && s !== "");
+    // Unique among a manager's informers: their names label the health gauge.
+    this.name = `${rt.plural}${rt.group ? `.${rt.group}` : ""}${namespaces.length > 0 ? ` in ${namespaces.join(",")}` : ""}${selectors.length > 0 ? ` (${selectors.join(", ")})` : ""}`;
+    this.#clock = opts.clock ?? systemClock;
     this.#log = (opts.logger ?? silentLogger).child({ informer: this.name });
     const apiVersion = apiVersionOf(rt);
     const keepManagedFields = opts.keepManagedFields ?? false;
@@ -76,9 +100,10 @@ export class Informer<T extends KubeObject = KubeObject> implements SyncGate {
     };
     for (const scope of scopes) {
       const state = { synced: false };
+      const path = collectionPath(rt, scope);
       const lw = new ListWatch({
         client: opts.client,
-        path: collectionPath(rt, scope),
+        path,
         labelSelector: opts.labelSelector,
         fieldSelector: opts.fieldSelector,
         transform,
@@ -88,6 +113,8 @@ export class Informer<T extends KubeObject = KubeObject> implements SyncGate {
         backoff: opts.backoff,
         watchTimeoutSeconds: opts.watchTimeoutSeconds,
         minHealthyWatchMs: opts.minHealthyWatchMs,
+        unhealthyAfterMs: opts.unhealthyAfterMs,
+        onHealthChange: () => this.#healthChanged(),
         handlers: {
           replace: (items) => {
             this.#replace(scope, items as T[]);
@@ -102,7 +129,7 @@ export class Informer<T extends KubeObject = KubeObject> implements SyncGate {
           event: (type, obj) => this.#apply(type, obj as T),
         },
       });
-      this.#loops.push({ lw, state });
+      this.#loops.push({ lw, path, state });
     }
   }
 
@@ -123,6 +150,30 @@ export class Informer<T extends KubeObject = KubeObject> implements SyncGate {
 
   waitForSync(signal?: AbortSignal): Promise<boolean> {
     return waitUntilOpen(this.hasSynced(), (w) => this.#syncWaiters.push(w), signal);
+  }
+
+  /**
+   * Whether the list/watch loops reach the apiserver: unhealthy while any of them has kept
+   * failing (connection refused or reset, 5xx, timeouts) for longer than `unhealthyAfterMs`.
+   */
+  health(): InformerHealth {
+    let worst: { since: number; lastError: string } | undefined;
+    for (const { lw, path } of this.#loops) {
+      const h = lw.health();
+      if (h.healthy || h.failingSince === undefined) continue;
+      if (worst === undefined || h.failingSince < worst.since) {
+        worst = { since: h.failingSince, lastError: `${path}: ${h.lastError ?? "unknown error"}` };
+      }
+    }
+    return worst === undefined ? { healthy: true } : { healthy: false, ...worst };
+  }
+
+  /** Calls `fn` whenever `health().healthy` flips; returns a function that removes it. */
+  onHealthChange(fn: (health: InformerHealth) => void): () => void {
+    this.#healthListeners.add(fn);
+    return () => {
+      this.#healthListeners.delete(fn);
+    };
   }
 
   /**
@@ -179,6 +230,34 @@ export class Informer<T extends KubeObject = KubeObject> implements SyncGate {
       s.errors += lw.stats.errors;
     }
     return s;
+  }
+
+  #healthChanged(): void {
+    const health = this.health();
+    // Only the informer's own flips count: a second loop failing (or one of two recovering) does not.
+    if (health.healthy === (this.#unhealthySince === undefined)) return;
+    const now = this.#clock.now();
+    if (health.healthy) {
+      const since = this.#unhealthySince ?? now;
+      this.#unhealthySince = undefined;
+      this.#log.info(
+        { event: "informer.recovered", unhealthySince: new Date(since).toISOString(), outageMs: now - since },
+        "informer reaches the apiserver again",
+      );
+    } else {
+      const since = health.since ?? now;
+      this.#unhealthySince = since;
+      this.#log.warn(
+        {
+          event: "informer.unhealthy",
+          since: new Date(since).toISOString(),
+          failingForMs: now - since,
+          err: health.lastError,
+        },
+        "informer cannot reach the apiserver (list/watch keeps failing); not ready until it recovers",
+      );
+    }
+    for (const fn of this.#healthListeners) this.#call(() => fn(health));
   }
 
   #call(fn: () => void): void {

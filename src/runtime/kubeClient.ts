@@ -54,6 +54,8 @@ export interface WatchRequest {
   readonly onEvent: (event: WatchEvent) => void;
   /** Client-side deadline for the whole stream (normally longer than the server's timeoutSeconds). */
   readonly timeoutMs?: number;
+  /** Called once the server has accepted the watch (HTTP 200), before any event. */
+  readonly onOpen?: () => void;
 }
 
 export interface KubeClient {
@@ -263,6 +265,7 @@ class ConfigKubeClient implements KubeClient {
         for await (const chunk of res) text += chunk as string;
         throw apiError(status, parseBody(text), "WATCH", w.path);
       }
+      w.onOpen?.();
       await new Promise<void>((resolve, reject) => {
         let buffer = "";
         let settled = false;

@@ -6,9 +6,13 @@
 //   any other error, or a watch that ends → watch again from the last resourceVersion, after a
 //   jittered exponential backoff unless the watch was healthy (it delivered events or lasted);
 //   the loop ends only on stop(). It never throws and never exits the process.
+// It also tracks whether it can reach the apiserver (connectionHealth.ts): a list that returns
+// or a watch that opens is a success, any error but 410 a failure; failures for longer than
+// `unhealthyAfterMs` (5 s) make it unhealthy until the next success.
 // @kubernetes/client-node's ListWatch stops for good on any non-410 error; this one does not.
 import { Backoff, type BackoffOptions } from "./backoff.ts";
 import { type Clock, sleep, systemClock } from "./clock.ts";
+import { ConnectionHealth, type ConnectionHealthState } from "./connectionHealth.ts";
 import { isGone, KubeApiError, type KubeClient, type WatchEvent } from "./kubeClient.ts";
 import type { KubeList, KubeObject } from "./kubeObject.ts";
 import { type Logger, silentLogger } from "./logger.ts";
@@ -41,6 +45,10 @@ export interface ListWatchOptions {
   readonly watchTimeoutSeconds?: number;
   /** A watch that ends sooner than this without any event counts as a failure (backoff). */
   readonly minHealthyWatchMs?: number;
+  /** How long list/watch must keep failing before the loop counts as unhealthy (5 s). */
+  readonly unhealthyAfterMs?: number;
+  /** Called when the loop turns unhealthy or healthy again (not on every retry). */
+  readonly onHealthChange?: (state: ConnectionHealthState) => void;
 }
 
 /** Counters for tests and debugging. */
@@ -63,6 +71,7 @@ export class ListWatch {
   readonly #clock: Clock;
   readonly #log: Logger;
   readonly #backoff: Backoff;
+  readonly #health: ConnectionHealth;
   readonly #stop = new AbortController();
   #running: Promise<void> | undefined;
   #lastResourceVersion = "";
@@ -72,6 +81,16 @@ export class ListWatch {
     this.#clock = opts.clock ?? systemClock;
     this.#log = (opts.logger ?? silentLogger).child({ path: opts.path });
     this.#backoff = new Backoff({ ...opts.backoff, random: opts.backoff?.random ?? opts.random });
+    this.#health = new ConnectionHealth({
+      clock: this.#clock,
+      unhealthyAfterMs: opts.unhealthyAfterMs,
+      onChange: opts.onHealthChange,
+    });
+  }
+
+  /** Whether the loop reaches the apiserver (see connectionHealth.ts). */
+  health(): ConnectionHealthState {
+    return this.#health.state();
   }
 
   /** The resourceVersion the loop last saw (from a list, event or bookmark). */
@@ -87,6 +106,7 @@ export class ListWatch {
   async stop(): Promise<void> {
     this.#stop.abort();
     await this.#running;
+    this.#health.stop();
   }
 
   async #run(): Promise<void> {
@@ -117,13 +137,16 @@ export class ListWatch {
         if (signal.aborted) break;
         if (isGone(err)) {
           // A list continue token or resourceVersion expired mid-way: start over at once.
+          this.#health.succeeded(); // the apiserver answered
           this.stats.relists++;
           rv = undefined;
           continue;
         }
         this.stats.errors++;
+        this.#health.failed(err);
         const delay = this.#backoff.next();
-        this.#log.warn(
+        // Once unhealthy, the informer has said so (one line); each further retry is debug only.
+        this.#log[this.#health.healthy ? "warn" : "debug"](
           { err: err instanceof Error ? err.message : String(err), retryInMs: Math.round(delay) },
           rv === undefined ? "list failed; retrying" : "watch failed; retrying",
         );
@@ -158,6 +181,7 @@ export class ListWatch {
       cont = page.metadata?.continue || undefined;
     } while (cont !== undefined && !signal.aborted);
     if (signal.aborted) return rv;
+    this.#health.succeeded();
     this.#lastResourceVersion = rv;
     try {
       this.#o.handlers.replace(items);
@@ -213,6 +237,7 @@ export class ListWatch {
         signal,
         // The server ends the watch at timeoutSeconds; this only catches a silently dead peer.
         timeoutMs: (timeoutSeconds + 30) * 1000,
+        onOpen: () => this.#health.succeeded(),
         onEvent,
       });
     } catch (err) {
@@ -221,6 +246,7 @@ export class ListWatch {
         if (events > 0) this.#backoff.reset();
         throw err;
       }
+      this.#health.succeeded(); // a 410 is an answer: the apiserver is reachable
       return { resourceVersion: rv, gone: true, healthy: events > 0 };
     }
     const healthy = events > 0 || this.#clock.now() - started >= (this.#o.minHealthyWatchMs ?? 1000);

@@ -6,6 +6,9 @@
 //          released (a standby takes over at once), informers and servers stop.
 // Losing the lease stops the manager the same way and rejects `done` with LeadershipLostError:
 // a process that may no longer be leader must not keep reconciling (controller-runtime exits).
+// /readyz (503 when failing) also fails while an informer cannot reach the apiserver (its
+// list/watch has kept failing past the grace period, `informerUnhealthyAfterMs`); /healthz does
+// not: restarting the process would not bring the apiserver back, and would lose the caches.
 import type { KubeConfig } from "@kubernetes/client-node";
 import { type Clock, sleep, systemClock } from "./clock.ts";
 import { Controller, type ControllerOptions } from "./controller.ts";
@@ -51,6 +54,12 @@ export interface ManagerOptions {
   readonly watchNamespaces?: readonly string[];
   /** How long stop() waits for in-flight reconciles (30 s). */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * How long an informer's list/watch must keep failing before it counts as unhealthy and
+   * /readyz fails (5 s: a routine watch reconnect never flips readiness). Per informer:
+   * `unhealthyAfterMs`.
+   */
+  readonly informerUnhealthyAfterMs?: number;
   readonly clock?: Clock;
   readonly userAgent?: string;
 }
@@ -66,6 +75,33 @@ export class LeadershipLostError extends Error {
 export type ManagedInformerOptions = Omit<InformerOptions, "client" | "logger" | "clock">;
 /** What controller() takes: ControllerOptions without the parts the manager provides. */
 export type ManagedControllerOptions = Omit<ControllerOptions, "logger" | "metrics" | "clock">;
+
+/**
+ * The ready check over informers' connections: fails while any of them is unhealthy, naming
+ * each with since when and its last error.
+ */
+export function informerHealthCheck(
+  informers: () => Iterable<Informer>,
+  clock: Clock = systemClock,
+): HealthCheck {
+  return {
+    name: "informer-connections",
+    check: () => {
+      const now = clock.now();
+      const failing: string[] = [];
+      for (const i of informers()) {
+        const h = i.health();
+        if (h.healthy) continue;
+        const since = h.since ?? now;
+        const forS = Math.round((now - since) / 100) / 10;
+        failing.push(
+          `${i.name}: cannot reach the apiserver since ${new Date(since).toISOString()} (${forS}s): ${h.lastError ?? "unknown error"}`,
+        );
+      }
+      return failing.length === 0 ? true : failing.join("; ");
+    },
+  };
+}
 
 export class Manager {
   readonly client: KubeClient;
@@ -122,6 +158,7 @@ export class Manager {
         return waiting.length === 0 ? true : `not synced: ${waiting.join(", ")}`;
       },
     });
+    this.#readyChecks.push(informerHealthCheck(() => this.#informers.values(), this.#clock));
     this.#readyChecks.push({ name: "shutdown", check: () => (this.#stopping ? "shutting down" : true) });
   }
 
@@ -147,12 +184,16 @@ export class Manager {
     if (!informer) {
       informer = new Informer({
         ...opts,
+        unhealthyAfterMs: opts.unhealthyAfterMs ?? this.#o.informerUnhealthyAfterMs,
         namespaces,
         client: this.client,
         logger: this.logger,
         clock: this.#o.clock,
       });
       this.#informers.set(key, informer);
+      const labels = { resource: informer.name };
+      this.metrics.informerHealthy.set(labels, informer.health().healthy ? 1 : 0);
+      informer.onHealthChange((h) => this.metrics.informerHealthy.set(labels, h.healthy ? 1 : 0));
       if (this.#started && !this.#stopping) informer.start();
     }
     return informer as unknown as Informer<T>;
@@ -281,7 +322,7 @@ export class Manager {
     const metricsRoutes: Record<string, RouteHandler> = { "/metrics": metricsHandler(this.metrics.registry) };
     const healthRoutes: Record<string, RouteHandler> = {
       "/healthz": checksHandler(() => this.#healthChecks),
-      "/readyz": checksHandler(() => this.#readyChecks),
+      "/readyz": checksHandler(() => this.#readyChecks, { failureStatus: 503 }),
     };
     const { metricsAddr, healthAddr } = this.#o;
     if (metricsAddr !== undefined && metricsAddr === healthAddr) {

@@ -1,6 +1,7 @@
 // Prometheus metrics of the runtime, under controller-runtime's and client-go's names so
 // existing dashboards and alerts work: controller_runtime_reconcile_*, workqueue_*,
-// leader_election_master_status, rest_client_requests_total. Each manager gets its own
+// leader_election_master_status, rest_client_requests_total; plus crossrole_informer_healthy
+// (1 while an informer reaches the apiserver, 0 when not). Each manager gets its own
 // Registry (never prom-client's global one), so tests and several managers stay isolated.
 import { Counter, collectDefaultMetrics, exponentialBuckets, Gauge, Histogram, Registry } from "prom-client";
 import type { ResponseInfo } from "./kubeClient.ts";
@@ -21,6 +22,8 @@ export interface RuntimeMetrics {
   readonly workqueueRetries: Counter<"controller" | "name">;
   readonly leaderElectionMasterStatus: Gauge<"name">;
   readonly restClientRequests: Counter<"code" | "method" | "host">;
+  /** 1 while the informer's list/watch reaches the apiserver, 0 once it has failed past the grace period. */
+  readonly informerHealthy: Gauge<"resource">;
 }
 
 export interface RuntimeMetricsOptions {
@@ -124,6 +127,12 @@ export function createRuntimeMetrics(opts: RuntimeMetricsOptions = {}): RuntimeM
       name: "rest_client_requests_total",
       help: "Number of HTTP requests to the Kubernetes API, partitioned by status code, method, and host",
       labelNames: ["code", "method", "host"],
+      registers,
+    }),
+    informerHealthy: new Gauge({
+      name: "crossrole_informer_healthy",
+      help: "1 while the informer's list/watch reaches the Kubernetes API, 0 once it has kept failing past the grace period. 'resource' is the informer's name (resource, namespaces, selectors).",
+      labelNames: ["resource"],
       registers,
     }),
   };

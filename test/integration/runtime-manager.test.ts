@@ -76,7 +76,7 @@ describe("manager endpoints", () => {
     assert.deepEqual(await get(`${m.healthUrl}/healthz`), { status: 200, body: "ok" });
     await informer.waitForSync();
     const notReady = await get(`${m.healthUrl}/readyz`);
-    assert.equal(notReady.status, 500);
+    assert.equal(notReady.status, 503, "not ready: Service Unavailable");
     assert.match(notReady.body, /\[\+\]informers ok/);
     assert.match(notReady.body, /\[-\]resolver-snapshot failed: waiting for the first complete snapshot/);
     assert.equal(reconciled.length, 0, "nothing is reconciled before the extra gate opens");
