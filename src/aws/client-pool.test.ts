@@ -2,56 +2,61 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, test } from "node:test";
-import { HeadBucketCommand } from "@aws-sdk/client-s3";
-import { AwsClientPool } from "./client-pool.ts";
+import { HeadBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import { AwsClientPool, type BaseClientConfig, type ClientFactory } from "./client-pool.ts";
 
 const credentials = async () => ({ accessKeyId: "AKIA", secretAccessKey: "s" });
 const key = { region: "eu-west-1", endpoint: null, credentialsKey: "k1" };
 
+/** A stand-in client class: remembers the config it was built with and whether it was destroyed. */
+class FakeClient {
+  readonly config: BaseClientConfig;
+  destroyed = false;
+  constructor(config: BaseClientConfig) {
+    this.config = config;
+  }
+  destroy(): void {
+    this.destroyed = true;
+  }
+}
+const fakeFactory = (name: string): ClientFactory<FakeClient> => ({
+  name,
+  create: (config) => new FakeClient(config),
+});
+const queues = fakeFactory("queues");
+const topics = fakeFactory("topics");
+
 describe("AwsClientPool", () => {
-  test("one client per (service, region, endpoint, credentials key)", () => {
+  test("one client per (client class, region, endpoint, credentials key)", () => {
     const pool = new AwsClientPool();
     try {
-      const sqs = pool.sqs(key, credentials);
-      assert.equal(pool.sqs({ ...key }, credentials), sqs);
-      assert.notEqual(pool.sqs({ ...key, credentialsKey: "k2" }, credentials), sqs);
-      assert.notEqual(pool.sqs({ ...key, region: "us-east-1" }, credentials), sqs);
-      assert.notEqual(pool.sqs({ ...key, endpoint: "http://127.0.0.1:1" }, credentials), sqs);
-      assert.notEqual(pool.s3(key, credentials), sqs as unknown);
+      const a = pool.client(queues, key, credentials);
+      assert.equal(pool.client(queues, { ...key }, credentials), a);
+      assert.notEqual(pool.client(queues, { ...key, credentialsKey: "k2" }, credentials), a);
+      assert.notEqual(pool.client(queues, { ...key, region: "us-east-1" }, credentials), a);
+      assert.notEqual(pool.client(queues, { ...key, endpoint: "http://127.0.0.1:1" }, credentials), a);
+      assert.notEqual(pool.client(topics, key, credentials), a);
       assert.equal(pool.size, 5);
     } finally {
       pool.close();
     }
   });
 
-  test("STS goes to the regional endpoint, never the global one, and the SDK does not retry it", async () => {
-    const pool = new AwsClientPool();
+  test("the factory gets the region, the endpoint override, the credentials and the timeouts", () => {
+    const pool = new AwsClientPool({ connectionTimeoutMs: 100, requestTimeoutMs: 200 });
     try {
-      const sts = pool.sts(key, credentials);
-      // The client's own setting, fed to the client's own endpoint rules.
-      const useGlobal = sts.config.useGlobalEndpoint;
-      assert.equal(typeof useGlobal === "function" ? await useGlobal() : useGlobal, false);
-      const resolved = sts.config.endpointProvider({
-        Region: "eu-west-1",
-        UseGlobalEndpoint: false,
-        UseFIPS: false,
-        UseDualStack: false,
+      const c = pool.client(queues, { ...key, endpoint: "http://127.0.0.1:1" }, credentials).config;
+      assert.equal(c.region, "eu-west-1");
+      assert.equal(c.endpoint, "http://127.0.0.1:1");
+      assert.equal(c.credentials, credentials);
+      assert.deepEqual(c.requestHandler, {
+        connectionTimeout: 100,
+        requestTimeout: 200,
+        throwOnRequestTimeout: true,
       });
-      assert.equal(resolved.url.href, "https://sts.eu-west-1.amazonaws.com/");
-      assert.equal(await sts.config.maxAttempts(), 1);
-    } finally {
-      pool.close();
-    }
-  });
-
-  test("S3 uses path-style addressing with an endpoint override", async () => {
-    const pool = new AwsClientPool();
-    try {
-      assert.equal(
-        pool.s3({ ...key, endpoint: "http://127.0.0.1:1" }, credentials).config.forcePathStyle,
-        true,
-      );
-      assert.equal(pool.s3(key, credentials).config.forcePathStyle, false);
+      const unsigned = pool.client(queues, { ...key, credentialsKey: "unsigned" }).config;
+      assert.equal("endpoint" in unsigned, false, "no endpoint override: the SDK's regional endpoint");
+      assert.equal("credentials" in unsigned, false);
     } finally {
       pool.close();
     }
@@ -60,17 +65,11 @@ describe("AwsClientPool", () => {
   test("beyond its bound the least recently used client is destroyed", () => {
     const pool = new AwsClientPool({ maxClients: 2 });
     try {
-      const first = pool.sqs({ ...key, credentialsKey: "a" }, credentials);
-      let destroyed = false;
-      const destroy = first.destroy.bind(first);
-      first.destroy = () => {
-        destroyed = true;
-        destroy();
-      };
-      pool.sqs({ ...key, credentialsKey: "b" }, credentials);
-      pool.sqs({ ...key, credentialsKey: "c" }, credentials);
+      const first = pool.client(queues, { ...key, credentialsKey: "a" }, credentials);
+      pool.client(queues, { ...key, credentialsKey: "b" }, credentials);
+      pool.client(queues, { ...key, credentialsKey: "c" }, credentials);
       assert.equal(pool.size, 2);
-      assert.equal(destroyed, true);
+      assert.equal(first.destroyed, true);
     } finally {
       pool.close();
     }
@@ -81,9 +80,13 @@ describe("AwsClientPool", () => {
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     const pool = new AwsClientPool({ requestTimeoutMs: 100 });
+    const s3: ClientFactory<S3Client> = {
+      name: "s3",
+      create: (c) => new S3Client({ ...c, forcePathStyle: true }),
+    };
     try {
-      const s3 = pool.s3({ ...key, endpoint }, credentials);
-      await assert.rejects(s3.send(new HeadBucketCommand({ Bucket: "b" })), { name: "TimeoutError" });
+      const client = pool.client(s3, { ...key, endpoint }, credentials);
+      await assert.rejects(client.send(new HeadBucketCommand({ Bucket: "b" })), { name: "TimeoutError" });
     } finally {
       pool.close();
       silent.closeAllConnections();

@@ -1,14 +1,10 @@
 // AWS SDK clients are not cheap (each holds its config, middleware stack and a connection
-// pool), so crossrole builds one per (service, region, endpoint, credentials key) and reuses
-// it. The credentials key is the credential cache's key for the identity chain: same key,
-// same credentials, same client. The pool is bounded; evicted clients are destroyed.
-import { S3Client } from "@aws-sdk/client-s3";
-import { SQSClient } from "@aws-sdk/client-sqs";
-import { STSClient } from "@aws-sdk/client-sts";
+// pool), so crossrole builds one per (client class, region, endpoint, credentials key) and
+// reuses it. The pool knows no service: each module passes the factory of its own client class.
+// The credentials key is the credential cache's key for the identity chain: same key, same
+// credentials, same client. The pool is bounded; evicted clients are destroyed.
 import type { AwsCredentialIdentityProvider } from "@smithy/types";
 import { LRUCache } from "lru-cache";
-
-export type AwsServiceName = "sts" | "sqs" | "s3";
 
 /** What a client is specific to. */
 export interface ClientKey {
@@ -17,6 +13,32 @@ export interface ClientKey {
   readonly endpoint: string | null;
   /** Identifies the credentials; clients with equal keys must use equal credentials. */
   readonly credentialsKey: string;
+}
+
+/** The configuration every SDK v3 client accepts, as the pool fills it in. */
+export interface BaseClientConfig {
+  readonly region: string;
+  readonly endpoint?: string;
+  readonly credentials?: AwsCredentialIdentityProvider;
+  readonly requestHandler: {
+    readonly connectionTimeout: number;
+    readonly requestTimeout: number;
+    readonly throwOnRequestTimeout: boolean;
+  };
+}
+
+export interface Destroyable {
+  destroy(): void;
+}
+
+/**
+ * How one SDK client class is built (each service module owns its own: S3's path-style with an
+ * endpoint override, STS without SDK retries, ...). `name` keys the pool, so it must be unique
+ * per client class.
+ */
+export interface ClientFactory<C extends Destroyable> {
+  readonly name: string;
+  create(config: BaseClientConfig): C;
 }
 
 export interface AwsClientPoolOptions {
@@ -28,17 +50,9 @@ export interface AwsClientPoolOptions {
   readonly requestTimeoutMs?: number;
 }
 
-interface Destroyable {
-  destroy(): void;
-}
-
 export class AwsClientPool {
   readonly #clients: LRUCache<string, Destroyable>;
-  readonly #requestHandler: {
-    connectionTimeout: number;
-    requestTimeout: number;
-    throwOnRequestTimeout: boolean;
-  };
+  readonly #requestHandler: BaseClientConfig["requestHandler"];
 
   constructor(opts: AwsClientPoolOptions = {}) {
     this.#clients = new LRUCache<string, Destroyable>({
@@ -55,51 +69,26 @@ export class AwsClientPool {
   }
 
   /**
-   * STS client. The SDK's own retries are off (maxAttempts 1): crossrole retries STS itself so
-   * every attempt passes its rate limiter and is counted. Regional endpoints, never the global one.
-   * `credentials` may be omitted for AssumeRoleWithWebIdentity, which is unsigned.
+   * The client of `factory`'s class for `key`, built on first use. `credentials` may be omitted
+   * for unsigned calls (AssumeRoleWithWebIdentity); it must be the same for equal keys.
    */
-  sts(key: ClientKey, credentials?: AwsCredentialIdentityProvider): STSClient {
-    return this.#get("sts", key, () => {
-      const config = {
+  client<C extends Destroyable>(
+    factory: ClientFactory<C>,
+    key: ClientKey,
+    credentials?: AwsCredentialIdentityProvider,
+  ): C {
+    const id = `${factory.name}\u0000${key.region}\u0000${key.endpoint ?? ""}\u0000${key.credentialsKey}`;
+    let client = this.#clients.get(id) as C | undefined;
+    if (client === undefined) {
+      client = factory.create({
         region: key.region,
-        maxAttempts: 1,
-        useGlobalEndpoint: false,
         requestHandler: this.#requestHandler,
         ...(key.endpoint ? { endpoint: key.endpoint } : {}),
         ...(credentials ? { credentials } : {}),
-      };
-      return new STSClient(config);
-    });
-  }
-
-  sqs(key: ClientKey, credentials: AwsCredentialIdentityProvider): SQSClient {
-    return this.#get(
-      "sqs",
-      key,
-      () =>
-        new SQSClient({
-          region: key.region,
-          credentials,
-          requestHandler: this.#requestHandler,
-          ...(key.endpoint ? { endpoint: key.endpoint } : {}),
-        }),
-    );
-  }
-
-  /** S3 client; path-style addressing with an endpoint override, since emulators and VPC endpoints need it. */
-  s3(key: ClientKey, credentials: AwsCredentialIdentityProvider): S3Client {
-    return this.#get(
-      "s3",
-      key,
-      () =>
-        new S3Client({
-          region: key.region,
-          credentials,
-          requestHandler: this.#requestHandler,
-          ...(key.endpoint ? { endpoint: key.endpoint, forcePathStyle: true } : {}),
-        }),
-    );
+      });
+      this.#clients.set(id, client);
+    }
+    return client;
   }
 
   /** Clients currently held. */
@@ -110,15 +99,5 @@ export class AwsClientPool {
   /** Destroys every client (their sockets close). */
   close(): void {
     this.#clients.clear();
-  }
-
-  #get<C extends Destroyable>(service: AwsServiceName, key: ClientKey, create: () => C): C {
-    const id = `${service}\u0000${key.region}\u0000${key.endpoint ?? ""}\u0000${key.credentialsKey}`;
-    let client = this.#clients.get(id) as C | undefined;
-    if (client === undefined) {
-      client = create();
-      this.#clients.set(id, client);
-    }
-    return client;
   }
 }

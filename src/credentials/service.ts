@@ -2,12 +2,10 @@
 // the resource, for tenant tags) it returns credentials, or SDK clients that use them. Each hop
 // of the chain is its own cache entry with its own provider, so every hop refreshes on its own
 // schedule and an outer role re-reads its source through the cache on each refresh.
-import type { S3Client } from "@aws-sdk/client-s3";
-import type { SQSClient } from "@aws-sdk/client-sqs";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
-import { AwsClientPool } from "../aws/client-pool.ts";
+import { AwsClientPool, type ClientFactory, type Destroyable } from "../aws/client-pool.ts";
 import type { Decision } from "../resolver/types.ts";
 import { logIssuedCredentials } from "./audit.ts";
 import { CredentialCache, type CredentialCacheOptions } from "./cache.ts";
@@ -74,9 +72,15 @@ export interface CredentialService {
   plan(decision: Decision, resource?: ResourceRef): Promise<ChainPlan>;
   /** A provider for a plan's credentials, bound to its key (for SDK clients). */
   providerFor(plan: ChainPlan): SdkCredentialProvider;
-  /** Reused SQS / S3 clients for the decision's chain, region and endpoint. Ask per reconcile. */
-  sqsClient(decision: Decision, resource?: ResourceRef): Promise<SQSClient>;
-  s3Client(decision: Decision, resource?: ResourceRef): Promise<S3Client>;
+  /**
+   * A reused SDK client of `factory`'s class acting with the decision's chain, in its region and
+   * endpoint (each service module brings its factory). Ask per reconcile: it is cheap.
+   */
+  client<C extends Destroyable>(
+    factory: ClientFactory<C>,
+    decision: Decision,
+    resource?: ResourceRef,
+  ): Promise<C>;
   /** sts:GetCallerIdentity with the chain's credentials (remembered per key). */
   callerIdentity(decision: Decision, resource?: ResourceRef): Promise<CallerIdentity>;
   /** The cache (for inspection and idle purging). */
@@ -260,13 +264,9 @@ export function createCredentialService(opts: CredentialServiceOptions): Credent
     },
     plan,
     providerFor: (p) => sdkProvider(p, p.hops.length - 1),
-    async sqsClient(decision, resource) {
+    async client(factory, decision, resource) {
       const p = await plan(decision, resource);
-      return clients.sqs(clientKey(p), sdkProvider(p, p.hops.length - 1));
-    },
-    async s3Client(decision, resource) {
-      const p = await plan(decision, resource);
-      return clients.s3(clientKey(p), sdkProvider(p, p.hops.length - 1));
+      return clients.client(factory, clientKey(p), sdkProvider(p, p.hops.length - 1));
     },
     async callerIdentity(decision, resource) {
       const p = await plan(decision, resource);

@@ -7,9 +7,10 @@ import {
   AssumeRoleWithWebIdentityCommand,
   type AssumeRoleWithWebIdentityCommandInput,
   GetCallerIdentityCommand,
+  STSClient,
   type Credentials as StsWireCredentials,
 } from "@aws-sdk/client-sts";
-import type { AwsClientPool } from "../aws/client-pool.ts";
+import type { AwsClientPool, ClientFactory } from "../aws/client-pool.ts";
 import type { CredentialProvider, Credentials, StsTarget } from "./types.ts";
 
 export interface SessionTag {
@@ -113,6 +114,15 @@ function assumeRoleInput(r: AssumeRoleRequest): AssumeRoleCommandInput {
 /** Unsigned calls (AssumeRoleWithWebIdentity) share one client per region and endpoint. */
 const unsignedKey = "unsigned";
 
+/**
+ * STS clients: the SDK's own retries off (maxAttempts 1) — crossrole retries STS itself so every
+ * attempt passes its rate limiter and is counted — and regional endpoints, never the global one.
+ */
+export const stsClientFactory: ClientFactory<STSClient> = {
+  name: "sts",
+  create: (config) => new STSClient({ ...config, maxAttempts: 1, useGlobalEndpoint: false }),
+};
+
 /** The real STS, through reused SDK clients. */
 export function sdkSts(pool: AwsClientPool): StsApi {
   const clientKey = (target: StsTarget, credentialsKey: string) => ({
@@ -122,13 +132,13 @@ export function sdkSts(pool: AwsClientPool): StsApi {
   });
   return {
     async assumeRole({ target, source, request }) {
-      const client = pool.sts(clientKey(target, source.key), source.provider);
+      const client = pool.client(stsClientFactory, clientKey(target, source.key), source.provider);
       const out = await client.send(new AssumeRoleCommand(assumeRoleInput(request)));
       const assumedRoleARN = out.AssumedRoleUser?.Arn ?? null;
       return { credentials: toCredentials(out.Credentials, assumedRoleARN, "AssumeRole"), assumedRoleARN };
     },
     async assumeRoleWithWebIdentity({ target, request }) {
-      const client = pool.sts(clientKey(target, unsignedKey));
+      const client = pool.client(stsClientFactory, clientKey(target, unsignedKey));
       const input: AssumeRoleWithWebIdentityCommandInput = {
         RoleArn: request.roleARN,
         RoleSessionName: request.sessionName,
@@ -143,7 +153,7 @@ export function sdkSts(pool: AwsClientPool): StsApi {
       };
     },
     async getCallerIdentity({ target, source }) {
-      const client = pool.sts(clientKey(target, source.key), source.provider);
+      const client = pool.client(stsClientFactory, clientKey(target, source.key), source.provider);
       const out = await client.send(new GetCallerIdentityCommand({}));
       if (!out.Account || !out.Arn) throw new Error("STS GetCallerIdentity answered without an account");
       return { account: out.Account, arn: out.Arn, userId: out.UserId ?? "" };

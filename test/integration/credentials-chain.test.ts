@@ -12,6 +12,7 @@ import { Registry } from "prom-client";
 import { createCredentialService } from "../../src/credentials/service.ts";
 import { controllerHop, roleHop, useDecision } from "../../src/credentials/testing/decisions.ts";
 import { fakeClock } from "../../src/credentials/testing/fake-clock.ts";
+import { sqsClientFactory } from "../../src/services/sqs/client.ts";
 import { type Emulator, startEmulator } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
 import {
@@ -114,9 +115,9 @@ describe("a three-hop chain against the emulator", () => {
       assert.equal(who.Arn, "arn:aws:sts::333333333333:assumed-role/tenant/crossrole-shop");
 
       // A queue made through the service's SQS client lands in 333333333333 ...
-      const sqs = await service.sqsClient(decision, shopQueue);
+      const sqs = await service.client(sqsClientFactory, decision, shopQueue);
       assert.equal(
-        await service.sqsClient(decision, shopQueue),
+        await service.client(sqsClientFactory, decision, shopQueue),
         sqs,
         "the client is reused for the same chain",
       );

@@ -9,6 +9,7 @@ import { SecretUnavailableError } from "../../src/credentials/errors.ts";
 import { kubeSecretReader } from "../../src/credentials/secret-reader.ts";
 import { createCredentialService } from "../../src/credentials/service.ts";
 import { roleHop, staticHop, useDecision } from "../../src/credentials/testing/decisions.ts";
+import { sqsClientFactory } from "../../src/services/sqs/client.ts";
 import { type Stack, startStack } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
 import { captureLog, issued, useControllerEnvironment, whoAmI } from "../support/credentials-fixture.ts";
@@ -111,9 +112,9 @@ describe("static identity", () => {
       );
       // The SQS client follows the rotation too: a different key, a different client.
       const base = useDecision([staticHop("rotating", "rotating")], { endpoint: proxy.endpoint });
-      const client = await service.sqsClient(base);
+      const client = await service.client(sqsClientFactory, base);
       await writeSecret("rotating", { AccessKeyID: "AKIAROTATE0000000003", SecretAccessKey: "newer-secret" });
-      assert.notEqual(await service.sqsClient(base), client);
+      assert.notEqual(await service.client(sqsClientFactory, base), client);
     } finally {
       service.close();
     }

@@ -17,6 +17,7 @@ import {
   lateInitialize,
   type ObservedBucket,
   readBucket,
+  s3ClientFactory,
   tagMapOf,
   updateBucket,
   userTagging,
@@ -36,7 +37,7 @@ export const bucketService: ServiceModule<BucketSpec, ObservedBucket, S3Client> 
       ? { ok: true, value: r.data }
       : { ok: false, message: describeIssues(r.error, ["spec"]).join("; ") };
   },
-  client: (credentials, decision, resource) => credentials.s3Client(decision, resource),
+  client: (credentials, decision, resource) => credentials.client(s3ClientFactory, decision, resource),
   identifier: (spec) => spec.name,
   async read(client, spec, ctx) {
     const r = await readBucket(client, spec, ctx);

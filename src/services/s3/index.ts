@@ -11,6 +11,7 @@ export {
   readBucket,
   updateBucket,
 } from "./bucket.ts";
+export { s3ClientFactory } from "./client.ts";
 export { diff, type FieldDifference, lateInitialize, lateInitializedSubresources } from "./diff.ts";
 export {
   BucketError,
