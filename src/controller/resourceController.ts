@@ -9,10 +9,10 @@ import type { Controller } from "../runtime/controller.ts";
 import type { EventRecorder } from "../runtime/events.ts";
 import { keyOf, type ResourceType } from "../runtime/kubeObject.ts";
 import type { Manager } from "../runtime/manager.ts";
+import type { ServiceModule } from "../services/service-module.ts";
 import type { ConfigCache } from "./configCache.ts";
 import { DecisionTracker } from "./decisionTracker.ts";
 import { createResourceReconciler, type ManagedObject } from "./resourceReconciler.ts";
-import type { ServiceModule } from "./serviceModule.ts";
 
 export interface ResourceControllerOptions<Spec extends object, Observed, Client> {
   readonly manager: Manager;

@@ -33,6 +33,7 @@ import {
   TerminalError,
 } from "../runtime/reconcile.ts";
 import type { CallContext } from "../services/call-context.ts";
+import type { Observation, OwnerTags, ServiceModule } from "../services/service-module.ts";
 import {
   type FailureState,
   iamRoleSelectedFor,
@@ -63,7 +64,6 @@ import {
   type SyncPlan,
   type Target,
 } from "./reconcilePlan.ts";
-import type { Observation, OwnerTags, ServiceModule } from "./serviceModule.ts";
 
 /** A managed resource as it sits in the informer cache. */
 export type ManagedObject = KubeObject & {

@@ -12,7 +12,7 @@ import { Manager } from "../runtime/manager.ts";
 import { ConfigCache } from "./configCache.ts";
 import { addIdentityControllers } from "./identityController.ts";
 import { addResourceController, resourceTypeOf } from "./resourceController.ts";
-import { serviceModules } from "./services/index.ts";
+import { serviceModules } from "../services/index.ts";
 
 export interface ControllerOptions {
   readonly kubeConfig: KubeConfig;

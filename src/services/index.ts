@@ -1,7 +1,7 @@
 // The kinds the controller reconciles: one service module each. A kind listed in
 // src/api/kinds.ts but not here has a CRD and can be explained, but is not reconciled yet.
-import type { ServiceModule } from "../serviceModule.ts";
-import { bucketService } from "./bucket.ts";
+import type { ServiceModule } from "./service-module.ts";
+import { bucketService } from "./s3/module.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: modules differ in their spec/observed/client types
 export const serviceModules: readonly ServiceModule<any, any, any>[] = [bucketService];

@@ -6,7 +6,7 @@ import type { ResourceKind } from "../api/kinds.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import type { ResourceRef } from "../credentials/types.ts";
 import type { Decision } from "../resolver/types.ts";
-import type { CallContext } from "../services/call-context.ts";
+import type { CallContext } from "./call-context.ts";
 
 export type ParseResult<T> =
   | { readonly ok: true; readonly value: T }

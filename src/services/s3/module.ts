@@ -21,8 +21,8 @@ import {
   tagMapOf,
   updateBucket,
   userTagging,
-} from "../../services/s3/index.ts";
-import type { ServiceModule } from "../serviceModule.ts";
+} from "./index.ts";
+import type { ServiceModule } from "../service-module.ts";
 
 function withoutRegion(observed: ObservedBucket): BucketFields {
   const { region: _region, ...fields } = observed;
