@@ -417,7 +417,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       name: d.module.identifier(spec),
       account: conn.account,
       region,
-      nameField: "spec.name",
+      nameField: d.module.identifierField,
     };
     try {
       return await locks.run(lockKey(target), () => converge(a, conn, spec, policies, target));
@@ -612,7 +612,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       name: d.module.identifier(spec),
       account: conn.account,
       region,
-      nameField: "spec.name",
+      nameField: d.module.identifierField,
     };
     try {
       const outcome = await locks.run(lockKey(target), async (): Promise<Outcome | null> => {

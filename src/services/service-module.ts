@@ -33,6 +33,8 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
   client(credentials: CredentialService, decision: Decision, resource: ResourceRef): Promise<Client>;
   /** The AWS name the spec gives the object (bucket name, queue name, ...). */
   identifier(spec: Spec): string;
+  /** The spec field that holds it, for messages ("choose another spec.queueName"). */
+  readonly identifierField: string;
   /**
    * What AWS has under the spec's name in the client's account. Where names are global (S3), a
    * name another account owns is `found: false` with `heldElsewhere` — never an error the

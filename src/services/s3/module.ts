@@ -39,6 +39,7 @@ export const bucketService: ServiceModule<BucketSpec, ObservedBucket, S3Client> 
   },
   client: (credentials, decision, resource) => credentials.client(s3ClientFactory, decision, resource),
   identifier: (spec) => spec.name,
+  identifierField: "spec.name",
   async read(client, spec, ctx) {
     const r = await readBucket(client, spec, ctx);
     if (r.found) return { found: true, observed: r.bucket };
