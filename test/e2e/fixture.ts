@@ -1,6 +1,7 @@
 // End-to-end fixture: the local stack, crossrole's CRDs, and the REAL controller process
 // (`crossrole run`), plus what tests need to look at both sides — Kubernetes objects and
 // which account's AWS holds what (asked in the emulator with that account's credentials).
+import { lookupKind, type ResourceKind } from "../../src/api/kinds.ts";
 import { installCrds } from "../../src/deploy/crds.ts";
 import { applyObjects, readManifests } from "../../src/deploy/manifests.ts";
 import { createKubeClient, isNotFound, type KubeClient } from "../../src/runtime/kubeClient.ts";
@@ -82,25 +83,79 @@ export type Resource = KubeObject & {
   };
 };
 
-export function bucketPath(namespace: string, name: string): string {
-  return `/apis/s3.services.k8s.aws/v1alpha1/namespaces/${namespace}/buckets/${name}`;
+/** A managed kind by its kind name (`Bucket`, `Queue`, ...); throws on a kind crossrole lacks. */
+export function resourceKind(kindName: string): ResourceKind {
+  const k = lookupKind(kindName);
+  if (!k) throw new Error(`no resource kind ${kindName}`);
+  return k;
 }
 
-export async function getBucket(
+/** The REST path of one managed resource of kind `kindName`. */
+export function resourcePath(kindName: string, namespace: string, name: string): string {
+  const k = resourceKind(kindName);
+  return `/apis/${k.group}/${k.version}/namespaces/${namespace}/${k.plural}/${name}`;
+}
+
+export function bucketPath(namespace: string, name: string): string {
+  return resourcePath("Bucket", namespace, name);
+}
+
+/** One managed resource, or undefined when it does not exist (any kind). */
+export async function getResource(
   kube: KubeClient,
+  kindName: string,
   namespace: string,
   name: string,
 ): Promise<Resource | undefined> {
   try {
-    return await kube.request<Resource>({ method: "GET", path: bucketPath(namespace, name) });
+    return await kube.request<Resource>({ method: "GET", path: resourcePath(kindName, namespace, name) });
   } catch (err) {
     if (isNotFound(err)) return undefined;
     throw err;
   }
 }
 
+export function getBucket(kube: KubeClient, namespace: string, name: string): Promise<Resource | undefined> {
+  return getResource(kube, "Bucket", namespace, name);
+}
+
 export function condition(r: Resource | undefined, type: string) {
   return r?.status?.conditions?.find((c) => c.type === type);
+}
+
+/**
+ * Waits until the resource's condition `type` has `status` (and, if given, `reason`); returns
+ * the resource. On timeout the error shows the conditions it last had.
+ */
+export async function waitForResourceCondition(
+  kube: KubeClient,
+  kindName: string,
+  namespace: string,
+  name: string,
+  type: string,
+  status: "True" | "False",
+  reason?: string,
+  timeoutMs = 20_000,
+): Promise<Resource> {
+  let last: Resource | undefined;
+  const what = `${kindName} ${namespace}/${name} ${type}=${status}${reason ? ` (${reason})` : ""}`;
+  try {
+    return await waitFor(
+      async () => {
+        last = await getResource(kube, kindName, namespace, name);
+        const c = condition(last, type);
+        return c?.status === status && (reason === undefined || c.reason === reason) ? last : undefined;
+      },
+      { what, timeoutMs },
+    );
+  } catch (err) {
+    const seen = (last?.status?.conditions ?? []).map(
+      (c) => `${c.type}=${c.status} ${c.reason ?? ""}: ${c.message ?? ""}`,
+    );
+    throw new Error(
+      `${err instanceof Error ? err.message : String(err)}; last conditions: ${seen.join(" | ") || "none"}`,
+    );
+  }
 }
 
 /** Waits until the bucket's condition `type` has `status` (and, if given, `reason`); returns the bucket. */
@@ -113,14 +168,7 @@ export function waitForCondition(
   reason?: string,
   timeoutMs = 20_000,
 ): Promise<Resource> {
-  return waitFor(
-    async () => {
-      const b = await getBucket(kube, namespace, name);
-      const c = condition(b, type);
-      return c?.status === status && (reason === undefined || c.reason === reason) ? b : undefined;
-    },
-    { what: `Bucket ${namespace}/${name} ${type}=${status}${reason ? ` (${reason})` : ""}`, timeoutMs },
-  );
+  return waitForResourceCondition(kube, "Bucket", namespace, name, type, status, reason, timeoutMs);
 }
 
 export function bucket(
