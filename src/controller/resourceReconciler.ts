@@ -458,7 +458,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       if (created.created) {
         extraStatus = created.status;
         // Whatever it held is gone: say so loudly, not as a routine creation.
-        const arn = d.module.arn(spec, target.region);
+        const arn = d.module.arn(spec, target.region, target.account);
         void (vanished
           ? d.events.event(
               a.obj,
@@ -502,7 +502,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
           a.obj,
           "Normal",
           "Adopted",
-          `Adopted ${d.module.arn(spec, target.region)} in account ${target.account} (${found.found && found.ownership.kind === "earlier" ? "left by an earlier object of this name" : "not tagged by crossrole"})`,
+          `Adopted ${d.module.arn(spec, target.region, target.account)} in account ${target.account} (${found.found && found.ownership.kind === "earlier" ? "left by an earlier object of this name" : "not tagged by crossrole"})`,
         );
       }
     }
@@ -528,7 +528,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     await writeStatus(
       a,
       { kind: "synced" },
-      metadataFor(a.decision, d.module.arn(spec, target.region), target.account, target.region),
+      metadataFor(a.decision, d.module.arn(spec, target.region, target.account), target.account, target.region),
       { ...extraStatus, intent: null },
     );
     return done;
@@ -549,7 +549,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     await writeStatus(
       a,
       { kind: "progressing", reason: "Creating", message: `Creating ${describeTarget(target)}` },
-      metadataFor(a.decision, d.module.arn(spec, target.region), target.account, target.region),
+      metadataFor(a.decision, d.module.arn(spec, target.region, target.account), target.account, target.region),
       { intent },
     );
     return intent;
@@ -629,7 +629,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
           a.obj,
           "Normal",
           "Deleted",
-          `Deleted ${d.module.arn(spec, region)} in account ${target.account}${result === "not-found" ? " (it was already gone)" : ""}`,
+          `Deleted ${d.module.arn(spec, region, target.account)} in account ${target.account}${result === "not-found" ? " (it was already gone)" : ""}`,
         );
         return null;
       });

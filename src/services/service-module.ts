@@ -81,7 +81,8 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
   ): { readonly spec: Spec; readonly initialized: readonly string[] };
   /** The spec that describes what AWS has, without ownership tags (for `adopt`). */
   specFromObserved(observed: Observed, spec: Spec): Spec;
-  arn(spec: Spec, region: string): string;
+  /** The object's ARN in the decided region and account (S3's ARNs name neither). */
+  arn(spec: Spec, region: string, account: string): string;
   /** The region AWS reports the resource in, when it reports one. */
   observedRegion(observed: Observed): string | undefined;
   /** Whether retrying cannot fix this AWS error. */
