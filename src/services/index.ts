@@ -1,7 +1,8 @@
 // The kinds the controller reconciles: one service module each. A kind listed in
 // src/api/kinds.ts but not here has a CRD and can be explained, but is not reconciled yet.
-import type { ServiceModule } from "./service-module.ts";
+
 import { bucketService } from "./s3/module.ts";
+import type { ServiceModule } from "./service-module.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: modules differ in their spec/observed/client types
 export const serviceModules: readonly ServiceModule<any, any, any>[] = [bucketService];

@@ -1,6 +1,7 @@
 // The S3 Bucket kind plugged into the generic reconciler.
 import type { S3Client } from "@aws-sdk/client-s3";
 import { describeIssues } from "../../api/rules.ts";
+import type { ServiceModule } from "../service-module.ts";
 import {
   arnOf,
   type BucketFields,
@@ -22,7 +23,6 @@ import {
   updateBucket,
   userTagging,
 } from "./index.ts";
-import type { ServiceModule } from "../service-module.ts";
 
 function withoutRegion(observed: ObservedBucket): BucketFields {
   const { region: _region, ...fields } = observed;
