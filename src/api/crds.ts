@@ -35,7 +35,11 @@ export const iamRoleSelectorCrdSource: CrdSource = {
   description:
     "IAMRoleSelector picks the IAM role crossrole assumes for resources matching its namespace, resource type and label selectors (ACK-compatible).",
   statusSubresource: true,
-  printerColumns: [{ name: "ARN", type: "string", jsonPath: ".spec.arn" }],
+  printerColumns: [
+    { name: "ARN", type: "string", jsonPath: ".spec.arn" },
+    { name: "Ready", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+    { name: "Matched", type: "integer", jsonPath: ".status.matchedResources" },
+  ],
 };
 
 export const identityCrdSources: readonly CrdSource[] = [

@@ -121,7 +121,15 @@ export const iamRoleSelectorSpecSchema = withRules(
 );
 export type IAMRoleSelectorSpec = z.infer<typeof iamRoleSelectorSpecSchema>;
 
-export const iamRoleSelectorStatusSchema = z.object({ conditions: conditionsField.optional() });
+/**
+ * Written by the controller (selectorController.ts): how many managed resources this selector
+ * currently decides the role for, and `Ready` (False with the reason when the selector is
+ * invalid and therefore ignored, or when the controller runs in CARM mode).
+ */
+export const iamRoleSelectorStatusSchema = z.object({
+  matchedResources: z.number().int().min(0).optional(),
+  conditions: conditionsField.optional(),
+});
 export type IAMRoleSelectorStatus = z.infer<typeof iamRoleSelectorStatusSchema>;
 
 export const iamRoleSelectorSchema = z.object({

@@ -6,6 +6,7 @@
 import type { SecretData, SecretReader } from "../credentials/secret-reader.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
 import type { Snapshot } from "../resolver/snapshot-types.ts";
+import type { ObjectRef } from "../resolver/types.ts";
 import type { Informer } from "../runtime/informer.ts";
 import type { KubeObject } from "../runtime/kubeObject.ts";
 import type { Manager } from "../runtime/manager.ts";
@@ -17,6 +18,7 @@ import {
   namespaceType,
   secretType,
 } from "./configTypes.ts";
+import { SpecVersions } from "./specVersions.ts";
 
 export interface ConfigCacheOptions {
   readonly manager: Manager;
@@ -39,6 +41,7 @@ export class ConfigCache implements SyncGate {
   readonly #secrets: Informer<SecretObject>;
   readonly #selectors: Informer;
   readonly #identities: Informer[];
+  readonly #selectorVersions = new SpecVersions();
   readonly #changeListeners = new Set<() => void>();
   readonly #secretListeners = new Set<(name: string) => void>();
   #snapshot: Snapshot | undefined;
@@ -60,7 +63,7 @@ export class ConfigCache implements SyncGate {
     );
 
     const changed = () => this.#changed();
-    for (const inf of [...this.#namespaces, this.#configMaps, this.#selectors]) {
+    for (const inf of [...this.#namespaces, this.#configMaps]) {
       inf.addHandler({ onAdd: changed, onUpdate: changed, onDelete: changed });
     }
     // An identity's status and finalizer are the controller's own record of its users
@@ -72,6 +75,22 @@ export class ConfigCache implements SyncGate {
     for (const inf of this.#identities) {
       inf.addHandler({ onAdd: changed, onUpdate: specChanged, onDelete: changed });
     }
+    // The same for a selector's status (selectorController.ts), and decisions see the spec's
+    // resourceVersion, not the status write's (specVersions.ts).
+    this.#selectors.addHandler({
+      onAdd: (obj) => {
+        this.#selectorVersions.observe(obj);
+        changed();
+      },
+      onUpdate: (a, b) => {
+        this.#selectorVersions.observe(b);
+        specChanged(a, b);
+      },
+      onDelete: (obj) => {
+        this.#selectorVersions.forget(obj);
+        changed();
+      },
+    });
     const secretChanged = (s: SecretObject) => {
       for (const l of this.#secretListeners) l(s.metadata.name);
     };
@@ -118,12 +137,32 @@ export class ConfigCache implements SyncGate {
       {
         namespaces: this.#namespaces.flatMap((i) => i.list()),
         configMaps: this.#configMaps.list(),
-        iamRoleSelectors: this.#selectors.list(),
+        iamRoleSelectors: this.#selectors.list().map((obj) => this.#selectorVersions.stable(obj)),
         identities: this.#identities.flatMap((i) => i.list()),
       },
       { systemNamespace: this.#systemNamespace },
     );
     return this.#snapshot;
+  }
+
+  /**
+   * The cached object a snapshot problem names (Events about the problem are attached to it, and
+   * need its uid to show in `kubectl describe`); undefined when it is gone or not watched.
+   */
+  object(ref: ObjectRef): KubeObject | undefined {
+    const ns = ref.namespace ?? "";
+    switch (ref.kind) {
+      case "Namespace":
+        return this.#namespaces.map((i) => i.get("", ref.name)).find((o) => o !== undefined);
+      case "ConfigMap":
+        return this.#configMaps.get(ns, ref.name);
+      case "IAMRoleSelector":
+        return this.#selectors.get("", ref.name);
+      default: {
+        const i = identityTypes.findIndex((t) => t.kind === ref.kind);
+        return i < 0 ? undefined : this.#identities[i]?.get(ns, ref.name);
+      }
+    }
   }
 
   /** A Namespace's annotations (deletion-policy defaults live there), or undefined if unknown. */

@@ -528,7 +528,12 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     await writeStatus(
       a,
       { kind: "synced" },
-      metadataFor(a.decision, d.module.arn(spec, target.region, target.account), target.account, target.region),
+      metadataFor(
+        a.decision,
+        d.module.arn(spec, target.region, target.account),
+        target.account,
+        target.region,
+      ),
       { ...extraStatus, intent: null },
     );
     return done;
@@ -549,7 +554,12 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     await writeStatus(
       a,
       { kind: "progressing", reason: "Creating", message: `Creating ${describeTarget(target)}` },
-      metadataFor(a.decision, d.module.arn(spec, target.region, target.account), target.account, target.region),
+      metadataFor(
+        a.decision,
+        d.module.arn(spec, target.region, target.account),
+        target.account,
+        target.region,
+      ),
       { intent },
     );
     return intent;

@@ -9,10 +9,13 @@ import type { RateLimit } from "../credentials/token-bucket.ts";
 import { kubeTokenRequester } from "../credentials/token-requester.ts";
 import type { Decision, Settings } from "../resolver/types.ts";
 import { Manager } from "../runtime/manager.ts";
+import { serviceModules } from "../services/index.ts";
 import { ConfigCache } from "./configCache.ts";
+import { addConfigProblemReporter } from "./configProblemReporter.ts";
 import { addIdentityControllers } from "./identityController.ts";
 import { addResourceController, resourceTypeOf } from "./resourceController.ts";
-import { serviceModules } from "../services/index.ts";
+import { addSelectorController } from "./selectorController.ts";
+import { SelectorMatchTracker } from "./selectorMatchTracker.ts";
 
 export interface ControllerOptions {
   readonly kubeConfig: KubeConfig;
@@ -153,6 +156,23 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     settings,
     events,
     ...(o.watchNamespaces?.length ? { watchNamespaces: o.watchNamespaces } : {}),
+    resyncPeriodMs: o.resyncSeconds * 1000,
+    logger: log,
+  });
+  // Loud configuration: the snapshot's problems as Events and log lines (once per change), and
+  // each IAMRoleSelector's Ready / matchedResources.
+  addConfigProblemReporter({ manager, config, events, logger: log });
+  addSelectorController({
+    manager,
+    config,
+    matches: new SelectorMatchTracker({
+      config,
+      resources: serviceModules.map((m) => ({
+        kind: m.kind.kind,
+        informer: manager.informer({ resource: resourceTypeOf(m) }),
+      })),
+      settings,
+    }),
     resyncPeriodMs: o.resyncSeconds * 1000,
     logger: log,
   });

@@ -114,6 +114,23 @@ describe("cluster-wide RBAC", () => {
       assert.ok(!allowed(cluster, sys, { group: t.group, resource: t.plural, verb: "patch" }), t.plural);
   });
 
+  test("IAMRoleSelectors: status patch only (matchedResources, Ready); the spec stays the administrator's", () => {
+    for (const objects of [cluster, scoped]) {
+      const t = iamRoleSelectorType;
+      assert.ok(allowed(objects, sys, { group: t.group, resource: `${t.plural}/status`, verb: "patch" }));
+      for (const verb of ["patch", "update", "create", "delete"])
+        assert.ok(!allowed(objects, sys, { group: t.group, resource: t.plural, verb }), verb);
+      assert.ok(!allowed(objects, sys, { group: t.group, resource: `${t.plural}/status`, verb: "update" }));
+    }
+  });
+
+  test("Events about the CARM ConfigMaps in the system namespace, in both install shapes", () => {
+    for (const objects of [cluster, scoped]) {
+      for (const verb of ["create", "patch"])
+        assert.ok(allowed(objects, sys, { group: "", resource: "events", verb, namespace: sys }), verb);
+    }
+  });
+
   test("Events, Namespaces, IAMRoleSelectors, identities and TokenRequests as the controller uses them", () => {
     assert.ok(allowed(cluster, sys, { group: "", resource: "events", verb: "create", namespace: "x" }));
     assert.ok(allowed(cluster, sys, { group: "", resource: "events", verb: "patch", namespace: "x" }));
@@ -212,15 +229,16 @@ describe("namespace-scoped RBAC (--watch-namespace)", () => {
     ]);
     assert.deepEqual(rules.find((r) => r.resources.includes("namespaces"))?.resourceNames, watched);
     for (const r of readRules) assert.deepEqual([...r.verbs].sort(), ["get", "list", "watch"]);
-    // The only write: patch on the cluster-scoped identities (in-use finalizer) and their status.
+    // The only writes: patch on the cluster-scoped identities (in-use finalizer) and their
+    // status, and on IAMRoleSelectors' status (matchedResources, Ready).
     const writeRules = rules.filter((r) => !r.verbs.includes("get"));
     assert.deepEqual(
       writeRules.flatMap((r) => r.apiGroups),
-      ["identity.crossrole.dev"],
+      ["identity.crossrole.dev", "services.k8s.aws"],
     );
     assert.deepEqual(
       writeRules.flatMap((r) => r.verbs),
-      ["patch"],
+      ["patch", "patch"],
     );
     assert.deepEqual(writeRules.flatMap((r) => r.resources).sort(), [
       "awscontrolleridentities",
@@ -229,6 +247,7 @@ describe("namespace-scoped RBAC (--watch-namespace)", () => {
       "awsroleidentities/status",
       "awsstaticidentities",
       "awsstaticidentities/status",
+      "iamroleselectors/status",
     ]);
   });
 

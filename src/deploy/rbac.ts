@@ -9,10 +9,12 @@
 //    namespaced there, and one narrow ClusterRole that reads only the watched Namespace objects
 //    (by resourceNames) and the cluster-scoped configuration kinds (IAMRoleSelectors and the
 //    cluster-scoped identities), and patches only the cluster-scoped identities (in-use
-//    finalizer, status). Kubernetes has no namespaced way to do either. Events about
-//    cluster-scoped objects live in namespace `default`, so a Role there allows only those.
+//    finalizer, status) and IAMRoleSelectors' status. Kubernetes has no namespaced way to do
+//    either. Events about cluster-scoped objects live in namespace `default`, so a Role there
+//    allows only those.
 // Both add a Role in the system namespace: CARM ConfigMaps and static-identity Secrets are read
-// only there, and the leader-election Lease lives there.
+// only there (and Events about the maps' problems written there), and the leader-election Lease
+// lives there.
 
 import { stringify } from "yaml";
 import { iamRoleSelectorCrdSource, identityCrdSources } from "../api/crds.ts";
@@ -117,11 +119,26 @@ function identityWriteRules(namespaced: boolean): PolicyRule[] {
   ];
 }
 
-/** The system namespace: CARM ConfigMaps, static-identity Secrets, the leader-election Lease. */
+/**
+ * patch on IAMRoleSelectors' status only (status.matchedResources and Ready, written by the
+ * leader); never their spec: selectors are the administrator's.
+ */
+const selectorStatusRule: PolicyRule = {
+  apiGroups: [iamRoleSelectorCrdSource.names.group],
+  resources: [`${iamRoleSelectorCrdSource.names.plural}/status`],
+  verbs: ["patch"],
+};
+
+/**
+ * The system namespace: CARM ConfigMaps, static-identity Secrets, the leader-election Lease, and
+ * Events about the CARM ConfigMaps' problems (namespace-scoped installs grant Events nowhere else
+ * there).
+ */
 export function systemNamespaceRules(): PolicyRule[] {
   return [
     { apiGroups: [""], resources: ["configmaps", "secrets"], verbs: read },
     { apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["get", "create", "update"] },
+    eventRule,
   ];
 }
 
@@ -135,6 +152,7 @@ export function clusterRules(kinds: readonly ResourceKind[] = resourceKinds): Po
     ...configRules(true),
     ...identityWriteRules(false),
     ...identityWriteRules(true),
+    selectorStatusRule,
     tokenRule,
   ];
 }
@@ -148,13 +166,14 @@ export function watchedNamespaceRules(kinds: readonly ResourceKind[] = resourceK
  * Namespace-scoped install, the only cluster-scoped grant: the watched Namespace objects by name
  * (the controller watches each with `fieldSelector=metadata.name=<ns>`, which the apiserver
  * authorizes against that name), the cluster-scoped configuration kinds, and patch on the
- * cluster-scoped identities (in-use finalizer, status). No user data.
+ * cluster-scoped identities (in-use finalizer, status) and on IAMRoleSelectors' status. No user data.
  */
 export function configReaderRules(watchNamespaces: readonly string[]): PolicyRule[] {
   return [
     { apiGroups: [""], resources: ["namespaces"], resourceNames: watchNamespaces, verbs: read },
     ...configRules(false),
     ...identityWriteRules(false),
+    selectorStatusRule,
   ];
 }
 

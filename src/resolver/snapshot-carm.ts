@@ -12,7 +12,14 @@ import {
   parseCarmMap,
   teamMapName,
 } from "../api/carm.ts";
-import { deduplicate, describeRef, duplicateProblem, isRecord, objectRefOf } from "./snapshot-objects.ts";
+import {
+  deduplicate,
+  describeRef,
+  duplicateProblem,
+  isRecord,
+  objectRefOf,
+  problemValue,
+} from "./snapshot-objects.ts";
 import type { CarmMapState, CarmSnapshot } from "./snapshot-types.ts";
 import type { SnapshotProblem } from "./types.ts";
 
@@ -78,12 +85,15 @@ export function buildCarm(
     const data = isRecord(raw) ? raw["data"] : undefined;
     const parsed = parseCarmMap(name, data);
     for (const p of parsed.problems) {
+      // The value is quoted for a bad key too: it tells the administrator which entry is meant.
+      const value = p.key === "" ? data : isRecord(data) ? data[p.key] : undefined;
       problems.push({
         object: ref,
         field: p.key === "" ? "data" : `data[${p.key}]`,
         severity: p.severity,
         message: `${describeRef(ref)}: ${p.message}`,
         fix: p.fix,
+        ...(value === undefined ? {} : { value: problemValue(value) }),
       });
     }
     states.set(name, { name, present: true, unusable: null, entries: indexEntries(parsed.entries) });

@@ -14,6 +14,7 @@ import {
   duplicateProblem,
   issueProblems,
   objectRefOf,
+  problemValue,
 } from "./snapshot-objects.ts";
 import type { IdentityConfig, IdentityIndex, IdentityKindName } from "./snapshot-types.ts";
 import type { HopParameters, ObjectRef, SnapshotProblem } from "./types.ts";
@@ -87,7 +88,7 @@ function compileIdentity(raw: unknown, problems: SnapshotProblem[]): IdentityCon
   const kind: IdentityKindName = ref.kind;
   const parsed = identitySchemas[kind].safeParse(raw);
   if (!parsed.success) {
-    problems.push(...issueProblems(ref, parsed.error, unusable));
+    problems.push(...issueProblems(ref, parsed.error, unusable, raw));
     return null;
   }
   const meta = parsed.data.metadata;
@@ -129,6 +130,7 @@ function compileIdentity(raw: unknown, problems: SnapshotProblem[]): IdentityCon
         severity: "error",
         message: `${describeRef(ref)}: ${error}`,
         fix: `correct spec.allowedNamespaces; ${unusable}`,
+        value: problemValue(spec["allowedNamespaces"]),
       });
     }
     return null;
@@ -140,6 +142,7 @@ function compileIdentity(raw: unknown, problems: SnapshotProblem[]): IdentityCon
       severity: "warning",
       message: `${describeRef(ref)}: ${warning}`,
       fix: "check that spec.allowedNamespaces admits exactly the namespaces you mean",
+      value: problemValue(spec["allowedNamespaces"]),
     });
   }
   const identity: IdentityConfig = { ...base, allowedNamespaces: allowed.allowed };
@@ -188,6 +191,7 @@ function checkSources(
       severity: "error",
       message: `${describeRef(refOfIdentity(identity))}: ${reason}`,
       fix: `create ${source.kind} ${source.name} (or fix it), or point spec.sourceIdentityRef at an existing identity; ${unusable}`,
+      value: `${source.kind}/${source.name}`,
     });
   }
   const done = new Set<string>();
@@ -216,6 +220,7 @@ function checkSources(
           severity: "error",
           message: `${describeRef(refOfIdentity(identity))}: ${reason}`,
           fix: `break the cycle by pointing one spec.sourceIdentityRef at an identity outside it; ${unusable}`,
+          value: identity.source === undefined ? "" : `${identity.source.kind}/${identity.source.name}`,
         });
       }
     }

@@ -12,7 +12,14 @@ import {
   parseTeamId,
 } from "../api/annotations.ts";
 import { dns1123LabelErrors } from "../selector/index.ts";
-import { deduplicate, describeRef, duplicateProblem, isRecord, objectRefOf } from "./snapshot-objects.ts";
+import {
+  deduplicate,
+  describeRef,
+  duplicateProblem,
+  isRecord,
+  objectRefOf,
+  problemValue,
+} from "./snapshot-objects.ts";
 import type { AnnotationValue, NamespaceConfig } from "./snapshot-types.ts";
 import type { ObjectRef, SnapshotProblem } from "./types.ts";
 
@@ -61,6 +68,7 @@ function readAnnotation<T>(
       severity: "error",
       message: `${describeRef(ref)}: ${value.error}`,
       fix: spec.fix,
+      value: problemValue(raw),
     });
   }
   return value;
@@ -94,6 +102,7 @@ function readLabels(
         severity: "error",
         message: `${describeRef(ref)}: label ${key} has a non-string value; it is ignored`,
         fix: "quote the label value",
+        value: problemValue(value),
       });
     }
   }

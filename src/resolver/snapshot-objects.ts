@@ -102,6 +102,25 @@ export function duplicateProblem(ref: ObjectRef, consequence: string): SnapshotP
   };
 }
 
+/** Longest value a problem quotes; a whole spec pasted into an Event helps nobody. */
+const maxValueLength = 256;
+
+/** A problem's `value`: strings as written, anything else as canonical JSON, bounded. */
+export function problemValue(value: unknown): string {
+  const text = typeof value === "string" ? value : canonicalJson(value);
+  return text.length <= maxValueLength ? text : `${text.slice(0, maxValueLength - 1)}…`;
+}
+
+/** The value at a schema issue's path in the raw object, or undefined when the path is absent. */
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let node = raw;
+  for (const segment of path) {
+    if (typeof node !== "object" || node === null || typeof segment === "symbol") return undefined;
+    node = (node as Record<string | number, unknown>)[segment];
+  }
+  return node;
+}
+
 function pathText(path: readonly PropertyKey[]): string {
   let text = "";
   for (const segment of path) {
@@ -111,16 +130,26 @@ function pathText(path: readonly PropertyKey[]): string {
   return text;
 }
 
-/** One problem per schema issue, naming the field; `consequence` says what happens to the object. */
-export function issueProblems(ref: ObjectRef, error: z.ZodError, consequence: string): SnapshotProblem[] {
+/**
+ * One problem per schema issue, naming the field and quoting the value found there (from `raw`,
+ * the object that failed); `consequence` says what happens to the object.
+ */
+export function issueProblems(
+  ref: ObjectRef,
+  error: z.ZodError,
+  consequence: string,
+  raw?: unknown,
+): SnapshotProblem[] {
   return error.issues.map((issue) => {
     const field = pathText(issue.path);
+    const value = field === "" ? undefined : valueAt(raw, issue.path);
     return {
       object: ref,
       field: field === "" ? "(object)" : field,
       severity: "error",
       message: `${describeRef(ref)}: ${field === "" ? "" : `${field}: `}${issue.message}`,
       fix: `correct ${field === "" ? "the object" : field}; ${consequence}`,
+      ...(value === undefined ? {} : { value: problemValue(value) }),
     };
   });
 }
@@ -138,6 +167,7 @@ export function compareProblems(a: SnapshotProblem, b: SnapshotProblem): number 
     compareText(a.field, b.field) ||
     compareText(a.severity, b.severity) ||
     compareText(a.message, b.message) ||
-    compareText(a.fix, b.fix)
+    compareText(a.fix, b.fix) ||
+    compareText(a.value ?? "", b.value ?? "")
   );
 }

@@ -12,6 +12,7 @@ import {
   duplicateProblem,
   issueProblems,
   objectRefOf,
+  problemValue,
 } from "./snapshot-objects.ts";
 import type { SelectorConfig, SelectorIndex } from "./snapshot-types.ts";
 import type { HopParameters, SnapshotProblem } from "./types.ts";
@@ -34,6 +35,7 @@ function compileOptional(
         severity: "error",
         message: `${describeRef(ref)}: ${error}`,
         fix: `correct ${path}; ${ignored}`,
+        value: problemValue(selector),
       });
     }
     return { ok: false };
@@ -60,7 +62,7 @@ function compileSelector(raw: unknown, problems: SnapshotProblem[]): SelectorCon
   const ref = objectRefOf(raw, "IAMRoleSelector");
   const parsed = iamRoleSelectorSchema.safeParse(raw);
   if (!parsed.success) {
-    problems.push(...issueProblems(ref, parsed.error, ignored));
+    problems.push(...issueProblems(ref, parsed.error, ignored, raw));
     return null;
   }
   const spec = parsed.data.spec;

@@ -173,6 +173,43 @@ describe("buildSnapshot: every bad object becomes a named problem", () => {
     );
   });
 
+  test("a problem quotes the value at fault: the CARM value, the schema field, the annotation", () => {
+    const carm = problemsOf({
+      configMaps: [
+        configMap("ack-role-account-map", { "12345": role("111111111111"), "222222222222": "nope" }),
+      ],
+    });
+    assert.deepEqual(
+      carm.map((p) => [p.field, p.value]),
+      [
+        ["data[12345]", role("111111111111")],
+        ["data[222222222222]", "nope"],
+      ],
+    );
+    const sel = only({ iamRoleSelectors: [selector("s", { arn: "arn:aws:iam::12:role/x" })] });
+    assert.equal(sel.value, "arn:aws:iam::12:role/x");
+    const ns = only({ namespaces: [namespace("a", { "services.k8s.aws/owner-account-id": "abc" })] });
+    assert.equal(ns.value, "abc");
+    const dangling = only({
+      identities: [roleIdentity("r", role("111111111111"), { kind: "AWSRoleIdentity", name: "gone" }, {})],
+    });
+    assert.equal(dangling.value, "AWSRoleIdentity/gone");
+  });
+
+  test("a quoted value is bounded, and objects are quoted as JSON", () => {
+    const long = `arn:aws:iam::111111111111:role/${"x".repeat(400)}`;
+    const p = only({ configMaps: [configMap("ack-role-account-map", { "111111111111": long })] });
+    assert.equal(p.value?.length, 256);
+    assert.ok(p.value?.endsWith("…"));
+    const wrongType = only({
+      iamRoleSelectors: [
+        selector("s", { arn: role("111111111111"), namespaceSelector: { names: { b: 1, a: [] } } }),
+      ],
+    });
+    assert.equal(wrongType.field, "spec.namespaceSelector.names");
+    assert.equal(wrongType.value, '{"a":[],"b":1}');
+  });
+
   test("a CARM map outside the system namespace is ignored with a warning", () => {
     const snapshot = buildSnapshot(
       { configMaps: [configMap("ack-role-account-map", { "111111111111": role("111111111111") }, "shop")] },

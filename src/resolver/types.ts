@@ -172,8 +172,14 @@ export interface SnapshotProblem {
   readonly field: string;
   /** error: the object (or entry) was excluded; warning: kept, but probably not what was meant. */
   readonly severity: "error" | "warning";
+  /** Why it is wrong, prefixed with the object (`ConfigMap ack-system/ack-role-account-map: ...`). */
   readonly message: string;
   readonly fix: string;
+  /**
+   * The offending value as written (strings as they are, anything else as JSON; bounded), when
+   * one value is at fault: what an Event or log line shows next to the field.
+   */
+  readonly value?: string;
 }
 
 export type { Snapshot } from "./snapshot-types.ts";

@@ -50,6 +50,12 @@ const accounts = [
 
 let e2e: E2E;
 let endpoint: string;
+/**
+ * dev-s3's resourceVersion as its spec was written. A resource records the selector's spec
+ * version: the controller's own status writes (matchedResources, Ready) bump the object's
+ * resourceVersion without changing what it configures.
+ */
+let devS3SpecVersion: string;
 
 /** The accounts (of `accounts`) whose own ListBuckets shows `name`. */
 const holders = (name: string): Promise<string[]> => accountsHolding(endpoint, name, accounts);
@@ -96,14 +102,15 @@ before(async () => {
     bucket("conflict", "shared"),
     bucket("late", "reports"),
   ]);
+  devS3SpecVersion = (await e2e.kube.request<KubeObject>({ method: "GET", path: `${selectorPath}/dev-s3` }))
+    .metadata.resourceVersion!;
   await e2e.startController(["--feature-gates=IAMRoleSelector=true", "--enable-carm=false"]);
 });
 after(() => e2e?.stop());
 
 test("a selector matching namespace dev by name and kind Bucket puts the bucket in its role's account", async () => {
   const b = await waitForCondition(e2e.kube, "dev", "assets", "ACK.ResourceSynced", "True");
-  const sel = await e2e.kube.request<KubeObject>({ method: "GET", path: `${selectorPath}/dev-s3` });
-  const rv = sel.metadata.resourceVersion!;
+  const rv = devS3SpecVersion;
   const meta = b.status?.ackResourceMetadata;
   assert.equal(meta?.ownerAccountID, "111111111111");
   assert.equal(meta?.arn, "arn:aws:s3:::dev-assets");
