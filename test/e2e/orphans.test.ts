@@ -156,6 +156,40 @@ test("a sub-resource failing right after CreateBucket: the bucket is ours, and d
   assert.deepEqual(await accountsHolding(endpoint, `${ns}-${name}`, accounts), [], "no orphan");
 });
 
+test("STS refusing the role during the first AWS call is CredentialsUnavailable naming the role, and nothing is created", async () => {
+  const yNs = "orphans-y";
+  await e2e.apply([namespace(yNs, { "services.k8s.aws/owner-account-id": Y })]);
+  const remove = proxy.addFault({
+    name: "assume owner-y denied",
+    match: (r) => r.action === "AssumeRole" && (r.params["RoleArn"] ?? "").endsWith(":role/owner-y"),
+    respond: {
+      status: 403,
+      code: "AccessDenied",
+      message: "injected: not authorized to perform sts:AssumeRole",
+    },
+  });
+  await e2e.apply([bucket(yNs, "needs-y")]);
+  const b = await waitForCondition(
+    e2e.kube,
+    yNs,
+    "needs-y",
+    "ACK.Recoverable",
+    "True",
+    "CredentialsUnavailable",
+  );
+  const message = b.status?.conditions?.find((c) => c.type === "ACK.Recoverable")?.message ?? "";
+  assert.match(message, new RegExp(`arn:aws:iam::${Y}:role/owner-y`));
+  assert.deepEqual(
+    await accountsHolding(endpoint, `${yNs}-needs-y`, accounts),
+    [],
+    "nothing created anywhere",
+  );
+
+  remove();
+  await waitForCondition(e2e.kube, yNs, "needs-y", "ACK.ResourceSynced", "True", undefined, 60_000);
+  assert.deepEqual(await accountsHolding(endpoint, `${yNs}-needs-y`, accounts), [Y]);
+});
+
 test("tagging failing after CreateBucket (an untagged bucket): the recorded intent still lets delete find it", async () => {
   const name = "tag-fails";
   const remove = proxy.addFault({
