@@ -485,6 +485,23 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     const regionDrift = checkRegion(d.module.observedRegion(observation.observed), target.region);
     if (regionDrift) return failed(regionDrift);
 
+    // AWS is still working on it (creating, modifying): touch nothing, say so, look again later.
+    const busy = d.module.busy?.(observation.observed);
+    if (busy) {
+      await writeStatus(
+        a,
+        { kind: "progressing", reason: busy.reason, message: busy.message },
+        metadataFor(
+          a.decision,
+          d.module.arn(spec, target.region, target.account),
+          target.account,
+          target.region,
+        ),
+        { ...extraStatus, ...d.module.statusFrom?.(observation.observed) },
+      );
+      return { kind: "done", requeueAfterMs: busy.requeueAfterMs ?? 10_000 };
+    }
+
     if (plan.do === "finishCreate" || plan.do === "adopt") {
       await d.module.claim(conn.client, observation.observed, ownerTags, a.call);
       if (plan.do === "finishCreate") {
@@ -534,7 +551,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
         target.account,
         target.region,
       ),
-      { ...extraStatus, intent: null },
+      { ...extraStatus, ...d.module.statusFrom?.(observation.observed), intent: null },
     );
     return done;
   }

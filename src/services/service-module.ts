@@ -83,6 +83,20 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
   specFromObserved(observed: Observed, spec: Spec): Spec;
   /** The object's ARN in the decided region and account (S3's ARNs name neither). */
   arn(spec: Spec, region: string, account: string): string;
+  /**
+   * Kind-specific status fields from what AWS has (a queue's URL, a table's status, an
+   * instance's endpoint), written beside ackResourceMetadata at each sync. Optional.
+   */
+  statusFrom?(observed: Observed): Readonly<Record<string, unknown>>;
+  /**
+   * While AWS is still working on the object (a table CREATING, an instance modifying): why, in
+   * AWS's words. The reconciler then writes nothing to AWS, reports ACK.ResourceSynced=False
+   * with this message and looks again after `requeueAfterMs` (default 10 s) — never blocking a
+   * worker on a long-running state. Optional: kinds that are ready at once leave it out.
+   */
+  busy?(
+    observed: Observed,
+  ): { readonly reason: string; readonly message: string; readonly requeueAfterMs?: number } | undefined;
   /** The region AWS reports the resource in, when it reports one. */
   observedRegion(observed: Observed): string | undefined;
   /** Whether retrying cannot fix this AWS error. */
