@@ -34,6 +34,7 @@ const base: ExplainReport = {
   ],
   problems: [],
   warnings: [],
+  served: true,
 };
 
 describe("renderText", () => {

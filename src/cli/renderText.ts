@@ -46,7 +46,8 @@ function usableParagraphs(report: ExplainReport, context: ExplainContext): strin
       ? `account ${report.account}`
       : `the controller's own account (not known: ${context.unknownAccountReason ?? "no --controller-account given"})`;
   const as = report.roleARN ?? credentialsName(report.chain);
-  const headline = `${subject(report)} will be reconciled in ${account} (${where.join(", ")}) as ${as}, because ${because(report, context)}.`;
+  const will = report.served ? "will be" : "would be";
+  const headline = `${subject(report)} ${will} reconciled in ${account} (${where.join(", ")}) as ${as}, because ${because(report, context)}.`;
   const paragraphs = [headline, `Chain: ${chainText(report.chain, context)}.`];
   if (report.drift !== null) {
     paragraphs.push(

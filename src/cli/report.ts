@@ -8,6 +8,7 @@ import type {
   SnapshotProblem,
   TraceStep,
 } from "../resolver/types.ts";
+import { isServed, servedKindNames } from "../services/served.ts";
 import { ExitCode, type ExitCodeValue } from "./errors.ts";
 import type { KubeObject } from "./inputs.ts";
 
@@ -18,6 +19,8 @@ export interface ExplainReport extends Omit<Decision, "chain" | "trace"> {
   readonly trace: readonly TraceStep[];
   /** What is wrong in the configuration objects (excluded or suspicious), whoever it affects. */
   readonly problems: readonly SnapshotProblem[];
+  /** Whether this crossrole reconciles the kind at all; when not, nothing happens in AWS. */
+  readonly served: boolean;
 }
 
 /** What the text rendering may quote besides the report (annotations the rules read). */
@@ -37,6 +40,7 @@ export function buildReport(
   decision: Decision,
   problems: readonly SnapshotProblem[],
   notes: readonly string[],
+  served: boolean = isServed(resource.kind),
 ): ExplainReport {
   const noteSteps: TraceStep[] = notes.map((detail) => ({ rule: "input", result: "info", detail }));
   return {
@@ -56,9 +60,15 @@ export function buildReport(
     chain: decision.chain,
     message: decision.message,
     drift: decision.drift,
-    warnings: decision.warnings,
+    warnings: served
+      ? decision.warnings
+      : [
+          `${resource.kind} is not reconciled by this crossrole (it serves ${servedKindNames.join(", ")}): nothing happens in AWS for this object; the decision above is what would apply once it is served`,
+          ...decision.warnings,
+        ],
     trace: [...noteSteps, ...decision.trace],
     problems,
+    served,
   };
 }
 
@@ -91,7 +101,9 @@ function stringMap(value: unknown): Readonly<Record<string, string>> {
   );
 }
 
-/** 0 only when the resource will actually be reconciled; a blocked drift stops it too. */
+/** 0 only when the resource will actually be reconciled; a blocked drift or an unserved kind stops it too. */
 export function exitCodeFor(report: ExplainReport): ExitCodeValue {
-  return report.outcome === "use" && report.drift === null ? ExitCode.ok : ExitCode.notReconciled;
+  return report.served && report.outcome === "use" && report.drift === null
+    ? ExitCode.ok
+    : ExitCode.notReconciled;
 }
