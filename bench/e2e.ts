@@ -8,7 +8,7 @@
 // number of distinct roles), Kubernetes API requests per bucket (the controller's
 // rest_client_requests_total), and the controller's peak RSS (VmHWM). Ends with one JSON line.
 import { readFile } from "node:fs/promises";
-import { installCrds } from "../src/deploy/crds.ts";
+import { installCrds } from "../src/deploy/install-crds.ts";
 import { applyObjects } from "../src/deploy/manifests.ts";
 import { createKubeClient, type KubeClient } from "../src/runtime/kubeClient.ts";
 import type { KubeObject } from "../src/runtime/kubeObject.ts";

@@ -1,11 +1,11 @@
-// Writes one YAML per CRD in src/api/crds.ts into config/crd/ (`npm run generate`).
+// Writes one YAML per CRD in src/crd-sources.ts into config/crd/ (`npm run generate`).
 // With --check it writes nothing, and exits 1 listing the files that are stale, missing or no
 // longer generated (`npm run generate:check`, run in CI).
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildCrd } from "../src/api/crd.ts";
 import { crdFileName, crdToYaml, generatedHeader } from "../src/api/crd-yaml.ts";
-import { crdSources } from "../src/crds.ts";
+import { crdSources } from "../src/crd-sources.ts";
 
 const outDir = join(import.meta.dirname, "..", "config", "crd");
 const check = process.argv.includes("--check");

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runCli } from "../src/cli/main.ts";
-import { installCrds } from "../src/deploy/crds.ts";
+import { installCrds } from "../src/deploy/install-crds.ts";
 import { applyObjects, readManifests } from "../src/deploy/manifests.ts";
 import { createKubeClient } from "../src/runtime/kubeClient.ts";
 import type { KubeObject } from "../src/runtime/kubeObject.ts";

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { z } from "zod";
-import { crdSourceFor, crdSources } from "../crds.ts";
+import { crdSourceFor, crdSources } from "../crd-sources.ts";
 import { buildCrd, type CrdSource } from "./crd.ts";
 import { crdFileName, crdToYaml, generatedHeader } from "./crd-yaml.ts";
 import { identityRefSchema } from "./identity-ref.ts";

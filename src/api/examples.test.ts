@@ -3,7 +3,7 @@
 // real kube-apiserver.)
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { crdSourceFor } from "../crds.ts";
+import { crdSourceFor } from "../crd-sources.ts";
 import { invalidExamples, validExamples } from "./examples.ts";
 import { describeIssues } from "./rules.ts";
 

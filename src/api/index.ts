@@ -2,9 +2,9 @@
 // administrator or user writes, the annotation parsers, and the CRD generator.
 export * from "./annotations.ts";
 export * from "./carm.ts";
+export * from "./config-crd-sources.ts";
 export * from "./crd.ts";
 export * from "./crd-yaml.ts";
-export * from "./crds.ts";
 export * from "./iam-role-selector.ts";
 export * from "./identities.ts";
 export * from "./identity-ref.ts";

@@ -1,6 +1,6 @@
 // What every managed AWS resource kind (Bucket, Queue, ...) shares, ACK-style: the
 // `spec.identityRef` field, the ACK status, and how its CRD is built. A kind's own spec
-// fields are added with `resourceSpecSchema({...})`; see crds.ts for registering it.
+// fields are added with `resourceSpecSchema({...})`; see src/crd-sources.ts for registering it.
 import { z } from "zod";
 import { type CrdSource, crdName } from "./crd.ts";
 import { identityRefSchema } from "./identity-ref.ts";

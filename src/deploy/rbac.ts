@@ -17,7 +17,7 @@
 // lives there.
 
 import { stringify } from "yaml";
-import { iamRoleSelectorCrdSource, identityCrdSources } from "../api/crds.ts";
+import { iamRoleSelectorCrdSource, identityCrdSources } from "../api/config-crd-sources.ts";
 import { identityGroup } from "../api/identity-ref.ts";
 import { type ResourceKind, resourceKinds } from "../api/kinds.ts";
 import { matchesPattern } from "../api/validation.ts";

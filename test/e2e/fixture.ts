@@ -2,7 +2,7 @@
 // (`crossrole run`), plus what tests need to look at both sides — Kubernetes objects and
 // which account's AWS holds what (asked in the emulator with that account's credentials).
 import { lookupKind, type ResourceKind } from "../../src/api/kinds.ts";
-import { installCrds } from "../../src/deploy/crds.ts";
+import { installCrds } from "../../src/deploy/install-crds.ts";
 import { applyObjects, readManifests } from "../../src/deploy/manifests.ts";
 import { createKubeClient, isNotFound, type KubeClient } from "../../src/runtime/kubeClient.ts";
 import type { KubeObject } from "../../src/runtime/kubeObject.ts";

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type KubernetesObject, KubernetesObjectApi } from "@kubernetes/client-node";
 import { aliceExample, type CliRun, parseJson, runCrossrole } from "../../src/cli/testSupport.ts";
-import { installCrds } from "../../src/deploy/crds.ts";
+import { installCrds } from "../../src/deploy/install-crds.ts";
 import { applyObjects, readManifests } from "../../src/deploy/manifests.ts";
 import { createKubeClient } from "../../src/runtime/kubeClient.ts";
 import { type Stack, startStack } from "../harness/index.ts";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import { buildCrd } from "../../src/api/crd.ts";
-import { type Crd, installCrdObjects } from "../../src/deploy/crds.ts";
+import { type Crd, installCrdObjects } from "../../src/deploy/install-crds.ts";
 import { createKubeClient } from "../../src/runtime/kubeClient.ts";
 import {
   bucketExampleNamespace,

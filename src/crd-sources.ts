@@ -2,8 +2,9 @@
 // config/crd/, and the admission tests install them all. A composition root: the API kinds come
 // from src/api, each resource kind's CRD from its service module (src/services), and a kind
 // without a module yet gets the provisional resource CRD (identityRef validated, rest kept).
+
+import { iamRoleSelectorCrdSource, identityCrdSources } from "./api/config-crd-sources.ts";
 import type { CrdSource } from "./api/crd.ts";
-import { iamRoleSelectorCrdSource, identityCrdSources } from "./api/crds.ts";
 import { resourceKinds } from "./api/kinds.ts";
 import { resourceCrdSource } from "./api/resource.ts";
 import { serviceCrdSources } from "./services/crds.ts";

@@ -1,5 +1,5 @@
 // The CRD sources of crossrole's own API kinds (IAMRoleSelector and the identities). The full
-// list of CRDs, with each resource kind's CRD from its service module, is src/crds.ts.
+// list of CRDs, with each resource kind's CRD from its service module, is src/crd-sources.ts.
 
 import type { CrdSource } from "./crd.ts";
 import { iamRoleSelectorGroup, iamRoleSelectorSchema, iamRoleSelectorVersion } from "./iam-role-selector.ts";
