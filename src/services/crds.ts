@@ -2,7 +2,9 @@
 // CRD (src/crds.ts) so that their objects can be created and explained before their module lands.
 import type { CrdSource } from "../api/crd.ts";
 import { bucketCrdSource } from "./s3/schema.ts";
+import { topicCrdSource } from "./sns/schema.ts";
 
 export const serviceCrdSources: Readonly<Record<string, CrdSource>> = {
   Bucket: bucketCrdSource,
+  Topic: topicCrdSource,
 };

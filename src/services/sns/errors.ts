@@ -1,0 +1,179 @@
+// SNS failures sorted into what the reconciler does with them: `terminal` (ACK.Terminal, no
+// retry until the spec changes: only the user can fix it) or `retryable` (back off and try
+// again: throttling, 5xx, network, permissions an administrator may still grant, a KMS key
+// being enabled). Every message names the topic, the SNS operation and the spec field.
+
+export type ErrorDisposition = "terminal" | "retryable";
+
+/** The SNS operations this module calls; each error names the one that failed. */
+export type SnsOperation =
+  | "CreateTopic"
+  | "GetTopicAttributes"
+  | "SetTopicAttributes"
+  | "ListTagsForResource"
+  | "TagResource"
+  | "UntagResource"
+  | "DeleteTopic";
+
+/** The IAM action each operation needs, for AuthorizationError messages. */
+const iamActions: Record<SnsOperation, string> = {
+  CreateTopic: "sns:CreateTopic",
+  GetTopicAttributes: "sns:GetTopicAttributes",
+  SetTopicAttributes: "sns:SetTopicAttributes",
+  ListTagsForResource: "sns:ListTagsForResource",
+  TagResource: "sns:TagResource",
+  UntagResource: "sns:UntagResource",
+  DeleteTopic: "sns:DeleteTopic",
+};
+
+export interface TopicErrorInit {
+  readonly disposition: ErrorDisposition;
+  /** SNS's error code (or the SDK's error name for network failures). */
+  readonly code: string;
+  readonly operation: SnsOperation;
+  readonly topic: string;
+  /** `spec.<field>` the operation was applying, when there is one. */
+  readonly field?: string;
+  readonly message: string;
+  readonly cause?: unknown;
+}
+
+export class TopicError extends Error {
+  override readonly name = "TopicError";
+  readonly disposition: ErrorDisposition;
+  readonly code: string;
+  readonly operation: SnsOperation;
+  readonly topic: string;
+  readonly field: string | undefined;
+
+  constructor(init: TopicErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.disposition = init.disposition;
+    this.code = init.code;
+    this.operation = init.operation;
+    this.topic = init.topic;
+    this.field = init.field;
+  }
+
+  get terminal(): boolean {
+    return this.disposition === "terminal";
+  }
+}
+
+export function isTopicError(err: unknown): err is TopicError {
+  return err instanceof TopicError;
+}
+
+/** Codes only a change of the spec can fix. */
+const terminalCodes = new Set([
+  "InvalidParameter",
+  "InvalidParameterValue",
+  "TagLimitExceeded",
+  "TagPolicy",
+  "KMSNotFound",
+  "InvalidSecurity",
+  "ValidationError",
+]);
+
+interface SdkErrorLike {
+  name?: unknown;
+  message?: unknown;
+  Code?: unknown;
+  code?: unknown;
+  $metadata?: { httpStatusCode?: number };
+}
+
+const genericNames = new Set(["", "Error", "Unknown", "UnknownError"]);
+
+/**
+ * SNS's error code: the query protocol's `Code`, else the SDK's error name without its
+ * "Exception" suffix (NotFoundException → NotFound), else a Node system error code.
+ */
+export function errorCode(err: unknown): string {
+  const e = (err ?? {}) as SdkErrorLike;
+  if (typeof e.Code === "string" && e.Code !== "") return e.Code;
+  if (typeof e.name === "string" && !genericNames.has(e.name)) return e.name.replace(/Exception$/, "");
+  if (typeof e.code === "string" && e.code !== "") return e.code;
+  const status = httpStatus(err);
+  return status === undefined ? "Unknown" : `HTTP${status}`;
+}
+
+export function httpStatus(err: unknown): number | undefined {
+  return ((err ?? {}) as SdkErrorLike).$metadata?.httpStatusCode;
+}
+
+/** No topic of that ARN (GetTopicAttributes says NotFound, the tagging API ResourceNotFound). */
+export function isNotFound(err: unknown): boolean {
+  const code = errorCode(err);
+  return code === "NotFound" || code === "ResourceNotFound";
+}
+
+/** CreateTopic on a name the account already has, with other tags or attributes. */
+export function isAlreadyExists(err: unknown): boolean {
+  const message = ((err ?? {}) as SdkErrorLike).message;
+  return (
+    errorCode(err) === "InvalidParameter" && typeof message === "string" && /already exists/i.test(message)
+  );
+}
+
+export interface ErrorContext {
+  readonly operation: SnsOperation;
+  readonly topic: string;
+  readonly field?: string;
+}
+
+/** Wraps any failure of an SNS call into a TopicError that says what to do about it. */
+export function classifyError(err: unknown, ctx: ErrorContext): TopicError {
+  if (isTopicError(err)) return err;
+  const code = errorCode(err);
+  const status = httpStatus(err);
+  const awsMessage = ((err ?? {}) as SdkErrorLike).message;
+  const detail =
+    typeof awsMessage === "string" && !genericNames.has(awsMessage) && awsMessage !== code
+      ? `: ${awsMessage}`
+      : "";
+  const where = ctx.field === undefined ? "" : `${ctx.field}: `;
+  const base = `${where}${ctx.operation} on topic "${ctx.topic}" failed with ${code}${detail}`;
+  return new TopicError({
+    disposition: terminalCodes.has(code) ? "terminal" : "retryable",
+    code,
+    operation: ctx.operation,
+    topic: ctx.topic,
+    ...(ctx.field === undefined ? {} : { field: ctx.field }),
+    message: `${base}${hint(code, ctx, status)}`,
+    cause: err,
+  });
+}
+
+function hint(code: string, ctx: ErrorContext, status: number | undefined): string {
+  const field = ctx.field ?? "the spec";
+  switch (code) {
+    case "InvalidParameter":
+    case "InvalidParameterValue":
+    case "ValidationError":
+      return ` (SNS refused the value of ${field}; fix ${field} and the topic is reconciled again)`;
+    case "TagLimitExceeded":
+      return " (a topic holds at most 50 tags, crossrole's ownership tags included; remove some from spec.tags)";
+    case "TagPolicy":
+      return " (the organization's tag policy refuses these tags; fix spec.tags)";
+    case "KMSNotFound":
+      return " (no such KMS key; fix spec.kmsMasterKeyID)";
+    case "KMSDisabled":
+    case "KMSInvalidState":
+    case "KMSAccessDenied":
+    case "KMSOptInRequired":
+    case "KMSThrottling":
+      return " (the KMS key named by spec.kmsMasterKeyID is not usable yet; retrying)";
+    case "AuthorizationError":
+    case "AccessDenied":
+      return ` (the identity lacks ${iamActions[ctx.operation]} on this topic; retrying)`;
+    case "NotFound":
+    case "ResourceNotFound":
+      return " (the topic is gone; retrying)";
+    case "Throttled":
+    case "Throttling":
+      return " (SNS throttled the call; retrying)";
+    default:
+      return status !== undefined && status >= 500 ? " (SNS server error; retrying)" : "";
+  }
+}

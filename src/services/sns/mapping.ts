@@ -1,0 +1,142 @@
+// Topic spec ⇄ SNS API shapes, as pure functions: the ARN, CreateTopic's input, the attribute
+// each spec field is written to, and GetTopicAttributes / ListTagsForResource answers in spec
+// form. SNS's attribute map is string-valued, like ACK's spec fields.
+import type { CreateTopicCommandInput, Tag as SnsTag } from "@aws-sdk/client-sns";
+import { isReservedTagKey, withoutReservedTags } from "../../api/ownership-tags.ts";
+import type { StringBoolean, Tag, TopicAttribute, TopicFields } from "./schema.ts";
+
+export function partitionOf(region: string | undefined): string {
+  if (region === undefined) return "aws";
+  if (region.startsWith("cn-")) return "aws-cn";
+  if (region.startsWith("us-gov-")) return "aws-us-gov";
+  return "aws";
+}
+
+/** `arn:<partition>:sns:<region>:<account>:<name>`: a topic's ARN is known before it exists. */
+export function arnOf(name: string, region: string, account: string): string {
+  return `arn:${partitionOf(region)}:sns:${region}:${account}:${name}`;
+}
+
+/** The region and account an SNS topic ARN names; undefined when it is not one. */
+export function parseTopicArn(
+  arn: string,
+): { readonly region: string; readonly account: string; readonly name: string } | undefined {
+  const parts = arn.split(":");
+  if (parts.length !== 6 || parts[0] !== "arn" || parts[2] !== "sns") return undefined;
+  const [, , , region = "", account = "", name = ""] = parts;
+  return { region, account, name };
+}
+
+/** The SNS attribute name each spec field is stored under. */
+export const attributeNames: Readonly<Record<TopicAttribute | "fifoTopic", string>> = {
+  displayName: "DisplayName",
+  policy: "Policy",
+  deliveryPolicy: "DeliveryPolicy",
+  kmsMasterKeyID: "KmsMasterKeyId",
+  contentBasedDeduplication: "ContentBasedDeduplication",
+  fifoTopic: "FifoTopic",
+};
+
+/** The tag set SNS should hold: the user's tags and the ownership tags (which win on a clash). */
+export function topicTags(
+  tags: readonly Tag[] | undefined,
+  ownerTags: Readonly<Record<string, string>>,
+): Record<string, string> {
+  return { ...withoutReservedTags(tagMapOf(tags)), ...ownerTags };
+}
+
+/** Tags as a map (ownership tags included). */
+export function tagMapOf(tags: readonly Tag[] | undefined): Record<string, string> {
+  return Object.fromEntries((tags ?? []).map((t) => [t.key, t.value]));
+}
+
+/** The user's part of a topic's tags, in spec form (undefined = no tags). */
+export function userTags(tags: readonly Tag[] | undefined): Tag[] | undefined {
+  const user = (tags ?? []).filter((t) => !isReservedTagKey(t.key));
+  return user.length === 0 ? undefined : user;
+}
+
+export function toSnsTags(tags: Readonly<Record<string, string>>): SnsTag[] {
+  return Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
+}
+
+/**
+ * CreateTopic with every attribute the spec sets and every tag (the user's and ownership), so
+ * the topic never exists untagged or half-configured. Empty strings are left out: they mean
+ * "none", which is what a new topic has.
+ */
+export function createTopicInput(
+  spec: TopicFields,
+  ownerTags: Readonly<Record<string, string>>,
+): CreateTopicCommandInput {
+  const attributes: Record<string, string> = {};
+  if (spec.fifoTopic === "true") attributes[attributeNames.fifoTopic] = "true";
+  if (spec.displayName) attributes[attributeNames.displayName] = spec.displayName;
+  if (spec.policy) attributes[attributeNames.policy] = spec.policy;
+  if (spec.deliveryPolicy) attributes[attributeNames.deliveryPolicy] = spec.deliveryPolicy;
+  if (spec.kmsMasterKeyID) attributes[attributeNames.kmsMasterKeyID] = spec.kmsMasterKeyID;
+  if (spec.fifoTopic === "true" && spec.contentBasedDeduplication !== undefined)
+    attributes[attributeNames.contentBasedDeduplication] = spec.contentBasedDeduplication;
+  const tags = toSnsTags(topicTags(spec.tags, ownerTags));
+  return {
+    Name: spec.name,
+    ...(Object.keys(attributes).length > 0 ? { Attributes: attributes } : {}),
+    ...(tags.length > 0 ? { Tags: tags } : {}),
+  };
+}
+
+/**
+ * The value SetTopicAttributes writes for `field` so that SNS matches `spec`: an absent
+ * displayName / kmsMasterKeyID is "" (none: no display name, no server-side encryption), an
+ * absent contentBasedDeduplication "false". policy and deliveryPolicy are late-initialised:
+ * absent means "keep SNS's", so there is nothing to write (undefined).
+ */
+export function attributeValue(spec: TopicFields, field: TopicAttribute): string | undefined {
+  switch (field) {
+    case "displayName":
+      return spec.displayName ?? "";
+    case "kmsMasterKeyID":
+      return spec.kmsMasterKeyID ?? "";
+    case "contentBasedDeduplication":
+      return spec.contentBasedDeduplication ?? "false";
+    case "policy":
+      return spec.policy;
+    case "deliveryPolicy":
+      return spec.deliveryPolicy;
+  }
+}
+
+/** SNS says "true"/"false" (emulators sometimes "True"); anything else is false. */
+export function stringBoolean(value: string | undefined): StringBoolean | undefined {
+  if (value === undefined || value === "") return undefined;
+  return value.toLowerCase() === "true" ? "true" : "false";
+}
+
+/** What GetTopicAttributes and ListTagsForResource say, in spec form ("" / absent = none). */
+export function topicFieldsFromAws(
+  name: string,
+  attributes: Readonly<Record<string, string | undefined>>,
+  tags: readonly SnsTag[],
+): TopicFields {
+  const text = (key: string): string | undefined => {
+    const v = attributes[key];
+    return v === undefined || v === "" ? undefined : v;
+  };
+  const fifo = stringBoolean(text(attributeNames.fifoTopic));
+  const dedup = stringBoolean(text(attributeNames.contentBasedDeduplication));
+  const displayName = text(attributeNames.displayName);
+  const policy = text(attributeNames.policy);
+  const deliveryPolicy = text(attributeNames.deliveryPolicy);
+  const kmsMasterKeyID = text(attributeNames.kmsMasterKeyID);
+  const tagList: Tag[] = tags.map((t) => ({ key: t.Key ?? "", value: t.Value ?? "" }));
+  return {
+    name,
+    ...(displayName === undefined ? {} : { displayName }),
+    ...(policy === undefined ? {} : { policy }),
+    ...(deliveryPolicy === undefined ? {} : { deliveryPolicy }),
+    ...(fifo === undefined ? {} : { fifoTopic: fifo }),
+    ...(dedup === undefined ? {} : { contentBasedDeduplication: dedup }),
+    ...(kmsMasterKeyID === undefined ? {} : { kmsMasterKeyID }),
+    ...(tagList.length === 0 ? {} : { tags: tagList }),
+  };
+}

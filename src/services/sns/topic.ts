@@ -1,0 +1,254 @@
+// Create, read, update and delete one SNS topic through an SNSClient the caller configured
+// (credentials of the decided identity, region, endpoint). Knows nothing about Kubernetes: the
+// reconciler decides when to call what (ownership, adoption, deletion policy, region and
+// account drift) and turns TopicErrors into conditions. Every call carries the reconcile's
+// CallContext: shutdown aborts it, and it is logged with the reconcile ID.
+//
+// Topics are addressed by ARN, which names the account: the TopicClient carries the account
+// (and region) the client acts in, so that `read` only ever looks in that account and never at
+// a topic of the same name elsewhere.
+import {
+  CreateTopicCommand,
+  DeleteTopicCommand,
+  GetTopicAttributesCommand,
+  ListTagsForResourceCommand,
+  SetTopicAttributesCommand,
+  type SNSClient,
+  type Tag as SnsTag,
+  TagResourceCommand,
+  UntagResourceCommand,
+} from "@aws-sdk/client-sns";
+import { isReservedTagKey } from "../../api/ownership-tags.ts";
+import type { CallContext } from "../call-context.ts";
+import { diff, type FieldDifference } from "./diff.ts";
+import { classifyError, isAlreadyExists, isNotFound, type SnsOperation } from "./errors.ts";
+import {
+  arnOf,
+  attributeNames,
+  attributeValue,
+  createTopicInput,
+  tagMapOf,
+  topicFieldsFromAws,
+  topicTags,
+  toSnsTags,
+} from "./mapping.ts";
+import type { TopicFields } from "./schema.ts";
+
+/** An SNS client and the account and region it acts in (topic ARNs name both). */
+export interface TopicClient {
+  readonly sns: SNSClient;
+  readonly account: string;
+  readonly region: string;
+}
+
+/** The ownership tags the reconciler wants on the topic (empty: none, e.g. in module tests). */
+export type OwnerTags = Readonly<Record<string, string>>;
+
+/**
+ * What SNS has: the managed attributes in spec form (absent = none), `tags` holding every tag
+ * (ownership tags included), and the read-only attributes ACK puts in status.
+ */
+export interface ObservedTopic extends TopicFields {
+  readonly arn: string;
+  readonly owner?: string;
+  readonly effectiveDeliveryPolicy?: string;
+}
+
+export type ReadResult = { readonly found: false } | { readonly found: true; readonly topic: ObservedTopic };
+
+/** One SNS call: logged with the reconcile's logger, aborted with its signal. */
+function call<T>(
+  ctx: CallContext,
+  operation: SnsOperation,
+  topic: string,
+  run: (options: { abortSignal?: AbortSignal }) => Promise<T>,
+): Promise<T> {
+  ctx.log?.debug({ aws: `sns:${operation}`, topic }, "aws call");
+  return run(ctx.signal ? { abortSignal: ctx.signal } : {});
+}
+
+export function topicArn(client: TopicClient, name: string): string {
+  return arnOf(name, client.region, client.account);
+}
+
+/**
+ * Reads the topic of that name in the client's account and region: its attributes and tags.
+ * Works on any topic the identity can read, whoever created it (the reconciler decides from the
+ * tags whether it may touch it). `found: false` when there is none (or it vanished mid-read).
+ */
+export async function readTopic(
+  client: TopicClient,
+  spec: Pick<TopicFields, "name">,
+  ctx: CallContext = {},
+): Promise<ReadResult> {
+  const name = spec.name;
+  const arn = topicArn(client, name);
+  let attributes: Record<string, string>;
+  try {
+    const out = await call(ctx, "GetTopicAttributes", name, (o) =>
+      client.sns.send(new GetTopicAttributesCommand({ TopicArn: arn }), o),
+    );
+    attributes = out.Attributes ?? {};
+  } catch (err) {
+    if (isNotFound(err)) return { found: false };
+    throw classifyError(err, { operation: "GetTopicAttributes", topic: name });
+  }
+  let tags: SnsTag[];
+  try {
+    const out = await call(ctx, "ListTagsForResource", name, (o) =>
+      client.sns.send(new ListTagsForResourceCommand({ ResourceArn: arn }), o),
+    );
+    tags = out.Tags ?? [];
+  } catch (err) {
+    if (isNotFound(err)) return { found: false };
+    throw classifyError(err, { operation: "ListTagsForResource", topic: name, field: "spec.tags" });
+  }
+  const owner = attributes["Owner"];
+  const effective = attributes["EffectiveDeliveryPolicy"];
+  const topic: ObservedTopic = {
+    ...topicFieldsFromAws(name, attributes, tags),
+    arn: attributes["TopicArn"] || arn,
+    ...(owner ? { owner } : {}),
+    ...(effective ? { effectiveDeliveryPolicy: effective } : {}),
+  };
+  return { found: true, topic };
+}
+
+export type CreateResult =
+  /** SNS made the topic. */
+  | { readonly created: true; readonly arn: string }
+  /** The account already had a topic of that name: whose it is, the tags must tell. */
+  | { readonly created: false };
+
+/**
+ * CreateTopic with the spec's attributes and every tag (the user's and `ownerTags`) in one call.
+ * CreateTopic is idempotent: on a name the account already has it answers with the existing
+ * ARN (or, with other tags or attributes, InvalidParameter "... already exists ..."), so the
+ * name is looked up first and an existing topic is `created: false` — never taken for ours.
+ */
+export async function createTopic(
+  client: TopicClient,
+  spec: TopicFields,
+  ownerTags: OwnerTags = {},
+  ctx: CallContext = {},
+): Promise<CreateResult> {
+  const name = spec.name;
+  if ((await readTopic(client, spec, ctx)).found) return { created: false };
+  try {
+    const out = await call(ctx, "CreateTopic", name, (o) =>
+      client.sns.send(new CreateTopicCommand(createTopicInput(spec, ownerTags)), o),
+    );
+    return { created: true, arn: out.TopicArn ?? topicArn(client, name) };
+  } catch (err) {
+    if (isAlreadyExists(err)) return { created: false };
+    throw classifyError(err, { operation: "CreateTopic", topic: name, field: "spec.name" });
+  }
+}
+
+/**
+ * Applies the attributes that differ between `desired` and `observed` (one SetTopicAttributes
+ * each, as SNS takes them) and the user's tags (TagResource / UntagResource), always keeping
+ * `ownerTags`. Returns what it changed.
+ */
+export async function updateTopic(
+  client: TopicClient,
+  desired: TopicFields,
+  observed: TopicFields,
+  ownerTags: OwnerTags = {},
+  ctx: CallContext = {},
+): Promise<FieldDifference[]> {
+  const name = desired.name;
+  const arn = topicArn(client, name);
+  const differences = diff(desired, observed);
+  for (const d of differences) {
+    if (d.field === "tags") {
+      await applyTags(client, name, topicTags(desired.tags, ownerTags), tagMapOf(observed.tags), ctx);
+      continue;
+    }
+    const value = attributeValue(desired, d.field);
+    if (value === undefined) continue;
+    try {
+      await call(ctx, "SetTopicAttributes", name, (o) =>
+        client.sns.send(
+          new SetTopicAttributesCommand({
+            TopicArn: arn,
+            AttributeName: attributeNames[d.field as keyof typeof attributeNames],
+            AttributeValue: value,
+          }),
+          o,
+        ),
+      );
+    } catch (err) {
+      throw classifyError(err, { operation: "SetTopicAttributes", topic: name, field: d.path });
+    }
+  }
+  return differences;
+}
+
+/** Tags what differs, then removes the user's tags the spec no longer has (never ownership tags). */
+async function applyTags(
+  client: TopicClient,
+  name: string,
+  desired: Readonly<Record<string, string>>,
+  observed: Readonly<Record<string, string>>,
+  ctx: CallContext,
+): Promise<void> {
+  const arn = topicArn(client, name);
+  const changed = Object.fromEntries(Object.entries(desired).filter(([k, v]) => observed[k] !== v));
+  const removed = Object.keys(observed).filter((k) => !(k in desired) && !isReservedTagKey(k));
+  if (Object.keys(changed).length > 0) {
+    try {
+      await call(ctx, "TagResource", name, (o) =>
+        client.sns.send(new TagResourceCommand({ ResourceArn: arn, Tags: toSnsTags(changed) }), o),
+      );
+    } catch (err) {
+      throw classifyError(err, { operation: "TagResource", topic: name, field: "spec.tags" });
+    }
+  }
+  if (removed.length > 0) {
+    try {
+      await call(ctx, "UntagResource", name, (o) =>
+        client.sns.send(new UntagResourceCommand({ ResourceArn: arn, TagKeys: removed }), o),
+      );
+    } catch (err) {
+      throw classifyError(err, { operation: "UntagResource", topic: name, field: "spec.tags" });
+    }
+  }
+}
+
+/** Puts the ownership tags on a topic that lacks them, keeping every tag it has (adoption). */
+export async function claimTopic(
+  client: TopicClient,
+  observed: ObservedTopic,
+  ownerTags: OwnerTags,
+  ctx: CallContext = {},
+): Promise<void> {
+  const name = observed.name;
+  try {
+    await call(ctx, "TagResource", name, (o) =>
+      client.sns.send(
+        new TagResourceCommand({ ResourceArn: topicArn(client, name), Tags: toSnsTags(ownerTags) }),
+        o,
+      ),
+    );
+  } catch (err) {
+    throw classifyError(err, { operation: "TagResource", topic: name, field: "spec.tags" });
+  }
+}
+
+/** DeleteTopic (idempotent in SNS); a topic already gone is "not-found". */
+export async function deleteTopic(
+  client: TopicClient,
+  name: string,
+  ctx: CallContext = {},
+): Promise<"deleted" | "not-found"> {
+  try {
+    await call(ctx, "DeleteTopic", name, (o) =>
+      client.sns.send(new DeleteTopicCommand({ TopicArn: topicArn(client, name) }), o),
+    );
+    return "deleted";
+  } catch (err) {
+    if (isNotFound(err)) return "not-found";
+    throw classifyError(err, { operation: "DeleteTopic", topic: name });
+  }
+}
