@@ -1,23 +1,28 @@
-// `npm run bench:e2e`: 500 Buckets across 10 accounts, applied at once to the local stack, with
-// the real controller process on default settings, until every one is Ready. Two scenarios,
-// because CARM and IAMRoleSelector mode exclude each other (DESIGN §3.1):
-//   carm:      5 accounts through the account map, 3 through the team map (TeamLevelCARM),
-//              2 through spec.identityRef to AWSRoleIdentities granted by namespace label selectors;
-//   selectors: 10 IAMRoleSelectors (namespace names, label selectors, resource types).
+// `npm run bench:e2e`: 500 resources across 10 accounts, applied at once to the local stack, with
+// the real controller process on default settings, until every one is Ready. Three scenarios
+// (CARM and IAMRoleSelector mode exclude each other, DESIGN §3.1):
+//   carm:      500 Buckets; 5 accounts through the account map, 3 through the team map
+//              (TeamLevelCARM), 2 through spec.identityRef to AWSRoleIdentities granted by
+//              namespace label selectors;
+//   selectors: 500 Buckets; 10 IAMRoleSelectors (namespace names, label selectors, resource types);
+//   mixed:     500 resources split evenly over every served kind, one process, service-level
+//              roles (`<service>.<account>` in the account map, ServiceLevelCARM): one role per
+//              account and service. Reports when each kind was all Ready.
 // Figures: wall time, reconciles/s, AssumeRole calls counted AT THE EMULATOR (must equal the
-// number of distinct roles), Kubernetes API requests per bucket (the controller's
+// number of distinct roles), Kubernetes API requests per resource (the controller's
 // rest_client_requests_total), and the controller's peak RSS (VmHWM). Ends with one JSON line.
 import { readFile } from "node:fs/promises";
 import { installCrds } from "../src/deploy/install-crds.ts";
 import { applyObjects } from "../src/deploy/manifests.ts";
 import { createKubeClient, type KubeClient } from "../src/runtime/kubeClient.ts";
 import type { KubeObject } from "../src/runtime/kubeObject.ts";
+import { servedKindNames } from "../src/services/served.ts";
 import { accountsHolding } from "../test/harness/accounts.ts";
 import { startControllerProcess } from "../test/harness/controllerProcess.ts";
 import { startStack, waitFor } from "../test/harness/index.ts";
 import { readMotoRecording } from "../test/support/moto-recording.ts";
 
-const buckets = 500;
+const total = 500;
 const namespacesPerAccount = 2;
 const accounts = Array.from({ length: 10 }, (_, i) =>
   String(100000000000 + (i + 1) * 11111111111).slice(0, 12),
@@ -25,10 +30,33 @@ const accounts = Array.from({ length: 10 }, (_, i) =>
 const roleOf = (account: string) => `arn:aws:iam::${account}:role/bench`;
 const targets = { wallSeconds: 60, peakRssMB: 250 };
 
+/** How the bench writes one resource of each kind it knows (a served kind missing here is an error). */
+const kindMakers: Readonly<
+  Record<
+    string,
+    { apiVersion: string; plural: string; service: string; spec(name: string): Record<string, unknown> }
+  >
+> = {
+  Bucket: {
+    apiVersion: "s3.services.k8s.aws/v1alpha1",
+    plural: "buckets",
+    service: "s3",
+    spec: (name) => ({ name }),
+  },
+  Topic: {
+    apiVersion: "sns.services.k8s.aws/v1alpha1",
+    plural: "topics",
+    service: "sns",
+    spec: (name) => ({ name }),
+  },
+};
+
 interface Scenario {
   readonly name: string;
   readonly flags: readonly string[];
-  /** Configuration objects and, for each namespace, extra bucket spec (identityRef). */
+  /** The kinds its resources are split over (default Bucket). */
+  readonly kinds?: readonly string[];
+  /** Configuration objects and, for each namespace, extra resource spec (identityRef). */
   config(): {
     objects: KubeObject[];
     namespaces: { name: string; account: string; spec: Record<string, unknown> }[];
@@ -131,15 +159,51 @@ const selectors: Scenario = {
   },
 };
 
-interface BucketList {
+const unknownKinds = servedKindNames.filter((k) => !(k in kindMakers));
+if (unknownKinds.length > 0) {
+  throw new Error(
+    `bench/e2e.ts: add ${unknownKinds.join(", ")} to kindMakers so the mixed scenario covers every served kind`,
+  );
+}
+const mixedKinds = servedKindNames;
+
+const mixed: Scenario = {
+  name: "mixed",
+  flags: ["--feature-gates=ServiceLevelCARM=true"],
+  kinds: mixedKinds,
+  config() {
+    const objects: KubeObject[] = [ns("ack-system")];
+    const namespaces: { name: string; account: string; spec: Record<string, unknown> }[] = [];
+    const accountMap: Record<string, string> = {};
+    accounts.forEach((account, i) => {
+      for (const kind of mixedKinds) {
+        const service = kindMakers[kind]?.service ?? "";
+        accountMap[`${service}.${account}`] = `arn:aws:iam::${account}:role/bench-${service}`;
+      }
+      for (let n = 0; n < namespacesPerAccount; n++) {
+        const name = `bench-${i}-${n}`;
+        objects.push(ns(name, { "services.k8s.aws/owner-account-id": account }));
+        namespaces.push({ name, account, spec: {} });
+      }
+    });
+    objects.push({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "ack-role-account-map", namespace: "ack-system" },
+      data: accountMap,
+    } as KubeObject);
+    return { objects, namespaces };
+  },
+};
+
+interface ResourceList {
   items: { status?: { conditions?: { type: string; status: string }[] } }[];
 }
 
-async function readyCount(kube: KubeClient): Promise<number> {
-  const list = await kube.request<BucketList>({
-    method: "GET",
-    path: "/apis/s3.services.k8s.aws/v1alpha1/buckets",
-  });
+async function readyCount(kube: KubeClient, kind: string): Promise<number> {
+  const m = kindMakers[kind];
+  if (!m) throw new Error(`the bench does not know how to write a ${kind}`);
+  const list = await kube.request<ResourceList>({ method: "GET", path: `/apis/${m.apiVersion}/${m.plural}` });
   return list.items.filter((b) =>
     b.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"),
   ).length;
@@ -171,15 +235,25 @@ async function run(scenario: Scenario) {
       logLevel: "warn",
       name: scenario.name,
     });
-    const perNamespace = buckets / namespaces.length;
+    const kinds = scenario.kinds ?? ["Bucket"];
+    const perNamespace = total / namespaces.length;
+    // Kinds take turns within each namespace, so each kind gets total / kinds.length resources.
     const items = namespaces.flatMap(
       (n) =>
-        Array.from({ length: perNamespace }, (_, k) => ({
-          apiVersion: "s3.services.k8s.aws/v1alpha1",
-          kind: "Bucket",
-          metadata: { name: `b${k}`, namespace: n.name },
-          spec: { name: `${n.name}-b${k}`, ...n.spec },
-        })) as KubeObject[],
+        Array.from({ length: perNamespace }, (_, k) => {
+          const kind = kinds[k % kinds.length] ?? "Bucket";
+          const m = kindMakers[kind];
+          if (!m) throw new Error(`the bench does not know how to write a ${kind}`);
+          return {
+            apiVersion: m.apiVersion,
+            kind,
+            metadata: { name: `r${k}`, namespace: n.name },
+            spec: { ...m.spec(`${n.name}-r${k}`), ...n.spec },
+          };
+        }) as KubeObject[],
+    );
+    const perKind = Object.fromEntries(
+      kinds.map((kind) => [kind, items.filter((item) => item.kind === kind).length]),
     );
     const t0 = performance.now();
     // "At once": every create is in flight together (bounded to keep the client sane).
@@ -187,21 +261,32 @@ async function run(scenario: Scenario) {
       await Promise.all(items.slice(i, i + 100).map((item) => applyObjects(kube, [item])));
     }
     const appliedSeconds = (performance.now() - t0) / 1000;
-    await waitFor(async () => (await readyCount(kube)) === buckets || undefined, {
-      what: `${buckets} Buckets Ready`,
-      timeoutMs: 300_000,
-      intervalMs: 100,
-    });
+    const kindSeconds: Record<string, number> = {};
+    await waitFor(
+      async () => {
+        for (const kind of kinds) {
+          if (kind in kindSeconds) continue;
+          if ((await readyCount(kube, kind)) === perKind[kind]) {
+            kindSeconds[kind] = Number(((performance.now() - t0) / 1000).toFixed(2));
+          }
+        }
+        return Object.keys(kindSeconds).length === kinds.length || undefined;
+      },
+      { what: `${total} resources Ready`, timeoutMs: 300_000, intervalMs: 100 },
+    );
     const wallSeconds = (performance.now() - t0) / 1000;
     const metrics = await (await fetch(`${controller.metricsURL}/metrics`)).text();
     const rss = await peakRssMB(controller.pid);
     const recording = await readMotoRecording(stack.emulator?.recordingPath ?? "");
     const assumeRoleCalls = recording.filter((r) => r.params["Action"] === "AssumeRole").length;
-    const distinctRoles = new Set(namespaces.map((n) => n.account)).size;
+    // One role per account, and per service when service-level roles are in use.
+    const distinctRoles =
+      new Set(namespaces.map((n) => n.account)).size * (scenario.name === "mixed" ? kinds.length : 1);
     // Spot-check placement in the emulator: each namespace's first bucket is in its account only.
     let misplaced = 0;
-    for (const n of namespaces) {
-      const holders = await accountsHolding(stack.awsEndpoint ?? "", `${n.name}-b0`, [
+    const firstBucket = kinds.indexOf("Bucket");
+    for (const n of firstBucket < 0 ? [] : namespaces) {
+      const holders = await accountsHolding(stack.awsEndpoint ?? "", `${n.name}-r${firstBucket}`, [
         ...accounts,
         "123456789012",
       ]);
@@ -211,7 +296,9 @@ async function run(scenario: Scenario) {
     const apiRequests = metricSum(metrics, "rest_client_requests_total");
     await controller.stop();
     return {
-      buckets,
+      resources: total,
+      perKind,
+      ...(kinds.length > 1 ? { kindReadySeconds: kindSeconds } : {}),
       accounts: accounts.length,
       wallSeconds: Number(wallSeconds.toFixed(2)),
       applySeconds: Number(appliedSeconds.toFixed(2)),
@@ -220,8 +307,12 @@ async function run(scenario: Scenario) {
       assumeRoleCalls,
       distinctRoles,
       kubeApiRequests: apiRequests,
-      kubeApiRequestsPerBucket: Number((apiRequests / buckets).toFixed(2)),
+      kubeApiRequestsPerResource: Number((apiRequests / total).toFixed(2)),
       peakRssMB: rss,
+      // Where the memory is at the end (not the peak): V8 heap in use / reserved, and outside it.
+      heapUsedMB: Math.round(metricSum(metrics, "nodejs_heap_size_used_bytes") / 2 ** 20),
+      heapTotalMB: Math.round(metricSum(metrics, "nodejs_heap_size_total_bytes") / 2 ** 20),
+      externalMB: Math.round(metricSum(metrics, "nodejs_external_memory_bytes") / 2 ** 20),
       misplacedNamespaces: misplaced,
       targetsMet:
         wallSeconds <= targets.wallSeconds &&
@@ -236,7 +327,9 @@ async function run(scenario: Scenario) {
 
 const results: Record<string, unknown> = {};
 let ok = true;
-for (const scenario of [carm, selectors]) {
+// BENCH_SCENARIOS=carm,mixed runs only those (a quick look while tuning); the default is all.
+const only = (process.env["BENCH_SCENARIOS"] ?? "").split(",").filter((x) => x !== "");
+for (const scenario of [carm, selectors, mixed].filter((sc) => only.length === 0 || only.includes(sc.name))) {
   const r = await run(scenario);
   results[scenario.name] = r;
   ok &&= r.targetsMet;
