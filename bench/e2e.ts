@@ -49,6 +49,12 @@ const kindMakers: Readonly<
     service: "sns",
     spec: (name) => ({ name }),
   },
+  Queue: {
+    apiVersion: "sqs.services.k8s.aws/v1alpha1",
+    plural: "queues",
+    service: "sqs",
+    spec: (name) => ({ queueName: name }),
+  },
 };
 
 interface Scenario {

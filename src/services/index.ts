@@ -4,6 +4,11 @@
 import { bucketService } from "./s3/module.ts";
 import type { ServiceModule } from "./service-module.ts";
 import { topicService } from "./sns/module.ts";
+import { queueService } from "./sqs/module.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: modules differ in their spec/observed/client types
-export const serviceModules: readonly ServiceModule<any, any, any>[] = [bucketService, topicService];
+export const serviceModules: readonly ServiceModule<any, any, any>[] = [
+  bucketService,
+  topicService,
+  queueService,
+];

@@ -1,0 +1,152 @@
+// Which attributes of a queue differ between the spec and what SQS has (drift), and late
+// initialisation of the ones SQS gives a default. Pure.
+//
+// What an absent field means:
+// - delaySeconds, maximumMessageSize, messageRetentionPeriod, receiveMessageWaitTimeSeconds,
+//   visibilityTimeout, kmsDataKeyReusePeriodSeconds, sqsManagedSSEEnabled: "whatever SQS has".
+//   SQS gives every queue a value, so `lateInitialize` copies it into the spec (as ACK does)
+//   and from then on it is managed. Until it is copied, an absent field never differs.
+// - policy, redrivePolicy, kmsMasterKeyID: none; contentBasedDeduplication: "false" (on a FIFO
+//   queue; a standard queue has no such attribute); tags: none. Out-of-band additions are
+//   corrected, as ACK does.
+// - queueName, fifoQueue: fixed at creation (immutable at admission), never compared.
+import { isReservedTagKey } from "../../api/ownership-tags.ts";
+import { stringBoolean } from "./mapping.ts";
+import type { QueueAttribute, QueueFields } from "./schema.ts";
+import { queueAttributes } from "./schema.ts";
+
+/** Fields whose absence in the spec means "take SQS's value" (see the file comment). */
+export const lateInitializedFields = [
+  "delaySeconds",
+  "maximumMessageSize",
+  "messageRetentionPeriod",
+  "receiveMessageWaitTimeSeconds",
+  "visibilityTimeout",
+  "kmsDataKeyReusePeriodSeconds",
+  "sqsManagedSSEEnabled",
+] as const satisfies readonly QueueAttribute[];
+
+const lateInitialized: ReadonlySet<string> = new Set(lateInitializedFields);
+
+export type QueueField = QueueAttribute | "tags";
+
+export interface FieldDifference {
+  readonly field: QueueField;
+  /** `spec.<field>`, for conditions, Events and logs. */
+  readonly path: string;
+  readonly desired: unknown;
+  readonly observed: unknown;
+}
+
+/** The fields to change so that SQS matches `desired`, in the order they are applied. */
+export function diff(desired: QueueFields, observed: QueueFields): FieldDifference[] {
+  const out: FieldDifference[] = [];
+  for (const field of [...queueAttributes, "tags"] as const) {
+    if (!equalField(field, desired, observed)) {
+      out.push({ field, path: `spec.${field}`, desired: desired[field], observed: observed[field] });
+    }
+  }
+  return out;
+}
+
+function equalField(field: QueueField, desired: QueueFields, observed: QueueFields): boolean {
+  if (field === "tags") return sameJson(canonicalTags(desired.tags), canonicalTags(observed.tags));
+  if (lateInitialized.has(field)) {
+    const want = desired[field];
+    if (want === undefined) return true;
+    return field === "sqsManagedSSEEnabled"
+      ? canonicalBoolean(want) === canonicalBoolean(observed[field])
+      : canonicalNumber(want) === canonicalNumber(observed[field]);
+  }
+  switch (field) {
+    case "kmsMasterKeyID":
+      return (desired.kmsMasterKeyID ?? "") === (observed.kmsMasterKeyID ?? "");
+    case "contentBasedDeduplication":
+      // Only FIFO queues have it; the schema refuses it on a standard queue.
+      if (stringBoolean(observed.fifoQueue) !== "true") return true;
+      return (
+        canonicalBoolean(desired.contentBasedDeduplication) ===
+        canonicalBoolean(observed.contentBasedDeduplication)
+      );
+    case "policy":
+    case "redrivePolicy":
+      return sameJson(canonicalDocument(desired[field]), canonicalDocument(observed[field]));
+    default:
+      return true;
+  }
+}
+
+/**
+ * Fills the late-initialised fields the spec leaves out with what SQS has. Returns the spec (a
+ * new object when something was filled) and the fields filled.
+ */
+export function lateInitialize<Spec extends QueueFields>(
+  spec: Spec,
+  observed: QueueFields,
+): { spec: Spec; initialized: QueueAttribute[] } {
+  const initialized: QueueAttribute[] = [];
+  const filled: Spec = { ...spec };
+  for (const field of lateInitializedFields) {
+    const value = observed[field];
+    if (spec[field] === undefined && value !== undefined && value !== "") {
+      (filled as Record<string, unknown>)[field] = value;
+      initialized.push(field);
+    }
+  }
+  return { spec: initialized.length === 0 ? spec : filled, initialized };
+}
+
+// ---- canonical forms: equal exactly when SQS would behave the same ----
+
+function canonicalBoolean(value: string | undefined): boolean {
+  return stringBoolean(value) === "true";
+}
+
+/** "030" and "30" are the same number of seconds. */
+function canonicalNumber(value: string | undefined): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? String(n) : value;
+}
+
+/** Tags are a map; ownership tags are the controller's, never drift (DESIGN §3.5). */
+function canonicalTags(tags: Readonly<Record<string, string>> | undefined): [string, string][] {
+  return Object.entries(tags ?? {})
+    .filter(([k]) => !isReservedTagKey(k))
+    .sort(([a], [b]) => compare(a, b));
+}
+
+/**
+ * Policies compare as JSON documents: whitespace and key order do not matter, nor does a
+ * number written as a string (SQS answers a redrive policy's maxReceiveCount as a number
+ * whichever way it was sent).
+ */
+function canonicalDocument(document: string | undefined): unknown {
+  if (document === undefined || document === "") return null;
+  try {
+    return normalise(JSON.parse(document));
+  } catch {
+    return document;
+  }
+}
+
+function normalise(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalise);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => compare(a, b))
+        .map(([k, v]) => [k, normalise(v)]),
+    );
+  }
+  if (typeof value === "string" && /^[0-9]{1,15}$/.test(value)) return Number(value);
+  return value;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,220 @@
+// SQS failures sorted into what the reconciler does with them: `terminal` (ACK.Terminal, no
+// retry until the spec changes: only the user can fix it) or `retryable` (back off and try
+// again: throttling, 5xx, network, permissions an administrator may still grant, a name SQS
+// keeps for 60 seconds after a delete). Every message names the queue, the SQS operation and
+// the spec field.
+import { fieldOfAttribute } from "./mapping.ts";
+
+export type ErrorDisposition = "terminal" | "retryable";
+
+/** The SQS operations this module calls; each error names the one that failed. */
+export type SqsOperation =
+  | "CreateQueue"
+  | "GetQueueUrl"
+  | "GetQueueAttributes"
+  | "SetQueueAttributes"
+  | "ListQueueTags"
+  | "TagQueue"
+  | "UntagQueue"
+  | "DeleteQueue";
+
+/** The IAM action each operation needs, for AccessDenied messages. */
+const iamActions: Record<SqsOperation, string> = {
+  CreateQueue: "sqs:CreateQueue (and sqs:TagQueue to tag at creation)",
+  GetQueueUrl: "sqs:GetQueueUrl",
+  GetQueueAttributes: "sqs:GetQueueAttributes",
+  SetQueueAttributes: "sqs:SetQueueAttributes",
+  ListQueueTags: "sqs:ListQueueTags",
+  TagQueue: "sqs:TagQueue",
+  UntagQueue: "sqs:UntagQueue",
+  DeleteQueue: "sqs:DeleteQueue",
+};
+
+export interface QueueErrorInit {
+  readonly disposition: ErrorDisposition;
+  /** SQS's error code (or the SDK's error name for network failures). */
+  readonly code: string;
+  readonly operation: SqsOperation;
+  readonly queue: string;
+  /** `spec.<field>` the operation was applying, when there is one. */
+  readonly field?: string;
+  readonly message: string;
+  readonly cause?: unknown;
+}
+
+export class QueueError extends Error {
+  override readonly name = "QueueError";
+  readonly disposition: ErrorDisposition;
+  readonly code: string;
+  readonly operation: SqsOperation;
+  readonly queue: string;
+  readonly field: string | undefined;
+
+  constructor(init: QueueErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.disposition = init.disposition;
+    this.code = init.code;
+    this.operation = init.operation;
+    this.queue = init.queue;
+    this.field = init.field;
+  }
+
+  get terminal(): boolean {
+    return this.disposition === "terminal";
+  }
+}
+
+export function isQueueError(err: unknown): err is QueueError {
+  return err instanceof QueueError;
+}
+
+/** Codes only a change of the spec can fix. */
+const terminalCodes = new Set([
+  "InvalidAttributeValue",
+  "InvalidAttributeName",
+  "InvalidParameterValue",
+  "InvalidParameterCombination",
+  "MissingParameter",
+  "UnsupportedOperation",
+  "ValidationError",
+  "KmsNotFound",
+  "KmsInvalidKeyUsage",
+]);
+
+interface SdkErrorLike {
+  name?: unknown;
+  message?: unknown;
+  Code?: unknown;
+  code?: unknown;
+  $metadata?: { httpStatusCode?: number };
+}
+
+const genericNames = new Set(["", "Error", "Unknown", "UnknownError", "SQSServiceException"]);
+
+/** SQS's legacy query codes (the SDK's `Code` on the JSON protocol) → the modern names. */
+const legacyCodes: Readonly<Record<string, string>> = {
+  "AWS.SimpleQueueService.NonExistentQueue": "QueueDoesNotExist",
+  QueueAlreadyExists: "QueueNameExists",
+  "AWS.SimpleQueueService.QueueDeletedRecently": "QueueDeletedRecently",
+  "AWS.SimpleQueueService.UnsupportedOperation": "UnsupportedOperation",
+};
+
+/**
+ * SQS's error code: the SDK's error name (QueueDoesNotExist, QueueNameExists, ...), else the
+ * query-compatible `Code` mapped to that name, else a Node system error code (ECONNREFUSED).
+ */
+export function errorCode(err: unknown): string {
+  const e = (err ?? {}) as SdkErrorLike;
+  if (typeof e.name === "string" && !genericNames.has(e.name)) {
+    const name = e.name.replace(/Exception$/, "");
+    return legacyCodes[name] ?? name;
+  }
+  if (typeof e.Code === "string" && e.Code !== "") return legacyCodes[e.Code] ?? e.Code;
+  if (typeof e.code === "string" && e.code !== "") return e.code;
+  const status = httpStatus(err);
+  return status === undefined ? "Unknown" : `HTTP${status}`;
+}
+
+export function httpStatus(err: unknown): number | undefined {
+  return ((err ?? {}) as SdkErrorLike).$metadata?.httpStatusCode;
+}
+
+/** No queue of that name or URL in this account. */
+export function isNotFound(err: unknown): boolean {
+  return errorCode(err) === "QueueDoesNotExist";
+}
+
+/** CreateQueue on a name the account already has, with other attributes. */
+export function isAlreadyExists(err: unknown): boolean {
+  return errorCode(err) === "QueueNameExists";
+}
+
+export interface ErrorContext {
+  readonly operation: SqsOperation;
+  readonly queue: string;
+  readonly field?: string;
+}
+
+/**
+ * The spec field an InvalidAttributeValue / InvalidAttributeName names ("Invalid value for the
+ * parameter VisibilityTimeout."), when the operation was not applying one field only.
+ */
+export function fieldFromMessage(message: string): string | undefined {
+  for (const word of message.match(/[A-Za-z]+/g) ?? []) {
+    const field = fieldOfAttribute(word);
+    if (field !== undefined) return `spec.${field}`;
+  }
+  return undefined;
+}
+
+/** Wraps any failure of an SQS call into a QueueError that says what to do about it. */
+export function classifyError(err: unknown, ctx: ErrorContext): QueueError {
+  if (isQueueError(err)) return err;
+  const code = errorCode(err);
+  const status = httpStatus(err);
+  const awsMessage = ((err ?? {}) as SdkErrorLike).message;
+  const text = typeof awsMessage === "string" ? awsMessage : "";
+  const detail = text !== "" && !genericNames.has(text) && text !== code ? `: ${text}` : "";
+  const field =
+    ctx.field ??
+    (code === "InvalidAttributeValue" || code === "InvalidAttributeName"
+      ? fieldFromMessage(text)
+      : undefined);
+  const where = field === undefined ? "" : `${field}: `;
+  const base = `${where}${ctx.operation} on queue "${ctx.queue}" failed with ${code}${detail}`;
+  return new QueueError({
+    disposition: terminalCodes.has(code) ? "terminal" : "retryable",
+    code,
+    operation: ctx.operation,
+    queue: ctx.queue,
+    ...(field === undefined ? {} : { field }),
+    message: `${base}${hint(code, ctx, field, status)}`,
+    cause: err,
+  });
+}
+
+function hint(
+  code: string,
+  ctx: ErrorContext,
+  field: string | undefined,
+  status: number | undefined,
+): string {
+  const where = field ?? "the spec";
+  switch (code) {
+    case "InvalidAttributeValue":
+    case "InvalidAttributeName":
+    case "InvalidParameterValue":
+    case "InvalidParameterCombination":
+    case "ValidationError":
+      return ` (SQS refused the value of ${where}; fix ${where} and the queue is reconciled again)`;
+    case "UnsupportedOperation":
+      return ` (SQS does not support this for the queue; fix ${where})`;
+    case "KmsNotFound":
+    case "KmsInvalidKeyUsage":
+      return " (the KMS key is not usable for SQS; fix spec.kmsMasterKeyID)";
+    case "KmsDisabled":
+    case "KmsInvalidState":
+    case "KmsAccessDenied":
+    case "KmsThrottled":
+      return " (the KMS key named by spec.kmsMasterKeyID is not usable yet; retrying)";
+    case "QueueDeletedRecently":
+      return ` (SQS keeps a deleted queue's name for 60 seconds before spec.queueName "${ctx.queue}" can be created again; retrying)`;
+    case "QueueNameExists":
+      return ` (a queue named "${ctx.queue}" already exists in this account with other attributes)`;
+    case "QueueDoesNotExist":
+      return field === "spec.redrivePolicy"
+        ? " (the dead-letter queue spec.redrivePolicy names does not exist in this account and region yet; create it or fix spec.redrivePolicy; retrying)"
+        : " (the queue is gone; retrying)";
+    case "AccessDenied":
+    case "AccessDeniedException":
+    case "AuthorizationError":
+      return ` (the identity lacks ${iamActions[ctx.operation]} on this queue; retrying)`;
+    case "RequestThrottled":
+    case "ThrottlingException":
+    case "Throttling":
+    case "OverLimit":
+      return " (SQS throttled the call; retrying)";
+    default:
+      return status !== undefined && status >= 500 ? " (SQS server error; retrying)" : "";
+  }
+}

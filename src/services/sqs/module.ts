@@ -1,0 +1,89 @@
+// The SQS Queue kind plugged into the generic reconciler.
+//
+// SQS finds a queue by name in the caller's own account (GetQueueUrl), so the module's client
+// is the pooled SQSClient plus the region it acts in; no account is needed to act. The ARN in
+// status is built from the decided account and region (`arn`), which is where `read` looked;
+// the queue's own QueueArn attribute is written beside it as status.queueARN, with its URL.
+import { describeIssues } from "../../api/rules.ts";
+import type { ServiceModule } from "../service-module.ts";
+import {
+  arnOf,
+  claimQueue,
+  classifyError,
+  createQueue,
+  deleteQueue,
+  diff,
+  isQueueError,
+  lateInitialize,
+  type ObservedQueue,
+  type QueueClient,
+  type QueueFields,
+  type QueueSpec,
+  queueKind,
+  queueSpecSchema,
+  readQueue,
+  sqsClientFactory,
+  updateQueue,
+  userTags,
+} from "./index.ts";
+
+function fieldsOf(observed: ObservedQueue): QueueFields {
+  const { queueURL: _url, queueARN: _arn, region: _region, ...fields } = observed;
+  return fields;
+}
+
+export const queueService: ServiceModule<QueueSpec, ObservedQueue, QueueClient> = {
+  kind: queueKind,
+  parseSpec(spec) {
+    const r = queueSpecSchema.safeParse(spec);
+    return r.success
+      ? { ok: true, value: r.data }
+      : { ok: false, message: describeIssues(r.error, ["spec"]).join("; ") };
+  },
+  async client(credentials, decision, resource) {
+    const sqs = await credentials.client(sqsClientFactory, decision, resource);
+    return { sqs, region: await sqs.config.region() };
+  },
+  identifier: (spec) => spec.queueName,
+  identifierField: "spec.queueName",
+  async read(client, spec, ctx) {
+    const r = await readQueue(client, spec, ctx);
+    return r.found ? { found: true, observed: r.queue } : { found: false };
+  },
+  tagsOf: (observed) => ({ ...(observed.tags ?? {}) }),
+  async create(client, spec, _region, ownerTags, ctx) {
+    const r = await createQueue(client, spec, ownerTags, ctx);
+    return r.created ? { created: true, status: { queueURL: r.queueURL } } : { created: false };
+  },
+  async update(client, desired, observed, ownerTags, ctx) {
+    return (await updateQueue(client, desired, observed, ownerTags, ctx)).map((d) => d.path);
+  },
+  claim: (client, observed, ownerTags, ctx) => claimQueue(client, observed, ownerTags, ctx),
+  delete: (client, spec, ctx) => deleteQueue(client, spec.queueName, ctx),
+  diff: (desired, observed) => diff(desired, fieldsOf(observed)).map((d) => d.path),
+  lateInitialize(spec, observed) {
+    const r = lateInitialize(spec, fieldsOf(observed));
+    return { spec: r.spec, initialized: r.initialized.map((f) => `spec.${f}`) };
+  },
+  specFromObserved(observed, spec) {
+    const { tags, ...fields } = fieldsOf(observed);
+    const user = userTags(tags);
+    return {
+      ...fields,
+      ...(user ? { tags: user } : {}),
+      ...(spec.identityRef ? { identityRef: spec.identityRef } : {}),
+    };
+  },
+  arn: (spec, region, account) => arnOf(spec.queueName, region, account),
+  statusFrom: (observed) => ({
+    queueURL: observed.queueURL,
+    ...(observed.queueARN === undefined ? {} : { queueARN: observed.queueARN }),
+  }),
+  observedRegion: (observed) => observed.region,
+  isTerminal: (err) => isQueueError(err) && err.terminal,
+  describeError(err, spec) {
+    return (
+      isQueueError(err) ? err : classifyError(err, { operation: "GetQueueAttributes", queue: spec.queueName })
+    ).message;
+  },
+};

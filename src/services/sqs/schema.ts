@@ -1,0 +1,248 @@
+// The Queue kind (sqs.services.k8s.aws/v1alpha1): ACK's sqs-controller field names and shapes
+// for the attributes crossrole manages, plus spec.identityRef. As in ACK, every attribute is a
+// string (SQS's attribute map is string-valued: delaySeconds "0", fifoQueue "true") and tags are
+// a map, so an ACK manifest applies unchanged. Fields ACK has and crossrole does not manage
+// (kmsMasterKeyRef, policyRef: references to other ACK objects) are left out on purpose: the
+// apiserver then rejects them as unknown instead of silently ignoring them.
+
+import { z } from "zod";
+import type { CrdSource } from "../../api/crd.ts";
+import { kindOf, type ResourceKind } from "../../api/kinds.ts";
+import { objectMetaSchema, typeMetaShape } from "../../api/object-meta.ts";
+import { isReservedTagKey, ownershipTagCount, ownershipTagKeys } from "../../api/ownership-tags.ts";
+import { resourceCrdSource, resourceSpecSchema, resourceStatusSchema } from "../../api/resource.ts";
+import { immutable, type Rule, withRules } from "../../api/rules.ts";
+import { stringField } from "../../api/validation.ts";
+
+const found = kindOf("sqs.services.k8s.aws/v1alpha1", "Queue");
+if (found === undefined)
+  throw new Error("src/api/kinds.ts no longer lists sqs.services.k8s.aws/v1alpha1 Queue");
+export const queueKind: ResourceKind = found;
+
+// ---- name ----
+// https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_CreateQueue.html:
+// up to 80 characters of ASCII letters, digits, '-' and '_'; a FIFO queue's name ends with
+// ".fifo" (counted in the 80; the pairing is a rule on the spec below).
+
+export const maxQueueNameLength = 80;
+
+/** The queue name: SQS-valid, and immutable because SQS cannot rename a queue. */
+export const queueNameSchema = immutable(
+  stringField("queueName")
+    .min(1, "queueName must be 1-80 characters (SQS queue naming rules)")
+    .max(maxQueueNameLength, "queueName must be 1-80 characters (SQS queue naming rules)")
+    .regex(
+      /^[A-Za-z0-9_-]+(\.fifo)?$/,
+      "queueName must use only ASCII letters, digits, '-' and '_', with a '.fifo' suffix for a FIFO queue (SQS queue naming rules)",
+    ),
+  "queueName is immutable: SQS cannot rename a queue; create a new Queue resource instead",
+);
+
+/** ACK's string booleans. */
+export const stringBooleans = ["true", "false"] as const;
+export type StringBoolean = (typeof stringBooleans)[number];
+
+function stringBooleanField(field: string) {
+  return z.enum(stringBooleans, { error: `${field} must be the string "true" or "false"` });
+}
+
+/** FIFO or standard is chosen at creation for good; the name's .fifo suffix must agree. */
+export const fifoQueueSchema = immutable(
+  stringBooleanField("fifoQueue"),
+  "fifoQueue is immutable: SQS cannot change a queue between FIFO and standard; create a new Queue resource instead",
+);
+
+// ---- numeric attributes, as ACK's strings ----
+
+/**
+ * A whole number in [min, max] written as a string (ACK's shape). One rule, so that zod and
+ * CEL say the same thing; the pattern is checked first so CEL's int() never sees a non-number.
+ */
+function numberStringField(field: string, min: number, max: number, unit: string) {
+  const message = `${field} must be a whole number from ${min} to ${max} ${unit} (SQS limit), written as a string, e.g. "${min}"`;
+  const rule: Rule<string> = {
+    cel: `self.matches('^[0-9]{1,10}$') && int(self) >= ${min} && int(self) <= ${max}`,
+    message,
+    check: (s) => /^[0-9]{1,10}$/.test(s) && Number(s) >= min && Number(s) <= max,
+  };
+  return withRules(stringField(field).max(10, message), rule);
+}
+
+/** The numeric attributes: spec field → [min, max, unit]. */
+export const numericLimits = {
+  delaySeconds: [0, 900, "seconds"],
+  maximumMessageSize: [1024, 1048576, "bytes"],
+  messageRetentionPeriod: [60, 1209600, "seconds"],
+  receiveMessageWaitTimeSeconds: [0, 20, "seconds"],
+  visibilityTimeout: [0, 43200, "seconds"],
+  kmsDataKeyReusePeriodSeconds: [60, 86400, "seconds"],
+} as const satisfies Record<string, readonly [number, number, string]>;
+
+const numeric = (field: keyof typeof numericLimits) => {
+  const [min, max, unit] = numericLimits[field];
+  return numberStringField(field, min, max, unit);
+};
+
+// ---- documents ----
+
+/** SQS's limit on a queue's access policy (and so on any attribute document). */
+export const maxPolicyLength = 20 * 1024;
+
+function jsonDocumentField(field: string, example: string) {
+  return stringField(field)
+    .min(1, `${field} must not be empty; remove it for no ${field}`)
+    .max(maxPolicyLength, `${field} must be at most 20 KB (SQS limit)`)
+    .refine((s) => isJsonObject(s), { message: `${field} must be a JSON document, e.g. ${example}` });
+}
+
+function isJsonObject(s: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(s);
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
+
+/** The queue's access policy; absent = none. */
+export const policySchema = jsonDocumentField("policy", '{"Version": "2012-10-17", "Statement": [...]}');
+/** The dead-letter queue configuration; absent = none. */
+export const redrivePolicySchema = jsonDocumentField(
+  "redrivePolicy",
+  '{"deadLetterTargetArn": "arn:aws:sqs:us-east-1:111111111111:orders-dlq", "maxReceiveCount": 5}',
+);
+
+// ---- tags: a map, as in ACK ----
+
+/** SQS recommends at most 50 tags on a queue; crossrole's ownership tags take some of them. */
+export const maxQueueTags = 50 - ownershipTagCount;
+
+/** The prefix isReservedTagKey reserves besides the named keys (schema.test.ts keeps them equal). */
+const reservedTagPrefix = "crossrole.dev/";
+const reservedTagKeys = Object.values(ownershipTagKeys);
+
+const tagKeyRules: readonly Rule<Record<string, string>>[] = [
+  {
+    cel: `self.all(k, !k.startsWith('${reservedTagPrefix}') && !(k in [${reservedTagKeys.map((k) => `'${k}'`).join(", ")}]))`,
+    message: `tags must not use the keys ${reservedTagKeys.join(", ")} or keys starting with '${reservedTagPrefix}': crossrole sets those ownership tags itself; rename the tag`,
+    check: (tags) => Object.keys(tags).every((k) => !isReservedTagKey(k)),
+  },
+  {
+    cel: "self.all(k, !k.startsWith('aws:'))",
+    message: "tags must not use keys starting with 'aws:' (reserved by AWS); rename the tag",
+    check: (tags) => Object.keys(tags).every((k) => !k.startsWith("aws:")),
+  },
+  {
+    cel: "self.all(k, size(k) >= 1 && size(k) <= 128)",
+    message: "tags keys must be 1-128 characters (SQS tag limit)",
+    check: (tags) => Object.keys(tags).every((k) => k.length >= 1 && k.length <= 128),
+  },
+];
+
+export const tagsSchema = withRules(
+  z
+    .record(
+      z.string(),
+      stringField("tags value").max(256, "tags values must be at most 256 characters (SQS tag limit)"),
+      { error: "tags must be a map of tag keys to string values" },
+    )
+    .refine((tags) => Object.keys(tags).length <= maxQueueTags, {
+      message: `tags may hold at most ${maxQueueTags} tags (SQS's 50 less crossrole's ${ownershipTagCount} ownership tags)`,
+    })
+    .meta({ maxProperties: maxQueueTags }),
+  ...tagKeyRules,
+);
+
+// ---- the spec, status and object ----
+
+/** The fields of a queue crossrole manages: what `read` observes and `diff` compares. */
+export const queueFieldsShape = {
+  queueName: queueNameSchema,
+  delaySeconds: numeric("delaySeconds").optional(),
+  maximumMessageSize: numeric("maximumMessageSize").optional(),
+  messageRetentionPeriod: numeric("messageRetentionPeriod").optional(),
+  receiveMessageWaitTimeSeconds: numeric("receiveMessageWaitTimeSeconds").optional(),
+  visibilityTimeout: numeric("visibilityTimeout").optional(),
+  policy: policySchema.optional(),
+  redrivePolicy: redrivePolicySchema.optional(),
+  fifoQueue: fifoQueueSchema.optional(),
+  contentBasedDeduplication: stringBooleanField("contentBasedDeduplication").optional(),
+  kmsMasterKeyID: stringField("kmsMasterKeyID")
+    .min(1, "kmsMasterKeyID must not be empty; remove it for no SSE-KMS")
+    .max(2048, "kmsMasterKeyID must be at most 2048 characters")
+    .optional(),
+  kmsDataKeyReusePeriodSeconds: numeric("kmsDataKeyReusePeriodSeconds").optional(),
+  sqsManagedSSEEnabled: stringBooleanField("sqsManagedSSEEnabled").optional(),
+  tags: tagsSchema.optional(),
+};
+
+const isFifo = (spec: { fifoQueue?: string | undefined }): boolean => spec.fifoQueue === "true";
+
+/** `spec` of a Queue: the fields above plus the optional `identityRef` every kind carries. */
+export const queueSpecSchema = withRules(
+  resourceSpecSchema(queueFieldsShape),
+  {
+    cel: "self.queueName.endsWith('.fifo') == (has(self.fifoQueue) && self.fifoQueue == 'true')",
+    message:
+      'queueName must end with ".fifo" exactly when fifoQueue is "true" (SQS naming rule for FIFO queues); fix queueName or fifoQueue',
+    fieldPath: ".queueName",
+    check: (spec) => spec.queueName.endsWith(".fifo") === isFifo(spec),
+  },
+  {
+    cel: "!has(self.contentBasedDeduplication) || (has(self.fifoQueue) && self.fifoQueue == 'true')",
+    message:
+      'contentBasedDeduplication applies only to FIFO queues (SQS refuses it on a standard queue); remove it or set fifoQueue "true"',
+    fieldPath: ".contentBasedDeduplication",
+    check: (spec) => spec.contentBasedDeduplication === undefined || isFifo(spec),
+  },
+  {
+    cel: "!has(self.kmsMasterKeyID) || !has(self.sqsManagedSSEEnabled) || self.sqsManagedSSEEnabled == 'false'",
+    message:
+      'sqsManagedSSEEnabled "true" and kmsMasterKeyID are two kinds of encryption and SQS keeps one: remove kmsMasterKeyID or set sqsManagedSSEEnabled "false"',
+    fieldPath: ".sqsManagedSSEEnabled",
+    check: (spec) => spec.kmsMasterKeyID === undefined || spec.sqsManagedSSEEnabled !== "true",
+  },
+);
+export type QueueSpec = z.infer<typeof queueSpecSchema>;
+/** A queue's managed configuration, without identityRef. */
+export type QueueFields = Omit<QueueSpec, "identityRef">;
+
+/**
+ * The attributes set with SetQueueAttributes, in the order they are applied (the KMS key
+ * before SSE-SQS, so that switching from one encryption to the other never asks for both).
+ */
+export const queueAttributes = [
+  "delaySeconds",
+  "maximumMessageSize",
+  "messageRetentionPeriod",
+  "receiveMessageWaitTimeSeconds",
+  "visibilityTimeout",
+  "policy",
+  "redrivePolicy",
+  "contentBasedDeduplication",
+  "kmsMasterKeyID",
+  "kmsDataKeyReusePeriodSeconds",
+  "sqsManagedSSEEnabled",
+] as const;
+export type QueueAttribute = (typeof queueAttributes)[number];
+
+/** ACK's status: ackResourceMetadata and conditions, plus the queue's URL and ARN. */
+export const queueStatusSchema = resourceStatusSchema.extend({
+  queueURL: z.string().optional(),
+  queueARN: z.string().optional(),
+});
+export type QueueStatus = z.infer<typeof queueStatusSchema>;
+
+export const queueSchema = z.object({
+  ...typeMetaShape("sqs.services.k8s.aws/v1alpha1", "Queue"),
+  metadata: objectMetaSchema,
+  spec: queueSpecSchema,
+  status: queueStatusSchema.optional(),
+});
+export type Queue = z.infer<typeof queueSchema>;
+
+/** The Queue CRD: the shared resource CRD (printer columns, status subresource) with this schema. */
+export const queueCrdSource: CrdSource = {
+  ...resourceCrdSource(queueKind, queueSpecSchema),
+  schema: queueSchema,
+};
