@@ -3,84 +3,24 @@
 // (the same table schema.test.ts runs through zod), and spec.queueName and spec.fifoQueue cannot
 // change once set.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import { CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
-import { buildCrd } from "../../src/api/crd.ts";
-import { type Crd, installCrdObjects } from "../../src/deploy/install-crds.ts";
-import { createKubeClient } from "../../src/runtime/kubeClient.ts";
+import { describe, test } from "node:test";
 import {
   queueExampleNamespace,
   queueInvalidExamples,
   queueValidExamples,
 } from "../../src/services/sqs/examples.ts";
 import { queueCrdSource } from "../../src/services/sqs/schema.ts";
-import { type Stack, startStack } from "../harness/index.ts";
 import { rejection, show } from "../support/admission.ts";
+import { kindAdmissionSuite } from "../support/kind-admission.ts";
 
 type Obj = Record<string, unknown>;
 
-const crd = buildCrd(queueCrdSource);
-const where = {
-  group: crd.spec.group,
-  version: crd.spec.versions[0]?.name ?? "",
-  plural: crd.spec.names.plural,
-};
-
-let stack: Stack;
-let custom: CustomObjectsApi;
-
-before(async () => {
-  stack = await startStack({ aws: false });
-  custom = stack.kubeConfig.makeApiClient(CustomObjectsApi);
-  await stack.kubeConfig
-    .makeApiClient(CoreV1Api)
-    .createNamespace({ body: { metadata: { name: queueExampleNamespace } } });
-  await installCrdObjects(createKubeClient(stack.kubeConfig), [crd as unknown as Crd]);
-});
-after(() => stack?.stop());
-
-function nameOf(object: Obj): string {
-  return (object["metadata"] as { name: string }).name;
-}
-
-async function create(object: Obj): Promise<Obj> {
-  return (await custom.createNamespacedCustomObject({
-    ...where,
-    namespace: queueExampleNamespace,
-    body: object,
-  })) as Obj;
-}
-
-async function remove(object: Obj): Promise<void> {
-  await custom.deleteNamespacedCustomObject({
-    ...where,
-    namespace: queueExampleNamespace,
-    name: nameOf(object),
-  });
-}
-
-describe("the apiserver admits every valid Queue example, and stores its spec unchanged", () => {
-  for (const example of queueValidExamples) {
-    test(example.title, async () => {
-      const created = (await create(example.object)) as { spec?: Obj };
-      assert.deepEqual(created.spec, example.object["spec"]);
-      await remove(example.object);
-    });
-  }
-});
-
-describe("the apiserver rejects each invalid Queue example at its field, with a message naming it", () => {
-  for (const example of queueInvalidExamples) {
-    test(example.title, async () => {
-      const causes = await rejection(() => create(example.object));
-      const field = example.apiserverField ?? example.field;
-      const expected = example.apiserverMessage ?? example.message;
-      assert.ok(
-        causes.some((c) => c.field === field && (c.message ?? "").includes(expected)),
-        `expected "${field}: …${expected}…" among:\n${show(causes)}`,
-      );
-    });
-  }
+const kind = kindAdmissionSuite({
+  kind: "Queue",
+  source: queueCrdSource,
+  namespace: queueExampleNamespace,
+  valid: queueValidExamples,
+  invalid: queueInvalidExamples,
 });
 
 describe("Queue spec.queueName and spec.fifoQueue are immutable", () => {
@@ -91,14 +31,8 @@ describe("Queue spec.queueName and spec.fifoQueue are immutable", () => {
       metadata: { name: "immutable-name", namespace: queueExampleNamespace },
       spec: { queueName: "orders.fifo", fifoQueue: "true" },
     };
-    const stored = (await create(original)) as { metadata: Obj; spec: Obj };
-    const replace = (spec: Obj) =>
-      custom.replaceNamespacedCustomObject({
-        ...where,
-        namespace: queueExampleNamespace,
-        name: original.metadata.name,
-        body: { ...original, metadata: stored.metadata, spec },
-      });
+    const stored = (await kind.create(original)) as { metadata: Obj; spec: Obj };
+    const replace = (spec: Obj) => kind.replace(original, stored.metadata, spec);
     const renamed = await rejection(() => replace({ queueName: "orders2.fifo", fifoQueue: "true" }));
     assert.ok(
       renamed.some(
@@ -131,12 +65,9 @@ describe("Queue spec.queueName and spec.fifoQueue are immutable", () => {
       queueARN: "arn:aws:sqs:us-east-1:111111111111:orders.fifo",
       ackResourceMetadata: { arn: "arn:aws:sqs:us-east-1:111111111111:orders.fifo" },
     };
-    const withStatus = (await custom.replaceNamespacedCustomObjectStatus({
-      ...where,
-      namespace: queueExampleNamespace,
-      name: original.metadata.name,
-      body: { ...original, metadata: updated.metadata, spec: updated.spec, status },
-    })) as { status?: Obj };
+    const withStatus = (await kind.replaceStatus(original, updated.metadata, updated.spec, status)) as {
+      status?: Obj;
+    };
     assert.deepEqual(withStatus.status, status);
   });
 });
