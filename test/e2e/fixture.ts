@@ -4,12 +4,12 @@
 import { lookupKind, type ResourceKind } from "../../src/api/kinds.ts";
 import { installCrds } from "../../src/deploy/install-crds.ts";
 import { applyObjects, readManifests } from "../../src/deploy/manifests.ts";
-import { createKubeClient, isNotFound, type KubeClient } from "../../src/runtime/kubeClient.ts";
+import { createKubeClient, isNotFound, type KubeClient, patchTypes } from "../../src/runtime/kubeClient.ts";
 import type { KubeObject } from "../../src/runtime/kubeObject.ts";
 import { type ControllerProcess, startControllerProcess } from "../harness/controllerProcess.ts";
 import { type Stack, type StackOptions, startStack, waitFor } from "../harness/index.ts";
 
-export { accountsHolding, bucketRegion, bucketsIn, credentialsFor } from "../harness/accounts.ts";
+export { accountsHolding, bucketRegion, bucketsIn, clientAs, credentialsFor } from "../harness/accounts.ts";
 export {
   type ControllerProcess,
   controllerAccount,
@@ -115,6 +115,37 @@ export async function getResource(
   }
 }
 
+/** Merge-patches one managed resource (`{ spec }`, `{ metadata }`, ...). */
+export async function patchResource(
+  kube: KubeClient,
+  kindName: string,
+  namespace: string,
+  name: string,
+  body: Record<string, unknown>,
+): Promise<void> {
+  await kube.request({
+    method: "PATCH",
+    path: resourcePath(kindName, namespace, name),
+    contentType: patchTypes.merge,
+    body,
+  });
+}
+
+/** Deletes one managed resource and waits until Kubernetes no longer has it (finalizer released). */
+export async function deleteResourceAndWait(
+  kube: KubeClient,
+  kindName: string,
+  namespace: string,
+  name: string,
+  timeoutMs = 20_000,
+): Promise<void> {
+  await kube.request({ method: "DELETE", path: resourcePath(kindName, namespace, name) });
+  await waitFor(async () => (await getResource(kube, kindName, namespace, name)) === undefined, {
+    what: `${kindName} ${namespace}/${name} gone`,
+    timeoutMs,
+  });
+}
+
 export function getBucket(kube: KubeClient, namespace: string, name: string): Promise<Resource | undefined> {
   return getResource(kube, "Bucket", namespace, name);
 }
@@ -191,6 +222,11 @@ export function namespace(
   labels: Record<string, string> = {},
 ): KubeObject {
   return { apiVersion: "v1", kind: "Namespace", metadata: { name, annotations, labels } };
+}
+
+/** A cluster-scoped identity object (AWSRoleIdentity, AWSControllerIdentity, ...). */
+export function identity(kind: string, name: string, spec: Record<string, unknown>): KubeObject {
+  return { apiVersion: "identity.crossrole.dev/v1alpha1", kind, metadata: { name }, spec } as KubeObject;
 }
 
 export function configMap(name: string, data: Record<string, string>, ns = "ack-system"): KubeObject {

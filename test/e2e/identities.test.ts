@@ -18,17 +18,12 @@ import {
   controllerCredentials,
   type E2E,
   getBucket,
+  identity,
   namespace,
   region,
   startE2E,
   waitForCondition,
 } from "./fixture.ts";
-
-const identityApiVersion = "identity.crossrole.dev/v1alpha1";
-
-function identity(kind: string, name: string, spec: Record<string, unknown>): KubeObject {
-  return { apiVersion: identityApiVersion, kind, metadata: { name }, spec } as KubeObject;
-}
 
 const fromController = { kind: "AWSControllerIdentity", name: "default" };
 const teamRole = "arn:aws:iam::111111111111:role/team";

@@ -10,19 +10,19 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { CreateBucketCommand, PutBucketTaggingCommand } from "@aws-sdk/client-s3";
-import { patchTypes } from "../../src/runtime/kubeClient.ts";
 import { accountsHolding, bucketTagsIn, s3As } from "../harness/accounts.ts";
 import { waitFor } from "../harness/index.ts";
 import {
   bucket,
-  bucketPath,
   condition,
   configMap,
   controllerAccount,
+  deleteResourceAndWait,
   type E2E,
   eventsAbout,
   getBucket,
   namespace,
+  patchResource,
   startE2E,
   waitForCondition,
   waitForEvent,
@@ -54,22 +54,10 @@ after(() => e2e?.stop());
 const tags = (name: string) => bucketTagsIn(endpoint, X, name);
 const holders = (name: string) => accountsHolding(endpoint, name, accounts);
 
-async function patchMeta(ns: string, name: string, metadata: Record<string, unknown>): Promise<void> {
-  await e2e.kube.request({
-    method: "PATCH",
-    path: bucketPath(ns, name),
-    contentType: patchTypes.merge,
-    body: { metadata },
-  });
-}
+const patchMeta = (ns: string, name: string, metadata: Record<string, unknown>) =>
+  patchResource(e2e.kube, "Bucket", ns, name, { metadata });
 
-async function deleteAndWaitGone(ns: string, name: string): Promise<void> {
-  await e2e.kube.request({ method: "DELETE", path: bucketPath(ns, name) });
-  await waitFor(async () => (await getBucket(e2e.kube, ns, name)) === undefined, {
-    what: `Bucket ${ns}/${name} gone`,
-    timeoutMs: 20_000,
-  });
-}
+const deleteAndWaitGone = (ns: string, name: string) => deleteResourceAndWait(e2e.kube, "Bucket", ns, name);
 
 async function synced(ns: string, name: string) {
   return waitForCondition(e2e.kube, ns, name, "ACK.ResourceSynced", "True");

@@ -16,20 +16,22 @@ import {
   SQSClient,
 } from "@aws-sdk/client-sqs";
 import { isReservedTagKey } from "../../src/api/ownership-tags.ts";
-import { KubeApiError, patchTypes } from "../../src/runtime/kubeClient.ts";
+import { KubeApiError } from "../../src/runtime/kubeClient.ts";
 import type { KubeObject } from "../../src/runtime/kubeObject.ts";
 import { waitFor } from "../harness/index.ts";
 import {
+  clientAs,
   condition,
   configMap,
   controllerAccount,
-  credentialsFor,
+  deleteResourceAndWait,
   type E2E,
   eventsAbout,
   getResource,
+  identity,
   namespace,
+  patchResource,
   region,
-  resourcePath,
   startE2E,
   waitForEvent,
   waitForResourceCondition,
@@ -40,7 +42,6 @@ const Y = "222222222222";
 const ownerAccount = "services.k8s.aws/owner-account-id";
 const finalizer = "finalizers.sqs.services.k8s.aws/Queue";
 const resyncSeconds = 3;
-const identityApiVersion = "identity.crossrole.dev/v1alpha1";
 const centralRole = `arn:aws:iam::${Y}:role/central-it`;
 
 let e2e: E2E;
@@ -58,10 +59,6 @@ function queue(
     metadata: { name, namespace: ns, ...metadata },
     spec: { queueName: `${ns}-${name}`, ...spec },
   } as KubeObject;
-}
-
-function identity(kind: string, name: string, spec: Record<string, unknown>): KubeObject {
-  return { apiVersion: identityApiVersion, kind, metadata: { name }, spec } as KubeObject;
 }
 
 before(async () => {
@@ -85,19 +82,8 @@ before(async () => {
 });
 after(() => e2e?.stop());
 
-const clients = new Map<string, SQSClient>();
-/** An SQS client acting as `account` itself (an inspector, or an out-of-band change). */
-async function sqsAs(account: string): Promise<SQSClient> {
-  let c = clients.get(account);
-  if (c === undefined) {
-    c = new SQSClient({ region, endpoint, credentials: await credentialsFor(endpoint, account) });
-    clients.set(account, c);
-  }
-  return c;
-}
-after(() => {
-  for (const c of clients.values()) c.destroy();
-});
+/** A client acting as `account` itself (an inspector, or an out-of-band change). */
+const sqsAs = (account: string) => clientAs(SQSClient, endpoint, account);
 
 const arnIn = (account: string, name: string) => `arn:aws:sqs:${region}:${account}:${name}`;
 
@@ -136,22 +122,10 @@ async function tagsIn(
 const synced = (ns: string, name: string) =>
   waitForResourceCondition(e2e.kube, "Queue", ns, name, "ACK.ResourceSynced", "True");
 
-async function patchSpec(ns: string, name: string, spec: Record<string, unknown>): Promise<void> {
-  await e2e.kube.request({
-    method: "PATCH",
-    path: resourcePath("Queue", ns, name),
-    contentType: patchTypes.merge,
-    body: { spec },
-  });
-}
+const patchSpec = (ns: string, name: string, spec: Record<string, unknown>) =>
+  patchResource(e2e.kube, "Queue", ns, name, { spec });
 
-async function deleteQueueObject(ns: string, name: string): Promise<void> {
-  await e2e.kube.request({ method: "DELETE", path: resourcePath("Queue", ns, name) });
-  await waitFor(async () => (await getResource(e2e.kube, "Queue", ns, name)) === undefined, {
-    what: `Queue ${ns}/${name} gone`,
-    timeoutMs: 20_000,
-  });
-}
+const deleteQueueObject = (ns: string, name: string) => deleteResourceAndWait(e2e.kube, "Queue", ns, name);
 
 test("CARM: a Queue in a namespace mapped to 111111111111 lands there, tagged, with ARN, account, queueURL and queueARN in status", async () => {
   await e2e.apply([queue("sqs-x", "orders", { visibilityTimeout: "45", tags: { team: "shop" } })]);

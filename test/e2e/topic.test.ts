@@ -15,20 +15,22 @@ import {
   SNSClient,
 } from "@aws-sdk/client-sns";
 import { isReservedTagKey } from "../../src/api/ownership-tags.ts";
-import { KubeApiError, patchTypes } from "../../src/runtime/kubeClient.ts";
+import { KubeApiError } from "../../src/runtime/kubeClient.ts";
 import type { KubeObject } from "../../src/runtime/kubeObject.ts";
 import { waitFor } from "../harness/index.ts";
 import {
+  clientAs,
   condition,
   configMap,
   controllerAccount,
-  credentialsFor,
+  deleteResourceAndWait,
   type E2E,
   eventsAbout,
   getResource,
+  identity,
   namespace,
+  patchResource,
   region,
-  resourcePath,
   startE2E,
   waitForEvent,
   waitForResourceCondition,
@@ -39,7 +41,6 @@ const Y = "222222222222";
 const ownerAccount = "services.k8s.aws/owner-account-id";
 const finalizer = "finalizers.sns.services.k8s.aws/Topic";
 const resyncSeconds = 3;
-const identityApiVersion = "identity.crossrole.dev/v1alpha1";
 const centralRole = `arn:aws:iam::${Y}:role/central-it`;
 
 let e2e: E2E;
@@ -57,10 +58,6 @@ function topic(
     metadata: { name, namespace: ns, ...metadata },
     spec: { name: `${ns}-${name}`, ...spec },
   } as KubeObject;
-}
-
-function identity(kind: string, name: string, spec: Record<string, unknown>): KubeObject {
-  return { apiVersion: identityApiVersion, kind, metadata: { name }, spec } as KubeObject;
 }
 
 before(async () => {
@@ -84,19 +81,8 @@ before(async () => {
 });
 after(() => e2e?.stop());
 
-const clients = new Map<string, SNSClient>();
-/** An SNS client acting as `account` itself (an inspector, or an out-of-band change). */
-async function snsAs(account: string): Promise<SNSClient> {
-  let c = clients.get(account);
-  if (c === undefined) {
-    c = new SNSClient({ region, endpoint, credentials: await credentialsFor(endpoint, account) });
-    clients.set(account, c);
-  }
-  return c;
-}
-after(() => {
-  for (const c of clients.values()) c.destroy();
-});
+/** A client acting as `account` itself (an inspector, or an out-of-band change). */
+const snsAs = (account: string) => clientAs(SNSClient, endpoint, account);
 
 const arnIn = (account: string, name: string) => `arn:aws:sns:${region}:${account}:${name}`;
 
@@ -129,22 +115,10 @@ async function tagsIn(
 const synced = (ns: string, name: string) =>
   waitForResourceCondition(e2e.kube, "Topic", ns, name, "ACK.ResourceSynced", "True");
 
-async function patchSpec(ns: string, name: string, spec: Record<string, unknown>): Promise<void> {
-  await e2e.kube.request({
-    method: "PATCH",
-    path: resourcePath("Topic", ns, name),
-    contentType: patchTypes.merge,
-    body: { spec },
-  });
-}
+const patchSpec = (ns: string, name: string, spec: Record<string, unknown>) =>
+  patchResource(e2e.kube, "Topic", ns, name, { spec });
 
-async function deleteTopicObject(ns: string, name: string): Promise<void> {
-  await e2e.kube.request({ method: "DELETE", path: resourcePath("Topic", ns, name) });
-  await waitFor(async () => (await getResource(e2e.kube, "Topic", ns, name)) === undefined, {
-    what: `Topic ${ns}/${name} gone`,
-    timeoutMs: 20_000,
-  });
-}
+const deleteTopicObject = (ns: string, name: string) => deleteResourceAndWait(e2e.kube, "Topic", ns, name);
 
 test("CARM: a Topic in a namespace mapped to 111111111111 lands there, tagged, with ARN, account and owner in status", async () => {
   await e2e.apply([

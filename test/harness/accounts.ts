@@ -25,6 +25,30 @@ export async function credentialsFor(endpoint: string, account: string) {
   return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken };
 }
 
+const clients = new Map<string, unknown>();
+
+/**
+ * An SDK client of class `Client` acting as `account` itself (what an out-of-band change, or an
+ * inspector, uses), one per class, endpoint and account.
+ */
+export async function clientAs<C>(
+  Client: new (config: {
+    region: string;
+    endpoint: string;
+    credentials: Awaited<ReturnType<typeof credentialsFor>>;
+  }) => C,
+  endpoint: string,
+  account: string,
+): Promise<C> {
+  const key = `${Client.name}\u0000${endpoint}\u0000${account}`;
+  let c = clients.get(key) as C | undefined;
+  if (c === undefined) {
+    c = new Client({ region, endpoint, credentials: await credentialsFor(endpoint, account) });
+    clients.set(key, c);
+  }
+  return c;
+}
+
 /** An S3 client acting as `account` itself (what an out-of-band change, or an inspector, uses). */
 export async function s3As(endpoint: string, account: string): Promise<S3Client> {
   return new S3Client({
