@@ -4,7 +4,16 @@
 // eventual consistency right after CreateBucket). Every message names the bucket, the S3
 // operation and the spec field it was applying.
 
-export type ErrorDisposition = "terminal" | "retryable";
+import {
+  type ErrorDisposition,
+  genericErrorNames as genericNames,
+  httpStatus,
+  type SdkErrorLike,
+  ServiceError,
+  type ServiceErrorInit,
+} from "../service-error.ts";
+
+export { type ErrorDisposition, httpStatus };
 
 /** The S3 operations this module calls; each error names the one that failed. */
 export type S3Operation =
@@ -55,41 +64,21 @@ const iamActions: Record<S3Operation, string> = {
   DeleteBucketOwnershipControls: "s3:PutBucketOwnershipControls",
 };
 
-export interface BucketErrorInit {
-  readonly disposition: ErrorDisposition;
-  /** S3's error code (or the SDK's error name for network failures). */
-  readonly code: string;
-  readonly operation: S3Operation;
+export interface BucketErrorInit extends ServiceErrorInit<S3Operation> {
   readonly bucket: string;
-  /** `spec.<field>` the operation was applying, when there is one. */
-  readonly field?: string;
-  readonly message: string;
   /** The bucket's region when S3 said it lives in another one (PermanentRedirect). */
   readonly bucketRegion?: string;
-  readonly cause?: unknown;
 }
 
-export class BucketError extends Error {
+export class BucketError extends ServiceError<S3Operation> {
   override readonly name = "BucketError";
-  readonly disposition: ErrorDisposition;
-  readonly code: string;
-  readonly operation: S3Operation;
   readonly bucket: string;
-  readonly field: string | undefined;
   readonly bucketRegion: string | undefined;
 
   constructor(init: BucketErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.disposition = init.disposition;
-    this.code = init.code;
-    this.operation = init.operation;
+    super(init);
     this.bucket = init.bucket;
-    this.field = init.field;
     this.bucketRegion = init.bucketRegion;
-  }
-
-  get terminal(): boolean {
-    return this.disposition === "terminal";
   }
 }
 
@@ -114,17 +103,6 @@ const terminalCodes = new Set([
   "InvalidBucketState",
 ]);
 
-/** What the S3 SDK puts on a service error; network errors carry less. */
-interface SdkErrorLike {
-  name?: unknown;
-  message?: unknown;
-  Code?: unknown;
-  /** Node system errors (ECONNREFUSED, ...). */
-  code?: unknown;
-  $metadata?: { httpStatusCode?: number };
-  $response?: { headers?: Record<string, string | undefined> };
-}
-
 /**
  * The error code: S3's `Code`, else the SDK's error name, else a Node system error code
  * (ECONNREFUSED), else one derived from the HTTP status (HEAD answers have no body, so the
@@ -147,12 +125,6 @@ export function errorCode(err: unknown): string {
     default:
       return `HTTP${httpStatus(err)}`;
   }
-}
-
-const genericNames = new Set(["", "Error", "Unknown", "UnknownError"]);
-
-export function httpStatus(err: unknown): number | undefined {
-  return ((err ?? {}) as SdkErrorLike).$metadata?.httpStatusCode;
 }
 
 /** The region S3 named in a redirect (x-amz-bucket-region), if any. */

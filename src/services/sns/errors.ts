@@ -3,7 +3,16 @@
 // again: throttling, 5xx, network, permissions an administrator may still grant, a KMS key
 // being enabled). Every message names the topic, the SNS operation and the spec field.
 
-export type ErrorDisposition = "terminal" | "retryable";
+import {
+  type ErrorDisposition,
+  genericErrorNames as genericNames,
+  httpStatus,
+  type SdkErrorLike,
+  ServiceError,
+  type ServiceErrorInit,
+} from "../service-error.ts";
+
+export { type ErrorDisposition, httpStatus };
 
 /** The SNS operations this module calls; each error names the one that failed. */
 export type SnsOperation =
@@ -26,37 +35,17 @@ const iamActions: Record<SnsOperation, string> = {
   DeleteTopic: "sns:DeleteTopic",
 };
 
-export interface TopicErrorInit {
-  readonly disposition: ErrorDisposition;
-  /** SNS's error code (or the SDK's error name for network failures). */
-  readonly code: string;
-  readonly operation: SnsOperation;
+export interface TopicErrorInit extends ServiceErrorInit<SnsOperation> {
   readonly topic: string;
-  /** `spec.<field>` the operation was applying, when there is one. */
-  readonly field?: string;
-  readonly message: string;
-  readonly cause?: unknown;
 }
 
-export class TopicError extends Error {
+export class TopicError extends ServiceError<SnsOperation> {
   override readonly name = "TopicError";
-  readonly disposition: ErrorDisposition;
-  readonly code: string;
-  readonly operation: SnsOperation;
   readonly topic: string;
-  readonly field: string | undefined;
 
   constructor(init: TopicErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.disposition = init.disposition;
-    this.code = init.code;
-    this.operation = init.operation;
+    super(init);
     this.topic = init.topic;
-    this.field = init.field;
-  }
-
-  get terminal(): boolean {
-    return this.disposition === "terminal";
   }
 }
 
@@ -75,16 +64,6 @@ const terminalCodes = new Set([
   "ValidationError",
 ]);
 
-interface SdkErrorLike {
-  name?: unknown;
-  message?: unknown;
-  Code?: unknown;
-  code?: unknown;
-  $metadata?: { httpStatusCode?: number };
-}
-
-const genericNames = new Set(["", "Error", "Unknown", "UnknownError"]);
-
 /**
  * SNS's error code: the query protocol's `Code`, else the SDK's error name without its
  * "Exception" suffix (NotFoundException → NotFound), else a Node system error code.
@@ -96,10 +75,6 @@ export function errorCode(err: unknown): string {
   if (typeof e.code === "string" && e.code !== "") return e.code;
   const status = httpStatus(err);
   return status === undefined ? "Unknown" : `HTTP${status}`;
-}
-
-export function httpStatus(err: unknown): number | undefined {
-  return ((err ?? {}) as SdkErrorLike).$metadata?.httpStatusCode;
 }
 
 /** No topic of that ARN (GetTopicAttributes says NotFound, the tagging API ResourceNotFound). */

@@ -3,9 +3,18 @@
 // again: throttling, 5xx, network, permissions an administrator may still grant, a name SQS
 // keeps for 60 seconds after a delete). Every message names the queue, the SQS operation and
 // the spec field.
+
+import {
+  type ErrorDisposition,
+  genericErrorNames,
+  httpStatus,
+  type SdkErrorLike,
+  ServiceError,
+  type ServiceErrorInit,
+} from "../service-error.ts";
 import { fieldOfAttribute } from "./mapping.ts";
 
-export type ErrorDisposition = "terminal" | "retryable";
+export { type ErrorDisposition, httpStatus };
 
 /** The SQS operations this module calls; each error names the one that failed. */
 export type SqsOperation =
@@ -30,37 +39,17 @@ const iamActions: Record<SqsOperation, string> = {
   DeleteQueue: "sqs:DeleteQueue",
 };
 
-export interface QueueErrorInit {
-  readonly disposition: ErrorDisposition;
-  /** SQS's error code (or the SDK's error name for network failures). */
-  readonly code: string;
-  readonly operation: SqsOperation;
+export interface QueueErrorInit extends ServiceErrorInit<SqsOperation> {
   readonly queue: string;
-  /** `spec.<field>` the operation was applying, when there is one. */
-  readonly field?: string;
-  readonly message: string;
-  readonly cause?: unknown;
 }
 
-export class QueueError extends Error {
+export class QueueError extends ServiceError<SqsOperation> {
   override readonly name = "QueueError";
-  readonly disposition: ErrorDisposition;
-  readonly code: string;
-  readonly operation: SqsOperation;
   readonly queue: string;
-  readonly field: string | undefined;
 
   constructor(init: QueueErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.disposition = init.disposition;
-    this.code = init.code;
-    this.operation = init.operation;
+    super(init);
     this.queue = init.queue;
-    this.field = init.field;
-  }
-
-  get terminal(): boolean {
-    return this.disposition === "terminal";
   }
 }
 
@@ -81,15 +70,7 @@ const terminalCodes = new Set([
   "KmsInvalidKeyUsage",
 ]);
 
-interface SdkErrorLike {
-  name?: unknown;
-  message?: unknown;
-  Code?: unknown;
-  code?: unknown;
-  $metadata?: { httpStatusCode?: number };
-}
-
-const genericNames = new Set(["", "Error", "Unknown", "UnknownError", "SQSServiceException"]);
+const genericNames = new Set([...genericErrorNames, "SQSServiceException"]);
 
 /** SQS's legacy query codes (the SDK's `Code` on the JSON protocol) → the modern names. */
 const legacyCodes: Readonly<Record<string, string>> = {
@@ -113,10 +94,6 @@ export function errorCode(err: unknown): string {
   if (typeof e.code === "string" && e.code !== "") return e.code;
   const status = httpStatus(err);
   return status === undefined ? "Unknown" : `HTTP${status}`;
-}
-
-export function httpStatus(err: unknown): number | undefined {
-  return ((err ?? {}) as SdkErrorLike).$metadata?.httpStatusCode;
 }
 
 /** No queue of that name or URL in this account. */
