@@ -50,12 +50,16 @@ export const provisionalResourceSpecSchema = z.looseObject(
   { error: objectError("spec") },
 );
 
-export function resourceObjectSchema<Spec extends z.ZodType>(kind: ResourceKind, spec: Spec) {
+/** A whole object of a managed kind; `status` is ACK's, or a kind's extension of it. */
+export function resourceObjectSchema<
+  Spec extends z.ZodType,
+  Status extends z.ZodType = typeof resourceStatusSchema,
+>(kind: ResourceKind, spec: Spec, status: Status = resourceStatusSchema as unknown as Status) {
   return z.object({
     ...typeMetaShape(apiVersionOf(kind), kind.kind),
     metadata: objectMetaSchema,
     spec,
-    status: resourceStatusSchema.optional(),
+    status: status.optional(),
   });
 }
 
@@ -64,6 +68,7 @@ const conditionStatus = (type: string): string => `.status.conditions[?(@.type==
 export function resourceCrdSource(
   kind: ResourceKind,
   spec: z.ZodType = provisionalResourceSpecSchema,
+  status: z.ZodType = resourceStatusSchema,
 ): CrdSource {
   return {
     names: {
@@ -75,7 +80,7 @@ export function resourceCrdSource(
       categories: ["crossrole", "aws"],
     },
     scope: "Namespaced",
-    schema: resourceObjectSchema(kind, spec),
+    schema: resourceObjectSchema(kind, spec, status),
     description: `${kind.kind} is an AWS ${kind.service} resource managed by crossrole (ACK-compatible ${crdName(kind)}).`,
     statusSubresource: true,
     printerColumns: [

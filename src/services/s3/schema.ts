@@ -7,9 +7,13 @@
 import { z } from "zod";
 import type { CrdSource } from "../../api/crd.ts";
 import { kindOf, type ResourceKind } from "../../api/kinds.ts";
-import { objectMetaSchema, typeMetaShape } from "../../api/object-meta.ts";
 import { ownershipTagCount, userTagKey } from "../../api/ownership-tags.ts";
-import { resourceCrdSource, resourceSpecSchema, resourceStatusSchema } from "../../api/resource.ts";
+import {
+  resourceCrdSource,
+  resourceObjectSchema,
+  resourceSpecSchema,
+  resourceStatusSchema,
+} from "../../api/resource.ts";
 import { immutable, listMap, type Rule, withRules } from "../../api/rules.ts";
 import { patternField, stringField } from "../../api/validation.ts";
 
@@ -255,16 +259,8 @@ export const bucketStatusSchema = resourceStatusSchema.extend({
 });
 export type BucketStatus = z.infer<typeof bucketStatusSchema>;
 
-export const bucketSchema = z.object({
-  ...typeMetaShape("s3.services.k8s.aws/v1alpha1", "Bucket"),
-  metadata: objectMetaSchema,
-  spec: bucketSpecSchema,
-  status: bucketStatusSchema.optional(),
-});
+export const bucketSchema = resourceObjectSchema(bucketKind, bucketSpecSchema, bucketStatusSchema);
 export type Bucket = z.infer<typeof bucketSchema>;
 
 /** The Bucket CRD: the shared resource CRD (printer columns, status subresource) with this schema. */
-export const bucketCrdSource: CrdSource = {
-  ...resourceCrdSource(bucketKind, bucketSpecSchema),
-  schema: bucketSchema,
-};
+export const bucketCrdSource: CrdSource = resourceCrdSource(bucketKind, bucketSpecSchema, bucketStatusSchema);

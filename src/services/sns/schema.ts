@@ -9,9 +9,13 @@
 import { z } from "zod";
 import type { CrdSource } from "../../api/crd.ts";
 import { kindOf, type ResourceKind } from "../../api/kinds.ts";
-import { objectMetaSchema, typeMetaShape } from "../../api/object-meta.ts";
 import { ownershipTagCount, userTagKey } from "../../api/ownership-tags.ts";
-import { resourceCrdSource, resourceSpecSchema, resourceStatusSchema } from "../../api/resource.ts";
+import {
+  resourceCrdSource,
+  resourceObjectSchema,
+  resourceSpecSchema,
+  resourceStatusSchema,
+} from "../../api/resource.ts";
 import { immutable, listMap, withRules } from "../../api/rules.ts";
 import { patternField, stringField } from "../../api/validation.ts";
 
@@ -182,16 +186,8 @@ export const topicStatusSchema = resourceStatusSchema.extend({
 });
 export type TopicStatus = z.infer<typeof topicStatusSchema>;
 
-export const topicSchema = z.object({
-  ...typeMetaShape("sns.services.k8s.aws/v1alpha1", "Topic"),
-  metadata: objectMetaSchema,
-  spec: topicSpecSchema,
-  status: topicStatusSchema.optional(),
-});
+export const topicSchema = resourceObjectSchema(topicKind, topicSpecSchema, topicStatusSchema);
 export type Topic = z.infer<typeof topicSchema>;
 
 /** The Topic CRD: the shared resource CRD (printer columns, status subresource) with this schema. */
-export const topicCrdSource: CrdSource = {
-  ...resourceCrdSource(topicKind, topicSpecSchema),
-  schema: topicSchema,
-};
+export const topicCrdSource: CrdSource = resourceCrdSource(topicKind, topicSpecSchema, topicStatusSchema);

@@ -8,9 +8,13 @@
 import { z } from "zod";
 import type { CrdSource } from "../../api/crd.ts";
 import { kindOf, type ResourceKind } from "../../api/kinds.ts";
-import { objectMetaSchema, typeMetaShape } from "../../api/object-meta.ts";
 import { isReservedTagKey, ownershipTagCount, ownershipTagKeys } from "../../api/ownership-tags.ts";
-import { resourceCrdSource, resourceSpecSchema, resourceStatusSchema } from "../../api/resource.ts";
+import {
+  resourceCrdSource,
+  resourceObjectSchema,
+  resourceSpecSchema,
+  resourceStatusSchema,
+} from "../../api/resource.ts";
 import { immutable, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
 
@@ -233,16 +237,8 @@ export const queueStatusSchema = resourceStatusSchema.extend({
 });
 export type QueueStatus = z.infer<typeof queueStatusSchema>;
 
-export const queueSchema = z.object({
-  ...typeMetaShape("sqs.services.k8s.aws/v1alpha1", "Queue"),
-  metadata: objectMetaSchema,
-  spec: queueSpecSchema,
-  status: queueStatusSchema.optional(),
-});
+export const queueSchema = resourceObjectSchema(queueKind, queueSpecSchema, queueStatusSchema);
 export type Queue = z.infer<typeof queueSchema>;
 
 /** The Queue CRD: the shared resource CRD (printer columns, status subresource) with this schema. */
-export const queueCrdSource: CrdSource = {
-  ...resourceCrdSource(queueKind, queueSpecSchema),
-  schema: queueSchema,
-};
+export const queueCrdSource: CrdSource = resourceCrdSource(queueKind, queueSpecSchema, queueStatusSchema);
