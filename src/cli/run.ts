@@ -3,6 +3,7 @@
 // own (--account-drift-policy, --sts-qps/--sts-burst, --system-namespace).
 import { type DeletionPolicy, deletionPolicies } from "../api/annotations.ts";
 import { createLogger } from "../runtime/logger.ts";
+import { servedKindNames } from "../services/served.ts";
 import {
   booleanFlag,
   type FlagSpec,
@@ -166,6 +167,13 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");
+  const perKind = (flag: string) => {
+    const r = parsePerKind(flag, stringListFlag(values, flag), servedKindNames);
+    if (!r.ok) throw badInput(`${commandName}: ${r.message}`);
+    return r.value;
+  };
+  const resyncSecondsByKind = perKind("reconcile-resource-resync-seconds");
+  const maxConcurrentSyncsByKind = perKind("reconcile-resource-max-concurrent-syncs");
   const { kubeConfig } = loadKubeconfig({
     kubeconfig: stringFlag(values, "kubeconfig"),
     context: stringFlag(values, "context"),
@@ -173,14 +181,7 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
     cwd: io.cwd,
   });
   // Loaded here, not at the top: `crossrole explain` must not pay for the controller's imports.
-  const { startController, servedKinds } = await import("../controller/start.ts");
-  const perKind = (flag: string) => {
-    const r = parsePerKind(flag, stringListFlag(values, flag), servedKinds());
-    if (!r.ok) throw badInput(`${commandName}: ${r.message}`);
-    return r.value;
-  };
-  const resyncSecondsByKind = perKind("reconcile-resource-resync-seconds");
-  const maxConcurrentSyncsByKind = perKind("reconcile-resource-max-concurrent-syncs");
+  const { startController } = await import("../controller/start.ts");
   const logger = createLogger(stringFlag(values, "log-level") ?? "info");
   const running = await startController({
     kubeConfig,

@@ -65,11 +65,6 @@ function controllerDecision(settings: Settings): Decision {
   };
 }
 
-/** The kinds this controller serves (what per-kind flags may name). */
-export function servedKinds(): string[] {
-  return serviceModules.map((m) => m.kind.kind);
-}
-
 export async function startController(o: ControllerOptions): Promise<RunningController> {
   const log = o.logger;
   const manager = new Manager({
