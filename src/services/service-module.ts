@@ -2,7 +2,9 @@
 // validate the spec, build a client for a usable decision, and CRUD in AWS. The reconciler owns
 // identity, ownership (tags), finalizers, policies, conditions and status; the module owns the
 // AWS API. Every AWS call gets the reconcile's CallContext (abort signal, logger).
+import type { z } from "zod";
 import type { ResourceKind } from "../api/kinds.ts";
+import { describeIssues } from "../api/rules.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import type { ResourceRef } from "../credentials/types.ts";
 import type { Decision } from "../resolver/types.ts";
@@ -11,6 +13,16 @@ import type { CallContext } from "./call-context.ts";
 export type ParseResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly message: string };
+
+/** parseSpec for a kind whose spec is one zod schema: errors name the field as the apiserver would. */
+export function parseSpecWith<Spec>(schema: z.ZodType<Spec>): (spec: unknown) => ParseResult<Spec> {
+  return (spec) => {
+    const r = schema.safeParse(spec);
+    return r.success
+      ? { ok: true, value: r.data }
+      : { ok: false, message: describeIssues(r.error, ["spec"]).join("; ") };
+  };
+}
 
 export type Observation<O> =
   /** Nothing of this account's; `heldElsewhere` says why the name is still unusable (global names). */

@@ -1,7 +1,6 @@
 // The S3 Bucket kind plugged into the generic reconciler.
 import type { S3Client } from "@aws-sdk/client-s3";
-import { describeIssues } from "../../api/rules.ts";
-import type { ServiceModule } from "../service-module.ts";
+import { parseSpecWith, type ServiceModule } from "../service-module.ts";
 import {
   arnOf,
   type BucketFields,
@@ -31,12 +30,7 @@ function withoutRegion(observed: ObservedBucket): BucketFields {
 
 export const bucketService: ServiceModule<BucketSpec, ObservedBucket, S3Client> = {
   kind: bucketKind,
-  parseSpec(spec) {
-    const r = bucketSpecSchema.safeParse(spec);
-    return r.success
-      ? { ok: true, value: r.data }
-      : { ok: false, message: describeIssues(r.error, ["spec"]).join("; ") };
-  },
+  parseSpec: parseSpecWith(bucketSpecSchema),
   client: (credentials, decision, resource) => credentials.client(s3ClientFactory, decision, resource),
   identifier: (spec) => spec.name,
   identifierField: "spec.name",

@@ -1,12 +1,4 @@
-// The SNS Topic kind plugged into the generic reconciler.
-//
-// SNS addresses a topic by an ARN that names the account, so the module's client is a
-// TopicClient: the pooled SNSClient plus the account and region it acts in. The account is
-// the decision's when the resolver knows it, else the identity's own (sts:GetCallerIdentity,
-// cached by the credential service) — the same account the reconciler records and judges by,
-// so no interface change was needed.
-import { describeIssues } from "../../api/rules.ts";
-import type { ServiceModule } from "../service-module.ts";
+import { parseSpecWith, type ServiceModule } from "../service-module.ts";
 import {
   arnOf,
   claimTopic,
@@ -37,12 +29,7 @@ function fieldsOf(observed: ObservedTopic): TopicFields {
 
 export const topicService: ServiceModule<TopicSpec, ObservedTopic, TopicClient> = {
   kind: topicKind,
-  parseSpec(spec) {
-    const r = topicSpecSchema.safeParse(spec);
-    return r.success
-      ? { ok: true, value: r.data }
-      : { ok: false, message: describeIssues(r.error, ["spec"]).join("; ") };
-  },
+  parseSpec: parseSpecWith(topicSpecSchema),
   async client(credentials, decision, resource) {
     const sns = await credentials.client(snsClientFactory, decision, resource);
     const account = decision.account ?? (await credentials.callerIdentity(decision, resource)).account;

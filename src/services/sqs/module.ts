@@ -1,11 +1,4 @@
-// The SQS Queue kind plugged into the generic reconciler.
-//
-// SQS finds a queue by name in the caller's own account (GetQueueUrl), so the module's client
-// is the pooled SQSClient plus the region it acts in; no account is needed to act. The ARN in
-// status is built from the decided account and region (`arn`), which is where `read` looked;
-// the queue's own QueueArn attribute is written beside it as status.queueARN, with its URL.
-import { describeIssues } from "../../api/rules.ts";
-import type { ServiceModule } from "../service-module.ts";
+import { parseSpecWith, type ServiceModule } from "../service-module.ts";
 import {
   arnOf,
   claimQueue,
@@ -34,12 +27,7 @@ function fieldsOf(observed: ObservedQueue): QueueFields {
 
 export const queueService: ServiceModule<QueueSpec, ObservedQueue, QueueClient> = {
   kind: queueKind,
-  parseSpec(spec) {
-    const r = queueSpecSchema.safeParse(spec);
-    return r.success
-      ? { ok: true, value: r.data }
-      : { ok: false, message: describeIssues(r.error, ["spec"]).join("; ") };
-  },
+  parseSpec: parseSpecWith(queueSpecSchema),
   async client(credentials, decision, resource) {
     const sqs = await credentials.client(sqsClientFactory, decision, resource);
     return { sqs, region: await sqs.config.region() };
