@@ -9,9 +9,16 @@ export interface ResourceKind {
   readonly plural: string;
   readonly singular: string;
   readonly service: string;
+  /** Its spec references Secrets in its own namespace (a DBInstance's masterUserPassword). */
+  readonly readsSecrets?: boolean;
 }
 
-function kind(service: string, kindName: string, plural: string): ResourceKind {
+function kind(
+  service: string,
+  kindName: string,
+  plural: string,
+  extra: { readonly readsSecrets?: boolean } = {},
+): ResourceKind {
   return {
     group: `${service}.services.k8s.aws`,
     version: "v1alpha1",
@@ -19,6 +26,7 @@ function kind(service: string, kindName: string, plural: string): ResourceKind {
     plural,
     singular: kindName.toLowerCase(),
     service,
+    ...extra,
   };
 }
 
@@ -27,7 +35,7 @@ export const resourceKinds: readonly ResourceKind[] = [
   kind("sqs", "Queue", "queues"),
   kind("sns", "Topic", "topics"),
   kind("dynamodb", "Table", "tables"),
-  kind("rds", "DBInstance", "dbinstances"),
+  kind("rds", "DBInstance", "dbinstances", { readsSecrets: true }),
 ];
 
 export function apiVersionOf(k: ResourceKind): string {

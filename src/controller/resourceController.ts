@@ -7,10 +7,11 @@ import { resolve } from "../resolver/resolve.ts";
 import type { ResourceObject, Settings } from "../resolver/types.ts";
 import type { Controller } from "../runtime/controller.ts";
 import type { EventRecorder } from "../runtime/events.ts";
-import { keyOf, type ResourceType } from "../runtime/kubeObject.ts";
+import { type KubeObject, keyOf, type ResourceType } from "../runtime/kubeObject.ts";
 import type { Manager } from "../runtime/manager.ts";
 import type { ServiceModule } from "../services/service-module.ts";
 import type { ConfigCache } from "./configCache.ts";
+import { secretType } from "./configTypes.ts";
 import { DecisionTracker } from "./decisionTracker.ts";
 import { createResourceReconciler, type ManagedObject } from "./resourceReconciler.ts";
 
@@ -100,5 +101,44 @@ export function addResourceController<Spec extends object, Observed, Client>(
   o.config.onSecretChange((name) => {
     for (const key of tracker.keysUsingSecret(name)) controller.enqueue(key);
   });
+  if (o.module.secretFields) watchReferencedSecrets(o.manager, o.module, informer, controller);
   return controller;
+}
+
+/**
+ * Kinds whose spec references Secrets (a DBInstance's password): a Secret created, changed or
+ * deleted re-queues the resources of its namespace that reference it, so a new password reaches
+ * AWS at once and a missing Secret is noticed when it appears. The cache holds the Secrets'
+ * metadata only: values are read on demand, in the resource's namespace (secretInputs.ts).
+ */
+function watchReferencedSecrets<Spec extends object, Observed, Client>(
+  manager: Manager,
+  module: ServiceModule<Spec, Observed, Client>,
+  resources: { list(): readonly ManagedObject[] },
+  controller: Controller,
+): void {
+  const secrets = manager.informer<KubeObject>({ resource: secretType, metadataOnly: true });
+  // Cached objects are replaced, never changed, on update: their parsed references can be kept.
+  const referenced = new WeakMap<ManagedObject, readonly string[]>();
+  const secretNamesOf = (obj: ManagedObject): readonly string[] => {
+    let names = referenced.get(obj);
+    if (names === undefined) {
+      const spec = module.parseSpec(obj.spec);
+      names = spec.ok ? (module.secretFields?.(spec.value) ?? []).map((f) => f.ref.name) : [];
+      referenced.set(obj, names);
+    }
+    return names;
+  };
+  const requeueUsers = (secret: KubeObject): void => {
+    const namespace = secret.metadata.namespace;
+    for (const obj of resources.list()) {
+      if (obj.metadata.namespace !== namespace) continue;
+      if (secretNamesOf(obj).includes(secret.metadata.name)) controller.enqueue(keyOf(obj));
+    }
+  };
+  secrets.addHandler({
+    onAdd: requeueUsers,
+    onUpdate: (_old, secret) => requeueUsers(secret),
+    onDelete: requeueUsers,
+  });
 }

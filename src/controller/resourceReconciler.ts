@@ -24,7 +24,7 @@ import type { EventRecorder } from "../runtime/events.ts";
 import { addFinalizer, hasFinalizer, removeFinalizer } from "../runtime/finalizers.ts";
 import type { Informer } from "../runtime/informer.ts";
 import { KeyedMutex } from "../runtime/keyedMutex.ts";
-import { type KubeClient, patchTypes } from "../runtime/kubeClient.ts";
+import { KubeApiError, type KubeClient, patchTypes } from "../runtime/kubeClient.ts";
 import { type KubeObject, objectPath, type ResourceType } from "../runtime/kubeObject.ts";
 import {
   type ReconcileContext,
@@ -33,7 +33,13 @@ import {
   TerminalError,
 } from "../runtime/reconcile.ts";
 import type { CallContext } from "../services/call-context.ts";
-import type { Observation, OwnerTags, ServiceModule } from "../services/service-module.ts";
+import {
+  noSecrets,
+  type Observation,
+  type OwnerTags,
+  type SecretValues,
+  type ServiceModule,
+} from "../services/service-module.ts";
 import {
   type FailureState,
   iamRoleSelectedFor,
@@ -42,6 +48,7 @@ import {
   syncStateForDecision,
 } from "./ackConditions.ts";
 import type { ConfigCache } from "./configCache.ts";
+import { secretType } from "./configTypes.ts";
 import type { DecisionTracker } from "./decisionTracker.ts";
 import {
   type CreateIntent,
@@ -64,6 +71,12 @@ import {
   type SyncPlan,
   type Target,
 } from "./reconcilePlan.ts";
+import {
+  appliedSecretsField,
+  readSecretInputs,
+  type SecretGetter,
+  type SecretObject,
+} from "./secretInputs.ts";
 
 /** A managed resource as it sits in the informer cache. */
 export type ManagedObject = KubeObject & {
@@ -97,6 +110,8 @@ export interface ReconcilerDeps<Spec extends object, Observed, Client> {
   readonly logger: Logger;
   /** Serialises reconciles on one AWS object across resources (and kinds); shared per process. */
   readonly objectLocks?: KeyedMutex;
+  /** Reads a Secret a spec field references (default: a GET through `kube`). */
+  readonly getSecret?: SecretGetter;
   /** How soon a `wait` decision is retried (DESIGN §3.3: 15 s). */
   readonly waitRequeueMs?: number;
   readonly now?: () => Date;
@@ -140,6 +155,14 @@ interface Attempt {
   readonly call: CallContext;
   readonly log: Logger;
 }
+
+/** The spec's secret field values, and the Secret versions to record once AWS has them. */
+interface Inputs {
+  readonly secrets: SecretValues;
+  readonly versions: Readonly<Record<string, string>>;
+}
+
+const noInputs: Inputs = { secrets: noSecrets, versions: {} };
 
 /** Credentials and the account they act in. */
 interface Connection<Client> {
@@ -198,6 +221,19 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
   const kindName = d.module.kind.kind;
   const noun = kindName.toLowerCase();
   const locks = d.objectLocks ?? new KeyedMutex();
+  const getSecret: SecretGetter =
+    d.getSecret ??
+    (async (namespace, name) => {
+      try {
+        return await d.kube.request<SecretObject>({
+          method: "GET",
+          path: objectPath(secretType, namespace, name),
+        });
+      } catch (err) {
+        if (err instanceof KubeApiError && err.status === 404) return undefined;
+        throw err;
+      }
+    });
 
   // ---- status and Events ----
 
@@ -321,6 +357,21 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     return failed({ kind: "terminal", reason: "InvalidSpec", message: r.message });
   }
 
+  /** Secret-backed spec fields, read from the resource's own namespace only (secretInputs.ts). */
+  async function inputsOf(a: Attempt, spec: Spec): Promise<Inputs | Outcome> {
+    const fields = d.module.secretFields?.(spec) ?? [];
+    if (fields.length === 0) return noInputs;
+    const r = await readSecretInputs(
+      fields,
+      a.ref.namespace,
+      kindName,
+      a.obj.status?.[appliedSecretsField],
+      getSecret,
+    );
+    if (r.ok) return { secrets: r.secrets, versions: r.versions };
+    return failed(r.state, r.retry === "wait" ? waitRequeueMs : "none");
+  }
+
   /** Credentials for exactly the decided chain, and the account they act in. */
   async function connect(a: Attempt): Promise<Connection<Client> | Outcome> {
     try {
@@ -397,6 +448,8 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     if (isOutcome(policies)) return policies;
     const spec = specOf(a);
     if (isOutcome(spec)) return spec;
+    const inputs = await inputsOf(a, spec);
+    if (isOutcome(inputs)) return inputs;
     if (!policies.readOnly)
       a.obj = await addFinalizer(d.kube, d.resourceType, a.obj, finalizer, a.call.signal);
     const conn = await connect(a);
@@ -420,7 +473,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       nameField: d.module.identifierField,
     };
     try {
-      return await locks.run(lockKey(target), () => converge(a, conn, spec, policies, target));
+      return await locks.run(lockKey(target), () => converge(a, conn, spec, inputs, policies, target));
     } catch (err) {
       return awsFailure(err, spec, "AWSError");
     }
@@ -431,6 +484,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     a: Attempt,
     conn: Connection<Client>,
     specIn: Spec,
+    inputs: Inputs,
     policies: ResourcePolicies,
     target: Target,
   ): Promise<Outcome> {
@@ -454,9 +508,16 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
         a.obj.status?.conditions?.some((c) => c.type === "ACK.ResourceSynced" && c.status === "True") ===
           true;
       intent = await recordIntent(a, spec, target);
-      const created = await d.module.create(conn.client, spec, target.region, ownerTags, a.call);
+      const created = await d.module.create(
+        conn.client,
+        spec,
+        target.region,
+        ownerTags,
+        a.call,
+        inputs.secrets,
+      );
       if (created.created) {
-        extraStatus = created.status;
+        extraStatus = { ...created.status, ...appliedSecrets(inputs) };
         // Whatever it held is gone: say so loudly, not as a routine creation.
         const arn = d.module.arn(spec, target.region, target.account);
         void (vanished
@@ -486,21 +547,8 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     if (regionDrift) return failed(regionDrift);
 
     // AWS is still working on it (creating, modifying): touch nothing, say so, look again later.
-    const busy = d.module.busy?.(observation.observed);
-    if (busy) {
-      await writeStatus(
-        a,
-        { kind: "progressing", reason: busy.reason, message: busy.message },
-        metadataFor(
-          a.decision,
-          d.module.arn(spec, target.region, target.account),
-          target.account,
-          target.region,
-        ),
-        { ...extraStatus, ...d.module.statusFrom?.(observation.observed) },
-      );
-      return { kind: "done", requeueAfterMs: busy.requeueAfterMs ?? 10_000 };
-    }
+    const busy = await whileBusy(a, spec, target, observation.observed, extraStatus);
+    if (busy) return busy;
 
     if (plan.do === "finishCreate" || plan.do === "adopt") {
       await d.module.claim(conn.client, observation.observed, ownerTags, a.call);
@@ -525,9 +573,18 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     }
 
     if (plan.do !== "observe") {
-      const drift = d.module.diff(spec, observation.observed);
+      // A Secret changed since its value was last given to AWS (which never shows it back).
+      const drift = [...d.module.diff(spec, observation.observed), ...inputs.secrets.changed];
       if (drift.length > 0) {
-        const changed = await d.module.update(conn.client, spec, observation.observed, ownerTags, a.call);
+        const changed = await d.module.update(
+          conn.client,
+          spec,
+          observation.observed,
+          ownerTags,
+          a.call,
+          inputs.secrets,
+        );
+        extraStatus = { ...extraStatus, ...appliedSecrets(inputs) };
         if (changed.length > 0) {
           void d.events.event(
             a.obj,
@@ -538,6 +595,9 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
         }
         observation = await d.module.read(conn.client, spec, a.call);
         if (!observation.found) return { kind: "done", requeueAfterMs: 1_000 };
+        // The update may have started a long-running change (an index building, a modify).
+        const stillBusy = await whileBusy(a, spec, target, observation.observed, extraStatus);
+        if (stillBusy) return stillBusy;
       }
     }
 
@@ -554,6 +614,30 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       { ...extraStatus, ...d.module.statusFrom?.(observation.observed), intent: null },
     );
     return done;
+  }
+
+  /** While AWS is working on the object: progressing status with AWS's words, a later look. */
+  async function whileBusy(
+    a: Attempt,
+    spec: Spec,
+    target: Target,
+    observed: Observed,
+    extraStatus: Readonly<Record<string, unknown>>,
+  ): Promise<Outcome | undefined> {
+    const busy = d.module.busy?.(observed);
+    if (!busy) return undefined;
+    await writeStatus(
+      a,
+      { kind: "progressing", reason: busy.reason, message: busy.message },
+      metadataFor(
+        a.decision,
+        d.module.arn(spec, target.region, target.account),
+        target.account,
+        target.region,
+      ),
+      { ...extraStatus, ...d.module.statusFrom?.(observed) },
+    );
+    return { kind: "done", requeueAfterMs: busy.requeueAfterMs ?? 10_000 };
   }
 
   /**
@@ -709,6 +793,11 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     const outcome = obj.metadata.deletionTimestamp ? await finalize(a) : await sync(a);
     return settle(a, outcome);
   };
+}
+
+/** The status record of which Secret versions AWS now has (nothing for kinds without secrets). */
+function appliedSecrets(inputs: Inputs): Readonly<Record<string, unknown>> {
+  return Object.keys(inputs.versions).length === 0 ? {} : { [appliedSecretsField]: inputs.versions };
 }
 
 function isOutcome(v: unknown): v is Outcome {

@@ -77,6 +77,14 @@ const watched = ["team-a", "team-b"];
 const sys = "ack-system";
 const cluster = rbacObjects({ systemNamespace: sys });
 const scoped = rbacObjects({ systemNamespace: sys, watchNamespaces: watched });
+// The same installs for kinds whose specs reference no Secret (all but DBInstance).
+const secretFree = resourceKinds.filter((k) => !k.readsSecrets);
+const clusterNoSecretKinds = rbacObjects({ systemNamespace: sys, kinds: secretFree });
+const scopedNoSecretKinds = rbacObjects({
+  systemNamespace: sys,
+  watchNamespaces: watched,
+  kinds: secretFree,
+});
 
 describe("cluster-wide RBAC", () => {
   test("the managed kinds: get/list/watch/patch in every namespace and cluster-wide, status by patch", () => {
@@ -144,12 +152,13 @@ describe("cluster-wide RBAC", () => {
     );
   });
 
-  test("ConfigMaps, Secrets and Leases only in the system namespace", () => {
+  test("ConfigMaps, Secrets and Leases only in the system namespace (kinds that reference no Secret)", () => {
     for (const t of [configMapType, secretType]) {
       for (const verb of ["get", "list", "watch"]) {
-        assert.ok(allowed(cluster, sys, { group: "", resource: t.plural, verb, namespace: sys }), verb);
-        assert.ok(!allowed(cluster, sys, { group: "", resource: t.plural, verb, namespace: "other" }), verb);
-        assert.ok(!allowed(cluster, sys, { group: "", resource: t.plural, verb }), `cluster-wide ${verb}`);
+        const rbac = t === secretType ? clusterNoSecretKinds : cluster;
+        assert.ok(allowed(rbac, sys, { group: "", resource: t.plural, verb, namespace: sys }), verb);
+        assert.ok(!allowed(rbac, sys, { group: "", resource: t.plural, verb, namespace: "other" }), verb);
+        assert.ok(!allowed(rbac, sys, { group: "", resource: t.plural, verb }), `cluster-wide ${verb}`);
       }
     }
     for (const verb of ["get", "create", "update"]) {
@@ -287,12 +296,13 @@ describe("namespace-scoped RBAC (--watch-namespace)", () => {
     assert.equal(rbacNames("team-x-system").clusterEventsRole, "crossrole-cluster-events-team-x-system");
   });
 
-  test("ConfigMaps, Secrets and Leases only in the system namespace", () => {
+  test("ConfigMaps, Secrets and Leases only in the system namespace (kinds that reference no Secret)", () => {
     for (const resource of ["configmaps", "secrets"]) {
-      assert.ok(allowed(scoped, sys, { group: "", resource, verb: "watch", namespace: sys }));
+      const rbac = resource === "secrets" ? scopedNoSecretKinds : scoped;
+      assert.ok(allowed(rbac, sys, { group: "", resource, verb: "watch", namespace: sys }));
       for (const ns of [...watched, "other"])
         assert.ok(
-          !allowed(scoped, sys, { group: "", resource, verb: "get", namespace: ns }),
+          !allowed(rbac, sys, { group: "", resource, verb: "get", namespace: ns }),
           `${resource} in ${ns}`,
         );
     }
@@ -369,5 +379,28 @@ describe("options", () => {
   test("config/rbac/cluster.yaml is the generated cluster-wide manifest", async () => {
     const file = await readFile(new URL("../../config/rbac/cluster.yaml", import.meta.url), "utf8");
     assert.equal(file, clusterRbacFile());
+  });
+});
+
+describe("Secrets a kind's spec references (DBInstance's masterUserPassword)", () => {
+  test("read (get, list, watch) where the resources live, never written; namespace installs stay in their namespaces", () => {
+    assert.ok(resourceKinds.some((k) => k.kind === "DBInstance" && k.readsSecrets));
+    for (const verb of ["get", "list", "watch"]) {
+      assert.ok(allowed(cluster, sys, { group: "", resource: "secrets", verb }), `cluster-wide ${verb}`);
+      for (const ns of watched)
+        assert.ok(
+          allowed(scoped, sys, { group: "", resource: "secrets", verb, namespace: ns }),
+          `${verb} in ${ns}`,
+        );
+      assert.ok(
+        !allowed(scoped, sys, { group: "", resource: "secrets", verb, namespace: "other" }),
+        `${verb} in other`,
+      );
+      assert.ok(!allowed(scoped, sys, { group: "", resource: "secrets", verb }), `cluster-wide ${verb}`);
+    }
+    for (const verb of ["create", "update", "patch", "delete"]) {
+      assert.ok(!allowed(cluster, sys, { group: "", resource: "secrets", verb, namespace: "team-a" }), verb);
+      assert.ok(!allowed(scoped, sys, { group: "", resource: "secrets", verb, namespace: "team-a" }), verb);
+    }
   });
 });

@@ -82,10 +82,15 @@ export function rbacNames(systemNamespace: string = defaultSystemNamespace) {
 
 /** get/list/watch/patch on each managed kind (finalizers and late-initialised spec are patches), patch on its status. */
 export function resourceRules(kinds: readonly ResourceKind[] = resourceKinds): PolicyRule[] {
-  return kinds.flatMap((k) => [
-    { apiGroups: [k.group], resources: [k.plural], verbs: ["get", "list", "watch", "patch"] },
-    { apiGroups: [k.group], resources: [`${k.plural}/status`], verbs: ["patch"] },
-  ]);
+  return [
+    ...kinds.flatMap((k) => [
+      { apiGroups: [k.group], resources: [k.plural], verbs: ["get", "list", "watch", "patch"] },
+      { apiGroups: [k.group], resources: [`${k.plural}/status`], verbs: ["patch"] },
+    ]),
+    // Secrets the resources' specs reference (a DBInstance's master password), read in the
+    // resource's own namespace only; watched for changes with their values stripped from the cache.
+    ...(kinds.some((k) => k.readsSecrets) ? [{ apiGroups: [""], resources: ["secrets"], verbs: read }] : []),
+  ];
 }
 
 /** Events about the managed resources (the recorder creates one, then patches its count). */

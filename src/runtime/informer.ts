@@ -43,6 +43,11 @@ export interface InformerOptions {
   readonly fieldSelector?: string;
   /** Keep metadata.managedFields in the cache (dropped by default: large and unused). */
   readonly keepManagedFields?: boolean;
+  /**
+   * Cache only apiVersion, kind and metadata: for objects whose changes matter but whose
+   * content is read on demand (Secrets a resource references: their values never sit in memory).
+   */
+  readonly metadataOnly?: boolean;
   readonly logger?: Logger;
   readonly clock?: Clock;
   readonly random?: () => number;
@@ -91,11 +96,13 @@ export class Informer<T extends KubeObject = KubeObject> implements SyncGate {
     this.#log = (opts.logger ?? silentLogger).child({ informer: this.name });
     const apiVersion = apiVersionOf(rt);
     const keepManagedFields = opts.keepManagedFields ?? false;
+    const metadataOnly = opts.metadataOnly ?? false;
     const transform = (obj: KubeObject): KubeObject => {
       // List items carry no apiVersion/kind; events and owner references need them.
       obj.apiVersion ??= apiVersion;
       obj.kind ??= rt.kind;
       if (!keepManagedFields && obj.metadata) delete obj.metadata.managedFields;
+      if (metadataOnly) return { apiVersion: obj.apiVersion, kind: obj.kind, metadata: obj.metadata };
       return obj;
     };
     for (const scope of scopes) {

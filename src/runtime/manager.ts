@@ -179,6 +179,7 @@ export class Manager {
       namespaces,
       opts.labelSelector,
       opts.fieldSelector,
+      opts.metadataOnly ?? false,
     ]);
     let informer = this.#informers.get(key);
     if (!informer) {

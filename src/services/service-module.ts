@@ -31,6 +31,33 @@ export type Observation<O> =
 /** Tags, as a map, that the reconciler wants on every object it owns (DESIGN §3.5). */
 export type OwnerTags = Readonly<Record<string, string>>;
 
+/** One key of a Secret (ACK's SecretKeyReference shape); `namespace` is checked, never followed. */
+export interface SecretKeyRef {
+  readonly namespace?: string;
+  readonly name: string;
+  readonly key: string;
+}
+
+/** A spec field whose value lives in a Secret key, by spec path ("spec.masterUserPassword"). */
+export interface SecretField {
+  readonly path: string;
+  readonly ref: SecretKeyRef;
+}
+
+/**
+ * The values of a spec's secret fields, read by the reconciler from the resource's own
+ * namespace only (DESIGN §3.4: secrets stay in their namespace). Never logged, never copied
+ * into status or Events.
+ */
+export interface SecretValues {
+  /** Value by spec path. */
+  readonly values: ReadonlyMap<string, string>;
+  /** Paths whose Secret changed since its value was last applied in AWS: set them again. */
+  readonly changed: readonly string[];
+}
+
+export const noSecrets: SecretValues = { values: new Map(), changed: [] };
+
 export type Created =
   /** AWS made it; extra status fields (e.g. a bucket's location). */
   | { readonly created: true; readonly status: Readonly<Record<string, unknown>> }
@@ -71,15 +98,27 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
     region: string,
     ownerTags: OwnerTags,
     ctx: CallContext,
+    secrets: SecretValues,
   ): Promise<Created>;
-  /** Brings AWS to `desired`, writing `ownerTags` with any tag change; returns the spec paths changed. */
+  /**
+   * Brings AWS to `desired`, writing `ownerTags` with any tag change, and setting again every
+   * secret field in `secrets.changed`; returns the spec paths changed.
+   */
   update(
     client: Client,
     desired: Spec,
     observed: Observed,
     ownerTags: OwnerTags,
     ctx: CallContext,
+    secrets: SecretValues,
   ): Promise<readonly string[]>;
+  /**
+   * Spec fields whose values are Secret keys (a DBInstance's masterUserPassword). The reconciler
+   * reads them from the resource's own namespace (a ref naming another namespace is refused),
+   * re-queues the resource when such a Secret changes, and passes the values to create/update.
+   * Optional: kinds without secret inputs leave it out.
+   */
+  secretFields?(spec: Spec): readonly SecretField[];
   /** Adds `ownerTags` to an object that lacks them, keeping its other tags. */
   claim(client: Client, observed: Observed, ownerTags: OwnerTags, ctx: CallContext): Promise<void>;
   /** Deletes; "not-found" when it was already gone. */

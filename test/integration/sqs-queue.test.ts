@@ -32,6 +32,7 @@ import {
   updateQueue,
 } from "../../src/services/sqs/index.ts";
 import { queueService } from "../../src/services/sqs/module.ts";
+import { noSecrets } from "../../src/services/service-module.ts";
 import { type Emulator, startEmulator } from "../harness/index.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {
@@ -237,7 +238,7 @@ describe("SQS Queue module against the emulator", () => {
       diff(desired, r.queue).map((d) => d.path),
       ["spec.visibilityTimeout", "spec.tags"],
     );
-    await queueService.update(mine, desired, r.queue, owner, {});
+    await queueService.update(mine, desired, r.queue, owner, {}, noSecrets);
     assert.equal((await attributesIn(mine, name))["VisibilityTimeout"], "120");
     assert.deepEqual(await tagsIn(mine, name), { team: "platform", tier: "gold", ...owner });
 
