@@ -215,17 +215,13 @@ data:
       "--feature-gates",
       "TeamLevelCARM=true",
     ]);
-    // Table is not served yet: the decision is shown as what would apply, and the exit status
-    // says it will not be reconciled.
-    assert.equal(run.code, 3, run.stderr);
+    // Table is served: the decision is what the controller will act on.
+    assert.equal(run.code, 0, run.stderr);
     assert.match(
       run.stdout,
-      /^Table web\/jobs would be reconciled in account 666666666666 \(us-east-2\) as arn:aws:iam::666666666666:role\/team-a, because namespace web is annotated services\.k8s\.aws\/team-id: "team-a" and the CARM team map/,
+      /^Table web\/jobs will be reconciled in account 666666666666 \(us-east-2\) as arn:aws:iam::666666666666:role\/team-a, because namespace web is annotated services\.k8s\.aws\/team-id: "team-a" and the CARM team map/,
     );
-    assert.match(
-      run.stdout,
-      /\nWarning: Table is not reconciled by this crossrole \(it serves Bucket[^)]*\): nothing happens in AWS for this object/,
-    );
+    assert.doesNotMatch(run.stdout, /is not reconciled by this crossrole/);
   });
 
   test("no mapping: the controller's own credentials in the account given by --controller-account", async () => {

@@ -2,9 +2,10 @@
 // static keys, service-account web identity, configuration problems.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import type { Decision } from "../resolver/types.ts";
 import { renderText } from "./renderText.ts";
 import type { ExplainContext, ExplainReport } from "./report.ts";
-import { exitCodeFor } from "./report.ts";
+import { buildReport, exitCodeFor } from "./report.ts";
 
 const context: ExplainContext = {
   systemNamespace: "ack-system",
@@ -53,6 +54,26 @@ describe("renderText", () => {
       /^Queue orders\/jobs will be reconciled in account 123456789012 \(eu-central-1\) as the controller's own credentials, because nothing asks for another identity/,
     );
     assert.match(text, /Chain: controller credentials\./);
+  });
+
+  test("a kind this build does not serve reads as what would apply, with a warning that nothing happens", () => {
+    const report = buildReport(
+      {
+        apiVersion: "sqs.services.k8s.aws/v1alpha1",
+        kind: "Queue",
+        metadata: { name: "jobs", namespace: "orders" },
+      },
+      { ...base, outcome: "use", selector: null, warnings: [] } as unknown as Decision,
+      [],
+      [],
+      false,
+    );
+    assert.equal(report.served, false);
+    assert.match(
+      report.warnings[0] ?? "",
+      /^Queue is not reconciled by this crossrole \(it serves Bucket, .*\): nothing happens in AWS/,
+    );
+    assert.match(renderText({ ...base, served: false }, context), /^Queue orders\/jobs would be reconciled/);
   });
 
   test("an unknown controller account says why it is unknown", () => {

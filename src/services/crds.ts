@@ -1,6 +1,7 @@
 // Each service module's resource CRD, by kind. Kinds not listed here still get a provisional
-// CRD (src/crd-sources.ts) so that their objects can be created and explained before their module lands.
+// CRD (src/crds.ts) so that their objects can be created and explained before their module lands.
 import type { CrdSource } from "../api/crd.ts";
+import { tableCrdSource } from "./dynamodb/schema.ts";
 import { bucketCrdSource } from "./s3/schema.ts";
 import { topicCrdSource } from "./sns/schema.ts";
 import { queueCrdSource } from "./sqs/schema.ts";
@@ -9,4 +10,5 @@ export const serviceCrdSources: Readonly<Record<string, CrdSource>> = {
   Bucket: bucketCrdSource,
   Topic: topicCrdSource,
   Queue: queueCrdSource,
+  Table: tableCrdSource,
 };

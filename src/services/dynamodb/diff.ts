@@ -1,0 +1,181 @@
+// Which settings of a table differ between the spec and what DynamoDB has (drift), and late
+// initialisation of the ones DynamoDB gives a default. Pure.
+//
+// What an absent field means:
+// - billingMode: PROVISIONED (DynamoDB's default; the schema then requires provisionedThroughput).
+//   `lateInitialize` writes it into the spec, as ACK does.
+// - deletionProtectionEnabled: "whatever DynamoDB has" (false for a new table), late-initialised.
+// - provisionedThroughput: only absent for PAY_PER_REQUEST, where there is none to compare.
+// - sseSpecification, tableClass: "whatever DynamoDB has" (the AWS owned key, STANDARD): never
+//   compared until set, like ACK, which ignores sseSpecification in its compare.
+// - streamSpecification, timeToLive: disabled; globalSecondaryIndexes: none; tags: none.
+//   Out-of-band additions are corrected, as ACK does.
+// - tableName, keySchema: fixed at creation (immutable at admission), never compared;
+//   attributeDefinitions: DynamoDB only reports the key attributes, so it is not compared either
+//   (as in ACK); it is what creates of tables and indexes use.
+import { isReservedTagKey } from "../../api/ownership-tags.ts";
+import { billingModeOf, tagMapOf } from "./mapping.ts";
+import type { GlobalSecondaryIndex, TableFields } from "./schema.ts";
+
+/** The compared fields, in the order update applies them. */
+export const tableFields = [
+  "billingMode",
+  "provisionedThroughput",
+  "streamSpecification",
+  "sseSpecification",
+  "deletionProtectionEnabled",
+  "tableClass",
+  "globalSecondaryIndexes",
+  "timeToLive",
+  "tags",
+] as const;
+export type TableField = (typeof tableFields)[number];
+
+/** Fields whose absence in the spec means "take DynamoDB's value" (see the file comment). */
+export const lateInitializedFields = ["billingMode", "deletionProtectionEnabled"] as const;
+
+export interface FieldDifference {
+  readonly field: TableField;
+  /** `spec.<field>`, for conditions, Events and logs. */
+  readonly path: string;
+  readonly desired: unknown;
+  readonly observed: unknown;
+}
+
+/** The fields to change so that DynamoDB matches `desired`, in the order they are applied. */
+export function diff(desired: TableFields, observed: TableFields): FieldDifference[] {
+  const out: FieldDifference[] = [];
+  for (const field of tableFields) {
+    if (!equalField(field, desired, observed)) {
+      out.push({ field, path: `spec.${field}`, desired: desired[field], observed: observed[field] });
+    }
+  }
+  return out;
+}
+
+function equalField(field: TableField, desired: TableFields, observed: TableFields): boolean {
+  switch (field) {
+    case "billingMode":
+      return billingModeOf(desired) === billingModeOf(observed);
+    case "provisionedThroughput": {
+      const want = desired.provisionedThroughput;
+      if (want === undefined) return true;
+      const have = observed.provisionedThroughput;
+      return (
+        have !== undefined &&
+        want.readCapacityUnits === have.readCapacityUnits &&
+        want.writeCapacityUnits === have.writeCapacityUnits
+      );
+    }
+    case "streamSpecification":
+      return canonicalStream(desired) === canonicalStream(observed);
+    case "sseSpecification": {
+      const want = desired.sseSpecification;
+      if (want === undefined) return true;
+      return (want.enabled ?? false) === (observed.sseSpecification?.enabled ?? false);
+    }
+    case "deletionProtectionEnabled":
+      return (
+        desired.deletionProtectionEnabled === undefined ||
+        desired.deletionProtectionEnabled === (observed.deletionProtectionEnabled ?? false)
+      );
+    case "tableClass":
+      return desired.tableClass === undefined || desired.tableClass === (observed.tableClass ?? "STANDARD");
+    case "globalSecondaryIndexes":
+      return gsiChanges(desired, observed).length === 0;
+    case "timeToLive":
+      return canonicalTtl(desired) === canonicalTtl(observed);
+    case "tags":
+      return sameJson(canonicalTags(desired), canonicalTags(observed));
+  }
+}
+
+function canonicalStream(spec: TableFields): string {
+  const s = spec.streamSpecification;
+  return s?.streamEnabled ? `enabled:${s.streamViewType ?? ""}` : "disabled";
+}
+
+function canonicalTtl(spec: TableFields): string {
+  const t = spec.timeToLive;
+  return t?.enabled ? `enabled:${t.attributeName}` : "disabled";
+}
+
+/** Tags compare as a map; ownership tags are the controller's, never drift (DESIGN §3.5). */
+function canonicalTags(spec: TableFields): [string, string][] {
+  return Object.entries(tagMapOf(spec.tags))
+    .filter(([k]) => !isReservedTagKey(k))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+// ---- global secondary indexes ----
+
+/**
+ * One change to the table's global secondary indexes. DynamoDB takes one per UpdateTable, and
+ * cannot change an index's key schema or projection: such an index is deleted, then created.
+ */
+export type GsiChange =
+  | { readonly op: "delete"; readonly indexName: string }
+  | { readonly op: "create"; readonly index: GlobalSecondaryIndex }
+  | { readonly op: "update"; readonly index: GlobalSecondaryIndex };
+
+/** The index changes that bring `observed` to `desired`: deletes first, then creates, then updates. */
+export function gsiChanges(desired: TableFields, observed: TableFields): GsiChange[] {
+  const want = new Map((desired.globalSecondaryIndexes ?? []).map((g) => [g.indexName, g]));
+  const have = new Map((observed.globalSecondaryIndexes ?? []).map((g) => [g.indexName, g]));
+  const deletes: GsiChange[] = [];
+  const creates: GsiChange[] = [];
+  const updates: GsiChange[] = [];
+  for (const [name, h] of have) {
+    const w = want.get(name);
+    if (w === undefined || !sameShape(w, h)) deletes.push({ op: "delete", indexName: name });
+  }
+  for (const [name, w] of want) {
+    const h = have.get(name);
+    if (h === undefined || !sameShape(w, h)) creates.push({ op: "create", index: w });
+    else if (w.provisionedThroughput && !sameThroughput(w, h)) updates.push({ op: "update", index: w });
+  }
+  return [...deletes, ...creates, ...updates];
+}
+
+function sameShape(a: GlobalSecondaryIndex, b: GlobalSecondaryIndex): boolean {
+  const shape = (g: GlobalSecondaryIndex) => ({
+    keySchema: g.keySchema.map((k) => [k.attributeName, k.keyType]),
+    projectionType: g.projection.projectionType ?? "",
+    nonKeyAttributes: [...(g.projection.nonKeyAttributes ?? [])].sort(),
+  });
+  return sameJson(shape(a), shape(b));
+}
+
+function sameThroughput(a: GlobalSecondaryIndex, b: GlobalSecondaryIndex): boolean {
+  return (
+    a.provisionedThroughput?.readCapacityUnits === b.provisionedThroughput?.readCapacityUnits &&
+    a.provisionedThroughput?.writeCapacityUnits === b.provisionedThroughput?.writeCapacityUnits
+  );
+}
+
+/**
+ * Fills the late-initialised fields the spec leaves out with what DynamoDB has. billingMode is
+ * only ever filled with PROVISIONED when the spec has provisionedThroughput (so the spec stays
+ * valid: a spec without billingMode is a provisioned table by the schema's rule). Returns the spec
+ * (a new object when something was filled) and the fields filled.
+ */
+export function lateInitialize<Spec extends TableFields>(
+  spec: Spec,
+  observed: TableFields,
+): { spec: Spec; initialized: TableField[] } {
+  const initialized: TableField[] = [];
+  const filled: Record<string, unknown> = { ...spec };
+  if (spec.billingMode === undefined && spec.provisionedThroughput !== undefined) {
+    filled["billingMode"] = "PROVISIONED";
+    initialized.push("billingMode");
+  }
+  if (spec.deletionProtectionEnabled === undefined) {
+    filled["deletionProtectionEnabled"] = observed.deletionProtectionEnabled ?? false;
+    initialized.push("deletionProtectionEnabled");
+  }
+  return { spec: initialized.length === 0 ? spec : (filled as Spec), initialized };
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

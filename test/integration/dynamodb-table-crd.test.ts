@@ -1,0 +1,99 @@
+// The Queue CRD generated from src/services/dynamodb/schema.ts on a real kube-apiserver: it is
+// accepted, every valid Table example is admitted, every invalid one is rejected at its field
+// (the same table schema.test.ts runs through zod), and spec.queueName and spec.fifoQueue cannot
+// change once set.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import {
+  tableExampleNamespace,
+  tableInvalidExamples,
+  tableValidExamples,
+} from "../../src/services/dynamodb/examples.ts";
+import { tableCrdSource } from "../../src/services/dynamodb/schema.ts";
+import { rejection, show } from "../support/admission.ts";
+import { kindAdmissionSuite } from "../support/kind-admission.ts";
+
+type Obj = Record<string, unknown>;
+
+const kind = kindAdmissionSuite({
+  kind: "Table",
+  source: tableCrdSource,
+  namespace: tableExampleNamespace,
+  valid: tableValidExamples,
+  invalid: tableInvalidExamples,
+});
+
+describe("Table spec.tableName, spec.keySchema and key attribute types are immutable", () => {
+  test("changing them is rejected; changing throughput and adding attributes is not; status is kept", async () => {
+    const original = {
+      apiVersion: "dynamodb.services.k8s.aws/v1alpha1",
+      kind: "Table",
+      metadata: { name: "immutable-name", namespace: tableExampleNamespace },
+      spec: {
+        tableName: "orders",
+        attributeDefinitions: [{ attributeName: "id", attributeType: "S" }],
+        keySchema: [{ attributeName: "id", keyType: "HASH" }],
+        provisionedThroughput: { readCapacityUnits: 1, writeCapacityUnits: 1 },
+      },
+    };
+    const stored = (await kind.create(original)) as { metadata: Obj; spec: Obj };
+    const replace = (spec: Obj) => kind.replace(original, stored.metadata, spec);
+    const renamed = await rejection(() => replace({ ...original.spec, tableName: "orders2" }));
+    assert.ok(
+      renamed.some(
+        (c) => c.field === "spec.tableName" && (c.message ?? "").includes("tableName is immutable"),
+      ),
+      show(renamed),
+    );
+    const rekeyed = await rejection(() =>
+      replace({
+        ...original.spec,
+        attributeDefinitions: [
+          { attributeName: "id", attributeType: "S" },
+          { attributeName: "sk", attributeType: "N" },
+        ],
+        keySchema: [
+          { attributeName: "id", keyType: "HASH" },
+          { attributeName: "sk", keyType: "RANGE" },
+        ],
+      }),
+    );
+    assert.ok(
+      rekeyed.some(
+        (c) => c.field === "spec.keySchema" && (c.message ?? "").includes("keySchema is immutable"),
+      ),
+      show(rekeyed),
+    );
+    const retyped = await rejection(() =>
+      replace({ ...original.spec, attributeDefinitions: [{ attributeName: "id", attributeType: "N" }] }),
+    );
+    assert.ok(
+      retyped.some(
+        (c) =>
+          c.field === "spec.attributeDefinitions" &&
+          (c.message ?? "").includes("key attributes are immutable"),
+      ),
+      show(retyped),
+    );
+    const updated = (await replace({
+      ...original.spec,
+      attributeDefinitions: [
+        { attributeName: "id", attributeType: "S" },
+        { attributeName: "status", attributeType: "S" },
+      ],
+      provisionedThroughput: { readCapacityUnits: 5, writeCapacityUnits: 5 },
+    })) as { metadata: Obj; spec: Obj };
+    assert.deepEqual(updated.spec["provisionedThroughput"], { readCapacityUnits: 5, writeCapacityUnits: 5 });
+
+    const status = {
+      tableStatus: "ACTIVE",
+      creationDateTime: "2024-05-01T10:00:00Z",
+      itemCount: 0,
+      ackResourceMetadata: { arn: "arn:aws:dynamodb:us-east-1:111111111111:table/orders" },
+    };
+    const withStatus = (await kind.replaceStatus(original, updated.metadata, updated.spec, status)) as {
+      status?: Obj;
+    };
+    assert.deepEqual(withStatus.status, status);
+  });
+});
