@@ -19,6 +19,7 @@ import {
 } from "@aws-sdk/client-sqs";
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import type { AwsCredentialIdentity } from "@smithy/types";
+import { noSecrets } from "../../src/services/service-module.ts";
 import {
   claimQueue,
   createQueue,
@@ -32,7 +33,6 @@ import {
   updateQueue,
 } from "../../src/services/sqs/index.ts";
 import { queueService } from "../../src/services/sqs/module.ts";
-import { noSecrets } from "../../src/services/service-module.ts";
 import { type Emulator, startEmulator } from "../harness/index.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {
