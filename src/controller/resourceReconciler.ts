@@ -484,11 +484,12 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     a: Attempt,
     conn: Connection<Client>,
     specIn: Spec,
-    inputs: Inputs,
+    inputsIn: Inputs,
     policies: ResourcePolicies,
     target: Target,
   ): Promise<Outcome> {
     let spec = specIn;
+    let inputs = inputsIn;
     const ownerTags: OwnerTags = ownershipTags(a.owner);
     let intent = intentOf(a.obj.status);
     let { observation, found } = await observe(a, conn, spec, target, intent);
@@ -518,6 +519,8 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       );
       if (created.created) {
         extraStatus = { ...created.status, ...appliedSecrets(inputs) };
+        // The create carried every secret value: nothing to send again in this reconcile.
+        inputs = { ...inputs, secrets: { ...inputs.secrets, changed: [] } };
         // Whatever it held is gone: say so loudly, not as a routine creation.
         const arn = d.module.arn(spec, target.region, target.account);
         void (vanished
@@ -735,7 +738,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
           return null;
         }
         if (del.do === "gone") return null;
-        const result = await d.module.delete(conn.client, spec, a.call);
+        const result = await d.module.delete(conn.client, spec, a.call, a.obj.metadata.annotations ?? {});
         void d.events.event(
           a.obj,
           "Normal",

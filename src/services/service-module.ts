@@ -121,8 +121,16 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
   secretFields?(spec: Spec): readonly SecretField[];
   /** Adds `ownerTags` to an object that lacks them, keeping its other tags. */
   claim(client: Client, observed: Observed, ownerTags: OwnerTags, ctx: CallContext): Promise<void>;
-  /** Deletes; "not-found" when it was already gone. */
-  delete(client: Client, spec: Spec, ctx: CallContext): Promise<"deleted" | "not-found">;
+  /**
+   * Deletes; "not-found" when it was already gone. `annotations` are the resource's own, for
+   * kinds whose deletion ACK tunes with them (an RDS final snapshot).
+   */
+  delete(
+    client: Client,
+    spec: Spec,
+    ctx: CallContext,
+    annotations: Readonly<Record<string, string>>,
+  ): Promise<"deleted" | "not-found">;
   /** Spec paths where AWS differs from `desired` (ownership tags never count). */
   diff(desired: Spec, observed: Observed): readonly string[];
   /** Fills spec fields the user left out with AWS's values (ACK late initialisation). */
