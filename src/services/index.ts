@@ -1,7 +1,8 @@
-// The kinds the controller reconciles: one service module each. A kind listed in
-// src/api/kinds.ts but not here has a CRD and can be explained, but is not reconciled yet.
+// The kinds the controller reconciles: one service module each, for every kind of
+// src/api/kinds.ts (a kind without one gets no CRD: src/crd-sources.ts refuses it by name).
 
 import { tableService } from "./dynamodb/module.ts";
+import { dbInstanceService } from "./rds/module.ts";
 import { bucketService } from "./s3/module.ts";
 import type { ServiceModule } from "./service-module.ts";
 import { topicService } from "./sns/module.ts";
@@ -13,4 +14,5 @@ export const serviceModules: readonly ServiceModule<any, any, any>[] = [
   topicService,
   queueService,
   tableService,
+  dbInstanceService,
 ];

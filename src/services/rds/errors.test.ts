@@ -1,0 +1,148 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import {
+  classifyError,
+  errorCode,
+  fieldFromMessage,
+  isAlreadyExists,
+  isDeletionProtected,
+  isInvalidState,
+  isNotFound,
+  redact,
+} from "./errors.ts";
+
+const sdk = (name: string, message = "", status = 400) =>
+  Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status } });
+
+describe("RDS errors", () => {
+  test("codes drop the SDK's Fault / Exception suffix", () => {
+    assert.equal(errorCode(sdk("DBInstanceNotFoundFault", "", 404)), "DBInstanceNotFound");
+    assert.ok(isNotFound(sdk("DBInstanceNotFoundFault", "", 404)));
+    assert.ok(isAlreadyExists(sdk("DBInstanceAlreadyExistsFault")));
+    assert.ok(isInvalidState(sdk("InvalidDBInstanceStateFault")));
+    assert.equal(
+      errorCode(Object.assign(new Error("x"), { name: "Error", Code: "Throttling" })),
+      "Throttling",
+    );
+    assert.equal(errorCode(Object.assign(new Error("x"), { code: "ECONNREFUSED" })), "ECONNREFUSED");
+  });
+
+  test("ACK's terminal codes are terminal and name the field the message mentions", () => {
+    for (const [code, message, field] of [
+      ["InvalidParameterValue", "Invalid DB Instance class: db.x9.huge", "spec.dbInstanceClass"],
+      ["InvalidParameterCombination", "Cannot find version 99.1 for postgres", "spec.engineVersion"],
+      [
+        "InvalidParameterValue",
+        "The parameter MasterUsername is not a valid identifier",
+        "spec.masterUsername",
+      ],
+      [
+        "InvalidParameterValue",
+        "Invalid storage size for engine name postgres and storage type gp2: 5",
+        "spec.allocatedStorage",
+      ],
+      ["InvalidParameter", "Value nosuch for parameter Engine is invalid", "spec.engine"],
+    ] as const) {
+      const e = classifyError(sdk(code, message), { operation: "CreateDBInstance", dbInstance: "orders" });
+      assert.ok(e.terminal, code);
+      assert.equal(e.field, field, message);
+      assert.match(
+        e.message,
+        new RegExp(
+          `^${field.replace(".", "\\.")}: CreateDBInstance on DB instance "orders" failed with ${code}`,
+        ),
+      );
+      assert.match(e.message, /fix spec\.\w+ and the DB instance is reconciled again/);
+    }
+  });
+
+  test("a ModifyDBInstance of one field names it; of several, the one RDS names or all of them", () => {
+    const one = classifyError(sdk("InvalidParameterCombination", "Cannot upgrade"), {
+      operation: "ModifyDBInstance",
+      dbInstance: "orders",
+      field: "spec.engineVersion",
+    });
+    assert.equal(one.field, "spec.engineVersion");
+    const named = classifyError(sdk("InvalidParameterValue", "Invalid DB Instance class"), {
+      operation: "ModifyDBInstance",
+      dbInstance: "orders",
+      fields: ["spec.dbInstanceClass", "spec.multiAZ"],
+    });
+    assert.equal(named.field, "spec.dbInstanceClass");
+    const unnamed = classifyError(sdk("InvalidParameterCombination", "Something is wrong"), {
+      operation: "ModifyDBInstance",
+      dbInstance: "orders",
+      fields: ["spec.dbInstanceClass", "spec.multiAZ"],
+    });
+    assert.equal(unnamed.field, undefined);
+    assert.match(unnamed.message, /applying spec\.dbInstanceClass, spec\.multiAZ/);
+  });
+
+  test("quotas, capacity, state, throttling, access and server errors are retryable", () => {
+    for (const [name, status] of [
+      ["InstanceQuotaExceededFault", 400],
+      ["StorageQuotaExceededFault", 400],
+      ["InsufficientDBInstanceCapacityFault", 400],
+      ["InvalidDBInstanceStateFault", 400],
+      ["Throttling", 400],
+      ["AccessDenied", 403],
+      ["InternalFailure", 500],
+    ] as const) {
+      const e = classifyError(sdk(name, "", status), { operation: "ModifyDBInstance", dbInstance: "o" });
+      assert.equal(e.terminal, false, name);
+    }
+    const denied = classifyError(sdk("AccessDenied", "", 403), {
+      operation: "CreateDBInstance",
+      dbInstance: "o",
+    });
+    assert.match(denied.message, /lacks rds:CreateDBInstance/);
+    const busy = classifyError(sdk("InvalidDBInstanceStateFault"), {
+      operation: "ModifyDBInstance",
+      dbInstance: "o",
+    });
+    assert.match(busy.message, /busy with an earlier change/);
+  });
+
+  test("deletion protection names spec.deletionProtection and the fix, and is retried", () => {
+    const err = sdk(
+      "InvalidParameterCombination",
+      "Cannot delete protected DB Instance, please disable deletion protection and try again.",
+    );
+    assert.ok(isDeletionProtected(err));
+    const e = classifyError(err, { operation: "DeleteDBInstance", dbInstance: "orders" });
+    assert.equal(e.terminal, false);
+    assert.equal(e.field, "spec.deletionProtection");
+    assert.match(e.message, /set spec\.deletionProtection: false/);
+    assert.match(e.message, /deletion-policy: retain/);
+  });
+
+  test("the master password never appears in a message, nor is the SDK error kept", () => {
+    const password = "Tr0ub4dor&3-horse";
+    const err = sdk(
+      "InvalidParameterValue",
+      `The parameter MasterUserPassword is not a valid password: ${password}`,
+    );
+    for (const operation of ["CreateDBInstance", "ModifyDBInstance"] as const) {
+      const e = classifyError(err, { operation, dbInstance: "orders", secrets: [password] });
+      assert.ok(!e.message.includes(password), e.message);
+      assert.ok(!JSON.stringify({ ...e, message: e.message }).includes(password));
+      assert.equal(e.cause, undefined);
+      assert.equal(e.field, "spec.masterUserPassword");
+      assert.ok(e.terminal);
+    }
+    assert.equal(redact(`a ${password} b ${password}`, [password]), "a [redacted] b [redacted]");
+    assert.equal(redact("nothing", [""]), "nothing");
+    // Without a secret, the SDK error is kept for the logs.
+    assert.equal(classifyError(err, { operation: "DescribeDBInstances", dbInstance: "o" }).cause, err);
+  });
+
+  test("parameters map to spec fields", () => {
+    assert.equal(fieldFromMessage("EngineVersion 99 not found"), "spec.engineVersion");
+    assert.equal(fieldFromMessage("Engine nosuch"), "spec.engine");
+    assert.equal(
+      fieldFromMessage("BackupRetentionPeriod must be between 0 and 35"),
+      "spec.backupRetentionPeriod",
+    );
+    assert.equal(fieldFromMessage("nothing known"), undefined);
+  });
+});

@@ -1,0 +1,254 @@
+// RDS failures sorted into what the reconciler does with them: `terminal` (ACK.Terminal, no
+// retry until the spec changes: only the user can fix it — ACK's terminal codes for DBInstance
+// are InvalidParameter, InvalidParameterValue and InvalidParameterCombination) or `retryable`
+// (back off and try again: throttling, quotas an administrator may raise, capacity, 5xx,
+// network, permissions, an instance busy with an earlier change). Every message names the DB
+// instance, the RDS operation and the spec field, and never contains the master password:
+// calls that carry it pass it as `secrets`, which is cut out of every message, and the SDK's
+// error is then not kept as the cause.
+
+import {
+  type ErrorDisposition,
+  genericErrorNames,
+  httpStatus,
+  type SdkErrorLike,
+  ServiceError,
+  type ServiceErrorInit,
+} from "../service-error.ts";
+
+export { type ErrorDisposition, httpStatus };
+
+/** The RDS operations this module calls; each error names the one that failed. */
+export type RdsOperation =
+  | "CreateDBInstance"
+  | "DescribeDBInstances"
+  | "ModifyDBInstance"
+  | "DeleteDBInstance"
+  | "AddTagsToResource"
+  | "RemoveTagsFromResource";
+
+/** The IAM action each operation needs, for AccessDenied messages. */
+const iamActions: Record<RdsOperation, string> = {
+  CreateDBInstance: "rds:CreateDBInstance (and rds:AddTagsToResource to tag at creation)",
+  DescribeDBInstances: "rds:DescribeDBInstances",
+  ModifyDBInstance: "rds:ModifyDBInstance",
+  DeleteDBInstance: "rds:DeleteDBInstance (and rds:CreateDBSnapshot for a final snapshot)",
+  AddTagsToResource: "rds:AddTagsToResource",
+  RemoveTagsFromResource: "rds:RemoveTagsFromResource",
+};
+
+export interface DBInstanceErrorInit extends ServiceErrorInit<RdsOperation> {
+  readonly dbInstance: string;
+}
+
+export class DBInstanceError extends ServiceError<RdsOperation> {
+  override readonly name = "DBInstanceError";
+  readonly dbInstance: string;
+
+  constructor(init: DBInstanceErrorInit) {
+    super(init);
+    this.dbInstance = init.dbInstance;
+  }
+}
+
+export function isDBInstanceError(err: unknown): err is DBInstanceError {
+  return err instanceof DBInstanceError;
+}
+
+/** Codes only a change of the spec can fix (ACK's terminal codes, and RDS's other refusals of a value). */
+const terminalCodes = new Set([
+  "InvalidParameter",
+  "InvalidParameterValue",
+  "InvalidParameterCombination",
+  "MissingParameter",
+  "ValidationError",
+  "StorageTypeNotSupported",
+  "InvalidDBInstanceIdentifier",
+]);
+
+const genericNames = new Set([...genericErrorNames, "RDSServiceException"]);
+
+/**
+ * RDS's error code without the SDK's "Fault" / "Exception" suffix (DBInstanceNotFound,
+ * DBInstanceAlreadyExists, InvalidDBInstanceState, InvalidParameterValue, ...), else the
+ * query protocol's `Code`, else a Node system error code (ECONNREFUSED), else HTTP<n>.
+ */
+export function errorCode(err: unknown): string {
+  const e = (err ?? {}) as SdkErrorLike;
+  const strip = (s: string) => s.replace(/Fault$/, "").replace(/Exception$/, "");
+  if (typeof e.name === "string" && !genericNames.has(e.name)) return strip(e.name);
+  if (typeof e.Code === "string" && e.Code !== "") return strip(e.Code);
+  if (typeof e.code === "string" && e.code !== "") return e.code;
+  const status = httpStatus(err);
+  return status === undefined ? "Unknown" : `HTTP${status}`;
+}
+
+/** No DB instance of that identifier in this account and region. */
+export function isNotFound(err: unknown): boolean {
+  return errorCode(err) === "DBInstanceNotFound";
+}
+
+/** CreateDBInstance on an identifier the account already has. */
+export function isAlreadyExists(err: unknown): boolean {
+  return errorCode(err) === "DBInstanceAlreadyExists";
+}
+
+/** The instance is not in a state that allows the call (busy, or already being deleted). */
+export function isInvalidState(err: unknown): boolean {
+  return errorCode(err) === "InvalidDBInstanceState";
+}
+
+function messageOf(err: unknown): string {
+  const m = ((err ?? {}) as SdkErrorLike).message;
+  return typeof m === "string" ? m : "";
+}
+
+/** DeleteDBInstance refused because deletion protection is on. */
+export function isDeletionProtected(err: unknown): boolean {
+  const code = errorCode(err);
+  return (
+    (code === "InvalidParameterCombination" || code === "InvalidParameterValue") &&
+    /deletion protection|protected DB Instance/i.test(messageOf(err))
+  );
+}
+
+/** RDS's request parameters → the spec field they come from, for messages that name a parameter. */
+const fieldsByParameter: readonly [RegExp, string][] = [
+  [/MasterUserPassword|password/i, "spec.masterUserPassword"],
+  [/MasterUsername|master user ?name/i, "spec.masterUsername"],
+  [/DBInstanceIdentifier/i, "spec.dbInstanceIdentifier"],
+  [/DBInstanceClass|instance class/i, "spec.dbInstanceClass"],
+  [/AllocatedStorage|storage size|allocated storage/i, "spec.allocatedStorage"],
+  [/EngineVersion|engine version|\bversion\b/i, "spec.engineVersion"],
+  [/\bEngine\b/i, "spec.engine"],
+  [/StorageType|storage type/i, "spec.storageType"],
+  [/StorageEncrypted|encrypt/i, "spec.storageEncrypted"],
+  [/MultiAZ|Multi-AZ/i, "spec.multiAZ"],
+  [/PubliclyAccessible|publicly accessible/i, "spec.publiclyAccessible"],
+  [/BackupRetentionPeriod|retention period/i, "spec.backupRetentionPeriod"],
+  [/DeletionProtection|deletion protection/i, "spec.deletionProtection"],
+  [/DBName|database name/i, "spec.dbName"],
+  [/\bTags?\b/i, "spec.tags"],
+];
+
+/** The spec field an RDS message names, when the operation did not say. */
+export function fieldFromMessage(message: string): string | undefined {
+  for (const [pattern, field] of fieldsByParameter) if (pattern.test(message)) return field;
+  return undefined;
+}
+
+/** `text` with every secret value cut out. */
+export function redact(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const s of secrets) if (s !== "") out = out.split(s).join("[redacted]");
+  return out;
+}
+
+export interface ErrorContext {
+  readonly operation: RdsOperation;
+  readonly dbInstance: string;
+  /** `spec.<field>` the operation was applying, when it was one field only. */
+  readonly field?: string;
+  /** The spec fields the call was applying (ModifyDBInstance), for messages that name none. */
+  readonly fields?: readonly string[];
+  /** Secret values the call carried: never in a message, and the SDK error is not kept. */
+  readonly secrets?: readonly string[];
+}
+
+/** Wraps any failure of an RDS call into a DBInstanceError that says what to do about it. */
+export function classifyError(err: unknown, ctx: ErrorContext): DBInstanceError {
+  if (isDBInstanceError(err)) return err;
+  const secrets = ctx.secrets ?? [];
+  const code = errorCode(err);
+  const status = httpStatus(err);
+  const text = redact(messageOf(err), secrets);
+  const detail = text !== "" && !genericNames.has(text) && text !== code ? `: ${text}` : "";
+  const carriesSecret = secrets.some((s) => s !== "");
+  const cause = carriesSecret ? {} : { cause: err };
+  if (ctx.operation === "DeleteDBInstance" && isDeletionProtected(err)) {
+    // Retryable: the fix is outside the spec (the object is being deleted), and once it is
+    // made the next attempt deletes the instance without anyone touching the object again.
+    return new DBInstanceError({
+      disposition: "retryable",
+      code,
+      operation: ctx.operation,
+      dbInstance: ctx.dbInstance,
+      field: "spec.deletionProtection",
+      message: `spec.deletionProtection: DeleteDBInstance on DB instance "${ctx.dbInstance}" refused: deletion protection is on${detail}. To delete it, first set spec.deletionProtection: false and let it sync (or disable deletion protection in AWS); to keep the instance instead, annotate the object services.k8s.aws/deletion-policy: retain. Retrying`,
+      ...cause,
+    });
+  }
+  const refusesValue = terminalCodes.has(code);
+  const named = refusesValue ? fieldFromMessage(text) : undefined;
+  const field =
+    ctx.field ??
+    (named !== undefined && (ctx.fields === undefined || ctx.fields.includes(named))
+      ? named
+      : ctx.fields?.length === 1
+        ? ctx.fields[0]
+        : named);
+  const where = field === undefined ? "" : `${field}: `;
+  const applying =
+    field === undefined && ctx.fields !== undefined && ctx.fields.length > 1
+      ? ` (applying ${ctx.fields.join(", ")})`
+      : "";
+  const base = `${where}${ctx.operation} on DB instance "${ctx.dbInstance}" failed with ${code}${detail}${applying}`;
+  return new DBInstanceError({
+    disposition: refusesValue ? "terminal" : "retryable",
+    code,
+    operation: ctx.operation,
+    dbInstance: ctx.dbInstance,
+    ...(field === undefined ? {} : { field }),
+    message: `${base}${hint(code, ctx, field, status)}`,
+    ...cause,
+  });
+}
+
+function hint(
+  code: string,
+  ctx: ErrorContext,
+  field: string | undefined,
+  status: number | undefined,
+): string {
+  const where = field ?? "the spec";
+  switch (code) {
+    case "InvalidParameter":
+    case "InvalidParameterValue":
+    case "InvalidParameterCombination":
+    case "MissingParameter":
+    case "ValidationError":
+    case "InvalidDBInstanceIdentifier":
+      return ` (RDS refused the value of ${where}; fix ${where} and the DB instance is reconciled again)`;
+    case "StorageTypeNotSupported":
+      return " (this storage type is not offered for the engine or class; fix spec.storageType)";
+    case "InvalidDBInstanceState":
+      return ctx.operation === "DeleteDBInstance"
+        ? " (the DB instance is busy with an earlier change; retrying)"
+        : " (the DB instance is busy with an earlier change: RDS applies changes once it is available; retrying)";
+    case "DBInstanceNotFound":
+      return " (the DB instance is gone; retrying)";
+    case "DBInstanceAlreadyExists":
+      return ` (a DB instance "${ctx.dbInstance}" already exists in this account and region)`;
+    case "DBSnapshotAlreadyExists":
+      return " (a DB snapshot of the name rds.services.k8s.aws/final-db-snapshot-identifier gives already exists; choose another name, or skip the final snapshot; retrying)";
+    case "InstanceQuotaExceeded":
+    case "StorageQuotaExceeded":
+    case "SnapshotQuotaExceeded":
+      return " (an RDS quota of this account is reached; raise it or free some; retrying)";
+    case "InsufficientDBInstanceCapacity":
+      return ` (RDS has no capacity for this instance class here right now; retrying, or choose another ${field === "spec.dbInstanceClass" ? "class" : "spec.dbInstanceClass"})`;
+    case "KMSKeyNotAccessible":
+      return " (the KMS key for storage encryption is not usable; retrying)";
+    case "AccessDenied":
+    case "AccessDeniedException":
+    case "UnauthorizedOperation":
+    case "InvalidClientTokenId":
+      return ` (the identity lacks ${iamActions[ctx.operation]} on this DB instance; retrying)`;
+    case "Throttling":
+    case "ThrottlingException":
+    case "RequestLimitExceeded":
+      return " (RDS throttled the call; retrying)";
+    default:
+      return status !== undefined && status >= 500 ? " (RDS server error; retrying)" : "";
+  }
+}

@@ -1,0 +1,266 @@
+// DBInstance spec ⇄ RDS API shapes, as pure functions: the ARN, CreateDBInstance's input, the
+// ModifyDBInstance input for a set of changed fields, and a DescribeDBInstances answer in spec
+// form (ACK's field names: dbInstanceClass, allocatedStorage, multiAZ, ...) and status form.
+//
+// RDS stores identifiers lowercase and matches them case-insensitively; `awsIdentifier` is the
+// one place the spec's identifier becomes what RDS is asked about, so a spec written "MyDB"
+// reads, tags and deletes "mydb".
+import type {
+  DBInstance as AwsDBInstance,
+  Tag as AwsTag,
+  CreateDBInstanceCommandInput,
+  ModifyDBInstanceCommandInput,
+} from "@aws-sdk/client-rds";
+import { isReservedTagKey } from "../../api/ownership-tags.ts";
+import type { DBInstanceEngine, DBInstanceFields, StorageType, Tag } from "./schema.ts";
+
+/** What RDS calls the instance: the spec's identifier, lowercased (RDS stores it so). */
+export function awsIdentifier(spec: Pick<DBInstanceFields, "dbInstanceIdentifier">): string {
+  return spec.dbInstanceIdentifier.toLowerCase();
+}
+
+export function partitionOf(region: string | undefined): string {
+  if (region === undefined) return "aws";
+  if (region.startsWith("cn-")) return "aws-cn";
+  if (region.startsWith("us-gov-")) return "aws-us-gov";
+  return "aws";
+}
+
+/** `arn:<partition>:rds:<region>:<account>:db:<identifier>`: known before the instance exists. */
+export function arnOf(identifier: string, region: string, account: string): string {
+  return `arn:${partitionOf(region)}:rds:${region}:${account}:db:${identifier.toLowerCase()}`;
+}
+
+/** The region, account and identifier a DB instance ARN names; undefined when it is not one. */
+export function parseDBInstanceArn(
+  arn: string,
+): { readonly region: string; readonly account: string; readonly identifier: string } | undefined {
+  const parts = arn.split(":");
+  if (parts.length !== 7 || parts[0] !== "arn" || parts[2] !== "rds" || parts[5] !== "db") return undefined;
+  const [, , , region = "", account = "", , identifier = ""] = parts;
+  return { region, account, identifier };
+}
+
+// ---- tags ----
+
+/** A tag list (spec form) as a map. */
+export function tagMapOf(tags: readonly Tag[] | undefined): Record<string, string> {
+  return Object.fromEntries((tags ?? []).map((t): [string, string] => [t.key, t.value ?? ""]));
+}
+
+/** The tag map RDS should hold: the user's tags and the ownership tags (which win). */
+export function instanceTags(
+  tags: readonly Tag[] | undefined,
+  ownerTags: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const user = Object.fromEntries(Object.entries(tagMapOf(tags)).filter(([k]) => !isReservedTagKey(k)));
+  return { ...user, ...ownerTags };
+}
+
+/** The user's part of an instance's tags in spec form, sorted by key (undefined = no tags). */
+export function userTags(tags: Readonly<Record<string, string>>): Tag[] | undefined {
+  const user = Object.entries(tags)
+    .filter(([k]) => !isReservedTagKey(k))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, value]) => ({ key, value }));
+  return user.length === 0 ? undefined : user;
+}
+
+export function awsTags(tags: Readonly<Record<string, string>>): AwsTag[] {
+  return Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
+}
+
+export function tagMapFromAws(tags: readonly AwsTag[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const t of tags ?? []) if (t.Key !== undefined) out[t.Key] = t.Value ?? "";
+  return out;
+}
+
+// ---- spec → AWS ----
+
+/**
+ * CreateDBInstance with every setting the spec has, the master password (from its Secret, never
+ * from the spec) and every tag (the user's and ownership), so the instance never exists untagged.
+ */
+export function createDBInstanceInput(
+  spec: DBInstanceFields,
+  ownerTags: Readonly<Record<string, string>>,
+  masterUserPassword: string | undefined,
+): CreateDBInstanceCommandInput {
+  const tags = instanceTags(spec.tags, ownerTags);
+  return {
+    DBInstanceIdentifier: awsIdentifier(spec),
+    DBInstanceClass: spec.dbInstanceClass,
+    Engine: spec.engine,
+    ...(spec.engineVersion === undefined ? {} : { EngineVersion: spec.engineVersion }),
+    ...(spec.allocatedStorage === undefined ? {} : { AllocatedStorage: spec.allocatedStorage }),
+    ...(spec.masterUsername === undefined ? {} : { MasterUsername: spec.masterUsername }),
+    ...(masterUserPassword === undefined ? {} : { MasterUserPassword: masterUserPassword }),
+    ...(spec.dbName === undefined ? {} : { DBName: spec.dbName }),
+    ...(spec.multiAZ === undefined ? {} : { MultiAZ: spec.multiAZ }),
+    ...(spec.storageType === undefined ? {} : { StorageType: spec.storageType }),
+    ...(spec.storageEncrypted === undefined ? {} : { StorageEncrypted: spec.storageEncrypted }),
+    ...(spec.publiclyAccessible === undefined ? {} : { PubliclyAccessible: spec.publiclyAccessible }),
+    ...(spec.backupRetentionPeriod === undefined
+      ? {}
+      : { BackupRetentionPeriod: spec.backupRetentionPeriod }),
+    ...(spec.deletionProtection === undefined ? {} : { DeletionProtection: spec.deletionProtection }),
+    ...(Object.keys(tags).length > 0 ? { Tags: awsTags(tags) } : {}),
+  };
+}
+
+/** The fields ModifyDBInstance can change, by spec field. */
+export const modifiableFields = [
+  "dbInstanceClass",
+  "engineVersion",
+  "allocatedStorage",
+  "multiAZ",
+  "storageType",
+  "publiclyAccessible",
+  "backupRetentionPeriod",
+  "deletionProtection",
+] as const;
+export type ModifiableField = (typeof modifiableFields)[number];
+
+/**
+ * One ModifyDBInstance for the changed fields (and the master password when its Secret
+ * changed). ApplyImmediately, as ACK does: a spec change (or a drift correction) takes effect
+ * now, not in the next maintenance window. AllowMajorVersionUpgrade with an engine version
+ * change, as ACK does: the spec is the decision.
+ */
+export function modifyDBInstanceInput(
+  desired: DBInstanceFields,
+  fields: readonly ModifiableField[],
+  masterUserPassword: string | undefined,
+): ModifyDBInstanceCommandInput {
+  const input: ModifyDBInstanceCommandInput = {
+    DBInstanceIdentifier: awsIdentifier(desired),
+    ApplyImmediately: true,
+  };
+  for (const f of fields) {
+    switch (f) {
+      case "dbInstanceClass":
+        input.DBInstanceClass = desired.dbInstanceClass;
+        break;
+      case "engineVersion":
+        if (desired.engineVersion !== undefined) {
+          input.EngineVersion = desired.engineVersion;
+          input.AllowMajorVersionUpgrade = true;
+        }
+        break;
+      case "allocatedStorage":
+        if (desired.allocatedStorage !== undefined) input.AllocatedStorage = desired.allocatedStorage;
+        break;
+      case "multiAZ":
+        if (desired.multiAZ !== undefined) input.MultiAZ = desired.multiAZ;
+        break;
+      case "storageType":
+        if (desired.storageType !== undefined) input.StorageType = desired.storageType;
+        break;
+      case "publiclyAccessible":
+        if (desired.publiclyAccessible !== undefined) input.PubliclyAccessible = desired.publiclyAccessible;
+        break;
+      case "backupRetentionPeriod":
+        if (desired.backupRetentionPeriod !== undefined)
+          input.BackupRetentionPeriod = desired.backupRetentionPeriod;
+        break;
+      case "deletionProtection":
+        if (desired.deletionProtection !== undefined) input.DeletionProtection = desired.deletionProtection;
+        break;
+    }
+  }
+  if (masterUserPassword !== undefined) input.MasterUserPassword = masterUserPassword;
+  return input;
+}
+
+// ---- AWS → spec ----
+
+/**
+ * What DescribeDBInstances says, in spec form (tags: every tag, ownership tags included). Values
+ * RDS holds as pending modifications count as the instance's (as ACK does): a change already
+ * asked for is not drift to be asked for again.
+ */
+export function fieldsFromAws(instance: AwsDBInstance, specIdentifier?: string): DBInstanceFields {
+  const pending = instance.PendingModifiedValues ?? {};
+  const tags = tagListOf(tagMapFromAws(instance.TagList));
+  const storageType = pending.StorageType ?? instance.StorageType;
+  return {
+    dbInstanceIdentifier: specIdentifier ?? instance.DBInstanceIdentifier ?? "",
+    dbInstanceClass: pending.DBInstanceClass ?? instance.DBInstanceClass ?? "",
+    engine: (instance.Engine ?? "") as DBInstanceEngine,
+    ...defined("engineVersion", pending.EngineVersion ?? instance.EngineVersion),
+    ...defined("allocatedStorage", pending.AllocatedStorage ?? instance.AllocatedStorage),
+    ...defined("masterUsername", instance.MasterUsername),
+    ...defined("dbName", instance.DBName),
+    ...defined("multiAZ", pending.MultiAZ ?? instance.MultiAZ),
+    ...(storageType === undefined ? {} : { storageType: storageType as StorageType }),
+    ...defined("storageEncrypted", instance.StorageEncrypted),
+    ...defined("publiclyAccessible", instance.PubliclyAccessible),
+    ...defined("backupRetentionPeriod", pending.BackupRetentionPeriod ?? instance.BackupRetentionPeriod),
+    ...defined("deletionProtection", instance.DeletionProtection),
+    ...(tags.length > 0 ? { tags } : {}),
+  };
+}
+
+function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined || value === null ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** Every tag in spec form, ownership tags included, sorted by key. */
+function tagListOf(tags: Readonly<Record<string, string>>): Tag[] {
+  return Object.entries(tags)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, value]) => ({ key, value }));
+}
+
+// ---- status ----
+
+/**
+ * The states in which crossrole changes an instance: `available`, and `storage-full` (where
+ * growing the storage is the fix). ACK syncs only in `available`; everything else is RDS at work
+ * (creating, modifying, backing-up, rebooting, upgrading, ...) or a state only AWS or an
+ * operator can leave (stopped, failed, incompatible-*, ...).
+ */
+export const steadyStatuses: ReadonlySet<string> = new Set(["available", "storage-full"]);
+
+/** States RDS does not leave on its own (ACK treats most as terminal): looked at less often. */
+export const stuckStatuses: ReadonlySet<string> = new Set([
+  "stopped",
+  "failed",
+  "inaccessible-encryption-credentials",
+  "inaccessible-encryption-credentials-recoverable",
+  "incompatible-network",
+  "incompatible-option-group",
+  "incompatible-parameters",
+  "incompatible-restore",
+  "incompatible-credentials",
+  "restore-error",
+  "insufficient-capacity",
+  "unsupported-configuration",
+  "automation-paused",
+]);
+
+/** ACK's status fields from a DescribeDBInstances answer (status.dbInstanceStatus, endpoint, ...). */
+export function statusFromInstance(instance: AwsDBInstance): Record<string, unknown> {
+  const e = instance.Endpoint;
+  const endpoint = e
+    ? {
+        ...(e.Address ? { address: e.Address } : {}),
+        ...(e.Port === undefined ? {} : { port: e.Port }),
+        ...(e.HostedZoneId ? { hostedZoneID: e.HostedZoneId } : {}),
+      }
+    : undefined;
+  return {
+    ...(instance.DBInstanceStatus ? { dbInstanceStatus: instance.DBInstanceStatus } : {}),
+    ...(endpoint && Object.keys(endpoint).length > 0 ? { endpoint } : {}),
+    ...(instance.DbiResourceId ? { dbiResourceID: instance.DbiResourceId } : {}),
+    ...(instance.InstanceCreateTime
+      ? { instanceCreateTime: secondsPrecision(instance.InstanceCreateTime) }
+      : {}),
+  };
+}
+
+/** metav1.Time's form: RFC 3339 in UTC, whole seconds. */
+function secondsPrecision(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, "Z");
+}

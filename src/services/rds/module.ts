@@ -1,0 +1,175 @@
+// The RDS DBInstance kind plugged into the generic reconciler.
+//
+// RDS names instances per account and region, so the module's client is the pooled RDSClient
+// plus the region it acts in. The ARN in status is built from the decided account and region
+// (`arn`), which is where `read` looked; the identifier is always the spec's, lowercased (RDS
+// stores it so). An instance spends minutes creating, modifying, backing-up, ...: `busy` tells
+// the reconciler to write nothing and look again shortly, and `statusFrom` reports ACK's
+// status.dbInstanceStatus and endpoint. The master password comes from a Secret
+// (`secretFields`): the reconciler reads it and hands it to create, and to update whenever the
+// Secret changed.
+import { parseSpecWith, type SecretField, type SecretValues, type ServiceModule } from "../service-module.ts";
+import {
+  arnOf,
+  awsIdentifier,
+  claimDBInstance,
+  classifyError,
+  createDBInstance,
+  type DBInstanceClient,
+  DBInstanceError,
+  type DBInstanceFields,
+  type DBInstanceSpec,
+  dbInstanceKind,
+  dbInstanceSpecSchema,
+  deleteDBInstance,
+  deleteOptionsFromAnnotations,
+  diff,
+  isDBInstanceError,
+  lateInitialize,
+  masterUserPasswordPath,
+  type ObservedDBInstance,
+  passwordMissing,
+  rdsClientFactory,
+  readDBInstance,
+  specStorageType,
+  statusFromInstance,
+  steadyStatuses,
+  stuckStatuses,
+  tagMapOf,
+  updateDBInstance,
+  userTags,
+} from "./index.ts";
+
+/** How soon to look again at an instance RDS is working on (creating, modifying, ...). */
+export const busyRequeueMs = 15_000;
+/** How soon to look again at an instance in a state RDS does not leave on its own (stopped, failed, ...). */
+export const stuckRequeueMs = 60_000;
+
+function fieldsOf(observed: ObservedDBInstance): DBInstanceFields {
+  const { dbInstanceARN: _arn, instance: _instance, region: _region, ...fields } = observed;
+  return fields;
+}
+
+/** The master password the reconciler read from the spec's Secret, if any. */
+function passwordOf(secrets: SecretValues | undefined): string | undefined {
+  return secrets?.values.get(masterUserPasswordPath);
+}
+
+export const dbInstanceService: ServiceModule<DBInstanceSpec, ObservedDBInstance, DBInstanceClient> = {
+  kind: dbInstanceKind,
+  parseSpec: parseSpecWith(dbInstanceSpecSchema),
+  async client(credentials, decision, resource) {
+    const rds = await credentials.client(rdsClientFactory, decision, resource);
+    return { rds, region: await rds.config.region() };
+  },
+  identifier: (spec) => awsIdentifier(spec),
+  identifierField: "spec.dbInstanceIdentifier",
+  secretFields(spec): readonly SecretField[] {
+    const ref = spec.masterUserPassword;
+    if (ref === undefined) return [];
+    return [
+      {
+        path: masterUserPasswordPath,
+        ref: {
+          name: ref.name,
+          key: ref.key,
+          ...(ref.namespace === undefined ? {} : { namespace: ref.namespace }),
+        },
+      },
+    ];
+  },
+  async read(client, spec, ctx) {
+    const r = await readDBInstance(client, spec, ctx);
+    return r.found ? { found: true, observed: r.dbInstance } : { found: false };
+  },
+  tagsOf: (observed) => tagMapOf(observed.tags),
+  async create(client, spec, _region, ownerTags, ctx, secrets) {
+    const password = passwordOf(secrets);
+    if (spec.masterUserPassword !== undefined && password === undefined) {
+      throw passwordMissing(awsIdentifier(spec), "CreateDBInstance");
+    }
+    const r = await createDBInstance(client, spec, ownerTags, password, ctx);
+    return r.created
+      ? {
+          created: true,
+          status: r.dbInstanceStatus === undefined ? {} : { dbInstanceStatus: r.dbInstanceStatus },
+        }
+      : { created: false };
+  },
+  async update(client, desired, observed, ownerTags, ctx, secrets) {
+    const passwordChanged = secrets?.changed.includes(masterUserPasswordPath) === true;
+    const password = passwordChanged ? passwordOf(secrets) : undefined;
+    if (passwordChanged && password === undefined) {
+      throw passwordMissing(awsIdentifier(desired), "ModifyDBInstance");
+    }
+    const r = await updateDBInstance(client, desired, observed, ownerTags, password, ctx);
+    return [...r.differences.map((d) => d.path), ...(r.passwordSet ? [masterUserPasswordPath] : [])];
+  },
+  claim: (client, observed, ownerTags, ctx) => claimDBInstance(client, observed, ownerTags, ctx),
+  /**
+   * DeleteDBInstance without a final snapshot unless the object's annotations ask for one
+   * (ACK's rds.services.k8s.aws/skip-final-snapshot, final-db-snapshot-identifier and
+   * delete-automated-backups); without them, ACK's default applies.
+   */
+  async delete(client, spec, ctx, annotations) {
+    const parsed = deleteOptionsFromAnnotations(annotations);
+    if (!parsed.ok) {
+      throw new DBInstanceError({
+        disposition: "terminal",
+        code: "InvalidAnnotation",
+        operation: "DeleteDBInstance",
+        dbInstance: awsIdentifier(spec),
+        message: `DeleteDBInstance on DB instance "${awsIdentifier(spec)}" not attempted: ${parsed.message}; fix the annotation and the deletion proceeds`,
+      });
+    }
+    return deleteDBInstance(client, awsIdentifier(spec), parsed.options, ctx);
+  },
+  diff: (desired, observed) => diff(desired, fieldsOf(observed)).map((d) => d.path),
+  lateInitialize(spec, observed) {
+    const r = lateInitialize(spec, fieldsOf(observed));
+    return { spec: r.spec, initialized: r.initialized.map((f) => `spec.${f}`) };
+  },
+  specFromObserved(observed, spec) {
+    const { tags, storageType, ...fields } = fieldsOf(observed);
+    const user = userTags(tagMapOf(tags));
+    const storage = specStorageType(storageType);
+    return {
+      ...fields,
+      // The spec's own spelling: RDS reports it lowercase, and the field is immutable.
+      dbInstanceIdentifier: spec.dbInstanceIdentifier,
+      ...(storage ? { storageType: storage } : {}),
+      ...(user ? { tags: user } : {}),
+      // RDS never reveals the password: the reference stays what the spec says.
+      ...(spec.masterUserPassword ? { masterUserPassword: spec.masterUserPassword } : {}),
+      ...(spec.identityRef ? { identityRef: spec.identityRef } : {}),
+    };
+  },
+  arn: (spec, region, account) => arnOf(awsIdentifier(spec), region, account),
+  statusFrom: (observed) => statusFromInstance(observed.instance),
+  busy(observed) {
+    const state = observed.instance.DBInstanceStatus;
+    if (state === undefined || steadyStatuses.has(state)) return undefined;
+    const id = awsIdentifier(observed);
+    if (stuckStatuses.has(state)) {
+      return {
+        reason: "DBInstanceStatus",
+        message: `DB instance ${id} is ${state} in AWS, a state RDS does not leave on its own${state === "stopped" ? " (start it in AWS: crossrole does not start or stop instances)" : ""}; crossrole changes nothing until it is available`,
+        requeueAfterMs: stuckRequeueMs,
+      };
+    }
+    return {
+      reason: "DBInstanceStatus",
+      message: `DB instance ${id} is ${state} in AWS; waiting until it is available`,
+      requeueAfterMs: busyRequeueMs,
+    };
+  },
+  observedRegion: (observed) => observed.region,
+  isTerminal: (err) => isDBInstanceError(err) && err.terminal,
+  describeError(err, spec) {
+    return (
+      isDBInstanceError(err)
+        ? err
+        : classifyError(err, { operation: "DescribeDBInstances", dbInstance: awsIdentifier(spec) })
+    ).message;
+  },
+};

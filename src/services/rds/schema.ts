@@ -1,0 +1,319 @@
+// The DBInstance kind (rds.services.k8s.aws/v1alpha1): ACK's rds-controller field names and
+// shapes for the settings crossrole manages, plus spec.identityRef, so an ACK manifest applies
+// unchanged: integers for storage and retention, tags as a list of {key, value}, and the master
+// password as ACK's SecretKeyReference {namespace, name, key} (the value never enters the spec).
+// Fields ACK has and crossrole does not manage yet (dbSubnetGroupName, vpcSecurityGroupIDs,
+// iops, kmsKeyID, dbClusterIdentifier, ...) are left out on purpose: the apiserver then rejects
+// them as unknown instead of silently ignoring them.
+
+import { z } from "zod";
+import type { CrdSource } from "../../api/crd.ts";
+import { kindOf, type ResourceKind } from "../../api/kinds.ts";
+import { ownershipTagCount, userTagKey } from "../../api/ownership-tags.ts";
+import {
+  resourceCrdSource,
+  resourceObjectSchema,
+  resourceSpecSchema,
+  resourceStatusSchema,
+} from "../../api/resource.ts";
+import {
+  type CelValidation,
+  celMetadataKey,
+  celRulesOf,
+  immutable,
+  listMap,
+  withRules,
+} from "../../api/rules.ts";
+import { namespaceNameField, objectNameField, stringField } from "../../api/validation.ts";
+
+const found = kindOf("rds.services.k8s.aws/v1alpha1", "DBInstance");
+if (found === undefined)
+  throw new Error("src/api/kinds.ts no longer lists rds.services.k8s.aws/v1alpha1 DBInstance");
+export const dbInstanceKind: ResourceKind = found;
+
+/** Adds transition rules (`oldSelf`): only the apiserver sees the old object, so no zod half. */
+function withTransitionRules<S extends z.ZodType>(schema: S, ...rules: readonly CelValidation[]): S {
+  return schema.meta({ [celMetadataKey]: [...celRulesOf(schema), ...rules] }) as S;
+}
+
+// ---- the identifier ----
+// https://docs.aws.amazon.com/AmazonRDS/latest/APIReference/API_CreateDBInstance.html: 1-63
+// letters, digits or hyphens; first a letter; no trailing hyphen, no two consecutive hyphens.
+// RDS stores it lowercase and matches it case-insensitively: crossrole accepts any case (as
+// ACK does) and always talks to RDS in lowercase (see README.md).
+
+export const maxIdentifierLength = 63;
+
+const identifierMessage =
+  "dbInstanceIdentifier must be 1-63 letters, digits or hyphens, start with a letter, and neither end with a hyphen nor contain two consecutive hyphens (RDS naming rules)";
+
+/** The instance identifier: RDS-valid, and immutable (renaming would be a different instance to crossrole). */
+export const dbInstanceIdentifierSchema = immutable(
+  stringField("dbInstanceIdentifier")
+    .min(1, identifierMessage)
+    .max(maxIdentifierLength, identifierMessage)
+    // Every hyphen is followed by a letter or digit: no "--", no trailing "-" (RE2 has no lookahead).
+    .regex(/^[A-Za-z]([A-Za-z0-9]|-[A-Za-z0-9])*$/, identifierMessage),
+  "dbInstanceIdentifier is immutable: crossrole does not rename DB instances; create a new DBInstance resource instead",
+);
+
+// ---- engine and class ----
+
+/**
+ * The engines CreateDBInstance takes for a stand-alone instance. Aurora engines are left out:
+ * an Aurora instance belongs to a DB cluster, which crossrole does not manage.
+ */
+export const dbInstanceEngines = [
+  "mariadb",
+  "mysql",
+  "postgres",
+  "oracle-ee",
+  "oracle-ee-cdb",
+  "oracle-se2",
+  "oracle-se2-cdb",
+  "sqlserver-ee",
+  "sqlserver-se",
+  "sqlserver-ex",
+  "sqlserver-web",
+  "db2-ae",
+  "db2-se",
+  "custom-oracle-ee",
+  "custom-oracle-ee-cdb",
+  "custom-oracle-se2",
+  "custom-oracle-se2-cdb",
+  "custom-sqlserver-ee",
+  "custom-sqlserver-se",
+  "custom-sqlserver-web",
+  "custom-sqlserver-dev",
+] as const;
+export type DBInstanceEngine = (typeof dbInstanceEngines)[number];
+
+export const engineSchema = immutable(
+  z.enum(dbInstanceEngines, {
+    error: (issue) =>
+      issue.input === undefined
+        ? "engine is required"
+        : `engine must be one of ${dbInstanceEngines.join(", ")} (lowercase; Aurora engines belong to a DB cluster, which crossrole does not manage)`,
+  }),
+  "engine is immutable: RDS cannot change a DB instance's engine; create a new DBInstance resource instead",
+);
+
+const classMessage =
+  "dbInstanceClass must be an RDS DB instance class such as db.t3.micro or db.m6g.large (lowercase, starting with 'db.')";
+
+export const dbInstanceClassSchema = stringField("dbInstanceClass")
+  .max(64, classMessage)
+  .regex(/^db\.[a-z0-9-]+(\.[a-z0-9-]+)*$/, classMessage);
+
+export const engineVersionSchema = stringField("engineVersion")
+  .min(1, "engineVersion must not be empty; remove it for RDS's default version")
+  .max(64, "engineVersion must be at most 64 characters")
+  .regex(
+    /^[A-Za-z0-9._-]+$/,
+    "engineVersion must be a version such as 16.3 or 8.0.39 (letters, digits, '.', '_', '-')",
+  );
+
+// ---- storage ----
+
+export const maxAllocatedStorage = 65536;
+
+/** GiB; RDS can grow storage but never shrink it, so a decrease is refused at admission. */
+export const allocatedStorageSchema = withTransitionRules(
+  withRules(
+    z
+      .number({ error: "allocatedStorage must be a whole number of GiB" })
+      .int("allocatedStorage must be a whole number of GiB"),
+    {
+      cel: `self >= 1 && self <= ${maxAllocatedStorage}`,
+      message: `allocatedStorage must be between 1 and ${maxAllocatedStorage} GiB (RDS limits; most engines need at least 20)`,
+      check: (n: number) => n >= 1 && n <= maxAllocatedStorage,
+    },
+  ),
+  {
+    rule: "self >= oldSelf",
+    message:
+      "allocatedStorage can only grow: RDS cannot shrink a DB instance's storage; keep it at least its current value",
+  },
+);
+
+export const storageTypes = ["gp2", "gp3", "io1", "io2", "standard"] as const;
+export type StorageType = (typeof storageTypes)[number];
+
+export const storageTypeSchema = withRules(
+  z.enum(storageTypes, { error: `storageType must be one of ${storageTypes.join(", ")}` }),
+  {
+    cel: "self != 'io1' && self != 'io2'",
+    message:
+      "storageType io1 and io2 need provisioned iops, which crossrole does not manage yet; use gp2, gp3 or standard",
+    check: (s: StorageType) => s !== "io1" && s !== "io2",
+  },
+);
+
+export const storageEncryptedSchema = immutable(
+  z.boolean({ error: "storageEncrypted must be true or false" }),
+  "storageEncrypted is immutable: RDS cannot encrypt or decrypt an existing DB instance in place; create a new DBInstance resource instead",
+);
+
+// ---- credentials and database ----
+
+const usernameMessage =
+  "masterUsername must be 1-16 letters, digits or underscores, starting with a letter (RDS rule; some engines allow fewer)";
+
+export const masterUsernameSchema = immutable(
+  stringField("masterUsername")
+    .min(1, usernameMessage)
+    .max(16, usernameMessage)
+    .regex(/^[A-Za-z][A-Za-z0-9_]*$/, usernameMessage),
+  "masterUsername is immutable: RDS cannot rename the master user; create a new DBInstance resource instead",
+);
+
+const dbNameMessage =
+  "dbName must be 1-64 letters, digits or underscores, starting with a letter (RDS rule; Oracle allows 8, PostgreSQL 63)";
+
+export const dbNameSchema = immutable(
+  stringField("dbName")
+    .min(1, dbNameMessage)
+    .max(64, dbNameMessage)
+    .regex(/^[A-Za-z][A-Za-z0-9_]*$/, dbNameMessage),
+  "dbName is immutable: RDS creates the database once, at creation; create a new DBInstance resource instead",
+);
+
+/**
+ * ACK's SecretKeyReference: one key of a Secret. crossrole reads it from the resource's own
+ * namespace only; `namespace` may name that namespace (ACK manifests often do) and nothing else.
+ */
+export const secretKeyReferenceSchema = z
+  .object(
+    {
+      namespace: namespaceNameField("masterUserPassword.namespace").optional(),
+      name: objectNameField("masterUserPassword.name"),
+      key: stringField("masterUserPassword.key")
+        .min(1, "masterUserPassword.key must name a key of the Secret (letters, digits, '-', '_', '.')")
+        .max(253, "masterUserPassword.key must be at most 253 characters")
+        .regex(
+          /^[-._a-zA-Z0-9]+$/,
+          "masterUserPassword.key must name a key of the Secret (letters, digits, '-', '_', '.')",
+        ),
+    },
+    {
+      error: (issue) =>
+        issue.input === undefined
+          ? "masterUserPassword is required"
+          : "masterUserPassword must be a Secret key reference {name, key} (ACK's SecretKeyReference), never the password itself",
+    },
+  )
+  .meta({ "x-kubernetes-map-type": "atomic" });
+export type SecretKeyReference = z.infer<typeof secretKeyReferenceSchema>;
+
+// ---- tags: a list of {key, value}, as in ACK ----
+
+/** RDS allows 50 tags on a resource; crossrole's ownership tags take some of them. */
+export const maxDBInstanceTags = 50 - ownershipTagCount;
+
+export const tagSchema = z.object({
+  key: userTagKey(
+    withRules(
+      stringField("tags[].key")
+        .min(1, "tags[].key must be 1-128 characters (RDS tag limit)")
+        .max(128, "tags[].key must be 1-128 characters (RDS tag limit)"),
+      {
+        cel: "!self.startsWith('aws:') && !self.startsWith('rds:')",
+        message: "tags[].key must not start with 'aws:' or 'rds:' (reserved by AWS); rename the tag",
+        check: (s: string) => !s.startsWith("aws:") && !s.startsWith("rds:"),
+      },
+    ),
+    "tags[].key",
+  ),
+  value: stringField("tags[].value")
+    .max(256, "tags[].value must be at most 256 characters (RDS tag limit)")
+    .optional(),
+});
+export type Tag = z.infer<typeof tagSchema>;
+
+export const tagsSchema = listMap(
+  z
+    .array(tagSchema, { error: "tags must be a list of {key, value}" })
+    .max(
+      maxDBInstanceTags,
+      `tags may hold at most ${maxDBInstanceTags} tags (RDS's 50 less crossrole's ${ownershipTagCount} ownership tags)`,
+    ),
+  "key",
+  "tags must not repeat a key",
+);
+
+// ---- the spec, status and object ----
+
+/** The fields of a DB instance crossrole manages. */
+export const dbInstanceFieldsShape = {
+  dbInstanceIdentifier: dbInstanceIdentifierSchema,
+  dbInstanceClass: dbInstanceClassSchema,
+  engine: engineSchema,
+  engineVersion: engineVersionSchema.optional(),
+  allocatedStorage: allocatedStorageSchema.optional(),
+  masterUsername: masterUsernameSchema.optional(),
+  masterUserPassword: secretKeyReferenceSchema.optional(),
+  dbName: dbNameSchema.optional(),
+  multiAZ: z.boolean({ error: "multiAZ must be true or false" }).optional(),
+  storageType: storageTypeSchema.optional(),
+  storageEncrypted: storageEncryptedSchema.optional(),
+  publiclyAccessible: z.boolean({ error: "publiclyAccessible must be true or false" }).optional(),
+  backupRetentionPeriod: withRules(
+    z
+      .number({ error: "backupRetentionPeriod must be a whole number of days" })
+      .int("backupRetentionPeriod must be a whole number of days"),
+    {
+      cel: "self >= 0 && self <= 35",
+      message:
+        "backupRetentionPeriod must be between 0 and 35 days (RDS limits; 0 disables automated backups)",
+      check: (n: number) => n >= 0 && n <= 35,
+    },
+  ).optional(),
+  deletionProtection: z.boolean({ error: "deletionProtection must be true or false" }).optional(),
+  tags: tagsSchema.optional(),
+};
+
+/** `spec` of a DBInstance: the fields above plus the optional `identityRef` every kind carries. */
+export const dbInstanceSpecSchema = resourceSpecSchema(dbInstanceFieldsShape);
+export type DBInstanceSpec = z.infer<typeof dbInstanceSpecSchema>;
+/** A DB instance's managed configuration, without identityRef. */
+export type DBInstanceFields = Omit<DBInstanceSpec, "identityRef">;
+
+/** ACK's status: ackResourceMetadata and conditions, plus what DescribeDBInstances says (ACK's names). */
+export const dbInstanceStatusSchema = resourceStatusSchema.extend({
+  dbInstanceStatus: z.string().optional(),
+  endpoint: z
+    .object({
+      address: z.string().optional(),
+      port: z.number().int().optional(),
+      hostedZoneID: z.string().optional(),
+    })
+    .optional(),
+  dbiResourceID: z.string().optional(),
+  instanceCreateTime: z.string().optional(),
+});
+export type DBInstanceStatus = z.infer<typeof dbInstanceStatusSchema>;
+
+export const dbInstanceSchema = resourceObjectSchema(
+  dbInstanceKind,
+  dbInstanceSpecSchema,
+  dbInstanceStatusSchema,
+);
+export type DBInstance = z.infer<typeof dbInstanceSchema>;
+
+const base = resourceCrdSource(dbInstanceKind, dbInstanceSpecSchema, dbInstanceStatusSchema);
+const [account, region, ...rest] = base.printerColumns ?? [];
+
+/**
+ * The DBInstance CRD: the shared resource CRD with this schema, plus ACK's STATUS column
+ * (`status.dbInstanceStatus`) and the endpoint address in the wide output.
+ */
+export const dbInstanceCrdSource: CrdSource = {
+  ...base,
+  schema: dbInstanceSchema,
+  printerColumns: [
+    ...(account && region ? [account, region] : []),
+    { name: "Status", type: "string", jsonPath: ".status.dbInstanceStatus" },
+    ...rest,
+    { name: "Endpoint", type: "string", jsonPath: ".status.endpoint.address", priority: 1 },
+  ],
+};

@@ -1,0 +1,426 @@
+// The RDS DBInstance module against the real AWS emulator (moto in server mode, recording every
+// request): create with the master password and user + ownership tags in one call, read back
+// (settings, tags, status, endpoint) whatever the case of the spec's identifier, update in one
+// ModifyDBInstance with ApplyImmediately and tags with ownership tags kept, the password sent
+// again only when its Secret changed (checked in moto's own request recording), claim, an
+// existing identifier answered `created: false`, deletion protection reported with its fix, a
+// final snapshot when ACK's annotations ask for one, a refused value as a terminal error naming
+// the field, and isolation between accounts (moto maps sts:AssumeRole keys for 222222222222 to
+// that account).
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import {
+  CreateDBInstanceCommand,
+  DescribeDBInstancesCommand,
+  DescribeDBSnapshotsCommand,
+  ModifyDBInstanceCommand,
+  RDSClient,
+} from "@aws-sdk/client-rds";
+import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
+import type { AwsCredentialIdentity } from "@smithy/types";
+import {
+  claimDBInstance,
+  createDBInstance,
+  type DBInstanceClient,
+  type DBInstanceError,
+  type DBInstanceFields,
+  dbInstanceSpecSchema,
+  deleteDBInstance,
+  diff,
+  readDBInstance,
+  updateDBInstance,
+} from "../../src/services/rds/index.ts";
+import { dbInstanceService } from "../../src/services/rds/module.ts";
+import type { SecretValues } from "../../src/services/service-module.ts";
+import { type Emulator, startEmulator } from "../harness/index.ts";
+import { type MotoRecordedRequest, readMotoRecording } from "../support/moto-recording.ts";
+
+const defaultCredentials: AwsCredentialIdentity = {
+  accessKeyId: "AKIAIOSFODNN7EXAMPLE",
+  secretAccessKey: "default-secret",
+};
+const otherAccount = "222222222222";
+const region = "us-east-1";
+const owner = {
+  "services.k8s.aws/namespace": "shop",
+  "crossrole.dev/owner": "DBInstance/shop/orders",
+  "crossrole.dev/owner-uid": "uid-1",
+  "services.k8s.aws/controller-version": "crossrole-test",
+};
+
+let dir: string;
+let emulator: Emulator;
+let mine: DBInstanceClient;
+let other: DBInstanceClient;
+let myAccount: string;
+
+function rds(credentials: AwsCredentialIdentity): RDSClient {
+  return new RDSClient({ region, endpoint: emulator.endpoint, credentials });
+}
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), "crossrole-rds-dbinstance-"));
+  emulator = await startEmulator({ dir, recording: true });
+  const sts = new STSClient({ region, endpoint: emulator.endpoint, credentials: defaultCredentials });
+  myAccount = (await sts.send(new GetCallerIdentityCommand({}))).Account ?? "";
+  mine = { rds: rds(defaultCredentials), region };
+  const assumed = await sts.send(
+    new AssumeRoleCommand({ RoleArn: `arn:aws:iam::${otherAccount}:role/x`, RoleSessionName: "rds-test" }),
+  );
+  const c = assumed.Credentials;
+  assert.ok(c?.AccessKeyId && c.SecretAccessKey && c.SessionToken, "AssumeRole returned no credentials");
+  other = {
+    rds: rds({
+      accessKeyId: c.AccessKeyId,
+      secretAccessKey: c.SecretAccessKey,
+      sessionToken: c.SessionToken,
+    }),
+    region,
+  };
+  sts.destroy();
+});
+
+after(async () => {
+  for (const c of [mine, other]) c?.rds.destroy();
+  await emulator?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+let counter = 0;
+function uniqueId(label: string): string {
+  counter += 1;
+  return `crossrole-${label}-${process.pid}-${counter}`;
+}
+
+function spec(id: string, extra: Record<string, unknown> = {}): DBInstanceFields {
+  return dbInstanceSpecSchema.parse({
+    dbInstanceIdentifier: id,
+    dbInstanceClass: "db.t3.micro",
+    engine: "postgres",
+    engineVersion: "16.3",
+    allocatedStorage: 20,
+    masterUsername: "shop_admin",
+    masterUserPassword: { name: "orders-db", key: "password" },
+    backupRetentionPeriod: 1,
+    ...extra,
+  });
+}
+
+const passwords = (value: string, changed = false): SecretValues => ({
+  values: new Map([["spec.masterUserPassword", value]]),
+  changed: changed ? ["spec.masterUserPassword"] : [],
+});
+
+/** The RDS requests (action and form fields) `action` made, from moto's own recording. */
+async function rdsRequestsDuring(action: () => Promise<unknown>): Promise<MotoRecordedRequest[]> {
+  const path = emulator.recordingPath;
+  assert.ok(path !== undefined, "the emulator records requests");
+  const before = (await readMotoRecording(path)).length;
+  await action();
+  return (await readMotoRecording(path)).slice(before).filter((r) => r.params["Action"] !== undefined);
+}
+
+const actions = (rs: readonly MotoRecordedRequest[]) => rs.map((r) => r.params["Action"]);
+
+async function describeIn(client: DBInstanceClient, id: string) {
+  const out = await client.rds.send(new DescribeDBInstancesCommand({ DBInstanceIdentifier: id }));
+  return out.DBInstances?.[0];
+}
+
+async function rdsError(run: () => Promise<unknown>): Promise<DBInstanceError> {
+  try {
+    await run();
+  } catch (err) {
+    assert.ok((err as Error).name === "DBInstanceError", `expected a DBInstanceError, got ${String(err)}`);
+    return err as DBInstanceError;
+  }
+  assert.fail("expected the call to fail");
+}
+
+describe("RDS DBInstance module against the emulator", () => {
+  test("creates with the password, user tags and ownership tags in one call, and reads it all back", async () => {
+    const id = uniqueId("full");
+    const desired = spec(id, { tags: [{ key: "team", value: "shop" }], deletionProtection: false });
+    const sent = await rdsRequestsDuring(async () => {
+      const created = await dbInstanceService.create(
+        mine,
+        desired,
+        region,
+        owner,
+        {},
+        passwords("first-pw-1"),
+      );
+      assert.equal(created.created, true);
+    });
+    assert.deepEqual(actions(sent), ["CreateDBInstance"]);
+    assert.equal(sent[0]?.params["MasterUserPassword"], "first-pw-1", "the Secret's value reached RDS");
+    const r = await readDBInstance(mine, desired);
+    assert.ok(r.found);
+    const o = r.dbInstance;
+    assert.equal(o.dbInstanceARN, `arn:aws:rds:${region}:${myAccount}:db:${id}`);
+    assert.equal(dbInstanceService.arn(desired, region, myAccount), o.dbInstanceARN);
+    assert.equal(dbInstanceService.observedRegion(o), region);
+    assert.equal(o.dbInstanceClass, "db.t3.micro");
+    assert.equal(o.engineVersion, "16.3");
+    assert.equal(o.masterUsername, "shop_admin");
+    assert.deepEqual(dbInstanceService.tagsOf(o), { team: "shop", ...owner });
+    const status = dbInstanceService.statusFrom?.(o) ?? {};
+    assert.equal(status["dbInstanceStatus"], "available");
+    assert.deepEqual(status["endpoint"], {
+      address: `${id}.aaaaaaaaaa.${region}.rds.amazonaws.com`,
+      port: 5432,
+    });
+    assert.equal(dbInstanceService.busy?.(o), undefined);
+    assert.deepEqual(diff(desired, o), []);
+    assert.ok(!JSON.stringify(o).includes("first-pw-1"), "nothing read back holds the password");
+  });
+
+  test("an uppercase spec identifier finds, tags and deletes RDS's lowercase instance, with no drift", async () => {
+    const id = uniqueId("case");
+    const upper = spec(id.toUpperCase());
+    assert.ok((await createDBInstance(mine, upper, owner, "pw-12345678")).created);
+    const r = await readDBInstance(mine, upper);
+    assert.ok(r.found);
+    assert.equal(r.dbInstance.instance.DBInstanceIdentifier, id, "RDS stores it lowercase");
+    assert.equal(r.dbInstance.dbInstanceIdentifier, id.toUpperCase(), "the spec's spelling is kept");
+    assert.equal(r.dbInstance.dbInstanceARN, dbInstanceService.arn(upper, region, myAccount));
+    assert.deepEqual(dbInstanceService.diff({ ...upper }, r.dbInstance), []);
+    assert.deepEqual(
+      dbInstanceService.specFromObserved(r.dbInstance, upper).dbInstanceIdentifier,
+      id.toUpperCase(),
+    );
+    assert.equal(await dbInstanceService.delete(mine, upper, {}, {}), "deleted");
+    assert.equal((await readDBInstance(mine, spec(id))).found, false);
+  });
+
+  test("updates settings in one ModifyDBInstance with ApplyImmediately, and tags, keeping the ownership tags", async () => {
+    const id = uniqueId("update");
+    await createDBInstance(
+      mine,
+      spec(id, {
+        tags: [
+          { key: "team", value: "shop" },
+          { key: "old", value: "x" },
+        ],
+      }),
+      owner,
+      "pw-12345678",
+    );
+    const r = await readDBInstance(mine, spec(id));
+    assert.ok(r.found);
+    const desired = spec(id, {
+      dbInstanceClass: "db.t3.small",
+      backupRetentionPeriod: 7,
+      multiAZ: true,
+      deletionProtection: true,
+      allocatedStorage: 50,
+      tags: [
+        { key: "team", value: "platform" },
+        { key: "tier", value: "gold" },
+      ],
+    });
+    const sent = await rdsRequestsDuring(async () => {
+      const changed = await dbInstanceService.update(
+        mine,
+        desired,
+        r.dbInstance,
+        owner,
+        {},
+        passwords("pw-12345678"),
+      );
+      assert.deepEqual([...changed].sort(), [
+        "spec.allocatedStorage",
+        "spec.backupRetentionPeriod",
+        "spec.dbInstanceClass",
+        "spec.deletionProtection",
+        "spec.multiAZ",
+        "spec.tags",
+      ]);
+    });
+    assert.deepEqual(actions(sent), ["AddTagsToResource", "RemoveTagsFromResource", "ModifyDBInstance"]);
+    const modify = sent[2]?.params ?? {};
+    assert.equal(modify["ApplyImmediately"], "true");
+    assert.equal(modify["DBInstanceClass"], "db.t3.small");
+    assert.equal(modify["MasterUserPassword"], undefined, "an unchanged Secret is not sent again");
+    const after = await readDBInstance(mine, desired);
+    assert.ok(after.found);
+    assert.deepEqual(diff(desired, after.dbInstance), []);
+    assert.deepEqual(dbInstanceService.tagsOf(after.dbInstance), {
+      team: "platform",
+      tier: "gold",
+      ...owner,
+    });
+    // cleanup needs deletion protection off
+    await mine.rds.send(
+      new ModifyDBInstanceCommand({
+        DBInstanceIdentifier: id,
+        DeletionProtection: false,
+        ApplyImmediately: true,
+      }),
+    );
+    await deleteDBInstance(mine, id);
+  });
+
+  test("a changed Secret sets the master password again (moto's recording shows the new value)", async () => {
+    const id = uniqueId("password");
+    const desired = spec(id);
+    await dbInstanceService.create(mine, desired, region, owner, {}, passwords("before-pw-1"));
+    const r = await readDBInstance(mine, desired);
+    assert.ok(r.found);
+    const sent = await rdsRequestsDuring(async () => {
+      const changed = await dbInstanceService.update(
+        mine,
+        desired,
+        r.dbInstance,
+        owner,
+        {},
+        passwords("after-pw-22", true),
+      );
+      assert.deepEqual(changed, ["spec.masterUserPassword"]);
+    });
+    assert.deepEqual(actions(sent), ["ModifyDBInstance"]);
+    assert.equal(sent[0]?.params["MasterUserPassword"], "after-pw-22");
+    assert.equal(sent[0]?.params["ApplyImmediately"], "true");
+    await deleteDBInstance(mine, id);
+  });
+
+  test("an out-of-band change is drift, and update corrects it", async () => {
+    const id = uniqueId("drift");
+    const desired = spec(id, { backupRetentionPeriod: 3 });
+    await createDBInstance(mine, desired, owner, "pw-12345678");
+    await mine.rds.send(
+      new ModifyDBInstanceCommand({
+        DBInstanceIdentifier: id,
+        BackupRetentionPeriod: 9,
+        ApplyImmediately: true,
+      }),
+    );
+    const r = await readDBInstance(mine, desired);
+    assert.ok(r.found);
+    assert.deepEqual(dbInstanceService.diff(desired, r.dbInstance), ["spec.backupRetentionPeriod"]);
+    const u = await updateDBInstance(mine, desired, r.dbInstance, owner);
+    assert.deepEqual(
+      u.differences.map((d) => d.path),
+      ["spec.backupRetentionPeriod"],
+    );
+    assert.equal((await describeIn(mine, id))?.BackupRetentionPeriod, 3);
+    await deleteDBInstance(mine, id);
+  });
+
+  test("late initialisation takes RDS's defaults for what the spec leaves out", async () => {
+    const id = uniqueId("late");
+    const minimal = dbInstanceSpecSchema.parse({
+      dbInstanceIdentifier: id,
+      dbInstanceClass: "db.t3.micro",
+      engine: "mysql",
+    });
+    await createDBInstance(mine, minimal, owner);
+    const r = await readDBInstance(mine, minimal);
+    assert.ok(r.found);
+    const late = dbInstanceService.lateInitialize(minimal, r.dbInstance);
+    assert.ok(late.initialized.includes("spec.allocatedStorage"));
+    assert.ok(late.initialized.includes("spec.engineVersion"));
+    assert.ok(late.initialized.includes("spec.backupRetentionPeriod"));
+    assert.ok(dbInstanceSpecSchema.safeParse(late.spec).success, "the late-initialised spec is valid");
+    assert.deepEqual(dbInstanceService.diff(late.spec, r.dbInstance), []);
+    await deleteDBInstance(mine, id);
+  });
+
+  test("an existing identifier is created: false; claim adds the ownership tags and keeps the others", async () => {
+    const id = uniqueId("claim");
+    await mine.rds.send(
+      new CreateDBInstanceCommand({
+        DBInstanceIdentifier: id,
+        DBInstanceClass: "db.t3.micro",
+        Engine: "postgres",
+        Tags: [{ Key: "legacy", Value: "yes" }],
+      }),
+    );
+    assert.deepEqual(await createDBInstance(mine, spec(id), owner, "pw-12345678"), { created: false });
+    const r = await readDBInstance(mine, spec(id));
+    assert.ok(r.found);
+    assert.deepEqual(dbInstanceService.tagsOf(r.dbInstance), { legacy: "yes" });
+    await claimDBInstance(mine, r.dbInstance, owner);
+    const claimed = await readDBInstance(mine, spec(id));
+    assert.ok(claimed.found);
+    assert.deepEqual(dbInstanceService.tagsOf(claimed.dbInstance), { legacy: "yes", ...owner });
+    await deleteDBInstance(mine, id);
+  });
+
+  test("another account sees nothing of it, and can make its own of the same identifier", async () => {
+    const id = uniqueId("iso");
+    await createDBInstance(mine, spec(id), owner, "pw-12345678");
+    assert.equal((await readDBInstance(other, spec(id))).found, false);
+    assert.ok((await createDBInstance(other, spec(id), owner, "pw-12345678")).created);
+    const theirs = await readDBInstance(other, spec(id));
+    assert.ok(theirs.found);
+    assert.equal(theirs.dbInstance.dbInstanceARN, `arn:aws:rds:${region}:${otherAccount}:db:${id}`);
+    assert.equal(await deleteDBInstance(other, id), "deleted");
+    assert.ok((await readDBInstance(mine, spec(id))).found, "deleting theirs left mine");
+    await deleteDBInstance(mine, id);
+  });
+
+  test("delete: protection is refused naming spec.deletionProtection; no final snapshot by default; gone is not-found", async () => {
+    const id = uniqueId("delete");
+    await createDBInstance(mine, spec(id, { deletionProtection: true }), owner, "pw-12345678");
+    const refused = await rdsError(() => dbInstanceService.delete(mine, spec(id), {}, {}));
+    assert.equal(refused.terminal, false);
+    assert.equal(refused.field, "spec.deletionProtection");
+    assert.match(refused.message, /set spec\.deletionProtection: false/);
+    await mine.rds.send(
+      new ModifyDBInstanceCommand({
+        DBInstanceIdentifier: id,
+        DeletionProtection: false,
+        ApplyImmediately: true,
+      }),
+    );
+    const sent = await rdsRequestsDuring(async () => {
+      assert.equal(await dbInstanceService.delete(mine, spec(id), {}, {}), "deleted");
+    });
+    assert.equal(sent[0]?.params["SkipFinalSnapshot"], "true", "ACK's default: no final snapshot");
+    assert.equal((await readDBInstance(mine, spec(id))).found, false);
+    assert.equal(await dbInstanceService.delete(mine, spec(id), {}, {}), "not-found");
+  });
+
+  test("delete takes a final snapshot when ACK's annotations ask for one", async () => {
+    const id = uniqueId("snap");
+    await createDBInstance(mine, spec(id), owner, "pw-12345678");
+    const deleteWith = dbInstanceService.delete;
+    assert.equal(
+      await deleteWith(
+        mine,
+        spec(id),
+        {},
+        {
+          "rds.services.k8s.aws/skip-final-snapshot": "false",
+          "rds.services.k8s.aws/final-db-snapshot-identifier": `${id}-final`,
+        },
+      ),
+      "deleted",
+    );
+    const snaps = await mine.rds.send(
+      new DescribeDBSnapshotsCommand({ DBSnapshotIdentifier: `${id}-final` }),
+    );
+    assert.equal(snaps.DBSnapshots?.[0]?.DBInstanceIdentifier, id);
+  });
+
+  test("a value RDS refuses is a terminal error naming the field; nothing is created", async () => {
+    const id = uniqueId("refused");
+    // In the spec's engine list, not in moto's: RDS (moto) refuses it as InvalidParameterValue.
+    const err = await rdsError(() =>
+      createDBInstance(mine, spec(id, { engine: "custom-sqlserver-dev" }), owner, "pw-refused-1"),
+    );
+    assert.equal(err.terminal, true);
+    assert.equal(err.field, "spec.engine");
+    assert.match(
+      err.message,
+      /^spec\.engine: CreateDBInstance on DB instance ".*" failed with InvalidParameterValue/,
+    );
+    assert.ok(!err.message.includes("pw-refused-1"));
+    assert.equal(dbInstanceService.isTerminal(err), true);
+    assert.equal((await readDBInstance(mine, spec(id))).found, false);
+  });
+});
