@@ -41,15 +41,6 @@ export function resourceSpecSchema<Shape extends z.ZodRawShape>(shape: Shape) {
   return z.object({ identityRef: identityRefSchema.optional(), ...shape }, { error: objectError("spec") });
 }
 
-/**
- * Until a kind's own spec schema is written, its spec keeps any fields (ACK's spec shapes are
- * large) and only `identityRef` is validated.
- */
-export const provisionalResourceSpecSchema = z.looseObject(
-  { identityRef: identityRefSchema.optional() },
-  { error: objectError("spec") },
-);
-
 /** A whole object of a managed kind; `status` is ACK's, or a kind's extension of it. */
 export function resourceObjectSchema<
   Spec extends z.ZodType,
@@ -67,7 +58,7 @@ const conditionStatus = (type: string): string => `.status.conditions[?(@.type==
 
 export function resourceCrdSource(
   kind: ResourceKind,
-  spec: z.ZodType = provisionalResourceSpecSchema,
+  spec: z.ZodType,
   status: z.ZodType = resourceStatusSchema,
 ): CrdSource {
   return {
