@@ -12,6 +12,7 @@
 // number of distinct roles), Kubernetes API requests per resource (the controller's
 // rest_client_requests_total), and the controller's peak RSS (VmHWM). Ends with one JSON line.
 import { readFile } from "node:fs/promises";
+import { lookupKind } from "../src/api/kinds.ts";
 import { installCrds } from "../src/deploy/install-crds.ts";
 import { applyObjects } from "../src/deploy/manifests.ts";
 import { createKubeClient, type KubeClient } from "../src/runtime/kubeClient.ts";
@@ -20,6 +21,7 @@ import { servedKindNames } from "../src/services/served.ts";
 import { accountsHolding } from "../test/harness/accounts.ts";
 import { startControllerProcess } from "../test/harness/controllerProcess.ts";
 import { startStack, waitFor } from "../test/harness/index.ts";
+import { kindMakers, minimalResource, namespaceObjectsFor } from "../test/support/minimal-resources.ts";
 import { readMotoRecording } from "../test/support/moto-recording.ts";
 
 const total = 500;
@@ -31,32 +33,6 @@ const roleOf = (account: string) => `arn:aws:iam::${account}:role/bench`;
 const targets = { wallSeconds: 60, peakRssMB: 250 };
 
 /** How the bench writes one resource of each kind it knows (a served kind missing here is an error). */
-const kindMakers: Readonly<
-  Record<
-    string,
-    { apiVersion: string; plural: string; service: string; spec(name: string): Record<string, unknown> }
-  >
-> = {
-  Bucket: {
-    apiVersion: "s3.services.k8s.aws/v1alpha1",
-    plural: "buckets",
-    service: "s3",
-    spec: (name) => ({ name }),
-  },
-  Topic: {
-    apiVersion: "sns.services.k8s.aws/v1alpha1",
-    plural: "topics",
-    service: "sns",
-    spec: (name) => ({ name }),
-  },
-  Queue: {
-    apiVersion: "sqs.services.k8s.aws/v1alpha1",
-    plural: "queues",
-    service: "sqs",
-    spec: (name) => ({ queueName: name }),
-  },
-};
-
 interface Scenario {
   readonly name: string;
   readonly flags: readonly string[];
@@ -168,7 +144,7 @@ const selectors: Scenario = {
 const unknownKinds = servedKindNames.filter((k) => !(k in kindMakers));
 if (unknownKinds.length > 0) {
   throw new Error(
-    `bench/e2e.ts: add ${unknownKinds.join(", ")} to kindMakers so the mixed scenario covers every served kind`,
+    `add ${unknownKinds.join(", ")} to test/support/minimal-resources.ts so the mixed scenario covers every served kind`,
   );
 }
 const mixedKinds = servedKindNames;
@@ -183,7 +159,7 @@ const mixed: Scenario = {
     const accountMap: Record<string, string> = {};
     accounts.forEach((account, i) => {
       for (const kind of mixedKinds) {
-        const service = kindMakers[kind]?.service ?? "";
+        const service = lookupKind(kind)?.service ?? "";
         accountMap[`${service}.${account}`] = `arn:aws:iam::${account}:role/bench-${service}`;
       }
       for (let n = 0; n < namespacesPerAccount; n++) {
@@ -207,9 +183,12 @@ interface ResourceList {
 }
 
 async function readyCount(kube: KubeClient, kind: string): Promise<number> {
-  const m = kindMakers[kind];
-  if (!m) throw new Error(`the bench does not know how to write a ${kind}`);
-  const list = await kube.request<ResourceList>({ method: "GET", path: `/apis/${m.apiVersion}/${m.plural}` });
+  const k = lookupKind(kind);
+  if (!k) throw new Error(`no resource kind ${kind}`);
+  const list = await kube.request<ResourceList>({
+    method: "GET",
+    path: `/apis/${k.group}/${k.version}/${k.plural}`,
+  });
   return list.items.filter((b) =>
     b.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"),
   ).length;
@@ -242,21 +221,16 @@ async function run(scenario: Scenario) {
       name: scenario.name,
     });
     const kinds = scenario.kinds ?? ["Bucket"];
+    await applyObjects(
+      kube,
+      namespaces.flatMap((n) => namespaceObjectsFor(kinds, n.name)),
+    );
     const perNamespace = total / namespaces.length;
     // Kinds take turns within each namespace, so each kind gets total / kinds.length resources.
-    const items = namespaces.flatMap(
-      (n) =>
-        Array.from({ length: perNamespace }, (_, k) => {
-          const kind = kinds[k % kinds.length] ?? "Bucket";
-          const m = kindMakers[kind];
-          if (!m) throw new Error(`the bench does not know how to write a ${kind}`);
-          return {
-            apiVersion: m.apiVersion,
-            kind,
-            metadata: { name: `r${k}`, namespace: n.name },
-            spec: { ...m.spec(`${n.name}-r${k}`), ...n.spec },
-          };
-        }) as KubeObject[],
+    const items = namespaces.flatMap((n) =>
+      Array.from({ length: perNamespace }, (_, k) =>
+        minimalResource(kinds[k % kinds.length] ?? "Bucket", n.name, `r${k}`, `${n.name}-r${k}`, n.spec),
+      ),
     );
     const perKind = Object.fromEntries(
       kinds.map((kind) => [kind, items.filter((item) => item.kind === kind).length]),
