@@ -1,17 +1,20 @@
 // The main job on the embedded default: a local kube-apiserver + etcd and the AWS emulator on
 // loopback, crossrole's CRDs, the real controller process (`crossrole run`), and Alice's story
-// (examples/alice) applied to it. For each bucket it prints the account it landed in (as the
-// emulator's S3 answers, asked with each account's own credentials), the role used, and the
-// summary `crossrole explain` gives. Then the stack stays up for a human (Ctrl-C stops it), or
+// (examples/alice) applied to it. For each resource (buckets, her queue, her database) it prints
+// the account it landed in (as the emulator answers, asked with each account's own
+// credentials), the role used, and the summary `crossrole explain` gives. Then the stack stays up for a human (Ctrl-C stops it), or
 // with --once it is torn down at once.
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { lookupKind } from "../src/api/kinds.ts";
 import { runCli } from "../src/cli/main.ts";
 import { installCrds } from "../src/deploy/install-crds.ts";
 import { applyObjects, readManifests } from "../src/deploy/manifests.ts";
 import { createKubeClient } from "../src/runtime/kubeClient.ts";
 import type { KubeObject } from "../src/runtime/kubeObject.ts";
-import { accountsHolding } from "../test/harness/accounts.ts";
+import { serviceModules } from "../src/services/index.ts";
+import { isServed } from "../src/services/served.ts";
+import { accountsHoldingResource } from "../test/harness/accounts.ts";
 import {
   type ControllerProcess,
   controllerAccount,
@@ -36,8 +39,8 @@ if (values.help) {
   process.exit(0);
 }
 
-type Bucket = KubeObject & {
-  spec?: { name?: string };
+type Resource = KubeObject & {
+  spec?: Record<string, unknown>;
   status?: {
     ackResourceMetadata?: {
       ownerAccountID?: string;
@@ -87,18 +90,20 @@ try {
   controller = await startControllerProcess(stack, [], { logLevel: "info", name: "crossrole" });
   say(`crossrole run is up (pid ${controller.pid}; logs ${controller.logFile}) at ${seconds()} s`);
 
-  const buckets = objects.filter((o) => o.kind === "Bucket");
+  const resources = objects.filter((o) => isServed(o.kind ?? ""));
   const accounts = [controllerAccount, ...new Set(JSON.stringify(objects).match(/\b\d{12}\b/g) ?? [])].filter(
     (a, i, all) => all.indexOf(a) === i,
   );
   say();
-  for (const b of buckets) {
-    const ns = b.metadata.namespace ?? "default";
-    const path = `/apis/s3.services.k8s.aws/v1alpha1/namespaces/${ns}/buckets/${b.metadata.name}`;
+  for (const r of resources) {
+    const kind = lookupKind(r.kind ?? "");
+    if (!kind) continue;
+    const ns = r.metadata.namespace ?? "default";
+    const path = `/apis/${kind.group}/${kind.version}/namespaces/${ns}/${kind.plural}/${r.metadata.name}`;
     // Wait for the controller's verdict: synced, or a recoverable/terminal condition.
     const current = await waitFor(
       async () => {
-        const o = await kube.request<Bucket>({ method: "GET", path });
+        const o = await kube.request<Resource>({ method: "GET", path });
         const settled = o.status?.conditions?.some(
           (c) =>
             (c.type === "ACK.ResourceSynced" && c.status === "True") ||
@@ -106,15 +111,23 @@ try {
         );
         return settled ? o : undefined;
       },
-      { what: `Bucket ${ns}/${b.metadata.name} to settle`, timeoutMs: 60_000 },
+      { what: `${r.kind} ${ns}/${r.metadata.name} to settle`, timeoutMs: 60_000 },
     );
-    const name = current.spec?.name ?? b.metadata.name;
-    const holders = await accountsHolding(endpoint, name, accounts);
     const meta = current.status?.ackResourceMetadata;
+    // The spec field holding the AWS name is the module's (spec.name, spec.queueName, ...).
+    const field = serviceModules.find((m) => m.kind.kind === r.kind)?.identifierField.slice("spec.".length);
+    const name = String(current.spec?.[field ?? "name"] ?? r.metadata.name);
+    const holders = await accountsHoldingResource(
+      endpoint,
+      r.kind ?? "",
+      name,
+      meta?.region ?? region,
+      accounts,
+    );
     const blocking = current.status?.conditions?.find(
       (c) => (c.type === "ACK.Recoverable" || c.type === "ACK.Terminal") && c.status === "True",
     );
-    say(`Bucket ${ns}/${b.metadata.name}`);
+    say(`${r.kind} ${ns}/${r.metadata.name}`);
     say(
       `  in AWS:   ${holders.length === 0 ? "in no account (nothing was created)" : `account ${holders.join(", ")} (verified in the emulator)`}`,
     );
@@ -128,7 +141,7 @@ try {
     await runCli(
       [
         "explain",
-        `bucket/${b.metadata.name}`,
+        `${kind.singular}/${r.metadata.name}`,
         "-n",
         ns,
         `--kubeconfig=${stack.kubeconfigPath}`,
@@ -158,7 +171,7 @@ try {
   say(
     `try: npx crossrole explain bucket/shop-billing-exports -n shop --kubeconfig ${stack.kubeconfigPath} --aws-endpoint-url ${endpoint}`,
   );
-  say(`     KUBECONFIG=${stack.kubeconfigPath} kubectl get buckets -A`);
+  say(`     KUBECONFIG=${stack.kubeconfigPath} kubectl get buckets,queues,dbinstances -A`);
 } catch (err) {
   process.stderr.write(`the main job failed: ${err instanceof Error ? err.message : String(err)}\n`);
   await shutdown(1);

@@ -1,10 +1,20 @@
 // Alice's story end to end, with the real controller process: the same namespace's buckets
-// land in two accounts, and the same identity reference from another namespace is denied.
+// land in two accounts, her queue in her team's account and her database in central IT's, and
+// the same identity reference from another namespace is denied.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { accountsHoldingResource } from "../harness/accounts.ts";
 import { repoRoot } from "../harness/versions.ts";
-import { bucketsIn, condition, controllerAccount, type E2E, startE2E, waitForCondition } from "./fixture.ts";
+import {
+  bucketsIn,
+  condition,
+  controllerAccount,
+  type E2E,
+  startE2E,
+  waitForCondition,
+  waitForResourceCondition,
+} from "./fixture.ts";
 
 let e2e: E2E;
 before(async () => {
@@ -55,3 +65,32 @@ test("the same identityRef from namespace sandbox is denied and nothing is creat
     );
   }
 });
+
+test("Alice's order queue lands in her team's account 111111111111 through the CARM account map", async () => {
+  const q = await waitForResourceCondition(e2e.kube, "Queue", "shop", "shop-orders", "Ready", "True");
+  assert.equal(q.status?.ackResourceMetadata?.ownerAccountID, "111111111111");
+  assert.equal(q.status?.ackResourceMetadata?.identity?.["source"], "accountCARM");
+  assert.deepEqual(await holders("Queue", "shop-orders"), ["111111111111"]);
+});
+
+test("Alice's database lands in central IT's account 222222222222 through spec.identityRef", async () => {
+  const db = await waitForResourceCondition(e2e.kube, "DBInstance", "shop", "shop-db", "Ready", "True");
+  assert.equal(db.status?.ackResourceMetadata?.ownerAccountID, "222222222222");
+  assert.equal(db.status?.ackResourceMetadata?.arn, "arn:aws:rds:eu-west-1:222222222222:db:shop-db");
+  assert.deepEqual(db.status?.ackResourceMetadata?.identity, {
+    source: "identityRef",
+    roleARN: "arn:aws:iam::222222222222:role/central-it",
+    sessionName: "crossrole-central-it",
+  });
+  assert.deepEqual(await holders("DBInstance", "shop-db"), ["222222222222"]);
+  assert.doesNotMatch(JSON.stringify(db), /demo-only-change-me/, "the password is never copied");
+});
+
+/** Which of the story's accounts hold `name` of `kind` in shop's region, asked as each account. */
+function holders(kind: string, name: string): Promise<string[]> {
+  return accountsHoldingResource(e2e.stack.awsEndpoint!, kind, name, "eu-west-1", [
+    controllerAccount,
+    "111111111111",
+    "222222222222",
+  ]);
+}
