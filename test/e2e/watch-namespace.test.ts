@@ -214,7 +214,7 @@ test("the token is the controller's ServiceAccount, and it cannot read buckets o
   assert.equal(await get("/api/v1/namespaces"), 403, "list Namespaces");
   assert.equal(await get("/api/v1/namespaces/c"), 403, "get Namespace c");
   assert.equal(await get("/api/v1/namespaces", { fieldSelector: "metadata.name=c" }), 403);
-  assert.equal(await get("/api/v1/namespaces/a/secrets"), 403, "Secrets outside the system namespace");
+  assert.equal(await get("/api/v1/namespaces/c/secrets"), 403, "Secrets outside the watched namespaces");
   assert.equal(await get("/api/v1/namespaces/a/configmaps"), 403, "ConfigMaps outside the system namespace");
   assert.equal(await get("/api/v1/secrets"), 403, "Secrets cluster-wide");
   const watchAll = statusOf(firstWatchEvent("/api/v1/namespaces", {}));
@@ -222,6 +222,8 @@ test("the token is the controller's ServiceAccount, and it cannot read buckets o
   // What the controller does need is allowed.
   assert.equal(await get(`${buckets}/namespaces/a/buckets`), 200);
   assert.equal(await get("/api/v1/namespaces/ack-system/secrets"), 200);
+  // A DBInstance's master password is a Secret in its own (watched) namespace.
+  assert.equal(await get("/api/v1/namespaces/a/secrets"), 200, "Secrets in a watched namespace");
 });
 
 test("the apiserver authorizes a Namespace list/watch with a metadata.name field selector by resourceNames", async () => {
