@@ -10,3 +10,20 @@ export interface CallContext {
 
 /** For callers outside a reconcile (tests, the CLI): no abort, no logging. */
 export const noCallContext: CallContext = {};
+
+/** What an SDK `send` takes from a reconcile: its abort signal. */
+export type SendOptions = { abortSignal?: AbortSignal };
+
+/**
+ * One AWS call of a reconcile: logged at debug with the action and what it names (never a
+ * value), aborted with the reconcile's signal.
+ */
+export function awsCall<T>(
+  ctx: CallContext,
+  action: string,
+  names: Readonly<Record<string, string>>,
+  run: (options: SendOptions) => Promise<T>,
+): Promise<T> {
+  ctx.log?.debug({ aws: action, ...names }, "aws call");
+  return run(ctx.signal ? { abortSignal: ctx.signal } : {});
+}

@@ -7,12 +7,12 @@ import type {
   KeySchemaElement as AwsKeySchemaElement,
   Projection as AwsProjection,
   ProvisionedThroughput as AwsProvisionedThroughput,
-  Tag as AwsTag,
   CreateTableCommandInput,
   TableDescription,
   TimeToLiveDescription,
 } from "@aws-sdk/client-dynamodb";
-import { isReservedTagKey } from "../../api/ownership-tags.ts";
+import { partitionOf } from "../arn.ts";
+import { awsTags, tagMapOf, userTags, withOwnerTags } from "../tag-list.ts";
 import type {
   AttributeDefinition,
   BillingMode,
@@ -24,16 +24,8 @@ import type {
   StreamSpecification,
   TableClass,
   TableFields,
-  Tag,
   TimeToLive,
 } from "./schema.ts";
-
-export function partitionOf(region: string | undefined): string {
-  if (region === undefined) return "aws";
-  if (region.startsWith("cn-")) return "aws-cn";
-  if (region.startsWith("us-gov-")) return "aws-us-gov";
-  return "aws";
-}
 
 /** `arn:<partition>:dynamodb:<region>:<account>:table/<name>`: known before the table exists. */
 export function arnOf(name: string, region: string, account: string): string {
@@ -54,32 +46,9 @@ export function parseTableArn(
 
 // ---- tags ----
 
-/** A tag list (spec or AWS form) as a map. */
-export function tagMapOf(tags: readonly Tag[] | undefined): Record<string, string> {
-  return Object.fromEntries((tags ?? []).map((t): [string, string] => [t.key, t.value ?? ""]));
-}
-
-/** The tag map DynamoDB should hold: the user's tags and the ownership tags (which win). */
-export function tableTags(
-  tags: readonly Tag[] | undefined,
-  ownerTags: Readonly<Record<string, string>>,
-): Record<string, string> {
-  const user = Object.fromEntries(Object.entries(tagMapOf(tags)).filter(([k]) => !isReservedTagKey(k)));
-  return { ...user, ...ownerTags };
-}
-
-/** The user's part of a table's tags in spec form (undefined = no tags). */
-export function userTags(tags: Readonly<Record<string, string>>): Tag[] | undefined {
-  const user = Object.entries(tags)
-    .filter(([k]) => !isReservedTagKey(k))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, value]) => ({ key, value }));
-  return user.length === 0 ? undefined : user;
-}
-
-export function awsTags(tags: Readonly<Record<string, string>>): AwsTag[] {
-  return Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
-}
+export { awsTags, tagMapOf, userTags };
+/** The tag map AWS should hold: the user's tags and the ownership tags (which win). */
+export const tableTags = withOwnerTags;
 
 // ---- spec → AWS ----
 

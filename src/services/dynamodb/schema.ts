@@ -9,10 +9,10 @@ import { z } from "zod";
 import type { CrdSource } from "../../api/crd.ts";
 import { kindOf, type ResourceKind } from "../../api/kinds.ts";
 import { objectMetaSchema, typeMetaShape } from "../../api/object-meta.ts";
-import { ownershipTagCount, userTagKey } from "../../api/ownership-tags.ts";
 import { resourceCrdSource, resourceSpecSchema, resourceStatusSchema } from "../../api/resource.ts";
 import { celMetadataKey, celRulesOf, immutable, listMap, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
+import { maxUserTags, tagListSchema } from "../tag-list.ts";
 
 const found = kindOf("dynamodb.services.k8s.aws/v1alpha1", "Table");
 if (found === undefined)
@@ -248,41 +248,11 @@ export type TimeToLive = z.infer<typeof timeToLiveSchema>;
 export const tableClasses = ["STANDARD", "STANDARD_INFREQUENT_ACCESS"] as const;
 export type TableClass = (typeof tableClasses)[number];
 
-// ---- tags: a list of {key, value}, as in ACK ----
+// ---- tags: a list of {key, value}, as in ACK (src/services/tag-list.ts) ----
 
-/** DynamoDB allows 50 tags on a table; crossrole's ownership tags take some of them. */
-export const maxTableTags = 50 - ownershipTagCount;
-
-export const tagSchema = z.object({
-  key: userTagKey(
-    withRules(
-      stringField("tags[].key")
-        .min(1, "tags[].key must be 1-128 characters (DynamoDB tag limit)")
-        .max(128, "tags[].key must be 1-128 characters (DynamoDB tag limit)"),
-      {
-        cel: "!self.startsWith('aws:')",
-        message: "tags[].key must not start with 'aws:' (reserved by AWS); rename the tag",
-        check: (s) => !s.startsWith("aws:"),
-      },
-    ),
-    "tags[].key",
-  ),
-  value: stringField("tags[].value")
-    .max(256, "tags[].value must be at most 256 characters (DynamoDB tag limit)")
-    .optional(),
-});
-export type Tag = z.infer<typeof tagSchema>;
-
-export const tagsSchema = listMap(
-  z
-    .array(tagSchema, { error: "tags must be a list of {key, value}" })
-    .max(
-      maxTableTags,
-      `tags may hold at most ${maxTableTags} tags (DynamoDB's 50 less crossrole's ${ownershipTagCount} ownership tags)`,
-    ),
-  "key",
-  "tags must not repeat a key",
-);
+export const maxTableTags = maxUserTags;
+export const tagsSchema = tagListSchema({ service: "DynamoDB", reservedPrefixes: ["aws:"] });
+export type { Tag } from "../tag-list.ts";
 
 // ---- the spec, status and object ----
 

@@ -25,7 +25,7 @@ import {
   UpdateTimeToLiveCommand,
 } from "@aws-sdk/client-dynamodb";
 import { isReservedTagKey } from "../../api/ownership-tags.ts";
-import type { CallContext } from "../call-context.ts";
+import { awsCall, type CallContext, type SendOptions } from "../call-context.ts";
 import { diff, type FieldDifference, gsiChanges } from "./diff.ts";
 import { classifyError, type DynamoOperation, isInUse, isNotFound } from "./errors.ts";
 import {
@@ -71,10 +71,9 @@ function call<T>(
   ctx: CallContext,
   operation: DynamoOperation,
   table: string,
-  run: (options: { abortSignal?: AbortSignal }) => Promise<T>,
+  run: (options: SendOptions) => Promise<T>,
 ): Promise<T> {
-  ctx.log?.debug({ aws: `dynamodb:${operation}`, table }, "aws call");
-  return run(ctx.signal ? { abortSignal: ctx.signal } : {});
+  return awsCall(ctx, `dynamodb:${operation}`, { table }, run);
 }
 
 /** DescribeTable; undefined when the account has no such table. */

@@ -21,7 +21,7 @@ import {
   RemoveTagsFromResourceCommand,
 } from "@aws-sdk/client-rds";
 import { isReservedTagKey } from "../../api/ownership-tags.ts";
-import type { CallContext } from "../call-context.ts";
+import { awsCall, type CallContext, type SendOptions } from "../call-context.ts";
 import { diff, type FieldDifference } from "./diff.ts";
 import {
   classifyError,
@@ -78,10 +78,9 @@ function call<T>(
   ctx: CallContext,
   operation: RdsOperation,
   dbInstance: string,
-  run: (options: { abortSignal?: AbortSignal }) => Promise<T>,
+  run: (options: SendOptions) => Promise<T>,
 ): Promise<T> {
-  ctx.log?.debug({ aws: `rds:${operation}`, dbInstance }, "aws call");
-  return run(ctx.signal ? { abortSignal: ctx.signal } : {});
+  return awsCall(ctx, `rds:${operation}`, { dbInstance }, run);
 }
 
 /** DescribeDBInstances for one identifier; undefined when the account has no such instance. */

@@ -11,19 +11,13 @@ import type {
   CreateDBInstanceCommandInput,
   ModifyDBInstanceCommandInput,
 } from "@aws-sdk/client-rds";
-import { isReservedTagKey } from "../../api/ownership-tags.ts";
+import { partitionOf } from "../arn.ts";
+import { awsTags, tagMapOf, userTags, withOwnerTags } from "../tag-list.ts";
 import type { DBInstanceEngine, DBInstanceFields, StorageType, Tag } from "./schema.ts";
 
 /** What RDS calls the instance: the spec's identifier, lowercased (RDS stores it so). */
 export function awsIdentifier(spec: Pick<DBInstanceFields, "dbInstanceIdentifier">): string {
   return spec.dbInstanceIdentifier.toLowerCase();
-}
-
-export function partitionOf(region: string | undefined): string {
-  if (region === undefined) return "aws";
-  if (region.startsWith("cn-")) return "aws-cn";
-  if (region.startsWith("us-gov-")) return "aws-us-gov";
-  return "aws";
 }
 
 /** `arn:<partition>:rds:<region>:<account>:db:<identifier>`: known before the instance exists. */
@@ -43,32 +37,9 @@ export function parseDBInstanceArn(
 
 // ---- tags ----
 
-/** A tag list (spec form) as a map. */
-export function tagMapOf(tags: readonly Tag[] | undefined): Record<string, string> {
-  return Object.fromEntries((tags ?? []).map((t): [string, string] => [t.key, t.value ?? ""]));
-}
-
-/** The tag map RDS should hold: the user's tags and the ownership tags (which win). */
-export function instanceTags(
-  tags: readonly Tag[] | undefined,
-  ownerTags: Readonly<Record<string, string>>,
-): Record<string, string> {
-  const user = Object.fromEntries(Object.entries(tagMapOf(tags)).filter(([k]) => !isReservedTagKey(k)));
-  return { ...user, ...ownerTags };
-}
-
-/** The user's part of an instance's tags in spec form, sorted by key (undefined = no tags). */
-export function userTags(tags: Readonly<Record<string, string>>): Tag[] | undefined {
-  const user = Object.entries(tags)
-    .filter(([k]) => !isReservedTagKey(k))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, value]) => ({ key, value }));
-  return user.length === 0 ? undefined : user;
-}
-
-export function awsTags(tags: Readonly<Record<string, string>>): AwsTag[] {
-  return Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
-}
+export { awsTags, tagMapOf, userTags };
+/** The tag map AWS should hold: the user's tags and the ownership tags (which win). */
+export const instanceTags = withOwnerTags;
 
 export function tagMapFromAws(tags: readonly AwsTag[] | undefined): Record<string, string> {
   const out: Record<string, string> = {};

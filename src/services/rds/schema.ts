@@ -9,22 +9,15 @@
 import { z } from "zod";
 import type { CrdSource } from "../../api/crd.ts";
 import { kindOf, type ResourceKind } from "../../api/kinds.ts";
-import { ownershipTagCount, userTagKey } from "../../api/ownership-tags.ts";
 import {
   resourceCrdSource,
   resourceObjectSchema,
   resourceSpecSchema,
   resourceStatusSchema,
 } from "../../api/resource.ts";
-import {
-  type CelValidation,
-  celMetadataKey,
-  celRulesOf,
-  immutable,
-  listMap,
-  withRules,
-} from "../../api/rules.ts";
+import { type CelValidation, celMetadataKey, celRulesOf, immutable, withRules } from "../../api/rules.ts";
 import { namespaceNameField, objectNameField, stringField } from "../../api/validation.ts";
+import { maxUserTags, tagListSchema } from "../tag-list.ts";
 
 const found = kindOf("rds.services.k8s.aws/v1alpha1", "DBInstance");
 if (found === undefined)
@@ -205,41 +198,11 @@ export const secretKeyReferenceSchema = z
   .meta({ "x-kubernetes-map-type": "atomic" });
 export type SecretKeyReference = z.infer<typeof secretKeyReferenceSchema>;
 
-// ---- tags: a list of {key, value}, as in ACK ----
+// ---- tags: a list of {key, value}, as in ACK (src/services/tag-list.ts) ----
 
-/** RDS allows 50 tags on a resource; crossrole's ownership tags take some of them. */
-export const maxDBInstanceTags = 50 - ownershipTagCount;
-
-export const tagSchema = z.object({
-  key: userTagKey(
-    withRules(
-      stringField("tags[].key")
-        .min(1, "tags[].key must be 1-128 characters (RDS tag limit)")
-        .max(128, "tags[].key must be 1-128 characters (RDS tag limit)"),
-      {
-        cel: "!self.startsWith('aws:') && !self.startsWith('rds:')",
-        message: "tags[].key must not start with 'aws:' or 'rds:' (reserved by AWS); rename the tag",
-        check: (s: string) => !s.startsWith("aws:") && !s.startsWith("rds:"),
-      },
-    ),
-    "tags[].key",
-  ),
-  value: stringField("tags[].value")
-    .max(256, "tags[].value must be at most 256 characters (RDS tag limit)")
-    .optional(),
-});
-export type Tag = z.infer<typeof tagSchema>;
-
-export const tagsSchema = listMap(
-  z
-    .array(tagSchema, { error: "tags must be a list of {key, value}" })
-    .max(
-      maxDBInstanceTags,
-      `tags may hold at most ${maxDBInstanceTags} tags (RDS's 50 less crossrole's ${ownershipTagCount} ownership tags)`,
-    ),
-  "key",
-  "tags must not repeat a key",
-);
+export const maxDBInstanceTags = maxUserTags;
+export const tagsSchema = tagListSchema({ service: "RDS", reservedPrefixes: ["aws:", "rds:"] });
+export type { Tag } from "../tag-list.ts";
 
 // ---- the spec, status and object ----
 

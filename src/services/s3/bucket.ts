@@ -28,7 +28,7 @@ import {
   PutPublicAccessBlockCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
-import type { CallContext } from "../call-context.ts";
+import { awsCall, type CallContext, type SendOptions } from "../call-context.ts";
 import { diff, type FieldDifference } from "./diff.ts";
 import { BucketError, classifyError, errorCode, httpStatus, type S3Operation } from "./errors.ts";
 import {
@@ -75,10 +75,9 @@ function call<T>(
   ctx: CallContext,
   operation: S3Operation,
   bucket: string,
-  run: (options: { abortSignal?: AbortSignal }) => Promise<T>,
+  run: (options: SendOptions) => Promise<T>,
 ): Promise<T> {
-  ctx.log?.debug({ aws: `s3:${operation}`, bucket }, "aws call");
-  return run(ctx.signal ? { abortSignal: ctx.signal } : {});
+  return awsCall(ctx, `s3:${operation}`, { bucket }, run);
 }
 
 /**

@@ -19,6 +19,7 @@ import type {
   PutPublicAccessBlockCommandInput,
 } from "@aws-sdk/client-s3";
 import { isReservedTagKey, withoutReservedTags } from "../../api/ownership-tags.ts";
+import { partitionOf } from "../arn.ts";
 import {
   type Encryption,
   type EncryptionRule,
@@ -40,13 +41,6 @@ export const defaultBucketRegion = "us-east-1";
 /** `arn:<partition>:s3:::<name>`; bucket ARNs carry neither region nor account. */
 export function arnOf(name: string, region?: string): string {
   return `arn:${partitionOf(region)}:s3:::${name}`;
-}
-
-function partitionOf(region: string | undefined): string {
-  if (region === undefined) return "aws";
-  if (region.startsWith("cn-")) return "aws-cn";
-  if (region.startsWith("us-gov-")) return "aws-us-gov";
-  return "aws";
 }
 
 /** `status.location` when S3 did not tell (an adopted bucket): "/" and the name, as S3 says for us-east-1. */

@@ -3,14 +3,8 @@
 // form. SNS's attribute map is string-valued, like ACK's spec fields.
 import type { CreateTopicCommandInput, Tag as SnsTag } from "@aws-sdk/client-sns";
 import { isReservedTagKey, withoutReservedTags } from "../../api/ownership-tags.ts";
+import { partitionOf } from "../arn.ts";
 import type { StringBoolean, Tag, TopicAttribute, TopicFields } from "./schema.ts";
-
-export function partitionOf(region: string | undefined): string {
-  if (region === undefined) return "aws";
-  if (region.startsWith("cn-")) return "aws-cn";
-  if (region.startsWith("us-gov-")) return "aws-us-gov";
-  return "aws";
-}
 
 /** `arn:<partition>:sns:<region>:<account>:<name>`: a topic's ARN is known before it exists. */
 export function arnOf(name: string, region: string, account: string): string {

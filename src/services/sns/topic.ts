@@ -19,7 +19,7 @@ import {
   UntagResourceCommand,
 } from "@aws-sdk/client-sns";
 import { isReservedTagKey } from "../../api/ownership-tags.ts";
-import type { CallContext } from "../call-context.ts";
+import { awsCall, type CallContext, type SendOptions } from "../call-context.ts";
 import { diff, type FieldDifference } from "./diff.ts";
 import { classifyError, isAlreadyExists, isNotFound, type SnsOperation } from "./errors.ts";
 import {
@@ -61,10 +61,9 @@ function call<T>(
   ctx: CallContext,
   operation: SnsOperation,
   topic: string,
-  run: (options: { abortSignal?: AbortSignal }) => Promise<T>,
+  run: (options: SendOptions) => Promise<T>,
 ): Promise<T> {
-  ctx.log?.debug({ aws: `sns:${operation}`, topic }, "aws call");
-  return run(ctx.signal ? { abortSignal: ctx.signal } : {});
+  return awsCall(ctx, `sns:${operation}`, { topic }, run);
 }
 
 export function topicArn(client: TopicClient, name: string): string {

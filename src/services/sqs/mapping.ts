@@ -3,14 +3,8 @@
 // SQS's attribute map is string-valued, like ACK's spec fields.
 import type { CreateQueueCommandInput } from "@aws-sdk/client-sqs";
 import { withoutReservedTags } from "../../api/ownership-tags.ts";
+import { partitionOf } from "../arn.ts";
 import type { QueueAttribute, QueueFields, StringBoolean } from "./schema.ts";
-
-export function partitionOf(region: string | undefined): string {
-  if (region === undefined) return "aws";
-  if (region.startsWith("cn-")) return "aws-cn";
-  if (region.startsWith("us-gov-")) return "aws-us-gov";
-  return "aws";
-}
 
 /** `arn:<partition>:sqs:<region>:<account>:<name>`: a queue's ARN is known before it exists. */
 export function arnOf(name: string, region: string, account: string): string {

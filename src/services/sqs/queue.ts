@@ -19,7 +19,7 @@ import {
   UntagQueueCommand,
 } from "@aws-sdk/client-sqs";
 import { isReservedTagKey } from "../../api/ownership-tags.ts";
-import type { CallContext } from "../call-context.ts";
+import { awsCall, type CallContext, type SendOptions } from "../call-context.ts";
 import { diff, type FieldDifference } from "./diff.ts";
 import { classifyError, isAlreadyExists, isNotFound, type SqsOperation } from "./errors.ts";
 import {
@@ -61,10 +61,9 @@ function call<T>(
   ctx: CallContext,
   operation: SqsOperation,
   queue: string,
-  run: (options: { abortSignal?: AbortSignal }) => Promise<T>,
+  run: (options: SendOptions) => Promise<T>,
 ): Promise<T> {
-  ctx.log?.debug({ aws: `sqs:${operation}`, queue }, "aws call");
-  return run(ctx.signal ? { abortSignal: ctx.signal } : {});
+  return awsCall(ctx, `sqs:${operation}`, { queue }, run);
 }
 
 /** The URL of the queue of that name in the client's account; undefined when there is none. */
