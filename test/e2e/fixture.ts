@@ -80,6 +80,8 @@ export type Resource = KubeObject & {
       message?: string;
       lastTransitionTime?: string;
     }[];
+    /** Kind-specific status fields (tableStatus, queueURL, dbInstanceStatus, ...). */
+    [field: string]: unknown;
   };
 };
 

@@ -2,7 +2,12 @@
 // under test at `proxy.endpoint` and then count and inspect what really went over the wire
 // (never counters inside the code under test), or make the "AWS" side throttle, fail with
 // 5xx, deny access or drop connections.
-import { createServer, request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 
@@ -35,7 +40,12 @@ export type FaultResponse =
   /** Let the request reach the emulator, then never answer: AWS did it; the client waits (and may die waiting). */
   | "forward-then-hang"
   /** Neither forward nor answer: the call stays in flight until the client gives up or dies. */
-  | "hang";
+  | "hang"
+  /**
+   * Let the request reach the emulator and answer with its body rewritten: AWS reporting a state
+   * the emulator never shows (a table CREATING, an instance modifying).
+   */
+  | { readonly rewrite: (body: string) => string };
 
 export interface Fault {
   readonly name: string;
@@ -127,7 +137,7 @@ export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}
         return;
       }
       if (respond === "hang") return;
-      if (respond !== undefined && respond !== "forward-then-reset" && respond !== "forward-then-hang") {
+      if (typeof respond === "object" && "status" in respond) {
         res.writeHead(respond.status, { "content-type": "text/xml" });
         res.end(queryErrorXml(respond.code, respond.message, respond.status));
         return;
@@ -151,7 +161,11 @@ export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}
             return;
           }
           const shift = opts.expirationShiftMs?.() ?? 0;
-          if (shift === 0 || !String(up.headers["content-type"] ?? "").includes("xml")) {
+          const rewrite = typeof respond === "object" && "rewrite" in respond ? respond.rewrite : undefined;
+          if (
+            rewrite === undefined &&
+            (shift === 0 || !String(up.headers["content-type"] ?? "").includes("xml"))
+          ) {
             res.writeHead(up.statusCode ?? 502, up.headers);
             up.pipe(res);
             return;
@@ -159,9 +173,15 @@ export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}
           const parts: Buffer[] = [];
           up.on("data", (c: Buffer) => parts.push(c));
           up.on("end", () => {
-            const text = shiftExpirations(Buffer.concat(parts).toString("utf8"), shift);
-            const headers = { ...up.headers, "content-length": String(Buffer.byteLength(text)) };
+            const answer = Buffer.concat(parts).toString("utf8");
+            const text = rewrite ? rewrite(answer) : shiftExpirations(answer, shift);
+            const headers: OutgoingHttpHeaders = {
+              ...up.headers,
+              "content-length": String(Buffer.byteLength(text)),
+            };
             delete headers["transfer-encoding"];
+            // DynamoDB's checksum of the body the emulator sent, which this one no longer is.
+            if (rewrite) delete headers["x-amz-crc32"];
             res.writeHead(up.statusCode ?? 502, headers);
             res.end(text);
           });
