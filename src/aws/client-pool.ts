@@ -5,6 +5,7 @@
 // credentials, same client. The pool is bounded; evicted clients are destroyed.
 import type { AwsCredentialIdentityProvider } from "@smithy/types";
 import { LRUCache } from "lru-cache";
+import { userAgent } from "../version.ts";
 
 /** What a client is specific to. */
 export interface ClientKey {
@@ -20,6 +21,8 @@ export interface BaseClientConfig {
   readonly region: string;
   readonly endpoint?: string;
   readonly credentials?: AwsCredentialIdentityProvider;
+  /** `crossrole/<version>`, appended to the SDK's user agent (CloudTrail's userAgent field). */
+  readonly customUserAgent: string;
   readonly requestHandler: {
     readonly connectionTimeout: number;
     readonly requestTimeout: number;
@@ -82,6 +85,7 @@ export class AwsClientPool {
     if (client === undefined) {
       client = factory.create({
         region: key.region,
+        customUserAgent: userAgent,
         requestHandler: this.#requestHandler,
         ...(key.endpoint ? { endpoint: key.endpoint } : {}),
         ...(credentials ? { credentials } : {}),

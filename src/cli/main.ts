@@ -1,5 +1,7 @@
 // Entry point of the `crossrole` command (bin/crossrole.js): picks the subcommand, turns the
 // user's mistakes into one clear message and exit 2, and anything else into exit 1.
+
+import { crossroleVersion } from "../version.ts";
 import type { Command } from "./command.ts";
 import { commands } from "./commands.ts";
 import { CliError, ExitCode, type ExitCodeValue } from "./errors.ts";
@@ -14,7 +16,7 @@ crossrole manages AWS resources across many accounts and IAM roles from one Kube
 Commands:
 ${list.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join("\n")}
 
-Run \`crossrole <command> --help\` for a command's flags.
+Run \`crossrole <command> --help\` for a command's flags; \`crossrole --version\` prints the version.
 `;
 }
 
@@ -27,6 +29,10 @@ export async function runCli(
   if (first === undefined) {
     io.stderr(topUsage(list));
     return ExitCode.badInput;
+  }
+  if (first === "--version" || first === "version") {
+    io.stdout(`crossrole ${crossroleVersion}\n`);
+    return ExitCode.ok;
   }
   if (first === "--help" || first === "-h" || first === "help") {
     const about = rest[0] === undefined ? undefined : list.find((c) => c.name === rest[0]);

@@ -10,6 +10,7 @@ import { kubeTokenRequester } from "../credentials/token-requester.ts";
 import type { Decision, Settings } from "../resolver/types.ts";
 import { Manager } from "../runtime/manager.ts";
 import { serviceModules } from "../services/index.ts";
+import { crossroleVersion, userAgent } from "../version.ts";
 import { ConfigCache } from "./configCache.ts";
 import { addConfigProblemReporter } from "./configProblemReporter.ts";
 import { addIdentityControllers } from "./identityController.ts";
@@ -76,7 +77,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     ...(o.leaderElection
       ? { leaderElection: { namespace: o.settings.systemNamespace, name: o.leaseName ?? "crossrole-leader" } }
       : {}),
-    userAgent: "crossrole",
+    userAgent,
   });
   const config = new ConfigCache({
     manager,
@@ -175,6 +176,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
   log.info(
     {
       event: "controller.started",
+      version: crossroleVersion,
       kinds: serviceModules.map((m) => m.kind.kind),
       systemNamespace: settings.systemNamespace,
       watchNamespaces: o.watchNamespaces ?? "all",

@@ -5,6 +5,7 @@
 // really exists; only what DescribeTable / DescribeDBInstances say about it is held back.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { userAgent } from "../../src/version.ts";
 import { waitFor } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
 import { minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
@@ -95,6 +96,11 @@ test("a table CREATING is Synced=False with DynamoDB's status, nothing is writte
     (await waitForResourceCondition(e2e.kube, "Table", ns, "creating", "ACK.ResourceSynced", "False"))
       .status?.["tableStatus"],
     "CREATING",
+  );
+  // Every AWS call says who made it (CloudTrail's userAgent).
+  assert.ok(
+    proxy.requests.every((r) => String(r.headers["user-agent"] ?? "").includes(userAgent)),
+    `every AWS call carries ${userAgent}`,
   );
   const writes = proxy.requests.filter(
     (r) =>
