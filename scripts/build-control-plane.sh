@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver, kube-controller-manager and etcd from the Go module proxy at pinned
-# versions and caches the binaries outside the repo, keyed by version. Idempotent: a second
-# run with the binaries present returns at once.
+# Builds kube-apiserver, kube-controller-manager, kubectl and etcd from the Go module proxy at
+# pinned versions and caches the binaries outside the repo, keyed by version (plus a `kubectl`
+# link to the pinned one, for people). Idempotent: a second run with the binaries present
+# returns at once; a cache missing only some of them builds only those.
 #
 # Why build: the machine reaches only package registries, so no release tarball can be
 # downloaded; the Go module proxy serves the Kubernetes and etcd sources.
@@ -22,11 +23,15 @@ fail() { step "FAILED: $*"; exit 1; }
 command -v go >/dev/null || fail "go is not on PATH (needed to build kube-apiserver and etcd)"
 
 build_kube() {
-  local apiserver="$BIN/kube-apiserver-$KUBE_VERSION" kcm="$BIN/kube-controller-manager-$KUBE_VERSION"
-  if [[ -x "$apiserver" && -x "$kcm" ]]; then step "kube-apiserver $KUBE_VERSION cached"; return; fi
+  local missing=() cmd
+  for cmd in kube-apiserver kube-controller-manager kubectl; do
+    [[ -x "$BIN/$cmd-$KUBE_VERSION" ]] || missing+=("$cmd")
+  done
+  ln -sfn "kubectl-$KUBE_VERSION" "$BIN/kubectl"
+  if ((${#missing[@]} == 0)); then step "kube-apiserver, kube-controller-manager, kubectl $KUBE_VERSION cached"; return; fi
   local work="$CACHE/src/kube-$KUBE_VERSION"
   mkdir -p "$work"
-  step "building kube-apiserver + kube-controller-manager $KUBE_VERSION in $work (cold build: several minutes)"
+  step "building ${missing[*]} $KUBE_VERSION in $work (cold build: several minutes)"
   local kmod
   kmod=$(go mod download -json "k8s.io/kubernetes@$KUBE_VERSION" | python3 -c 'import json,sys;print(json.load(sys.stdin)["GoMod"])')
   local minor="v0.${KUBE_VERSION#v1.}"
@@ -48,16 +53,17 @@ package kubebuild
 import (
 	_ "k8s.io/kubernetes/cmd/kube-apiserver"
 	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
+	_ "k8s.io/kubernetes/cmd/kubectl"
 )
 GO
   local ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$KUBE_VERSION -X k8s.io/client-go/pkg/version.gitVersion=$KUBE_VERSION"
   (cd "$work" && go mod tidy -e >"$work/tidy.log" 2>&1 || true)
-  (cd "$work" && go build -trimpath -ldflags "$ldflags" -o "$apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver) >"$work/build.log" 2>&1 \
-    || { tail -30 "$work/build.log" >&2; fail "go build k8s.io/kubernetes/cmd/kube-apiserver (log: $work/build.log)"; }
-  (cd "$work" && go build -trimpath -ldflags "$ldflags" -o "$kcm.tmp" k8s.io/kubernetes/cmd/kube-controller-manager) >>"$work/build.log" 2>&1 \
-    || { tail -30 "$work/build.log" >&2; fail "go build k8s.io/kubernetes/cmd/kube-controller-manager (log: $work/build.log)"; }
-  mv "$apiserver.tmp" "$apiserver"
-  mv "$kcm.tmp" "$kcm"
+  : >"$work/build.log"
+  for cmd in "${missing[@]}"; do
+    (cd "$work" && go build -trimpath -ldflags "$ldflags" -o "$BIN/$cmd-$KUBE_VERSION.tmp" "k8s.io/kubernetes/cmd/$cmd") >>"$work/build.log" 2>&1 \
+      || { tail -30 "$work/build.log" >&2; fail "go build k8s.io/kubernetes/cmd/$cmd (log: $work/build.log)"; }
+    mv "$BIN/$cmd-$KUBE_VERSION.tmp" "$BIN/$cmd-$KUBE_VERSION"
+  done
 }
 
 build_etcd() {

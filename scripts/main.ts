@@ -23,7 +23,7 @@ import {
   startControllerProcess,
 } from "../test/harness/controllerProcess.ts";
 import { startStack, waitFor } from "../test/harness/index.ts";
-import { kubeVersion, motoVersion, repoRoot } from "../test/harness/versions.ts";
+import { binaries, kubeVersion, motoVersion, repoRoot } from "../test/harness/versions.ts";
 
 const { values } = parseArgs({
   options: {
@@ -171,7 +171,8 @@ try {
   say(
     `try: npx crossrole explain bucket/shop-billing-exports -n shop --kubeconfig ${stack.kubeconfigPath} --aws-endpoint-url ${endpoint}`,
   );
-  say(`     KUBECONFIG=${stack.kubeconfigPath} kubectl get buckets,queues,dbinstances -A`);
+  // kubectl is built with the other Kubernetes binaries (same pinned version, same cache).
+  say(`     KUBECONFIG=${stack.kubeconfigPath} ${binaries.kubectl} get buckets,queues,dbinstances -A`);
 } catch (err) {
   process.stderr.write(`the main job failed: ${err instanceof Error ? err.message : String(err)}\n`);
   await shutdown(1);

@@ -1,6 +1,6 @@
 // Pinned component versions and where their cached builds live. The versions come from
 // scripts/versions.env, which the install scripts also read: one place to change them.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,6 +27,7 @@ function version(name: string): string {
 export const kubeVersion = version("KUBE_VERSION");
 export const etcdVersion = version("ETCD_VERSION");
 export const motoVersion = version("MOTO_VERSION");
+export const helmVersion = version("HELM_VERSION");
 
 export const cacheDir = process.env["CROSSROLE_CACHE"] ?? join(homedir(), ".cache", "crossrole");
 
@@ -34,5 +35,20 @@ export const binaries = {
   etcd: join(cacheDir, "bin", `etcd-${etcdVersion}`),
   kubeApiserver: join(cacheDir, "bin", `kube-apiserver-${kubeVersion}`),
   kubeControllerManager: join(cacheDir, "bin", `kube-controller-manager-${kubeVersion}`),
+  kubectl: join(cacheDir, "bin", `kubectl-${kubeVersion}`),
   motoServer: join(cacheDir, `moto-${motoVersion}`, "bin", "moto_server"),
+  helm: join(cacheDir, "bin", `helm-${helmVersion}`),
 };
+
+/**
+ * The pinned helm binary (scripts/build-helm.sh builds it); throws, saying how to build it, when
+ * it is missing: tests that need helm fail loudly rather than skip.
+ */
+export function helmBinary(): string {
+  if (!existsSync(binaries.helm)) {
+    throw new Error(
+      `helm ${helmVersion} is not built (expected ${binaries.helm}); run scripts/build-helm.sh or scripts/ensure-deps.sh`,
+    );
+  }
+  return binaries.helm;
+}

@@ -1,0 +1,75 @@
+// kubectl, built with the other Kubernetes binaries (same pinned version, same cache), against
+// the local stack and the real controller: the command the main job suggests works, and every
+// served kind prints ACK's columns (account, region, the kind's own status where it has one,
+// Synced, Ready) filled in by the controller.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { after, before, test } from "node:test";
+import { promisify } from "node:util";
+import { lookupKind } from "../../src/api/kinds.ts";
+import { servedKindNames } from "../../src/services/served.ts";
+import { binaries, kubeVersion } from "../harness/versions.ts";
+import { minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
+import { configMap, type E2E, namespace, region, startE2E, waitForResourceCondition } from "./fixture.ts";
+
+const run = promisify(execFile);
+let e2e: E2E;
+
+function kubectl(...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  if (!existsSync(binaries.kubectl)) {
+    throw new Error(
+      `kubectl ${kubeVersion} is not built (${binaries.kubectl}); run scripts/build-control-plane.sh`,
+    );
+  }
+  return run(binaries.kubectl, ["--kubeconfig", e2e.stack.kubeconfigPath, ...args]);
+}
+
+before(async () => {
+  e2e = await startE2E();
+  await e2e.apply([
+    namespace("ack-system"),
+    namespace("cols", { "services.k8s.aws/owner-account-id": "111111111111" }),
+    configMap("ack-role-account-map", { "111111111111": "arn:aws:iam::111111111111:role/cols" }),
+    ...namespaceObjectsFor(servedKindNames, "cols"),
+    ...servedKindNames.map((kind) => minimalResource(kind, "cols", "shown", `cols-${kind.toLowerCase()}`)),
+  ]);
+  await e2e.startController();
+  for (const kind of servedKindNames)
+    await waitForResourceCondition(
+      e2e.kube,
+      kind,
+      "cols",
+      "shown",
+      "ACK.ResourceSynced",
+      "True",
+      undefined,
+      30_000,
+    );
+});
+after(() => e2e?.stop());
+
+test(`kubectl is the pinned ${kubeVersion}`, async () => {
+  const { stdout } = await kubectl("version", "--client", "-o", "json");
+  assert.equal(
+    (JSON.parse(stdout) as { clientVersion: { gitVersion: string } }).clientVersion.gitVersion,
+    kubeVersion,
+  );
+});
+
+test("kubectl get <every kind> -A prints each with its account, region, Synced and Ready", async () => {
+  const plurals = servedKindNames.map((k) => lookupKind(k)?.plural).join(",");
+  const { stdout } = await kubectl("get", plurals, "-A");
+  const rows = stdout.split("\n").filter((l) => l.startsWith("cols "));
+  assert.equal(rows.length, servedKindNames.length, stdout);
+  for (const kind of servedKindNames) {
+    const k = lookupKind(kind);
+    const row = rows.find((l) => l.includes(`${k?.singular}.${k?.group}/shown `));
+    assert.ok(row, `${kind} is listed:\n${stdout}`);
+    assert.match(
+      row,
+      new RegExp(`\\s111111111111\\s+${region}\\s+(\\S+\\s+)?True\\s+True(\\s|$)`),
+      `${kind}'s columns: ${row}`,
+    );
+  }
+});
