@@ -23,7 +23,12 @@ export const settingsFlags: readonly FlagSpec[] = [
     default: defaultSettings.enableCARM,
     help: "Cross-account resource management via the CARM ConfigMaps; --enable-carm=false turns it off.",
   },
-  { name: "aws-region", type: "string", value: "<region>", help: "Default region (else AWS_REGION)." },
+  {
+    name: "aws-region",
+    type: "string",
+    value: "<region>",
+    help: "Default region (else AWS_REGION, else AWS_DEFAULT_REGION).",
+  },
   {
     name: "aws-endpoint-url",
     type: "string",
@@ -75,7 +80,11 @@ export function settingsFromFlags(
     enableCARM:
       values["enable-carm"] === undefined ? defaultSettings.enableCARM : booleanFlag(values, "enable-carm"),
     defaultRegion:
-      stringFlag(values, "aws-region") ?? nonEmpty(env["AWS_REGION"]) ?? defaultSettings.defaultRegion,
+      stringFlag(values, "aws-region") ??
+      nonEmpty(env["AWS_REGION"]) ??
+      // The AWS CLI's older name, which many Pod specs and CI systems still set.
+      nonEmpty(env["AWS_DEFAULT_REGION"]) ??
+      defaultSettings.defaultRegion,
     defaultEndpoint: stringFlag(values, "aws-endpoint-url") ?? defaultSettings.defaultEndpoint,
     controllerAccount: stringFlag(values, "controller-account") ?? null,
     systemNamespace: stringFlag(values, "system-namespace") ?? defaultSettings.systemNamespace,

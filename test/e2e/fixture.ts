@@ -24,7 +24,13 @@ export interface E2E {
   /** Starts `crossrole run` (extra flags appended); waits until /readyz answers 200. */
   startController(
     extraArgs?: readonly string[],
-    opts?: { waitReady?: boolean; name?: string; awsEndpoint?: string },
+    opts?: {
+      waitReady?: boolean;
+      name?: string;
+      awsEndpoint?: string;
+      env?: Readonly<Record<string, string | undefined>>;
+      regionFromEnv?: boolean;
+    },
   ): Promise<ControllerProcess>;
   stop(): Promise<void>;
 }
@@ -50,6 +56,8 @@ export async function startE2E(opts: StackOptions = {}): Promise<E2E> {
         name: o.name ?? `controller-${controllers.length + 1}`,
         waitReady: o.waitReady ?? true,
         ...(o.awsEndpoint ? { awsEndpoint: o.awsEndpoint } : {}),
+        ...(o.env ? { env: o.env } : {}),
+        ...(o.regionFromEnv ? { regionFromEnv: true } : {}),
       });
       controllers.push(c);
       return c;

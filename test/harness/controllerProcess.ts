@@ -37,6 +37,13 @@ export interface ControllerProcessOptions {
   readonly kubeconfigPath?: string;
   /** Another AWS endpoint than the stack's emulator (e.g. a fault-injecting proxy in front of it). */
   readonly awsEndpoint?: string;
+  /**
+   * Environment changes over the default (static controller keys, region): a value replaces,
+   * `undefined` removes (e.g. the keys, for a controller that must find IRSA's token file).
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Leave out --aws-region, so the environment decides (AWS_REGION, AWS_DEFAULT_REGION). */
+  readonly regionFromEnv?: boolean;
 }
 
 /** Starts `crossrole run` on the stack with `extraArgs` appended. */
@@ -56,22 +63,22 @@ export async function startControllerProcess(
     "run",
     `--kubeconfig=${opts.kubeconfigPath ?? stack.kubeconfigPath}`,
     `--aws-endpoint-url=${opts.awsEndpoint ?? stack.awsEndpoint}`,
-    `--aws-region=${region}`,
+    ...(opts.regionFromEnv ? [] : [`--aws-region=${region}`]),
     `--healthz-addr=127.0.0.1:${healthPort}`,
     `--metrics-addr=127.0.0.1:${metricsPort}`,
     `--log-level=${opts.logLevel ?? "debug"}`,
     ...extraArgs,
   ];
-  const child: ChildProcess = spawn(process.execPath, args, {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      AWS_ACCESS_KEY_ID: controllerCredentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: controllerCredentials.secretAccessKey,
-      AWS_EC2_METADATA_DISABLED: "true",
-      AWS_REGION: region,
-    },
-  });
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    AWS_ACCESS_KEY_ID: controllerCredentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: controllerCredentials.secretAccessKey,
+    AWS_EC2_METADATA_DISABLED: "true",
+    AWS_REGION: region,
+    ...opts.env,
+  };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env });
   const file = createWriteStream(logFile);
   const lines: Record<string, unknown>[] = [];
   let partial = "";
