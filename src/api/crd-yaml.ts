@@ -23,6 +23,8 @@ export function sortKeysDeep(value: unknown): unknown {
 }
 
 export function crdToYaml(crd: CustomResourceDefinition): string {
-  // lineWidth 0: never fold long strings (CEL rules, messages) across lines.
-  return `${generatedHeader}---\n${stringify(sortKeysDeep(crd), { lineWidth: 0 })}`;
+  // lineWidth 0: never fold long strings (CEL rules, messages) across lines. version 1.1: quote
+  // the strings YAML 1.1 reads as something else (kubectl and helm parse YAML 1.1: an unquoted
+  // enum value N or y would reach the apiserver as false or true).
+  return `${generatedHeader}---\n${stringify(sortKeysDeep(crd), { lineWidth: 0, version: "1.1" })}`;
 }

@@ -294,7 +294,10 @@ export function rbacObjects(opts: RbacOptions = {}): KubeObject[] {
 export function rbacToYaml(objects: readonly KubeObject[], header = ""): string {
   return (
     header +
-    objects.map((o) => `---\n${stringify(o, { lineWidth: 0, aliasDuplicateObjects: false })}`).join("")
+    // version 1.1: quoted where kubectl's YAML 1.1 would read a string as a boolean or number.
+    objects
+      .map((o) => `---\n${stringify(o, { lineWidth: 0, aliasDuplicateObjects: false, version: "1.1" })}`)
+      .join("")
   );
 }
 
