@@ -2,7 +2,7 @@
 # Installs everything crossrole needs to run and test, idempotently, caching outside the repo:
 #   - npm packages (Node 24 itself comes from the npm 'node' package) — reinstalled only when
 #     package-lock.json changes;
-#   - kube-apiserver, kube-controller-manager and etcd, built from the Go module proxy;
+#   - kube-apiserver, kube-controller-manager, kubectl, etcd and helm, built from the Go module proxy;
 #   - the AWS API emulator (moto) in a virtualenv.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -24,4 +24,5 @@ node_major=$(node_modules/.bin/node -p 'process.versions.node.split(".")[0]')
 [[ "$node_major" -ge 24 ]] || { step "FAILED: node_modules/.bin/node is Node $node_major, expected 24+"; exit 1; }
 
 bash scripts/build-control-plane.sh
+bash scripts/build-helm.sh
 bash scripts/install-emulator.sh

@@ -29,6 +29,16 @@ export async function installCrdObjects(
   timeoutMs = 60_000,
 ): Promise<Crd[]> {
   await applyObjects(client, crds);
+  await waitForCrds(client, crds, timeoutMs);
+  return [...crds];
+}
+
+/** Resolves once each CRD is Established and its kind can be listed (or rejects after `timeoutMs`). */
+export async function waitForCrds(
+  client: KubeClient,
+  crds: readonly Crd[],
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (const crd of crds) {
     const path = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`;
@@ -48,5 +58,4 @@ export async function installCrdObjects(
       },
     );
   }
-  return [...crds];
 }

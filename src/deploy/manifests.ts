@@ -2,7 +2,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
-import { isAlreadyExists, type KubeClient } from "../runtime/kubeClient.ts";
+import { isAlreadyExists, type KubeClient, patchTypes } from "../runtime/kubeClient.ts";
 import type { KubeObject } from "../runtime/kubeObject.ts";
 
 /** Objects from a file or a directory (files sorted by name, so numbered files apply in order). */
@@ -76,4 +76,31 @@ export async function applyObjects(client: KubeClient, objects: readonly KubeObj
       await client.request({ method: "PUT", path, body });
     }
   }
+}
+
+/**
+ * Server-side apply (`kubectl apply --server-side --force-conflicts`): each object as `fieldManager`
+ * owns it, unknown fields rejected (fieldValidation=Strict). Resolves with what the apiserver
+ * stored. A CRD's kind is servable only once it is Established (install-crds.ts waits for that).
+ */
+export async function applyServerSide(
+  client: KubeClient,
+  objects: readonly KubeObject[],
+  fieldManager: string,
+): Promise<KubeObject[]> {
+  const discover = discoverer(client);
+  const stored: KubeObject[] = [];
+  for (const obj of objects) {
+    const { plural, namespaced } = await discover(obj.apiVersion ?? "v1", obj.kind ?? "");
+    stored.push(
+      await client.request<KubeObject>({
+        method: "PATCH",
+        path: pathFor(obj, plural, namespaced, true),
+        query: { fieldManager, force: true, fieldValidation: "Strict" },
+        body: obj,
+        contentType: patchTypes.apply,
+      }),
+    );
+  }
+  return stored;
 }
