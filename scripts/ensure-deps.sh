@@ -3,7 +3,9 @@
 #   - npm packages (Node 24 itself comes from the npm 'node' package) — reinstalled only when
 #     package-lock.json changes;
 #   - kube-apiserver, kube-controller-manager, kubectl, etcd and helm, built from the Go module proxy;
-#   - the AWS API emulator (moto) in a virtualenv.
+#   - the AWS API emulator (moto) in a virtualenv;
+#   - the container image localhost/crossrole:<version> (podman, on a base assembled from Debian
+#     packages; layer-cached), which test/e2e/image.test.ts runs.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -26,3 +28,4 @@ node_major=$(node_modules/.bin/node -p 'process.versions.node.split(".")[0]')
 bash scripts/build-control-plane.sh
 bash scripts/build-helm.sh
 bash scripts/install-emulator.sh
+bash scripts/build-image.sh >/dev/null
