@@ -14,6 +14,7 @@ import type { ConfigCache } from "./configCache.ts";
 import { secretType } from "./configTypes.ts";
 import { DecisionTracker } from "./decisionTracker.ts";
 import { createResourceReconciler, type ManagedObject } from "./resourceReconciler.ts";
+import { SelfWrites } from "./selfWrites.ts";
 
 export interface ResourceControllerOptions<Spec extends object, Observed, Client> {
   readonly manager: Manager;
@@ -59,7 +60,9 @@ export function addResourceController<Spec extends object, Observed, Client>(
   const tracker = new DecisionTracker(o.module.kind.kind, log, (c) =>
     o.onDecisionChange?.(o.module.kind.kind, c.decision.outcome, c.decision.source),
   );
+  const selfWrites = new SelfWrites();
   const reconcile = createResourceReconciler({
+    selfWrites,
     module: o.module,
     resourceType,
     kube: o.manager.client,
@@ -72,14 +75,38 @@ export function addResourceController<Spec extends object, Observed, Client>(
     deletionPolicy: o.deletionPolicy,
     logger: log,
   });
-  const controller = o.manager.controller({
+  // Updates that arrive while their object's reconcile runs wait for it to end: by then the
+  // reconcile has recorded what its own writes returned, and an echo that overtook the HTTP
+  // response (the watch is often faster) is recognised instead of causing a second pass.
+  const inFlight = new Map<string, KubeObject[]>();
+  const controller: Controller = o.manager.controller({
     name: o.module.kind.kind.toLowerCase(),
-    reconcile,
+    async reconcile(req, ctx) {
+      inFlight.set(req.key, []);
+      try {
+        return await reconcile(req, ctx);
+      } finally {
+        const arrived = inFlight.get(req.key) ?? [];
+        inFlight.delete(req.key);
+        if (arrived.some((obj) => !selfWrites.isEcho(req.key, obj))) controller.enqueue(req.key);
+      }
+    },
     concurrency: o.concurrency,
     resyncPeriodMs: o.resyncPeriodMs,
     waitFor: [o.config],
   });
-  controller.watch(informer, { onUpdate: needsReconcile });
+  controller.watch(informer, {
+    // Our own writes (finalizer, late-initialised spec, status) come back as updates: not news.
+    onUpdate(before, after) {
+      const key = keyOf(after);
+      const echo = selfWrites.isEcho(key, after);
+      if (echo || !needsReconcile(before, after)) return false;
+      const waiting = inFlight.get(key);
+      if (waiting === undefined) return true;
+      waiting.push(after);
+      return false;
+    },
+  });
 
   // Configuration changed: re-decide every resource (pure and cheap) and re-queue exactly those
   // whose decision differs from the one last acted on.

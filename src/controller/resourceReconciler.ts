@@ -77,6 +77,7 @@ import {
   type SecretGetter,
   type SecretObject,
 } from "./secretInputs.ts";
+import type { SelfWrites } from "./selfWrites.ts";
 
 /** A managed resource as it sits in the informer cache. */
 export type ManagedObject = KubeObject & {
@@ -110,6 +111,8 @@ export interface ReconcilerDeps<Spec extends object, Observed, Client> {
   readonly logger: Logger;
   /** Serialises reconciles on one AWS object across resources (and kinds); shared per process. */
   readonly objectLocks?: KeyedMutex;
+  /** Remembers the objects our writes returned, so their informer echoes are not reconciled again. */
+  readonly selfWrites?: SelfWrites;
   /** Reads a Secret a spec field references (default: a GET through `kube`). */
   readonly getSecret?: SecretGetter;
   /** How soon a `wait` decision is retried (DESIGN §3.3: 15 s). */
@@ -273,6 +276,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       ...(metadata ? { ackResourceMetadata: metadata } : {}),
       ...extra,
     });
+    d.selfWrites?.record(a.key, a.obj);
   }
 
   function metadataFor(
@@ -450,8 +454,11 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     if (isOutcome(spec)) return spec;
     const inputs = await inputsOf(a, spec);
     if (isOutcome(inputs)) return inputs;
-    if (!policies.readOnly)
+    if (!policies.readOnly) {
+      const before = a.obj;
       a.obj = await addFinalizer(d.kube, d.resourceType, a.obj, finalizer, a.call.signal);
+      if (a.obj !== before) d.selfWrites?.record(a.key, a.obj);
+    }
     const conn = await connect(a);
     if (isOutcome(conn)) return conn;
 
@@ -692,6 +699,8 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       body: { spec: specPatch },
       ...(a.call.signal ? { signal: a.call.signal } : {}),
     });
+    // Its echo needs no reconcile: the status written next records this generation.
+    d.selfWrites?.record(a.key, a.obj);
   }
 
   // ---- finalize ----
@@ -757,6 +766,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
   async function release(a: Attempt): Promise<Outcome> {
     await removeFinalizer(d.kube, d.resourceType, a.obj, finalizer, a.call.signal);
     d.tracker.forget(a.key);
+    d.selfWrites?.forget(a.key);
     return done;
   }
 
@@ -767,6 +777,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     const key = `${req.namespace}/${req.name}`;
     if (!obj) {
       d.tracker.forget(key);
+      d.selfWrites?.forget(key);
       return {};
     }
     const decision = resolve(

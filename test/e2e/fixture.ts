@@ -87,6 +87,7 @@ export type Resource = KubeObject & {
       reason?: string;
       message?: string;
       lastTransitionTime?: string;
+      observedGeneration?: number;
     }[];
     /** Kind-specific status fields (tableStatus, queueURL, dbInstanceStatus, ...). */
     [field: string]: unknown;
