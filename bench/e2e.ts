@@ -262,6 +262,33 @@ async function run(scenario: Scenario) {
     // One role per account, and per service when service-level roles are in use.
     const distinctRoles =
       new Set(namespaces.map((n) => n.account)).size * (scenario.name === "mixed" ? kinds.length : 1);
+    const reconciles = metricSum(metrics, "controller_runtime_reconcile_total");
+    const apiRequests = metricSum(metrics, "rest_client_requests_total");
+    // Then until idle: no reconcile for 3 s (a second pass after all-Ready costs reads and memory).
+    const readAt = async () =>
+      metricSum(
+        await (await fetch(`${controller.metricsURL}/metrics`)).text(),
+        "controller_runtime_reconcile_total",
+      );
+    let last = await readAt();
+    let quietSince = performance.now();
+    await waitFor(
+      async () => {
+        const now = await readAt();
+        if (now !== last) {
+          last = now;
+          quietSince = performance.now();
+        }
+        return performance.now() - quietSince >= 3_000 || undefined;
+      },
+      { what: "the controller to go idle", timeoutMs: 120_000, intervalMs: 250 },
+    );
+    const idleSeconds = (quietSince - t0) / 1000;
+    const reconcilesAtIdle = last;
+    // AWS calls the resources cost (STS excluded), counted at the emulator.
+    const awsCalls = (await readMotoRecording(stack.emulator?.recordingPath ?? "")).filter(
+      (r) => !/^(AssumeRole|AssumeRoleWithWebIdentity|GetCallerIdentity)$/.test(r.params["Action"] ?? ""),
+    ).length;
     // Spot-check placement in the emulator: each namespace's first bucket is in its account only.
     let misplaced = 0;
     const firstBucket = kinds.indexOf("Bucket");
@@ -272,8 +299,7 @@ async function run(scenario: Scenario) {
       ]);
       if (holders.length !== 1 || holders[0] !== n.account) misplaced++;
     }
-    const reconciles = metricSum(metrics, "controller_runtime_reconcile_total");
-    const apiRequests = metricSum(metrics, "rest_client_requests_total");
+    const rssAtIdle = await peakRssMB(controller.pid);
     await controller.stop();
     return {
       resources: total,
@@ -289,6 +315,11 @@ async function run(scenario: Scenario) {
       kubeApiRequests: apiRequests,
       kubeApiRequestsPerResource: Number((apiRequests / total).toFixed(2)),
       peakRssMB: rss,
+      idleSeconds: Number(idleSeconds.toFixed(2)),
+      reconcilesAtIdle,
+      reconcilesPerResourceAtIdle: Number((reconcilesAtIdle / total).toFixed(2)),
+      awsCallsPerResourceAtIdle: Number((awsCalls / total).toFixed(2)),
+      peakRssAtIdleMB: rssAtIdle,
       // Where the memory is at the end (not the peak): V8 heap in use / reserved, and outside it.
       heapUsedMB: Math.round(metricSum(metrics, "nodejs_heap_size_used_bytes") / 2 ** 20),
       heapTotalMB: Math.round(metricSum(metrics, "nodejs_heap_size_total_bytes") / 2 ** 20),
