@@ -1,4 +1,5 @@
-// `crossrole explain` offline on Alice's story (examples/alice), run as a child process.
+// `crossrole explain` offline on Alice's story (examples/alice), in-process; the denial also as a
+// child process of bin/crossrole.js, as a user's shell sees it (the bin, exit status 3).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { aliceExample, parseJson, runCrossrole } from "./testSupport.ts";
@@ -39,8 +40,12 @@ describe("explain: Alice's story, offline", { concurrency: true }, () => {
     );
   });
 
-  test("the same identityRef from namespace sandbox is denied with exit 3", async () => {
-    const run = await explain("bucket/sandbox-billing-exports", "sandbox", "-o", "json");
+  test("the same identityRef from namespace sandbox is denied with exit 3 (a real process)", async () => {
+    const run = await runCrossrole(
+      ["explain", "bucket/sandbox-billing-exports", "-n", "sandbox", "--from", aliceExample, "-o", "json"],
+      {},
+      "process",
+    );
     assert.equal(run.code, 3, run.stderr);
     const report = parseJson(run);
     assert.equal(report["outcome"], "deny");

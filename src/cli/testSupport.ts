@@ -1,10 +1,13 @@
-// Helpers for the CLI tests: run bin/crossrole.js as a child process, the way a user does,
-// and write fixture manifests into a temp dir. Not a test file itself.
+// Helpers for the CLI tests: run `crossrole` in-process through runCli (the same entry the bin
+// calls) or, for the few tests that must see what a user's shell sees (the bin, the exit
+// status, a real process environment for the AWS SDK), as a child process; and write fixture
+// manifests into a temp dir. Not a test file itself.
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { runCli } from "./main.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const binPath = path.join(repoRoot, "bin", "crossrole.js");
@@ -17,15 +20,43 @@ export interface CliRun {
 }
 
 /**
- * Runs `crossrole <args>` with this test's Node (24) from the repo root. The environment is
- * reduced to PATH and a throwaway HOME so that a developer's AWS or kube configuration
- * cannot change the answer; `env` adds to it.
+ * Runs `crossrole <args>` from the repo root. The environment is reduced to PATH and a
+ * throwaway HOME so that a developer's AWS or kube configuration cannot change the answer;
+ * `env` adds to it. In-process by default (fast: no Node start-up per case); `"process"` runs
+ * bin/crossrole.js with this test's Node (24), for what only a real process shows — and where
+ * the AWS SDK, which reads the process environment, must see `env`.
  */
-export function runCrossrole(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
+export async function runCrossrole(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  how: "in-process" | "process" = "in-process",
+): Promise<CliRun> {
+  const fullEnv = {
+    PATH: process.env["PATH"] ?? "",
+    HOME: path.join(tmpdir(), "crossrole-test-no-home"),
+    ...env,
+  };
+  if (how === "process") return runProcess(args, fullEnv);
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(args, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    env: fullEnv,
+    cwd: repoRoot,
+  });
+  return { code, stdout, stderr };
+}
+
+function runProcess(args: readonly string[], env: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [binPath, ...args], {
       cwd: repoRoot,
-      env: { PATH: process.env["PATH"] ?? "", HOME: path.join(tmpdir(), "crossrole-test-no-home"), ...env },
+      env,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -31,6 +31,8 @@ function explainOnline(target: string, namespace: string, ...more: string[]): Pr
       ...more,
     ],
     awsEnv,
+    // A real process: the AWS SDK reads its credentials from the process environment.
+    "process",
   );
 }
 
@@ -136,6 +138,7 @@ describe("explain online against kube-apiserver and the AWS emulator", () => {
           "json",
         ],
         awsEnv,
+        "process",
       );
       assert.equal(run.code, 0, run.stderr);
       const report = parseJson(run);
