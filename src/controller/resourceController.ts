@@ -141,7 +141,7 @@ export function addResourceController<Spec extends object, Observed, Client>(
 function watchReferencedSecrets<Spec extends object, Observed, Client>(
   manager: Manager,
   module: ServiceModule<Spec, Observed, Client>,
-  resources: { list(): readonly ManagedObject[] },
+  resources: { list(namespace?: string): readonly ManagedObject[] },
   controller: Controller,
 ): void {
   const secrets = manager.informer<KubeObject>({ resource: secretType, metadataOnly: true });
@@ -157,9 +157,7 @@ function watchReferencedSecrets<Spec extends object, Observed, Client>(
     return names;
   };
   const requeueUsers = (secret: KubeObject): void => {
-    const namespace = secret.metadata.namespace;
-    for (const obj of resources.list()) {
-      if (obj.metadata.namespace !== namespace) continue;
+    for (const obj of resources.list(secret.metadata.namespace ?? "")) {
       if (secretNamesOf(obj).includes(secret.metadata.name)) controller.enqueue(keyOf(obj));
     }
   };

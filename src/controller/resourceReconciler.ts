@@ -24,7 +24,7 @@ import type { EventRecorder } from "../runtime/events.ts";
 import { addFinalizer, hasFinalizer, removeFinalizer } from "../runtime/finalizers.ts";
 import type { Informer } from "../runtime/informer.ts";
 import { KeyedMutex } from "../runtime/keyedMutex.ts";
-import { KubeApiError, type KubeClient, patchTypes } from "../runtime/kubeClient.ts";
+import { isNotFound, type KubeClient, patchTypes } from "../runtime/kubeClient.ts";
 import { type KubeObject, objectPath, type ResourceType } from "../runtime/kubeObject.ts";
 import {
   type ReconcileContext,
@@ -233,7 +233,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
           path: objectPath(secretType, namespace, name),
         });
       } catch (err) {
-        if (err instanceof KubeApiError && err.status === 404) return undefined;
+        if (isNotFound(err)) return undefined;
         throw err;
       }
     });
@@ -279,17 +279,14 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     d.selfWrites?.record(a.key, a.obj);
   }
 
-  function metadataFor(
-    decision: Decision,
-    arn: string,
-    account: string,
-    region: string,
-  ): AckResourceMetadata {
+  /** status.ackResourceMetadata for the decided target: ARN, account, region, identity. */
+  function metadataAt(a: Attempt, spec: Spec, target: Target): AckResourceMetadata {
+    const decision = a.decision;
     const last = decision.chain.at(-1);
     return {
-      arn,
-      ownerAccountID: account,
-      region,
+      arn: d.module.arn(spec, target.region, target.account),
+      ownerAccountID: target.account,
+      region: target.region,
       ...(decision.selector
         ? {
             iamRoleSelector: {
@@ -612,17 +609,11 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     }
 
     await lateInitialize(a, spec, observation.observed, plan.do === "adopt" && plan.strict);
-    await writeStatus(
-      a,
-      { kind: "synced" },
-      metadataFor(
-        a.decision,
-        d.module.arn(spec, target.region, target.account),
-        target.account,
-        target.region,
-      ),
-      { ...extraStatus, ...d.module.statusFrom?.(observation.observed), intent: null },
-    );
+    await writeStatus(a, { kind: "synced" }, metadataAt(a, spec, target), {
+      ...extraStatus,
+      ...d.module.statusFrom?.(observation.observed),
+      intent: null,
+    });
     return done;
   }
 
@@ -639,12 +630,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     await writeStatus(
       a,
       { kind: "progressing", reason: busy.reason, message: busy.message },
-      metadataFor(
-        a.decision,
-        d.module.arn(spec, target.region, target.account),
-        target.account,
-        target.region,
-      ),
+      metadataAt(a, spec, target),
       { ...extraStatus, ...d.module.statusFrom?.(observed) },
     );
     return { kind: "done", requeueAfterMs: busy.requeueAfterMs ?? 10_000 };
@@ -665,12 +651,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     await writeStatus(
       a,
       { kind: "progressing", reason: "Creating", message: `Creating ${describeTarget(target)}` },
-      metadataFor(
-        a.decision,
-        d.module.arn(spec, target.region, target.account),
-        target.account,
-        target.region,
-      ),
+      metadataAt(a, spec, target),
       { intent },
     );
     return intent;

@@ -91,7 +91,7 @@ export class Informer<T extends KubeObject = KubeObject> implements SyncGate {
     const scopes: (string | undefined)[] = namespaces.length > 0 ? namespaces : [undefined];
     const selectors = [opts.labelSelector, opts.fieldSelector].filter((s) => s !== undefined && s !== "");
     // Unique among a manager's informers: their names label the health gauge.
-    this.name = `${rt.plural}${rt.group ? `.${rt.group}` : ""}${namespaces.length > 0 ? ` in ${namespaces.join(",")}` : ""}${selectors.length > 0 ? ` (${selectors.join(", ")})` : ""}`;
+    this.name = `${rt.plural}${rt.group ? `.${rt.group}` : ""}${opts.metadataOnly ? " (metadata)" : ""}${namespaces.length > 0 ? ` in ${namespaces.join(",")}` : ""}${selectors.length > 0 ? ` (${selectors.join(", ")})` : ""}`;
     this.#clock = opts.clock ?? systemClock;
     this.#log = (opts.logger ?? silentLogger).child({ informer: this.name });
     const apiVersion = apiVersionOf(rt);
