@@ -4,28 +4,19 @@
 // chart with its default values (one source: the chart). Needs the pinned helm
 // (scripts/build-helm.sh). With --check it writes nothing and exits 1 listing the files that are
 // stale, missing or no longer generated (`npm run generate:check`, run in CI).
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { stringify } from "yaml";
-import { generatedHeader } from "../src/api/crd-yaml.ts";
 import { chartDir, generatedChartFiles } from "../src/deploy/chart.ts";
 import { helmTemplate } from "../src/deploy/helm.ts";
 import { defaultSystemNamespace } from "../src/resolver/settings.ts";
 import { helmBinary, helmVersion, repoRoot } from "../test/harness/versions.ts";
+import { syncGeneratedFiles } from "./generated-files.ts";
 
 const check = process.argv.includes("--check");
 const chartPath = join(repoRoot, chartDir);
 export const defaultManifest = "config/default/crossrole.yaml";
-
-async function readOrNull(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw err;
-  }
-}
 
 const wanted = new Map<string, string>(
   [...generatedChartFiles()].map(([path, content]) => [`${chartDir}/${path}`, content]),
@@ -70,42 +61,13 @@ try {
   await rm(tmp, { recursive: true, force: true });
 }
 
-/** Generated files on disk that nothing generates any more (in the chart's crds/). */
-async function leftovers(): Promise<string[]> {
-  const dir = `${chartDir}/crds`;
-  const names = await readdir(join(repoRoot, dir)).catch(() => [] as string[]);
-  const result: string[] = [];
-  for (const name of names.filter((n) => n.endsWith(".yaml") && !wanted.has(`${dir}/${n}`))) {
-    if ((await readOrNull(join(repoRoot, dir, name)))?.startsWith(generatedHeader))
-      result.push(`${dir}/${name}`);
-  }
-  return result;
-}
-
-const problems: string[] = [];
-for (const [path, content] of wanted) {
-  const file = join(repoRoot, path);
-  const current = await readOrNull(file);
-  if (current === content) continue;
-  if (check) problems.push(`${current === null ? "missing" : "stale"}: ${path}`);
-  else {
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, content);
-  }
-}
-for (const path of await leftovers()) {
-  if (check) problems.push(`no longer generated: ${path}`);
-  else await rm(join(repoRoot, path));
-}
-
-if (check) {
-  if (problems.length > 0) {
-    console.error(
-      `The chart or config/default/ is out of date; run npm run generate and commit ${chartDir}/ and config/default/:\n  ${problems.join("\n  ")}`,
-    );
-    process.exit(1);
-  }
-  console.log(`${chartDir}/ (generated parts) and config/default/ are up to date`);
-} else {
-  console.log(`wrote ${chartDir}/ (generated parts) and ${defaultManifest}`);
-}
+await syncGeneratedFiles({
+  root: repoRoot,
+  wanted,
+  leftoverDirs: [`${chartDir}/crds`],
+  check,
+  outOfDate: "The chart or config/default/ is out of date",
+  commit: `${chartDir}/ and config/default/`,
+  upToDate: `${chartDir}/ (generated parts) and config/default/ are up to date`,
+  wrote: `wrote ${chartDir}/ (generated parts) and ${defaultManifest}`,
+});
