@@ -40,6 +40,7 @@ import {
   namespace,
   patchResource,
   region,
+  resourcePath,
   startE2E,
   waitForEvent,
   waitForResourceCondition,
@@ -338,6 +339,36 @@ test("a changed Secret value is sent to RDS again with ModifyDBInstance (seen at
     (r) => r.params["MasterUserPassword"] === passwords.rotated,
   );
   assert.equal(withNew.length, 1, "the new password is sent once");
+});
+
+test("a tenant forging status.appliedSecrets only makes the controller resend its own Secret's value", async () => {
+  const id = "rds-x-orders";
+  const before = (await recorded("ModifyDBInstance", id)).length;
+  // Status is writable by a tenant with `*` on the group; the record says "not applied yet".
+  await e2e.kube.request({
+    method: "PATCH",
+    path: `${resourcePath("DBInstance", "rds-x", "orders")}/status`,
+    contentType: patchTypes.merge,
+    body: { status: { appliedSecrets: { "spec.masterUserPassword": "forged/1" } } },
+  });
+  const resent = await waitFor(
+    async () =>
+      (await recorded("ModifyDBInstance", id)).slice(before).find((r) => r.params["MasterUserPassword"]),
+    { what: "the next reconcile to set the password again", timeoutMs: 2 * resyncSeconds * 1000 + 15_000 },
+  );
+  assert.equal(
+    resent.params["MasterUserPassword"],
+    passwords.rotated,
+    "the Secret's own value, nothing else",
+  );
+  const d = await synced("rds-x", "orders");
+  assert.notEqual(
+    (statusOf(d)["appliedSecrets"] as Record<string, string>)["spec.masterUserPassword"],
+    "forged/1",
+    "the record is the Secret's real version again",
+  );
+  assert.equal(d.status?.ackResourceMetadata?.ownerAccountID, X);
+  for (const account of [Y, T, S]) assert.equal(await instanceIn(account, id), undefined, account);
 });
 
 test("an immutable change is rejected by the apiserver, naming the field", async () => {
