@@ -361,11 +361,14 @@ test("a tenant forging status.appliedSecrets only makes the controller resend it
     passwords.rotated,
     "the Secret's own value, nothing else",
   );
-  const d = await synced("rds-x", "orders");
-  assert.notEqual(
-    (statusOf(d)["appliedSecrets"] as Record<string, string>)["spec.masterUserPassword"],
-    "forged/1",
-    "the record is the Secret's real version again",
+  // The status write that follows the ModifyDBInstance puts the Secret's real version back.
+  const d = await waitFor(
+    async () => {
+      const r = await synced("rds-x", "orders");
+      const applied = statusOf(r)["appliedSecrets"] as Record<string, string> | undefined;
+      return applied?.["spec.masterUserPassword"] !== "forged/1" ? r : undefined;
+    },
+    { what: "the record to be the Secret's real version again", timeoutMs: 10_000 },
   );
   assert.equal(d.status?.ackResourceMetadata?.ownerAccountID, X);
   for (const account of [Y, T, S]) assert.equal(await instanceIn(account, id), undefined, account);
