@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { CredentialCache } from "./cache.ts";
+import { backoffDelay } from "../toolkit/backoff.ts";
+import { FakeClock } from "../toolkit/fake-clock.ts";
+import { CredentialCache, defaultFailureBackoff } from "./cache.ts";
 import { AccessDeniedError } from "./errors.ts";
-import { fakeClock } from "./testing/fake-clock.ts";
 import type { Credentials } from "./types.ts";
 
 const minute = 60_000;
@@ -34,7 +35,7 @@ function countingProvider(clock: { now(): number }, lifetimeMs = 60 * minute) {
 
 describe("CredentialCache", () => {
   test("concurrent requests for one key share one fetch", async () => {
-    const clock = fakeClock();
+    const clock = new FakeClock();
     const cache = new CredentialCache({ clock });
     const p = countingProvider(clock);
     const got = await Promise.all(Array.from({ length: 100 }, () => cache.get("k", () => p.provider)));
@@ -43,7 +44,7 @@ describe("CredentialCache", () => {
   });
 
   test("credentials are refreshed once, 5 minutes before they expire", async () => {
-    const clock = fakeClock();
+    const clock = new FakeClock();
     const cache = new CredentialCache({ clock, idleMs: 120 * minute });
     const p = countingProvider(clock);
     await cache.get("k", () => p.provider);
@@ -57,7 +58,7 @@ describe("CredentialCache", () => {
   });
 
   test("a failure is remembered with growing backoff, and the next attempt after it succeeds", async () => {
-    const clock = fakeClock();
+    const clock = new FakeClock();
     const cache = new CredentialCache({ clock, random: () => 0 });
     const p = countingProvider(clock);
     p.state.fail = new AccessDeniedError({ context, summary: "denied", fix: "trust" });
@@ -87,7 +88,7 @@ describe("CredentialCache", () => {
   });
 
   test("a remembered error carries when the next attempt will be", async () => {
-    const clock = fakeClock();
+    const clock = new FakeClock();
     const cache = new CredentialCache({ clock, random: () => 0 });
     const p = countingProvider(clock);
     p.state.fail = new AccessDeniedError({ context, summary: "denied", fix: "trust" });
@@ -95,8 +96,15 @@ describe("CredentialCache", () => {
     assert.equal((err as AccessDeniedError).retryAt, clock.now() + 1000);
   });
 
+  test("remembered failures grow from seconds to minutes and never beyond five", () => {
+    const none = () => 0;
+    assert.equal(backoffDelay(defaultFailureBackoff, 1, none), 1_000);
+    assert.equal(backoffDelay(defaultFailureBackoff, 8, none), 128_000);
+    assert.equal(backoffDelay(defaultFailureBackoff, 1_000, none), 300_000);
+  });
+
   test("the backoff is capped, so a failure is never remembered forever", async () => {
-    const clock = fakeClock();
+    const clock = new FakeClock();
     const cache = new CredentialCache({ clock, random: () => 0 });
     const p = countingProvider(clock);
     p.state.fail = new Error("down");
@@ -109,7 +117,7 @@ describe("CredentialCache", () => {
   });
 
   test("while a refresh fails, the old credentials are served until a minute before expiry", async () => {
-    const clock = fakeClock();
+    const clock = new FakeClock();
     const cache = new CredentialCache({ clock, random: () => 0, idleMs: 120 * minute });
     const p = countingProvider(clock);
     await cache.get("k", () => p.provider);
@@ -127,7 +135,7 @@ describe("CredentialCache", () => {
   });
 
   test("the provider is created once per entry and kept between refreshes", async () => {
-    const clock = fakeClock();
+    const clock = new FakeClock();
     const cache = new CredentialCache({ clock, idleMs: 120 * minute });
     let created = 0;
     const p = countingProvider(clock);
@@ -143,7 +151,7 @@ describe("CredentialCache", () => {
   });
 
   test("idle entries are evicted after the idle time, used ones are kept", async () => {
-    const clock = fakeClock();
+    const clock = new FakeClock();
     const cache = new CredentialCache({ clock, idleMs: 10 * minute });
     const a = countingProvider(clock, 600 * minute);
     const b = countingProvider(clock, 600 * minute);
@@ -161,7 +169,7 @@ describe("CredentialCache", () => {
   });
 
   test("a miss sweeps idle entries, without an explicit purge", async () => {
-    const clock = fakeClock();
+    const clock = new FakeClock();
     const cache = new CredentialCache({ clock, idleMs: 10 * minute });
     await cache.get("a", () => countingProvider(clock).provider);
     await cache.get("b", () => countingProvider(clock).provider);
@@ -171,14 +179,14 @@ describe("CredentialCache", () => {
   });
 
   test("the number of entries is bounded", async () => {
-    const clock = fakeClock();
+    const clock = new FakeClock();
     const cache = new CredentialCache({ clock, maxEntries: 10 });
     for (let i = 0; i < 25; i++) await cache.get(`k${i}`, () => countingProvider(clock).provider);
     assert.equal(cache.size, 10);
   });
 
   test("long-lived keys (no expiry) are re-read after the recheck interval", async () => {
-    const clock = fakeClock();
+    const clock = new FakeClock();
     const cache = new CredentialCache({ clock, recheckMs: 10 * minute });
     let calls = 0;
     const provider = async (): Promise<Credentials> => ({
@@ -194,7 +202,7 @@ describe("CredentialCache", () => {
   });
 
   test("invalidate makes the next request fetch, with the same provider", async () => {
-    const clock = fakeClock();
+    const clock = new FakeClock();
     const cache = new CredentialCache({ clock });
     const p = countingProvider(clock);
     await cache.get("k", () => p.provider);
@@ -203,7 +211,7 @@ describe("CredentialCache", () => {
   });
 
   test("a provider that throws synchronously does not leave a stuck fetch behind", async () => {
-    const clock = fakeClock();
+    const clock = new FakeClock();
     const cache = new CredentialCache({ clock, random: () => 0 });
     let calls = 0;
     const provider = (() => {

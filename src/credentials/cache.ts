@@ -7,10 +7,14 @@
 //   - idle entries expire, and the number of entries is bounded (LRU).
 // Time comes from the injected clock, including lru-cache's idle timer.
 import { LRUCache } from "lru-cache";
-import { type BackoffPolicy, backoffDelay, defaultFailureBackoff } from "./backoff.ts";
+import { type BackoffPolicy, backoffDelay, type Random } from "../toolkit/backoff.ts";
+import type { Clock } from "../toolkit/clock.ts";
 import { CredentialError } from "./errors.ts";
 import type { CredentialMetrics } from "./metrics.ts";
-import type { Clock, CredentialProvider, Credentials, Random } from "./types.ts";
+import type { CredentialProvider, Credentials } from "./types.ts";
+
+/** Remembered chain failures: 1 s, 2 s, 4 s ... capped at 5 min, 20 % jitter (shortening). */
+export const defaultFailureBackoff: BackoffPolicy = { baseMs: 1_000, maxMs: 300_000, jitter: 0.2 };
 
 export interface CredentialCacheOptions {
   readonly clock: Clock;

@@ -3,23 +3,9 @@
 // and endpoint, the identity and role, every session parameter, the tenant the tags are for,
 // and a static identity's Secret data hash. Equal inputs give equal keys in any process; any
 // change (a rotated Secret, a new external ID) gives a new key and so new credentials.
+// The canonical JSON is the toolkit's (src/toolkit/canonical-json.ts).
 import { createHash } from "node:crypto";
-
-type Json = null | boolean | number | string | readonly Json[] | { readonly [k: string]: Json | undefined };
-
-/** JSON with object keys sorted and `undefined` members left out: one spelling per value. */
-export function canonicalJson(value: Json | undefined): string {
-  if (value === undefined || value === null) return "null";
-  if (typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((v: Json) => canonicalJson(v)).join(",")}]`;
-  const obj = value as { readonly [k: string]: Json | undefined };
-  const parts: string[] = [];
-  for (const k of Object.keys(obj).sort()) {
-    const v = obj[k];
-    if (v !== undefined) parts.push(`${JSON.stringify(k)}:${canonicalJson(v)}`);
-  }
-  return `{${parts.join(",")}}`;
-}
+import { canonicalJson, type Json } from "../toolkit/canonical-json.ts";
 
 export function sha256Hex(text: string): string {
   return createHash("sha256").update(text).digest("hex");

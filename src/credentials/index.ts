@@ -1,11 +1,10 @@
-// The credentials module's public surface. See README.md in this folder.
+// The credentials module's public surface. See README.md in this folder. Clock, Sleep, Random,
+// backoff and the token bucket come from src/toolkit.
 export type { IssuedCredentials } from "./audit.ts";
 export { logIssuedCredentials } from "./audit.ts";
-export type { BackoffPolicy } from "./backoff.ts";
-export { backoffDelay, defaultFailureBackoff, defaultStsRetryBackoff } from "./backoff.ts";
 export type { CacheEntryState, CredentialCacheOptions } from "./cache.ts";
-export { CredentialCache } from "./cache.ts";
-export { canonicalJson, secretDataHash, stableHash } from "./chain-key.ts";
+export { CredentialCache, defaultFailureBackoff } from "./cache.ts";
+export { secretDataHash, stableHash } from "./chain-key.ts";
 export type { StsCallContext, StsFailureKind, StsOperation } from "./classify-error.ts";
 export { classifyStsError, isRetryableStsFailure, StsCallFailed, stsFailureKind } from "./classify-error.ts";
 export type { CredentialErrorCode, HopContext } from "./errors.ts";
@@ -24,7 +23,12 @@ export { createCredentialMetrics } from "./metrics.ts";
 export type { ChainPlan, PlanInput, PlannedHop } from "./plan.ts";
 export { defaultSessionName, hopLabel, planChain, stsEndpointOf, tenantTagKeys } from "./plan.ts";
 export type { StsProtectionOptions, StsRetryPolicy } from "./protected-sts.ts";
-export { defaultStsRetryPolicy, protectSts } from "./protected-sts.ts";
+export {
+  defaultStsRateLimit,
+  defaultStsRetryBackoff,
+  defaultStsRetryPolicy,
+  protectSts,
+} from "./protected-sts.ts";
 export type { ControllerCredentialsOptions } from "./providers/controller.ts";
 export { controllerCredentials } from "./providers/controller.ts";
 export type { RoleCredentialsOptions } from "./providers/role.ts";
@@ -56,17 +60,6 @@ export type {
   WebIdentityRequest,
 } from "./sts.ts";
 export { accountOfArn, sdkSts } from "./sts.ts";
-export type { RateLimit } from "./token-bucket.ts";
-export { defaultStsRateLimit, TokenBucket } from "./token-bucket.ts";
 export type { ServiceAccountToken, TokenRequest, TokenRequester } from "./token-requester.ts";
 export { kubeTokenRequester, TokenRequestFailed } from "./token-requester.ts";
-export type {
-  Clock,
-  CredentialProvider,
-  Credentials,
-  Random,
-  ResourceRef,
-  Sleep,
-  StsTarget,
-} from "./types.ts";
-export { realSleep, systemClock } from "./types.ts";
+export type { CredentialProvider, Credentials, ResourceRef, StsTarget } from "./types.ts";

@@ -2,7 +2,8 @@
 // Secret data) into a plan: per hop, what to call and the cache key of its credentials.
 // Pure: the caller reads the Secret; nothing here does I/O or reads the clock.
 import type { ChainHop, Decision } from "../resolver/types.ts";
-import { canonicalJson, secretDataHash, sha256Hex } from "./chain-key.ts";
+import { canonicalJson } from "../toolkit/canonical-json.ts";
+import { secretDataHash, sha256Hex } from "./chain-key.ts";
 import { type HopContext, InvalidParameterError } from "./errors.ts";
 import { defaultAudiences, defaultTokenExpirationSeconds } from "./providers/service-account.ts";
 import type { SecretData } from "./secret-reader.ts";
@@ -283,7 +284,7 @@ export function planChain(input: PlanInput): ChainPlan {
         },
       };
     }
-    const key = sha256Hex(canonicalJson(material as Parameters<typeof canonicalJson>[0]));
+    const key = sha256Hex(canonicalJson(material));
     hops.push({ ...planned, key });
     sourceKey = key;
   }

@@ -1,13 +1,20 @@
 // The one place STS calls are limited, retried and counted: a wrapper around any StsApi.
 // Every attempt (retries included) waits for the process-wide token bucket and increments
 // crossrole_sts_calls_total{operation,outcome}. Throttling, 5xx and network failures are
-// retried with full-jitter exponential backoff; anything else fails at once.
-import { type BackoffPolicy, backoffDelay, defaultStsRetryBackoff } from "./backoff.ts";
+// retried with full-jitter exponential backoff; anything else fails at once. The bucket and the
+// backoff are the toolkit's; the STS policies for them are here.
+import { type BackoffPolicy, backoffDelay, type Random } from "../toolkit/backoff.ts";
+import type { Sleep } from "../toolkit/clock.ts";
+import type { RateLimit, TokenBucket } from "../toolkit/token-bucket.ts";
 import { isRetryableStsFailure, StsCallFailed, type StsOperation, stsFailureKind } from "./classify-error.ts";
 import type { CredentialMetrics } from "./metrics.ts";
 import type { StsApi } from "./sts.ts";
-import type { TokenBucket } from "./token-bucket.ts";
-import type { Random, Sleep } from "./types.ts";
+
+/** STS's own default quota is far higher; this keeps one controller a polite neighbour. */
+export const defaultStsRateLimit: RateLimit = { ratePerSecond: 20, burst: 40 };
+
+/** Retries of one STS call: 100 ms, 200 ms, 400 ms ... capped at 5 s, full jitter (shortening). */
+export const defaultStsRetryBackoff: BackoffPolicy = { baseMs: 100, maxMs: 5_000, jitter: 1 };
 
 export interface StsRetryPolicy {
   /** Attempts per call, the first included (default 4). */

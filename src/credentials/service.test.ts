@@ -4,11 +4,11 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { pino } from "pino";
 import { Registry } from "prom-client";
+import { FakeClock } from "../toolkit/fake-clock.ts";
 import { ExpiredCredentialsError, InvalidParameterError } from "./errors.ts";
 import { createCredentialService } from "./service.ts";
 import type { AssumeRoleRequest, StsApi } from "./sts.ts";
 import { controllerHop, roleHop, useDecision } from "./testing/decisions.ts";
-import { fakeClock } from "./testing/fake-clock.ts";
 
 const roleA = "arn:aws:iam::222222222222:role/a";
 const roleB = "arn:aws:iam::333333333333:role/b";
@@ -46,7 +46,7 @@ function fakeSts(clock: { now(): number }) {
 }
 
 function service() {
-  const clock = fakeClock();
+  const clock = new FakeClock();
   const fake = fakeSts(clock);
   const svc = createCredentialService({
     logger: pino({ level: "silent" }),
@@ -113,7 +113,7 @@ describe("createCredentialService", () => {
   });
 
   test("an expired source that stays expired surfaces as ExpiredCredentialsError after one retry", async () => {
-    const clock = fakeClock();
+    const clock = new FakeClock();
     let calls = 0;
     const svc = createCredentialService({
       logger: pino({ level: "silent" }),

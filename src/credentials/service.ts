@@ -7,32 +7,24 @@ import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import { AwsClientPool, type ClientFactory, type Destroyable } from "../aws/client-pool.ts";
 import type { Decision } from "../resolver/types.ts";
+import type { Random } from "../toolkit/backoff.ts";
+import { type Clock, type Sleep, systemClock, systemSleep } from "../toolkit/clock.ts";
+import { type RateLimit, TokenBucket } from "../toolkit/token-bucket.ts";
 import { logIssuedCredentials } from "./audit.ts";
 import { CredentialCache, type CredentialCacheOptions } from "./cache.ts";
 import { classifyStsError } from "./classify-error.ts";
 import { InvalidParameterError } from "./errors.ts";
 import { createCredentialMetrics } from "./metrics.ts";
 import { type ChainPlan, type PlannedHop, planChain, planFingerprint } from "./plan.ts";
-import { protectSts, type StsRetryPolicy } from "./protected-sts.ts";
+import { defaultStsRateLimit, protectSts, type StsRetryPolicy } from "./protected-sts.ts";
 import { controllerCredentials } from "./providers/controller.ts";
 import { roleCredentials } from "./providers/role.ts";
 import { serviceAccountCredentials } from "./providers/service-account.ts";
 import { readStaticSecret, staticCredentials } from "./providers/static.ts";
 import type { SecretData, SecretReader } from "./secret-reader.ts";
 import { accountOfArn, type CallerIdentity, type StsApi, type StsSession, sdkSts } from "./sts.ts";
-import { defaultStsRateLimit, type RateLimit, TokenBucket } from "./token-bucket.ts";
 import type { TokenRequester } from "./token-requester.ts";
-import {
-  type Clock,
-  type CredentialProvider,
-  type Credentials,
-  type Random,
-  type ResourceRef,
-  realSleep,
-  type Sleep,
-  type StsTarget,
-  systemClock,
-} from "./types.ts";
+import type { CredentialProvider, Credentials, ResourceRef, StsTarget } from "./types.ts";
 
 export interface CredentialServiceOptions {
   /** Audit lines go here (one per new credentials). */
@@ -93,7 +85,7 @@ export interface CredentialService {
 
 export function createCredentialService(opts: CredentialServiceOptions): CredentialService {
   const clock = opts.clock ?? systemClock;
-  const sleep = opts.sleep ?? realSleep;
+  const sleep = opts.sleep ?? systemSleep;
   const random = opts.random ?? Math.random;
   const ownsClients = opts.clients === undefined;
   const clients = opts.clients ?? new AwsClientPool();

@@ -1,9 +1,12 @@
 // Helpers for turning listed raw objects into trustworthy input: reading names from objects of
 // unknown shape, collapsing repeated listings, and turning schema issues into problems.
 // The snapshot must not depend on list order, so "which copy wins" is never decided by order:
-// identical copies collapse, differing copies are all excluded and reported.
+// identical copies collapse, differing copies are all excluded and reported. Copies are compared
+// by canonical JSON (src/toolkit/canonical-json.ts: pure, and total on anything a YAML or JSON
+// parser can produce, self-references and bigints included).
 
 import type { z } from "zod";
+import { canonicalJson } from "../toolkit/canonical-json.ts";
 import type { ObjectRef, SnapshotProblem } from "./types.ts";
 
 export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
@@ -24,32 +27,6 @@ export function objectRefOf(raw: unknown, fallbackKind: string): ObjectRef {
 export function describeRef(ref: ObjectRef): string {
   const name = ref.name === "" ? "(unnamed)" : ref.name;
   return ref.namespace === undefined ? `${ref.kind} ${name}` : `${ref.kind} ${ref.namespace}/${name}`;
-}
-
-/**
- * JSON with object keys sorted, so equal content gives equal text whatever the key order.
- * Total on anything a YAML or JSON parser can produce (self-references and bigints included),
- * because it runs on unvalidated input.
- */
-export function canonicalJson(value: unknown): string {
-  return canonical(value, []);
-}
-
-function canonical(value: unknown, stack: unknown[]): string {
-  if (typeof value === "bigint") return `"${value}n"`;
-  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
-  if (stack.includes(value)) return '"(cycle)"';
-  stack.push(value);
-  let text: string;
-  if (Array.isArray(value)) {
-    text = `[${value.map((v) => canonical(v, stack)).join(",")}]`;
-  } else {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record).sort();
-    text = `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(record[k], stack)}`).join(",")}}`;
-  }
-  stack.pop();
-  return text;
 }
 
 export interface Deduplicated {

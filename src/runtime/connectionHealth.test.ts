@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { FakeClock } from "../toolkit/fake-clock.ts";
 import { ConnectionHealth, type ConnectionHealthState } from "./connectionHealth.ts";
-import { ManualClock } from "./manualClock.ts";
 
 function harness(unhealthyAfterMs?: number) {
-  const clock = new ManualClock();
+  const clock = new FakeClock();
   const changes: ConnectionHealthState[] = [];
   const health = new ConnectionHealth({ clock, unhealthyAfterMs, onChange: (s) => changes.push(s) });
   return { clock, changes, health, t0: clock.now() };
@@ -79,7 +79,7 @@ describe("ConnectionHealth (grace period, with a manual clock)", () => {
   });
 
   test("with a zero grace period the first failure flips it", () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const changes: boolean[] = [];
     const health = new ConnectionHealth({
       clock,

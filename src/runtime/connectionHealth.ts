@@ -5,8 +5,8 @@
 // unhealthy only once they have gone on, without a success in between, for `unhealthyAfterMs`
 // (5 s), so a routine watch reconnect never does; the next success flips it back at once.
 // Time comes from an injectable Clock: a grace timer fires the flip even when the loop is
-// asleep in its backoff, and unit tests drive it with a ManualClock.
-import { type Clock, systemClock, type TimerHandle } from "./clock.ts";
+// asleep in its backoff, and unit tests drive it with a FakeClock.
+import { type Clock, systemClock, type TimerHandle } from "../toolkit/clock.ts";
 
 export const defaultUnhealthyAfterMs = 5_000;
 

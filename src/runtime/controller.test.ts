@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { FakeClock } from "../toolkit/fake-clock.ts";
 import { Controller } from "./controller.ts";
-import { ManualClock } from "./manualClock.ts";
 import { createRuntimeMetrics } from "./metrics.ts";
 import { type ReconcileRequest, type Result, TerminalError } from "./reconcile.ts";
 import { Gate } from "./syncGate.ts";
@@ -21,7 +21,7 @@ function harness(
   reconcile: (req: ReconcileRequest, retries: number) => Promise<Result>,
   opts: { concurrency?: number; resyncPeriodMs?: number; gate?: Gate } = {},
 ) {
-  const clock = new ManualClock();
+  const clock = new FakeClock();
   const calls: string[] = [];
   const metrics = createRuntimeMetrics();
   const c = new Controller({
@@ -172,7 +172,7 @@ describe("Controller (reconcile contract, with a manual clock)", () => {
   test("stop waits for in-flight reconciles, then aborts them at the deadline", async () => {
     const d = deferred();
     let signal: AbortSignal | undefined;
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const c = new Controller({
       name: "stop",
       clock,

@@ -2,7 +2,7 @@
 // reconcile function on them, applying the reconcile contract (reconcile.ts) and reporting
 // controller-runtime's metrics. Workers start only once every cache and gate the controller
 // depends on has synced; until then events just accumulate (deduplicated) in the queue.
-import { type Clock, sleep, systemClock } from "./clock.ts";
+import { type Clock, sleep, systemClock } from "../toolkit/clock.ts";
 import type { Informer } from "./informer.ts";
 import type { KubeObject } from "./kubeObject.ts";
 import { keyOf, splitKey } from "./kubeObject.ts";

@@ -6,7 +6,7 @@
 //     beyond it are dropped;
 //   - writes never throw into the caller and are serialised per event.
 import { LRUCache } from "lru-cache";
-import { type Clock, systemClock } from "./clock.ts";
+import { type Clock, systemClock } from "../toolkit/clock.ts";
 import { isNotFound, type KubeClient, patchTypes } from "./kubeClient.ts";
 import type { KubeObject } from "./kubeObject.ts";
 import { type Logger, silentLogger } from "./logger.ts";

@@ -11,8 +11,8 @@
 // has kept failing for `unhealthyAfterMs` (5 s), healthy again when it succeeds (the manager
 // turns this into a /readyz check and the crossrole_informer_healthy gauge). Each flip is
 // logged once (informer.unhealthy / informer.recovered), never each retry.
-import type { BackoffOptions } from "./backoff.ts";
-import { type Clock, systemClock } from "./clock.ts";
+import type { BackoffOptions } from "../toolkit/backoff.ts";
+import { type Clock, systemClock } from "../toolkit/clock.ts";
 import type { KubeClient } from "./kubeClient.ts";
 import {
   apiVersionOf,

@@ -4,11 +4,11 @@ import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { describe, test } from "node:test";
 import { pino } from "pino";
+import { FakeClock } from "../toolkit/fake-clock.ts";
 import { Informer } from "./informer.ts";
 import type { KubeClient, KubeRequest, WatchRequest } from "./kubeClient.ts";
 import type { ResourceType } from "./kubeObject.ts";
 import { informerHealthCheck, Manager } from "./manager.ts";
-import { ManualClock } from "./manualClock.ts";
 import { createRuntimeMetrics } from "./metrics.ts";
 
 /** Lets pending promise callbacks run (the loops are async); not a timed wait. */
@@ -86,7 +86,7 @@ const deterministic = { backoff: { jitter: 0 } };
 const path = "/api/v1/namespaces/a/configmaps";
 
 /** Advances the clock in steps of `stepMs`, letting the loops run after each. */
-async function advance(clock: ManualClock, ms: number, stepMs = 100): Promise<void> {
+async function advance(clock: FakeClock, ms: number, stepMs = 100): Promise<void> {
   for (let done = 0; done < ms; done += stepMs) {
     clock.advance(Math.min(stepMs, ms - done));
     await settle();
@@ -95,7 +95,7 @@ async function advance(clock: ManualClock, ms: number, stepMs = 100): Promise<vo
 
 describe("informer connection health (fake apiserver, manual clock)", () => {
   test("a watch that drops and reconnects within the grace period never turns unhealthy", async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const api = new FakeApi();
     const { logger, events } = capturingLogger();
     const inf = new Informer({
@@ -128,7 +128,7 @@ describe("informer connection health (fake apiserver, manual clock)", () => {
   });
 
   test("failures for longer than the grace period make it unhealthy; one log line per flip; the next watch heals it", async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const api = new FakeApi();
     const { logger, lines, events } = capturingLogger();
     const inf = new Informer({
@@ -180,7 +180,7 @@ describe("informer connection health (fake apiserver, manual clock)", () => {
   });
 
   test("with several namespaces, one failing loop makes the informer unhealthy and is named", async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const api = new FakeApi();
     const { logger, events } = capturingLogger();
     const inf = new Informer({
@@ -213,7 +213,7 @@ describe("informer connection health (fake apiserver, manual clock)", () => {
   });
 
   test("an apiserver unreachable from the start: unhealthy after the grace period, and not synced", async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const api = new FakeApi();
     api.cutPath(path);
     const inf = new Informer({
@@ -236,7 +236,7 @@ describe("informer connection health (fake apiserver, manual clock)", () => {
   });
 
   test("the manager's gauge and ready check follow the informers' health", async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const api = new FakeApi();
     const m = new Manager({
       client: api,

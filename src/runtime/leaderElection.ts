@@ -11,7 +11,7 @@
 
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { type Clock, sleep, systemClock } from "./clock.ts";
+import { type Clock, sleep, systemClock } from "../toolkit/clock.ts";
 import { isNotFound, type KubeClient } from "./kubeClient.ts";
 import type { KubeObject } from "./kubeObject.ts";
 import { type Logger, silentLogger } from "./logger.ts";

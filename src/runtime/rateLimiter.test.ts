@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ManualClock } from "./manualClock.ts";
+import { FakeClock } from "../toolkit/fake-clock.ts";
 import {
   defaultControllerRateLimiter,
   exponentialFailureRateLimiter,
@@ -40,24 +40,16 @@ describe("exponentialFailureRateLimiter", () => {
 });
 
 describe("tokenBucketRateLimiter", () => {
-  test("lets a burst through without delay, then spaces calls at 1/qps", () => {
-    const clock = new ManualClock();
-    const l = tokenBucketRateLimiter(10, 100, clock);
-    for (let i = 0; i < 100; i++) assert.equal(l.when(`k${i}`), 0, `call ${i} is within the burst`);
-    // The bucket is empty: each further reservation goes 100 ms deeper into debt.
-    assert.equal(Math.round(l.when("x")), 100);
-    assert.equal(Math.round(l.when("y")), 200);
-    assert.equal(Math.round(l.when("z")), 300);
-  });
-
-  test("refills at qps while time passes, never above the burst", () => {
-    const clock = new ManualClock();
-    const l = tokenBucketRateLimiter(10, 5, clock);
-    for (let i = 0; i < 5; i++) l.when("k");
-    assert.equal(Math.round(l.when("k")), 100);
-    clock.advance(1000); // repays the 1 token of debt and refills 9 more, capped at 5
-    for (let i = 0; i < 5; i++) assert.equal(l.when("k"), 0);
-    assert.equal(Math.round(l.when("k")), 100);
+  // The bucket's own behaviour (burst, spacing, refill) is tested in src/toolkit/token-bucket.test.ts.
+  test("one bucket token per call, whatever the key; no per-key state", () => {
+    const clock = new FakeClock();
+    const l = tokenBucketRateLimiter(10, 2, clock);
+    assert.equal(l.when("a"), 0);
+    assert.equal(l.when("b"), 0);
+    assert.equal(Math.round(l.when("a")), 100);
+    assert.equal(l.retries("a"), 0);
+    l.forget("a");
+    assert.equal(Math.round(l.when("c")), 200);
   });
 });
 
@@ -75,7 +67,7 @@ describe("maxOfRateLimiter / defaultControllerRateLimiter", () => {
   });
 
   test("default: per-item backoff while the bucket has tokens, the bucket's spacing once it is empty", () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const l = defaultControllerRateLimiter({ clock });
     assert.equal(l.when("a"), 5);
     assert.equal(l.when("a"), 10);

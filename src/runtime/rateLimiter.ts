@@ -1,8 +1,10 @@
 // How long a failed work item waits before it is retried. The same three limiters as
 // client-go's workqueue (ItemExponentialFailureRateLimiter, BucketRateLimiter, MaxOfRateLimiter),
 // combined the way controller-runtime's default is: the per-item backoff and a global token
-// bucket, whichever asks for the longer wait.
-import { type Clock, systemClock } from "./clock.ts";
+// bucket, whichever asks for the longer wait. The backoff and the bucket are the toolkit's.
+import { backoffDelay } from "../toolkit/backoff.ts";
+import { type Clock, systemClock } from "../toolkit/clock.ts";
+import { TokenBucket } from "../toolkit/token-bucket.ts";
 
 export interface RateLimiter {
   /** Records one more failure for `key` and returns how long (ms) it should wait before retrying. */
@@ -18,11 +20,9 @@ export function exponentialFailureRateLimiter(baseMs = 5, maxMs = 1_000_000): Ra
   const failures = new Map<string, number>();
   return {
     when(key) {
-      const n = failures.get(key) ?? 0;
-      failures.set(key, n + 1);
-      const backoff = baseMs * 2 ** n;
-      // 2^n overflows to Infinity long before it matters; the cap handles both.
-      return Number.isFinite(backoff) && backoff < maxMs ? backoff : maxMs;
+      const n = (failures.get(key) ?? 0) + 1;
+      failures.set(key, n);
+      return backoffDelay({ baseMs, maxMs }, n);
     },
     forget(key) {
       failures.delete(key);
@@ -35,20 +35,15 @@ export function exponentialFailureRateLimiter(baseMs = 5, maxMs = 1_000_000): Ra
 
 /**
  * A global token bucket (`qps` refill, `burst` capacity) shared by all keys, with reservation
- * semantics like golang.org/x/time/rate's Reserve: every call takes a token, going into debt if
- * none is left, and waits until the debt would be repaid. It bounds the overall retry rate when
- * many items fail at once; it keeps no per-key state.
+ * semantics like golang.org/x/time/rate's Reserve (`TokenBucket.reserve`): every call takes a
+ * token, going into debt if none is left, and waits until the debt would be repaid. It bounds the
+ * overall retry rate when many items fail at once; it keeps no per-key state.
  */
 export function tokenBucketRateLimiter(qps = 10, burst = 100, clock: Clock = systemClock): RateLimiter {
-  let tokens = burst;
-  let last = clock.now();
+  const bucket = new TokenBucket({ ratePerSecond: qps, burst }, clock);
   return {
     when() {
-      const now = clock.now();
-      tokens = Math.min(burst, tokens + ((now - last) / 1000) * qps);
-      last = now;
-      tokens -= 1;
-      return tokens >= 0 ? 0 : (-tokens / qps) * 1000;
+      return bucket.reserve();
     },
     forget() {},
     retries() {

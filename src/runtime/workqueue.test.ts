@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ManualClock } from "./manualClock.ts";
+import { FakeClock } from "../toolkit/fake-clock.ts";
 import { exponentialFailureRateLimiter } from "./rateLimiter.ts";
 import { WorkQueue, type WorkQueueMetrics } from "./workqueue.ts";
 
@@ -39,7 +39,7 @@ async function drainReady(q: WorkQueue): Promise<string[]> {
 
 describe("WorkQueue: dedup and one worker per key", () => {
   test("a key added several times before a worker takes it is handed out once, in FIFO order", async () => {
-    const q = new WorkQueue({ clock: new ManualClock() });
+    const q = new WorkQueue({ clock: new FakeClock() });
     q.add("a");
     q.add("b");
     q.add("a");
@@ -49,7 +49,7 @@ describe("WorkQueue: dedup and one worker per key", () => {
   });
 
   test("a key re-added while it is processed is not handed to a second worker, but again after done()", async () => {
-    const q = new WorkQueue({ clock: new ManualClock() });
+    const q = new WorkQueue({ clock: new FakeClock() });
     q.add("a");
     const first = await q.get();
     assert.equal(first, "a");
@@ -73,7 +73,7 @@ describe("WorkQueue: dedup and one worker per key", () => {
   });
 
   test("a waiting get() is handed the next key added", async () => {
-    const q = new WorkQueue({ clock: new ManualClock() });
+    const q = new WorkQueue({ clock: new FakeClock() });
     const p = q.get();
     q.add("x");
     assert.equal(await p, "x");
@@ -83,7 +83,7 @@ describe("WorkQueue: dedup and one worker per key", () => {
 
 describe("WorkQueue: delayed adds", () => {
   test("addAfter makes the key ready only when its time comes", async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const q = new WorkQueue({ clock });
     q.addAfter("a", 1000);
     assert.equal(q.len(), 0);
@@ -95,7 +95,7 @@ describe("WorkQueue: delayed adds", () => {
   });
 
   test("delayed adds of one key merge to the EARLIEST time", async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const q = new WorkQueue({ clock });
     q.addAfter("a", 5000);
     q.addAfter("a", 1000);
@@ -111,7 +111,7 @@ describe("WorkQueue: delayed adds", () => {
   });
 
   test("keys delayed by different amounts become ready in time order, with one timer", async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const q = new WorkQueue({ clock });
     q.addAfter("c", 300);
     q.addAfter("a", 100);
@@ -124,7 +124,7 @@ describe("WorkQueue: delayed adds", () => {
   });
 
   test("addAfter with no delay adds at once; an immediate add of a waiting key does not cancel the delayed one", async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const q = new WorkQueue({ clock });
     q.addAfter("a", 0);
     assert.equal(q.len(), 1);
@@ -141,7 +141,7 @@ describe("WorkQueue: delayed adds", () => {
 
 describe("WorkQueue: rate-limited adds", () => {
   test("retries back off 5 ms·2^n per key until forget()", async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const q = new WorkQueue({ clock, rateLimiter: exponentialFailureRateLimiter(5, 1_000_000) });
     const readyAfter = async (): Promise<number> => {
       let waited = 0;
@@ -167,7 +167,7 @@ describe("WorkQueue: rate-limited adds", () => {
   });
 
   test("the default limiter combines per-item backoff with a 10 qps / 100 burst bucket", async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const q = new WorkQueue({ clock });
     for (let i = 0; i < 120; i++) q.addRateLimited(`k${i}`);
     clock.advance(5);
@@ -181,7 +181,7 @@ describe("WorkQueue: rate-limited adds", () => {
 
 describe("WorkQueue: shutdown and metrics", () => {
   test("shutDown drops pending and delayed work, wakes waiting workers, and waits for in-flight keys", async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const q = new WorkQueue({ clock });
     q.add("busy");
     assert.equal(await q.get(), "busy");
@@ -209,7 +209,7 @@ describe("WorkQueue: shutdown and metrics", () => {
   });
 
   test("reports depth, adds, queue latency, work duration and retries", async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     const { m, metrics } = recordingMetrics();
     const q = new WorkQueue({ clock, metrics, rateLimiter: exponentialFailureRateLimiter(5, 1000) });
     q.add("a");

@@ -6,7 +6,7 @@
 //   - rate-limited adds (addRateLimited) wait as long as the rate limiter says (per-item
 //     exponential backoff combined with a global token bucket by default), until forget().
 // Keys are strings ("namespace/name"). Time comes from an injectable Clock.
-import { type Clock, systemClock, type TimerHandle } from "./clock.ts";
+import { type Clock, systemClock, type TimerHandle } from "../toolkit/clock.ts";
 import { MinHeap } from "./minHeap.ts";
 import { defaultControllerRateLimiter, type RateLimiter } from "./rateLimiter.ts";
 

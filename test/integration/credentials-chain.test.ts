@@ -11,8 +11,8 @@ import { CreateQueueCommand, ListQueuesCommand, SQSClient } from "@aws-sdk/clien
 import { Registry } from "prom-client";
 import { createCredentialService } from "../../src/credentials/service.ts";
 import { controllerHop, roleHop, useDecision } from "../../src/credentials/testing/decisions.ts";
-import { fakeClock } from "../../src/credentials/testing/fake-clock.ts";
 import { sqsClientFactory } from "../../src/services/sqs/client.ts";
+import { FakeClock } from "../../src/toolkit/fake-clock.ts";
 import { type Emulator, startEmulator } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
 import {
@@ -231,7 +231,7 @@ describe("a three-hop chain against the emulator", () => {
 
   test("every hop refreshes on its own: the outer role's refresh uses the middle hop's NEW credentials", async () => {
     proxy.clearRecording();
-    const clock = fakeClock(Date.now());
+    const clock = new FakeClock(Date.now());
     expirationShift = () => clock.now() - Date.now();
     const minute = 60_000;
     const service = createCredentialService({

@@ -10,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import { Registry } from "prom-client";
 import { createCredentialService } from "../../src/credentials/service.ts";
 import { controllerHop, roleHop, useDecision } from "../../src/credentials/testing/decisions.ts";
-import { fakeClock } from "../../src/credentials/testing/fake-clock.ts";
+import { FakeClock } from "../../src/toolkit/fake-clock.ts";
 import { type Emulator, startEmulator } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
 import { captureLog, issued, metricValue, useControllerEnvironment } from "../support/credentials-fixture.ts";
@@ -20,7 +20,7 @@ const minute = 60_000;
 let dir: string;
 let emulator: Emulator;
 let proxy: AwsProxy;
-const clock = fakeClock(Date.now());
+const clock = new FakeClock(Date.now());
 before(async () => {
   useControllerEnvironment();
   dir = await mkdtemp(join(tmpdir(), "crossrole-credentials-concurrency-"));

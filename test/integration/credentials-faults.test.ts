@@ -16,7 +16,7 @@ import {
 } from "../../src/credentials/errors.ts";
 import { type CredentialServiceOptions, createCredentialService } from "../../src/credentials/service.ts";
 import { controllerHop, roleHop, useDecision } from "../../src/credentials/testing/decisions.ts";
-import { fakeClock } from "../../src/credentials/testing/fake-clock.ts";
+import { FakeClock } from "../../src/toolkit/fake-clock.ts";
 import { type Emulator, startEmulator } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
 import { captureLog, metricValue, useControllerEnvironment, whoAmI } from "../support/credentials-fixture.ts";
@@ -147,7 +147,7 @@ describe("STS faults", () => {
       match: (r) => r.action === "AssumeRole" && r.params["RoleArn"] === roleA,
       respond: { status: 403, code: "AccessDenied", message: "not authorized to perform sts:AssumeRole" },
     });
-    const clock = fakeClock(Date.now());
+    const clock = new FakeClock(Date.now());
     const { svc } = service({ clock, random: () => 0, stsRateLimit: { ratePerSecond: 1000, burst: 1000 } });
     try {
       const denied = (err: unknown) => {

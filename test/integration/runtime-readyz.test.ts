@@ -79,7 +79,7 @@ async function managerBehindForwarder(ns: string) {
     watchNamespaces: [ns],
     // The default grace period (5 s); short retry delays so recovery is quick after restore().
   });
-  const informer = m.informer({ resource: configMaps, backoff: { initialMs: 100, maxMs: 1_000 } });
+  const informer = m.informer({ resource: configMaps, backoff: { baseMs: 100, maxMs: 1_000 } });
   const flips: boolean[] = [];
   informer.onHealthChange((h) => flips.push(h.healthy));
   await m.start();

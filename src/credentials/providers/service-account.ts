@@ -2,6 +2,7 @@
 // the Kubernetes TokenRequest API (audiences, lifetime), then sts:AssumeRoleWithWebIdentity.
 // The token is kept and reused until 80 % of its life has passed (as the kubelet rotates
 // projected tokens), so a new one is always requested before the old one expires.
+import type { Clock } from "../../toolkit/clock.ts";
 import { classifyStsError, type StsCallContext } from "../classify-error.ts";
 import {
   AccessDeniedError,
@@ -17,7 +18,7 @@ import {
   type TokenRequester,
   TokenRequestFailed,
 } from "../token-requester.ts";
-import type { Clock, CredentialProvider, Credentials, StsTarget } from "../types.ts";
+import type { CredentialProvider, Credentials, StsTarget } from "../types.ts";
 
 export const defaultAudiences: readonly string[] = ["sts.amazonaws.com"];
 export const defaultTokenExpirationSeconds = 3600;
