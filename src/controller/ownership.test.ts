@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
   type CreateIntent,
+  createdSinceAbsent,
   intentOf,
   intentSkewMs,
   intentWindowMs,
@@ -90,6 +91,49 @@ describe("unfinishedCreate: an untagged object our own recorded create made", ()
     assert.equal(unfinishedCreate(undefined, at, createdAt(1)), false);
     assert.equal(unfinishedCreate(intent, at, undefined), false);
     assert.equal(unfinishedCreate({ ...intent, requestedAt: "yesterday" }, at, createdAt(1)), false);
+  });
+});
+
+describe("createdSinceAbsent: our own create answered for an object the read before it did not find", () => {
+  const at = { name: "shop-assets", account: "111111111111", region: "us-east-1" };
+  const requested = Date.parse("2026-11-23T10:00:00.000Z");
+  const intent: CreateIntent = {
+    action: "create",
+    name: at.name,
+    ownerAccountID: at.account,
+    region: at.region,
+    requestedAt: new Date(requested).toISOString(),
+  };
+  const t = (offsetMs: number) => new Date(requested + offsetMs);
+
+  test("absent just before the intent, answered just after → made in between: ours, as unfinishedCreate says", () => {
+    assert.equal(createdSinceAbsent(intent, at, t(-20), t(150)), true);
+    assert.equal(
+      createdSinceAbsent(intent, at, t(-intentSkewMs), t(intentWindowMs)),
+      true,
+      "the window's edges",
+    );
+    // Whatever the creation time between the two, unfinishedCreate agrees.
+    for (const made of [-intentSkewMs, -20, 0, 150, intentWindowMs])
+      assert.equal(unfinishedCreate(intent, at, t(made)), true);
+  });
+
+  test("a read more than the skew before the intent proves nothing: an older object may be between them", () => {
+    assert.equal(createdSinceAbsent(intent, at, t(-intentSkewMs - 1), t(150)), false);
+    assert.equal(unfinishedCreate(intent, at, t(-intentSkewMs - 1)), false, "which unfinishedCreate refuses");
+  });
+
+  test("an answer after the window, or a read after the answer → no", () => {
+    assert.equal(createdSinceAbsent(intent, at, t(-20), t(intentWindowMs + 1)), false);
+    assert.equal(createdSinceAbsent(intent, at, t(200), t(150)), false);
+  });
+
+  test("another name, account or region, no intent, a malformed one → no", () => {
+    assert.equal(createdSinceAbsent(intent, { ...at, name: "other" }, t(-20), t(150)), false);
+    assert.equal(createdSinceAbsent(intent, { ...at, account: "222222222222" }, t(-20), t(150)), false);
+    assert.equal(createdSinceAbsent(intent, { ...at, region: "eu-west-1" }, t(-20), t(150)), false);
+    assert.equal(createdSinceAbsent(undefined, at, t(-20), t(150)), false);
+    assert.equal(createdSinceAbsent({ ...intent, requestedAt: "yesterday" }, at, t(-20), t(150)), false);
   });
 });
 

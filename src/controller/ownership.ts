@@ -76,16 +76,50 @@ export const intentWindowMs = 10 * 60_000;
  */
 export function unfinishedCreate(
   intent: CreateIntent | undefined,
-  at: { readonly name: string; readonly account: string; readonly region: string },
+  at: IntentTarget,
   createdAt: Date | undefined,
 ): boolean {
-  if (intent === undefined || createdAt === undefined) return false;
-  if (intent.action !== "create" || intent.name !== at.name) return false;
-  if (intent.ownerAccountID !== at.account || intent.region !== at.region) return false;
-  const requested = Date.parse(intent.requestedAt);
-  if (Number.isNaN(requested)) return false;
+  const requested = requestedAtFor(intent, at);
+  if (requested === undefined || createdAt === undefined) return false;
   const created = createdAt.getTime();
   return created >= requested - intentSkewMs && created <= requested + intentWindowMs;
+}
+
+/**
+ * unfinishedCreate without asking AWS when the object was made, for an untagged object this
+ * reconcile's own create call reported made: the read before the intent found nothing at
+ * `absentAt`, at most intentSkewMs before the intent, and the create answered at `answeredAt`,
+ * inside the window. The object was made between the two, so its creation time is one
+ * unfinishedCreate accepts; a slower intent write or answer leaves the question to it. (A read
+ * that missed an object made moments before it, not yet shown everywhere, is what the skew
+ * allows for there too.)
+ */
+export function createdSinceAbsent(
+  intent: CreateIntent | undefined,
+  at: IntentTarget,
+  absentAt: Date,
+  answeredAt: Date,
+): boolean {
+  const requested = requestedAtFor(intent, at);
+  if (requested === undefined) return false;
+  const absent = absentAt.getTime();
+  const answered = answeredAt.getTime();
+  return absent <= answered && absent >= requested - intentSkewMs && answered <= requested + intentWindowMs;
+}
+
+/** Where an intent must point to count: the object's name, account and region. */
+export interface IntentTarget {
+  readonly name: string;
+  readonly account: string;
+  readonly region: string;
+}
+
+/** The intent's time (ms) when it is a create of exactly `at`; otherwise undefined. */
+function requestedAtFor(intent: CreateIntent | undefined, at: IntentTarget): number | undefined {
+  if (intent === undefined || intent.action !== "create" || intent.name !== at.name) return undefined;
+  if (intent.ownerAccountID !== at.account || intent.region !== at.region) return undefined;
+  const requested = Date.parse(intent.requestedAt);
+  return Number.isNaN(requested) ? undefined : requested;
 }
 
 /** Reads a CreateIntent from an object's status, or undefined when there is none (or it is malformed). */

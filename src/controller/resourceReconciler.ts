@@ -6,6 +6,8 @@
 //             account) → check the recorded account → [per AWS object, one at a time]
 //             observe → judge ownership → create (intent recorded first) / adopt / finish an
 //             interrupted create / update → late-initialise → record status
+//             (after its own create only what AWS decides is read, module.readCreated; after an
+//             update nothing is read back where AWS applies writes at once, module.afterUpdate)
 //   finalize: plan (read-only and retain need no identity) → connect → observe → delete only
 //             what this object owns → drop the finalizer
 //
@@ -52,6 +54,7 @@ import { secretType } from "./configTypes.ts";
 import type { DecisionTracker } from "./decisionTracker.ts";
 import {
   type CreateIntent,
+  createdSinceAbsent,
   intentOf,
   judgeOwnership,
   type Owner,
@@ -388,21 +391,34 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     }
   }
 
-  /** What AWS has under the spec's name, and whose it is. */
+  /**
+   * What AWS has under the spec's name, and whose it is. `justCreated`: this reconcile's own
+   * create answered that it made the object, after a read found nothing (see ownership.ts,
+   * createdSinceAbsent): then only what AWS decides is read, and an untagged object's creation
+   * time need not be asked for.
+   */
   async function observe(
     a: Attempt,
     conn: Connection<Client>,
     spec: Spec,
     target: Target,
     intent: CreateIntent | undefined,
+    justCreated?: { readonly absentAt: Date; readonly answeredAt: Date },
   ): Promise<{ observation: Observation<Observed>; found: Found }> {
-    const observation = await d.module.read(conn.client, spec, a.call);
+    const observation =
+      justCreated && d.module.readCreated
+        ? await d.module.readCreated(conn.client, spec, target.region, a.call)
+        : await d.module.read(conn.client, spec, a.call);
     if (!observation.found) return { observation, found: observation };
     const ownership = judgeOwnership(d.module.tagsOf(observation.observed), a.owner);
     let unfinished = false;
+    // Only kinds whose create can leave an untagged object (createdAt) finish one; for the
+    // others an untagged object is never their own create's.
     if (ownership.kind === "untagged" && intent !== undefined && d.module.createdAt) {
-      const createdAt = await d.module.createdAt(conn.client, spec, a.call);
-      unfinished = unfinishedCreate(intent, target, createdAt);
+      unfinished =
+        (justCreated !== undefined &&
+          createdSinceAbsent(intent, target, justCreated.absentAt, justCreated.answeredAt)) ||
+        unfinishedCreate(intent, target, await d.module.createdAt(conn.client, spec, a.call));
     }
     return { observation, found: { found: true, ownership, unfinishedCreate: unfinished } };
   }
@@ -496,6 +512,8 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     let inputs = inputsIn;
     const ownerTags: OwnerTags = ownershipTags(a.owner);
     let intent = intentOf(a.obj.status);
+    // When the read started: a create that follows can only make the object after this.
+    const readAt = now();
     let { observation, found } = await observe(a, conn, spec, target, intent);
     let plan: SyncPlan = planSync({
       found,
@@ -541,7 +559,8 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
               `Created ${arn} in account ${target.account} (${target.region})`,
             ));
       }
-      ({ observation, found } = await observe(a, conn, spec, target, intent));
+      const justCreated = created.created ? { absentAt: readAt, answeredAt: now() } : undefined;
+      ({ observation, found } = await observe(a, conn, spec, target, intent, justCreated));
       // S3 may not show a new bucket everywhere at once: look again shortly.
       if (!observation.found) return { kind: "done", requeueAfterMs: 1_000 };
       plan = planAfterCreate(found, target);
@@ -600,7 +619,10 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
             `Brought ${changed.join(", ")} back to the desired state`,
           );
         }
-        observation = await d.module.read(conn.client, spec, a.call);
+        // Where AWS applies writes at once, a read would only echo them (module.afterUpdate).
+        observation = d.module.afterUpdate
+          ? { found: true, observed: d.module.afterUpdate(spec, observation.observed, ownerTags) }
+          : await d.module.read(conn.client, spec, a.call);
         if (!observation.found) return { kind: "done", requeueAfterMs: 1_000 };
         // The update may have started a long-running change (an index building, a modify).
         const stillBusy = await whileBusy(a, spec, target, observation.observed, extraStatus);

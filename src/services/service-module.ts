@@ -101,6 +101,14 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
     secrets: SecretValues,
   ): Promise<Created>;
   /**
+   * What AWS has right after this reconcile's own `create` answered `created: true`, asking only
+   * what AWS decides: the tags (the answer may be for an object another writer made a moment
+   * before, and not every store tags in the create call) and the defaults AWS gives a new object.
+   * What the create itself fixed (a new object's empty sub-resources, its region) is filled in,
+   * not read back. Optional: without it the reconciler calls `read`.
+   */
+  readCreated?(client: Client, spec: Spec, region: string, ctx: CallContext): Promise<Observation<Observed>>;
+  /**
    * Brings AWS to `desired`, writing `ownerTags` with any tag change, and setting again every
    * secret field in `secrets.changed`; returns the spec paths changed.
    */
@@ -119,6 +127,12 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
    * Optional: kinds without secret inputs leave it out.
    */
   secretFields?(spec: Spec): readonly SecretField[];
+  /**
+   * What AWS has once `update(desired, observed)` returned, for services that apply every write
+   * at once and report no state of their own after it (reading again would only echo the
+   * writes). Optional: without it the reconciler reads the object again after an update.
+   */
+  afterUpdate?(desired: Spec, observed: Observed, ownerTags: OwnerTags): Observed;
   /** Adds `ownerTags` to an object that lacks them, keeping its other tags. */
   claim(client: Client, observed: Observed, ownerTags: OwnerTags, ctx: CallContext): Promise<void>;
   /**

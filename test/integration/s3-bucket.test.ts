@@ -39,6 +39,7 @@ import {
   lateInitialize,
   type ObservedBucket,
   readBucket,
+  readCreatedBucket,
   updateBucket,
 } from "../../src/services/s3/index.ts";
 import { type Emulator, startEmulator } from "../harness/index.ts";
@@ -331,6 +332,83 @@ describe("createBucket: the create call only, with the tags", () => {
     await createBucket(s3Europe, { name }, "eu-west-1");
     assert.deepEqual(await createBucket(s3, { name }, "us-east-1"), { created: false });
     assert.equal((await mustRead(s3, name)).region, "eu-west-1");
+  });
+});
+
+/** Every S3 request (method and sub-resource, e.g. "GET ?tagging") `action` sent, sorted. */
+async function requestsDuring(action: () => Promise<unknown>): Promise<string[]> {
+  const path = emulator.recordingPath;
+  assert.ok(path !== undefined, "the emulator records requests");
+  const recorded = async () =>
+    (await readFile(path, "utf8").catch(() => "")).split("\n").filter((l) => l !== "");
+  const before = (await recorded()).length;
+  await action();
+  return (await recorded())
+    .slice(before)
+    .map((line) => JSON.parse(line) as { method: string; url: string })
+    .map((r) => `${r.method} ${new URL(r.url, "http://x").search.replace(/[=&].*$/, "")}`)
+    .sort();
+}
+
+describe("readCreatedBucket: a bucket the create just made, read for what S3 decides only", () => {
+  test("asks only for the tags and the late-initialised defaults; reads the same as readBucket", async () => {
+    const name = uniqueName("just-made");
+    await createBucket(s3, { name }, "us-east-1");
+    let read: Awaited<ReturnType<typeof readCreatedBucket>> = { found: false };
+    const requests = await requestsDuring(async () => {
+      read = await readCreatedBucket(s3, { name }, "us-east-1");
+    });
+    assert.deepEqual(requests, [
+      "GET ?encryption",
+      "GET ?ownershipControls",
+      "GET ?publicAccessBlock",
+      "GET ?tagging",
+    ]);
+    assert.deepEqual(read, { found: true, bucket: await mustRead(s3, name) });
+  });
+
+  test("shows what the store decided: tags it kept from the create, its default settings", async () => {
+    const name = uniqueName("store-defaults");
+    await createBucket(s3Europe, { name }, "eu-west-1");
+    // As real S3 does for every new bucket (and a store that honours CreateBucket's tags).
+    await s3Europe.send(
+      new PutBucketTaggingCommand({
+        Bucket: name,
+        Tagging: { TagSet: [{ Key: "crossrole.dev/owner-uid", Value: "u" }] },
+      }),
+    );
+    await s3Europe.send(
+      new PutBucketEncryptionCommand({
+        Bucket: name,
+        ServerSideEncryptionConfiguration: {
+          Rules: [
+            { ApplyServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" }, BucketKeyEnabled: false },
+          ],
+        },
+      }),
+    );
+    await s3Europe.send(
+      new PutPublicAccessBlockCommand({
+        Bucket: name,
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+      }),
+    );
+    const read = await readCreatedBucket(s3Europe, { name }, "eu-west-1");
+    assert.ok(read.found);
+    assert.deepEqual(read.bucket, await mustRead(s3Europe, name));
+    assert.equal(read.bucket.region, "eu-west-1");
+    assert.deepEqual(lateInitialize({ name }, read.bucket).initialized, ["publicAccessBlock", "encryption"]);
+  });
+
+  test("a bucket that does not show (deleted, or not yet everywhere) is not found", async () => {
+    assert.deepEqual(await readCreatedBucket(s3, { name: uniqueName("not-there") }, "us-east-1"), {
+      found: false,
+    });
   });
 });
 

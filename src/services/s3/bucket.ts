@@ -11,13 +11,7 @@ import {
   DeleteBucketPolicyCommand,
   DeleteBucketTaggingCommand,
   DeletePublicAccessBlockCommand,
-  GetBucketEncryptionCommand,
   GetBucketLocationCommand,
-  GetBucketOwnershipControlsCommand,
-  GetBucketPolicyCommand,
-  GetBucketTaggingCommand,
-  GetBucketVersioningCommand,
-  GetPublicAccessBlockCommand,
   HeadBucketCommand,
   ListBucketsCommand,
   PutBucketEncryptionCommand,
@@ -28,32 +22,27 @@ import {
   PutPublicAccessBlockCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
-import { awsCall, type CallContext, type SendOptions } from "../call-context.ts";
+import type { CallContext } from "../call-context.ts";
 import { diff, type FieldDifference } from "./diff.ts";
 import { BucketError, classifyError, errorCode, httpStatus, type S3Operation } from "./errors.ts";
 import {
   bucketTags,
   createBucketInput,
   defaultBucketRegion,
-  encryptionFromAws,
   isNoOwnershipControls,
   isNoPolicy,
   isNoPublicAccessBlock,
   locationOf,
-  ownershipControlsFromAws,
-  policyFromAws,
-  publicAccessBlockFromAws,
   putBucketEncryptionInput,
   putBucketOwnershipControlsInput,
   putBucketPolicyInput,
   putBucketTaggingInput,
   putBucketVersioningInput,
   putPublicAccessBlockInput,
-  taggingFromAws,
   tagMapOf,
-  versioningFromAws,
 } from "./mapping.ts";
-import type { BucketFields, BucketSubresource } from "./schema.ts";
+import { call, readSubresources } from "./read-subresources.ts";
+import { type BucketFields, type BucketSubresource, bucketSubresources } from "./schema.ts";
 
 /** The ownership tags the reconciler wants on the bucket (empty: none, e.g. in module tests). */
 export type OwnerTags = Readonly<Record<string, string>>;
@@ -69,16 +58,6 @@ export interface ObservedBucket extends BucketFields {
 export type ReadResult =
   | { readonly found: false; readonly heldElsewhere?: string }
   | { readonly found: true; readonly bucket: ObservedBucket };
-
-/** One S3 call: logged with the reconcile's logger, aborted with its signal. */
-function call<T>(
-  ctx: CallContext,
-  operation: S3Operation,
-  bucket: string,
-  run: (options: SendOptions) => Promise<T>,
-): Promise<T> {
-  return awsCall(ctx, `s3:${operation}`, { bucket }, run);
-}
 
 /**
  * Reads a bucket and every managed sub-resource. Works on any bucket the identity can read,
@@ -102,59 +81,39 @@ export async function readBucket(
       heldElsewhere: `bucket name "${name}" is owned by another AWS account (it exists, and this account does not list it); bucket names are global across all accounts`,
     };
   }
-  const get = <T>(
-    operation: S3Operation,
-    field: string,
-    noneCodes: readonly string[],
-    read: (o: { abortSignal?: AbortSignal }) => Promise<T | undefined>,
-  ) => getOrNone(name, operation, field, noneCodes, () => call(ctx, operation, name, read));
-  try {
-    const [tagging, versioning, encryption, policy, publicAccessBlock, ownershipControls] = await Promise.all(
-      [
-        get("GetBucketTagging", "spec.tagging", ["NoSuchTagSet"], async (o) =>
-          taggingFromAws(await client.send(new GetBucketTaggingCommand({ Bucket: name }), o)),
-        ),
-        get("GetBucketVersioning", "spec.versioning", [], async (o) =>
-          versioningFromAws(await client.send(new GetBucketVersioningCommand({ Bucket: name }), o)),
-        ),
-        get(
-          "GetBucketEncryption",
-          "spec.encryption",
-          ["ServerSideEncryptionConfigurationNotFoundError"],
-          async (o) =>
-            encryptionFromAws(await client.send(new GetBucketEncryptionCommand({ Bucket: name }), o)),
-        ),
-        get("GetBucketPolicy", "spec.policy", ["NoSuchBucketPolicy"], async (o) =>
-          policyFromAws(await client.send(new GetBucketPolicyCommand({ Bucket: name }), o)),
-        ),
-        get(
-          "GetPublicAccessBlock",
-          "spec.publicAccessBlock",
-          ["NoSuchPublicAccessBlockConfiguration"],
-          async (o) =>
-            publicAccessBlockFromAws(await client.send(new GetPublicAccessBlockCommand({ Bucket: name }), o)),
-        ),
-        get(
-          "GetBucketOwnershipControls",
-          "spec.ownershipControls",
-          ["OwnershipControlsNotFoundError"],
-          async (o) =>
-            ownershipControlsFromAws(
-              await client.send(new GetBucketOwnershipControlsCommand({ Bucket: name }), o),
-            ),
-        ),
-      ],
-    );
-    const bucket: ObservedBucket = {
-      name,
-      region,
-      ...defined({ tagging, versioning, encryption, policy, publicAccessBlock, ownershipControls }),
-    };
-    return { found: true, bucket };
-  } catch (err) {
-    if (err instanceof BucketVanished) return { found: false };
-    throw err;
-  }
+  const fields = await readSubresources(client, name, bucketSubresources, ctx);
+  return fields === undefined ? { found: false } : { found: true, bucket: { name, region, ...fields } };
+}
+
+/**
+ * The sub-resources S3 itself decides on a new bucket: its tags (a store may ignore the ones
+ * CreateBucket carried, and in us-east-1 the 200 may be for a bucket another writer made a
+ * moment before: the tags tell whose it is) and the defaults the reconciler late-initialises
+ * (real S3's SSE-S3, BucketOwnerEnforced and public access blocks; none on the emulator).
+ * A new bucket is never versioned and has no policy, in every S3: only a later write sets them.
+ */
+const decidedOnCreate = [
+  "tagging",
+  "encryption",
+  "publicAccessBlock",
+  "ownershipControls",
+] as const satisfies readonly BucketSubresource[];
+
+/**
+ * A bucket right after createBucket answered `created: true` for it in `region` (S3 answers 200
+ * to a CreateBucket sent to a region only for a bucket in that region), read with only the calls
+ * that can tell something new: decidedOnCreate, not where it is, its versioning or its policy.
+ * `found: false` when it does not show yet (S3 may not show a new bucket everywhere at once).
+ */
+export async function readCreatedBucket(
+  client: S3Client,
+  spec: Pick<BucketFields, "name">,
+  region: string,
+  ctx: CallContext = {},
+): Promise<ReadResult> {
+  const name = spec.name;
+  const fields = await readSubresources(client, name, decidedOnCreate, ctx);
+  return fields === undefined ? { found: false } : { found: true, bucket: { name, region, ...fields } };
 }
 
 const heldByAnotherAccount = Symbol("held by another account");
@@ -200,30 +159,6 @@ async function regionOf(
     if (errorCode(err) === "NoSuchBucket") return undefined;
     throw classifyError(err, { operation: "GetBucketLocation", bucket: name });
   }
-}
-
-class BucketVanished extends Error {}
-
-/** One Get*: S3 answers "none" with an error code per sub-resource; those become undefined. */
-async function getOrNone<T>(
-  name: string,
-  operation: S3Operation,
-  field: string,
-  noneCodes: readonly string[],
-  read: () => Promise<T | undefined>,
-): Promise<T | undefined> {
-  try {
-    return await read();
-  } catch (err) {
-    const code = errorCode(err);
-    if (noneCodes.includes(code)) return undefined;
-    if (code === "NoSuchBucket") throw new BucketVanished();
-    throw classifyError(err, { operation, bucket: name, field });
-  }
-}
-
-function defined<T extends object>(fields: T): Partial<T> {
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 export type CreateResult =

@@ -9,7 +9,7 @@
 //   access blocks on, unversioned), so `lateInitialize` copies S3's value into the spec and
 //   from then on it is managed. Until it is copied, an absent field never shows as a difference.
 import { isReservedTagKey } from "../../api/ownership-tags.ts";
-import { isNoOwnershipControls, isNoPolicy, isNoPublicAccessBlock, isNoTags } from "./mapping.ts";
+import { bucketTags, isNoOwnershipControls, isNoPolicy, isNoPublicAccessBlock, isNoTags } from "./mapping.ts";
 import type {
   BucketFields,
   BucketSubresource,
@@ -85,6 +85,57 @@ export function lateInitialize<Spec extends BucketFields>(
     }
   }
   return { spec: initialized.length === 0 ? spec : filled, initialized };
+}
+
+/**
+ * What S3 holds once updateBucket applied `diff(desired, observed)`: each differing field as
+ * the spec has it, in the form a read gives back ("none" forms and an absent late-initialised
+ * field leave nothing), tags with `ownerTags` beside the user's. S3 applies each Put and Delete
+ * at once, so a read right after an update would only echo it.
+ */
+export function afterApplying<F extends BucketFields>(
+  desired: BucketFields,
+  observed: F,
+  ownerTags: Readonly<Record<string, string>>,
+): F {
+  const after: F = { ...observed };
+  const set = <K extends BucketSubresource>(field: K, value: BucketFields[K] | undefined) => {
+    if (value === undefined) delete (after as BucketFields)[field];
+    else (after as BucketFields)[field] = value;
+  };
+  for (const { field } of diff(desired, observed)) {
+    switch (field) {
+      case "tagging": {
+        const tagSet = Object.entries(bucketTags(desired.tagging, ownerTags)).map(([key, value]) => ({
+          key,
+          value,
+        }));
+        set("tagging", tagSet.length === 0 ? undefined : { tagSet });
+        break;
+      }
+      case "policy":
+        set("policy", isNoPolicy(desired.policy) ? undefined : desired.policy);
+        break;
+      case "publicAccessBlock":
+        set(
+          "publicAccessBlock",
+          isNoPublicAccessBlock(desired.publicAccessBlock) ? undefined : desired.publicAccessBlock,
+        );
+        break;
+      case "ownershipControls":
+        set(
+          "ownershipControls",
+          isNoOwnershipControls(desired.ownershipControls) ? undefined : desired.ownershipControls,
+        );
+        break;
+      case "versioning":
+      case "encryption":
+        // Late-initialised: diff reports them only when the spec sets them.
+        if (desired[field] !== undefined) set(field, desired[field]);
+        break;
+    }
+  }
+  return after;
 }
 
 // ---- canonical forms: equal exactly when S3 would behave the same ----

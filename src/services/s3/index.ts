@@ -9,10 +9,17 @@ export {
   type OwnerTags,
   type ReadResult,
   readBucket,
+  readCreatedBucket,
   updateBucket,
 } from "./bucket.ts";
 export { s3ClientFactory } from "./client.ts";
-export { diff, type FieldDifference, lateInitialize, lateInitializedSubresources } from "./diff.ts";
+export {
+  afterApplying,
+  diff,
+  type FieldDifference,
+  lateInitialize,
+  lateInitializedSubresources,
+} from "./diff.ts";
 export {
   BucketError,
   classifyError,

@@ -2,6 +2,7 @@
 import type { S3Client } from "@aws-sdk/client-s3";
 import { parseSpecWith, type ServiceModule } from "../service-module.ts";
 import {
+  afterApplying,
   arnOf,
   type BucketFields,
   type BucketSpec,
@@ -17,6 +18,7 @@ import {
   lateInitialize,
   type ObservedBucket,
   readBucket,
+  readCreatedBucket,
   s3ClientFactory,
   tagMapOf,
   updateBucket,
@@ -48,9 +50,14 @@ export const bucketService: ServiceModule<BucketSpec, ObservedBucket, S3Client> 
     const r = await createBucket(client, spec, region, ownerTags, ctx);
     return r.created ? { created: true, status: { location: r.location } } : { created: false };
   },
+  async readCreated(client, spec, region, ctx) {
+    const r = await readCreatedBucket(client, spec, region, ctx);
+    return r.found ? { found: true, observed: r.bucket } : { found: false };
+  },
   async update(client, desired, observed, ownerTags, ctx) {
     return (await updateBucket(client, desired, observed, ownerTags, ctx)).map((d) => d.path);
   },
+  afterUpdate: (desired, observed, ownerTags) => afterApplying(desired, observed, ownerTags),
   claim: (client, observed, ownerTags, ctx) => claimBucket(client, observed, ownerTags, ctx),
   delete: (client, spec, ctx) => deleteBucket(client, spec.name, ctx),
   diff: (desired, observed) => diff(desired, withoutRegion(observed)).map((d) => d.path),
