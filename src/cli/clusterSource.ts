@@ -1,8 +1,9 @@
 // Online `explain`: reads the resource and the configuration the resolver needs from the
 // cluster, with GET/LIST calls only (nothing is written, nothing watched).
 import { setTimeout as delay } from "node:timers/promises";
-import { ApiException, CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import type { ResourceObject } from "../resolver/types.ts";
+import { createKubeClient, KubeApiError, type KubeClient } from "../runtime/kubeClient.ts";
+import { userAgent } from "../version.ts";
 import { badInput, CliError, ExitCode } from "./errors.ts";
 import {
   assumedNamespace,
@@ -26,33 +27,34 @@ export async function collectFromCluster(
   loaded: LoadedKubeconfig,
   query: ClusterQuery,
 ): Promise<ExplainInputs> {
-  const { kubeConfig } = loaded;
-  const core = kubeConfig.makeApiClient(CoreV1Api);
-  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const kube = createKubeClient(loaded.kubeConfig, { userAgent });
+  const get =
+    <T>(path: string) =>
+    () =>
+      kube.request<T>({ method: "GET", path });
+  const ns = encodeURIComponent;
   const { target, namespace, systemNamespace } = query;
   const what = `${target.kind.kind} ${namespace}/${target.name}`;
   const call = <T>(description: string, request: () => Promise<T>) => guard(loaded, description, request);
 
   const [resource, namespaceObject, configMaps, selectors, ...identityLists] = await Promise.all([
-    call(`get ${what}`, () =>
-      custom.getNamespacedCustomObject({
-        group: target.kind.group,
-        version: target.kind.version,
-        plural: target.kind.plural,
-        namespace,
-        name: target.name,
-      }),
+    call(
+      `get ${what}`,
+      get<ResourceObject>(
+        `/apis/${target.kind.group}/${target.kind.version}/namespaces/${ns(namespace)}/${target.kind.plural}/${ns(target.name)}`,
+      ),
     ),
-    call(`get Namespace ${namespace}`, () => core.readNamespace({ name: namespace })),
+    call(`get Namespace ${namespace}`, get<CoreObject>(`/api/v1/namespaces/${ns(namespace)}`)),
     Promise.all(
       carmConfigMapNames.map((name) =>
-        call(`get ConfigMap ${systemNamespace}/${name}`, () =>
-          core.readNamespacedConfigMap({ name, namespace: systemNamespace }),
+        call(
+          `get ConfigMap ${systemNamespace}/${name}`,
+          get<CoreObject>(`/api/v1/namespaces/${ns(systemNamespace)}/configmaps/${ns(name)}`),
         ),
       ),
     ),
-    listKind(custom, iamRoleSelectorKind, namespace, call),
-    ...identityKinds.map((kind) => listKind(custom, kind, namespace, call)),
+    listKind(kube, iamRoleSelectorKind, namespace, call),
+    ...identityKinds.map((kind) => listKind(kube, kind, namespace, call)),
   ]);
 
   const notes: string[] = [];
@@ -101,9 +103,14 @@ export async function collectFromCluster(
       iamRoleSelectors: selectors.notFound ? [] : selectors.value,
       identities: identityLists.flatMap((list) => (list.notFound ? [] : list.value)),
     },
-    resource: resource.value as ResourceObject,
+    resource: resource.value,
     notes,
   };
+}
+
+interface CoreObject {
+  readonly metadata?: Record<string, unknown>;
+  readonly data?: Record<string, string>;
 }
 
 type Fetched<T> =
@@ -113,21 +120,18 @@ type Fetched<T> =
 type Caller = <T>(description: string, request: () => Promise<T>) => Promise<Fetched<T>>;
 
 async function listKind(
-  custom: CustomObjectsApi,
+  kube: KubeClient,
   kind: ConfigurationKind,
   namespace: string,
   call: Caller,
 ): Promise<Fetched<KubeObject[]>> {
   // A namespaced identity is only ever looked up in the resource's own namespace (DESIGN §3.1).
+  const where = kind.namespaced ? `/namespaces/${encodeURIComponent(namespace)}` : "";
   const result = await call(`list ${kind.plural}.${kind.group}`, () =>
-    kind.namespaced
-      ? custom.listNamespacedCustomObject({
-          group: kind.group,
-          version: kind.version,
-          plural: kind.plural,
-          namespace,
-        })
-      : custom.listClusterCustomObject({ group: kind.group, version: kind.version, plural: kind.plural }),
+    kube.request<unknown>({
+      method: "GET",
+      path: `/apis/${kind.group}/${kind.version}${where}/${kind.plural}`,
+    }),
   );
   if (result.notFound) return result;
   const items = (result.value as { items?: unknown }).items;
@@ -146,7 +150,7 @@ async function listKind(
  * Runs one API call: 404 becomes `notFound` (a missing object, or a CRD that is not
  * installed); anything else becomes a CliError that says which call failed and why.
  */
-async function guard<T>(
+export async function guard<T>(
   loaded: LoadedKubeconfig,
   description: string,
   request: () => Promise<T>,
@@ -155,7 +159,7 @@ async function guard<T>(
     try {
       return { notFound: false, value: await request() };
     } catch (error) {
-      if (error instanceof ApiException && error.code === 404) return { notFound: true, error };
+      if (error instanceof KubeApiError && error.status === 404) return { notFound: true, error };
       // The apiserver asks to come back shortly (429/503, e.g. while a new CRD's storage
       // initialises): honour Retry-After a few times before giving up.
       const wait = retryDelayMs(error, attempt);
@@ -168,33 +172,36 @@ async function guard<T>(
 const maxAttempts = 4;
 
 function retryDelayMs(error: unknown, attempt: number): number | null {
-  if (attempt >= maxAttempts || !(error instanceof ApiException)) return null;
-  if (error.code !== 429 && error.code !== 503 && error.code !== 504) return null;
-  const retryAfter = Number(error.headers["retry-after"] ?? Number.NaN);
+  if (attempt >= maxAttempts || !(error instanceof KubeApiError)) return null;
+  if (error.status !== 429 && error.status !== 503 && error.status !== 504) return null;
+  const retryAfter = error.retryAfterSeconds ?? Number.NaN;
   const seconds =
     Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter, 2) : 0.25 * 2 ** (attempt - 1);
   return seconds * 1000;
 }
 
 function describeFailure(loaded: LoadedKubeconfig, description: string, error: unknown): CliError {
-  const server = loaded.kubeConfig.getCurrentCluster()?.server ?? "(no server)";
-  if (error instanceof ApiException) {
-    const reason = statusMessage(error) ?? `HTTP ${error.code}`;
+  const server = loaded.kubeConfig.server;
+  if (error instanceof KubeApiError) {
+    const reason = statusMessage(error) ?? `HTTP ${error.status}`;
     const hint =
-      error.code === 401 || error.code === 403
-        ? " The credentials in the kubeconfig may not read this; ask for access or use --from with manifests."
-        : "";
+      error.status === 401
+        ? ` The server refused the credentials of ${loaded.description} (HTTP 401): renew them (log in again, or refresh the token), pick another context with --context, or use --from with manifests.`
+        : error.status === 403
+          ? ` The credentials of ${loaded.description} may not read this (HTTP 403); ask for access or use --from with manifests.`
+          : "";
     return new CliError(`Cannot ${description} from ${server}: ${reason}.${hint}`, ExitCode.failure);
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new CliError(
-    `Cannot reach the Kubernetes API server ${server} (${loaded.description}) to ${description}: ${reason}.`,
+    `Cannot reach the Kubernetes API server ${server} (${loaded.description}) to ${description}: ${reason}. ` +
+      "Check that the cluster is up and reachable from here, or pick another context with --context.",
     ExitCode.failure,
   );
 }
 
 /** The `message` of the Kubernetes Status object in an error response, if there is one. */
-function statusMessage(error: ApiException<unknown>): string | undefined {
+function statusMessage(error: KubeApiError): string | undefined {
   const status = parseStatus(error.body);
   return typeof status?.["message"] === "string" ? status["message"] : undefined;
 }
@@ -212,9 +219,9 @@ function parseStatus(body: unknown): Record<string, unknown> | undefined {
 
 function resourceNotFound(loaded: LoadedKubeconfig, query: ClusterQuery, error: unknown): string {
   const { target, namespace } = query;
-  const server = loaded.kubeConfig.getCurrentCluster()?.server ?? "";
+  const server = loaded.kubeConfig.server;
   // A missing object's Status names it in `details`; a missing CRD's does not.
-  const details = error instanceof ApiException ? parseStatus(error.body)?.["details"] : undefined;
+  const details = error instanceof KubeApiError ? parseStatus(error.body)?.["details"] : undefined;
   if (typeof details === "object" && details !== null && "name" in details) {
     return `${target.kind.kind} ${namespace}/${target.name} not found in the cluster at ${server}. Check the name and -n.`;
   }
@@ -225,7 +232,7 @@ function resourceNotFound(loaded: LoadedKubeconfig, query: ClusterQuery, error: 
 }
 
 /** Only what the resolver may read of a core object's metadata, as plain JSON. */
-function plainMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
+export function plainMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
   const plain: Record<string, unknown> = {};
   for (const field of [
     "name",

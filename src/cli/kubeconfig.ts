@@ -1,8 +1,12 @@
 // Finds the cluster to talk to the way kubectl does: --kubeconfig, else $KUBECONFIG (a
-// path list, merged), else ~/.kube/config, else the in-cluster service account.
+// path list, merged), else ~/.kube/config, else the in-cluster service account. Parsing and
+// resolving are the runtime's (src/runtime/kubeconfig.ts, inCluster.ts); a kubeconfig that
+// cannot be used is bad input whose message names the file, the entry and the fix.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { KubeConfig } from "@kubernetes/client-node";
+import { inClusterConfig } from "../runtime/inCluster.ts";
+import { loadKubeconfigFiles } from "../runtime/kubeconfig.ts";
+import { KubeconfigError, type RestConfig } from "../runtime/restConfig.ts";
 import { badInput } from "./errors.ts";
 
 export interface KubeconfigChoice {
@@ -13,51 +17,36 @@ export interface KubeconfigChoice {
 }
 
 export interface LoadedKubeconfig {
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: RestConfig;
   /** Where it came from, for error messages. */
   readonly description: string;
 }
 
 export function loadKubeconfig(choice: KubeconfigChoice): LoadedKubeconfig {
   const files = kubeconfigFiles(choice);
-  const kubeConfig = new KubeConfig();
-  let description: string;
-  if (files.length > 0) {
-    files.forEach((file, index) => {
-      const one = index === 0 ? kubeConfig : new KubeConfig();
-      try {
-        one.loadFromFile(file);
-        // Like kubectl, the first file that sets the current context wins.
-        if (index > 0) kubeConfig.mergeConfig(one, kubeConfig.getCurrentContext() !== "");
-      } catch (error) {
-        throw badInput(
-          `kubeconfig ${file}: cannot load it (${error instanceof Error ? error.message : String(error)}).`,
-        );
-      }
-    });
-    description = `kubeconfig ${files.join(path.delimiter)}`;
-  } else if (choice.env["KUBERNETES_SERVICE_HOST"] !== undefined) {
-    kubeConfig.loadFromCluster();
-    description = "in-cluster service account";
-  } else {
-    throw badInput(
-      "No kubeconfig found: pass --kubeconfig <file>, set KUBECONFIG, create ~/.kube/config, " +
-        "or work offline from manifests with --from <file-or-dir>.",
-    );
-  }
-  if (choice.context !== undefined) {
-    if (kubeConfig.getContextObject(choice.context) === null) {
-      const known = kubeConfig.getContexts().map((c) => c.name);
-      throw badInput(
-        `--context ${choice.context}: no such context in ${description}. Contexts: ${known.join(", ") || "(none)"}.`,
+  try {
+    if (files.length > 0) {
+      const kubeConfig = loadKubeconfigFiles(
+        files,
+        choice.context !== undefined ? { context: choice.context } : {},
       );
+      return { kubeConfig, description: kubeConfig.source };
     }
-    kubeConfig.setCurrentContext(choice.context);
+    if (choice.env["KUBERNETES_SERVICE_HOST"] !== undefined) {
+      if (choice.context !== undefined) {
+        throw badInput(`--context ${choice.context}: there is no kubeconfig to pick it from (in-cluster).`);
+      }
+      const kubeConfig = inClusterConfig({ env: choice.env });
+      return { kubeConfig, description: kubeConfig.source };
+    }
+  } catch (error) {
+    if (error instanceof KubeconfigError) throw badInput(error.message);
+    throw error;
   }
-  if (kubeConfig.getCurrentCluster() === null) {
-    throw badInput(`${description}: the current context names no cluster. Pick one with --context.`);
-  }
-  return { kubeConfig, description };
+  throw badInput(
+    "No kubeconfig found: pass --kubeconfig <file>, set KUBECONFIG, create ~/.kube/config, " +
+      "or work offline from manifests with --from <file-or-dir>.",
+  );
 }
 
 function kubeconfigFiles(choice: KubeconfigChoice): string[] {
@@ -72,7 +61,8 @@ function kubeconfigFiles(choice: KubeconfigChoice): string[] {
       .split(path.delimiter)
       .filter((f) => f !== "")
       .map((f) => path.resolve(choice.cwd, f));
-    const existing = files.filter((f) => existsSync(f));
+    // kubectl skips the files of the list that do not exist.
+    const existing = [...new Set(files.filter((f) => existsSync(f)))];
     if (existing.length === 0) throw badInput(`KUBECONFIG=${fromEnv}: none of these files exists.`);
     return existing;
   }
@@ -85,6 +75,6 @@ function kubeconfigFiles(choice: KubeconfigChoice): string[] {
 }
 
 /** The namespace of the current context (kubectl's default for -n), else "default". */
-export function contextNamespace(kubeConfig: KubeConfig): string {
-  return kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace ?? "default";
+export function contextNamespace(kubeConfig: RestConfig): string {
+  return kubeConfig.namespace ?? "default";
 }

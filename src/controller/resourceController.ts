@@ -2,6 +2,7 @@
 // re-queue resources at once when the configuration changes their decision (DESIGN §5).
 import type { Logger } from "pino";
 import type { DeletionPolicy } from "../api/annotations.ts";
+import type { ResourceKind } from "../api/kinds.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import { resolve } from "../resolver/resolve.ts";
 import type { ResourceObject, Settings } from "../resolver/types.ts";
@@ -31,7 +32,11 @@ export interface ResourceControllerOptions<Spec extends object, Observed, Client
 }
 
 export function resourceTypeOf(module: ServiceModule<object, unknown, unknown>): ResourceType {
-  const k = module.kind;
+  return resourceTypeOfKind(module.kind);
+}
+
+/** The same, from the kind alone (without loading its service module). */
+export function resourceTypeOfKind(k: ResourceKind): ResourceType {
   return { group: k.group, version: k.version, plural: k.plural, kind: k.kind, namespaced: true };
 }
 

@@ -1,25 +1,27 @@
 // The controller's composition root: from options (the flags of `crossrole run`) to a running
 // Manager with the configuration cache, the credential service and one controller per kind.
-import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { Counter } from "prom-client";
 import type { DeletionPolicy } from "../api/annotations.ts";
+import { lookupKind, type ResourceKind } from "../api/kinds.ts";
 import { type CredentialService, createCredentialService } from "../credentials/service.ts";
-import type { RateLimit } from "../credentials/token-bucket.ts";
 import { kubeTokenRequester } from "../credentials/token-requester.ts";
 import type { Decision, Settings } from "../resolver/types.ts";
 import { Manager } from "../runtime/manager.ts";
-import { serviceModules } from "../services/index.ts";
+import type { RestConfig } from "../runtime/restConfig.ts";
+import { serviceModuleLoaders } from "../services/loaders.ts";
+import { servedKindNames } from "../services/served.ts";
+import type { RateLimit } from "../toolkit/token-bucket.ts";
 import { crossroleVersion, userAgent } from "../version.ts";
 import { ConfigCache } from "./configCache.ts";
 import { addConfigProblemReporter } from "./configProblemReporter.ts";
 import { addIdentityControllers } from "./identityController.ts";
-import { addResourceController, resourceTypeOf } from "./resourceController.ts";
+import { addResourceController, resourceTypeOfKind } from "./resourceController.ts";
 import { addSelectorController } from "./selectorController.ts";
 import { SelectorMatchTracker } from "./selectorMatchTracker.ts";
 
 export interface ControllerOptions {
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: RestConfig;
   readonly logger: Logger;
   /** Resolver settings; `controllerAccount` is filled from sts:GetCallerIdentity when null. */
   readonly settings: Settings;
@@ -94,7 +96,8 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     systemNamespace: o.settings.systemNamespace,
     defaultRegion: o.settings.defaultRegion,
     secrets: config.secretReader,
-    tokens: kubeTokenRequester(o.kubeConfig),
+    // TokenRequests share the manager's client (its connection, user agent and request metrics).
+    tokens: kubeTokenRequester(manager.client),
     ...(o.stsRateLimit ? { stsRateLimit: o.stsRateLimit } : {}),
     ...(o.controllerChain ? { controllerChain: o.controllerChain } : {}),
   });
@@ -125,8 +128,19 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     registers: [manager.metrics.registry],
   });
   const events = manager.eventRecorder("crossrole");
-  for (const module of serviceModules) {
-    const kind = module.kind.kind.toLowerCase();
+  // One informer per kind from the start (identity protection and selector matches read them
+  // all); a kind's controller, with its service module and AWS SDK client, once the first
+  // resource of the kind appears: memory goes to the kinds in use.
+  const kinds = servedKindNames.map((name) => {
+    const kind = lookupKind(name);
+    if (!kind) throw new Error(`served kind ${name} is not in src/api/kinds.ts`);
+    return { kind, informer: manager.informer({ resource: resourceTypeOfKind(kind) }) };
+  });
+  const addController = async (kind: ResourceKind) => {
+    const load = serviceModuleLoaders[kind.kind];
+    if (!load) throw new Error(`no service module loader for ${kind.kind}`);
+    const module = await load();
+    const name = kind.kind.toLowerCase();
     addResourceController({
       manager,
       module,
@@ -135,20 +149,43 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       events,
       settings,
       deletionPolicy: o.deletionPolicy,
-      concurrency: o.maxConcurrentSyncsByKind?.[kind] ?? o.maxConcurrentSyncs,
-      resyncPeriodMs: (o.resyncSecondsByKind?.[kind] ?? o.resyncSeconds) * 1000,
+      concurrency: o.maxConcurrentSyncsByKind?.[name] ?? o.maxConcurrentSyncs,
+      resyncPeriodMs: (o.resyncSecondsByKind?.[name] ?? o.resyncSeconds) * 1000,
       logger: log,
       onDecisionChange: (kind, outcome, source) => decisions.inc({ kind, outcome, source: source ?? "none" }),
+    });
+    log.debug(
+      { event: "controller.kind-loaded", kind: kind.kind },
+      "first resource of the kind: controller added",
+    );
+  };
+  for (const { kind, informer } of kinds) {
+    let loading = false;
+    const remove = informer.addHandler({
+      onAdd: () => {
+        if (loading) return;
+        loading = true;
+        // Not from inside the informer's own delivery loop.
+        queueMicrotask(() => remove());
+        addController(kind).catch((err: unknown) => {
+          log.error(
+            {
+              event: "controller.kind-load-failed",
+              kind: kind.kind,
+              err: err instanceof Error ? err.message : String(err),
+            },
+            "could not load the kind's service module; stopping",
+          );
+          void manager.stop();
+        });
+      },
     });
   }
   // Deletion protection for identities, from the same (shared) resource informers.
   addIdentityControllers({
     manager,
     config,
-    resources: serviceModules.map((m) => ({
-      kind: m.kind.kind,
-      informer: manager.informer({ resource: resourceTypeOf(m) }),
-    })),
+    resources: kinds.map(({ kind, informer }) => ({ kind: kind.kind, informer })),
     settings,
     events,
     ...(o.watchNamespaces?.length ? { watchNamespaces: o.watchNamespaces } : {}),
@@ -163,10 +200,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     config,
     matches: new SelectorMatchTracker({
       config,
-      resources: serviceModules.map((m) => ({
-        kind: m.kind.kind,
-        informer: manager.informer({ resource: resourceTypeOf(m) }),
-      })),
+      resources: kinds.map(({ kind, informer }) => ({ kind: kind.kind, informer })),
       settings,
     }),
     resyncPeriodMs: o.resyncSeconds * 1000,
@@ -177,9 +211,12 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     {
       event: "controller.started",
       version: crossroleVersion,
-      kinds: serviceModules.map((m) => m.kind.kind),
+      kinds: servedKindNames,
       systemNamespace: settings.systemNamespace,
       watchNamespaces: o.watchNamespaces ?? "all",
+      // Which apiserver, as whom: what to check first when /readyz says it cannot reach it.
+      apiserver: o.kubeConfig.server,
+      kubeconfig: o.kubeConfig.source,
       featureGates: settings.featureGates,
       metrics: manager.metricsUrl,
       health: manager.healthUrl,

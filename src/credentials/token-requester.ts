@@ -1,6 +1,6 @@
 // How a service-account identity gets its web-identity token: a narrow interface, and its
 // implementation on the Kubernetes TokenRequest API (the same tokens a projected volume holds).
-import { ApiException, CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
+import { KubeApiError, type KubeClient } from "../runtime/kubeClient.ts";
 
 export interface TokenRequest {
   readonly namespace: string;
@@ -32,21 +32,29 @@ export class TokenRequestFailed extends Error {
   }
 }
 
-export function kubeTokenRequester(kubeConfig: KubeConfig): TokenRequester {
-  const core = kubeConfig.makeApiClient(CoreV1Api);
+interface TokenRequestObject {
+  readonly status?: { readonly token?: string; readonly expirationTimestamp?: string };
+}
+
+/** TokenRequests through the runtime's client (POST .../serviceaccounts/<name>/token). */
+export function kubeTokenRequester(client: KubeClient): TokenRequester {
   return {
     async requestToken(r) {
-      const out = await core
-        .createNamespacedServiceAccountToken({
-          name: r.serviceAccountName,
-          namespace: r.namespace,
-          body: { spec: { audiences: [...r.audiences], expirationSeconds: r.expirationSeconds } },
+      const out = await client
+        .request<TokenRequestObject>({
+          method: "POST",
+          path: `/api/v1/namespaces/${encodeURIComponent(r.namespace)}/serviceaccounts/${encodeURIComponent(r.serviceAccountName)}/token`,
+          body: {
+            apiVersion: "authentication.k8s.io/v1",
+            kind: "TokenRequest",
+            spec: { audiences: [...r.audiences], expirationSeconds: r.expirationSeconds },
+          },
         })
         .catch((err: unknown) => {
-          throw new TokenRequestFailed(r, err instanceof ApiException ? err.code : null, err);
+          throw new TokenRequestFailed(r, err instanceof KubeApiError ? err.status : null, err);
         });
-      const token = out.status?.token;
-      const expiration = out.status?.expirationTimestamp;
+      const token = out?.status?.token;
+      const expiration = out?.status?.expirationTimestamp;
       if (!token || !expiration) {
         throw new Error(
           `TokenRequest for ServiceAccount ${r.namespace}/${r.serviceAccountName} returned no token or expiry`,

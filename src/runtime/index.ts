@@ -1,8 +1,7 @@
 // The controller runtime's public surface: kind controllers import from here. It knows nothing
-// about AWS. See README.md in this folder.
+// about AWS. See README.md in this folder. Time, backoff and the token bucket (Clock, FakeClock,
+// Backoff, ...) come from src/toolkit.
 
-export { Backoff, type BackoffOptions } from "./backoff.ts";
-export { type Clock, sleep, systemClock, type TimerHandle } from "./clock.ts";
 export {
   type Condition,
   type ConditionStatus,
@@ -33,6 +32,7 @@ export {
   type RouteHandler,
   startProbeServer,
 } from "./httpServer.ts";
+export { inClusterConfig } from "./inCluster.ts";
 export { Informer, type InformerHandler, type InformerHealth, type InformerOptions } from "./informer.ts";
 export {
   createKubeClient,
@@ -51,6 +51,12 @@ export {
   type WatchEvent,
   type WatchRequest,
 } from "./kubeClient.ts";
+export {
+  loadKubeconfigFiles,
+  mergeKubeconfigs,
+  parseKubeconfig,
+  restConfigFromKubeconfig,
+} from "./kubeconfig.ts";
 export {
   apiVersionOf,
   collectionPath,
@@ -87,7 +93,6 @@ export {
   type ManagerLeaderElectionOptions,
   type ManagerOptions,
 } from "./manager.ts";
-export { ManualClock } from "./manualClock.ts";
 export {
   countRestRequests,
   createRuntimeMetrics,
@@ -111,5 +116,14 @@ export {
   type Result,
   TerminalError,
 } from "./reconcile.ts";
+export {
+  type ExecConfig,
+  KubeconfigError,
+  type RestAuth,
+  type RestConfig,
+  type RestTLS,
+  withServer,
+  withToken,
+} from "./restConfig.ts";
 export { Gate, type SyncGate, waitForAll } from "./syncGate.ts";
 export { WorkQueue, type WorkQueueMetrics, type WorkQueueOptions } from "./workqueue.ts";

@@ -1,17 +1,20 @@
 // A small JSON client for the Kubernetes API: raw requests by path and streaming watches.
-// Authentication and TLS come from @kubernetes/client-node's KubeConfig (kubeconfig files,
-// in-cluster service-account tokens, exec plugins); the transport is node:http(s) with a
-// keep-alive agent, so the runtime can speak to any resource — built-in or custom — by path,
-// and see every HTTP status (410 Gone on a watch matters to informers).
+// Where and as whom come from a RestConfig (a kubeconfig context or the in-cluster service
+// account; restConfig.ts), credentials per request from kubeAuth.ts; the transport is
+// node:http(s) with one keep-alive agent carrying the TLS material, so the runtime can speak to
+// any resource — built-in or custom — by path, and see every HTTP status (410 Gone on a watch
+// matters to informers).
 import {
   Agent as HttpAgent,
   request as httpRequest,
   type IncomingMessage,
+  type OutgoingHttpHeaders,
   type RequestOptions,
 } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import type { KubeConfig } from "@kubernetes/client-node";
+import { type Authenticator, type AuthenticatorOptions, createAuthenticator } from "./kubeAuth.ts";
 import type { KubeObject } from "./kubeObject.ts";
+import type { RestConfig } from "./restConfig.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type QueryValue = string | number | boolean | undefined;
@@ -75,12 +78,15 @@ export class KubeApiError extends Error {
   /** metav1.Status `reason` (NotFound, Conflict, AlreadyExists, Expired, Gone, ...), or "". */
   readonly reason: string;
   readonly body: unknown;
-  constructor(status: number, reason: string, message: string, body: unknown) {
+  /** The Retry-After header's seconds (429/503), when sent. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(status: number, reason: string, message: string, body: unknown, retryAfterSeconds?: number) {
     super(message);
     this.name = "KubeApiError";
     this.status = status;
     this.reason = reason;
     this.body = body;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -105,6 +111,8 @@ export interface ResponseInfo {
 
 export interface KubeClientOptions {
   readonly userAgent?: string;
+  /** Token-file refresh period, exec plugin runner, clock (tests). */
+  readonly auth?: AuthenticatorOptions;
   /** Default deadline for non-watch requests (30 s). */
   readonly requestTimeoutMs?: number;
   /** Called after every request (for the REST client metrics and request counting). */
@@ -139,7 +147,14 @@ function parseBody(text: string): unknown {
   }
 }
 
-function apiError(status: number, body: unknown, method: string, path: string): KubeApiError {
+function apiError(
+  status: number,
+  body: unknown,
+  method: string,
+  path: string,
+  res: IncomingMessage,
+  config: RestConfig,
+): KubeApiError {
   const s = (typeof body === "object" && body !== null ? body : {}) as {
     reason?: unknown;
     message?: unknown;
@@ -147,25 +162,44 @@ function apiError(status: number, body: unknown, method: string, path: string): 
   const reason = typeof s.reason === "string" ? s.reason : "";
   const detail =
     typeof s.message === "string" ? s.message : typeof body === "string" ? body.slice(0, 500) : "";
+  // A 401 is about the credentials, not the request: say whose, and what to do.
+  const hint =
+    status === 401
+      ? ` (the apiserver ${config.server} refused the credentials of ${config.source}: renew the token or certificate, or pick another context with --context)`
+      : "";
+  const retryAfter = Number(res.headers["retry-after"] ?? Number.NaN);
   return new KubeApiError(
     status,
     reason,
-    `${method} ${path}: ${status}${reason ? ` ${reason}` : ""}: ${detail}`,
+    `${method} ${path}: ${status}${reason ? ` ${reason}` : ""}: ${detail}${hint}`,
     body,
+    Number.isFinite(retryAfter) ? retryAfter : undefined,
   );
 }
 
 class ConfigKubeClient implements KubeClient {
-  readonly #kc: KubeConfig;
+  readonly #config: RestConfig;
   readonly #opts: KubeClientOptions;
-  // Our own keep-alive agents: the TLS material still comes per request from the KubeConfig,
-  // and Node keys pooled sockets by it.
-  readonly #httpsAgent = new HttpsAgent({ keepAlive: true });
-  readonly #httpAgent = new HttpAgent({ keepAlive: true });
+  readonly #auth: Authenticator;
+  readonly #isHttps: boolean;
+  // One keep-alive agent for the one server, holding its TLS material (Node pools sockets by it).
+  readonly #agent: HttpAgent;
 
-  constructor(kc: KubeConfig, opts: KubeClientOptions) {
-    this.#kc = kc;
+  constructor(config: RestConfig, opts: KubeClientOptions) {
+    this.#config = config;
     this.#opts = opts;
+    this.#auth = createAuthenticator(config, opts.auth);
+    this.#isHttps = new URL(config.server).protocol === "https:";
+    const tls = config.tls;
+    this.#agent = this.#isHttps
+      ? new HttpsAgent({
+          keepAlive: true,
+          ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
+          ...(tls.cert !== undefined ? { cert: tls.cert, key: tls.key } : {}),
+          ...(tls.serverName !== undefined ? { servername: tls.serverName } : {}),
+          rejectUnauthorized: tls.insecureSkipTLSVerify !== true,
+        })
+      : new HttpAgent({ keepAlive: true });
   }
 
   async #open(
@@ -175,15 +209,14 @@ class ConfigKubeClient implements KubeClient {
     body: string | undefined,
     signal: AbortSignal,
   ): Promise<IncomingMessage> {
-    const opts: RequestOptions & { headers?: Record<string, string> } = {};
-    await this.#kc.applyToHTTPSOptions(opts);
-    const isHttps = url.protocol === "https:";
+    const creds = await this.#auth.credentials();
     const reqOpts: RequestOptions = {
-      ...opts,
       method,
-      agent: isHttps ? this.#httpsAgent : this.#httpAgent,
+      agent: this.#agent,
+      // An exec plugin's client certificate (the agent keys its pool by it).
+      ...(creds.cert !== undefined ? { cert: creds.cert, key: creds.key } : {}),
       headers: {
-        ...(opts.headers ?? {}),
+        ...(creds.headers as OutgoingHttpHeaders),
         accept: "application/json",
         "user-agent": this.#opts.userAgent ?? "crossrole",
         ...headers,
@@ -191,9 +224,10 @@ class ConfigKubeClient implements KubeClient {
     };
     signal.throwIfAborted();
     return new Promise((resolve, reject) => {
-      const req = (isHttps ? httpsRequest : httpRequest)(url, reqOpts, (res) => {
+      const req = (this.#isHttps ? httpsRequest : httpRequest)(url, reqOpts, (res) => {
         // From here on the caller reads (or abandons) the response; an abort tears it down.
         res.on("error", () => {});
+        if (res.statusCode === 401) this.#auth.unauthorized();
         resolve(res);
       });
       // destroy() without an error: with a keep-alive agent the socket may already be back in
@@ -210,7 +244,7 @@ class ConfigKubeClient implements KubeClient {
   }
 
   async request<T = unknown>(r: KubeRequest): Promise<T> {
-    const url = buildUrl(this.#server(), r.path, r.query);
+    const url = buildUrl(this.#config.server, r.path, r.query);
     const started = performance.now();
     const timeoutMs = r.timeoutMs ?? this.#opts.requestTimeoutMs ?? 30_000;
     const timeout = deadline(timeoutMs);
@@ -226,7 +260,7 @@ class ConfigKubeClient implements KubeClient {
       res.setEncoding("utf8");
       for await (const chunk of res) text += chunk as string;
       const parsed = parseBody(text);
-      if (status >= 400) throw apiError(status, parsed, r.method, r.path);
+      if (status >= 400) throw apiError(status, parsed, r.method, r.path, res, this.#config);
       return parsed as T;
     } catch (err) {
       if (timeout.signal.aborted && !(err instanceof KubeApiError)) {
@@ -247,7 +281,7 @@ class ConfigKubeClient implements KubeClient {
 
   async watch(w: WatchRequest): Promise<void> {
     if (w.signal.aborted) return;
-    const url = buildUrl(this.#server(), w.path, { ...w.query, watch: "true" });
+    const url = buildUrl(this.#config.server, w.path, { ...w.query, watch: "true" });
     // `stop` tears the stream down after a bad event; only the caller's signal and the deadline
     // end a watch normally.
     const stop = new AbortController();
@@ -263,7 +297,7 @@ class ConfigKubeClient implements KubeClient {
         let text = "";
         res.setEncoding("utf8");
         for await (const chunk of res) text += chunk as string;
-        throw apiError(status, parseBody(text), "WATCH", w.path);
+        throw apiError(status, parseBody(text), "WATCH", w.path, res, this.#config);
       }
       w.onOpen?.();
       await new Promise<void>((resolve, reject) => {
@@ -322,15 +356,9 @@ class ConfigKubeClient implements KubeClient {
       });
     }
   }
-
-  #server(): string {
-    const cluster = this.#kc.getCurrentCluster();
-    if (!cluster) throw new Error("kubeconfig has no current cluster");
-    return cluster.server;
-  }
 }
 
-/** A KubeClient that authenticates as the KubeConfig's current context. */
-export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): KubeClient {
-  return new ConfigKubeClient(kc, opts);
+/** A KubeClient that reaches `config.server` as `config`'s credentials. */
+export function createKubeClient(config: RestConfig, opts: KubeClientOptions = {}): KubeClient {
+  return new ConfigKubeClient(config, opts);
 }

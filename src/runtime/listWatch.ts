@@ -10,8 +10,8 @@
 // or a watch that opens is a success, any error but 410 a failure; failures for longer than
 // `unhealthyAfterMs` (5 s) make it unhealthy until the next success.
 // @kubernetes/client-node's ListWatch stops for good on any non-410 error; this one does not.
-import { Backoff, type BackoffOptions } from "./backoff.ts";
-import { type Clock, sleep, systemClock } from "./clock.ts";
+import { Backoff, type BackoffOptions } from "../toolkit/backoff.ts";
+import { type Clock, sleep, systemClock } from "../toolkit/clock.ts";
 import { ConnectionHealth, type ConnectionHealthState } from "./connectionHealth.ts";
 import { isGone, KubeApiError, type KubeClient, type WatchEvent } from "./kubeClient.ts";
 import type { KubeList, KubeObject } from "./kubeObject.ts";

@@ -9,8 +9,7 @@
 // /readyz (503 when failing) also fails while an informer cannot reach the apiserver (its
 // list/watch has kept failing past the grace period, `informerUnhealthyAfterMs`); /healthz does
 // not: restarting the process would not bring the apiserver back, and would lose the caches.
-import type { KubeConfig } from "@kubernetes/client-node";
-import { type Clock, sleep, systemClock } from "./clock.ts";
+import { type Clock, sleep, systemClock } from "../toolkit/clock.ts";
 import { Controller, type ControllerOptions } from "./controller.ts";
 import { EventRecorder } from "./events.ts";
 import {
@@ -27,6 +26,7 @@ import type { KubeObject } from "./kubeObject.ts";
 import { defaultIdentity, LeaderElector } from "./leaderElection.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { countRestRequests, createRuntimeMetrics, type RuntimeMetrics } from "./metrics.ts";
+import type { RestConfig } from "./restConfig.ts";
 
 export interface ManagerLeaderElectionOptions {
   readonly namespace: string;
@@ -38,8 +38,8 @@ export interface ManagerLeaderElectionOptions {
 }
 
 export interface ManagerOptions {
-  /** Where to connect; or pass `client`. */
-  readonly kubeConfig?: KubeConfig;
+  /** Where to connect (a kubeconfig context or in-cluster); or pass `client`. */
+  readonly kubeConfig?: RestConfig;
   readonly client?: KubeClient;
   readonly logger?: Logger;
   /** Defaults to a fresh registry with process metrics. */
@@ -137,7 +137,7 @@ export class Manager {
     if (opts.client) {
       this.client = opts.client;
     } else if (opts.kubeConfig) {
-      const host = opts.kubeConfig.getCurrentCluster()?.server ?? "";
+      const host = opts.kubeConfig.server;
       this.client = createKubeClient(opts.kubeConfig, {
         userAgent: opts.userAgent,
         onResponse: countRestRequests(this.metrics, new URL(host || "http://unknown").host),

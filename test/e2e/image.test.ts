@@ -99,7 +99,7 @@ test("the image runs `crossrole` on Node 24 as a non-root uid, with the controll
   };
   assert.equal(seen.uid, 65532);
   assert.match(seen.node, /^v24\./);
-  assert.deepEqual(seen.app, ["bin", "config", "node_modules", "package.json", "src"]);
+  assert.deepEqual(seen.app, ["bin", "config", "js-cache", "node_modules", "package.json", "src"]);
   assert.deepEqual(seen.tests, []);
   assert.deepEqual(seen.dev, []);
 });

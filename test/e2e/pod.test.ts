@@ -19,13 +19,13 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { KubeConfig } from "@kubernetes/client-node";
 import { parseAllDocuments } from "yaml";
 import { chartDir } from "../../src/deploy/chart.ts";
 import { helmTemplate } from "../../src/deploy/helm.ts";
 import { applyServerSide, readManifests } from "../../src/deploy/manifests.ts";
 import { createKubeClient, KubeApiError, type KubeClient } from "../../src/runtime/kubeClient.ts";
 import type { KubeObject } from "../../src/runtime/kubeObject.ts";
+import { type RestConfig, withToken } from "../../src/runtime/restConfig.ts";
 import { accountsHoldingResource } from "../harness/accounts.ts";
 import { buildImage, podman, podmanEnv, podmanRunPrefix } from "../harness/image.ts";
 import { waitFor } from "../harness/index.ts";
@@ -193,17 +193,8 @@ async function volumeDir(e2e: E2E, name: string, files: Record<string, string>):
 }
 
 /** A client of the same cluster acting as `token`. */
-function clientWithToken(admin: KubeConfig, token: string): KubeClient {
-  const cluster = admin.getCurrentCluster();
-  if (!cluster) throw new Error("the stack's kubeconfig has no cluster");
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [cluster],
-    users: [{ name: "pod", token }],
-    contexts: [{ name: "pod", cluster: cluster.name, user: "pod" }],
-    currentContext: "pod",
-  });
-  return createKubeClient(kc);
+function clientWithToken(admin: RestConfig, token: string): KubeClient {
+  return createKubeClient(withToken(admin, token));
 }
 
 async function startScenario(

@@ -12,9 +12,9 @@
 // controller's own status writes: when it starts, the forged record is what it reads first.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { KubeConfig } from "@kubernetes/client-node";
 import { createKubeClient, KubeApiError, type KubeClient, patchTypes } from "../../src/runtime/kubeClient.ts";
 import type { KubeObject } from "../../src/runtime/kubeObject.ts";
+import { type RestConfig, withToken } from "../../src/runtime/restConfig.ts";
 import { accountsHolding, bucketTagsIn } from "../harness/accounts.ts";
 import { waitFor } from "../harness/index.ts";
 import {
@@ -46,17 +46,8 @@ let controller: ControllerProcess;
 let teamBUid: string;
 
 /** A kubeconfig for the same cluster acting as `token` (the tenant's own credentials). */
-function clientWithToken(admin: KubeConfig, token: string): KubeClient {
-  const cluster = admin.getCurrentCluster();
-  if (!cluster) throw new Error("the stack's kubeconfig has no cluster");
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [cluster],
-    users: [{ name: "tenant", token }],
-    contexts: [{ name: "tenant", cluster: cluster.name, user: "tenant" }],
-    currentContext: "tenant",
-  });
-  return createKubeClient(kc);
+function clientWithToken(admin: RestConfig, token: string): KubeClient {
+  return createKubeClient(withToken(admin, token));
 }
 
 before(async () => {

@@ -14,9 +14,9 @@ import { once } from "node:events";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { KubeConfig } from "@kubernetes/client-node";
 import { parseAllDocuments, stringify } from "yaml";
 import { createKubeClient, isNotFound, KubeApiError, type KubeClient } from "../../src/runtime/kubeClient.ts";
+import { loadKubeconfigFiles } from "../../src/runtime/kubeconfig.ts";
 import type { KubeObject } from "../../src/runtime/kubeObject.ts";
 import { accountsHolding } from "../harness/accounts.ts";
 import { startControllerProcess } from "../harness/controllerProcess.ts";
@@ -175,9 +175,7 @@ before(async () => {
     }),
     { mode: 0o600 },
   );
-  const kc = new KubeConfig();
-  kc.loadFromFile(saKubeconfigPath);
-  asController = createKubeClient(kc);
+  asController = createKubeClient(loadKubeconfigFiles([saKubeconfigPath]));
 
   // c's bucket exists before the controller starts and before a's and b's.
   await e2e.apply([bucket("c", "data")]);

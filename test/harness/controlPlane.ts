@@ -6,7 +6,8 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { request } from "node:https";
 import { join } from "node:path";
-import { KubeConfig } from "@kubernetes/client-node";
+import { loadKubeconfigFiles } from "../../src/runtime/kubeconfig.ts";
+import type { RestConfig } from "../../src/runtime/restConfig.ts";
 import { freePort } from "./ports.ts";
 import { HarnessError, ManagedProcess } from "./process.ts";
 import { binaries, kubeVersion } from "./versions.ts";
@@ -23,7 +24,8 @@ export interface ControlPlaneOptions {
 export interface ControlPlane {
   readonly serverURL: string;
   readonly kubeconfigPath: string;
-  readonly kubeConfig: KubeConfig;
+  /** The admin kubeconfig, resolved: what createKubeClient and the Manager take. */
+  readonly kubeConfig: RestConfig;
   /** The admin bearer token written into the kubeconfig (group system:masters). */
   readonly adminToken: string;
   /** PEM of the CA that signed the apiserver's serving certificate. */
@@ -204,8 +206,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
         new ManagedProcess("kube-controller-manager", command, join(opts.dir, "kube-controller-manager.log")),
       );
     }
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromFile(kubeconfigPath);
+    const kubeConfig = loadKubeconfigFiles([kubeconfigPath]);
     return {
       serverURL: api.serverURL,
       kubeconfigPath,

@@ -1,9 +1,10 @@
 // The real controller process (`crossrole run`) against a local stack: used by the main job
 // (scripts/main.ts), the end-to-end tests and the e2e benchmark.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import type { Stack } from "./index.ts";
 import { freePort } from "./ports.ts";
 import { repoRoot } from "./versions.ts";
@@ -46,6 +47,16 @@ export interface ControllerProcessOptions {
   readonly regionFromEnv?: boolean;
 }
 
+let warmed: Promise<unknown> | undefined;
+/**
+ * Fills the stripped-source cache the bin loads (scripts/warm-js-cache.js), once per process,
+ * so the controller runs as it does from the image: without Node's TypeScript compiler loaded.
+ */
+function warmJsCache(): Promise<unknown> {
+  warmed ??= promisify(execFile)(process.execPath, [join(repoRoot, "scripts/warm-js-cache.js")]);
+  return warmed;
+}
+
 /** Starts `crossrole run` on the stack with `extraArgs` appended. */
 export async function startControllerProcess(
   stack: Stack,
@@ -53,6 +64,7 @@ export async function startControllerProcess(
   opts: ControllerProcessOptions = {},
 ): Promise<ControllerProcess> {
   const name = opts.name ?? "controller";
+  await warmJsCache();
   const healthPort = await freePort();
   const metricsPort = await freePort();
   const logFile = join(stack.dir, `${name}.log`);

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { KubeConfig } from "@kubernetes/client-node";
+import type { RestConfig } from "../../src/runtime/restConfig.ts";
 import { type ControlPlane, startControlPlane } from "./controlPlane.ts";
 import { type Emulator, startEmulator } from "./emulator.ts";
 
@@ -26,7 +26,7 @@ export interface StackOptions {
 export interface Stack {
   readonly dir: string;
   readonly kubeconfigPath: string;
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: RestConfig;
   readonly controlPlane: ControlPlane;
   readonly emulator: Emulator | undefined;
   /** The emulator's endpoint, when it runs. */

@@ -4,13 +4,13 @@
 // one expires; a missing ServiceAccount is an error naming it.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { AuthenticationV1Api, CoreV1Api } from "@kubernetes/client-node";
 import { Registry } from "prom-client";
 import { InvalidParameterError } from "../../src/credentials/errors.ts";
 import { createCredentialService } from "../../src/credentials/service.ts";
 import { roleHop, serviceAccountHop, useDecision } from "../../src/credentials/testing/decisions.ts";
-import { fakeClock } from "../../src/credentials/testing/fake-clock.ts";
 import { kubeTokenRequester, type TokenRequester } from "../../src/credentials/token-requester.ts";
+import { createKubeClient, type KubeClient } from "../../src/runtime/kubeClient.ts";
+import { FakeClock } from "../../src/toolkit/fake-clock.ts";
 import { type Stack, startStack } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
 import { captureLog, issued, useControllerEnvironment, whoAmI } from "../support/credentials-fixture.ts";
@@ -19,14 +19,23 @@ const webRole = "arn:aws:iam::444444444444:role/shop-deployer";
 const minute = 60_000;
 let stack: Stack;
 let proxy: AwsProxy;
-const clock = fakeClock(Date.now());
+let kube: KubeClient;
+const clock = new FakeClock(Date.now());
 before(async () => {
   useControllerEnvironment();
   stack = await startStack();
   proxy = await startAwsProxy(stack.awsEndpoint!, { expirationShiftMs: () => clock.now() - Date.now() });
-  const core = stack.kubeConfig.makeApiClient(CoreV1Api);
-  await core.createNamespace({ body: { metadata: { name: "shop" } } });
-  await core.createNamespacedServiceAccount({ namespace: "shop", body: { metadata: { name: "app" } } });
+  kube = createKubeClient(stack.kubeConfig);
+  await kube.request({
+    method: "POST",
+    path: "/api/v1/namespaces",
+    body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } },
+  });
+  await kube.request({
+    method: "POST",
+    path: "/api/v1/namespaces/shop/serviceaccounts",
+    body: { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "app" } },
+  });
 });
 after(async () => {
   await proxy?.close();
@@ -58,7 +67,7 @@ function countingTokens(inner: TokenRequester) {
 describe("service-account identity", () => {
   test("a TokenRequest token is exchanged with AssumeRoleWithWebIdentity; a new token comes before the old expires", async () => {
     const log = captureLog();
-    const { tokens, requested } = countingTokens(kubeTokenRequester(stack.kubeConfig));
+    const { tokens, requested } = countingTokens(kubeTokenRequester(kube));
     const service = createCredentialService({
       logger: log.logger,
       registry: new Registry(),
@@ -98,9 +107,15 @@ describe("service-account identity", () => {
       assert.deepEqual(claims.aud, ["sts.amazonaws.com"]);
       assert.equal(claims.iss, stack.controlPlane.serviceAccountIssuer);
       // The API server itself vouches for the token it minted.
-      const review = await stack.kubeConfig
-        .makeApiClient(AuthenticationV1Api)
-        .createTokenReview({ body: { spec: { token, audiences: ["sts.amazonaws.com"] } } });
+      const review = await kube.request<{ status?: { authenticated?: boolean } }>({
+        method: "POST",
+        path: "/apis/authentication.k8s.io/v1/tokenreviews",
+        body: {
+          apiVersion: "authentication.k8s.io/v1",
+          kind: "TokenReview",
+          spec: { token, audiences: ["sts.amazonaws.com"] },
+        },
+      });
       assert.equal(review.status?.authenticated, true);
       assert.deepEqual(
         issued(log).map((l) => [l["identity"], l["operation"], l["account"]]),
@@ -128,7 +143,7 @@ describe("service-account identity", () => {
       logger: captureLog().logger,
       registry: new Registry(),
       systemNamespace: "crossrole-system",
-      tokens: kubeTokenRequester(stack.kubeConfig),
+      tokens: kubeTokenRequester(kube),
     });
     try {
       const decision = useDecision(
@@ -157,7 +172,7 @@ describe("service-account identity", () => {
       logger: captureLog().logger,
       registry: new Registry(),
       systemNamespace: "crossrole-system",
-      tokens: kubeTokenRequester(stack.kubeConfig),
+      tokens: kubeTokenRequester(kube),
     });
     try {
       const decision = useDecision(

@@ -3,12 +3,12 @@
 // AssumeRole signed with the new keys); a missing Secret or key is an error naming it.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { CoreV1Api } from "@kubernetes/client-node";
 import { Registry } from "prom-client";
 import { SecretUnavailableError } from "../../src/credentials/errors.ts";
 import { kubeSecretReader } from "../../src/credentials/secret-reader.ts";
 import { createCredentialService } from "../../src/credentials/service.ts";
 import { roleHop, staticHop, useDecision } from "../../src/credentials/testing/decisions.ts";
+import { createKubeClient, type KubeClient } from "../../src/runtime/kubeClient.ts";
 import { sqsClientFactory } from "../../src/services/sqs/client.ts";
 import { type Stack, startStack } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
@@ -18,13 +18,17 @@ const systemNamespace = "crossrole-system";
 const role = "arn:aws:iam::222222222222:role/static-target";
 let stack: Stack;
 let proxy: AwsProxy;
-let core: CoreV1Api;
+let kube: KubeClient;
 before(async () => {
   useControllerEnvironment();
   stack = await startStack();
   proxy = await startAwsProxy(stack.awsEndpoint!);
-  core = stack.kubeConfig.makeApiClient(CoreV1Api);
-  await core.createNamespace({ body: { metadata: { name: systemNamespace } } });
+  kube = createKubeClient(stack.kubeConfig);
+  await kube.request({
+    method: "POST",
+    path: "/api/v1/namespaces",
+    body: { apiVersion: "v1", kind: "Namespace", metadata: { name: systemNamespace } },
+  });
 });
 after(async () => {
   await proxy?.close();
@@ -32,11 +36,17 @@ after(async () => {
 });
 
 async function writeSecret(name: string, data: Record<string, string>) {
-  const body = { metadata: { name, namespace: systemNamespace }, stringData: data };
+  const body = {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name, namespace: systemNamespace },
+    stringData: data,
+  };
+  const secrets = `/api/v1/namespaces/${systemNamespace}/secrets`;
   try {
-    await core.replaceNamespacedSecret({ name, namespace: systemNamespace, body });
+    await kube.request({ method: "PUT", path: `${secrets}/${name}`, body });
   } catch {
-    await core.createNamespacedSecret({ namespace: systemNamespace, body });
+    await kube.request({ method: "POST", path: secrets, body });
   }
 }
 
@@ -46,7 +56,7 @@ function newService() {
     logger: log.logger,
     registry: new Registry(),
     systemNamespace,
-    secrets: kubeSecretReader(stack.kubeConfig),
+    secrets: kubeSecretReader(kube),
   });
   return { service, log };
 }

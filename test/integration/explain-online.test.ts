@@ -2,7 +2,6 @@
 // example, with the controller's account from sts:GetCallerIdentity on the AWS emulator.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { type KubernetesObject, KubernetesObjectApi } from "@kubernetes/client-node";
 import { aliceExample, type CliRun, parseJson, runCrossrole } from "../../src/cli/testSupport.ts";
 import { installCrds } from "../../src/deploy/install-crds.ts";
 import { applyObjects, readManifests } from "../../src/deploy/manifests.ts";
@@ -102,12 +101,16 @@ describe("explain online against kube-apiserver and the AWS emulator", () => {
     });
 
     await t.test("no mapping: the controller's own credentials, in the account STS reported", async () => {
-      await KubernetesObjectApi.makeApiClient(stack.kubeConfig).create({
-        apiVersion: "s3.services.k8s.aws/v1alpha1",
-        kind: "Bucket",
-        metadata: { name: "sandbox-scratch", namespace: "sandbox" },
-        spec: { name: "sandbox-scratch" },
-      } as KubernetesObject);
+      await kube.request({
+        method: "POST",
+        path: "/apis/s3.services.k8s.aws/v1alpha1/namespaces/sandbox/buckets",
+        body: {
+          apiVersion: "s3.services.k8s.aws/v1alpha1",
+          kind: "Bucket",
+          metadata: { name: "sandbox-scratch", namespace: "sandbox" },
+          spec: { name: "sandbox-scratch" },
+        },
+      });
       const run = await explainOnline(
         "bucket/sandbox-scratch",
         "sandbox",

@@ -7,10 +7,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { KubeConfig } from "@kubernetes/client-node";
 import { Informer, type InformerOptions } from "../../src/runtime/informer.ts";
 import { createKubeClient, type KubeClient } from "../../src/runtime/kubeClient.ts";
 import type { KubeObject, ResourceType } from "../../src/runtime/kubeObject.ts";
+import type { RestConfig } from "../../src/runtime/restConfig.ts";
 import { type Stack, startStack, waitFor } from "../harness/index.ts";
 
 const configMaps: ResourceType = {
@@ -57,16 +57,9 @@ class FaultProxy {
     return this.#url;
   }
 
-  /** A KubeConfig that reaches the apiserver through this proxy. */
-  kubeConfig(): KubeConfig {
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: "proxy", server: this.#url, skipTLSVerify: true }],
-      users: [{ name: "proxy-user" }],
-      contexts: [{ name: "proxy", cluster: "proxy", user: "proxy-user" }],
-      currentContext: "proxy",
-    });
-    return kc;
+  /** A RestConfig that reaches the apiserver through this proxy. */
+  kubeConfig(): RestConfig {
+    return { server: this.#url, tls: {}, auth: { type: "none" }, source: "the test proxy" };
   }
 
   /** The next `n` watch requests are answered with `ERROR 410 Expired` instead of being forwarded. */
@@ -184,7 +177,7 @@ function recordingInformer(opts: Partial<InformerOptions> & { client: KubeClient
   const informer = new Informer<ConfigMap>({
     resource: configMaps,
     // Short retry delays, so the tests of failure paths stay quick.
-    backoff: { initialMs: 20, maxMs: 200 },
+    backoff: { baseMs: 20, maxMs: 200 },
     ...opts,
   });
   const key = (o: ConfigMap) => `${o.metadata.namespace}/${o.metadata.name}`;

@@ -2,54 +2,52 @@
 // a watch, CRDs are served, and the TokenRequest API mints service-account tokens.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import {
-  ApiextensionsV1Api,
-  AuthenticationV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  type KubernetesObject,
-  Watch,
-} from "@kubernetes/client-node";
+import { createKubeClient, type KubeClient, type WatchEvent } from "../../src/runtime/kubeClient.ts";
+import type { KubeObject } from "../../src/runtime/kubeObject.ts";
 import { type Stack, startStack, waitFor } from "../harness/index.ts";
 
 let stack: Stack;
+let kube: KubeClient;
 before(async () => {
   stack = await startStack({ aws: false });
+  kube = createKubeClient(stack.kubeConfig);
 });
 after(() => stack?.stop());
 
-/** Starts a watch on `path` and resolves with the first object for which `match` holds. */
-async function watchFor(path: string, match: (type: string, obj: KubernetesObject) => boolean) {
-  const seen: { type: string; obj: KubernetesObject }[] = [];
-  const req = await new Watch(stack.kubeConfig).watch(
-    path,
-    {},
-    (type: string, obj: KubernetesObject) => seen.push({ type, obj }),
-    () => {},
-  );
+const post = <T = unknown>(path: string, body: unknown) => kube.request<T>({ method: "POST", path, body });
+
+/** Starts a watch on `path` and resolves with the first event for which `match` holds. */
+async function watchFor(path: string, match: (type: string, obj: KubeObject) => boolean) {
+  const seen: WatchEvent[] = [];
+  const stop = new AbortController();
+  const watching = kube.watch({ path, signal: stop.signal, onEvent: (e) => seen.push(e) });
   try {
-    return await waitFor(() => seen.find((e) => match(e.type, e.obj)), {
+    const e = await waitFor(() => seen.find((e) => match(e.type, e.object)), {
       what: `a watch event on ${path}`,
       timeoutMs: 10_000,
     });
+    return { type: e.type, obj: e.object };
   } finally {
-    req.abort();
+    stop.abort();
+    await watching.catch(() => {});
   }
 }
 
 describe("kube-apiserver + etcd", () => {
   test("a Namespace and a ConfigMap written through the API are seen through a watch", async () => {
-    const core = stack.kubeConfig.makeApiClient(CoreV1Api);
-    await core.createNamespace({ body: { metadata: { name: "smoke", labels: { team: "a" } } } });
+    await post("/api/v1/namespaces", {
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: "smoke", labels: { team: "a" } },
+    });
     const nsEvent = await watchFor("/api/v1/namespaces", (_t, o) => o.metadata?.name === "smoke");
     assert.equal(nsEvent.obj.metadata?.labels?.["team"], "a");
 
-    await core.createNamespacedConfigMap({
-      namespace: "smoke",
-      body: {
-        metadata: { name: "ack-role-account-map" },
-        data: { "111111111111": "arn:aws:iam::111111111111:role/x" },
-      },
+    await post("/api/v1/namespaces/smoke/configmaps", {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "ack-role-account-map" },
+      data: { "111111111111": "arn:aws:iam::111111111111:role/x" },
     });
     const cmEvent = await watchFor(
       "/api/v1/namespaces/smoke/configmaps",
@@ -62,52 +60,48 @@ describe("kube-apiserver + etcd", () => {
   });
 
   test("a CustomResourceDefinition becomes Established and serves its kind, seen through a watch", async () => {
-    const ext = stack.kubeConfig.makeApiClient(ApiextensionsV1Api);
-    await ext.createCustomResourceDefinition({
-      body: {
-        metadata: { name: "widgets.smoke.crossrole.dev" },
-        spec: {
-          group: "smoke.crossrole.dev",
-          names: { kind: "Widget", plural: "widgets", singular: "widget" },
-          scope: "Namespaced",
-          versions: [
-            {
-              name: "v1",
-              served: true,
-              storage: true,
-              schema: {
-                openAPIV3Schema: {
-                  type: "object",
-                  properties: { spec: { type: "object", properties: { size: { type: "integer" } } } },
-                },
+    const crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+    await post(crds, {
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: "widgets.smoke.crossrole.dev" },
+      spec: {
+        group: "smoke.crossrole.dev",
+        names: { kind: "Widget", plural: "widgets", singular: "widget" },
+        scope: "Namespaced",
+        versions: [
+          {
+            name: "v1",
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: "object",
+                properties: { spec: { type: "object", properties: { size: { type: "integer" } } } },
               },
             },
-          ],
-        },
+          },
+        ],
       },
     });
     await waitFor(
       async () => {
-        const crd = await ext.readCustomResourceDefinition({ name: "widgets.smoke.crossrole.dev" });
+        const crd = await kube.request<{ status?: { conditions?: { type: string; status: string }[] } }>({
+          method: "GET",
+          path: `${crds}/widgets.smoke.crossrole.dev`,
+        });
         return crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True");
       },
       { what: "CRD widgets.smoke.crossrole.dev Established", timeoutMs: 20_000 },
     );
-    const custom = stack.kubeConfig.makeApiClient(CustomObjectsApi);
     // A freshly established CRD can take a moment to be served by discovery; retry the create.
     await waitFor(
       () =>
-        custom.createNamespacedCustomObject({
-          group: "smoke.crossrole.dev",
-          version: "v1",
-          namespace: "default",
-          plural: "widgets",
-          body: {
-            apiVersion: "smoke.crossrole.dev/v1",
-            kind: "Widget",
-            metadata: { name: "w1" },
-            spec: { size: 3 },
-          },
+        post("/apis/smoke.crossrole.dev/v1/namespaces/default/widgets", {
+          apiVersion: "smoke.crossrole.dev/v1",
+          kind: "Widget",
+          metadata: { name: "w1" },
+          spec: { size: 3 },
         }),
       { what: "create Widget w1", timeoutMs: 20_000 },
     );
@@ -119,13 +113,19 @@ describe("kube-apiserver + etcd", () => {
   });
 
   test("the TokenRequest API mints a token for a ServiceAccount, and TokenReview accepts it", async () => {
-    const core = stack.kubeConfig.makeApiClient(CoreV1Api);
-    await core.createNamespacedServiceAccount({ namespace: "default", body: { metadata: { name: "app" } } });
-    const tr = await core.createNamespacedServiceAccountToken({
-      name: "app",
-      namespace: "default",
-      body: { spec: { audiences: ["sts.amazonaws.com"], expirationSeconds: 600 } },
+    await post("/api/v1/namespaces/default/serviceaccounts", {
+      apiVersion: "v1",
+      kind: "ServiceAccount",
+      metadata: { name: "app" },
     });
+    const tr = await post<{ status?: { token?: string } }>(
+      "/api/v1/namespaces/default/serviceaccounts/app/token",
+      {
+        apiVersion: "authentication.k8s.io/v1",
+        kind: "TokenRequest",
+        spec: { audiences: ["sts.amazonaws.com"], expirationSeconds: 600 },
+      },
+    );
     const token = tr.status?.token;
     assert.ok(token, "TokenRequest returned no token");
     const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as {
@@ -137,10 +137,14 @@ describe("kube-apiserver + etcd", () => {
     assert.deepEqual(payload.aud, ["sts.amazonaws.com"]);
     assert.equal(payload.iss, stack.controlPlane.serviceAccountIssuer);
 
-    const authn = stack.kubeConfig.makeApiClient(AuthenticationV1Api);
-    const review = await authn.createTokenReview({
-      body: { spec: { token, audiences: ["sts.amazonaws.com"] } },
-    });
+    const review = await post<{ status?: { authenticated?: boolean; user?: { username?: string } } }>(
+      "/apis/authentication.k8s.io/v1/tokenreviews",
+      {
+        apiVersion: "authentication.k8s.io/v1",
+        kind: "TokenReview",
+        spec: { token, audiences: ["sts.amazonaws.com"] },
+      },
+    );
     assert.equal(review.status?.authenticated, true);
     assert.equal(review.status?.user?.username, "system:serviceaccount:default:app");
   });

@@ -1,6 +1,6 @@
 // What admission tests need to read an apiserver's refusal: the 422's field causes.
 import assert from "node:assert/strict";
-import { ApiException } from "@kubernetes/client-node";
+import { KubeApiError } from "../../src/runtime/kubeClient.ts";
 
 export interface Cause {
   readonly field?: string;
@@ -12,8 +12,8 @@ export async function rejection(write: () => Promise<unknown>): Promise<Cause[]>
   try {
     await write();
   } catch (err) {
-    assert.ok(err instanceof ApiException, `expected an API error, got ${String(err)}`);
-    assert.equal(err.code, 422, `expected 422 Invalid, got ${err.code}: ${String(err.body)}`);
+    assert.ok(err instanceof KubeApiError, `expected an API error, got ${String(err)}`);
+    assert.equal(err.status, 422, `expected 422 Invalid, got ${err.status}: ${err.message}`);
     const status = (typeof err.body === "string" ? JSON.parse(err.body) : err.body) as {
       details?: { causes?: Cause[] };
     };

@@ -5,11 +5,10 @@
 // rules (immutable fields, status) are tested with the create/replace calls returned here.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import { buildCrd, type CrdSource } from "../../src/api/crd.ts";
 import type { InvalidExample, ValidExample } from "../../src/api/examples.ts";
 import { type Crd, installCrdObjects } from "../../src/deploy/install-crds.ts";
-import { createKubeClient } from "../../src/runtime/kubeClient.ts";
+import { createKubeClient, type KubeClient } from "../../src/runtime/kubeClient.ts";
 import { type Stack, startStack } from "../harness/index.ts";
 import { rejection, show } from "./admission.ts";
 
@@ -31,44 +30,37 @@ export function kindAdmissionSuite(o: {
   readonly invalid: readonly InvalidExample[];
 }): KindAdmission {
   const crd = buildCrd(o.source);
-  const where = {
-    group: crd.spec.group,
-    version: crd.spec.versions[0]?.name ?? "",
-    plural: crd.spec.names.plural,
-    namespace: o.namespace,
-  };
+  const collection = `/apis/${crd.spec.group}/${crd.spec.versions[0]?.name ?? ""}/namespaces/${o.namespace}/${crd.spec.names.plural}`;
   let stack: Stack;
-  let custom: CustomObjectsApi;
+  let kube: KubeClient;
 
   before(async () => {
     stack = await startStack({ aws: false });
-    custom = stack.kubeConfig.makeApiClient(CustomObjectsApi);
-    await stack.kubeConfig
-      .makeApiClient(CoreV1Api)
-      .createNamespace({ body: { metadata: { name: o.namespace } } });
-    await installCrdObjects(createKubeClient(stack.kubeConfig), [crd as unknown as Crd]);
+    kube = createKubeClient(stack.kubeConfig);
+    await kube.request({
+      method: "POST",
+      path: "/api/v1/namespaces",
+      body: { apiVersion: "v1", kind: "Namespace", metadata: { name: o.namespace } },
+    });
+    await installCrdObjects(kube, [crd as unknown as Crd]);
   });
   after(() => stack?.stop());
 
   const nameOf = (object: Obj): string => (object["metadata"] as { name: string }).name;
   const api: KindAdmission = {
-    async create(object) {
-      return (await custom.createNamespacedCustomObject({ ...where, body: object })) as Obj;
-    },
-    async replace(object, metadata, spec) {
-      return (await custom.replaceNamespacedCustomObject({
-        ...where,
-        name: nameOf(object),
+    create: (object) => kube.request<Obj>({ method: "POST", path: collection, body: object }),
+    replace: (object, metadata, spec) =>
+      kube.request<Obj>({
+        method: "PUT",
+        path: `${collection}/${nameOf(object)}`,
         body: { ...object, metadata, spec },
-      })) as Obj;
-    },
-    async replaceStatus(object, metadata, spec, status) {
-      return (await custom.replaceNamespacedCustomObjectStatus({
-        ...where,
-        name: nameOf(object),
+      }),
+    replaceStatus: (object, metadata, spec, status) =>
+      kube.request<Obj>({
+        method: "PUT",
+        path: `${collection}/${nameOf(object)}/status`,
         body: { ...object, metadata, spec, status },
-      })) as Obj;
-    },
+      }),
   };
 
   describe(`the apiserver admits every valid ${o.kind} example, and stores its spec unchanged`, () => {
@@ -76,7 +68,7 @@ export function kindAdmissionSuite(o: {
       test(example.title, async () => {
         const created = (await api.create(example.object)) as { spec?: Obj };
         assert.deepEqual(created.spec, example.object["spec"]);
-        await custom.deleteNamespacedCustomObject({ ...where, name: nameOf(example.object) });
+        await kube.request({ method: "DELETE", path: `${collection}/${nameOf(example.object)}` });
       });
     }
   });

@@ -4,7 +4,7 @@
 // included) is reset, and new ones are reset as soon as they are accepted; restore() lets
 // connections through again. Tests point the code under test at it with kubeConfigVia().
 import { connect, createServer, type Server, type Socket } from "node:net";
-import { KubeConfig } from "@kubernetes/client-node";
+import { type RestConfig, withServer } from "../../src/runtime/restConfig.ts";
 
 export interface TcpForwarder {
   /** The forwarder's own port on 127.0.0.1. */
@@ -97,18 +97,9 @@ export async function startTcpForwarder(target: { host?: string; port: number })
  * keeping the CA and credentials: the apiserver's certificate names 127.0.0.1, so it still
  * verifies through the forwarder.
  */
-export function kubeConfigVia(kc: KubeConfig, port: number): KubeConfig {
-  const current = kc.getCurrentCluster();
-  if (!current) throw new Error("kubeconfig has no current cluster");
-  const server = new URL(current.server);
+export function kubeConfigVia(kc: RestConfig, port: number): RestConfig {
+  const server = new URL(kc.server);
   server.hostname = "127.0.0.1";
   server.port = String(port);
-  const copy = new KubeConfig();
-  copy.loadFromOptions({
-    clusters: kc.clusters.map((c) => (c.name === current.name ? { ...c, server: server.origin } : c)),
-    users: kc.users,
-    contexts: kc.contexts,
-    currentContext: kc.getCurrentContext(),
-  });
-  return copy;
+  return withServer(kc, server.origin);
 }
