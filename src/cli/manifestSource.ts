@@ -94,7 +94,7 @@ function pickResource(
   );
 }
 
-function noteMisplacedCarmMap(
+export function noteMisplacedCarmMap(
   object: KubeObject,
   origin: string,
   systemNamespace: string,
@@ -110,7 +110,7 @@ function noteMisplacedCarmMap(
 }
 
 /** Two manifests for one object would make the answer depend on the order of the files. */
-function rejectDuplicates(manifests: readonly ManifestObject[]): void {
+export function rejectDuplicates(manifests: readonly ManifestObject[]): void {
   const seen = new Map<string, string>();
   for (const { object, origin } of manifests) {
     const namespace = metadataString(object, "namespace");

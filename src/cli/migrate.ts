@@ -1,0 +1,162 @@
+// `crossrole migrate`: CARM (account map, team map, service-level keys, ack-carm-map, namespace
+// annotations) → IAMRoleSelector manifests, with the proof that switching the controller's mode
+// changes no resource's role, account, region or endpoint — or exactly which would, and why.
+import { resourceKinds } from "../api/kinds.ts";
+import type { Settings } from "../resolver/types.ts";
+import { isServed } from "../services/served.ts";
+import {
+  booleanFlag,
+  type FlagSpec,
+  type FlagValues,
+  helpFlag,
+  parseCommandArgs,
+  renderFlagHelp,
+  stringFlag,
+  stringListFlag,
+} from "./args.ts";
+import type { Command } from "./command.ts";
+import { badInput, ExitCode, type ExitCodeValue } from "./errors.ts";
+import type { CliIO } from "./io.ts";
+import type { MigrateInputs } from "./migrateOnline.ts";
+import { settingsFlags, settingsFromFlags } from "./settingsFlags.ts";
+
+const commandName = "crossrole migrate";
+
+const migrateFlags: readonly FlagSpec[] = [
+  {
+    name: "output",
+    short: "o",
+    type: "string",
+    value: "<yaml|json>",
+    default: "yaml",
+    help: "yaml: the IAMRoleSelectors to apply; json: {selectors, changes, decided, proofOver, notes}.",
+  },
+  {
+    name: "allow-changes",
+    type: "boolean",
+    help: "Exit 0 even when some resources would change (they are still listed).",
+  },
+  {
+    name: "from",
+    type: "string",
+    multiple: true,
+    value: "<file-or-dir>",
+    help: "Work offline from manifests (.yaml, .yml, .json; directories recursively) instead of a cluster.",
+  },
+  {
+    name: "kubeconfig",
+    type: "string",
+    value: "<file>",
+    help: "Kubeconfig file (else KUBECONFIG, else ~/.kube/config).",
+  },
+  { name: "context", type: "string", value: "<name>", help: "Kubeconfig context to use." },
+  ...settingsFlags,
+  helpFlag,
+];
+
+const usage = `Usage: ${commandName} [--from <file-or-dir>]... [-o yaml|json] [--allow-changes] [flags]
+
+Turns the CARM configuration (ack-role-account-map, ack-role-team-map, service-level keys,
+ack-carm-map and the namespaces' annotations) into IAMRoleSelectors, one per map entry in use,
+named after it (carm-account-111111111111, carm-team-team-a, carm-team-s3-team-a), matching exactly
+the namespaces whose annotations chose it and, for service-level keys, that service's kinds.
+
+Then it proves the switch: every existing resource (or, when there are none, every namespace ×
+served kind) is decided twice — in CARM mode as configured today, and in IAMRoleSelector mode
+with today's objects plus these selectors — and every resource whose outcome, role, account,
+region, endpoint or external ID would differ is listed with why and the fix (e.g. a team endpoint
+from ack-carm-map, which a selector cannot express). Selectors already in the cluster count too.
+
+Pass the controller's current flags (--feature-gates TeamLevelCARM=true,..., --aws-region, ...):
+the proof decides as the controller does. The selectors go to stdout (YAML for kubectl apply -f -),
+the proof to stderr. Online it reads Namespaces, the CARM ConfigMaps, IAMRoleSelectors, identities
+and every served resource from the cluster (GET/LIST only); with --from it reads manifests.
+
+Exit status: 0 nothing would change (or --allow-changes); 3 some resource would change; 2 bad
+input (flags, manifests, or not in CARM mode: nothing to migrate); 1 the cluster could not be read.
+
+Flags:
+${renderFlagHelp(migrateFlags)}
+`;
+
+export const migrateCommand: Command = {
+  name: "migrate",
+  summary: "Turn CARM maps into IAMRoleSelectors, and prove that no resource would move.",
+  usage,
+  run: runMigrate,
+};
+
+async function runMigrate(args: readonly string[], io: CliIO): Promise<ExitCodeValue> {
+  const { values, positionals } = parseCommandArgs(commandName, migrateFlags, args);
+  if (values["help"] === true) {
+    io.stdout(usage);
+    return ExitCode.ok;
+  }
+  if (positionals.length > 0)
+    throw badInput(`${commandName} takes no arguments (got ${positionals.join(" ")}).`);
+  const output = stringFlag(values, "output") ?? "yaml";
+  if (output !== "yaml" && output !== "json") {
+    throw badInput(`${commandName}: -o ${output} is not an output format; use -o yaml or -o json.`);
+  }
+  const settings = settingsFromFlags(values, io.env);
+  // Loaded here, not at the top: every command's module is imported on each `crossrole` start.
+  const { migrate, notCarmMode } = await import("../migrate/index.ts");
+  const { jsonReport, proofSummary, selectorsYaml } = await import("./migrateOutput.ts");
+  const wrongMode = notCarmMode(settings);
+  if (wrongMode !== null) {
+    throw badInput(
+      `${commandName}: ${wrongMode}. Pass the flags the controller runs with today in CARM mode (e.g. --feature-gates TeamLevelCARM=true).`,
+    );
+  }
+  const kinds = resourceKinds.filter((k) => isServed(k.kind));
+  const sources = stringListFlag(values, "from");
+  const inputs =
+    sources.length > 0
+      ? await readManifests(sources, values, settings, kinds, io)
+      : await readCluster(values, settings, kinds, io);
+
+  const result = migrate({ objects: inputs.objects, settings, resources: inputs.resources, kinds });
+  io.stdout(output === "json" ? jsonReport(result) : selectorsYaml(result));
+  const allowChanges = booleanFlag(values, "allow-changes");
+  io.stderr(proofSummary(result, { allowChanges, inputNotes: inputs.notes }));
+  // 3, explain's "not reconciled": the user's attention is needed before switching.
+  return result.changes.length > 0 && !allowChanges ? ExitCode.notReconciled : ExitCode.ok;
+}
+
+async function readManifests(
+  sources: readonly string[],
+  values: FlagValues,
+  settings: Settings,
+  kinds: typeof resourceKinds,
+  io: CliIO,
+): Promise<MigrateInputs> {
+  for (const online of ["kubeconfig", "context"]) {
+    if (stringFlag(values, online) !== undefined) {
+      throw badInput(
+        `${commandName}: --${online} reads a cluster and cannot be combined with --from (offline).`,
+      );
+    }
+  }
+  // Loaded lazily: the offline path never needs the Kubernetes client.
+  const { loadManifests } = await import("./manifests.ts");
+  const { collectAllFromManifests } = await import("./migrateOffline.ts");
+  const manifests = await loadManifests(sources, io.cwd);
+  return collectAllFromManifests(manifests, { systemNamespace: settings.systemNamespace, kinds });
+}
+
+async function readCluster(
+  values: FlagValues,
+  settings: Settings,
+  kinds: typeof resourceKinds,
+  io: CliIO,
+): Promise<MigrateInputs> {
+  const { loadKubeconfig } = await import("./kubeconfig.ts");
+  const { collectAllFromCluster } = await import("./migrateOnline.ts");
+  const loaded = loadKubeconfig({
+    kubeconfig: stringFlag(values, "kubeconfig"),
+    context: stringFlag(values, "context"),
+    env: io.env,
+    cwd: io.cwd,
+  });
+  return collectAllFromCluster(loaded, { systemNamespace: settings.systemNamespace, kinds });
+}

@@ -1,0 +1,137 @@
+// migrate(): CARM configuration → IAMRoleSelectors, with the proof that switching modes moves
+// nothing. Pure and deterministic: the same objects always give the same selectors (same names,
+// same order) and the same proof.
+
+import type { ResourceKind } from "../api/kinds.ts";
+import { buildSnapshot, type Snapshot } from "../resolver/index.ts";
+import type { ConfigObjects, ResourceObject } from "../resolver/types.ts";
+import { classify, syntheticResource } from "./classify.ts";
+import { notCarmMode, selectorModeSettings } from "./modes.ts";
+import { collectNotes } from "./notes.ts";
+import { decide, differences, type Mode } from "./proof.ts";
+import { buildSelectors } from "./selectors.ts";
+import type {
+  DecidedSubject,
+  MigrationChange,
+  MigrationInput,
+  MigrationResult,
+  ModeDecision,
+} from "./types.ts";
+import { explainChange } from "./why.ts";
+
+function nameOf(raw: unknown): string | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const metadata = (raw as { metadata?: unknown }).metadata;
+  if (typeof metadata !== "object" || metadata === null) return undefined;
+  const name = (metadata as { name?: unknown }).name;
+  return typeof name === "string" ? name : undefined;
+}
+
+interface Subject {
+  readonly resource: ResourceObject;
+  readonly synthetic: boolean;
+}
+
+/** The existing resources, or one plain stand-in per namespace × kind when there are none. */
+function subjectsOf(
+  resources: readonly ResourceObject[],
+  snapshot: Snapshot,
+  kinds: readonly ResourceKind[],
+): Subject[] {
+  if (resources.length > 0) return resources.map((resource) => ({ resource, synthetic: false }));
+  const out: Subject[] = [];
+  for (const namespace of [...snapshot.namespaces.keys()].sort()) {
+    for (const kind of kinds) out.push({ resource: syntheticResource(kind, namespace), synthetic: true });
+  }
+  return out;
+}
+
+function order(kinds: readonly ResourceKind[]) {
+  const rank = (kind: string) => {
+    const i = kinds.findIndex((k) => k.kind === kind);
+    return i < 0 ? kinds.length : i;
+  };
+  const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  type Named = Pick<DecidedSubject, "kind" | "namespace" | "name">;
+  return (a: Named, b: Named): number =>
+    text(a.namespace, b.namespace) ||
+    rank(a.kind) - rank(b.kind) ||
+    text(a.kind, b.kind) ||
+    text(a.name, b.name);
+}
+
+export function migrate(input: MigrationInput): MigrationResult {
+  const { objects, settings, resources, kinds } = input;
+  const wrongMode = notCarmMode(settings);
+  if (wrongMode !== null) throw new Error(wrongMode);
+
+  const { cells } = classify(objects, settings, kinds);
+  const generated = buildSelectors(cells, kinds);
+  const generatedNames = new Set(generated.map((g) => g.selector.metadata.name));
+  const existing = Array.isArray(objects.iamRoleSelectors) ? objects.iamRoleSelectors : [];
+  // `kubectl apply` of the output replaces a selector of the same name, so it counts only once.
+  const kept = existing.filter((raw) => !generatedNames.has(nameOf(raw) ?? ""));
+  const withSelectors = (selectors: readonly unknown[]): ConfigObjects => ({
+    ...objects,
+    iamRoleSelectors: selectors,
+  });
+
+  const selectorSettings = selectorModeSettings(settings);
+  const carmMode: Mode = { snapshot: buildSnapshot(objects, settings), settings };
+  const selectorMode: Mode = {
+    snapshot: buildSnapshot(withSelectors([...kept, ...generated.map((g) => g.selector)]), selectorSettings),
+    settings: selectorSettings,
+  };
+  let generatedOnly: Mode | undefined;
+  const onlyGenerated = (): Mode => {
+    generatedOnly ??= {
+      snapshot: buildSnapshot(withSelectors(generated.map((g) => g.selector)), selectorSettings),
+      settings: selectorSettings,
+    };
+    return generatedOnly;
+  };
+
+  const decided: DecidedSubject[] = [];
+  const changes: MigrationChange[] = [];
+  for (const { resource, synthetic } of subjectsOf(resources, carmMode.snapshot, kinds)) {
+    const carm = decide(resource, carmMode);
+    const iamRoleSelector = decide(resource, selectorMode);
+    const changed = differences(carm, iamRoleSelector);
+    const namespace = resource.metadata.namespace ?? "";
+    const subject = { kind: resource.kind, namespace, name: resource.metadata.name, synthetic };
+    decided.push({ ...subject, carm, iamRoleSelector, changed });
+    if (changed.length === 0) continue;
+    let only: ModeDecision | undefined;
+    const { why, fix } = explainChange({
+      resource,
+      synthetic,
+      namespace: carmMode.snapshot.namespaces.get(namespace),
+      carmSettings: settings,
+      carm,
+      selectorMode: iamRoleSelector,
+      generatedOnly: () => {
+        only ??= decide(resource, onlyGenerated());
+        return only;
+      },
+      generatedNames,
+    });
+    changes.push({ ...subject, fields: changed, from: carm, to: iamRoleSelector, why, fix });
+  }
+  const sort = order(kinds);
+  decided.sort(sort);
+  changes.sort(sort);
+
+  return {
+    selectors: generated,
+    proofOver: resources.length > 0 ? "resources" : "namespaceKinds",
+    decided,
+    changes,
+    notes: collectNotes({
+      cells,
+      generated,
+      existing,
+      carmSnapshot: carmMode.snapshot,
+      changes,
+    }),
+  };
+}

@@ -1,0 +1,86 @@
+// What the administrator should know that changes no decision the proof covered: map entries
+// nothing uses (dropped), selectors the output replaces, team endpoints that resources created
+// later would lose, and the new session names CloudTrail will show.
+
+import { namespaceAnnotations } from "../api/annotations.ts";
+import type { Snapshot } from "../resolver/index.ts";
+import type { Cell } from "./classify.ts";
+import type { GeneratedSelector, MigrationChange } from "./types.ts";
+
+export interface NotesInput {
+  readonly cells: readonly Cell[];
+  readonly generated: readonly GeneratedSelector[];
+  readonly existing: readonly unknown[];
+  readonly carmSnapshot: Snapshot;
+  readonly changes: readonly MigrationChange[];
+}
+
+/** JSON with sorted keys, so two specs compare equal whatever order their fields were written in. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record)
+      .filter((k) => record[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function unusedEntries({ cells, carmSnapshot }: NotesInput): string[] {
+  const used = new Set(cells.map((c) => `${c.grant.subject}\u0000${c.grant.id}`));
+  const notes = new Set<string>();
+  const { accountMap, teamMap, carmMap } = carmSnapshot.carm;
+  for (const state of [accountMap, teamMap, carmMap]) {
+    for (const entries of state.entries.values()) {
+      for (const e of entries) {
+        if (e.field !== "role-arn" || e.error !== null || used.has(`${e.subject}\u0000${e.id}`)) continue;
+        notes.add(
+          `No namespace's annotations choose ConfigMap ${carmSnapshot.systemNamespace}/${e.map} key ${e.key} (${e.value.trim()}) today, so no selector replaces it.`,
+        );
+      }
+    }
+  }
+  return [...notes].sort();
+}
+
+function replacedSelectors({ generated, existing }: NotesInput): string[] {
+  const notes: string[] = [];
+  for (const { selector } of generated) {
+    const name = selector.metadata.name;
+    const old = existing.find(
+      (raw) => (raw as { metadata?: { name?: unknown } } | null)?.metadata?.name === name,
+    ) as { spec?: unknown } | undefined;
+    if (old !== undefined && canonical(old.spec) !== canonical(selector.spec)) {
+      notes.push(
+        `IAMRoleSelector ${name} already exists with another spec; applying the output replaces it.`,
+      );
+    }
+  }
+  return notes;
+}
+
+function teamEndpoints({ cells, carmSnapshot, changes }: NotesInput): string[] {
+  const reported = new Set(changes.filter((c) => c.fields.includes("endpoint")).map((c) => c.namespace));
+  const notes = new Set<string>();
+  for (const cell of cells) {
+    if (cell.teamEndpoint === null || reported.has(cell.namespace)) continue;
+    const ns = carmSnapshot.namespaces.get(cell.namespace);
+    if (ns?.endpointUrl !== null && ns?.endpointUrl !== undefined) continue;
+    notes.add(
+      `Namespace ${cell.namespace}: team ${ns?.teamId?.raw ?? "?"}'s endpoint ${cell.teamEndpoint} (ack-carm-map) cannot be carried by an IAMRoleSelector; resources created there after the switch would use the default endpoint unless the namespace is annotated ${namespaceAnnotations.endpointUrl}: ${cell.teamEndpoint}.`,
+    );
+  }
+  return [...notes].sort();
+}
+
+export function collectNotes(input: NotesInput): string[] {
+  const notes = [...unusedEntries(input), ...replacedSelectors(input), ...teamEndpoints(input)];
+  if (input.generated.length > 0) {
+    notes.push(
+      "After the switch, AssumeRole session names follow the selectors (crossrole-<selector name>) instead of the CARM keys (crossrole-<key>); CloudTrail shows the new names.",
+    );
+  }
+  return notes;
+}
