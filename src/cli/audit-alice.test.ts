@@ -1,0 +1,155 @@
+// `crossrole audit` offline on Alice's story (examples/alice), in-process through runCli: the
+// exact reaches, the text report, and `-o json` being the report model computeAudit returns.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { resourceKinds } from "../api/kinds.ts";
+import { computeAudit } from "../audit/compute.ts";
+import type { AuditReport } from "../audit/model.ts";
+import { defaultSettings } from "../resolver/settings.ts";
+import { buildSnapshot } from "../resolver/snapshot.ts";
+import { isServed } from "../services/served.ts";
+import { loadManifests } from "./manifests.ts";
+import { collectAllFromManifests } from "./migrateOffline.ts";
+import { aliceExample, parseJson, repoRoot, runCrossrole } from "./testSupport.ts";
+
+const shopTeam = "arn:aws:iam::111111111111:role/shop-team";
+const centralIt = "arn:aws:iam::222222222222:role/central-it";
+const allKinds = ["Bucket", "DBInstance", "Queue", "Table", "Topic"];
+
+async function aliceJson(...more: string[]): Promise<AuditReport> {
+  const run = await runCrossrole(["audit", "--from", aliceExample, "-o", "json", ...more]);
+  assert.equal(run.code, 0, run.stderr);
+  return parseJson(run) as unknown as AuditReport;
+}
+
+describe("audit: Alice's story, offline", { concurrency: true }, () => {
+  test("every reach, exactly: shop-team actual for shop, central-it potential for shop only", async () => {
+    const report = await aliceJson();
+    assert.equal(report.mode, "CARM");
+    assert.deepEqual(report.kinds, allKinds);
+    assert.deepEqual(
+      report.reaches.map((r) => [
+        r.namespace,
+        r.grant,
+        r.roleARN,
+        r.account,
+        r.actual,
+        r.kinds.length,
+        r.resources ?? [],
+      ]),
+      [
+        ["ack-system", "controller:default", null, null, true, 5, []],
+        ["ack-system", "identity:AWSControllerIdentity/default", null, null, false, 5, []],
+        ["sandbox", "controller:default", null, null, true, 5, []],
+        ["sandbox", "identity:AWSControllerIdentity/default", null, null, false, 5, []],
+        [
+          "shop",
+          "accountMap:ack-role-account-map/111111111111",
+          shopTeam,
+          "111111111111",
+          true,
+          5,
+          ["Bucket shop/shop-assets", "Queue shop/shop-orders"],
+        ],
+        ["shop", "identity:AWSControllerIdentity/default", null, null, false, 5, []],
+        [
+          "shop",
+          "identity:AWSRoleIdentity/central-it",
+          centralIt,
+          "222222222222",
+          false,
+          5,
+          ["Bucket shop/shop-billing-exports", "DBInstance shop/shop-db"],
+        ],
+      ],
+    );
+    assert.deepEqual(
+      report.roles.map((r) => [
+        r.roleARN,
+        r.namespaces.map((n) => `${n.namespace}:${n.actual ? "actual" : "potential"}`),
+      ]),
+      [
+        [shopTeam, ["shop:actual"]],
+        [centralIt, ["shop:potential"]],
+        [null, ["ack-system:actual", "sandbox:actual", "shop:potential"]],
+      ],
+    );
+    assert.deepEqual(report.totals, {
+      namespaces: 3,
+      roles: 3,
+      accounts: 2,
+      grants: 4,
+      reaches: 7,
+      findings: 1,
+    });
+    assert.deepEqual(
+      report.findings.map((f) => [f.code, f.severity, f.object.name]),
+      [["IdentityAdmitsEveryNamespace", "medium", "default"]],
+    );
+    const centralGrant = report.grants.find((g) => g.id === "identity:AWSRoleIdentity/central-it");
+    assert.deepEqual(
+      centralGrant?.hops.map((h) => `${h.kind} ${h.name}: ${h.admits}`),
+      [
+        "AWSRoleIdentity central-it: list [shop]",
+        "AWSControllerIdentity default: allowedNamespaces: {} (every namespace)",
+      ],
+    );
+    // sandbox never reaches central-it: its Bucket naming it is denied, so it is in use nowhere.
+    assert.equal(
+      report.reaches.some((r) => r.namespace === "sandbox" && r.roleARN === centralIt),
+      false,
+    );
+  });
+
+  test("-o json is the report model computeAudit returns for the same manifests", async () => {
+    const report = await aliceJson();
+    const manifests = await loadManifests([aliceExample], repoRoot);
+    const kinds = resourceKinds.filter((k) => isServed(k.kind));
+    const inputs = collectAllFromManifests(manifests, { systemNamespace: "ack-system", kinds });
+    const model = computeAudit({
+      snapshot: buildSnapshot(inputs.objects, defaultSettings),
+      settings: defaultSettings,
+      kinds,
+      resources: inputs.resources,
+      source: { from: "files", detail: aliceExample },
+      notes: [
+        ...inputs.notes,
+        "The controller's own account is unknown offline; pass --controller-account to name it.",
+      ],
+    });
+    assert.deepEqual(report, JSON.parse(JSON.stringify(model)));
+  });
+
+  test("text: totals, findings first, then roles with their grants, then namespaces (exit 0)", async () => {
+    const run = await runCrossrole(["audit", "--from", aliceExample, "--controller-account", "999999999999"]);
+    assert.equal(run.code, 0, run.stderr);
+    const text = run.stdout;
+    assert.match(
+      text,
+      /^crossrole audit: CARM mode, from files .*examples\/alice\nController account: 999999999999\nKinds: Bucket, DBInstance, Queue, Table, Topic\nTotals: 3 namespaces, 3 roles in 3 accounts, 4 grants, 7 reaches \(3 actual, 4 potential\), 1 finding\n/,
+    );
+    const order = ["Findings (1, most severe first):", "Roles (3):", "Namespaces (3):"].map((h) =>
+      text.indexOf(h),
+    );
+    assert.ok(
+      order.every((i, n) => i > 0 && (n === 0 || i > order[n - 1]!)),
+      `sections out of order: ${order}`,
+    );
+    assert.match(text, /1\. \[medium\] IdentityAdmitsEveryNamespace: AWSControllerIdentity default\n/);
+    assert.match(
+      text,
+      /arn:aws:iam::222222222222:role\/central-it \(account 222222222222\): 1 namespace, 0 with actual reach\n {4}through identity:AWSRoleIdentity\/central-it: AWSRoleIdentity central-it \(arn:aws:iam::222222222222:role\/central-it; admits list \[shop\]\) ← AWSControllerIdentity default \(account 999999999999; admits allowedNamespaces: \{\} \(every namespace\)\)\n {6}shop {2}potential {2}spec\.identityRef to AWSRoleIdentity central-it; in use by Bucket shop\/shop-billing-exports, DBInstance shop\/shop-db\n/,
+    );
+    assert.match(
+      text,
+      / {2}shop\n {4}plain resources: use arn:aws:iam::111111111111:role\/shop-team \(account 111111111111\)\n {4}reaches:\n {6}arn:aws:iam::111111111111:role\/shop-team: actual via accountMap:ack-role-account-map\/111111111111\n {6}arn:aws:iam::222222222222:role\/central-it: potential via identity:AWSRoleIdentity\/central-it\n {6}the controller's own credentials: potential via identity:AWSControllerIdentity\/default\n/,
+    );
+  });
+
+  test("-o html renders the same report (the HTML renderer's own tests check its content)", async () => {
+    const run = await runCrossrole(["audit", "--from", aliceExample, "-o", "html"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^<!DOCTYPE html>/i);
+    assert.match(run.stdout, /central-it/);
+  });
+});

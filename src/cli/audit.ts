@@ -1,0 +1,275 @@
+// `crossrole audit`: which namespaces can act as which role, and through what — from the
+// cluster or from manifests (--from), in the mode the flags describe or the one --mode names.
+// The answers are computed by src/audit with the resolver the controller runs.
+import type { ResourceKind } from "../api/kinds.ts";
+import { resourceKinds } from "../api/kinds.ts";
+import { AuditFilterError } from "../audit/input.ts";
+import type { AuditMode, AuditReport } from "../audit/model.ts";
+import type { Settings } from "../resolver/types.ts";
+import { isServed } from "../services/served.ts";
+import {
+  type FlagSpec,
+  type FlagValues,
+  helpFlag,
+  parseCommandArgs,
+  renderFlagHelp,
+  stringFlag,
+  stringListFlag,
+} from "./args.ts";
+import type { Command } from "./command.ts";
+import { badInput, type CliError, ExitCode, type ExitCodeValue } from "./errors.ts";
+import type { CliIO } from "./io.ts";
+import type { MigrateInputs } from "./migrateOnline.ts";
+import { settingsFlags, settingsFromFlags } from "./settingsFlags.ts";
+
+const commandName = "crossrole audit";
+const modes: readonly AuditMode[] = ["CARM", "IAMRoleSelector"];
+const outputs = ["text", "json", "html"] as const;
+/** How many known roles / namespaces an unknown --role / --namespace error lists. */
+const shownKnown = 20;
+
+const auditFlags: readonly FlagSpec[] = [
+  {
+    name: "role",
+    type: "string",
+    value: "<role-arn|account-id>",
+    help: "Only this role (or every role in this account): who reaches it, through what.",
+  },
+  {
+    name: "namespace",
+    short: "n",
+    type: "string",
+    value: "<namespace>",
+    help: "Only this namespace: every role it can reach.",
+  },
+  {
+    name: "mode",
+    type: "string",
+    value: "<CARM|IAMRoleSelector>",
+    help: "Audit this mode instead of the one the flags describe (sets the IAMRoleSelector gate and --enable-carm).",
+  },
+  {
+    name: "output",
+    short: "o",
+    type: "string",
+    value: "<text|json|html>",
+    default: "text",
+    help: "Output format: a readable report, the report model as compact JSON, or a self-contained HTML page.",
+  },
+  {
+    name: "from",
+    type: "string",
+    multiple: true,
+    value: "<file-or-dir>",
+    help: "Work offline from manifests (.yaml, .yml, .json; directories recursively) instead of a cluster.",
+  },
+  {
+    name: "kubeconfig",
+    type: "string",
+    value: "<file>",
+    help: "Kubeconfig file (else KUBECONFIG, else ~/.kube/config).",
+  },
+  { name: "context", type: "string", value: "<name>", help: "Kubeconfig context to use." },
+  ...settingsFlags,
+  helpFlag,
+];
+
+const usage = `Usage: ${commandName} [--role <role-arn|account-id>] [-n <namespace>] [--mode CARM|IAMRoleSelector] [-o text|json|html] [--from <file-or-dir>]... [flags]
+
+Answers "which namespaces can act as role X, and through what?" for every role at once:
+for each role, every namespace that can reach it and the grant it goes through (CARM key, team
+key, IAMRoleSelector, identity chain with each hop's allowedNamespaces, resource-level account
+list); for each namespace, every role it can reach; and findings to act on (identities that
+admit every namespace, selectors without a namespace selector, conflicts, unused map keys,
+roles reachable beyond their map key, identity chains across accounts).
+
+A reach is "actual" when a plain resource created in the namespace today would use it (the
+controller's own decision, for each served kind), "potential" when the namespace could use it by
+writing something in its own namespace: spec.identityRef, labels or the iam-role-selector
+annotation on a resource, a resource-level owner-account-id its allowed list admits.
+
+Online (default) it lists Namespaces, the CARM ConfigMaps, IAMRoleSelectors, identities and the
+resources of the served kinds from the cluster, and the controller's account from
+sts:GetCallerIdentity unless --controller-account is given. With --from it reads the same from
+manifests; a namespace a resource names but the manifests lack is taken to exist without
+labels or annotations.
+
+Exit status: 0 the report was printed (findings or not); 2 bad input (flags, manifests, an
+unknown --role or --namespace); 1 the cluster could not be read.
+
+Flags:
+${renderFlagHelp(auditFlags)}
+`;
+
+export const auditCommand: Command = {
+  name: "audit",
+  summary: "Report which namespaces can act as which AWS role, and through what.",
+  usage,
+  run: runAudit,
+};
+
+/** The settings flags with --mode applied: the gate and --enable-carm it implies. */
+function settingsForMode(values: FlagValues, env: CliIO["env"]): Settings {
+  const mode = stringFlag(values, "mode");
+  if (mode === undefined) return settingsFromFlags(values, env);
+  if (!(modes as readonly string[]).includes(mode)) {
+    throw badInput(
+      `${commandName}: --mode ${mode} is not a mode; use --mode CARM or --mode IAMRoleSelector.`,
+    );
+  }
+  const selectorMode = mode === "IAMRoleSelector";
+  // Later items of --feature-gates win, so appending the gate overrides what the flags said.
+  const gates = stringFlag(values, "feature-gates");
+  return settingsFromFlags(
+    {
+      ...values,
+      "feature-gates": `${gates === undefined ? "" : `${gates},`}IAMRoleSelector=${selectorMode}`,
+      "enable-carm": !selectorMode,
+    },
+    env,
+  );
+}
+
+async function runAudit(args: readonly string[], io: CliIO): Promise<ExitCodeValue> {
+  const { values, positionals } = parseCommandArgs(commandName, auditFlags, args);
+  if (values["help"] === true) {
+    io.stdout(usage);
+    return ExitCode.ok;
+  }
+  if (positionals.length > 0) {
+    throw badInput(
+      `${commandName}: takes no arguments, got ${positionals.map((p) => `"${p}"`).join(" ")}; name a role with --role and a namespace with --namespace.`,
+    );
+  }
+  const output = stringFlag(values, "output") ?? "text";
+  if (!(outputs as readonly string[]).includes(output)) {
+    throw badInput(`${commandName}: -o ${output} is not an output format; use -o text, -o json or -o html.`);
+  }
+  const settings = settingsForMode(values, io.env);
+  const kinds = resourceKinds.filter((k) => isServed(k.kind));
+  const sources = stringListFlag(values, "from");
+  const read =
+    sources.length > 0
+      ? await readManifests(sources, values, settings, kinds, io)
+      : await readCluster(values, settings, kinds, io);
+
+  // Loaded here, not at the top: every command's module is imported on each `crossrole` start.
+  const { buildSnapshot } = await import("../resolver/snapshot.ts");
+  const { computeAudit } = await import("../audit/compute.ts");
+  const role = stringFlag(values, "role");
+  const namespace = stringFlag(values, "namespace");
+  let report: AuditReport;
+  try {
+    report = computeAudit({
+      snapshot: buildSnapshot(read.inputs.objects, read.settings),
+      settings: read.settings,
+      kinds,
+      resources: read.inputs.resources,
+      filter: { ...(role === undefined ? {} : { role }), ...(namespace === undefined ? {} : { namespace }) },
+      source: read.source,
+      notes: read.inputs.notes,
+    });
+  } catch (error) {
+    if (error instanceof AuditFilterError) throw unknownFilter(error, read.source.detail);
+    throw error;
+  }
+  if (output === "json") {
+    // Compact and in chunks: a large cluster's report is tens of megabytes.
+    const { reportJsonChunks } = await import("../audit/json.ts");
+    for (const chunk of reportJsonChunks(report)) io.stdout(chunk);
+  } else if (output === "html") {
+    const { renderHtml } = await import("../audit/renderHtml.ts");
+    io.stdout(renderHtml(report));
+  } else {
+    const { renderText } = await import("../audit/renderText.ts");
+    io.stdout(renderText(report));
+  }
+  return ExitCode.ok;
+}
+
+/** An unknown --role / --namespace: name the flag, and list (some of) what exists. */
+function unknownFilter(error: AuditFilterError, where: string): CliError {
+  const what = error.flag === "role" ? "no grant leads to this role" : "no such namespace";
+  const known = error.known.slice(0, shownKnown).join(", ");
+  const more = error.known.length > shownKnown ? ` and ${error.known.length - shownKnown} more` : "";
+  return badInput(
+    `${commandName}: --${error.flag} ${error.value}: ${what} in ${where}. ` +
+      (error.known.length === 0
+        ? `There are no ${error.flag === "role" ? "roles" : "namespaces"} at all.`
+        : `${error.flag === "role" ? "Roles" : "Namespaces"}: ${known}${more}.`),
+  );
+}
+
+interface Read {
+  readonly inputs: MigrateInputs;
+  readonly settings: Settings;
+  readonly source: AuditReport["source"];
+}
+
+async function readManifests(
+  sources: readonly string[],
+  values: FlagValues,
+  settings: Settings,
+  kinds: readonly ResourceKind[],
+  io: CliIO,
+): Promise<Read> {
+  for (const online of ["kubeconfig", "context"]) {
+    if (stringFlag(values, online) !== undefined) {
+      throw badInput(
+        `${commandName}: --${online} reads a cluster and cannot be combined with --from (offline).`,
+      );
+    }
+  }
+  // Loaded lazily: the offline path never needs the Kubernetes or AWS clients.
+  const { loadManifests } = await import("./manifests.ts");
+  const { collectAllFromManifests } = await import("./migrateOffline.ts");
+  const manifests = await loadManifests(sources, io.cwd);
+  const inputs = collectAllFromManifests(manifests, { systemNamespace: settings.systemNamespace, kinds });
+  const notes =
+    settings.controllerAccount === null
+      ? [
+          ...inputs.notes,
+          "The controller's own account is unknown offline; pass --controller-account to name it.",
+        ]
+      : inputs.notes;
+  return {
+    inputs: { ...inputs, notes },
+    settings,
+    source: { from: "files", detail: sources.join(", ") },
+  };
+}
+
+async function readCluster(
+  values: FlagValues,
+  settings: Settings,
+  kinds: readonly ResourceKind[],
+  io: CliIO,
+): Promise<Read> {
+  const { loadKubeconfig } = await import("./kubeconfig.ts");
+  const { collectAllFromCluster } = await import("./migrateOnline.ts");
+  const { lookupCallerAccount } = await import("./controllerAccount.ts");
+  const loaded = loadKubeconfig({
+    kubeconfig: stringFlag(values, "kubeconfig"),
+    context: stringFlag(values, "context"),
+    env: io.env,
+    cwd: io.cwd,
+  });
+  const [inputs, caller] = await Promise.all([
+    collectAllFromCluster(loaded, { systemNamespace: settings.systemNamespace, kinds }),
+    settings.controllerAccount === null
+      ? lookupCallerAccount({ region: settings.defaultRegion, endpoint: settings.defaultEndpoint })
+      : Promise.resolve(null),
+  ]);
+  const source = { from: "cluster" as const, detail: loaded.description };
+  if (caller === null) return { inputs, settings, source };
+  if (caller.account === null) {
+    const note = `The controller's own account is unknown (sts:GetCallerIdentity failed: ${caller.error}); pass --controller-account to name it.`;
+    return { inputs: { ...inputs, notes: [...inputs.notes, note] }, settings, source };
+  }
+  const note = `The controller's own account is ${caller.account} (sts:GetCallerIdentity: ${caller.arn ?? "?"}).`;
+  return {
+    inputs: { ...inputs, notes: [...inputs.notes, note] },
+    settings: { ...settings, controllerAccount: caller.account },
+    source,
+  };
+}
