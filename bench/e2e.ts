@@ -14,11 +14,11 @@
 import { lookupKind } from "../src/api/kinds.ts";
 import { installCrds } from "../src/deploy/install-crds.ts";
 import { applyObjects } from "../src/deploy/manifests.ts";
-import { createKubeClient, type KubeClient } from "../src/runtime/kubeClient.ts";
-import type { KubeObject } from "../src/runtime/kubeObject.ts";
+import { createKubeClient, type KubeClient } from "../src/runtime/kube-client.ts";
+import type { KubeObject } from "../src/runtime/kube-object.ts";
 import { servedKindNames } from "../src/services/served.ts";
 import { accountsHolding } from "../test/harness/accounts.ts";
-import { startControllerProcess } from "../test/harness/controllerProcess.ts";
+import { startControllerProcess } from "../test/harness/controller-process.ts";
 import { startStack, waitFor } from "../test/harness/index.ts";
 import { kindMakers, minimalResource, namespaceObjectsFor } from "../test/support/minimal-resources.ts";
 import { readMotoRecording } from "../test/support/moto-recording.ts";
@@ -215,7 +215,7 @@ async function run(scenario: Scenario) {
     const controller = await startControllerProcess(stack, scenario.flags, {
       logLevel: "warn",
       name: scenario.name,
-      // process.memoryUsage() at each phase, on stderr (src/cli/memoryPhases.ts).
+      // process.memoryUsage() at each phase, on stderr (src/cli/memory-phases.ts).
       env: { CROSSROLE_MEMORY_PHASES: "1" },
     });
     const kinds = scenario.kinds ?? ["Bucket"];

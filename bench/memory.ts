@@ -1,6 +1,6 @@
 // How bench:e2e reads the controller process's memory: VmRSS / VmHWM from /proc, the steady
 // RSS once it stops falling, and the phase lines `crossrole run` writes with
-// CROSSROLE_MEMORY_PHASES=1 (src/cli/memoryPhases.ts).
+// CROSSROLE_MEMORY_PHASES=1 (src/cli/memory-phases.ts).
 import { readFile } from "node:fs/promises";
 import { setInterval } from "node:timers/promises";
 

@@ -10,8 +10,8 @@ import { lookupKind } from "../src/api/kinds.ts";
 import { runCli } from "../src/cli/main.ts";
 import { installCrds } from "../src/deploy/install-crds.ts";
 import { applyObjects, readManifests } from "../src/deploy/manifests.ts";
-import { createKubeClient } from "../src/runtime/kubeClient.ts";
-import type { KubeObject } from "../src/runtime/kubeObject.ts";
+import { createKubeClient } from "../src/runtime/kube-client.ts";
+import type { KubeObject } from "../src/runtime/kube-object.ts";
 import { serviceModules } from "../src/services/index.ts";
 import { isServed } from "../src/services/served.ts";
 import { accountsHoldingResource } from "../test/harness/accounts.ts";
@@ -21,7 +21,7 @@ import {
   controllerCredentials,
   region,
   startControllerProcess,
-} from "../test/harness/controllerProcess.ts";
+} from "../test/harness/controller-process.ts";
 import { startStack, waitFor } from "../test/harness/index.ts";
 import { binaries, kubeVersion, motoVersion, repoRoot } from "../test/harness/versions.ts";
 

@@ -122,7 +122,7 @@ export const iamRoleSelectorSpecSchema = withRules(
 export type IAMRoleSelectorSpec = z.infer<typeof iamRoleSelectorSpecSchema>;
 
 /**
- * Written by the controller (selectorController.ts): how many managed resources this selector
+ * Written by the controller (selector-controller.ts): how many managed resources this selector
  * currently decides the role for, and `Ready` (False with the reason when the selector is
  * invalid and therefore ignored, or when the controller runs in CARM mode).
  */

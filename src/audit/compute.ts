@@ -11,7 +11,7 @@ import { addIdentityReaches } from "./identities.ts";
 import type { AuditInput } from "./input.ts";
 import type { AuditReport } from "./model.ts";
 import { Conflicts, probePlainResources } from "./plain.ts";
-import { addResourceAccountReaches } from "./resourceAccounts.ts";
+import { addResourceAccountReaches } from "./resource-accounts.ts";
 import { addSelectorReaches } from "./selectors.ts";
 import { tallyReaches } from "./tally.ts";
 

@@ -10,7 +10,7 @@ import type { Decision, ResourceObject, Settings } from "../resolver/types.ts";
 import { controllerCredentials, type Grant, GrantBook } from "./grants.ts";
 import type { AuditInput } from "./input.ts";
 import type { AuditMode } from "./model.ts";
-import { NamespaceIndex } from "./namespaceIndex.ts";
+import { NamespaceIndex } from "./namespace-index.ts";
 import { KindSets, ReachBook } from "./reaches.ts";
 
 /** The name of the synthetic resources the audit asks the resolver about. */

@@ -18,7 +18,7 @@ import { controllerIdentityKey } from "../resolver/snapshot-identities.ts";
 import type { IdentityConfig, NamespaceConfig } from "../resolver/snapshot-types.ts";
 import type { AuditContext } from "./context.ts";
 import type { Grant } from "./grants.ts";
-import type { NamespaceIndex } from "./namespaceIndex.ts";
+import type { NamespaceIndex } from "./namespace-index.ts";
 
 /** One identity grant and the concrete chains namespaces use through it (requested first). */
 export interface IdentityChains {

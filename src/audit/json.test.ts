@@ -6,7 +6,7 @@ import { buildSnapshot } from "../resolver/snapshot.ts";
 import { namespace, settingsWith } from "../resolver/test-support.ts";
 import { computeAudit } from "./compute.ts";
 import { reportJsonChunks } from "./json.ts";
-import { renderText } from "./renderText.ts";
+import { renderText } from "./render-text.ts";
 
 test("the chunks of a large report join to JSON.stringify(report)", () => {
   const settings = settingsWith({ controllerAccount: null });

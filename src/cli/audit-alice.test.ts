@@ -9,8 +9,8 @@ import { defaultSettings } from "../resolver/settings.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
 import { isServed } from "../services/served.ts";
 import { loadManifests } from "./manifests.ts";
-import { collectAllFromManifests } from "./migrateOffline.ts";
-import { aliceExample, parseJson, repoRoot, runCrossrole } from "./testSupport.ts";
+import { collectAllFromManifests } from "./migrate-offline.ts";
+import { aliceExample, parseJson, repoRoot, runCrossrole } from "./test-support.ts";
 
 const shopTeam = "arn:aws:iam::111111111111:role/shop-team";
 const centralIt = "arn:aws:iam::222222222222:role/central-it";

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
 import type { AuditReport } from "../audit/model.ts";
-import { aliceExample, manifestDir, parseJson, removeManifestDirs, runCrossrole } from "./testSupport.ts";
+import { aliceExample, manifestDir, parseJson, removeManifestDirs, runCrossrole } from "./test-support.ts";
 
 after(removeManifestDirs);
 

@@ -19,8 +19,8 @@ import {
 import type { Command } from "./command.ts";
 import { badInput, type CliError, ExitCode, type ExitCodeValue } from "./errors.ts";
 import type { CliIO } from "./io.ts";
-import type { MigrateInputs } from "./migrateOnline.ts";
-import { settingsFlags, settingsFromFlags } from "./settingsFlags.ts";
+import type { MigrateInputs } from "./migrate-online.ts";
+import { settingsFlags, settingsFromFlags } from "./settings-flags.ts";
 
 const commandName = "crossrole audit";
 const modes: readonly AuditMode[] = ["CARM", "IAMRoleSelector"];
@@ -178,10 +178,10 @@ async function runAudit(args: readonly string[], io: CliIO): Promise<ExitCodeVal
     const { reportJsonChunks } = await import("../audit/json.ts");
     for (const chunk of reportJsonChunks(report)) io.stdout(chunk);
   } else if (output === "html") {
-    const { renderHtml } = await import("../audit/renderHtml.ts");
+    const { renderHtml } = await import("../audit/render-html.ts");
     io.stdout(renderHtml(report));
   } else {
-    const { renderText } = await import("../audit/renderText.ts");
+    const { renderText } = await import("../audit/render-text.ts");
     io.stdout(renderText(report));
   }
   return ExitCode.ok;
@@ -222,7 +222,7 @@ async function readManifests(
   }
   // Loaded lazily: the offline path never needs the Kubernetes or AWS clients.
   const { loadManifests } = await import("./manifests.ts");
-  const { collectAllFromManifests } = await import("./migrateOffline.ts");
+  const { collectAllFromManifests } = await import("./migrate-offline.ts");
   const manifests = await loadManifests(sources, io.cwd);
   const inputs = collectAllFromManifests(manifests, { systemNamespace: settings.systemNamespace, kinds });
   const notes =
@@ -246,8 +246,8 @@ async function readCluster(
   io: CliIO,
 ): Promise<Read> {
   const { loadKubeconfig } = await import("./kubeconfig.ts");
-  const { collectAllFromCluster } = await import("./migrateOnline.ts");
-  const { lookupCallerAccount } = await import("./controllerAccount.ts");
+  const { collectAllFromCluster } = await import("./migrate-online.ts");
+  const { lookupCallerAccount } = await import("./controller-account.ts");
   const loaded = loadKubeconfig({
     kubeconfig: stringFlag(values, "kubeconfig"),
     context: stringFlag(values, "context"),

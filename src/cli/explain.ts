@@ -14,10 +14,10 @@ import { badInput, type ExitCodeValue } from "./errors.ts";
 import type { ExplainInputs } from "./inputs.ts";
 import { metadataString } from "./inputs.ts";
 import type { CliIO } from "./io.ts";
-import { renderText } from "./renderText.ts";
+import { renderText } from "./render-text.ts";
 import { buildContext, buildReport, exitCodeFor } from "./report.ts";
-import { resolveResource } from "./resolveAdapter.ts";
-import { settingsFlags, settingsFromFlags } from "./settingsFlags.ts";
+import { resolveResource } from "./resolve-adapter.ts";
+import { settingsFlags, settingsFromFlags } from "./settings-flags.ts";
 import { knownKindsText, parseTarget, type Target } from "./target.ts";
 
 const commandName = "crossrole explain";
@@ -145,7 +145,7 @@ async function explainOffline(
   }
   // Loaded lazily: the offline path never needs the Kubernetes or AWS clients.
   const { loadManifests } = await import("./manifests.ts");
-  const { collectFromManifests } = await import("./manifestSource.ts");
+  const { collectFromManifests } = await import("./manifest-source.ts");
   const manifests = await loadManifests(sources, io.cwd);
   const namespace = stringFlag(values, "namespace") ?? "default";
   const inputs = collectFromManifests(manifests, {
@@ -168,8 +168,8 @@ async function explainOnline(
   io: CliIO,
 ): Promise<Explained> {
   const { loadKubeconfig, contextNamespace } = await import("./kubeconfig.ts");
-  const { collectFromCluster } = await import("./clusterSource.ts");
-  const { lookupCallerAccount } = await import("./controllerAccount.ts");
+  const { collectFromCluster } = await import("./cluster-source.ts");
+  const { lookupCallerAccount } = await import("./controller-account.ts");
   const loaded = loadKubeconfig({
     kubeconfig: stringFlag(values, "kubeconfig"),
     context: stringFlag(values, "context"),

@@ -1,12 +1,12 @@
 // Finds the cluster to talk to the way kubectl does: --kubeconfig, else $KUBECONFIG (a
 // path list, merged), else ~/.kube/config, else the in-cluster service account. Parsing and
-// resolving are the runtime's (src/runtime/kubeconfig.ts, inCluster.ts); a kubeconfig that
+// resolving are the runtime's (src/runtime/kubeconfig.ts, in-cluster.ts); a kubeconfig that
 // cannot be used is bad input whose message names the file, the entry and the fix.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { inClusterConfig } from "../runtime/inCluster.ts";
+import { inClusterConfig } from "../runtime/in-cluster.ts";
 import { loadKubeconfigFiles } from "../runtime/kubeconfig.ts";
-import { KubeconfigError, type RestConfig } from "../runtime/restConfig.ts";
+import { KubeconfigError, type RestConfig } from "../runtime/rest-config.ts";
 import { badInput } from "./errors.ts";
 
 export interface KubeconfigChoice {

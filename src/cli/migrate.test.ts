@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
 import { parseAllDocuments } from "yaml";
 import { iamRoleSelectorSchema } from "../api/iam-role-selector.ts";
-import { aliceExample, manifestDir, parseJson, removeManifestDirs, runCrossrole } from "./testSupport.ts";
+import { aliceExample, manifestDir, parseJson, removeManifestDirs, runCrossrole } from "./test-support.ts";
 
 after(removeManifestDirs);
 

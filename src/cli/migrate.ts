@@ -17,8 +17,8 @@ import {
 import type { Command } from "./command.ts";
 import { badInput, ExitCode, type ExitCodeValue } from "./errors.ts";
 import type { CliIO } from "./io.ts";
-import type { MigrateInputs } from "./migrateOnline.ts";
-import { settingsFlags, settingsFromFlags } from "./settingsFlags.ts";
+import type { MigrateInputs } from "./migrate-online.ts";
+import { settingsFlags, settingsFromFlags } from "./settings-flags.ts";
 
 const commandName = "crossrole migrate";
 
@@ -101,7 +101,7 @@ async function runMigrate(args: readonly string[], io: CliIO): Promise<ExitCodeV
   const settings = settingsFromFlags(values, io.env);
   // Loaded here, not at the top: every command's module is imported on each `crossrole` start.
   const { migrate, notCarmMode } = await import("../migrate/index.ts");
-  const { jsonReport, proofSummary, selectorsYaml } = await import("./migrateOutput.ts");
+  const { jsonReport, proofSummary, selectorsYaml } = await import("./migrate-output.ts");
   const wrongMode = notCarmMode(settings);
   if (wrongMode !== null) {
     throw badInput(
@@ -139,7 +139,7 @@ async function readManifests(
   }
   // Loaded lazily: the offline path never needs the Kubernetes client.
   const { loadManifests } = await import("./manifests.ts");
-  const { collectAllFromManifests } = await import("./migrateOffline.ts");
+  const { collectAllFromManifests } = await import("./migrate-offline.ts");
   const manifests = await loadManifests(sources, io.cwd);
   return collectAllFromManifests(manifests, { systemNamespace: settings.systemNamespace, kinds });
 }
@@ -151,7 +151,7 @@ async function readCluster(
   io: CliIO,
 ): Promise<MigrateInputs> {
   const { loadKubeconfig } = await import("./kubeconfig.ts");
-  const { collectAllFromCluster } = await import("./migrateOnline.ts");
+  const { collectAllFromCluster } = await import("./migrate-online.ts");
   const loaded = loadKubeconfig({
     kubeconfig: stringFlag(values, "kubeconfig"),
     context: stringFlag(values, "context"),

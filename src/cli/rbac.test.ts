@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { parseAllDocuments } from "yaml";
 import { clusterRbacFile, rbacObjects } from "../deploy/rbac.ts";
-import { runCrossrole } from "./testSupport.ts";
+import { runCrossrole } from "./test-support.ts";
 
 function docs(text: string): unknown[] {
   return parseAllDocuments(text).map((d) => d.toJS() as unknown);

@@ -18,9 +18,9 @@ import type { Command } from "./command.ts";
 import { badInput, type ExitCodeValue } from "./errors.ts";
 import type { CliIO } from "./io.ts";
 import { loadKubeconfig } from "./kubeconfig.ts";
-import { memoryPhaseLog } from "./memoryPhases.ts";
-import { parsePerKind } from "./perKindFlags.ts";
-import { settingsFlags, settingsFromFlags } from "./settingsFlags.ts";
+import { memoryPhaseLog } from "./memory-phases.ts";
+import { parsePerKind } from "./per-kind-flags.ts";
+import { settingsFlags, settingsFromFlags } from "./settings-flags.ts";
 
 const commandName = "crossrole run";
 

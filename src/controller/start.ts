@@ -8,17 +8,17 @@ import { type CredentialService, createCredentialService } from "../credentials/
 import { kubeTokenRequester } from "../credentials/token-requester.ts";
 import type { Decision, Settings } from "../resolver/types.ts";
 import { Manager } from "../runtime/manager.ts";
-import type { RestConfig } from "../runtime/restConfig.ts";
+import type { RestConfig } from "../runtime/rest-config.ts";
 import { serviceModuleLoaders } from "../services/loaders.ts";
 import { servedKindNames } from "../services/served.ts";
 import type { RateLimit } from "../toolkit/token-bucket.ts";
 import { crossroleVersion, userAgent } from "../version.ts";
-import { ConfigCache } from "./configCache.ts";
-import { addConfigProblemReporter } from "./configProblemReporter.ts";
-import { addIdentityControllers } from "./identityController.ts";
-import { addResourceController, resourceTypeOfKind } from "./resourceController.ts";
-import { addSelectorController } from "./selectorController.ts";
-import { SelectorMatchTracker } from "./selectorMatchTracker.ts";
+import { ConfigCache } from "./config-cache.ts";
+import { addConfigProblemReporter } from "./config-problem-reporter.ts";
+import { addIdentityControllers } from "./identity-controller.ts";
+import { addResourceController, resourceTypeOfKind } from "./resource-controller.ts";
+import { addSelectorController } from "./selector-controller.ts";
+import { SelectorMatchTracker } from "./selector-match-tracker.ts";
 
 export interface ControllerOptions {
   readonly kubeConfig: RestConfig;

@@ -1,6 +1,6 @@
 // How a static identity's keys are read: a narrow interface (the controller backs it with its
 // Secret informer; tests and tools with a direct API read), and a Kubernetes implementation.
-import { isNotFound, type KubeClient } from "../runtime/kubeClient.ts";
+import { isNotFound, type KubeClient } from "../runtime/kube-client.ts";
 
 /** A Secret's data, decoded to UTF-8 strings. */
 export type SecretData = Readonly<Record<string, string>>;

@@ -1,6 +1,6 @@
 // How a service-account identity gets its web-identity token: a narrow interface, and its
 // implementation on the Kubernetes TokenRequest API (the same tokens a projected volume holds).
-import { KubeApiError, type KubeClient } from "../runtime/kubeClient.ts";
+import { KubeApiError, type KubeClient } from "../runtime/kube-client.ts";
 
 export interface TokenRequest {
   readonly namespace: string;

@@ -10,7 +10,7 @@ import { crdFileName, crdToYaml, generatedHeader } from "../api/crd-yaml.ts";
 import { resourceKinds } from "../api/kinds.ts";
 import { crdSources } from "../crd-sources.ts";
 import { defaultSystemNamespace, featureGateNames } from "../resolver/settings.ts";
-import type { KubeObject } from "../runtime/kubeObject.ts";
+import type { KubeObject } from "../runtime/kube-object.ts";
 import { crossroleVersion } from "../version.ts";
 import { rbacNames, rbacObjects, serviceAccountName } from "./rbac.ts";
 

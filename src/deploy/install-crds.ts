@@ -1,8 +1,8 @@
 // Installs crossrole's generated CRDs (config/crd/) and waits until every kind is served.
 import { fileURLToPath } from "node:url";
-import type { KubeClient } from "../runtime/kubeClient.ts";
-import type { KubeObject } from "../runtime/kubeObject.ts";
-import { waitFor } from "../runtime/waitFor.ts";
+import type { KubeClient } from "../runtime/kube-client.ts";
+import type { KubeObject } from "../runtime/kube-object.ts";
+import { waitFor } from "../runtime/wait-for.ts";
 import { applyObjects, readManifests } from "./manifests.ts";
 
 export const crdDir = fileURLToPath(new URL("../../config/crd/", import.meta.url));

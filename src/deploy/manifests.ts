@@ -2,8 +2,8 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
-import { isAlreadyExists, type KubeClient, patchTypes } from "../runtime/kubeClient.ts";
-import type { KubeObject } from "../runtime/kubeObject.ts";
+import { isAlreadyExists, type KubeClient, patchTypes } from "../runtime/kube-client.ts";
+import type { KubeObject } from "../runtime/kube-object.ts";
 
 /** Objects from a file or a directory (files sorted by name, so numbered files apply in order). */
 export async function readManifests(path: string): Promise<KubeObject[]> {

@@ -1,6 +1,6 @@
 // The controller's RBAC (src/deploy/rbac.ts): what each install grants, checked rule by rule the
 // way the apiserver's RBAC authorizer evaluates them, against what the controller's informers
-// and writes need (src/controller/configTypes.ts, the managed kinds) and what it must NOT get.
+// and writes need (src/controller/config-types.ts, the managed kinds) and what it must NOT get.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
@@ -12,8 +12,8 @@ import {
   identityTypes,
   namespaceType,
   secretType,
-} from "../controller/configTypes.ts";
-import type { KubeObject } from "../runtime/kubeObject.ts";
+} from "../controller/config-types.ts";
+import type { KubeObject } from "../runtime/kube-object.ts";
 import {
   clusterRbacFile,
   type PolicyRule,

@@ -22,7 +22,7 @@ import { identityGroup } from "../api/identity-ref.ts";
 import { type ResourceKind, resourceKinds } from "../api/kinds.ts";
 import { matchesPattern } from "../api/validation.ts";
 import { defaultSystemNamespace } from "../resolver/settings.ts";
-import type { KubeObject } from "../runtime/kubeObject.ts";
+import type { KubeObject } from "../runtime/kube-object.ts";
 
 export interface PolicyRule {
   readonly apiGroups: readonly string[];

@@ -24,5 +24,6 @@ export type {
   NamespaceConfig,
   SelectorConfig,
   SelectorIndex,
+  Snapshot,
 } from "./snapshot-types.ts";
 export type * from "./types.ts";

@@ -181,5 +181,3 @@ export interface SnapshotProblem {
    */
   readonly value?: string;
 }
-
-export type { Snapshot } from "./snapshot-types.ts";

@@ -4,7 +4,7 @@ import { FakeClock } from "../toolkit/fake-clock.ts";
 import { Controller } from "./controller.ts";
 import { createRuntimeMetrics } from "./metrics.ts";
 import { type ReconcileRequest, type Result, TerminalError } from "./reconcile.ts";
-import { Gate } from "./syncGate.ts";
+import { Gate } from "./sync-gate.ts";
 
 /** Lets pending promise callbacks run (workers are async); not a timed wait. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));

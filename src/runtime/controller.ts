@@ -4,13 +4,13 @@
 // depends on has synced; until then events just accumulate (deduplicated) in the queue.
 import { type Clock, sleep, systemClock } from "../toolkit/clock.ts";
 import type { Informer } from "./informer.ts";
-import type { KubeObject } from "./kubeObject.ts";
-import { keyOf, splitKey } from "./kubeObject.ts";
+import type { KubeObject } from "./kube-object.ts";
+import { keyOf, splitKey } from "./kube-object.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { type RuntimeMetrics, workQueueMetricsFor } from "./metrics.ts";
-import type { RateLimiter } from "./rateLimiter.ts";
+import type { RateLimiter } from "./rate-limiter.ts";
 import { isTerminalError, type Reconciler } from "./reconcile.ts";
-import { type SyncGate, waitForAll } from "./syncGate.ts";
+import { type SyncGate, waitForAll } from "./sync-gate.ts";
 import { WorkQueue } from "./workqueue.ts";
 
 export interface ControllerOptions {

@@ -7,8 +7,8 @@
 //   - writes never throw into the caller and are serialised per event.
 import { LRUCache } from "lru-cache";
 import { type Clock, systemClock } from "../toolkit/clock.ts";
-import { isNotFound, type KubeClient, patchTypes } from "./kubeClient.ts";
-import type { KubeObject } from "./kubeObject.ts";
+import { isNotFound, type KubeClient, patchTypes } from "./kube-client.ts";
+import type { KubeObject } from "./kube-object.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 
 export type EventType = "Normal" | "Warning";

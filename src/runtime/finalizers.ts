@@ -3,8 +3,8 @@
 // apiserver rejects it (409 Conflict) if the object changed meanwhile — another writer's
 // finalizer is never dropped (controller-runtime's MergeFromWithOptimisticLock). On conflict the
 // caller's reconcile fails and is retried with the fresh object.
-import { isNotFound, type KubeClient, patchTypes } from "./kubeClient.ts";
-import { type KubeObject, objectPath, type ResourceType } from "./kubeObject.ts";
+import { isNotFound, type KubeClient, patchTypes } from "./kube-client.ts";
+import { type KubeObject, objectPath, type ResourceType } from "./kube-object.ts";
 
 export function hasFinalizer(obj: KubeObject, finalizer: string): boolean {
   return obj.metadata.finalizers?.includes(finalizer) ?? false;

@@ -19,7 +19,7 @@ export {
   type ConnectionHealthOptions,
   type ConnectionHealthState,
   defaultUnhealthyAfterMs,
-} from "./connectionHealth.ts";
+} from "./connection-health.ts";
 export { Controller, type ControllerOptions, type WatchOptions } from "./controller.ts";
 export { EventRecorder, type EventRecorderOptions, type EventType } from "./events.ts";
 export { addFinalizer, hasFinalizer, removeFinalizer } from "./finalizers.ts";
@@ -31,8 +31,8 @@ export {
   parseListenAddress,
   type RouteHandler,
   startProbeServer,
-} from "./httpServer.ts";
-export { inClusterConfig } from "./inCluster.ts";
+} from "./http-server.ts";
+export { inClusterConfig } from "./in-cluster.ts";
 export { Informer, type InformerHandler, type InformerHealth, type InformerOptions } from "./informer.ts";
 export {
   createKubeClient,
@@ -50,13 +50,7 @@ export {
   type ResponseInfo,
   type WatchEvent,
   type WatchRequest,
-} from "./kubeClient.ts";
-export {
-  loadKubeconfigFiles,
-  mergeKubeconfigs,
-  parseKubeconfig,
-  restConfigFromKubeconfig,
-} from "./kubeconfig.ts";
+} from "./kube-client.ts";
 export {
   apiVersionOf,
   collectionPath,
@@ -69,20 +63,26 @@ export {
   objectPath,
   type ResourceType,
   splitKey,
-} from "./kubeObject.ts";
+} from "./kube-object.ts";
+export {
+  loadKubeconfigFiles,
+  mergeKubeconfigs,
+  parseKubeconfig,
+  restConfigFromKubeconfig,
+} from "./kubeconfig.ts";
 export {
   defaultIdentity,
   type LeaderElectionOptions,
   LeaderElector,
   type Lease,
   type LeaseSpec,
-} from "./leaderElection.ts";
+} from "./leader-election.ts";
 export {
   ListWatch,
   type ListWatchHandlers,
   type ListWatchOptions,
   type ListWatchStats,
-} from "./listWatch.ts";
+} from "./list-watch.ts";
 export { createLogger, type Logger, silentLogger } from "./logger.ts";
 export {
   informerHealthCheck,
@@ -107,7 +107,7 @@ export {
   maxOfRateLimiter,
   type RateLimiter,
   tokenBucketRateLimiter,
-} from "./rateLimiter.ts";
+} from "./rate-limiter.ts";
 export {
   isTerminalError,
   type ReconcileContext,
@@ -124,6 +124,6 @@ export {
   type RestTLS,
   withServer,
   withToken,
-} from "./restConfig.ts";
-export { Gate, type SyncGate, waitForAll } from "./syncGate.ts";
+} from "./rest-config.ts";
+export { Gate, type SyncGate, waitForAll } from "./sync-gate.ts";
 export { WorkQueue, type WorkQueueMetrics, type WorkQueueOptions } from "./workqueue.ts";

@@ -1,5 +1,5 @@
 // A cached, self-healing view of one resource type (client-go's SharedInformer, reduced):
-// an in-memory cache keyed by namespace/name, fed by list/watch loops (listWatch.ts), and
+// an in-memory cache keyed by namespace/name, fed by list/watch loops (list-watch.ts), and
 // event handlers (add/update/delete) for controllers.
 //
 // With `namespaces` (crossrole run --watch-namespace a,b) it runs one list/watch per namespace
@@ -13,7 +13,7 @@
 // logged once (informer.unhealthy / informer.recovered), never each retry.
 import type { BackoffOptions } from "../toolkit/backoff.ts";
 import { type Clock, systemClock } from "../toolkit/clock.ts";
-import type { KubeClient } from "./kubeClient.ts";
+import type { KubeClient } from "./kube-client.ts";
 import {
   apiVersionOf,
   collectionPath,
@@ -22,10 +22,10 @@ import {
   objectKey,
   type ResourceType,
   splitKey,
-} from "./kubeObject.ts";
-import { ListWatch, type ListWatchStats, type WatchEventType } from "./listWatch.ts";
+} from "./kube-object.ts";
+import { ListWatch, type ListWatchStats, type WatchEventType } from "./list-watch.ts";
 import { type Logger, silentLogger } from "./logger.ts";
-import { type SyncGate, waitUntilOpen } from "./syncGate.ts";
+import { type SyncGate, waitUntilOpen } from "./sync-gate.ts";
 
 export interface InformerHandler<T extends KubeObject = KubeObject> {
   onAdd?(obj: T): void;

@@ -3,14 +3,14 @@
 // an in-memory file system.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { inClusterConfig } from "./inCluster.ts";
+import { inClusterConfig } from "./in-cluster.ts";
 import {
   loadKubeconfigFiles,
   mergeKubeconfigs,
   parseKubeconfig,
   restConfigFromKubeconfig,
 } from "./kubeconfig.ts";
-import { KubeconfigError, type RestConfig, withServer, withToken } from "./restConfig.ts";
+import { KubeconfigError, type RestConfig, withServer, withToken } from "./rest-config.ts";
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 const caPEM = "-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----\n";
@@ -26,7 +26,7 @@ function files(map: Record<string, string>) {
   };
 }
 
-// As test/harness/controlPlane.ts writes it.
+// As test/harness/control-plane.ts writes it.
 const harness = `apiVersion: v1
 kind: Config
 clusters:

@@ -18,7 +18,7 @@ import {
   type RestAuth,
   type RestConfig,
   type RestTLS,
-} from "./restConfig.ts";
+} from "./rest-config.ts";
 
 export interface KubeconfigCluster {
   readonly server: string;

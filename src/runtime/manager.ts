@@ -19,14 +19,14 @@ import {
   type ProbeServer,
   type RouteHandler,
   startProbeServer,
-} from "./httpServer.ts";
+} from "./http-server.ts";
 import { Informer, type InformerOptions } from "./informer.ts";
-import { createKubeClient, type KubeClient } from "./kubeClient.ts";
-import type { KubeObject } from "./kubeObject.ts";
-import { defaultIdentity, LeaderElector } from "./leaderElection.ts";
+import { createKubeClient, type KubeClient } from "./kube-client.ts";
+import type { KubeObject } from "./kube-object.ts";
+import { defaultIdentity, LeaderElector } from "./leader-election.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { countRestRequests, createRuntimeMetrics, type RuntimeMetrics } from "./metrics.ts";
-import type { RestConfig } from "./restConfig.ts";
+import type { RestConfig } from "./rest-config.ts";
 
 export interface ManagerLeaderElectionOptions {
   readonly namespace: string;

@@ -4,7 +4,7 @@
 // (1 while an informer reaches the apiserver, 0 when not). Each manager gets its own
 // Registry (never prom-client's global one), so tests and several managers stay isolated.
 import { Counter, collectDefaultMetrics, exponentialBuckets, Gauge, Histogram, Registry } from "prom-client";
-import type { ResponseInfo } from "./kubeClient.ts";
+import type { ResponseInfo } from "./kube-client.ts";
 import type { WorkQueueMetrics } from "./workqueue.ts";
 
 export interface RuntimeMetrics {

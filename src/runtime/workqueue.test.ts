@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { FakeClock } from "../toolkit/fake-clock.ts";
-import { exponentialFailureRateLimiter } from "./rateLimiter.ts";
+import { exponentialFailureRateLimiter } from "./rate-limiter.ts";
 import { WorkQueue, type WorkQueueMetrics } from "./workqueue.ts";
 
 function recordingMetrics() {

@@ -7,8 +7,8 @@
 //     exponential backoff combined with a global token bucket by default), until forget().
 // Keys are strings ("namespace/name"). Time comes from an injectable Clock.
 import { type Clock, systemClock, type TimerHandle } from "../toolkit/clock.ts";
-import { MinHeap } from "./minHeap.ts";
-import { defaultControllerRateLimiter, type RateLimiter } from "./rateLimiter.ts";
+import { MinHeap } from "./min-heap.ts";
+import { defaultControllerRateLimiter, type RateLimiter } from "./rate-limiter.ts";
 
 /** What the queue reports, under client-go's workqueue metric names (see metrics.ts). */
 export interface WorkQueueMetrics {

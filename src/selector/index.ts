@@ -5,7 +5,7 @@ export {
   type CompileAllowedNamespacesResult,
   type CompiledAllowedNamespaces,
   compileAllowedNamespaces,
-} from "./allowedNamespaces.ts";
+} from "./allowed-namespaces.ts";
 export {
   type CompiledSelector,
   type CompileSelectorResult,
@@ -15,10 +15,10 @@ export {
   type Labels,
   type Requirement,
   type RequirementOperator,
-} from "./labelSelector.ts";
+} from "./label-selector.ts";
 export {
   dns1123LabelErrors,
   dns1123SubdomainErrors,
   labelKeyErrors,
   labelValueErrors,
-} from "./labelSyntax.ts";
+} from "./label-syntax.ts";

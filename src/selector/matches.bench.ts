@@ -4,8 +4,8 @@
 // Prints one JSON line: nanoseconds per call (median of several rounds) and the heap growth
 // over the measured calls, which should be ~0 because matching allocates nothing.
 
-import { compileAllowedNamespaces } from "./allowedNamespaces.ts";
-import { compileLabelSelector, type Labels } from "./labelSelector.ts";
+import { compileAllowedNamespaces } from "./allowed-namespaces.ts";
+import { compileLabelSelector, type Labels } from "./label-selector.ts";
 
 const compiled = compileLabelSelector({
   matchLabels: { team: "a" },

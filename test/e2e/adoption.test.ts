@@ -18,7 +18,7 @@ import {
   PutBucketVersioningCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
-import { patchTypes } from "../../src/runtime/kubeClient.ts";
+import { patchTypes } from "../../src/runtime/kube-client.ts";
 import { accountsHolding, bucketTagsIn, s3As as harnessS3As } from "../harness/accounts.ts";
 import { waitFor } from "../harness/index.ts";
 import {

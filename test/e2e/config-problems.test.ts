@@ -11,7 +11,7 @@
 //     buckets' decisions (they record the selector's spec version).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import type { KubeObject } from "../../src/runtime/kubeObject.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { waitFor } from "../harness/index.ts";
 import {
   bucket,

@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import type { KubeObject } from "../../src/runtime/kubeObject.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { accountsHoldingResource } from "../harness/accounts.ts";
 import { minimalResource } from "../support/minimal-resources.ts";
 import { readMotoRecording } from "../support/moto-recording.ts";

@@ -22,8 +22,8 @@ import {
   RDSClient,
 } from "@aws-sdk/client-rds";
 import { isReservedTagKey } from "../../src/api/ownership-tags.ts";
-import { KubeApiError, patchTypes } from "../../src/runtime/kubeClient.ts";
-import type { KubeObject } from "../../src/runtime/kubeObject.ts";
+import { KubeApiError, patchTypes } from "../../src/runtime/kube-client.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { waitFor } from "../harness/index.ts";
 import { type MotoRecordedRequest, readMotoRecording } from "../support/moto-recording.ts";
 import {

@@ -18,7 +18,7 @@ import {
   type S3Client,
 } from "@aws-sdk/client-s3";
 import { withoutReservedTags } from "../../src/api/ownership-tags.ts";
-import { patchTypes } from "../../src/runtime/kubeClient.ts";
+import { patchTypes } from "../../src/runtime/kube-client.ts";
 import { bucketTagsIn, s3As as harnessS3As } from "../harness/accounts.ts";
 import { waitFor } from "../harness/index.ts";
 import {

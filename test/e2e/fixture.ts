@@ -4,9 +4,9 @@
 import { lookupKind, type ResourceKind } from "../../src/api/kinds.ts";
 import { installCrds } from "../../src/deploy/install-crds.ts";
 import { applyObjects, readManifests } from "../../src/deploy/manifests.ts";
-import { createKubeClient, isNotFound, type KubeClient, patchTypes } from "../../src/runtime/kubeClient.ts";
-import type { KubeObject } from "../../src/runtime/kubeObject.ts";
-import { type ControllerProcess, startControllerProcess } from "../harness/controllerProcess.ts";
+import { createKubeClient, isNotFound, type KubeClient, patchTypes } from "../../src/runtime/kube-client.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
+import { type ControllerProcess, startControllerProcess } from "../harness/controller-process.ts";
 import { type Stack, type StackOptions, startStack, waitFor } from "../harness/index.ts";
 
 export { accountsHolding, bucketRegion, bucketsIn, clientAs, credentialsFor } from "../harness/accounts.ts";
@@ -15,7 +15,7 @@ export {
   controllerAccount,
   controllerCredentials,
   region,
-} from "../harness/controllerProcess.ts";
+} from "../harness/controller-process.ts";
 
 export interface E2E {
   readonly stack: Stack;

@@ -7,7 +7,7 @@
 //     denies its resources within 2 s, and nothing more is created through it.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { KubeObject } from "../../src/runtime/kubeObject.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { accountsHoldingResource } from "../harness/accounts.ts";
 import { waitFor } from "../harness/index.ts";
 import {

@@ -13,8 +13,8 @@ import { parseAllDocuments, stringify } from "yaml";
 import { chartDir } from "../../src/deploy/chart.ts";
 import { helmTemplate } from "../../src/deploy/helm.ts";
 import { applyServerSide } from "../../src/deploy/manifests.ts";
-import type { KubeObject } from "../../src/runtime/kubeObject.ts";
-import { startControllerProcess } from "../harness/controllerProcess.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
+import { startControllerProcess } from "../harness/controller-process.ts";
 import { helmBinary, repoRoot } from "../harness/versions.ts";
 import {
   accountsHolding,

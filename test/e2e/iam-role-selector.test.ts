@@ -8,7 +8,7 @@
 // Every AWS claim is checked in the emulator with the owning account's own credentials.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import type { KubeObject } from "../../src/runtime/kubeObject.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { accountsHolding } from "../harness/accounts.ts";
 import { waitFor } from "../harness/index.ts";
 import {

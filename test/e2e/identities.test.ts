@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
-import type { KubeObject } from "../../src/runtime/kubeObject.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { accountsHolding } from "../harness/accounts.ts";
 import { waitFor } from "../harness/index.ts";
 import {

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
-import type { KubeObject } from "../../src/runtime/kubeObject.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { waitFor } from "../harness/index.ts";
 import {
   bucket,

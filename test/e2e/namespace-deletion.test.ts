@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { CreateBucketCommand } from "@aws-sdk/client-s3";
-import { isNotFound, patchTypes } from "../../src/runtime/kubeClient.ts";
+import { isNotFound, patchTypes } from "../../src/runtime/kube-client.ts";
 import { accountsHolding, s3As } from "../harness/accounts.ts";
 import { waitFor } from "../harness/index.ts";
 import {

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
-import { patchTypes } from "../../src/runtime/kubeClient.ts";
+import { patchTypes } from "../../src/runtime/kube-client.ts";
 import { bucketRegion } from "../harness/accounts.ts";
 import {
   bucket,

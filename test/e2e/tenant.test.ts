@@ -12,9 +12,14 @@
 // controller's own status writes: when it starts, the forged record is what it reads first.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { createKubeClient, KubeApiError, type KubeClient, patchTypes } from "../../src/runtime/kubeClient.ts";
-import type { KubeObject } from "../../src/runtime/kubeObject.ts";
-import { type RestConfig, withToken } from "../../src/runtime/restConfig.ts";
+import {
+  createKubeClient,
+  KubeApiError,
+  type KubeClient,
+  patchTypes,
+} from "../../src/runtime/kube-client.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
+import { type RestConfig, withToken } from "../../src/runtime/rest-config.ts";
 import { accountsHolding, bucketTagsIn } from "../harness/accounts.ts";
 import { waitFor } from "../harness/index.ts";
 import {

@@ -15,8 +15,8 @@ import {
   SNSClient,
 } from "@aws-sdk/client-sns";
 import { isReservedTagKey } from "../../src/api/ownership-tags.ts";
-import { KubeApiError } from "../../src/runtime/kubeClient.ts";
-import type { KubeObject } from "../../src/runtime/kubeObject.ts";
+import { KubeApiError } from "../../src/runtime/kube-client.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { waitFor } from "../harness/index.ts";
 import {
   clientAs,

@@ -15,11 +15,16 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { parseAllDocuments, stringify } from "yaml";
-import { createKubeClient, isNotFound, KubeApiError, type KubeClient } from "../../src/runtime/kubeClient.ts";
+import {
+  createKubeClient,
+  isNotFound,
+  KubeApiError,
+  type KubeClient,
+} from "../../src/runtime/kube-client.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { loadKubeconfigFiles } from "../../src/runtime/kubeconfig.ts";
-import type { KubeObject } from "../../src/runtime/kubeObject.ts";
 import { accountsHolding } from "../harness/accounts.ts";
-import { startControllerProcess } from "../harness/controllerProcess.ts";
+import { startControllerProcess } from "../harness/controller-process.ts";
 import { waitFor } from "../harness/index.ts";
 import { repoRoot } from "../harness/versions.ts";
 import {

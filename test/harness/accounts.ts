@@ -8,7 +8,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
 import { isReservedTagKey } from "../../src/api/ownership-tags.ts";
-import { controllerAccount, controllerCredentials, region } from "./controllerProcess.ts";
+import { controllerAccount, controllerCredentials, region } from "./controller-process.ts";
 
 export async function credentialsFor(endpoint: string, account: string) {
   if (account === controllerAccount) return controllerCredentials;

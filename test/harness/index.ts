@@ -3,8 +3,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RestConfig } from "../../src/runtime/restConfig.ts";
-import { type ControlPlane, startControlPlane } from "./controlPlane.ts";
+import type { RestConfig } from "../../src/runtime/rest-config.ts";
+import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { type Emulator, startEmulator } from "./emulator.ts";
 
 export { HarnessError } from "./process.ts";

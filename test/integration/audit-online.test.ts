@@ -14,10 +14,10 @@ import {
   parseJson,
   removeManifestDirs,
   runCrossrole,
-} from "../../src/cli/testSupport.ts";
+} from "../../src/cli/test-support.ts";
 import { installCrds } from "../../src/deploy/install-crds.ts";
 import { applyObjects, readManifests } from "../../src/deploy/manifests.ts";
-import { createKubeClient } from "../../src/runtime/kubeClient.ts";
+import { createKubeClient } from "../../src/runtime/kube-client.ts";
 import { type Stack, startStack } from "../harness/index.ts";
 
 let stack: Stack;

@@ -9,7 +9,7 @@ import { InvalidParameterError } from "../../src/credentials/errors.ts";
 import { createCredentialService } from "../../src/credentials/service.ts";
 import { roleHop, serviceAccountHop, useDecision } from "../../src/credentials/testing/decisions.ts";
 import { kubeTokenRequester, type TokenRequester } from "../../src/credentials/token-requester.ts";
-import { createKubeClient, type KubeClient } from "../../src/runtime/kubeClient.ts";
+import { createKubeClient, type KubeClient } from "../../src/runtime/kube-client.ts";
 import { FakeClock } from "../../src/toolkit/fake-clock.ts";
 import { type Stack, startStack } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";

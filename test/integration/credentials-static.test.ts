@@ -8,7 +8,7 @@ import { SecretUnavailableError } from "../../src/credentials/errors.ts";
 import { kubeSecretReader } from "../../src/credentials/secret-reader.ts";
 import { createCredentialService } from "../../src/credentials/service.ts";
 import { roleHop, staticHop, useDecision } from "../../src/credentials/testing/decisions.ts";
-import { createKubeClient, type KubeClient } from "../../src/runtime/kubeClient.ts";
+import { createKubeClient, type KubeClient } from "../../src/runtime/kube-client.ts";
 import { sqsClientFactory } from "../../src/services/sqs/client.ts";
 import { type Stack, startStack } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";

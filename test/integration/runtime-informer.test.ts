@@ -8,9 +8,9 @@ import { request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { Informer, type InformerOptions } from "../../src/runtime/informer.ts";
-import { createKubeClient, type KubeClient } from "../../src/runtime/kubeClient.ts";
-import type { KubeObject, ResourceType } from "../../src/runtime/kubeObject.ts";
-import type { RestConfig } from "../../src/runtime/restConfig.ts";
+import { createKubeClient, type KubeClient } from "../../src/runtime/kube-client.ts";
+import type { KubeObject, ResourceType } from "../../src/runtime/kube-object.ts";
+import type { RestConfig } from "../../src/runtime/rest-config.ts";
 import { type Stack, startStack, waitFor } from "../harness/index.ts";
 
 const configMaps: ResourceType = {

@@ -2,8 +2,8 @@
 // a watch, CRDs are served, and the TokenRequest API mints service-account tokens.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { createKubeClient, type KubeClient, type WatchEvent } from "../../src/runtime/kubeClient.ts";
-import type { KubeObject } from "../../src/runtime/kubeObject.ts";
+import { createKubeClient, type KubeClient, type WatchEvent } from "../../src/runtime/kube-client.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { type Stack, startStack, waitFor } from "../harness/index.ts";
 
 let stack: Stack;

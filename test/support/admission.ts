@@ -1,6 +1,6 @@
 // What admission tests need to read an apiserver's refusal: the 422's field causes.
 import assert from "node:assert/strict";
-import { KubeApiError } from "../../src/runtime/kubeClient.ts";
+import { KubeApiError } from "../../src/runtime/kube-client.ts";
 
 export interface Cause {
   readonly field?: string;

@@ -2,7 +2,7 @@
 // DBInstance's master-password Secret): shared by the cross-kind e2e tests and bench:e2e, so a
 // new kind is added in one place. ACK's field names.
 import { lookupKind } from "../../src/api/kinds.ts";
-import type { KubeObject } from "../../src/runtime/kubeObject.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
 
 export interface KindMaker {
   /** ACK's spec with `awsName` as the AWS name. */

@@ -4,7 +4,7 @@
 // included) is reset, and new ones are reset as soon as they are accepted; restore() lets
 // connections through again. Tests point the code under test at it with kubeConfigVia().
 import { connect, createServer, type Server, type Socket } from "node:net";
-import { type RestConfig, withServer } from "../../src/runtime/restConfig.ts";
+import { type RestConfig, withServer } from "../../src/runtime/rest-config.ts";
 
 export interface TcpForwarder {
   /** The forwarder's own port on 127.0.0.1. */

@@ -1,0 +1,217 @@
+// The decisions inside a reconcile, as pure functions of what was read: what to do once AWS
+// has answered (create, update, adopt, finish an interrupted create, only observe, or refuse),
+// whether a deletion may touch AWS, and whether the account drifted. The reconciler does the
+// I/O around them; these carry the safety rules (DESIGN §3.4–3.5) and are unit-tested alone.
+import { type AdoptionPolicy, type DeletionPolicy, resourceAnnotations } from "../api/annotations.ts";
+import type { Decision } from "../resolver/types.ts";
+import { type FailureState, syncStateForDecision } from "./ack-conditions.ts";
+import { describeOwnership, type Ownership } from "./ownership.ts";
+
+/** The AWS object a reconcile is about, for messages: `bucket "x" in account 1111… (us-east-1)`. */
+export interface Target {
+  /** e.g. "bucket". */
+  readonly noun: string;
+  readonly name: string;
+  readonly account: string;
+  readonly region: string;
+  /** The spec field holding the name, e.g. "spec.name". */
+  readonly nameField: string;
+}
+
+export const describeTarget = (t: Target): string =>
+  `${t.noun} "${t.name}" in account ${t.account} (${t.region})`;
+
+/** What AWS had when it was read, judged. */
+export type Found =
+  /** Nothing of this account's; `heldElsewhere`: the name is another account's (global names). */
+  | { readonly found: false; readonly heldElsewhere?: string }
+  | {
+      readonly found: true;
+      readonly ownership: Ownership;
+      /** Untagged, but this object's own recorded create made it (ownership.ts, unfinishedCreate). */
+      readonly unfinishedCreate: boolean;
+    };
+
+export type SyncPlan =
+  | { readonly do: "create" }
+  /** Ours: correct drift. */
+  | { readonly do: "update" }
+  /** Read-only: read and report, never write. */
+  | { readonly do: "observe" }
+  /** Our own create, interrupted before its tags were written: tag it, then update. */
+  | { readonly do: "finishCreate" }
+  /** An untagged object (or one an earlier object of this name left): tag it; strict = spec becomes AWS's. */
+  | { readonly do: "adopt"; readonly strict: boolean }
+  | { readonly do: "fail"; readonly state: FailureState };
+
+export interface SyncInput {
+  readonly found: Found;
+  readonly readOnly: boolean;
+  readonly adoptionPolicy: AdoptionPolicy | null;
+  readonly target: Target;
+}
+
+export function planSync(i: SyncInput): SyncPlan {
+  const what = describeTarget(i.target);
+  if (!i.found.found) {
+    if (i.found.heldElsewhere !== undefined) {
+      return fail(
+        "terminal",
+        "NameTaken",
+        `${upper(i.target.noun)} "${i.target.name}" cannot be used from account ${i.target.account}: ${i.found.heldElsewhere}; crossrole never touches another account's resource: choose another ${i.target.nameField}`,
+      );
+    }
+    if (i.readOnly || i.adoptionPolicy === "adopt") {
+      const why = i.readOnly
+        ? `it is read-only (${resourceAnnotations.readOnly})`
+        : `its adoption policy is adopt (${resourceAnnotations.adoptionPolicy})`;
+      return fail(
+        "recoverable",
+        "NotFound",
+        `${upper(i.target.noun)} "${i.target.name}" does not exist in account ${i.target.account} (${i.target.region}), and crossrole will not create it because ${why}`,
+      );
+    }
+    return { do: "create" };
+  }
+  if (i.readOnly) return { do: "observe" };
+  const o = i.found.ownership;
+  switch (o.kind) {
+    case "ours":
+      return { do: "update" };
+    case "other":
+      return fail(
+        "terminal",
+        "NameTaken",
+        `${upper(what)} is ${describeOwnership(o)}; crossrole never updates, adopts or deletes another object's AWS resource: choose another ${i.target.nameField}`,
+      );
+    case "untagged":
+    case "earlier":
+      if (o.kind === "untagged" && i.found.unfinishedCreate) return { do: "finishCreate" };
+      if (i.adoptionPolicy !== null) return { do: "adopt", strict: i.adoptionPolicy === "adopt" };
+      return fail(
+        "terminal",
+        "AlreadyExists",
+        `${upper(what)} already exists and is ${describeOwnership(o)}; to take it over set the annotation ${resourceAnnotations.adoptionPolicy}: adopt (import it as it is) or adopt-or-create (make it match this spec); otherwise choose another ${i.target.nameField}`,
+      );
+  }
+}
+
+/**
+ * After our own create call the object must be ours: tagged (or an untagged one our recorded
+ * intent made). Anything else means the name was taken between the read and the create.
+ */
+export function planAfterCreate(found: Found, target: Target): SyncPlan {
+  if (!found.found) return { do: "create" };
+  if (found.ownership.kind === "ours") return { do: "update" };
+  if (found.ownership.kind === "untagged" && found.unfinishedCreate) return { do: "finishCreate" };
+  return planSync({ found, readOnly: false, adoptionPolicy: null, target });
+}
+
+export type FinalizePlan =
+  /** Leave AWS alone and release the resource (read-only, retain). */
+  | { readonly do: "release"; readonly why: string }
+  /** The decision does not allow any AWS call: say why, and wait. */
+  | { readonly do: "blocked"; readonly state: FailureState; readonly requeue: boolean }
+  /** Look the object up in the decided account and delete it if it is ours. */
+  | { readonly do: "delete" };
+
+export function planFinalize(
+  policies: {
+    readonly readOnly: boolean;
+    readonly deletionPolicy: DeletionPolicy;
+    readonly deletionPolicySource: string;
+  },
+  decision: Decision,
+): FinalizePlan {
+  // Neither needs an identity: a resource whose identity or map vanished can still go.
+  if (policies.readOnly) return { do: "release", why: "it is read-only" };
+  if (policies.deletionPolicy === "retain") {
+    return { do: "release", why: `the deletion policy is retain (${policies.deletionPolicySource})` };
+  }
+  const blocked = syncStateForDecision(decision);
+  if (blocked) {
+    return {
+      do: "blocked",
+      state: {
+        ...blocked,
+        message: `Deletion blocked: ${blocked.message}. Restore what is missing, or set ${resourceAnnotations.deletionPolicy}: retain to leave the AWS resource and let the object go`,
+      },
+      requeue: decision.outcome === "wait",
+    };
+  }
+  return { do: "delete" };
+}
+
+export type DeletePlan =
+  | { readonly do: "delete" }
+  /** Nothing there: it was never created, or is already gone. */
+  | { readonly do: "gone" }
+  /** There, but not ours: never deleted (DESIGN §3.5). */
+  | { readonly do: "keep"; readonly why: string };
+
+export function planDelete(found: Found, target: Target): DeletePlan {
+  if (!found.found) {
+    return found.heldElsewhere === undefined
+      ? { do: "gone" }
+      : { do: "keep", why: `nothing of account ${target.account} is there: ${found.heldElsewhere}` };
+  }
+  if (found.ownership.kind === "ours" || (found.ownership.kind === "untagged" && found.unfinishedCreate)) {
+    return { do: "delete" };
+  }
+  return { do: "keep", why: `${describeTarget(target)} is ${describeOwnership(found.ownership)}` };
+}
+
+export type AccountCheck =
+  | { readonly do: "proceed" }
+  | { readonly do: "block"; readonly state: FailureState }
+  /** --account-drift-policy=recreate: follow the new role; the old object stays (its ARN in an Event). */
+  | { readonly do: "follow"; readonly event: string };
+
+/**
+ * The recorded account (status: a record, possibly forged) against the account the decided
+ * credentials act in. It can only stop a reconcile, never steer one.
+ */
+export function checkAccount(
+  recorded: { readonly ownerAccountID?: string; readonly arn?: string } | undefined,
+  account: string,
+  policy: "block" | "recreate",
+  deleting: boolean,
+): AccountCheck {
+  const was = recorded?.ownerAccountID;
+  if (was === undefined || was === "" || was === account) return { do: "proceed" };
+  const message = `Resource already exists in account ${was}, but the role used for reconciliation is in account ${account}`;
+  if (deleting) {
+    return {
+      do: "block",
+      state: {
+        kind: "terminal",
+        reason: "AccountDrift",
+        message: `Deletion blocked: ${message}. Restore the identity configuration, or set ${resourceAnnotations.deletionPolicy}: retain`,
+      },
+    };
+  }
+  if (policy === "block")
+    return { do: "block", state: { kind: "terminal", reason: "AccountDrift", message } };
+  return {
+    do: "follow",
+    event: `${message}; --account-drift-policy=recreate: following the new role into account ${account}. The old resource ${recorded?.arn ?? "(no ARN recorded)"} in account ${was} is not deleted.`,
+  };
+}
+
+/** An observed region other than the decided one (ACK's message). */
+export function checkRegion(observed: string | undefined, decided: string): FailureState | null {
+  if (observed === undefined || observed === decided) return null;
+  return {
+    kind: "terminal",
+    reason: "RegionDrift",
+    message: `Resource already exists in region ${observed}, but the desired state specifies region ${decided}`,
+  };
+}
+
+function fail(kind: FailureState["kind"], reason: string, message: string): SyncPlan {
+  return { do: "fail", state: { kind, reason, message } };
+}
+
+function upper(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

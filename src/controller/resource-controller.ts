@@ -1,0 +1,174 @@
+// One kind's controller: its informer, the work queue and reconciler, and the hooks that
+// re-queue resources at once when the configuration changes their decision (DESIGN §5).
+import type { Logger } from "pino";
+import type { DeletionPolicy } from "../api/annotations.ts";
+import type { ResourceKind } from "../api/kinds.ts";
+import type { CredentialService } from "../credentials/service.ts";
+import { resolve } from "../resolver/resolve.ts";
+import type { ResourceObject, Settings } from "../resolver/types.ts";
+import type { Controller } from "../runtime/controller.ts";
+import type { EventRecorder } from "../runtime/events.ts";
+import { type KubeObject, keyOf, type ResourceType } from "../runtime/kube-object.ts";
+import type { Manager } from "../runtime/manager.ts";
+import type { ServiceModule } from "../services/service-module.ts";
+import type { ConfigCache } from "./config-cache.ts";
+import { secretType } from "./config-types.ts";
+import { DecisionTracker } from "./decision-tracker.ts";
+import { createResourceReconciler, type ManagedObject } from "./resource-reconciler.ts";
+import { SelfWrites } from "./self-writes.ts";
+
+export interface ResourceControllerOptions<Spec extends object, Observed, Client> {
+  readonly manager: Manager;
+  readonly module: ServiceModule<Spec, Observed, Client>;
+  readonly config: ConfigCache;
+  readonly credentials: CredentialService;
+  readonly events: EventRecorder;
+  readonly settings: Settings;
+  readonly deletionPolicy: DeletionPolicy;
+  readonly concurrency: number;
+  readonly resyncPeriodMs: number;
+  readonly logger: Logger;
+  readonly onDecisionChange?: (kind: string, outcome: string, source: string | null) => void;
+}
+
+export function resourceTypeOf(module: ServiceModule<object, unknown, unknown>): ResourceType {
+  return resourceTypeOfKind(module.kind);
+}
+
+/** The same, from the kind alone (without loading its service module). */
+export function resourceTypeOfKind(k: ResourceKind): ResourceType {
+  return { group: k.group, version: k.version, plural: k.plural, kind: k.kind, namespaced: true };
+}
+
+/**
+ * A spec, label, annotation, finalizer or deletion change needs a reconcile; a status-only
+ * update (our own write) does not — skipping it halves the API traffic per resource.
+ */
+function needsReconcile(a: ManagedObject, b: ManagedObject): boolean {
+  const ma = a.metadata;
+  const mb = b.metadata;
+  return (
+    ma.generation !== mb.generation ||
+    ma.deletionTimestamp !== mb.deletionTimestamp ||
+    JSON.stringify(ma.labels) !== JSON.stringify(mb.labels) ||
+    JSON.stringify(ma.annotations) !== JSON.stringify(mb.annotations) ||
+    JSON.stringify(ma.finalizers) !== JSON.stringify(mb.finalizers)
+  );
+}
+
+export function addResourceController<Spec extends object, Observed, Client>(
+  o: ResourceControllerOptions<Spec, Observed, Client>,
+): Controller {
+  const resourceType = resourceTypeOf(o.module as ServiceModule<object, unknown, unknown>);
+  const informer = o.manager.informer<ManagedObject>({ resource: resourceType });
+  const log = o.logger.child({ controller: o.module.kind.kind.toLowerCase() });
+  const tracker = new DecisionTracker(o.module.kind.kind, log, (c) =>
+    o.onDecisionChange?.(o.module.kind.kind, c.decision.outcome, c.decision.source),
+  );
+  const selfWrites = new SelfWrites();
+  const reconcile = createResourceReconciler({
+    selfWrites,
+    module: o.module,
+    resourceType,
+    kube: o.manager.client,
+    informer,
+    config: o.config,
+    credentials: o.credentials,
+    events: o.events,
+    tracker,
+    settings: o.settings,
+    deletionPolicy: o.deletionPolicy,
+    logger: log,
+  });
+  // Updates that arrive while their object's reconcile runs wait for it to end: by then the
+  // reconcile has recorded what its own writes returned, and an echo that overtook the HTTP
+  // response (the watch is often faster) is recognised instead of causing a second pass.
+  const inFlight = new Map<string, KubeObject[]>();
+  const controller: Controller = o.manager.controller({
+    name: o.module.kind.kind.toLowerCase(),
+    async reconcile(req, ctx) {
+      inFlight.set(req.key, []);
+      try {
+        return await reconcile(req, ctx);
+      } finally {
+        const arrived = inFlight.get(req.key) ?? [];
+        inFlight.delete(req.key);
+        if (arrived.some((obj) => !selfWrites.isEcho(req.key, obj))) controller.enqueue(req.key);
+      }
+    },
+    concurrency: o.concurrency,
+    resyncPeriodMs: o.resyncPeriodMs,
+    waitFor: [o.config],
+  });
+  controller.watch(informer, {
+    // Our own writes (finalizer, late-initialised spec, status) come back as updates: not news.
+    onUpdate(before, after) {
+      const key = keyOf(after);
+      const echo = selfWrites.isEcho(key, after);
+      if (echo || !needsReconcile(before, after)) return false;
+      const waiting = inFlight.get(key);
+      if (waiting === undefined) return true;
+      waiting.push(after);
+      return false;
+    },
+  });
+
+  // Configuration changed: re-decide every resource (pure and cheap) and re-queue exactly those
+  // whose decision differs from the one last acted on.
+  o.config.onChange(() => {
+    if (!o.config.hasSynced()) return;
+    const snapshot = o.config.snapshot();
+    for (const obj of informer.list()) {
+      const key = keyOf(obj);
+      const decision = resolve(
+        obj as unknown as ResourceObject,
+        obj.metadata.namespace ?? "",
+        snapshot,
+        o.settings,
+      );
+      if (tracker.differs(key, decision)) controller.enqueue(key);
+    }
+  });
+  // A rotated static-identity Secret changes credentials, not decisions: re-queue its users.
+  o.config.onSecretChange((name) => {
+    for (const key of tracker.keysUsingSecret(name)) controller.enqueue(key);
+  });
+  if (o.module.secretFields) watchReferencedSecrets(o.manager, o.module, informer, controller);
+  return controller;
+}
+
+/**
+ * Kinds whose spec references Secrets (a DBInstance's password): a Secret created, changed or
+ * deleted re-queues the resources of its namespace that reference it, so a new password reaches
+ * AWS at once and a missing Secret is noticed when it appears. The cache holds the Secrets'
+ * metadata only: values are read on demand, in the resource's namespace (secret-inputs.ts).
+ */
+function watchReferencedSecrets<Spec extends object, Observed, Client>(
+  manager: Manager,
+  module: ServiceModule<Spec, Observed, Client>,
+  resources: { list(namespace?: string): readonly ManagedObject[] },
+  controller: Controller,
+): void {
+  const secrets = manager.informer<KubeObject>({ resource: secretType, metadataOnly: true });
+  // Cached objects are replaced, never changed, on update: their parsed references can be kept.
+  const referenced = new WeakMap<ManagedObject, readonly string[]>();
+  const secretNamesOf = (obj: ManagedObject): readonly string[] => {
+    let names = referenced.get(obj);
+    if (names === undefined) {
+      const spec = module.parseSpec(obj.spec);
+      names = spec.ok ? (module.secretFields?.(spec.value) ?? []).map((f) => f.ref.name) : [];
+      referenced.set(obj, names);
+    }
+    return names;
+  };
+  const requeueUsers = (secret: KubeObject): void => {
+    for (const obj of resources.list(secret.metadata.namespace ?? "")) {
+      if (secretNamesOf(obj).includes(secret.metadata.name)) controller.enqueue(keyOf(obj));
+    }
+  };
+  secrets.addHandler({
+    onAdd: requeueUsers,
+    onUpdate: (_old, secret) => requeueUsers(secret),
+    onDelete: requeueUsers,
+  });
+}
