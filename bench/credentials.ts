@@ -9,11 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { Registry } from "prom-client";
-import type { ResourceRef } from "../src/credentials/index.ts";
-import { createCredentialService } from "../src/credentials/index.ts";
-import { controllerHop, roleHop, useDecision } from "../src/credentials/testing/decisions.ts";
-import { startEmulator } from "../test/harness/index.ts";
+import { createCredentialService } from "../src/credentials/service.ts";
+import type { ResourceRef } from "../src/credentials/types.ts";
+import { startEmulator } from "../src/local-stack/stack.ts";
 import { startAwsProxy } from "../test/support/aws-proxy.ts";
+import { controllerHop, roleHop, useDecision } from "../test/support/credential-decisions.ts";
 import { useControllerEnvironment } from "../test/support/credentials-fixture.ts";
 
 const chains = 200;

@@ -14,12 +14,12 @@
 import { lookupKind } from "../src/api/kinds.ts";
 import { installCrds } from "../src/deploy/install-crds.ts";
 import { applyObjects } from "../src/deploy/manifests.ts";
+import { accountsHolding } from "../src/local-stack/accounts.ts";
+import { startControllerProcess } from "../src/local-stack/controller-process.ts";
+import { startStack, waitFor } from "../src/local-stack/stack.ts";
 import { createKubeClient, type KubeClient } from "../src/runtime/kube-client.ts";
 import type { KubeObject } from "../src/runtime/kube-object.ts";
 import { servedKindNames } from "../src/services/served.ts";
-import { accountsHolding } from "../test/harness/accounts.ts";
-import { startControllerProcess } from "../test/harness/controller-process.ts";
-import { startStack, waitFor } from "../test/harness/index.ts";
 import { kindMakers, minimalResource, namespaceObjectsFor } from "../test/support/minimal-resources.ts";
 import { readMotoRecording } from "../test/support/moto-recording.ts";
 import { perOperation } from "./aws-operations.ts";

@@ -10,8 +10,8 @@ import { dirname, join } from "node:path";
 import { stringify } from "yaml";
 import { chartDir, generatedChartFiles } from "../src/deploy/chart.ts";
 import { helmTemplate } from "../src/deploy/helm.ts";
+import { helmBinary, helmVersion, repoRoot } from "../src/local-stack/versions.ts";
 import { defaultSystemNamespace } from "../src/resolver/settings.ts";
-import { helmBinary, helmVersion, repoRoot } from "../test/harness/versions.ts";
 import { syncGeneratedFiles } from "./generated-files.ts";
 
 const check = process.argv.includes("--check");

@@ -10,20 +10,20 @@ import { lookupKind } from "../src/api/kinds.ts";
 import { runCli } from "../src/cli/main.ts";
 import { installCrds } from "../src/deploy/install-crds.ts";
 import { applyObjects, readManifests } from "../src/deploy/manifests.ts";
-import { createKubeClient } from "../src/runtime/kube-client.ts";
-import type { KubeObject } from "../src/runtime/kube-object.ts";
-import { serviceModules } from "../src/services/index.ts";
-import { isServed } from "../src/services/served.ts";
-import { accountsHoldingResource } from "../test/harness/accounts.ts";
+import { accountsHoldingResource } from "../src/local-stack/accounts.ts";
 import {
   type ControllerProcess,
   controllerAccount,
   controllerCredentials,
   region,
   startControllerProcess,
-} from "../test/harness/controller-process.ts";
-import { startStack, waitFor } from "../test/harness/index.ts";
-import { binaries, kubeVersion, motoVersion, repoRoot } from "../test/harness/versions.ts";
+} from "../src/local-stack/controller-process.ts";
+import { startStack, waitFor } from "../src/local-stack/stack.ts";
+import { binaries, kubeVersion, motoVersion, repoRoot } from "../src/local-stack/versions.ts";
+import { createKubeClient } from "../src/runtime/kube-client.ts";
+import type { KubeObject } from "../src/runtime/kube-object.ts";
+import { serviceModules } from "../src/services/registry.ts";
+import { isServed } from "../src/services/served.ts";
 
 const { values } = parseArgs({
   options: {

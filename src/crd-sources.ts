@@ -17,7 +17,7 @@ export function crdSourcesOf(
   const unserved = kinds.filter((k) => sources[k.kind] === undefined);
   if (unserved.length > 0) {
     throw new Error(
-      `no service module serves ${unserved.map((k) => `${apiVersionOf(k)} ${k.kind}`).join(", ")}: crossrole installs no CRD for a kind it does not reconcile (add src/services/<service>/ and list it in src/services/index.ts and crds.ts)`,
+      `no service module serves ${unserved.map((k) => `${apiVersionOf(k)} ${k.kind}`).join(", ")}: crossrole installs no CRD for a kind it does not reconcile (add src/services/<service>/ and list it in src/services/registry.ts and crds.ts)`,
     );
   }
   return kinds.map((k) => sources[k.kind] as CrdSource);

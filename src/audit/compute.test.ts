@@ -3,10 +3,6 @@
 // resource that takes that route, so the audit cannot claim a reach the controller would refuse.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { resourceAnnotations } from "../api/annotations.ts";
-import { resourceKinds } from "../api/kinds.ts";
-import { resolve } from "../resolver/resolve.ts";
-import { buildSnapshot } from "../resolver/snapshot.ts";
 import {
   configMap,
   controllerIdentity,
@@ -20,7 +16,11 @@ import {
   serviceAccountIdentity,
   settingsWith,
   staticIdentity,
-} from "../resolver/test-support.ts";
+} from "../../test/support/resolver-fixtures.ts";
+import { resourceAnnotations } from "../api/annotations.ts";
+import { resourceKinds } from "../api/kinds.ts";
+import { resolve } from "../resolver/resolve.ts";
+import { buildSnapshot } from "../resolver/snapshot.ts";
 import type { ConfigObjects, ResourceObject, Settings } from "../resolver/types.ts";
 import { computeAudit } from "./compute.ts";
 import type { AuditReach, AuditReport } from "./model.ts";

@@ -2,8 +2,6 @@
 // roles, namespaces), its severity, and that it is absent when the configuration is right.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { resourceKinds } from "../api/kinds.ts";
-import { buildSnapshot } from "../resolver/snapshot.ts";
 import {
   configMap,
   controllerIdentity,
@@ -14,7 +12,9 @@ import {
   selector,
   selectorMode,
   settingsWith,
-} from "../resolver/test-support.ts";
+} from "../../test/support/resolver-fixtures.ts";
+import { resourceKinds } from "../api/kinds.ts";
+import { buildSnapshot } from "../resolver/snapshot.ts";
 import type { ConfigObjects, Settings } from "../resolver/types.ts";
 import { computeAudit } from "./compute.ts";
 import type { AuditFinding, FindingCode } from "./model.ts";

@@ -10,7 +10,7 @@ import type { ChainLink } from "../resolver/rule-identity-ref.ts";
 import { carmLookupKey } from "../resolver/snapshot-carm.ts";
 import type { CarmMapState, SelectorConfig, Snapshot } from "../resolver/snapshot-types.ts";
 import type { ObjectRef, Settings } from "../resolver/types.ts";
-import type { CompiledAllowedNamespaces } from "../selector/index.ts";
+import type { CompiledAllowedNamespaces } from "../selector/allowed-namespaces.ts";
 import type { AuditHop, GrantKind } from "./model.ts";
 
 export interface Grant {

@@ -1,9 +1,9 @@
 // `-o json` in chunks: concatenated, exactly JSON.stringify(report), however many chunks.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { namespace, settingsWith } from "../../test/support/resolver-fixtures.ts";
 import { resourceKinds } from "../api/kinds.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
-import { namespace, settingsWith } from "../resolver/test-support.ts";
 import { computeAudit } from "./compute.ts";
 import { reportJsonChunks } from "./json.ts";
 import { renderText } from "./render-text.ts";

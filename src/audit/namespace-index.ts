@@ -4,7 +4,7 @@
 // every candidate is still tested with the compiled matcher the resolver uses.
 
 import type { NamespaceConfig } from "../resolver/snapshot-types.ts";
-import type { CompiledSelector } from "../selector/index.ts";
+import type { CompiledSelector } from "../selector/label-selector.ts";
 
 const separator = "\u0000";
 

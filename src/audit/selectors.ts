@@ -11,7 +11,7 @@
 
 import { resourceAnnotations } from "../api/annotations.ts";
 import { selectorMatchesNamespace, selectorMatchesType } from "../resolver/selector-match.ts";
-import type { CompiledSelector } from "../selector/index.ts";
+import type { CompiledSelector } from "../selector/label-selector.ts";
 import type { AuditContext } from "./context.ts";
 import type { PlainNamespace } from "./plain.ts";
 

@@ -2,6 +2,7 @@
 // exact reaches, the text report, and `-o json` being the report model computeAudit returns.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { aliceExample, parseJson, repoRoot, runCrossrole } from "../../test/support/run-crossrole.ts";
 import { resourceKinds } from "../api/kinds.ts";
 import { computeAudit } from "../audit/compute.ts";
 import type { AuditReport } from "../audit/model.ts";
@@ -10,7 +11,6 @@ import { buildSnapshot } from "../resolver/snapshot.ts";
 import { isServed } from "../services/served.ts";
 import { loadManifests } from "./manifests.ts";
 import { collectAllFromManifests } from "./migrate-offline.ts";
-import { aliceExample, parseJson, repoRoot, runCrossrole } from "./test-support.ts";
 
 const shopTeam = "arn:aws:iam::111111111111:role/shop-team";
 const centralIt = "arn:aws:iam::222222222222:role/central-it";

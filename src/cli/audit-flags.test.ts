@@ -2,8 +2,14 @@
 // --role / --namespace filters and their errors, and bad input.
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
+import {
+  aliceExample,
+  manifestDir,
+  parseJson,
+  removeManifestDirs,
+  runCrossrole,
+} from "../../test/support/run-crossrole.ts";
 import type { AuditReport } from "../audit/model.ts";
-import { aliceExample, manifestDir, parseJson, removeManifestDirs, runCrossrole } from "./test-support.ts";
 
 after(removeManifestDirs);
 

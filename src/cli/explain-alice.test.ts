@@ -2,7 +2,7 @@
 // child process of bin/crossrole.js, as a user's shell sees it (the bin, exit status 3).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { aliceExample, parseJson, runCrossrole } from "./test-support.ts";
+import { aliceExample, parseJson, runCrossrole } from "../../test/support/run-crossrole.ts";
 
 const explain = (target: string, namespace: string, ...more: string[]) =>
   runCrossrole(["explain", target, "-n", namespace, "--from", aliceExample, ...more]);

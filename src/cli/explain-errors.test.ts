@@ -2,7 +2,13 @@
 // never a stack trace. Run as a child process, offline.
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
-import { aliceExample, type CliRun, manifestDir, removeManifestDirs, runCrossrole } from "./test-support.ts";
+import {
+  aliceExample,
+  type CliRun,
+  manifestDir,
+  removeManifestDirs,
+  runCrossrole,
+} from "../../test/support/run-crossrole.ts";
 
 after(removeManifestDirs);
 

@@ -2,7 +2,12 @@
 // controller's own credentials, and how manifests are read. Run as a child process.
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
-import { manifestDir, parseJson, removeManifestDirs, runCrossrole } from "./test-support.ts";
+import {
+  manifestDir,
+  parseJson,
+  removeManifestDirs,
+  runCrossrole,
+} from "../../test/support/run-crossrole.ts";
 
 after(removeManifestDirs);
 

@@ -1,7 +1,7 @@
 // What `crossrole migrate` prints: the selectors as multi-document YAML (stdout, ready for
 // `kubectl apply -f -`), the `-o json` object, and the proof summary (stderr, for a person).
 import { Document } from "yaml";
-import type { ComparedField, MigrationChange, MigrationResult, ModeDecision } from "../migrate/index.ts";
+import type { ComparedField, MigrationChange, MigrationResult, ModeDecision } from "../migrate/types.ts";
 
 /** One YAML document per selector, each introduced by a comment saying what it replaces. */
 export function selectorsYaml(result: MigrationResult): string {

@@ -3,8 +3,14 @@
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
 import { parseAllDocuments } from "yaml";
+import {
+  aliceExample,
+  manifestDir,
+  parseJson,
+  removeManifestDirs,
+  runCrossrole,
+} from "../../test/support/run-crossrole.ts";
 import { iamRoleSelectorSchema } from "../api/iam-role-selector.ts";
-import { aliceExample, manifestDir, parseJson, removeManifestDirs, runCrossrole } from "./test-support.ts";
 
 after(removeManifestDirs);
 

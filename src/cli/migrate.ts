@@ -100,7 +100,8 @@ async function runMigrate(args: readonly string[], io: CliIO): Promise<ExitCodeV
   }
   const settings = settingsFromFlags(values, io.env);
   // Loaded here, not at the top: every command's module is imported on each `crossrole` start.
-  const { migrate, notCarmMode } = await import("../migrate/index.ts");
+  const { migrate } = await import("../migrate/migrate.ts");
+  const { notCarmMode } = await import("../migrate/modes.ts");
   const { jsonReport, proofSummary, selectorsYaml } = await import("./migrate-output.ts");
   const wrongMode = notCarmMode(settings);
   if (wrongMode !== null) {

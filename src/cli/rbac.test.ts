@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { parseAllDocuments } from "yaml";
+import { runCrossrole } from "../../test/support/run-crossrole.ts";
 import { clusterRbacFile, rbacObjects } from "../deploy/rbac.ts";
-import { runCrossrole } from "./test-support.ts";
 
 function docs(text: string): unknown[] {
   return parseAllDocuments(text).map((d) => d.toJS() as unknown);

@@ -1,6 +1,8 @@
 // The one place where the CLI calls the resolver, so that its entry points can change
 // without touching the commands.
-import { buildSnapshot, resolve } from "../resolver/index.ts";
+
+import { resolve } from "../resolver/resolve.ts";
+import { buildSnapshot } from "../resolver/snapshot.ts";
 import type { Decision, ResourceObject, Settings, SnapshotProblem } from "../resolver/types.ts";
 import type { ConfigurationObjects } from "./inputs.ts";
 

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import {
+  configMap,
+  role,
+  roleIdentity,
+  selector,
+  settingsWith,
+} from "../../test/support/resolver-fixtures.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
-import { configMap, role, roleIdentity, selector, settingsWith } from "../resolver/test-support.ts";
 import type { ConfigObjects, SnapshotProblem } from "../resolver/types.ts";
 import {
   diffProblems,

@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { pino } from "pino";
-import { resolve } from "../resolver/resolve.ts";
-import { buildSnapshot } from "../resolver/snapshot.ts";
 import {
   configMap,
   namespace,
@@ -10,7 +8,9 @@ import {
   role,
   settingsWith,
   staticIdentity,
-} from "../resolver/test-support.ts";
+} from "../../test/support/resolver-fixtures.ts";
+import { resolve } from "../resolver/resolve.ts";
+import { buildSnapshot } from "../resolver/snapshot.ts";
 import type { ConfigObjects, Decision } from "../resolver/types.ts";
 import { type DecisionChange, DecisionTracker, decisionFingerprint, secretOf } from "./decision-tracker.ts";
 

@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { resolve } from "../resolver/resolve.ts";
-import { buildSnapshot } from "../resolver/snapshot.ts";
 import {
   configMap,
   controllerIdentity,
@@ -12,7 +10,9 @@ import {
   roleIdentity,
   serviceAccountIdentity,
   settingsWith,
-} from "../resolver/test-support.ts";
+} from "../../test/support/resolver-fixtures.ts";
+import { resolve } from "../resolver/resolve.ts";
+import { buildSnapshot } from "../resolver/snapshot.ts";
 import type { Decision } from "../resolver/types.ts";
 import { identitiesUsedBy, UsageIndex, type UserRef } from "./identity-usage.ts";
 

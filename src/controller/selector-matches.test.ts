@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { namespace, role, selector, settingsWith } from "../../test/support/resolver-fixtures.ts";
 import { resolve } from "../resolver/resolve.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
-import { namespace, role, selector, settingsWith } from "../resolver/test-support.ts";
 import type { ResourceObject } from "../resolver/types.ts";
 import { MatchIndex, selectorOf } from "./selector-matches.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { selector, settingsWith } from "../../test/support/resolver-fixtures.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
-import { selector, settingsWith } from "../resolver/test-support.ts";
 import { planSelectorStatus, type SelectorStatusInput } from "./selector-status.ts";
 
 const t0 = new Date("2025-01-01T00:00:00Z");

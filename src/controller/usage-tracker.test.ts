@@ -4,9 +4,15 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { setImmediate as tick } from "node:timers/promises";
+import {
+  controllerRef,
+  namespace,
+  role,
+  roleIdentity,
+  settingsWith,
+} from "../../test/support/resolver-fixtures.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
 import type { Snapshot } from "../resolver/snapshot-types.ts";
-import { controllerRef, namespace, role, roleIdentity, settingsWith } from "../resolver/test-support.ts";
 import type { ConfigObjects } from "../resolver/types.ts";
 import type { Informer, InformerHandler } from "../runtime/informer.ts";
 import type { KubeObject } from "../runtime/kube-object.ts";

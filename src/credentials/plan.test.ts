@@ -1,8 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import {
+  controllerHop,
+  roleHop,
+  serviceAccountHop,
+  staticHop,
+  useDecision,
+} from "../../test/support/credential-decisions.ts";
 import { InvalidParameterError } from "./errors.ts";
 import { defaultSessionName, planChain, planFingerprint } from "./plan.ts";
-import { controllerHop, roleHop, serviceAccountHop, staticHop, useDecision } from "./testing/decisions.ts";
 
 const roleA = "arn:aws:iam::222222222222:role/a";
 const roleB = "arn:aws:iam::333333333333:role/b";

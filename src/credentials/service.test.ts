@@ -4,11 +4,11 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { pino } from "pino";
 import { Registry } from "prom-client";
+import { controllerHop, roleHop, useDecision } from "../../test/support/credential-decisions.ts";
 import { FakeClock } from "../toolkit/fake-clock.ts";
 import { ExpiredCredentialsError, InvalidParameterError } from "./errors.ts";
 import { createCredentialService } from "./service.ts";
 import type { AssumeRoleRequest, StsApi } from "./sts.ts";
-import { controllerHop, roleHop, useDecision } from "./testing/decisions.ts";
 
 const roleA = "arn:aws:iam::222222222222:role/a";
 const roleB = "arn:aws:iam::333333333333:role/b";

@@ -5,7 +5,6 @@
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
-import { AwsClientPool, type ClientFactory, type Destroyable } from "../aws/client-pool.ts";
 import type { Decision } from "../resolver/types.ts";
 import type { Random } from "../toolkit/backoff.ts";
 import { type Clock, type Sleep, systemClock, systemSleep } from "../toolkit/clock.ts";
@@ -13,6 +12,7 @@ import { type RateLimit, TokenBucket } from "../toolkit/token-bucket.ts";
 import { logIssuedCredentials } from "./audit.ts";
 import { CredentialCache, type CredentialCacheOptions } from "./cache.ts";
 import { classifyStsError } from "./classify-error.ts";
+import { AwsClientPool, type ClientFactory, type Destroyable } from "./client-pool.ts";
 import { InvalidParameterError } from "./errors.ts";
 import { createCredentialMetrics } from "./metrics.ts";
 import { type ChainPlan, type PlannedHop, planChain, planFingerprint } from "./plan.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { AwsClientPool } from "../aws/client-pool.ts";
+import { AwsClientPool } from "./client-pool.ts";
 import { stsClientFactory } from "./sts.ts";
 
 test("STS goes to the regional endpoint, never the global one, and the SDK does not retry it", async () => {

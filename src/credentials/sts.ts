@@ -10,7 +10,7 @@ import {
   STSClient,
   type Credentials as StsWireCredentials,
 } from "@aws-sdk/client-sts";
-import type { AwsClientPool, ClientFactory } from "../aws/client-pool.ts";
+import type { AwsClientPool, ClientFactory } from "./client-pool.ts";
 import type { CredentialProvider, Credentials, StsTarget } from "./types.ts";
 
 export interface SessionTag {

@@ -11,7 +11,9 @@
 import { namespaceAnnotations } from "../api/annotations.ts";
 import type { CarmEntry } from "../api/carm.ts";
 import { apiVersionOf, type ResourceKind } from "../api/kinds.ts";
-import { buildSnapshot, resolve, type Snapshot } from "../resolver/index.ts";
+import { resolve } from "../resolver/resolve.ts";
+import { buildSnapshot } from "../resolver/snapshot.ts";
+import type { Snapshot } from "../resolver/snapshot-types.ts";
 import type { ConfigObjects, Decision, Settings } from "../resolver/types.ts";
 import type { CarmGrant } from "./types.ts";
 

@@ -3,8 +3,6 @@
 // says about it.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { iamRoleSelectorSchema } from "../api/iam-role-selector.ts";
-import { resourceKinds } from "../api/kinds.ts";
 import {
   configMap,
   namespace,
@@ -13,11 +11,13 @@ import {
   selector,
   selectorMode,
   settingsWith,
-} from "../resolver/test-support.ts";
+} from "../../test/support/resolver-fixtures.ts";
+import { iamRoleSelectorSchema } from "../api/iam-role-selector.ts";
+import { resourceKinds } from "../api/kinds.ts";
 import type { ResourceObject, Settings } from "../resolver/types.ts";
-import { dns1123SubdomainErrors } from "../selector/index.ts";
+import { dns1123SubdomainErrors } from "../selector/label-syntax.ts";
 import { isServed } from "../services/served.ts";
-import { migrate } from "./index.ts";
+import { migrate } from "./migrate.ts";
 import type { MigrationResult } from "./types.ts";
 
 const kinds = resourceKinds.filter((k) => isServed(k.kind));

@@ -3,7 +3,8 @@
 // same order) and the same proof.
 
 import type { ResourceKind } from "../api/kinds.ts";
-import { buildSnapshot, type Snapshot } from "../resolver/index.ts";
+import { buildSnapshot } from "../resolver/snapshot.ts";
+import type { Snapshot } from "../resolver/snapshot-types.ts";
 import type { ConfigObjects, ResourceObject } from "../resolver/types.ts";
 import { classify, syntheticResource } from "./classify.ts";
 import { notCarmMode, selectorModeSettings } from "./modes.ts";

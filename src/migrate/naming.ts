@@ -6,7 +6,7 @@
 // most 253). Team IDs may hold capitals, '_' and odd dots (and be 253 long), so such an ID is
 // rewritten and suffixed with a hash of the original: rewriting alone could make two collide.
 
-import { dns1123SubdomainErrors } from "../selector/index.ts";
+import { dns1123SubdomainErrors } from "../selector/label-syntax.ts";
 import type { CarmGrant } from "./types.ts";
 
 const maxNameLength = 253;

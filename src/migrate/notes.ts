@@ -3,7 +3,7 @@
 // later would lose, and the new session names CloudTrail will show.
 
 import { namespaceAnnotations } from "../api/annotations.ts";
-import type { Snapshot } from "../resolver/index.ts";
+import type { Snapshot } from "../resolver/snapshot-types.ts";
 import type { Cell } from "./classify.ts";
 import type { GeneratedSelector, MigrationChange } from "./types.ts";
 

@@ -3,7 +3,8 @@
 // decides where a resource lives and how it is reached: outcome, role, account, region,
 // endpoint and the external ID of the final AssumeRole.
 
-import { resolve, type Snapshot } from "../resolver/index.ts";
+import { resolve } from "../resolver/resolve.ts";
+import type { Snapshot } from "../resolver/snapshot-types.ts";
 import type { Decision, ResourceObject, Settings } from "../resolver/types.ts";
 import { type ComparedField, comparedFields, type ModeDecision } from "./types.ts";
 

@@ -9,7 +9,7 @@
 //   otherwise both modes' messages side by side.
 
 import { namespaceAnnotations, resourceAnnotations } from "../api/annotations.ts";
-import type { NamespaceConfig } from "../resolver/index.ts";
+import type { NamespaceConfig } from "../resolver/snapshot-types.ts";
 import type { ResourceObject, Settings } from "../resolver/types.ts";
 import type { ModeDecision } from "./types.ts";
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { configMap, namespace, resource, role, settingsWith } from "../../test/support/resolver-fixtures.ts";
 import { resolve } from "./resolve.ts";
 import { buildSnapshot } from "./snapshot.ts";
-import { configMap, namespace, resource, role, settingsWith } from "./test-support.ts";
 import type { ConfigObjects, FeatureGates, ResourceObject } from "./types.ts";
 
 const owner = "services.k8s.aws/owner-account-id";

@@ -1,8 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import {
+  controllerIdentity,
+  namespace,
+  resource,
+  role,
+  selector,
+  selectorMode,
+} from "../../test/support/resolver-fixtures.ts";
 import { resolve } from "./resolve.ts";
 import { buildSnapshot } from "./snapshot.ts";
-import { controllerIdentity, namespace, resource, role, selector, selectorMode } from "./test-support.ts";
 import type { ConfigObjects, ResourceObject } from "./types.ts";
 
 const settings = selectorMode;

@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { resolve } from "./resolve.ts";
-import { buildSnapshot } from "./snapshot.ts";
 import {
   configMap,
   controllerIdentity,
@@ -15,7 +13,9 @@ import {
   serviceAccountIdentity,
   settingsWith,
   staticIdentity,
-} from "./test-support.ts";
+} from "../../test/support/resolver-fixtures.ts";
+import { resolve } from "./resolve.ts";
+import { buildSnapshot } from "./snapshot.ts";
 import type { ConfigObjects } from "./types.ts";
 
 const settings = settingsWith();

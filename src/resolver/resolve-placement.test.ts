@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { resolve } from "./resolve.ts";
-import { buildSnapshot } from "./snapshot.ts";
 import {
   configMap,
   controllerIdentity,
@@ -12,7 +10,9 @@ import {
   roleIdentity,
   settingsWith,
   staticIdentity,
-} from "./test-support.ts";
+} from "../../test/support/resolver-fixtures.ts";
+import { resolve } from "./resolve.ts";
+import { buildSnapshot } from "./snapshot.ts";
 import type { ConfigObjects, ResourceObject, Settings } from "./types.ts";
 
 const region = "services.k8s.aws/region";

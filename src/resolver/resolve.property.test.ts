@@ -5,7 +5,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { configObjects, reordered, resourceAndNamespace, settings } from "./property-arbitraries.ts";
+import {
+  configObjects,
+  reordered,
+  resourceAndNamespace,
+  settings,
+} from "../../test/support/resolver-arbitraries.ts";
 import { resolve } from "./resolve.ts";
 import { buildSnapshot } from "./snapshot.ts";
 import {

@@ -5,7 +5,7 @@
 
 import { isIdentityKind } from "../api/identity-ref.ts";
 import { accountOfRoleArn } from "../api/validation.ts";
-import type { Labels } from "../selector/index.ts";
+import type { Labels } from "../selector/label-selector.ts";
 import { type Choice, type Context, refused } from "./choice.ts";
 import { refusal } from "./decision.ts";
 import { controllerHop, identityHop } from "./hops.ts";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { role, selector, settingsWith } from "../../test/support/resolver-fixtures.ts";
 import { matchingSelectors } from "./selector-match.ts";
 import { buildSnapshot } from "./snapshot.ts";
 import type { SelectorIndex, TypeBuckets } from "./snapshot-types.ts";
-import { role, selector, settingsWith } from "./test-support.ts";
 
 function indexOf(specs: Record<string, Record<string, unknown>>): SelectorIndex {
   const selectors = Object.entries(specs).map(([name, spec]) =>

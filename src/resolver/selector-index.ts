@@ -7,7 +7,7 @@
 // resource of team a; filed under (env, team) = (dev, a) it is only reached from namespaces
 // that meet both, so decision cost follows the selectors that can match, not those that cannot.
 
-import type { CompiledSelector } from "../selector/index.ts";
+import type { CompiledSelector } from "../selector/label-selector.ts";
 import type {
   LabelSetIndex,
   ResourceTypeMatch,

@@ -3,7 +3,7 @@
 // present parts ANDed), resource labels. `candidatesFor` uses the snapshot's index so that
 // only selectors sharing a necessary condition with the resource are checked at all.
 
-import type { Labels } from "../selector/index.ts";
+import type { Labels } from "../selector/label-selector.ts";
 import { groupKindKey, valueSeparator } from "./selector-index.ts";
 import type { LabelSetIndex, SelectorConfig, SelectorIndex, TypeBuckets } from "./snapshot-types.ts";
 

@@ -7,7 +7,7 @@
 
 import { identitySchemas } from "../api/identities.ts";
 import { isIdentityKind } from "../api/identity-ref.ts";
-import { compileAllowedNamespaces } from "../selector/index.ts";
+import { compileAllowedNamespaces } from "../selector/allowed-namespaces.ts";
 import {
   deduplicate,
   describeRef,

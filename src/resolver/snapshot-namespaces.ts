@@ -11,7 +11,7 @@ import {
   parseRegionAnnotation,
   parseTeamId,
 } from "../api/annotations.ts";
-import { dns1123LabelErrors } from "../selector/index.ts";
+import { dns1123LabelErrors } from "../selector/label-syntax.ts";
 import {
   deduplicate,
   describeRef,

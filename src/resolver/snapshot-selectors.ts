@@ -4,7 +4,7 @@
 // apply (an empty names list, empty label selector or empty type list constrains nothing).
 
 import { groupVersionKindOf, type IAMRoleSelector, iamRoleSelectorSchema } from "../api/iam-role-selector.ts";
-import { type CompiledSelector, compileLabelSelector } from "../selector/index.ts";
+import { type CompiledSelector, compileLabelSelector } from "../selector/label-selector.ts";
 import { indexSelectors } from "./selector-index.ts";
 import {
   deduplicate,

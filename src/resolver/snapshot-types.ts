@@ -5,7 +5,8 @@
 
 import type { CarmEntry, CarmMapName } from "../api/carm.ts";
 import type { GroupVersionKindMatcher } from "../api/iam-role-selector.ts";
-import type { CompiledAllowedNamespaces, CompiledSelector, Labels } from "../selector/index.ts";
+import type { CompiledAllowedNamespaces } from "../selector/allowed-namespaces.ts";
+import type { CompiledSelector, Labels } from "../selector/label-selector.ts";
 import type { HopParameters, SnapshotProblem } from "./types.ts";
 
 /** A namespace annotation value after validation: usable value, or why it is not. */

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { buildSnapshot } from "./snapshot.ts";
 import {
   configMap,
   controllerIdentity,
@@ -11,7 +10,8 @@ import {
   selector,
   serviceAccountIdentity,
   settingsWith,
-} from "./test-support.ts";
+} from "../../test/support/resolver-fixtures.ts";
+import { buildSnapshot } from "./snapshot.ts";
 import type { ConfigObjects, SnapshotProblem } from "./types.ts";
 
 const settings = settingsWith();

@@ -2,7 +2,7 @@
 // and with it that service's AWS SDK client, the largest part of the process's code — only
 // once a resource of the kind exists (src/controller/start.ts). A cluster with only Buckets
 // never loads the RDS, DynamoDB, SNS or SQS clients. served.test.ts keeps this list equal to
-// the modules listed in index.ts.
+// the modules listed in registry.ts.
 import type { ServiceModule } from "./service-module.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: modules differ in their spec/observed/client types

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { serviceModules } from "./index.ts";
 import { serviceModuleLoaders } from "./loaders.ts";
+import { serviceModules } from "./registry.ts";
 import { servedKindNames } from "./served.ts";
 
 test("the served kinds list names exactly the kinds that have a service module", () => {

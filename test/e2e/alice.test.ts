@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { accountsHoldingResource } from "../harness/accounts.ts";
-import { repoRoot } from "../harness/versions.ts";
+import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
+import { repoRoot } from "../../src/local-stack/versions.ts";
 import {
   bucketsIn,
   condition,

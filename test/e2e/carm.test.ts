@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
-import { accountsHolding } from "../harness/accounts.ts";
-import { waitFor } from "../harness/index.ts";
+import { accountsHolding } from "../../src/local-stack/accounts.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import {
   bucket,
   type ControllerProcess,

@@ -11,8 +11,8 @@
 //     buckets' decisions (they record the selector's spec version).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { waitFor } from "../harness/index.ts";
 import {
   bucket,
   type ControllerProcess,

@@ -15,8 +15,8 @@ import {
   PutBucketTaggingCommand,
   PutPublicAccessBlockCommand,
 } from "@aws-sdk/client-s3";
-import { bucketTagsIn, s3As } from "../harness/accounts.ts";
-import { waitFor } from "../harness/index.ts";
+import { bucketTagsIn, s3As } from "../../src/local-stack/accounts.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import { type AwsProxy, s3Bucket, s3Operation, startAwsProxy } from "../support/aws-proxy.ts";
 import {
   bucket,

@@ -22,9 +22,9 @@ import {
   RDSClient,
 } from "@aws-sdk/client-rds";
 import { isReservedTagKey } from "../../src/api/ownership-tags.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import { KubeApiError, patchTypes } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { waitFor } from "../harness/index.ts";
 import { type MotoRecordedRequest, readMotoRecording } from "../support/moto-recording.ts";
 import {
   type ControllerProcess,

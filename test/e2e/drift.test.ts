@@ -18,9 +18,9 @@ import {
   type S3Client,
 } from "@aws-sdk/client-s3";
 import { withoutReservedTags } from "../../src/api/ownership-tags.ts";
+import { bucketTagsIn, s3As as harnessS3As } from "../../src/local-stack/accounts.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import { patchTypes } from "../../src/runtime/kube-client.ts";
-import { bucketTagsIn, s3As as harnessS3As } from "../harness/accounts.ts";
-import { waitFor } from "../harness/index.ts";
 import {
   bucket,
   bucketPath,

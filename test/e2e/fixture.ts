@@ -4,18 +4,25 @@
 import { lookupKind, type ResourceKind } from "../../src/api/kinds.ts";
 import { installCrds } from "../../src/deploy/install-crds.ts";
 import { applyObjects, readManifests } from "../../src/deploy/manifests.ts";
+import { type ControllerProcess, startControllerProcess } from "../../src/local-stack/controller-process.ts";
+import { type Stack, type StackOptions, startStack } from "../../src/local-stack/stack.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import { createKubeClient, isNotFound, type KubeClient, patchTypes } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { type ControllerProcess, startControllerProcess } from "../harness/controller-process.ts";
-import { type Stack, type StackOptions, startStack, waitFor } from "../harness/index.ts";
 
-export { accountsHolding, bucketRegion, bucketsIn, clientAs, credentialsFor } from "../harness/accounts.ts";
+export {
+  accountsHolding,
+  bucketRegion,
+  bucketsIn,
+  clientAs,
+  credentialsFor,
+} from "../../src/local-stack/accounts.ts";
 export {
   type ControllerProcess,
   controllerAccount,
   controllerCredentials,
   region,
-} from "../harness/controller-process.ts";
+} from "../../src/local-stack/controller-process.ts";
 
 export interface E2E {
   readonly stack: Stack;

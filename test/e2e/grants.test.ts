@@ -7,9 +7,9 @@
 //     denies its resources within 2 s, and nothing more is created through it.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { accountsHoldingResource } from "../harness/accounts.ts";
-import { waitFor } from "../harness/index.ts";
 import {
   bucket,
   type ControllerProcess,

@@ -13,9 +13,9 @@ import { parseAllDocuments, stringify } from "yaml";
 import { chartDir } from "../../src/deploy/chart.ts";
 import { helmTemplate } from "../../src/deploy/helm.ts";
 import { applyServerSide } from "../../src/deploy/manifests.ts";
+import { startControllerProcess } from "../../src/local-stack/controller-process.ts";
+import { helmBinary, repoRoot } from "../../src/local-stack/versions.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { startControllerProcess } from "../harness/controller-process.ts";
-import { helmBinary, repoRoot } from "../harness/versions.ts";
 import {
   accountsHolding,
   bucket,

@@ -8,9 +8,9 @@
 // Every AWS claim is checked in the emulator with the owning account's own credentials.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { accountsHolding } from "../../src/local-stack/accounts.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { accountsHolding } from "../harness/accounts.ts";
-import { waitFor } from "../harness/index.ts";
 import {
   bucket,
   condition,

@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
+import { accountsHolding } from "../../src/local-stack/accounts.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { accountsHolding } from "../harness/accounts.ts";
-import { waitFor } from "../harness/index.ts";
 import {
   bucket,
   type ControllerProcess,

@@ -6,10 +6,10 @@
 // deletion policy retain, and deleted in AWS as soon as the identity returns (no resync wait).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { accountsHolding } from "../../src/local-stack/accounts.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import { isNotFound } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { accountsHolding } from "../harness/accounts.ts";
-import { waitFor } from "../harness/index.ts";
 import {
   bucket,
   bucketPath,

@@ -11,12 +11,12 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { readManifests } from "../../src/deploy/manifests.ts";
+import { freePort } from "../../src/local-stack/ports.ts";
+import { ManagedProcess } from "../../src/local-stack/process.ts";
+import { repoRoot } from "../../src/local-stack/versions.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import { crossroleVersion } from "../../src/version.ts";
 import { buildImage, podman, podmanEnv, podmanRunPrefix } from "../harness/image.ts";
-import { waitFor } from "../harness/index.ts";
-import { freePort } from "../harness/ports.ts";
-import { ManagedProcess } from "../harness/process.ts";
-import { repoRoot } from "../harness/versions.ts";
 import {
   accountsHolding,
   bucket,

@@ -7,8 +7,8 @@
 //     the object in AWS.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
 import { servedKindNames } from "../../src/services/served.ts";
-import { accountsHoldingResource } from "../harness/accounts.ts";
 import { minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
 import {
   condition,

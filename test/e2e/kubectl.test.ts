@@ -8,8 +8,8 @@ import { existsSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { promisify } from "node:util";
 import { lookupKind } from "../../src/api/kinds.ts";
+import { binaries, kubeVersion } from "../../src/local-stack/versions.ts";
 import { servedKindNames } from "../../src/services/served.ts";
-import { binaries, kubeVersion } from "../harness/versions.ts";
 import { minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
 import { configMap, type E2E, namespace, region, startE2E, waitForResourceCondition } from "./fixture.ts";
 

@@ -4,7 +4,7 @@
 // lease and a standby takes over at its next retry.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { waitFor } from "../harness/index.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import {
   bucket,
   bucketsIn,

@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { waitFor } from "../harness/index.ts";
 import {
   bucket,
   bucketPath,

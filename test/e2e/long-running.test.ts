@@ -5,8 +5,8 @@
 // really exists; only what DescribeTable / DescribeDBInstances say about it is held back.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import { userAgent } from "../../src/version.ts";
-import { waitFor } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
 import { minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
 import {

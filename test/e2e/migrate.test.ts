@@ -11,11 +11,11 @@ import { after, before, test } from "node:test";
 import { ListTopicsCommand, SNSClient } from "@aws-sdk/client-sns";
 import { ListQueuesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { parseAllDocuments } from "yaml";
-import { runCrossrole } from "../../src/cli/test-support.ts";
+import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { accountsHoldingResource } from "../harness/accounts.ts";
-import { waitFor } from "../harness/index.ts";
 import { minimalResource } from "../support/minimal-resources.ts";
+import { runCrossrole } from "../support/run-crossrole.ts";
 import {
   bucketsIn,
   type ControllerProcess,

@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { CreateBucketCommand } from "@aws-sdk/client-s3";
+import { accountsHolding, s3As } from "../../src/local-stack/accounts.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import { isNotFound, patchTypes } from "../../src/runtime/kube-client.ts";
-import { accountsHolding, s3As } from "../harness/accounts.ts";
-import { waitFor } from "../harness/index.ts";
 import {
   bucket,
   condition,

@@ -7,8 +7,8 @@
 // the round's names exists anywhere.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { accountsHolding, bucketsIn, bucketTagsIn } from "../harness/accounts.ts";
-import { waitFor } from "../harness/index.ts";
+import { accountsHolding, bucketsIn, bucketTagsIn } from "../../src/local-stack/accounts.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import {
   type AwsProxy,
   type RecordedRequest,

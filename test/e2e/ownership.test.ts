@@ -10,8 +10,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { CreateBucketCommand, PutBucketTaggingCommand } from "@aws-sdk/client-s3";
-import { accountsHolding, bucketTagsIn, s3As } from "../harness/accounts.ts";
-import { waitFor } from "../harness/index.ts";
+import { accountsHolding, bucketTagsIn, s3As } from "../../src/local-stack/accounts.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import {
   bucket,
   condition,

@@ -12,9 +12,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { lookupKind } from "../../src/api/kinds.ts";
+import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { servedKindNames } from "../../src/services/served.ts";
-import { accountsHoldingResource } from "../harness/accounts.ts";
 import { minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
 import {
   type ControllerProcess,

@@ -23,14 +23,14 @@ import { parseAllDocuments } from "yaml";
 import { chartDir } from "../../src/deploy/chart.ts";
 import { helmTemplate } from "../../src/deploy/helm.ts";
 import { applyServerSide, readManifests } from "../../src/deploy/manifests.ts";
+import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
+import { ManagedProcess } from "../../src/local-stack/process.ts";
+import { helmBinary, repoRoot } from "../../src/local-stack/versions.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import { createKubeClient, KubeApiError, type KubeClient } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { type RestConfig, withToken } from "../../src/runtime/rest-config.ts";
-import { accountsHoldingResource } from "../harness/accounts.ts";
 import { buildImage, podman, podmanEnv, podmanRunPrefix } from "../harness/image.ts";
-import { waitFor } from "../harness/index.ts";
-import { ManagedProcess } from "../harness/process.ts";
-import { helmBinary, repoRoot } from "../harness/versions.ts";
 import {
   condition,
   controllerAccount,

@@ -16,9 +16,9 @@ import {
   SQSClient,
 } from "@aws-sdk/client-sqs";
 import { isReservedTagKey } from "../../src/api/ownership-tags.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import { KubeApiError } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { waitFor } from "../harness/index.ts";
 import {
   clientAs,
   condition,

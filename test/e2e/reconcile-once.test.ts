@@ -4,8 +4,8 @@
 // the object's reconcile runs. Counted with the controller's own metric, per kind.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { bucketTagsIn } from "../harness/accounts.ts";
-import { waitFor } from "../harness/index.ts";
+import { bucketTagsIn } from "../../src/local-stack/accounts.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import {
   bucket,
   type ControllerProcess,

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
+import { bucketRegion } from "../../src/local-stack/accounts.ts";
 import { patchTypes } from "../../src/runtime/kube-client.ts";
-import { bucketRegion } from "../harness/accounts.ts";
 import {
   bucket,
   bucketPath,

@@ -12,6 +12,8 @@
 // controller's own status writes: when it starts, the forged record is what it reads first.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { accountsHolding, bucketTagsIn } from "../../src/local-stack/accounts.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import {
   createKubeClient,
   KubeApiError,
@@ -20,8 +22,6 @@ import {
 } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { type RestConfig, withToken } from "../../src/runtime/rest-config.ts";
-import { accountsHolding, bucketTagsIn } from "../harness/accounts.ts";
-import { waitFor } from "../harness/index.ts";
 import {
   bucket,
   bucketPath,

@@ -15,6 +15,10 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { parseAllDocuments, stringify } from "yaml";
+import { accountsHolding } from "../../src/local-stack/accounts.ts";
+import { startControllerProcess } from "../../src/local-stack/controller-process.ts";
+import { repoRoot } from "../../src/local-stack/versions.ts";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import {
   createKubeClient,
   isNotFound,
@@ -23,10 +27,6 @@ import {
 } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { loadKubeconfigFiles } from "../../src/runtime/kubeconfig.ts";
-import { accountsHolding } from "../harness/accounts.ts";
-import { startControllerProcess } from "../harness/controller-process.ts";
-import { waitFor } from "../harness/index.ts";
-import { repoRoot } from "../harness/versions.ts";
 import {
   bucket,
   bucketsIn,

@@ -7,11 +7,12 @@ import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, statSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { HarnessError } from "./process.ts";
+import { delimiter, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { HarnessError } from "../../src/local-stack/process.ts";
+import { repoRoot } from "../../src/local-stack/versions.ts";
 
-const watchdog = join(dirname(fileURLToPath(import.meta.url)), "watchdog.sh");
+const watchdog = join(repoRoot, "src/local-stack/watchdog.sh");
 
 /** Names tried on PATH, the smaller headless-only build first. */
 const candidates = ["chromium-headless-shell", "chromium"];

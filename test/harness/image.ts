@@ -4,8 +4,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
-import { HarnessError } from "./process.ts";
-import { cacheDir, repoRoot } from "./versions.ts";
+import { HarnessError } from "../../src/local-stack/process.ts";
+import { cacheDir, repoRoot } from "../../src/local-stack/versions.ts";
 
 /** Written by scripts/build-image.sh. */
 export const containersConf = join(cacheDir, "image", "containers.conf");

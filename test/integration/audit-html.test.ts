@@ -15,10 +15,9 @@ import { after, before, describe, test } from "node:test";
 import type { AuditReport } from "../../src/audit/model.ts";
 import { renderHtml } from "../../src/audit/render-html.ts";
 import { commands } from "../../src/cli/commands.ts";
-import { aliceExample, parseJson, runCrossrole } from "../../src/cli/test-support.ts";
+import { repoRoot } from "../../src/local-stack/versions.ts";
 import { browserBinary, dumpDom, pageHeight, screenshot } from "../harness/browser.ts";
 import { pngStats, readPng } from "../harness/png.ts";
-import { repoRoot } from "../harness/versions.ts";
 import {
   aliceAuditReport,
   expectedMap,
@@ -26,6 +25,7 @@ import {
   withHostileStrings,
 } from "../support/audit-report-fixture.ts";
 import { attributeValues, countTags, textOf } from "../support/html-query.ts";
+import { aliceExample, parseJson, runCrossrole } from "../support/run-crossrole.ts";
 
 const outputDir = resolve(process.env["CROSSROLE_TEST_OUTPUT"] ?? join(repoRoot, "test-output"));
 const width = 1400;

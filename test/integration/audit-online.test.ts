@@ -8,17 +8,17 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { AuditReport } from "../../src/audit/model.ts";
+import { installCrds } from "../../src/deploy/install-crds.ts";
+import { applyObjects, readManifests } from "../../src/deploy/manifests.ts";
+import { type Stack, startStack } from "../../src/local-stack/stack.ts";
+import { createKubeClient } from "../../src/runtime/kube-client.ts";
 import {
   aliceExample,
   manifestDir,
   parseJson,
   removeManifestDirs,
   runCrossrole,
-} from "../../src/cli/test-support.ts";
-import { installCrds } from "../../src/deploy/install-crds.ts";
-import { applyObjects, readManifests } from "../../src/deploy/manifests.ts";
-import { createKubeClient } from "../../src/runtime/kube-client.ts";
-import { type Stack, startStack } from "../harness/index.ts";
+} from "../support/run-crossrole.ts";
 
 let stack: Stack;
 

@@ -10,11 +10,11 @@ import { after, before, describe, test } from "node:test";
 import { CreateQueueCommand, ListQueuesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { Registry } from "prom-client";
 import { createCredentialService } from "../../src/credentials/service.ts";
-import { controllerHop, roleHop, useDecision } from "../../src/credentials/testing/decisions.ts";
+import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
 import { sqsClientFactory } from "../../src/services/sqs/client.ts";
 import { FakeClock } from "../../src/toolkit/fake-clock.ts";
-import { type Emulator, startEmulator } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
+import { controllerHop, roleHop, useDecision } from "../support/credential-decisions.ts";
 import {
   captureLog,
   controllerKeys,

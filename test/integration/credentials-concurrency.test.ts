@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Registry } from "prom-client";
 import { createCredentialService } from "../../src/credentials/service.ts";
-import { controllerHop, roleHop, useDecision } from "../../src/credentials/testing/decisions.ts";
+import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
 import { FakeClock } from "../../src/toolkit/fake-clock.ts";
-import { type Emulator, startEmulator } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
+import { controllerHop, roleHop, useDecision } from "../support/credential-decisions.ts";
 import { captureLog, issued, metricValue, useControllerEnvironment } from "../support/credentials-fixture.ts";
 import { readMotoRecording } from "../support/moto-recording.ts";
 

@@ -15,10 +15,10 @@ import {
   ThrottledError,
 } from "../../src/credentials/errors.ts";
 import { type CredentialServiceOptions, createCredentialService } from "../../src/credentials/service.ts";
-import { controllerHop, roleHop, useDecision } from "../../src/credentials/testing/decisions.ts";
+import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
 import { FakeClock } from "../../src/toolkit/fake-clock.ts";
-import { type Emulator, startEmulator } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
+import { controllerHop, roleHop, useDecision } from "../support/credential-decisions.ts";
 import { captureLog, metricValue, useControllerEnvironment, whoAmI } from "../support/credentials-fixture.ts";
 
 const roleA = "arn:aws:iam::222222222222:role/app";

@@ -7,12 +7,12 @@ import { after, before, describe, test } from "node:test";
 import { Registry } from "prom-client";
 import { InvalidParameterError } from "../../src/credentials/errors.ts";
 import { createCredentialService } from "../../src/credentials/service.ts";
-import { roleHop, serviceAccountHop, useDecision } from "../../src/credentials/testing/decisions.ts";
 import { kubeTokenRequester, type TokenRequester } from "../../src/credentials/token-requester.ts";
+import { type Stack, startStack } from "../../src/local-stack/stack.ts";
 import { createKubeClient, type KubeClient } from "../../src/runtime/kube-client.ts";
 import { FakeClock } from "../../src/toolkit/fake-clock.ts";
-import { type Stack, startStack } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
+import { roleHop, serviceAccountHop, useDecision } from "../support/credential-decisions.ts";
 import { captureLog, issued, useControllerEnvironment, whoAmI } from "../support/credentials-fixture.ts";
 
 const webRole = "arn:aws:iam::444444444444:role/shop-deployer";

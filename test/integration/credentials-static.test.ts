@@ -7,11 +7,11 @@ import { Registry } from "prom-client";
 import { SecretUnavailableError } from "../../src/credentials/errors.ts";
 import { kubeSecretReader } from "../../src/credentials/secret-reader.ts";
 import { createCredentialService } from "../../src/credentials/service.ts";
-import { roleHop, staticHop, useDecision } from "../../src/credentials/testing/decisions.ts";
+import { type Stack, startStack } from "../../src/local-stack/stack.ts";
 import { createKubeClient, type KubeClient } from "../../src/runtime/kube-client.ts";
 import { sqsClientFactory } from "../../src/services/sqs/client.ts";
-import { type Stack, startStack } from "../harness/index.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
+import { roleHop, staticHop, useDecision } from "../support/credential-decisions.ts";
 import { captureLog, issued, useControllerEnvironment, whoAmI } from "../support/credentials-fixture.ts";
 
 const systemNamespace = "crossrole-system";

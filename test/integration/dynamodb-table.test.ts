@@ -17,21 +17,20 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import type { AwsCredentialIdentity } from "@smithy/types";
+import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
+import { diff } from "../../src/services/dynamodb/diff.ts";
+import type { TableError } from "../../src/services/dynamodb/errors.ts";
+import { tableService } from "../../src/services/dynamodb/module.ts";
+import { type TableFields, tableSpecSchema } from "../../src/services/dynamodb/schema.ts";
 import {
   claimTable,
   createTable,
   deleteTable,
-  diff,
   readTable,
   type TableClient,
-  type TableError,
-  type TableFields,
-  tableSpecSchema,
   updateTable,
-} from "../../src/services/dynamodb/index.ts";
-import { tableService } from "../../src/services/dynamodb/module.ts";
+} from "../../src/services/dynamodb/table.ts";
 import { noSecrets } from "../../src/services/service-module.ts";
-import { type Emulator, startEmulator } from "../harness/index.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {
   accessKeyId: "AKIAIOSFODNN7EXAMPLE",

@@ -7,9 +7,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { HarnessError, waitFor } from "../harness/index.ts";
-import { ManagedProcess } from "../harness/process.ts";
-import { repoRoot } from "../harness/versions.ts";
+import { ManagedProcess } from "../../src/local-stack/process.ts";
+import { HarnessError, waitFor } from "../../src/local-stack/stack.ts";
+import { repoRoot } from "../../src/local-stack/versions.ts";
 
 function alive(pid: number): boolean {
   try {

@@ -18,11 +18,11 @@ import { type HelmResult, helmLint, helmTemplate, runHelm } from "../../src/depl
 import { type Crd, waitForCrds } from "../../src/deploy/install-crds.ts";
 import { applyServerSide } from "../../src/deploy/manifests.ts";
 import { configReaderRules, rbacObjects } from "../../src/deploy/rbac.ts";
+import { type Stack, startStack } from "../../src/local-stack/stack.ts";
+import { binaries, helmBinary, repoRoot } from "../../src/local-stack/versions.ts";
 import { createKubeClient, type KubeClient } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { crossroleVersion } from "../../src/version.ts";
-import { type Stack, startStack } from "../harness/index.ts";
-import { binaries, helmBinary, repoRoot } from "../harness/versions.ts";
 
 const chart = join(repoRoot, chartDir);
 const fieldManager = "crossrole-chart-test";

@@ -21,21 +21,20 @@ import {
 } from "@aws-sdk/client-rds";
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import type { AwsCredentialIdentity } from "@smithy/types";
+import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
 import {
   claimDBInstance,
   createDBInstance,
   type DBInstanceClient,
-  type DBInstanceError,
-  type DBInstanceFields,
-  dbInstanceSpecSchema,
   deleteDBInstance,
-  diff,
   readDBInstance,
   updateDBInstance,
-} from "../../src/services/rds/index.ts";
+} from "../../src/services/rds/dbinstance.ts";
+import { diff } from "../../src/services/rds/diff.ts";
+import type { DBInstanceError } from "../../src/services/rds/errors.ts";
 import { dbInstanceService } from "../../src/services/rds/module.ts";
+import { type DBInstanceFields, dbInstanceSpecSchema } from "../../src/services/rds/schema.ts";
 import type { SecretValues } from "../../src/services/service-module.ts";
-import { type Emulator, startEmulator } from "../harness/index.ts";
 import { type MotoRecordedRequest, readMotoRecording } from "../support/moto-recording.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {

@@ -2,6 +2,7 @@
 // ConfigMaps stand in for a reconciled kind (the runtime knows nothing about AWS).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { type Stack, startStack, waitFor } from "../../src/local-stack/stack.ts";
 import { Controller } from "../../src/runtime/controller.ts";
 import { EventRecorder } from "../../src/runtime/events.ts";
 import { addFinalizer, hasFinalizer, removeFinalizer } from "../../src/runtime/finalizers.ts";
@@ -10,7 +11,6 @@ import { createKubeClient, isConflict, type KubeClient } from "../../src/runtime
 import type { KubeObject, ResourceType } from "../../src/runtime/kube-object.ts";
 import { createRuntimeMetrics } from "../../src/runtime/metrics.ts";
 import { TerminalError } from "../../src/runtime/reconcile.ts";
-import { type Stack, startStack, waitFor } from "../harness/index.ts";
 
 const configMaps: ResourceType = {
   group: "",

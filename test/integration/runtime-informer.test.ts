@@ -7,11 +7,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
 import { after, before, describe, test } from "node:test";
+import { type Stack, startStack, waitFor } from "../../src/local-stack/stack.ts";
 import { Informer, type InformerOptions } from "../../src/runtime/informer.ts";
 import { createKubeClient, type KubeClient } from "../../src/runtime/kube-client.ts";
 import type { KubeObject, ResourceType } from "../../src/runtime/kube-object.ts";
 import type { RestConfig } from "../../src/runtime/rest-config.ts";
-import { type Stack, startStack, waitFor } from "../harness/index.ts";
 
 const configMaps: ResourceType = {
   group: "",

@@ -3,12 +3,12 @@
 // leader dies, and a fast hand-over when it stops gracefully (SIGTERM) and releases the lease.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { type Stack, startStack, waitFor } from "../../src/local-stack/stack.ts";
 import { createKubeClient, type KubeClient } from "../../src/runtime/kube-client.ts";
 import type { ResourceType } from "../../src/runtime/kube-object.ts";
 import { LeaderElector, type Lease } from "../../src/runtime/leader-election.ts";
 import { Manager } from "../../src/runtime/manager.ts";
 import { createRuntimeMetrics } from "../../src/runtime/metrics.ts";
-import { type Stack, startStack, waitFor } from "../harness/index.ts";
 
 const configMaps: ResourceType = {
   group: "",

@@ -3,12 +3,12 @@
 // what happens when another process takes the lease away.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { type Stack, startStack, waitFor } from "../../src/local-stack/stack.ts";
 import { createKubeClient, type KubeClient } from "../../src/runtime/kube-client.ts";
 import type { ResourceType } from "../../src/runtime/kube-object.ts";
 import type { Lease } from "../../src/runtime/leader-election.ts";
 import { LeadershipLostError, Manager } from "../../src/runtime/manager.ts";
 import { Gate } from "../../src/runtime/sync-gate.ts";
-import { type Stack, startStack, waitFor } from "../harness/index.ts";
 
 const configMaps: ResourceType = {
   group: "",

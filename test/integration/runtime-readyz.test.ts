@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { pino } from "pino";
+import { type Stack, startStack, waitFor } from "../../src/local-stack/stack.ts";
 import { createKubeClient, type KubeClient } from "../../src/runtime/kube-client.ts";
 import type { ResourceType } from "../../src/runtime/kube-object.ts";
 import { Manager } from "../../src/runtime/manager.ts";
-import { type Stack, startStack, waitFor } from "../harness/index.ts";
 import { kubeConfigVia, startTcpForwarder, type TcpForwarder } from "../support/tcp-forwarder.ts";
 
 const configMaps: ResourceType = {

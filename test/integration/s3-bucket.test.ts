@@ -26,23 +26,20 @@ import {
 } from "@aws-sdk/client-s3";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
 import type { AwsCredentialIdentity } from "@smithy/types";
+import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
 import {
-  type BucketError,
-  type BucketFields,
   bucketCreatedAt,
-  bucketSpecSchema,
   claimBucket,
   createBucket,
   deleteBucket,
-  diff,
-  isBucketError,
-  lateInitialize,
   type ObservedBucket,
   readBucket,
   readCreatedBucket,
   updateBucket,
-} from "../../src/services/s3/index.ts";
-import { type Emulator, startEmulator } from "../harness/index.ts";
+} from "../../src/services/s3/bucket.ts";
+import { diff, lateInitialize } from "../../src/services/s3/diff.ts";
+import { type BucketError, isBucketError } from "../../src/services/s3/errors.ts";
+import { type BucketFields, bucketSpecSchema } from "../../src/services/s3/schema.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {
   accessKeyId: "AKIAIOSFODNN7EXAMPLE",

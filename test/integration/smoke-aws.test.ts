@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import { CreateQueueCommand, ListQueuesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import type { AwsCredentialIdentity } from "@smithy/types";
-import { type Emulator, startEmulator } from "../harness/index.ts";
+import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
 
 const region = "us-east-1";
 const defaultCredentials: AwsCredentialIdentity = {

@@ -2,9 +2,9 @@
 // a watch, CRDs are served, and the TokenRequest API mints service-account tokens.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { type Stack, startStack, waitFor } from "../../src/local-stack/stack.ts";
 import { createKubeClient, type KubeClient, type WatchEvent } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { type Stack, startStack, waitFor } from "../harness/index.ts";
 
 let stack: Stack;
 let kube: KubeClient;

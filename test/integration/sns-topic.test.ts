@@ -18,20 +18,18 @@ import {
 } from "@aws-sdk/client-sns";
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import type { AwsCredentialIdentity } from "@smithy/types";
+import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
+import { diff, lateInitialize } from "../../src/services/sns/diff.ts";
+import { topicService } from "../../src/services/sns/module.ts";
+import { type TopicFields, topicSpecSchema } from "../../src/services/sns/schema.ts";
 import {
   claimTopic,
   createTopic,
   deleteTopic,
-  diff,
-  lateInitialize,
   readTopic,
   type TopicClient,
-  type TopicFields,
-  topicSpecSchema,
   updateTopic,
-} from "../../src/services/sns/index.ts";
-import { topicService } from "../../src/services/sns/module.ts";
-import { type Emulator, startEmulator } from "../harness/index.ts";
+} from "../../src/services/sns/topic.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {
   accessKeyId: "AKIAIOSFODNN7EXAMPLE",

@@ -19,21 +19,19 @@ import {
 } from "@aws-sdk/client-sqs";
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import type { AwsCredentialIdentity } from "@smithy/types";
+import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
 import { noSecrets } from "../../src/services/service-module.ts";
+import { diff, lateInitialize } from "../../src/services/sqs/diff.ts";
+import { queueService } from "../../src/services/sqs/module.ts";
 import {
   claimQueue,
   createQueue,
   deleteQueue,
-  diff,
-  lateInitialize,
   type QueueClient,
-  type QueueFields,
-  queueSpecSchema,
   readQueue,
   updateQueue,
-} from "../../src/services/sqs/index.ts";
-import { queueService } from "../../src/services/sqs/module.ts";
-import { type Emulator, startEmulator } from "../harness/index.ts";
+} from "../../src/services/sqs/queue.ts";
+import { type QueueFields, queueSpecSchema } from "../../src/services/sqs/schema.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {
   accessKeyId: "AKIAIOSFODNN7EXAMPLE",

@@ -6,29 +6,21 @@
 // UPDATING and DELETING (and so do its indexes): `busy` tells the reconciler to write nothing
 // and look again shortly, and `statusFrom` reports ACK's status.tableStatus and friends.
 import { parseSpecWith, type ServiceModule } from "../service-module.ts";
+import { dynamodbClientFactory } from "./client.ts";
+import { diff, lateInitialize } from "./diff.ts";
+import { classifyError, isTableError } from "./errors.ts";
+import { arnOf, statusFromDescription, tagMapOf, userTags } from "./mapping.ts";
+import { type TableFields, type TableSpec, tableKind, tableSpecSchema } from "./schema.ts";
 import {
-  arnOf,
   busyState,
   claimTable,
-  classifyError,
   createTable,
   deleteTable,
-  diff,
-  dynamodbClientFactory,
-  isTableError,
-  lateInitialize,
   type ObservedTable,
   readTable,
-  statusFromDescription,
   type TableClient,
-  type TableFields,
-  type TableSpec,
-  tableKind,
-  tableSpecSchema,
-  tagMapOf,
   updateTable,
-  userTags,
-} from "./index.ts";
+} from "./table.ts";
 
 /** How soon to look again at a table DynamoDB is still working on. */
 export const busyRequeueMs = 5_000;

@@ -9,36 +9,36 @@
 // (`secretFields`): the reconciler reads it and hands it to create, and to update whenever the
 // Secret changed.
 import { parseSpecWith, type SecretField, type SecretValues, type ServiceModule } from "../service-module.ts";
+import { rdsClientFactory } from "./client.ts";
 import {
-  arnOf,
-  awsIdentifier,
   claimDBInstance,
-  classifyError,
   createDBInstance,
   type DBInstanceClient,
-  DBInstanceError,
-  type DBInstanceFields,
-  type DBInstanceSpec,
-  dbInstanceKind,
-  dbInstanceSpecSchema,
   deleteDBInstance,
   deleteOptionsFromAnnotations,
-  diff,
-  isDBInstanceError,
-  lateInitialize,
   masterUserPasswordPath,
   type ObservedDBInstance,
   passwordMissing,
-  rdsClientFactory,
   readDBInstance,
-  specStorageType,
+  updateDBInstance,
+} from "./dbinstance.ts";
+import { diff, lateInitialize, specStorageType } from "./diff.ts";
+import { classifyError, DBInstanceError, isDBInstanceError } from "./errors.ts";
+import {
+  arnOf,
+  awsIdentifier,
   statusFromInstance,
   steadyStatuses,
   stuckStatuses,
   tagMapOf,
-  updateDBInstance,
   userTags,
-} from "./index.ts";
+} from "./mapping.ts";
+import {
+  type DBInstanceFields,
+  type DBInstanceSpec,
+  dbInstanceKind,
+  dbInstanceSpecSchema,
+} from "./schema.ts";
 
 /** How soon to look again at an instance RDS is working on (creating, modifying, ...). */
 export const busyRequeueMs = 15_000;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { AwsClientPool } from "../../aws/client-pool.ts";
+import { AwsClientPool } from "../../credentials/client-pool.ts";
 import { s3ClientFactory } from "./client.ts";
 
 test("S3 uses path-style addressing with an endpoint override, virtual-hosted otherwise", () => {

@@ -2,28 +2,20 @@
 import type { S3Client } from "@aws-sdk/client-s3";
 import { parseSpecWith, type ServiceModule } from "../service-module.ts";
 import {
-  afterApplying,
-  arnOf,
-  type BucketFields,
-  type BucketSpec,
   bucketCreatedAt,
-  bucketKind,
-  bucketSpecSchema,
   claimBucket,
-  classifyError,
   createBucket,
   deleteBucket,
-  diff,
-  isBucketError,
-  lateInitialize,
   type ObservedBucket,
   readBucket,
   readCreatedBucket,
-  s3ClientFactory,
-  tagMapOf,
   updateBucket,
-  userTagging,
-} from "./index.ts";
+} from "./bucket.ts";
+import { s3ClientFactory } from "./client.ts";
+import { afterApplying, diff, lateInitialize } from "./diff.ts";
+import { classifyError, isBucketError } from "./errors.ts";
+import { arnOf, tagMapOf, userTagging } from "./mapping.ts";
+import { type BucketFields, type BucketSpec, bucketKind, bucketSpecSchema } from "./schema.ts";
 
 function withoutRegion(observed: ObservedBucket): BucketFields {
   const { region: _region, ...fields } = observed;

@@ -1,26 +1,18 @@
 import { parseSpecWith, type ServiceModule } from "../service-module.ts";
+import { snsClientFactory } from "./client.ts";
+import { diff, lateInitialize } from "./diff.ts";
+import { classifyError, isTopicError } from "./errors.ts";
+import { arnOf, parseTopicArn, tagMapOf, userTags } from "./mapping.ts";
+import { type TopicFields, type TopicSpec, topicKind, topicSpecSchema } from "./schema.ts";
 import {
-  arnOf,
   claimTopic,
-  classifyError,
   createTopic,
   deleteTopic,
-  diff,
-  isTopicError,
-  lateInitialize,
   type ObservedTopic,
-  parseTopicArn,
   readTopic,
-  snsClientFactory,
   type TopicClient,
-  type TopicFields,
-  type TopicSpec,
-  tagMapOf,
-  topicKind,
-  topicSpecSchema,
   updateTopic,
-  userTags,
-} from "./index.ts";
+} from "./topic.ts";
 
 function fieldsOf(observed: ObservedTopic): TopicFields {
   const { arn: _arn, owner: _owner, effectiveDeliveryPolicy: _edp, ...fields } = observed;

@@ -1,24 +1,18 @@
 import { parseSpecWith, type ServiceModule } from "../service-module.ts";
+import { sqsClientFactory } from "./client.ts";
+import { diff, lateInitialize } from "./diff.ts";
+import { classifyError, isQueueError } from "./errors.ts";
+import { arnOf, userTags } from "./mapping.ts";
 import {
-  arnOf,
   claimQueue,
-  classifyError,
   createQueue,
   deleteQueue,
-  diff,
-  isQueueError,
-  lateInitialize,
   type ObservedQueue,
   type QueueClient,
-  type QueueFields,
-  type QueueSpec,
-  queueKind,
-  queueSpecSchema,
   readQueue,
-  sqsClientFactory,
   updateQueue,
-  userTags,
-} from "./index.ts";
+} from "./queue.ts";
+import { type QueueFields, type QueueSpec, queueKind, queueSpecSchema } from "./schema.ts";
 
 function fieldsOf(observed: ObservedQueue): QueueFields {
   const { queueURL: _url, queueARN: _arn, region: _region, ...fields } = observed;

@@ -3,7 +3,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startControlPlane } from "../index.ts";
+import { startControlPlane } from "../../../src/local-stack/stack.ts";
 
 const dir = await mkdtemp(join(tmpdir(), "crossrole-nobin-"));
 try {

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RestConfig } from "../../src/runtime/rest-config.ts";
+import type { RestConfig } from "../runtime/rest-config.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { type Emulator, startEmulator } from "./emulator.ts";
 

@@ -1,2 +1,2 @@
 // Tests wait on conditions with deadlines, never with sleeps; the helper lives in the runtime.
-export { type WaitOptions, waitFor } from "../../src/runtime/wait-for.ts";
+export { type WaitOptions, waitFor } from "../runtime/wait-for.ts";

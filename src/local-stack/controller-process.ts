@@ -5,8 +5,8 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { Stack } from "./index.ts";
 import { freePort } from "./ports.ts";
+import type { Stack } from "./stack.ts";
 import { repoRoot } from "./versions.ts";
 import { waitFor } from "./wait.ts";
 

@@ -4,7 +4,7 @@
 // lists — malformed ARNs and account IDs, cycles, dangling refs, duplicate names, garbage keys.
 
 import fc from "fast-check";
-import type { ConfigObjects, FeatureGates, ResourceObject, Settings } from "./types.ts";
+import type { ConfigObjects, FeatureGates, ResourceObject, Settings } from "../../src/resolver/types.ts";
 
 const identityApiVersion = "identity.crossrole.dev/v1alpha1";
 

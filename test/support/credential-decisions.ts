@@ -1,6 +1,6 @@
 // Builds resolver Decisions for tests and the benchmark: a `use` decision over a given chain,
 // with the fields the credentials module does not read filled with plain values.
-import type { ChainHop, Decision, HopParameters } from "../../resolver/types.ts";
+import type { ChainHop, Decision, HopParameters } from "../../src/resolver/types.ts";
 
 export function useDecision(
   chain: readonly ChainHop[],

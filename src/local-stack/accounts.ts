@@ -7,7 +7,7 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
-import { isReservedTagKey } from "../../src/api/ownership-tags.ts";
+import { isReservedTagKey } from "../api/ownership-tags.ts";
 import { controllerAccount, controllerCredentials, region } from "./controller-process.ts";
 
 export async function credentialsFor(endpoint: string, account: string) {

@@ -1,8 +1,8 @@
 // Builders for resolver tests: small functions that write the objects an administrator or a
 // user would write, so each test reads like the configuration it describes.
 
-import { defaultFeatureGates, defaultSettings } from "./settings.ts";
-import type { FeatureGates, ResourceObject, Settings } from "./types.ts";
+import { defaultFeatureGates, defaultSettings } from "../../src/resolver/settings.ts";
+import type { FeatureGates, ResourceObject, Settings } from "../../src/resolver/types.ts";
 
 export const identityApiVersion = "identity.crossrole.dev/v1alpha1";
 
