@@ -365,15 +365,34 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
   async function inputsOf(a: Attempt, spec: Spec): Promise<Inputs | Outcome> {
     const fields = d.module.secretFields?.(spec) ?? [];
     if (fields.length === 0) return noInputs;
-    const r = await readSecretInputs(
-      fields,
-      a.ref.namespace,
-      kindName,
-      a.obj.status?.[appliedSecretsField],
-      getSecret,
-    );
+    const read = (status: ManagedObject["status"]) =>
+      readSecretInputs(fields, a.ref.namespace, kindName, status?.[appliedSecretsField], getSecret);
+    let r = await read(a.obj.status);
+    // About to send a Secret's value again: the cache may not hold our own last status write yet
+    // (its watch event lags under load), and a stale appliedSecrets would resend a value AWS
+    // already has. Ask the apiserver once: rare (only when a value seems unsent), and exact.
+    if (r.ok && r.secrets.changed.length > 0) {
+      const live = await liveObject(a);
+      if (live !== undefined && live.metadata.resourceVersion !== a.obj.metadata.resourceVersion) {
+        r = await read(live.status);
+      }
+    }
     if (r.ok) return { secrets: r.secrets, versions: r.versions };
     return failed(r.state, r.retry === "wait" ? waitRequeueMs : "none");
+  }
+
+  /** The resource as the apiserver has it now (not the cache); undefined when it is gone. */
+  async function liveObject(a: Attempt): Promise<ManagedObject | undefined> {
+    try {
+      return await d.kube.request<ManagedObject>({
+        method: "GET",
+        path: objectPath(d.resourceType, a.ref.namespace, a.ref.name),
+        ...(a.call.signal ? { signal: a.call.signal } : {}),
+      });
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
   }
 
   /** Credentials for exactly the decided chain, and the account they act in. */
