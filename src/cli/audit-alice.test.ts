@@ -9,8 +9,8 @@ import type { AuditReport } from "../audit/model.ts";
 import { defaultSettings } from "../resolver/settings.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
 import { isServed } from "../services/served.ts";
+import { collectAllFromManifests } from "./all-from-manifests.ts";
 import { loadManifests } from "./manifests.ts";
-import { collectAllFromManifests } from "./migrate-offline.ts";
 
 const shopTeam = "arn:aws:iam::111111111111:role/shop-team";
 const centralIt = "arn:aws:iam::222222222222:role/central-it";

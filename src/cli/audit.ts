@@ -7,6 +7,7 @@ import { AuditFilterError } from "../audit/input.ts";
 import type { AuditMode, AuditReport } from "../audit/model.ts";
 import type { Settings } from "../resolver/types.ts";
 import { isServed } from "../services/served.ts";
+import type { AllInputs } from "./all-from-cluster.ts";
 import {
   type FlagSpec,
   type FlagValues,
@@ -19,8 +20,8 @@ import {
 import type { Command } from "./command.ts";
 import { badInput, type CliError, ExitCode, type ExitCodeValue } from "./errors.ts";
 import type { CliIO } from "./io.ts";
-import type { MigrateInputs } from "./migrate-online.ts";
 import { settingsFlags, settingsFromFlags } from "./settings-flags.ts";
+import { rejectClusterFlagsOffline, sourceFlags } from "./source-flags.ts";
 
 const commandName = "crossrole audit";
 const modes: readonly AuditMode[] = ["CARM", "IAMRoleSelector"];
@@ -56,20 +57,7 @@ const auditFlags: readonly FlagSpec[] = [
     default: "text",
     help: "Output format: a readable report, the report model as compact JSON, or a self-contained HTML page.",
   },
-  {
-    name: "from",
-    type: "string",
-    multiple: true,
-    value: "<file-or-dir>",
-    help: "Work offline from manifests (.yaml, .yml, .json; directories recursively) instead of a cluster.",
-  },
-  {
-    name: "kubeconfig",
-    type: "string",
-    value: "<file>",
-    help: "Kubeconfig file (else KUBECONFIG, else ~/.kube/config).",
-  },
-  { name: "context", type: "string", value: "<name>", help: "Kubeconfig context to use." },
+  ...sourceFlags,
   ...settingsFlags,
   helpFlag,
 ];
@@ -201,7 +189,7 @@ function unknownFilter(error: AuditFilterError, where: string): CliError {
 }
 
 interface Read {
-  readonly inputs: MigrateInputs;
+  readonly inputs: AllInputs;
   readonly settings: Settings;
   readonly source: AuditReport["source"];
 }
@@ -213,16 +201,10 @@ async function readManifests(
   kinds: readonly ResourceKind[],
   io: CliIO,
 ): Promise<Read> {
-  for (const online of ["kubeconfig", "context"]) {
-    if (stringFlag(values, online) !== undefined) {
-      throw badInput(
-        `${commandName}: --${online} reads a cluster and cannot be combined with --from (offline).`,
-      );
-    }
-  }
+  rejectClusterFlagsOffline(commandName, values);
   // Loaded lazily: the offline path never needs the Kubernetes or AWS clients.
   const { loadManifests } = await import("./manifests.ts");
-  const { collectAllFromManifests } = await import("./migrate-offline.ts");
+  const { collectAllFromManifests } = await import("./all-from-manifests.ts");
   const manifests = await loadManifests(sources, io.cwd);
   const inputs = collectAllFromManifests(manifests, { systemNamespace: settings.systemNamespace, kinds });
   const notes =
@@ -246,7 +228,7 @@ async function readCluster(
   io: CliIO,
 ): Promise<Read> {
   const { loadKubeconfig } = await import("./kubeconfig.ts");
-  const { collectAllFromCluster } = await import("./migrate-online.ts");
+  const { collectAllFromCluster } = await import("./all-from-cluster.ts");
   const { lookupCallerAccount } = await import("./controller-account.ts");
   const loaded = loadKubeconfig({
     kubeconfig: stringFlag(values, "kubeconfig"),

@@ -18,6 +18,7 @@ import { renderText } from "./render-text.ts";
 import { buildContext, buildReport, exitCodeFor } from "./report.ts";
 import { resolveResource } from "./resolve-adapter.ts";
 import { settingsFlags, settingsFromFlags } from "./settings-flags.ts";
+import { rejectClusterFlagsOffline, sourceFlags } from "./source-flags.ts";
 import { knownKindsText, parseTarget, type Target } from "./target.ts";
 
 const commandName = "crossrole explain";
@@ -38,20 +39,7 @@ const explainFlags: readonly FlagSpec[] = [
     default: "text",
     help: "Output format.",
   },
-  {
-    name: "from",
-    type: "string",
-    multiple: true,
-    value: "<file-or-dir>",
-    help: "Work offline from manifests (.yaml, .yml, .json; directories recursively) instead of a cluster.",
-  },
-  {
-    name: "kubeconfig",
-    type: "string",
-    value: "<file>",
-    help: "Kubeconfig file (else KUBECONFIG, else ~/.kube/config).",
-  },
-  { name: "context", type: "string", value: "<name>", help: "Kubeconfig context to use." },
+  ...sourceFlags,
   ...settingsFlags,
   helpFlag,
 ];
@@ -136,13 +124,7 @@ async function explainOffline(
   settings: Settings,
   io: CliIO,
 ): Promise<Explained> {
-  for (const online of ["kubeconfig", "context"]) {
-    if (stringFlag(values, online) !== undefined) {
-      throw badInput(
-        `${commandName}: --${online} reads a cluster and cannot be combined with --from (offline).`,
-      );
-    }
-  }
+  rejectClusterFlagsOffline(commandName, values);
   // Loaded lazily: the offline path never needs the Kubernetes or AWS clients.
   const { loadManifests } = await import("./manifests.ts");
   const { collectFromManifests } = await import("./manifest-source.ts");

@@ -4,6 +4,7 @@
 import { resourceKinds } from "../api/kinds.ts";
 import type { Settings } from "../resolver/types.ts";
 import { isServed } from "../services/served.ts";
+import type { AllInputs } from "./all-from-cluster.ts";
 import {
   booleanFlag,
   type FlagSpec,
@@ -17,8 +18,8 @@ import {
 import type { Command } from "./command.ts";
 import { badInput, ExitCode, type ExitCodeValue } from "./errors.ts";
 import type { CliIO } from "./io.ts";
-import type { MigrateInputs } from "./migrate-online.ts";
 import { settingsFlags, settingsFromFlags } from "./settings-flags.ts";
+import { rejectClusterFlagsOffline, sourceFlags } from "./source-flags.ts";
 
 const commandName = "crossrole migrate";
 
@@ -36,20 +37,7 @@ const migrateFlags: readonly FlagSpec[] = [
     type: "boolean",
     help: "Exit 0 even when some resources would change (they are still listed).",
   },
-  {
-    name: "from",
-    type: "string",
-    multiple: true,
-    value: "<file-or-dir>",
-    help: "Work offline from manifests (.yaml, .yml, .json; directories recursively) instead of a cluster.",
-  },
-  {
-    name: "kubeconfig",
-    type: "string",
-    value: "<file>",
-    help: "Kubeconfig file (else KUBECONFIG, else ~/.kube/config).",
-  },
-  { name: "context", type: "string", value: "<name>", help: "Kubeconfig context to use." },
+  ...sourceFlags,
   ...settingsFlags,
   helpFlag,
 ];
@@ -130,17 +118,11 @@ async function readManifests(
   settings: Settings,
   kinds: typeof resourceKinds,
   io: CliIO,
-): Promise<MigrateInputs> {
-  for (const online of ["kubeconfig", "context"]) {
-    if (stringFlag(values, online) !== undefined) {
-      throw badInput(
-        `${commandName}: --${online} reads a cluster and cannot be combined with --from (offline).`,
-      );
-    }
-  }
+): Promise<AllInputs> {
+  rejectClusterFlagsOffline(commandName, values);
   // Loaded lazily: the offline path never needs the Kubernetes client.
   const { loadManifests } = await import("./manifests.ts");
-  const { collectAllFromManifests } = await import("./migrate-offline.ts");
+  const { collectAllFromManifests } = await import("./all-from-manifests.ts");
   const manifests = await loadManifests(sources, io.cwd);
   return collectAllFromManifests(manifests, { systemNamespace: settings.systemNamespace, kinds });
 }
@@ -150,9 +132,9 @@ async function readCluster(
   settings: Settings,
   kinds: typeof resourceKinds,
   io: CliIO,
-): Promise<MigrateInputs> {
+): Promise<AllInputs> {
   const { loadKubeconfig } = await import("./kubeconfig.ts");
-  const { collectAllFromCluster } = await import("./migrate-online.ts");
+  const { collectAllFromCluster } = await import("./all-from-cluster.ts");
   const loaded = loadKubeconfig({
     kubeconfig: stringFlag(values, "kubeconfig"),
     context: stringFlag(values, "context"),

@@ -2,6 +2,7 @@
 // manifests, as if they had been applied to an otherwise empty cluster.
 import type { ResourceKind } from "../api/kinds.ts";
 import type { ResourceObject } from "../resolver/types.ts";
+import type { AllInputs } from "./all-from-cluster.ts";
 import {
   assumedNamespace,
   groupOf,
@@ -12,7 +13,6 @@ import {
 } from "./inputs.ts";
 import { noteMisplacedCarmMap, rejectDuplicates } from "./manifest-source.ts";
 import type { ManifestObject } from "./manifests.ts";
-import type { MigrateInputs } from "./migrate-online.ts";
 
 /** Where a manifest without metadata.namespace lands (`kubectl apply` without -n). */
 const defaultNamespace = "default";
@@ -20,7 +20,7 @@ const defaultNamespace = "default";
 export function collectAllFromManifests(
   manifests: readonly ManifestObject[],
   query: { readonly systemNamespace: string; readonly kinds: readonly ResourceKind[] },
-): MigrateInputs {
+): AllInputs {
   rejectDuplicates(manifests);
   const notes: string[] = [];
   const namespaces: KubeObject[] = [];

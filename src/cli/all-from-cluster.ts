@@ -1,4 +1,4 @@
-// Online `migrate`: everything the resolver reads, for every namespace at once — Namespaces, the
+// Online `migrate` and `audit`: everything the resolver reads, for every namespace at once — Namespaces, the
 // CARM ConfigMaps of the system namespace, IAMRoleSelectors, identities — and every existing
 // resource of each served kind. GET/LIST only: nothing is written, nothing watched.
 import type { ResourceKind } from "../api/kinds.ts";
@@ -16,7 +16,7 @@ import {
 } from "./inputs.ts";
 import type { LoadedKubeconfig } from "./kubeconfig.ts";
 
-export interface MigrateInputs {
+export interface AllInputs {
   readonly objects: ConfigurationObjects;
   readonly resources: readonly ResourceObject[];
   /** What the CLI had to assume or could not see. */
@@ -32,7 +32,7 @@ type Kind = Pick<ConfigurationKind, "group" | "version" | "kind" | "plural">;
 export async function collectAllFromCluster(
   loaded: LoadedKubeconfig,
   query: { readonly systemNamespace: string; readonly kinds: readonly ResourceKind[] },
-): Promise<MigrateInputs> {
+): Promise<AllInputs> {
   const kube = createKubeClient(loaded.kubeConfig, { userAgent });
   const get = <T>(description: string, path: string) =>
     guard(loaded, description, () => kube.request<T>({ method: "GET", path }));
