@@ -42,6 +42,7 @@ import {
   type SecretValues,
   type ServiceModule,
 } from "../services/service-module.ts";
+import { canonicalJson } from "../toolkit/canonical-json.ts";
 import {
   type FailureState,
   iamRoleSelectedFor,
@@ -182,17 +183,9 @@ interface Connection<Client> {
  * JSON.stringify comparison saw a change on every reconcile and patched status each time.
  */
 function sameAsStored(wanted: unknown, stored: unknown): boolean {
-  const canonical = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(canonical);
-    if (v === null || typeof v !== "object") return v;
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) {
-      const x = (v as Record<string, unknown>)[k];
-      if (x !== null && x !== undefined) out[k] = canonical(x);
-    }
-    return out;
-  };
-  return JSON.stringify(canonical(wanted) ?? null) === JSON.stringify(canonical(stored) ?? null);
+  return (
+    canonicalJson(wanted, { omitNullMembers: true }) === canonicalJson(stored, { omitNullMembers: true })
+  );
 }
 
 /**
