@@ -3,6 +3,13 @@
 // operation that failed and the spec field it was applying. Each service subclasses it with its
 // own operation names and the name of the object (bucket, topic, queue), and keeps its own rules
 // for which codes are terminal and what the hint says.
+//
+// Below the class is what every service's classifyError does the same way, so that the five
+// cannot drift apart: reading the SDK error (message, fallback code), wording the message
+// ("<field>: <operation> on <object> failed with <code>: <AWS's message><hint>"), the hints
+// whose meaning is the same everywhere (refused value, access denied, gone, throttled, 5xx) and
+// the refused delete of a deletion-protected object. Each service's errors.ts keeps its codes:
+// how it names them, which are terminal, which mean what, and the hints only it gives.
 
 export type ErrorDisposition = "terminal" | "retryable";
 
@@ -52,4 +59,140 @@ export const genericErrorNames: ReadonlySet<string> = new Set(["", "Error", "Unk
 
 export function httpStatus(err: unknown): number | undefined {
   return ((err ?? {}) as SdkErrorLike).$metadata?.httpStatusCode;
+}
+
+/** AWS's message on a failure, or "" when it carries none. */
+export function messageOf(err: unknown): string {
+  const m = ((err ?? {}) as SdkErrorLike).message;
+  return typeof m === "string" ? m : "";
+}
+
+/**
+ * ": <AWS's message>" for the end of a failure's message, or "" when AWS's message adds nothing:
+ * empty, one of the service's placeholder names (bodiless answers say "UnknownError"), or the
+ * code again.
+ */
+function messageDetail(text: string, code: string, genericNames: ReadonlySet<string>): string {
+  return text !== "" && !genericNames.has(text) && text !== code ? `: ${text}` : "";
+}
+
+/**
+ * The code of a failure the service did not name (no error name, no `Code`): a Node system
+ * error code (ECONNREFUSED), else HTTP<status>, else Unknown.
+ */
+export function fallbackCode(err: unknown): string {
+  const e = (err ?? {}) as SdkErrorLike;
+  if (typeof e.code === "string" && e.code !== "") return e.code;
+  const status = httpStatus(err);
+  return status === undefined ? "Unknown" : `HTTP${status}`;
+}
+
+/** What classifying a service's failures needs to know of the service; each errors.ts has one. */
+export interface ServiceRules<Operation extends string> {
+  /** How messages name the service: "SQS". */
+  readonly service: string;
+  /** How they name the object: "queue", "DB instance". */
+  readonly noun: string;
+  /** Error names and messages that say nothing (the SDK's fallbacks, the service's base exception). */
+  readonly genericNames: ReadonlySet<string>;
+  /** Codes only a change of the spec can fix. */
+  readonly terminalCodes: ReadonlySet<string>;
+  /** The IAM action each operation needs, for access-denied hints. */
+  readonly iamActions: Readonly<Record<Operation, string>>;
+  // The codes whose hint means the same in every service, worded with the names above. A code
+  // the service words its own way stays out of these and gets its hint from the service.
+  /** The service refused a value of the spec. */
+  readonly refusedValue?: ReadonlySet<string>;
+  /** The identity lacks a permission an administrator may still grant. */
+  readonly accessDenied?: ReadonlySet<string>;
+  /** The object no longer exists. */
+  readonly gone?: ReadonlySet<string>;
+  readonly throttled?: ReadonlySet<string>;
+}
+
+/** One failed call, as a service's classifyError has read it. */
+export interface Failure<Operation extends string> {
+  readonly operation: Operation;
+  /** The object's name in AWS. */
+  readonly name: string;
+  readonly code: string;
+  /** The spec field the failure is about, when known: the message starts with it. */
+  readonly field: string | undefined;
+  /** The service's own hint for the code, " (...)"; without one, the shared hints apply. */
+  readonly hint?: string | undefined;
+  /** AWS's message as it may be shown (RDS: secrets cut out); the error's message by default. */
+  readonly text?: string;
+  /** Between AWS's message and the hint (RDS: the fields a call was applying, when none is named). */
+  readonly applying?: string;
+}
+
+/**
+ * The ServiceError fields of a failed call, cause left out: the caller adds it (or leaves it out
+ * when the SDK error may hold a secret) and the object's own field. One wording for every
+ * service: "<field>: <operation> on <noun> "<name>" failed with <code>: <AWS's message> (<hint>)".
+ */
+export function failureInit<Operation extends string>(
+  rules: ServiceRules<Operation>,
+  err: unknown,
+  f: Failure<Operation>,
+): Omit<ServiceErrorInit<Operation>, "cause"> {
+  const where = f.field === undefined ? "" : `${f.field}: `;
+  const detail = messageDetail(f.text ?? messageOf(err), f.code, rules.genericNames);
+  const hint = f.hint ?? sharedHint(rules, f, httpStatus(err));
+  return {
+    disposition: rules.terminalCodes.has(f.code) ? "terminal" : "retryable",
+    code: f.code,
+    operation: f.operation,
+    ...(f.field === undefined ? {} : { field: f.field }),
+    message: `${where}${f.operation} on ${rules.noun} "${f.name}" failed with ${f.code}${detail}${f.applying ?? ""}${hint}`,
+  };
+}
+
+/** The hint for a code of the rules' shared kinds, else for a 5xx answer, else "". */
+function sharedHint<Operation extends string>(
+  rules: ServiceRules<Operation>,
+  f: Failure<Operation>,
+  status: number | undefined,
+): string {
+  const { service, noun } = rules;
+  const where = f.field ?? "the spec";
+  if (rules.refusedValue?.has(f.code)) {
+    return ` (${service} refused the value of ${where}; fix ${where} and the ${noun} is reconciled again)`;
+  }
+  if (rules.accessDenied?.has(f.code)) {
+    return ` (the identity lacks ${rules.iamActions[f.operation]} on this ${noun}; retrying)`;
+  }
+  if (rules.gone?.has(f.code)) return ` (the ${noun} is gone; retrying)`;
+  if (rules.throttled?.has(f.code)) return ` (${service} throttled the call; retrying)`;
+  return status !== undefined && status >= 500 ? ` (${service} server error; retrying)` : "";
+}
+
+/**
+ * A delete refused because deletion protection is on (DynamoDB, RDS). Retryable: the fix is
+ * outside the spec (the object is being deleted), and once it is made the next attempt deletes
+ * the object without anyone touching the Kubernetes object again.
+ */
+export function deletionProtectedInit<Operation extends string>(
+  rules: ServiceRules<Operation>,
+  err: unknown,
+  p: {
+    readonly operation: Operation;
+    readonly name: string;
+    readonly code: string;
+    /** The spec field that turns deletion protection off. */
+    readonly field: string;
+    /** What "to keep the ... instead" calls the object: "table", "instance". */
+    readonly keep: string;
+    /** As in Failure. */
+    readonly text?: string;
+  },
+): Omit<ServiceErrorInit<Operation>, "cause"> {
+  const detail = messageDetail(p.text ?? messageOf(err), p.code, rules.genericNames);
+  return {
+    disposition: "retryable",
+    code: p.code,
+    operation: p.operation,
+    field: p.field,
+    message: `${p.field}: ${p.operation} on ${rules.noun} "${p.name}" refused: deletion protection is on${detail}. To delete it, first set ${p.field}: false and let it sync (or disable deletion protection in AWS); to keep the ${p.keep} instead, annotate the object services.k8s.aws/deletion-policy: retain. Retrying`,
+  };
 }

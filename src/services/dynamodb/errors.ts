@@ -4,7 +4,19 @@
 // table busy with an earlier change). Every message names the table, the DynamoDB operation
 // and the spec field.
 
-export type ErrorDisposition = "terminal" | "retryable";
+import {
+  deletionProtectedInit,
+  failureInit,
+  fallbackCode,
+  genericErrorNames,
+  messageOf,
+  type SdkErrorLike,
+  ServiceError,
+  type ServiceErrorInit,
+  type ServiceRules,
+} from "../service-error.ts";
+
+export { type ErrorDisposition, httpStatus } from "../service-error.ts";
 
 /** The DynamoDB operations this module calls; each error names the one that failed. */
 export type DynamoOperation =
@@ -31,37 +43,17 @@ const iamActions: Record<DynamoOperation, string> = {
   UpdateTimeToLive: "dynamodb:UpdateTimeToLive",
 };
 
-export interface TableErrorInit {
-  readonly disposition: ErrorDisposition;
-  /** DynamoDB's error code without "Exception" (or the SDK's error name for network failures). */
-  readonly code: string;
-  readonly operation: DynamoOperation;
+export interface TableErrorInit extends ServiceErrorInit<DynamoOperation> {
   readonly table: string;
-  /** `spec.<field>` the operation was applying, when there is one. */
-  readonly field?: string;
-  readonly message: string;
-  readonly cause?: unknown;
 }
 
-export class TableError extends Error {
+export class TableError extends ServiceError<DynamoOperation> {
   override readonly name = "TableError";
-  readonly disposition: ErrorDisposition;
-  readonly code: string;
-  readonly operation: DynamoOperation;
   readonly table: string;
-  readonly field: string | undefined;
 
   constructor(init: TableErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.disposition = init.disposition;
-    this.code = init.code;
-    this.operation = init.operation;
+    super(init);
     this.table = init.table;
-    this.field = init.field;
-  }
-
-  get terminal(): boolean {
-    return this.disposition === "terminal";
   }
 }
 
@@ -72,14 +64,7 @@ export function isTableError(err: unknown): err is TableError {
 /** Codes only a change of the spec can fix. */
 const terminalCodes = new Set(["Validation", "InvalidParameter", "InvalidParameterValue", "Serialization"]);
 
-interface SdkErrorLike {
-  name?: unknown;
-  message?: unknown;
-  code?: unknown;
-  $metadata?: { httpStatusCode?: number };
-}
-
-const genericNames = new Set(["", "Error", "Unknown", "UnknownError", "DynamoDBServiceException"]);
+const genericNames = new Set([...genericErrorNames, "DynamoDBServiceException"]);
 
 /**
  * DynamoDB's error code without the "Exception" suffix (ResourceNotFound, ResourceInUse,
@@ -90,13 +75,7 @@ export function errorCode(err: unknown): string {
   if (typeof e.name === "string" && !genericNames.has(e.name)) {
     return e.name.replace(/^com\.amazonaws\.dynamodb\.v\d+#/, "").replace(/Exception$/, "");
   }
-  if (typeof e.code === "string" && e.code !== "") return e.code;
-  const status = httpStatus(err);
-  return status === undefined ? "Unknown" : `HTTP${status}`;
-}
-
-export function httpStatus(err: unknown): number | undefined {
-  return ((err ?? {}) as SdkErrorLike).$metadata?.httpStatusCode;
+  return fallbackCode(err);
 }
 
 /** No table of that name in this account and region. */
@@ -144,72 +123,52 @@ export interface ErrorContext {
   readonly field?: string;
 }
 
+/** What the shared classification (../service-error.ts) needs of DynamoDB: its names, its codes. */
+const rules: ServiceRules<DynamoOperation> = {
+  service: "DynamoDB",
+  noun: "table",
+  genericNames,
+  terminalCodes,
+  iamActions,
+  refusedValue: new Set(["Validation", "InvalidParameter", "InvalidParameterValue", "Serialization"]),
+  accessDenied: new Set(["AccessDenied", "UnrecognizedClient"]),
+  gone: new Set(["ResourceNotFound", "TableNotFound"]),
+  throttled: new Set(["Throttling", "RequestLimitExceeded", "ProvisionedThroughputExceeded"]),
+};
+
 /** Wraps any failure of a DynamoDB call into a TableError that says what to do about it. */
 export function classifyError(err: unknown, ctx: ErrorContext): TableError {
   if (isTableError(err)) return err;
   const code = errorCode(err);
-  const status = httpStatus(err);
-  const awsMessage = ((err ?? {}) as SdkErrorLike).message;
-  const text = typeof awsMessage === "string" ? awsMessage : "";
-  const detail = text !== "" && !genericNames.has(text) && text !== code ? `: ${text}` : "";
-  if (ctx.operation === "DeleteTable" && isDeletionProtected(err)) {
-    // Retryable: the fix is outside the spec (the object is being deleted), and once it is
-    // made the next attempt deletes the table without anyone touching the object again.
+  const { operation, table } = ctx;
+  if (operation === "DeleteTable" && isDeletionProtected(err)) {
+    const field = "spec.deletionProtectionEnabled";
     return new TableError({
-      disposition: "retryable",
-      code,
-      operation: ctx.operation,
-      table: ctx.table,
-      field: "spec.deletionProtectionEnabled",
-      message: `spec.deletionProtectionEnabled: DeleteTable on table "${ctx.table}" refused: deletion protection is on${detail}. To delete it, first set spec.deletionProtectionEnabled: false and let it sync (or disable deletion protection in AWS); to keep the table instead, annotate the object services.k8s.aws/deletion-policy: retain. Retrying`,
+      ...deletionProtectedInit(rules, err, { operation, name: table, code, field, keep: "table" }),
+      table,
       cause: err,
     });
   }
   const field =
-    ctx.field ?? (code === "Validation" || code === "InvalidParameter" ? fieldFromMessage(text) : undefined);
-  const where = field === undefined ? "" : `${field}: `;
-  const base = `${where}${ctx.operation} on table "${ctx.table}" failed with ${code}${detail}`;
+    ctx.field ??
+    (code === "Validation" || code === "InvalidParameter" ? fieldFromMessage(messageOf(err)) : undefined);
   return new TableError({
-    disposition: terminalCodes.has(code) ? "terminal" : "retryable",
-    code,
-    operation: ctx.operation,
-    table: ctx.table,
-    ...(field === undefined ? {} : { field }),
-    message: `${base}${hint(code, ctx, field, status)}`,
+    ...failureInit(rules, err, { operation, name: table, code, field, hint: hint(code, ctx) }),
+    table,
     cause: err,
   });
 }
 
-function hint(
-  code: string,
-  ctx: ErrorContext,
-  field: string | undefined,
-  status: number | undefined,
-): string {
-  const where = field ?? "the spec";
+/** DynamoDB's own hints; the codes of `rules` (and 5xx answers) get the shared ones. */
+function hint(code: string, ctx: ErrorContext): string | undefined {
   switch (code) {
-    case "Validation":
-    case "InvalidParameter":
-    case "InvalidParameterValue":
-    case "Serialization":
-      return ` (DynamoDB refused the value of ${where}; fix ${where} and the table is reconciled again)`;
     case "ResourceInUse":
       return ctx.operation === "DeleteTable"
         ? " (table is busy with an earlier change; retrying)"
         : " (table is busy with an earlier change: DynamoDB takes one change at a time; retrying)";
-    case "ResourceNotFound":
-    case "TableNotFound":
-      return " (the table is gone; retrying)";
     case "LimitExceeded":
       return " (a DynamoDB limit on concurrent table operations or throughput decreases was reached; retrying)";
-    case "AccessDenied":
-    case "UnrecognizedClient":
-      return ` (the identity lacks ${iamActions[ctx.operation]} on this table; retrying)`;
-    case "Throttling":
-    case "RequestLimitExceeded":
-    case "ProvisionedThroughputExceeded":
-      return " (DynamoDB throttled the call; retrying)";
     default:
-      return status !== undefined && status >= 500 ? " (DynamoDB server error; retrying)" : "";
+      return undefined;
   }
 }

@@ -8,15 +8,18 @@
 // error is then not kept as the cause.
 
 import {
-  type ErrorDisposition,
+  deletionProtectedInit,
+  failureInit,
+  fallbackCode,
   genericErrorNames,
-  httpStatus,
+  messageOf,
   type SdkErrorLike,
   ServiceError,
   type ServiceErrorInit,
+  type ServiceRules,
 } from "../service-error.ts";
 
-export { type ErrorDisposition, httpStatus };
+export { type ErrorDisposition, httpStatus } from "../service-error.ts";
 
 /** The RDS operations this module calls; each error names the one that failed. */
 export type RdsOperation =
@@ -78,9 +81,7 @@ export function errorCode(err: unknown): string {
   const strip = (s: string) => s.replace(/Fault$/, "").replace(/Exception$/, "");
   if (typeof e.name === "string" && !genericNames.has(e.name)) return strip(e.name);
   if (typeof e.Code === "string" && e.Code !== "") return strip(e.Code);
-  if (typeof e.code === "string" && e.code !== "") return e.code;
-  const status = httpStatus(err);
-  return status === undefined ? "Unknown" : `HTTP${status}`;
+  return fallbackCode(err);
 }
 
 /** No DB instance of that identifier in this account and region. */
@@ -96,11 +97,6 @@ export function isAlreadyExists(err: unknown): boolean {
 /** The instance is not in a state that allows the call (busy, or already being deleted). */
 export function isInvalidState(err: unknown): boolean {
   return errorCode(err) === "InvalidDBInstanceState";
-}
-
-function messageOf(err: unknown): string {
-  const m = ((err ?? {}) as SdkErrorLike).message;
-  return typeof m === "string" ? m : "";
 }
 
 /** DeleteDBInstance refused because deletion protection is on. */
@@ -155,31 +151,56 @@ export interface ErrorContext {
   readonly secrets?: readonly string[];
 }
 
+/** What the shared classification (../service-error.ts) needs of RDS: its names, its codes. */
+const rules: ServiceRules<RdsOperation> = {
+  service: "RDS",
+  noun: "DB instance",
+  genericNames,
+  terminalCodes,
+  iamActions,
+  refusedValue: new Set([
+    "InvalidParameter",
+    "InvalidParameterValue",
+    "InvalidParameterCombination",
+    "MissingParameter",
+    "ValidationError",
+    "InvalidDBInstanceIdentifier",
+  ]),
+  accessDenied: new Set([
+    "AccessDenied",
+    "AccessDeniedException",
+    "UnauthorizedOperation",
+    "InvalidClientTokenId",
+  ]),
+  gone: new Set(["DBInstanceNotFound"]),
+  throttled: new Set(["Throttling", "ThrottlingException", "RequestLimitExceeded"]),
+};
+
 /** Wraps any failure of an RDS call into a DBInstanceError that says what to do about it. */
 export function classifyError(err: unknown, ctx: ErrorContext): DBInstanceError {
   if (isDBInstanceError(err)) return err;
   const secrets = ctx.secrets ?? [];
   const code = errorCode(err);
-  const status = httpStatus(err);
   const text = redact(messageOf(err), secrets);
-  const detail = text !== "" && !genericNames.has(text) && text !== code ? `: ${text}` : "";
   const carriesSecret = secrets.some((s) => s !== "");
   const cause = carriesSecret ? {} : { cause: err };
-  if (ctx.operation === "DeleteDBInstance" && isDeletionProtected(err)) {
-    // Retryable: the fix is outside the spec (the object is being deleted), and once it is
-    // made the next attempt deletes the instance without anyone touching the object again.
+  const { operation, dbInstance } = ctx;
+  if (operation === "DeleteDBInstance" && isDeletionProtected(err)) {
+    const field = "spec.deletionProtection";
     return new DBInstanceError({
-      disposition: "retryable",
-      code,
-      operation: ctx.operation,
-      dbInstance: ctx.dbInstance,
-      field: "spec.deletionProtection",
-      message: `spec.deletionProtection: DeleteDBInstance on DB instance "${ctx.dbInstance}" refused: deletion protection is on${detail}. To delete it, first set spec.deletionProtection: false and let it sync (or disable deletion protection in AWS); to keep the instance instead, annotate the object services.k8s.aws/deletion-policy: retain. Retrying`,
+      ...deletionProtectedInit(rules, err, {
+        operation,
+        name: dbInstance,
+        code,
+        field,
+        keep: "instance",
+        text,
+      }),
+      dbInstance,
       ...cause,
     });
   }
-  const refusesValue = terminalCodes.has(code);
-  const named = refusesValue ? fieldFromMessage(text) : undefined;
+  const named = terminalCodes.has(code) ? fieldFromMessage(text) : undefined;
   const field =
     ctx.field ??
     (named !== undefined && (ctx.fields === undefined || ctx.fields.includes(named))
@@ -187,46 +208,34 @@ export function classifyError(err: unknown, ctx: ErrorContext): DBInstanceError 
       : ctx.fields?.length === 1
         ? ctx.fields[0]
         : named);
-  const where = field === undefined ? "" : `${field}: `;
   const applying =
     field === undefined && ctx.fields !== undefined && ctx.fields.length > 1
       ? ` (applying ${ctx.fields.join(", ")})`
       : "";
-  const base = `${where}${ctx.operation} on DB instance "${ctx.dbInstance}" failed with ${code}${detail}${applying}`;
   return new DBInstanceError({
-    disposition: refusesValue ? "terminal" : "retryable",
-    code,
-    operation: ctx.operation,
-    dbInstance: ctx.dbInstance,
-    ...(field === undefined ? {} : { field }),
-    message: `${base}${hint(code, ctx, field, status)}`,
+    ...failureInit(rules, err, {
+      operation,
+      name: dbInstance,
+      code,
+      field,
+      hint: hint(code, ctx, field),
+      text,
+      applying,
+    }),
+    dbInstance,
     ...cause,
   });
 }
 
-function hint(
-  code: string,
-  ctx: ErrorContext,
-  field: string | undefined,
-  status: number | undefined,
-): string {
-  const where = field ?? "the spec";
+/** RDS's own hints; the codes of `rules` (and 5xx answers) get the shared ones. */
+function hint(code: string, ctx: ErrorContext, field: string | undefined): string | undefined {
   switch (code) {
-    case "InvalidParameter":
-    case "InvalidParameterValue":
-    case "InvalidParameterCombination":
-    case "MissingParameter":
-    case "ValidationError":
-    case "InvalidDBInstanceIdentifier":
-      return ` (RDS refused the value of ${where}; fix ${where} and the DB instance is reconciled again)`;
     case "StorageTypeNotSupported":
       return " (this storage type is not offered for the engine or class; fix spec.storageType)";
     case "InvalidDBInstanceState":
       return ctx.operation === "DeleteDBInstance"
         ? " (the DB instance is busy with an earlier change; retrying)"
         : " (the DB instance is busy with an earlier change: RDS applies changes once it is available; retrying)";
-    case "DBInstanceNotFound":
-      return " (the DB instance is gone; retrying)";
     case "DBInstanceAlreadyExists":
       return ` (a DB instance "${ctx.dbInstance}" already exists in this account and region)`;
     case "DBSnapshotAlreadyExists":
@@ -239,16 +248,7 @@ function hint(
       return ` (RDS has no capacity for this instance class here right now; retrying, or choose another ${field === "spec.dbInstanceClass" ? "class" : "spec.dbInstanceClass"})`;
     case "KMSKeyNotAccessible":
       return " (the KMS key for storage encryption is not usable; retrying)";
-    case "AccessDenied":
-    case "AccessDeniedException":
-    case "UnauthorizedOperation":
-    case "InvalidClientTokenId":
-      return ` (the identity lacks ${iamActions[ctx.operation]} on this DB instance; retrying)`;
-    case "Throttling":
-    case "ThrottlingException":
-    case "RequestLimitExceeded":
-      return " (RDS throttled the call; retrying)";
     default:
-      return status !== undefined && status >= 500 ? " (RDS server error; retrying)" : "";
+      return undefined;
   }
 }

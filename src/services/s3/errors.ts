@@ -5,15 +5,16 @@
 // operation and the spec field it was applying.
 
 import {
-  type ErrorDisposition,
+  failureInit,
+  fallbackCode,
   genericErrorNames as genericNames,
-  httpStatus,
   type SdkErrorLike,
   ServiceError,
   type ServiceErrorInit,
+  type ServiceRules,
 } from "../service-error.ts";
 
-export { type ErrorDisposition, httpStatus };
+export { type ErrorDisposition, httpStatus } from "../service-error.ts";
 
 /** The S3 operations this module calls; each error names the one that failed. */
 export type S3Operation =
@@ -112,20 +113,16 @@ export function errorCode(err: unknown): string {
   const e = (err ?? {}) as SdkErrorLike;
   if (typeof e.Code === "string" && e.Code !== "") return e.Code;
   if (typeof e.name === "string" && !genericNames.has(e.name)) return e.name;
-  if (typeof e.code === "string" && e.code !== "") return e.code;
-  switch (httpStatus(err)) {
-    case undefined:
-      return "Unknown";
-    case 301:
-      return "PermanentRedirect";
-    case 403:
-      return "AccessDenied";
-    case 404:
-      return "NotFound";
-    default:
-      return `HTTP${httpStatus(err)}`;
-  }
+  const fallback = fallbackCode(err);
+  return codesOfBodilessAnswers.get(fallback) ?? fallback;
 }
+
+/** The codes S3 means by the HTTP status of an answer without a body (HEAD). */
+const codesOfBodilessAnswers: ReadonlyMap<string, string> = new Map([
+  ["HTTP301", "PermanentRedirect"],
+  ["HTTP403", "AccessDenied"],
+  ["HTTP404", "NotFound"],
+]);
 
 /** The region S3 named in a redirect (x-amz-bucket-region), if any. */
 export function redirectRegion(err: unknown): string | undefined {
@@ -138,39 +135,38 @@ export interface ErrorContext {
   readonly field?: string;
 }
 
+/** S3 words its own hints for its codes, access denied included: only the 5xx one is shared. */
+const rules: ServiceRules<S3Operation> = {
+  service: "S3",
+  noun: "bucket",
+  genericNames,
+  terminalCodes,
+  iamActions,
+};
+
 /** Wraps any failure of an S3 call into a BucketError that says what to do about it. */
 export function classifyError(err: unknown, ctx: ErrorContext): BucketError {
   if (isBucketError(err)) return err;
   const code = errorCode(err);
-  const status = httpStatus(err);
-  const awsMessage = ((err ?? {}) as SdkErrorLike).message;
-  // Bodiless answers carry the SDK's placeholder ("UnknownError"), which says nothing.
-  const detail =
-    typeof awsMessage === "string" && !genericNames.has(awsMessage) && awsMessage !== code
-      ? `: ${awsMessage}`
-      : "";
-  const where = ctx.field === undefined ? "" : `${ctx.field}: `;
-  const base = `${where}${ctx.operation} on bucket "${ctx.bucket}" failed with ${code}${detail}`;
   const region = code === "PermanentRedirect" ? redirectRegion(err) : undefined;
-  const terminal = terminalCodes.has(code);
   return new BucketError({
-    disposition: terminal ? "terminal" : "retryable",
-    code,
-    operation: ctx.operation,
+    // Bodiless answers carry the SDK's placeholder ("UnknownError"), which says nothing: it is
+    // one of `genericNames`, so the message leaves it out.
+    ...failureInit(rules, err, {
+      operation: ctx.operation,
+      name: ctx.bucket,
+      code,
+      field: ctx.field,
+      hint: hint(code, ctx, region),
+    }),
     bucket: ctx.bucket,
-    ...(ctx.field === undefined ? {} : { field: ctx.field }),
     ...(region === undefined ? {} : { bucketRegion: region }),
-    message: `${base}${hint(code, ctx, status, region)}`,
     cause: err,
   });
 }
 
-function hint(
-  code: string,
-  ctx: ErrorContext,
-  status: number | undefined,
-  region: string | undefined,
-): string {
+/** S3's own hints; 5xx answers get the shared one. */
+function hint(code: string, ctx: ErrorContext, region: string | undefined): string | undefined {
   switch (code) {
     case "InvalidBucketName":
       return ` (spec.name "${ctx.bucket}" is not a valid S3 bucket name; choose another name)`;
@@ -191,6 +187,6 @@ function hint(
     case "NoSuchBucket":
       return " (S3 may not show a new bucket everywhere yet; retrying)";
     default:
-      return status !== undefined && status >= 500 ? " (S3 server error; retrying)" : "";
+      return undefined;
   }
 }

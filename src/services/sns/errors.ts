@@ -4,15 +4,16 @@
 // being enabled). Every message names the topic, the SNS operation and the spec field.
 
 import {
-  type ErrorDisposition,
+  failureInit,
+  fallbackCode,
   genericErrorNames as genericNames,
-  httpStatus,
   type SdkErrorLike,
   ServiceError,
   type ServiceErrorInit,
+  type ServiceRules,
 } from "../service-error.ts";
 
-export { type ErrorDisposition, httpStatus };
+export { type ErrorDisposition, httpStatus } from "../service-error.ts";
 
 /** The SNS operations this module calls; each error names the one that failed. */
 export type SnsOperation =
@@ -72,9 +73,7 @@ export function errorCode(err: unknown): string {
   const e = (err ?? {}) as SdkErrorLike;
   if (typeof e.Code === "string" && e.Code !== "") return e.Code;
   if (typeof e.name === "string" && !genericNames.has(e.name)) return e.name.replace(/Exception$/, "");
-  if (typeof e.code === "string" && e.code !== "") return e.code;
-  const status = httpStatus(err);
-  return status === undefined ? "Unknown" : `HTTP${status}`;
+  return fallbackCode(err);
 }
 
 /** No topic of that ARN (GetTopicAttributes says NotFound, the tagging API ResourceNotFound). */
@@ -97,36 +96,39 @@ export interface ErrorContext {
   readonly field?: string;
 }
 
+/** What the shared classification (../service-error.ts) needs of SNS: its names, its codes. */
+const rules: ServiceRules<SnsOperation> = {
+  service: "SNS",
+  noun: "topic",
+  genericNames,
+  terminalCodes,
+  iamActions,
+  refusedValue: new Set(["InvalidParameter", "InvalidParameterValue", "ValidationError"]),
+  accessDenied: new Set(["AuthorizationError", "AccessDenied"]),
+  gone: new Set(["NotFound", "ResourceNotFound"]),
+  throttled: new Set(["Throttled", "Throttling"]),
+};
+
 /** Wraps any failure of an SNS call into a TopicError that says what to do about it. */
 export function classifyError(err: unknown, ctx: ErrorContext): TopicError {
   if (isTopicError(err)) return err;
   const code = errorCode(err);
-  const status = httpStatus(err);
-  const awsMessage = ((err ?? {}) as SdkErrorLike).message;
-  const detail =
-    typeof awsMessage === "string" && !genericNames.has(awsMessage) && awsMessage !== code
-      ? `: ${awsMessage}`
-      : "";
-  const where = ctx.field === undefined ? "" : `${ctx.field}: `;
-  const base = `${where}${ctx.operation} on topic "${ctx.topic}" failed with ${code}${detail}`;
   return new TopicError({
-    disposition: terminalCodes.has(code) ? "terminal" : "retryable",
-    code,
-    operation: ctx.operation,
+    ...failureInit(rules, err, {
+      operation: ctx.operation,
+      name: ctx.topic,
+      code,
+      field: ctx.field,
+      hint: hint(code),
+    }),
     topic: ctx.topic,
-    ...(ctx.field === undefined ? {} : { field: ctx.field }),
-    message: `${base}${hint(code, ctx, status)}`,
     cause: err,
   });
 }
 
-function hint(code: string, ctx: ErrorContext, status: number | undefined): string {
-  const field = ctx.field ?? "the spec";
+/** SNS's own hints; the codes of `rules` (and 5xx answers) get the shared ones. */
+function hint(code: string): string | undefined {
   switch (code) {
-    case "InvalidParameter":
-    case "InvalidParameterValue":
-    case "ValidationError":
-      return ` (SNS refused the value of ${field}; fix ${field} and the topic is reconciled again)`;
     case "TagLimitExceeded":
       return " (a topic holds at most 50 tags, crossrole's ownership tags included; remove some from spec.tags)";
     case "TagPolicy":
@@ -139,16 +141,7 @@ function hint(code: string, ctx: ErrorContext, status: number | undefined): stri
     case "KMSOptInRequired":
     case "KMSThrottling":
       return " (the KMS key named by spec.kmsMasterKeyID is not usable yet; retrying)";
-    case "AuthorizationError":
-    case "AccessDenied":
-      return ` (the identity lacks ${iamActions[ctx.operation]} on this topic; retrying)`;
-    case "NotFound":
-    case "ResourceNotFound":
-      return " (the topic is gone; retrying)";
-    case "Throttled":
-    case "Throttling":
-      return " (SNS throttled the call; retrying)";
     default:
-      return status !== undefined && status >= 500 ? " (SNS server error; retrying)" : "";
+      return undefined;
   }
 }

@@ -5,16 +5,18 @@
 // the spec field.
 
 import {
-  type ErrorDisposition,
+  failureInit,
+  fallbackCode,
   genericErrorNames,
-  httpStatus,
+  messageOf,
   type SdkErrorLike,
   ServiceError,
   type ServiceErrorInit,
+  type ServiceRules,
 } from "../service-error.ts";
 import { fieldOfAttribute } from "./mapping.ts";
 
-export { type ErrorDisposition, httpStatus };
+export { type ErrorDisposition, httpStatus } from "../service-error.ts";
 
 /** The SQS operations this module calls; each error names the one that failed. */
 export type SqsOperation =
@@ -91,9 +93,7 @@ export function errorCode(err: unknown): string {
     return legacyCodes[name] ?? name;
   }
   if (typeof e.Code === "string" && e.Code !== "") return legacyCodes[e.Code] ?? e.Code;
-  if (typeof e.code === "string" && e.code !== "") return e.code;
-  const status = httpStatus(err);
-  return status === undefined ? "Unknown" : `HTTP${status}`;
+  return fallbackCode(err);
 }
 
 /** No queue of that name or URL in this account. */
@@ -124,48 +124,51 @@ export function fieldFromMessage(message: string): string | undefined {
   return undefined;
 }
 
+/** What the shared classification (../service-error.ts) needs of SQS: its names, its codes. */
+const rules: ServiceRules<SqsOperation> = {
+  service: "SQS",
+  noun: "queue",
+  genericNames,
+  terminalCodes,
+  iamActions,
+  refusedValue: new Set([
+    "InvalidAttributeValue",
+    "InvalidAttributeName",
+    "InvalidParameterValue",
+    "InvalidParameterCombination",
+    "ValidationError",
+  ]),
+  accessDenied: new Set(["AccessDenied", "AccessDeniedException", "AuthorizationError"]),
+  throttled: new Set(["RequestThrottled", "ThrottlingException", "Throttling", "OverLimit"]),
+};
+
 /** Wraps any failure of an SQS call into a QueueError that says what to do about it. */
 export function classifyError(err: unknown, ctx: ErrorContext): QueueError {
   if (isQueueError(err)) return err;
   const code = errorCode(err);
-  const status = httpStatus(err);
-  const awsMessage = ((err ?? {}) as SdkErrorLike).message;
-  const text = typeof awsMessage === "string" ? awsMessage : "";
-  const detail = text !== "" && !genericNames.has(text) && text !== code ? `: ${text}` : "";
   const field =
     ctx.field ??
     (code === "InvalidAttributeValue" || code === "InvalidAttributeName"
-      ? fieldFromMessage(text)
+      ? fieldFromMessage(messageOf(err))
       : undefined);
-  const where = field === undefined ? "" : `${field}: `;
-  const base = `${where}${ctx.operation} on queue "${ctx.queue}" failed with ${code}${detail}`;
   return new QueueError({
-    disposition: terminalCodes.has(code) ? "terminal" : "retryable",
-    code,
-    operation: ctx.operation,
+    ...failureInit(rules, err, {
+      operation: ctx.operation,
+      name: ctx.queue,
+      code,
+      field,
+      hint: hint(code, ctx, field),
+    }),
     queue: ctx.queue,
-    ...(field === undefined ? {} : { field }),
-    message: `${base}${hint(code, ctx, field, status)}`,
     cause: err,
   });
 }
 
-function hint(
-  code: string,
-  ctx: ErrorContext,
-  field: string | undefined,
-  status: number | undefined,
-): string {
-  const where = field ?? "the spec";
+/** SQS's own hints; the codes of `rules` (and 5xx answers) get the shared ones. */
+function hint(code: string, ctx: ErrorContext, field: string | undefined): string | undefined {
   switch (code) {
-    case "InvalidAttributeValue":
-    case "InvalidAttributeName":
-    case "InvalidParameterValue":
-    case "InvalidParameterCombination":
-    case "ValidationError":
-      return ` (SQS refused the value of ${where}; fix ${where} and the queue is reconciled again)`;
     case "UnsupportedOperation":
-      return ` (SQS does not support this for the queue; fix ${where})`;
+      return ` (SQS does not support this for the queue; fix ${field ?? "the spec"})`;
     case "KmsNotFound":
     case "KmsInvalidKeyUsage":
       return " (the KMS key is not usable for SQS; fix spec.kmsMasterKeyID)";
@@ -182,16 +185,7 @@ function hint(
       return field === "spec.redrivePolicy"
         ? " (the dead-letter queue spec.redrivePolicy names does not exist in this account and region yet; create it or fix spec.redrivePolicy; retrying)"
         : " (the queue is gone; retrying)";
-    case "AccessDenied":
-    case "AccessDeniedException":
-    case "AuthorizationError":
-      return ` (the identity lacks ${iamActions[ctx.operation]} on this queue; retrying)`;
-    case "RequestThrottled":
-    case "ThrottlingException":
-    case "Throttling":
-    case "OverLimit":
-      return " (SQS throttled the call; retrying)";
     default:
-      return status !== undefined && status >= 500 ? " (SQS server error; retrying)" : "";
+      return undefined;
   }
 }
