@@ -10,8 +10,7 @@
 // bin/crossrole.js runs every command. A CARM-mode pass over the same objects is reported, not
 // judged.
 // Progress goes to stderr; stdout gets exactly one JSON line with every figure; the exit code is
-// 1 when a target is missed. Inputs come from a seeded generator (the same mulberry32 as
-// bench/resolver.ts, which cannot be imported without running that bench), so every run audits
+// 1 when a target is missed. Inputs come from the benches' seeded generator (seeded-random.ts), so every run audits
 // the same cluster.
 
 import { loadavg } from "node:os";
@@ -23,6 +22,7 @@ import { defaultFeatureGates, defaultSettings } from "../src/resolver/settings.t
 import { buildSnapshot } from "../src/resolver/snapshot.ts";
 import type { ConfigObjects, Settings } from "../src/resolver/types.ts";
 import { isServed } from "../src/services/served.ts";
+import { seededRandom } from "./seeded-random.ts";
 
 const targets = { wallMs: 2000, peakRssMB: 300 };
 const namespaceCount = 10_000;
@@ -33,20 +33,7 @@ const envs = ["dev", "stage", "prod"] as const;
 const tiers = ["bronze", "silver", "gold", "platinum"] as const;
 const kinds = resourceKinds.filter((k) => isServed(k.kind));
 
-// ---- seeded generator (mulberry32) ----
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = rng(20240611);
+const random = seededRandom(20240611);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const below = (n: number) => Math.floor(random() * n);
 

@@ -17,6 +17,7 @@ import { resolve } from "../src/resolver/resolve.ts";
 import { defaultFeatureGates, defaultSettings } from "../src/resolver/settings.ts";
 import { buildSnapshot } from "../src/resolver/snapshot.ts";
 import type { ConfigObjects, Decision, ResourceObject, Settings } from "../src/resolver/types.ts";
+import { seededRandom } from "./seeded-random.ts";
 
 const targets = { snapshotBuildMs: 1000, decisionMedianUs: 20, decisionP99Us: 100, snapshotMemoryMB: 200 };
 const namespaceCount = 10_000;
@@ -31,19 +32,6 @@ const kinds: readonly [string, string][] = [
   ["dynamodb.services.k8s.aws/v1alpha1", "Table"],
   ["rds.services.k8s.aws/v1alpha1", "DBInstance"],
 ];
-
-// ---- seeded generator (mulberry32) ----
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)]!;
@@ -289,7 +277,7 @@ function met(f: RunFigures): boolean {
   );
 }
 
-const random = rng(20240601);
+const random = seededRandom(20240601);
 const nsObjects = namespaces(random);
 const cases = resources(random);
 const selectorMode: Settings = {

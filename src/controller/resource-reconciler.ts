@@ -363,8 +363,9 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     let r = await read(a.obj.status);
     // About to send a Secret's value again: the cache may not hold our own last status write yet
     // (its watch event lags under load), and a stale appliedSecrets would resend a value AWS
-    // already has. Ask the apiserver once: rare (only when a value seems unsent), and exact.
-    if (r.ok && r.secrets.changed.length > 0) {
+    // already has. Only then ask the apiserver, once: exact, and rare.
+    const cacheMayLag = d.selfWrites === undefined || d.selfWrites.awaitingEcho(a.key);
+    if (r.ok && r.secrets.changed.length > 0 && cacheMayLag) {
       const live = await liveObject(a);
       if (live !== undefined && live.metadata.resourceVersion !== a.obj.metadata.resourceVersion) {
         r = await read(live.status);

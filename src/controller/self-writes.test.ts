@@ -29,3 +29,13 @@ test("each echo is recognised on its own, in any order; memory stays bounded", (
   w.forget("n/b");
   assert.equal(w.isEcho("n/b", at("21")), false);
 });
+
+test("awaitingEcho: true from our write until its echo has come back, per object", () => {
+  const w = new SelfWrites();
+  assert.equal(w.awaitingEcho("n/b"), false, "nothing written yet");
+  w.record("n/b", at("21"));
+  assert.equal(w.awaitingEcho("n/b"), true);
+  assert.equal(w.awaitingEcho("other/b"), false);
+  assert.equal(w.isEcho("n/b", at("21")), true);
+  assert.equal(w.awaitingEcho("n/b"), false, "the cache now holds our write");
+});

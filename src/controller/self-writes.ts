@@ -35,6 +35,14 @@ export class SelfWrites {
     return true;
   }
 
+  /**
+   * Whether a write of ours to `key` has not come back through the informer yet: only then can
+   * the cached object be older than what this controller itself last wrote.
+   */
+  awaitingEcho(key: string): boolean {
+    return this.#byKey.has(key);
+  }
+
   forget(key: string): void {
     this.#byKey.delete(key);
   }
