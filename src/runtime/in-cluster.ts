@@ -2,9 +2,8 @@
 // KUBERNETES_SERVICE_HOST:KUBERNETES_SERVICE_PORT (an IPv6 host in brackets), the CA and the
 // namespace from the service-account mount, and its projected token as a token file the client
 // re-reads every minute (the kubelet rotates it).
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { KubeconfigError, type ReadFile, type RestConfig } from "./rest-config.ts";
+import { KubeconfigError, type ReadFile, type RestConfig, readUtf8 } from "./rest-config.ts";
 
 export const serviceAccountDir = "/var/run/secrets/kubernetes.io/serviceaccount";
 
@@ -25,7 +24,7 @@ export function inClusterConfig(opts: InClusterOptions): RestConfig {
     );
   }
   const dir = opts.dir ?? serviceAccountDir;
-  const readFile = opts.readFile ?? ((file: string) => readFileSync(file, "utf8"));
+  const readFile = opts.readFile ?? readUtf8;
   const read = (name: string, required: boolean): string | undefined => {
     try {
       return readFile(join(dir, name));

@@ -130,8 +130,9 @@ function deadline(ms: number): { readonly signal: AbortSignal; clear(): void } {
   return { signal: ctl.signal, clear: () => clearTimeout(timer) };
 }
 
+/** `server`: the base URL without a trailing slash. */
 function buildUrl(server: string, path: string, query?: Readonly<Record<string, QueryValue>>): URL {
-  const url = new URL(server.replace(/\/+$/, "") + path);
+  const url = new URL(server + path);
   for (const [k, v] of Object.entries(query ?? {})) {
     if (v !== undefined) url.searchParams.set(k, String(v));
   }
@@ -179,6 +180,8 @@ function apiError(
 
 class ConfigKubeClient implements KubeClient {
   readonly #config: RestConfig;
+  /** config.server without a trailing slash: what every request's path is appended to. */
+  readonly #server: string;
   readonly #opts: KubeClientOptions;
   readonly #auth: Authenticator;
   readonly #isHttps: boolean;
@@ -187,6 +190,7 @@ class ConfigKubeClient implements KubeClient {
 
   constructor(config: RestConfig, opts: KubeClientOptions) {
     this.#config = config;
+    this.#server = config.server.replace(/\/+$/, "");
     this.#opts = opts;
     this.#auth = createAuthenticator(config, opts.auth);
     this.#isHttps = new URL(config.server).protocol === "https:";
@@ -244,7 +248,7 @@ class ConfigKubeClient implements KubeClient {
   }
 
   async request<T = unknown>(r: KubeRequest): Promise<T> {
-    const url = buildUrl(this.#config.server, r.path, r.query);
+    const url = buildUrl(this.#server, r.path, r.query);
     const started = performance.now();
     const timeoutMs = r.timeoutMs ?? this.#opts.requestTimeoutMs ?? 30_000;
     const timeout = deadline(timeoutMs);
@@ -281,7 +285,7 @@ class ConfigKubeClient implements KubeClient {
 
   async watch(w: WatchRequest): Promise<void> {
     if (w.signal.aborted) return;
-    const url = buildUrl(this.#config.server, w.path, { ...w.query, watch: "true" });
+    const url = buildUrl(this.#server, w.path, { ...w.query, watch: "true" });
     // `stop` tears the stream down after a bad event; only the caller's signal and the deadline
     // end a watch normally.
     const stop = new AbortController();

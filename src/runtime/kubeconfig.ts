@@ -7,7 +7,6 @@
 // tls-server-name; client-certificate(-data)/client-key(-data), token, tokenFile,
 // username/password, as/as-uid/as-groups/as-user-extra, exec credential plugins. Refused with
 // the fix named: auth-provider (gcp, azure, oidc; use their exec plugins) and proxy-url.
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import {
@@ -18,6 +17,8 @@ import {
   type RestAuth,
   type RestConfig,
   type RestTLS,
+  readFailure,
+  readUtf8,
 } from "./rest-config.ts";
 
 export interface KubeconfigCluster {
@@ -266,10 +267,8 @@ export function mergeKubeconfigs(configs: readonly Kubeconfig[]): Kubeconfig {
   };
 }
 
-const readUtf8: ReadFile = (file) => readFileSync(file, "utf8");
-
 /** Which kubeconfig, for messages: "kubeconfig a:b". */
-export function describeKubeconfig(kc: Kubeconfig): string {
+function describeKubeconfig(kc: Kubeconfig): string {
   return `kubeconfig ${kc.files.join(path.delimiter)}`;
 }
 
@@ -290,8 +289,7 @@ function material(
   try {
     return readFile(file);
   } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    throw new KubeconfigError(`${where}: ${field} ${file} cannot be read (${why}).`);
+    throw new KubeconfigError(`${where}: ${field} ${file} cannot be read (${readFailure(err)}).`);
   }
 }
 
@@ -408,8 +406,7 @@ export function loadKubeconfigFiles(files: readonly string[], opts: ResolveOptio
     try {
       text = readFile(file);
     } catch (err) {
-      const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-      throw new KubeconfigError(`kubeconfig ${file}: cannot read it (${why}).`);
+      throw new KubeconfigError(`kubeconfig ${file}: cannot read it (${readFailure(err)}).`);
     }
     return parseKubeconfig(text, file);
   });

@@ -3,6 +3,7 @@
 // to, and what createKubeClient (kube-client.ts) connects with. Files named by a kubeconfig (CA,
 // client certificate and key) are already read into it; a token file is not: it is re-read
 // while the client runs, as client-go does.
+import { readFileSync } from "node:fs";
 
 /** A kubeconfig or in-cluster setup that cannot be used, with the file, entry and fix in its message. */
 export class KubeconfigError extends Error {
@@ -14,6 +15,14 @@ export class KubeconfigError extends Error {
 
 /** Reads a file as UTF-8 (injected in tests). */
 export type ReadFile = (file: string) => string;
+
+/** The real ReadFile. */
+export const readUtf8: ReadFile = (file) => readFileSync(file, "utf8");
+
+/** Why a file could not be read, for a message: its errno code (ENOENT, EACCES), else the error's message. */
+export function readFailure(err: unknown): string {
+  return (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+}
 
 export interface RestTLS {
   /** PEM of the CA(s) that sign the apiserver's certificate; the system CAs when absent. */
