@@ -14,7 +14,7 @@ import { NamespaceIndex } from "./namespace-index.ts";
 import { KindSets, ReachBook } from "./reaches.ts";
 
 /** The name of the synthetic resources the audit asks the resolver about. */
-export const probeName = "<any>";
+const probeName = "<any>";
 
 /**
  * A region the probes carry only when their namespace and the settings give none: the identity
@@ -35,7 +35,7 @@ export interface AuditContext {
   readonly reaches: ReachBook;
 }
 
-export function auditModeOf(settings: Settings): AuditMode {
+function auditModeOf(settings: Settings): AuditMode {
   return settings.featureGates.IAMRoleSelector ? "IAMRoleSelector" : "CARM";
 }
 

@@ -5,6 +5,7 @@
 // at all gets a reach of its own, so nothing in use is ever missing from the report.
 
 import { resourceAnnotations } from "../api/annotations.ts";
+import { apiVersionOf } from "../api/kinds.ts";
 import { resolve } from "../resolver/resolve.ts";
 import type { ResourceObject } from "../resolver/types.ts";
 import type { AuditContext } from "./context.ts";
@@ -24,9 +25,7 @@ export function applyExistingResources(
   const { snapshot, settings, kinds, kindSets, reaches } = ctx;
   for (const resource of resources) {
     const namespace = resource.metadata?.namespace ?? "";
-    const index = kinds.findIndex(
-      (k) => k.kind === resource.kind && `${k.group}/${k.version}` === resource.apiVersion,
-    );
+    const index = kinds.findIndex((k) => k.kind === resource.kind && apiVersionOf(k) === resource.apiVersion);
     if (index < 0) continue;
     const kind = kinds[index]!;
     const label = `${kind.kind} ${namespace}/${resource.metadata.name}`;

@@ -11,7 +11,7 @@ function objectKey(ref: { kind: string; name: string; namespace?: string }): str
   return `${ref.kind}\u0000${ref.namespace ?? ""}\u0000${ref.name}`;
 }
 
-export function totalsOf(report: Omit<AuditReport, "totals">): AuditReport["totals"] {
+function totalsOf(report: Omit<AuditReport, "totals">): AuditReport["totals"] {
   const accounts = new Set<string>();
   for (const role of report.roles) if (role.account !== null) accounts.add(role.account);
   return {

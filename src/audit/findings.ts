@@ -31,7 +31,7 @@ const codeRank: Readonly<Record<FindingCode, number>> = {
 /** How many names a message lists before "and N more" (the full list is in `namespaces`). */
 const shownNames = 10;
 
-export function listText(names: readonly string[], bound = shownNames): string {
+function listText(names: readonly string[], bound = shownNames): string {
   const shown = names.slice(0, bound).join(", ");
   return names.length > bound ? `${shown} and ${names.length - bound} more` : shown;
 }

@@ -30,10 +30,10 @@ export interface Grant {
 }
 
 export const controllerCredentials = "controller";
-export const controllerGrantId = "controller:default";
+const controllerGrantId = "controller:default";
 
 /** `every namespace`, `list [a, b]`, `selector team=a`, `list [a] or selector team=a`. */
-export function admitsText(allowed: CompiledAllowedNamespaces): string {
+function admitsText(allowed: CompiledAllowedNamespaces): string {
   if (allowed.kind === "all") return "allowedNamespaces: {} (every namespace)";
   if (allowed.kind === "none") return allowed.describe();
   const parts: string[] = [];
@@ -43,7 +43,7 @@ export function admitsText(allowed: CompiledAllowedNamespaces): string {
 }
 
 /** What an IAMRoleSelector applies to, in one line. */
-export function selectorScopeText(selector: SelectorConfig): string {
+function selectorScopeText(selector: SelectorConfig): string {
   const parts = [
     selector.namespaceNames !== null
       ? `namespaces [${selector.namespaceNames.join(", ")}]`

@@ -17,7 +17,7 @@ const palette = [
 ] as const;
 
 /** The colour of "no single account": unknown, aggregate nodes, accounts past the palette. */
-export const neutralColor = "#8a94a6";
+const neutralColor = "#8a94a6";
 
 export interface AccountColors {
   (account: string | null): string;

@@ -39,7 +39,7 @@ export interface Graph {
   readonly edges: readonly GraphEdge[];
 }
 
-export function nodeId(column: Column, key: string): string {
+function nodeId(column: Column, key: string): string {
   return `${column}:${key}`;
 }
 

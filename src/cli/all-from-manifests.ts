@@ -3,15 +3,8 @@
 import type { ResourceKind } from "../api/kinds.ts";
 import type { ResourceObject } from "../resolver/types.ts";
 import type { AllInputs } from "./all-from-cluster.ts";
-import {
-  assumedNamespace,
-  groupOf,
-  iamRoleSelectorKind,
-  identityKinds,
-  type KubeObject,
-  metadataString,
-} from "./inputs.ts";
-import { noteMisplacedCarmMap, rejectDuplicates } from "./manifest-source.ts";
+import { assumedNamespace, type KubeObject, metadataString } from "./inputs.ts";
+import { sortManifests } from "./manifest-source.ts";
 import type { ManifestObject } from "./manifests.ts";
 
 /** Where a manifest without metadata.namespace lands (`kubectl apply` without -n). */
@@ -21,27 +14,18 @@ export function collectAllFromManifests(
   manifests: readonly ManifestObject[],
   query: { readonly systemNamespace: string; readonly kinds: readonly ResourceKind[] },
 ): AllInputs {
-  rejectDuplicates(manifests);
   const notes: string[] = [];
-  const namespaces: KubeObject[] = [];
-  const configMaps: KubeObject[] = [];
-  const iamRoleSelectors: KubeObject[] = [];
-  const identities: KubeObject[] = [];
   const resources: ResourceObject[] = [];
-  for (const { object, origin } of manifests) {
-    const group = groupOf(object["apiVersion"]);
-    const kind = object["kind"];
-    if (group === "" && kind === "Namespace") namespaces.push(object);
-    else if (group === "" && kind === "ConfigMap") {
-      configMaps.push(object);
-      noteMisplacedCarmMap(object, origin, query.systemNamespace, notes);
-    } else if (group === iamRoleSelectorKind.group && kind === iamRoleSelectorKind.kind) {
-      iamRoleSelectors.push(object);
-    } else if (identityKinds.some((k) => k.group === group && k.kind === kind)) identities.push(object);
-    else if (query.kinds.some((k) => k.group === group && k.kind === kind)) {
-      resources.push(placed(object, origin, notes));
-    }
-  }
+  const objects = sortManifests(
+    manifests,
+    query.systemNamespace,
+    notes,
+    ({ object, origin }, group, kind) => {
+      if (query.kinds.some((k) => k.group === group && k.kind === kind))
+        resources.push(placed(object, origin, notes));
+    },
+  );
+  const { namespaces } = objects;
   const known = new Set(namespaces.map((ns) => metadataString(ns, "name")));
   for (const namespace of [...new Set(resources.map((r) => r.metadata.namespace ?? ""))].sort()) {
     if (known.has(namespace)) continue;
@@ -50,7 +34,7 @@ export function collectAllFromManifests(
       `Namespace ${namespace} is not in the manifests; assuming it exists without labels or annotations.`,
     );
   }
-  return { objects: { namespaces, configMaps, iamRoleSelectors, identities }, resources, notes };
+  return { objects, resources, notes };
 }
 
 /** The resource, in `default` when its manifest names no namespace. */

@@ -21,7 +21,12 @@ import type { Command } from "./command.ts";
 import { badInput, type CliError, ExitCode, type ExitCodeValue } from "./errors.ts";
 import type { CliIO } from "./io.ts";
 import { settingsFlags, settingsFromFlags } from "./settings-flags.ts";
-import { rejectClusterFlagsOffline, sourceFlags } from "./source-flags.ts";
+import {
+  callerAccountUnlessGiven,
+  kubeconfigFromFlags,
+  readAllFromManifests,
+  sourceFlags,
+} from "./source-flags.ts";
 
 const commandName = "crossrole audit";
 const modes: readonly AuditMode[] = ["CARM", "IAMRoleSelector"];
@@ -201,12 +206,8 @@ async function readManifests(
   kinds: readonly ResourceKind[],
   io: CliIO,
 ): Promise<Read> {
-  rejectClusterFlagsOffline(commandName, values);
-  // Loaded lazily: the offline path never needs the Kubernetes or AWS clients.
-  const { loadManifests } = await import("./manifests.ts");
-  const { collectAllFromManifests } = await import("./all-from-manifests.ts");
-  const manifests = await loadManifests(sources, io.cwd);
-  const inputs = collectAllFromManifests(manifests, { systemNamespace: settings.systemNamespace, kinds });
+  const query = { systemNamespace: settings.systemNamespace, kinds };
+  const inputs = await readAllFromManifests(commandName, sources, values, query, io);
   const notes =
     settings.controllerAccount === null
       ? [
@@ -227,20 +228,11 @@ async function readCluster(
   kinds: readonly ResourceKind[],
   io: CliIO,
 ): Promise<Read> {
-  const { loadKubeconfig } = await import("./kubeconfig.ts");
+  const loaded = await kubeconfigFromFlags(values, io);
   const { collectAllFromCluster } = await import("./all-from-cluster.ts");
-  const { lookupCallerAccount } = await import("./controller-account.ts");
-  const loaded = loadKubeconfig({
-    kubeconfig: stringFlag(values, "kubeconfig"),
-    context: stringFlag(values, "context"),
-    env: io.env,
-    cwd: io.cwd,
-  });
   const [inputs, caller] = await Promise.all([
     collectAllFromCluster(loaded, { systemNamespace: settings.systemNamespace, kinds }),
-    settings.controllerAccount === null
-      ? lookupCallerAccount({ region: settings.defaultRegion, endpoint: settings.defaultEndpoint })
-      : Promise.resolve(null),
+    callerAccountUnlessGiven(settings),
   ]);
   const source = { from: "cluster" as const, detail: loaded.description };
   if (caller === null) return { inputs, settings, source };

@@ -18,7 +18,12 @@ import { renderText } from "./render-text.ts";
 import { buildContext, buildReport, exitCodeFor } from "./report.ts";
 import { resolveResource } from "./resolve-adapter.ts";
 import { settingsFlags, settingsFromFlags } from "./settings-flags.ts";
-import { rejectClusterFlagsOffline, sourceFlags } from "./source-flags.ts";
+import {
+  callerAccountUnlessGiven,
+  kubeconfigFromFlags,
+  rejectClusterFlagsOffline,
+  sourceFlags,
+} from "./source-flags.ts";
 import { knownKindsText, parseTarget, type Target } from "./target.ts";
 
 const commandName = "crossrole explain";
@@ -149,21 +154,13 @@ async function explainOnline(
   settings: Settings,
   io: CliIO,
 ): Promise<Explained> {
-  const { loadKubeconfig, contextNamespace } = await import("./kubeconfig.ts");
+  const loaded = await kubeconfigFromFlags(values, io);
+  const { contextNamespace } = await import("./kubeconfig.ts");
   const { collectFromCluster } = await import("./cluster-source.ts");
-  const { lookupCallerAccount } = await import("./controller-account.ts");
-  const loaded = loadKubeconfig({
-    kubeconfig: stringFlag(values, "kubeconfig"),
-    context: stringFlag(values, "context"),
-    env: io.env,
-    cwd: io.cwd,
-  });
   const namespace = stringFlag(values, "namespace") ?? contextNamespace(loaded.kubeConfig);
   const [inputs, caller] = await Promise.all([
     collectFromCluster(loaded, { target, namespace, systemNamespace: settings.systemNamespace }),
-    settings.controllerAccount === null
-      ? lookupCallerAccount({ region: settings.defaultRegion, endpoint: settings.defaultEndpoint })
-      : Promise.resolve(null),
+    callerAccountUnlessGiven(settings),
   ]);
   if (caller === null) return { inputs, settings, unknownAccountReason: null };
   if (caller.account === null) {

@@ -28,15 +28,46 @@ export function collectFromManifests(
   manifests: readonly ManifestObject[],
   query: ManifestQuery,
 ): ExplainInputs {
-  rejectDuplicates(manifests);
   const notes: string[] = [];
-  const objects = {
-    namespaces: [] as KubeObject[],
-    configMaps: [] as KubeObject[],
-    iamRoleSelectors: [] as KubeObject[],
-    identities: [] as KubeObject[],
-  };
   const targets: ManifestObject[] = [];
+  const objects = sortManifests(manifests, query.systemNamespace, notes, (manifest, group, kind) => {
+    if (group === query.target.kind.group && kind === query.target.kind.kind) targets.push(manifest);
+  });
+  const resource = pickResource(targets, query, notes);
+  if (!objects.namespaces.some((ns) => metadataString(ns, "name") === query.namespace)) {
+    objects.namespaces.push(assumedNamespace(query.namespace));
+    notes.push(
+      `Namespace ${query.namespace} is not in the manifests; assuming it exists without labels or annotations.`,
+    );
+  }
+  return { objects, resource, notes };
+}
+
+export interface SortedConfiguration extends ConfigurationObjects {
+  readonly namespaces: KubeObject[];
+  readonly configMaps: KubeObject[];
+  readonly iamRoleSelectors: KubeObject[];
+  readonly identities: KubeObject[];
+}
+
+/**
+ * The configuration the resolver reads out of `manifests` (Namespaces, ConfigMaps,
+ * IAMRoleSelectors, identities), in file order; every other manifest goes to `other`. Rejects
+ * an object defined twice, and notes a CARM map outside the system namespace.
+ */
+export function sortManifests(
+  manifests: readonly ManifestObject[],
+  systemNamespace: string,
+  notes: string[],
+  other: (manifest: ManifestObject, group: string | undefined, kind: unknown) => void,
+): SortedConfiguration {
+  rejectDuplicates(manifests);
+  const objects: SortedConfiguration = {
+    namespaces: [],
+    configMaps: [],
+    iamRoleSelectors: [],
+    identities: [],
+  };
   for (const manifest of manifests) {
     const { object, origin } = manifest;
     const group = groupOf(object["apiVersion"]);
@@ -45,23 +76,16 @@ export function collectFromManifests(
       objects.namespaces.push(object);
     } else if (group === "" && kind === "ConfigMap") {
       objects.configMaps.push(object);
-      noteMisplacedCarmMap(object, origin, query.systemNamespace, notes);
+      noteMisplacedCarmMap(object, origin, systemNamespace, notes);
     } else if (group === iamRoleSelectorKind.group && kind === iamRoleSelectorKind.kind) {
       objects.iamRoleSelectors.push(object);
     } else if (identityKinds.some((k) => k.group === group && k.kind === kind)) {
       objects.identities.push(object);
-    } else if (group === query.target.kind.group && kind === query.target.kind.kind) {
-      targets.push(manifest);
+    } else {
+      other(manifest, group, kind);
     }
   }
-  const resource = pickResource(targets, query, notes);
-  if (!objects.namespaces.some((ns) => metadataString(ns, "name") === query.namespace)) {
-    objects.namespaces.push(assumedNamespace(query.namespace));
-    notes.push(
-      `Namespace ${query.namespace} is not in the manifests; assuming it exists without labels or annotations.`,
-    );
-  }
-  return { objects: objects satisfies ConfigurationObjects, resource, notes };
+  return objects;
 }
 
 function pickResource(
@@ -94,7 +118,7 @@ function pickResource(
   );
 }
 
-export function noteMisplacedCarmMap(
+function noteMisplacedCarmMap(
   object: KubeObject,
   origin: string,
   systemNamespace: string,
@@ -110,7 +134,7 @@ export function noteMisplacedCarmMap(
 }
 
 /** Two manifests for one object would make the answer depend on the order of the files. */
-export function rejectDuplicates(manifests: readonly ManifestObject[]): void {
+function rejectDuplicates(manifests: readonly ManifestObject[]): void {
   const seen = new Map<string, string>();
   for (const { object, origin } of manifests) {
     const namespace = metadataString(object, "namespace");

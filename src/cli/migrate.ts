@@ -2,13 +2,10 @@
 // annotations) → IAMRoleSelector manifests, with the proof that switching the controller's mode
 // changes no resource's role, account, region or endpoint — or exactly which would, and why.
 import { resourceKinds } from "../api/kinds.ts";
-import type { Settings } from "../resolver/types.ts";
 import { isServed } from "../services/served.ts";
-import type { AllInputs } from "./all-from-cluster.ts";
 import {
   booleanFlag,
   type FlagSpec,
-  type FlagValues,
   helpFlag,
   parseCommandArgs,
   renderFlagHelp,
@@ -19,7 +16,7 @@ import type { Command } from "./command.ts";
 import { badInput, ExitCode, type ExitCodeValue } from "./errors.ts";
 import type { CliIO } from "./io.ts";
 import { settingsFlags, settingsFromFlags } from "./settings-flags.ts";
-import { rejectClusterFlagsOffline, sourceFlags } from "./source-flags.ts";
+import { readAllFromCluster, readAllFromManifests, sourceFlags } from "./source-flags.ts";
 
 const commandName = "crossrole migrate";
 
@@ -99,10 +96,11 @@ async function runMigrate(args: readonly string[], io: CliIO): Promise<ExitCodeV
   }
   const kinds = resourceKinds.filter((k) => isServed(k.kind));
   const sources = stringListFlag(values, "from");
+  const query = { systemNamespace: settings.systemNamespace, kinds };
   const inputs =
     sources.length > 0
-      ? await readManifests(sources, values, settings, kinds, io)
-      : await readCluster(values, settings, kinds, io);
+      ? await readAllFromManifests(commandName, sources, values, query, io)
+      : await readAllFromCluster(values, query, io);
 
   const result = migrate({ objects: inputs.objects, settings, resources: inputs.resources, kinds });
   io.stdout(output === "json" ? jsonReport(result) : selectorsYaml(result));
@@ -110,36 +108,4 @@ async function runMigrate(args: readonly string[], io: CliIO): Promise<ExitCodeV
   io.stderr(proofSummary(result, { allowChanges, inputNotes: inputs.notes }));
   // 3, explain's "not reconciled": the user's attention is needed before switching.
   return result.changes.length > 0 && !allowChanges ? ExitCode.notReconciled : ExitCode.ok;
-}
-
-async function readManifests(
-  sources: readonly string[],
-  values: FlagValues,
-  settings: Settings,
-  kinds: typeof resourceKinds,
-  io: CliIO,
-): Promise<AllInputs> {
-  rejectClusterFlagsOffline(commandName, values);
-  // Loaded lazily: the offline path never needs the Kubernetes client.
-  const { loadManifests } = await import("./manifests.ts");
-  const { collectAllFromManifests } = await import("./all-from-manifests.ts");
-  const manifests = await loadManifests(sources, io.cwd);
-  return collectAllFromManifests(manifests, { systemNamespace: settings.systemNamespace, kinds });
-}
-
-async function readCluster(
-  values: FlagValues,
-  settings: Settings,
-  kinds: typeof resourceKinds,
-  io: CliIO,
-): Promise<AllInputs> {
-  const { loadKubeconfig } = await import("./kubeconfig.ts");
-  const { collectAllFromCluster } = await import("./all-from-cluster.ts");
-  const loaded = loadKubeconfig({
-    kubeconfig: stringFlag(values, "kubeconfig"),
-    context: stringFlag(values, "context"),
-    env: io.env,
-    cwd: io.cwd,
-  });
-  return collectAllFromCluster(loaded, { systemNamespace: settings.systemNamespace, kinds });
 }

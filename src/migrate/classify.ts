@@ -13,6 +13,7 @@ import type { CarmEntry } from "../api/carm.ts";
 import { apiVersionOf, type ResourceKind } from "../api/kinds.ts";
 import { resolve } from "../resolver/resolve.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
+import { isRecord } from "../resolver/snapshot-objects.ts";
 import type { Snapshot } from "../resolver/snapshot-types.ts";
 import type { ConfigObjects, Decision, Settings } from "../resolver/types.ts";
 import type { CarmGrant } from "./types.ts";
@@ -26,14 +27,10 @@ export interface Cell {
 }
 
 /** The name of the stand-in resource of a namespace × kind cell. */
-export const syntheticName = "*";
+const syntheticName = "*";
 
 /** Any valid region: it only has to let the decision get past placement. */
 const placeholderRegion = "us-east-1";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** A Namespace object without the annotations that only place (region, endpoint). */
 function withoutPlacement(raw: unknown): unknown {
@@ -100,18 +97,11 @@ function grantOf(
   };
 }
 
-export interface Classification {
-  /** Every cell a CARM map entry decides, sorted by namespace then kind order. */
-  readonly cells: readonly Cell[];
-  /** The CARM snapshot the cells were decided on (namespaces without placement annotations). */
-  readonly snapshot: Snapshot;
-}
-
-export function classify(
-  objects: ConfigObjects,
-  settings: Settings,
-  kinds: readonly ResourceKind[],
-): Classification {
+/**
+ * Every cell a CARM map entry decides, sorted by namespace then kind order, decided on the CARM
+ * snapshot of namespaces without placement annotations.
+ */
+export function classify(objects: ConfigObjects, settings: Settings, kinds: readonly ResourceKind[]): Cell[] {
   const namespaces = Array.isArray(objects.namespaces) ? objects.namespaces.map(withoutPlacement) : [];
   const snapshot = buildSnapshot({ ...objects, namespaces }, settings);
   const placed: Settings = { ...settings, defaultRegion: placeholderRegion };
@@ -130,5 +120,5 @@ export function classify(
       cells.push({ namespace, kind, grant, teamEndpoint });
     }
   }
-  return { cells, snapshot };
+  return cells;
 }

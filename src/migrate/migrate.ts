@@ -66,7 +66,7 @@ export function migrate(input: MigrationInput): MigrationResult {
   const wrongMode = notCarmMode(settings);
   if (wrongMode !== null) throw new Error(wrongMode);
 
-  const { cells } = classify(objects, settings, kinds);
+  const cells = classify(objects, settings, kinds);
   const generated = buildSelectors(cells, kinds);
   const generatedNames = new Set(generated.map((g) => g.selector.metadata.name));
   const existing = Array.isArray(objects.iamRoleSelectors) ? objects.iamRoleSelectors : [];

@@ -4,6 +4,7 @@
 
 import { namespaceAnnotations } from "../api/annotations.ts";
 import type { Snapshot } from "../resolver/snapshot-types.ts";
+import { canonicalJson } from "../toolkit/canonical-json.ts";
 import type { Cell } from "./classify.ts";
 import type { GeneratedSelector, MigrationChange } from "./types.ts";
 
@@ -13,19 +14,6 @@ export interface NotesInput {
   readonly existing: readonly unknown[];
   readonly carmSnapshot: Snapshot;
   readonly changes: readonly MigrationChange[];
-}
-
-/** JSON with sorted keys, so two specs compare equal whatever order their fields were written in. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record)
-      .filter((k) => record[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
 }
 
 function unusedEntries({ cells, carmSnapshot }: NotesInput): string[] {
@@ -52,7 +40,7 @@ function replacedSelectors({ generated, existing }: NotesInput): string[] {
     const old = existing.find(
       (raw) => (raw as { metadata?: { name?: unknown } } | null)?.metadata?.name === name,
     ) as { spec?: unknown } | undefined;
-    if (old !== undefined && canonical(old.spec) !== canonical(selector.spec)) {
+    if (old !== undefined && canonicalJson(old.spec) !== canonicalJson(selector.spec)) {
       notes.push(
         `IAMRoleSelector ${name} already exists with another spec; applying the output replaces it.`,
       );

@@ -13,7 +13,7 @@ export interface Mode {
   readonly settings: Settings;
 }
 
-export function modeDecision(decision: Decision): ModeDecision {
+function modeDecision(decision: Decision): ModeDecision {
   return {
     outcome: decision.outcome,
     source: decision.source,

@@ -36,7 +36,7 @@ function annotation(resource: ResourceObject, key: string): string | null {
 }
 
 /** What a decision does, as a verb phrase: `use role arn:… (IAMRoleSelector x)`, `deny: …`. */
-export function describeDecision(d: ModeDecision): string {
+function describeDecision(d: ModeDecision): string {
   if (d.outcome !== "use") return `${d.outcome}: ${d.message}`;
   if (d.roleARN === null) return "use the controller's own credentials";
   return `use role ${d.roleARN}${d.selector === null ? "" : ` (IAMRoleSelector ${d.selector})`}`;
