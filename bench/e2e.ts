@@ -12,10 +12,10 @@
 // number of distinct roles), Kubernetes API requests per resource (the controller's
 // rest_client_requests_total), and the controller's peak RSS (VmHWM). Ends with one JSON line.
 import { lookupKind } from "../src/api/kinds.ts";
-import { installCrds } from "../src/deploy/install-crds.ts";
-import { applyObjects } from "../src/deploy/manifests.ts";
 import { accountsHolding } from "../src/local-stack/accounts.ts";
 import { startControllerProcess } from "../src/local-stack/controller-process.ts";
+import { installCrds } from "../src/local-stack/install-crds.ts";
+import { applyObjects } from "../src/local-stack/manifests.ts";
 import { startStack, waitFor } from "../src/local-stack/stack.ts";
 import { createKubeClient, type KubeClient } from "../src/runtime/kube-client.ts";
 import type { KubeObject } from "../src/runtime/kube-object.ts";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { stringify } from "yaml";
 import { chartDir, generatedChartFiles } from "../src/deploy/chart.ts";
-import { helmTemplate } from "../src/deploy/helm.ts";
+import { helmTemplate } from "../src/local-stack/helm.ts";
 import { helmBinary, helmVersion, repoRoot } from "../src/local-stack/versions.ts";
 import { defaultSystemNamespace } from "../src/resolver/settings.ts";
 import { syncGeneratedFiles } from "./generated-files.ts";

@@ -8,8 +8,6 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { lookupKind } from "../src/api/kinds.ts";
 import { runCli } from "../src/cli/main.ts";
-import { installCrds } from "../src/deploy/install-crds.ts";
-import { applyObjects, readManifests } from "../src/deploy/manifests.ts";
 import { accountsHoldingResource } from "../src/local-stack/accounts.ts";
 import {
   type ControllerProcess,
@@ -18,6 +16,8 @@ import {
   region,
   startControllerProcess,
 } from "../src/local-stack/controller-process.ts";
+import { installCrds } from "../src/local-stack/install-crds.ts";
+import { applyObjects, readManifests } from "../src/local-stack/manifests.ts";
 import { startStack, waitFor } from "../src/local-stack/stack.ts";
 import { binaries, kubeVersion, motoVersion, repoRoot } from "../src/local-stack/versions.ts";
 import { createKubeClient } from "../src/runtime/kube-client.ts";

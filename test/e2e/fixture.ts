@@ -2,9 +2,9 @@
 // (`crossrole run`), plus what tests need to look at both sides — Kubernetes objects and
 // which account's AWS holds what (asked in the emulator with that account's credentials).
 import { lookupKind, type ResourceKind } from "../../src/api/kinds.ts";
-import { installCrds } from "../../src/deploy/install-crds.ts";
-import { applyObjects, readManifests } from "../../src/deploy/manifests.ts";
 import { type ControllerProcess, startControllerProcess } from "../../src/local-stack/controller-process.ts";
+import { installCrds } from "../../src/local-stack/install-crds.ts";
+import { applyObjects, readManifests } from "../../src/local-stack/manifests.ts";
 import { type Stack, type StackOptions, startStack } from "../../src/local-stack/stack.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
 import { createKubeClient, isNotFound, type KubeClient, patchTypes } from "../../src/runtime/kube-client.ts";

@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { parseAllDocuments, stringify } from "yaml";
 import { chartDir } from "../../src/deploy/chart.ts";
-import { helmTemplate } from "../../src/deploy/helm.ts";
-import { applyServerSide } from "../../src/deploy/manifests.ts";
 import { startControllerProcess } from "../../src/local-stack/controller-process.ts";
+import { helmTemplate } from "../../src/local-stack/helm.ts";
+import { applyServerSide } from "../../src/local-stack/manifests.ts";
 import { helmBinary, repoRoot } from "../../src/local-stack/versions.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import {

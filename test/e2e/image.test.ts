@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { readManifests } from "../../src/deploy/manifests.ts";
+import { readManifests } from "../../src/local-stack/manifests.ts";
 import { freePort } from "../../src/local-stack/ports.ts";
 import { ManagedProcess } from "../../src/local-stack/process.ts";
 import { repoRoot } from "../../src/local-stack/versions.ts";

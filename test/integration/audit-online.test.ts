@@ -8,8 +8,8 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { AuditReport } from "../../src/audit/model.ts";
-import { installCrds } from "../../src/deploy/install-crds.ts";
-import { applyObjects, readManifests } from "../../src/deploy/manifests.ts";
+import { installCrds } from "../../src/local-stack/install-crds.ts";
+import { applyObjects, readManifests } from "../../src/local-stack/manifests.ts";
 import { type Stack, startStack } from "../../src/local-stack/stack.ts";
 import { createKubeClient } from "../../src/runtime/kube-client.ts";
 import {

@@ -10,7 +10,7 @@ import { buildCrd } from "../../src/api/crd.ts";
 import { crdFileName } from "../../src/api/crd-yaml.ts";
 import { exampleNamespace, invalidExamples, validExamples } from "../../src/api/examples.ts";
 import { crdSources } from "../../src/crd-sources.ts";
-import { installCrds } from "../../src/deploy/install-crds.ts";
+import { installCrds } from "../../src/local-stack/install-crds.ts";
 import { type Stack, startStack } from "../../src/local-stack/stack.ts";
 import { createKubeClient, type KubeClient } from "../../src/runtime/kube-client.ts";
 import { rejection, show } from "../support/admission.ts";

@@ -2,8 +2,8 @@
 // example, with the controller's account from sts:GetCallerIdentity on the AWS emulator.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { installCrds } from "../../src/deploy/install-crds.ts";
-import { applyObjects, readManifests } from "../../src/deploy/manifests.ts";
+import { installCrds } from "../../src/local-stack/install-crds.ts";
+import { applyObjects, readManifests } from "../../src/local-stack/manifests.ts";
 import { type Stack, startStack } from "../../src/local-stack/stack.ts";
 import { createKubeClient } from "../../src/runtime/kube-client.ts";
 import { aliceExample, type CliRun, parseJson, runCrossrole } from "../support/run-crossrole.ts";
