@@ -205,6 +205,18 @@ function metricSum(text: string, name: string): number {
   return sum;
 }
 
+/** A counter's sum per value of one label (e.g. reconciles per controller). */
+function metricByLabel(text: string, name: string, label: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  const re = new RegExp(`${label}="([^"]*)"`);
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(`${name}{`)) continue;
+    const key = re.exec(line)?.[1] ?? "";
+    out[key] = (out[key] ?? 0) + Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return out;
+}
+
 async function run(scenario: Scenario) {
   const stack = await startStack({ awsRecording: true });
   try {
@@ -283,6 +295,12 @@ async function run(scenario: Scenario) {
     );
     const idleSeconds = (quietSince - t0) / 1000;
     const reconcilesAtIdle = last;
+    // Which controllers they are: a managed kind's own count is its reconciles per resource.
+    const reconcilesAtIdleByController = metricByLabel(
+      await (await fetch(`${controller.metricsURL}/metrics`)).text(),
+      "controller_runtime_reconcile_total",
+      "controller",
+    );
     // AWS calls the resources cost (STS excluded), counted at the emulator.
     const idleRecording = await readMotoRecording(stack.emulator?.recordingPath ?? "");
     const awsCalls = idleRecording.filter(
@@ -325,6 +343,7 @@ async function run(scenario: Scenario) {
       idleSeconds: Number(idleSeconds.toFixed(2)),
       reconcilesAtIdle,
       reconcilesPerResourceAtIdle: Number((reconcilesAtIdle / total).toFixed(2)),
+      reconcilesAtIdleByController,
       awsCallsPerResourceAtIdle: Number((awsCalls / total).toFixed(2)),
       awsCallsPerResourceByOperation: awsCallsByOperation,
       peakRssAtIdleMB: rssAtIdle,

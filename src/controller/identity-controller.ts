@@ -24,6 +24,9 @@ import { identityFinalizer, maxListedUsers, planIdentity } from "./identity-plan
 import { describeUser } from "./identity-usage.ts";
 import { type ConfigSource, UsageTracker } from "./usage-tracker.ts";
 
+/** How long a protected identity's usage count may lag a burst of new users. */
+const usageSettleMs = 1_000;
+
 type IdentityObject = KubeObject & { spec?: { secretRef?: string }; status?: IdentityStatus };
 
 export interface IdentityControllerOptions {
@@ -170,11 +173,23 @@ export function addIdentityControllers(o: IdentityControllerOptions): Controller
     byKind.set(rt.kind, { controller, informer });
   }
 
-  // Users changed: reconcile exactly those identities.
+  // Users changed: reconcile exactly those identities. An identity with no object (the implicit
+  // AWSControllerIdentity default every plain resource goes through) has nothing to protect or
+  // write; when one is created, its informer add reconciles it with the usage of that moment.
+  // Protection cannot wait: an identity without the finalizer yet (its first user) or being
+  // deleted is looked at now. Otherwise only status.usageCount / users change, and a burst (500
+  // buckets through one identity) would write them hundreds of times: wait a second and write
+  // once (delayed adds of one key merge).
   tracker.onChange((keys) => {
     for (const key of keys) {
       const slash = key.indexOf("/");
-      byKind.get(key.slice(0, slash))?.controller.enqueue(key.slice(slash + 1));
+      const entry = byKind.get(key.slice(0, slash));
+      const objKey = key.slice(slash + 1);
+      const cached = entry?.informer.getByKey(objKey);
+      if (!entry || !cached) continue;
+      if (hasFinalizer(cached, finalizer) && cached.metadata.deletionTimestamp === undefined)
+        entry.controller.enqueueAfter(objKey, usageSettleMs);
+      else entry.controller.enqueue(objKey);
     }
   });
   // Validity (Ready) depends on other identities (sources, cycles): re-check every identity.

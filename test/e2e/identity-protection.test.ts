@@ -230,3 +230,35 @@ test("an identity that vanished anyway: retain releases at once; delete proceeds
   const back = await waitForIdentity("stranded", "unused again", (i) => i.status?.usageCount === 0);
   assert.equal(back.metadata.finalizers, undefined, "no finalizer once its last user is gone");
 });
+
+/** Every reconcile one identity controller has run (all results). */
+async function reconcilesOf(controllerName: string): Promise<number> {
+  const text = await (await fetch(`${controller.metricsURL}/metrics`)).text();
+  let sum = 0;
+  for (const m of text.matchAll(/^controller_runtime_reconcile_total\{([^}]*)\} (\d+)$/gm))
+    if (m[1]?.includes(`controller="${controllerName}"`)) sum += Number(m[2]);
+  return sum;
+}
+
+test("a burst of users: the finalizer at once, the usage count written about once a second, not once per user", async (t) => {
+  const before = {
+    role: await reconcilesOf("awsroleidentity"),
+    ctl: await reconcilesOf("awscontrolleridentity"),
+  };
+  const names = Array.from({ length: 30 }, (_, i) => `crowd-${i}`);
+  await e2e.apply([roleIdentity("crowd"), ...names.map((n) => bucket("prot", n, ref("crowd")))]);
+  for (const name of names) await synced(name);
+  const identity = await waitForIdentity("crowd", "usageCount 30", (i) => i.status?.usageCount === 30);
+  assert.ok(identity.metadata.finalizers?.includes(finalizer), `finalizer ${finalizer}`);
+  assert.equal(inUse(identity)?.status, "True");
+  const role = (await reconcilesOf("awsroleidentity")) - before.role;
+  const ctl = (await reconcilesOf("awscontrolleridentity")) - before.ctl;
+  t.diagnostic(`reconciles for 30 new users: AWSRoleIdentity ${role}, AWSControllerIdentity ${ctl}`);
+  assert.ok(
+    role <= 12,
+    `30 new users cost ${role} AWSRoleIdentity reconciles; a settled count needs about one a second`,
+  );
+  // Their chains start at the implicit AWSControllerIdentity default, which has no object here:
+  // nothing to protect, so nothing to reconcile.
+  assert.ok(ctl <= 1, `${ctl} AWSControllerIdentity reconciles for an identity that has no object`);
+});
