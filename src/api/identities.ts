@@ -43,6 +43,16 @@ export type IdentityStatus = z.infer<typeof identityStatusSchema>;
 
 const allowedNamespaces = allowedNamespacesSchema.nullable().optional();
 
+/** The fields of an identity object of `kind`: type meta, metadata, `spec` and the common status. */
+function identityObjectShape<K extends string, S extends z.ZodType>(kind: K, spec: S) {
+  return {
+    ...typeMetaShape(identityApiVersion, kind),
+    metadata: objectMetaSchema,
+    spec,
+    status: identityStatusSchema.optional(),
+  };
+}
+
 // ---- AWSControllerIdentity: the controller's own credentials; a singleton named `default` ----
 
 export const controllerIdentityName = "default";
@@ -54,12 +64,7 @@ export const awsControllerIdentitySpecSchema = z.object(
 export type AWSControllerIdentitySpec = z.infer<typeof awsControllerIdentitySpecSchema>;
 
 export const awsControllerIdentitySchema = withRules(
-  z.object({
-    ...typeMetaShape(identityApiVersion, "AWSControllerIdentity"),
-    metadata: objectMetaSchema,
-    spec: awsControllerIdentitySpecSchema.optional(),
-    status: identityStatusSchema.optional(),
-  }),
+  z.object(identityObjectShape("AWSControllerIdentity", awsControllerIdentitySpecSchema.optional())),
   {
     cel: `self.metadata.name == '${controllerIdentityName}'`,
     message: `metadata.name of an AWSControllerIdentity must be '${controllerIdentityName}' (it is a singleton); rename it`,
@@ -81,12 +86,9 @@ export const awsStaticIdentitySpecSchema = z.object(
 );
 export type AWSStaticIdentitySpec = z.infer<typeof awsStaticIdentitySpecSchema>;
 
-export const awsStaticIdentitySchema = z.object({
-  ...typeMetaShape(identityApiVersion, "AWSStaticIdentity"),
-  metadata: objectMetaSchema,
-  spec: awsStaticIdentitySpecSchema,
-  status: identityStatusSchema.optional(),
-});
+export const awsStaticIdentitySchema = z.object(
+  identityObjectShape("AWSStaticIdentity", awsStaticIdentitySpecSchema),
+);
 export type AWSStaticIdentity = z.infer<typeof awsStaticIdentitySchema>;
 
 // ---- AWSRoleIdentity: sts:AssumeRole from another identity ----
@@ -110,12 +112,7 @@ export const awsRoleIdentitySpecSchema = withRules(
 export type AWSRoleIdentitySpec = z.infer<typeof awsRoleIdentitySpecSchema>;
 
 export const awsRoleIdentitySchema = withRules(
-  z.object({
-    ...typeMetaShape(identityApiVersion, "AWSRoleIdentity"),
-    metadata: objectMetaSchema,
-    spec: awsRoleIdentitySpecSchema,
-    status: identityStatusSchema.optional(),
-  }),
+  z.object(identityObjectShape("AWSRoleIdentity", awsRoleIdentitySpecSchema)),
   {
     cel: "!(self.spec.sourceIdentityRef.kind == 'AWSRoleIdentity' && self.spec.sourceIdentityRef.name == self.metadata.name)",
     message:
@@ -155,12 +152,9 @@ export const awsServiceAccountIdentitySpecSchema = z.object(
 );
 export type AWSServiceAccountIdentitySpec = z.infer<typeof awsServiceAccountIdentitySpecSchema>;
 
-export const awsServiceAccountIdentitySchema = z.object({
-  ...typeMetaShape(identityApiVersion, "AWSServiceAccountIdentity"),
-  metadata: objectMetaSchema,
-  spec: awsServiceAccountIdentitySpecSchema,
-  status: identityStatusSchema.optional(),
-});
+export const awsServiceAccountIdentitySchema = z.object(
+  identityObjectShape("AWSServiceAccountIdentity", awsServiceAccountIdentitySpecSchema),
+);
 export type AWSServiceAccountIdentity = z.infer<typeof awsServiceAccountIdentitySchema>;
 
 /** Any identity object. */

@@ -7,6 +7,7 @@ import { apiVersionOf, type ResourceKind } from "../api/kinds.ts";
 import { resolve } from "../resolver/resolve.ts";
 import type { NamespaceConfig, Snapshot } from "../resolver/snapshot-types.ts";
 import type { Decision, ResourceObject, Settings } from "../resolver/types.ts";
+import { compareText } from "../toolkit/compare-text.ts";
 import { controllerCredentials, type Grant, GrantBook } from "./grants.ts";
 import type { AuditInput } from "./input.ts";
 import type { AuditMode } from "./model.ts";
@@ -45,7 +46,7 @@ export function carmActive(settings: Settings): boolean {
 }
 
 export function createContext(input: AuditInput): AuditContext {
-  const kinds = [...input.kinds].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+  const kinds = [...input.kinds].sort((a, b) => compareText(a.kind, b.kind));
   const services = [...new Set(kinds.map((k) => k.service))];
   const kindSets = new KindSets(kinds.map((k) => k.kind));
   return {

@@ -10,6 +10,7 @@ import type { ChainLink } from "../resolver/rule-identity-ref.ts";
 import { controllerIdentityKey } from "../resolver/snapshot-identities.ts";
 import type { IdentityConfig } from "../resolver/snapshot-types.ts";
 import type { ObjectRef } from "../resolver/types.ts";
+import { compareText } from "../toolkit/compare-text.ts";
 import { type AuditContext, carmActive, roleLabel } from "./context.ts";
 import { describeGrantObject, type Grant } from "./grants.ts";
 import type { IdentityChains } from "./identities.ts";
@@ -49,7 +50,7 @@ function compareFindings(a: AuditFinding, b: AuditFinding): number {
     severityRank[a.severity] - severityRank[b.severity] ||
     codeRank[a.code] - codeRank[b.code] ||
     refText(a.object).localeCompare(refText(b.object)) ||
-    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)
+    compareText(a.message, b.message)
   );
 }
 

@@ -9,18 +9,13 @@ import { accountOfRoleArn } from "../api/validation.ts";
 import type { ChainLink } from "../resolver/rule-identity-ref.ts";
 import { carmLookupKey } from "../resolver/snapshot-carm.ts";
 import type { CarmMapState, SelectorConfig, Snapshot } from "../resolver/snapshot-types.ts";
-import type { ObjectRef, Settings } from "../resolver/types.ts";
+import type { Settings } from "../resolver/types.ts";
 import type { CompiledAllowedNamespaces } from "../selector/allowed-namespaces.ts";
-import type { AuditHop, GrantKind } from "./model.ts";
+import { compareText } from "../toolkit/compare-text.ts";
+import type { AuditGrant, AuditHop, GrantKind } from "./model.ts";
 
-export interface Grant {
-  readonly id: string;
-  readonly kind: GrantKind;
-  readonly object: ObjectRef;
-  readonly key?: string;
-  readonly roleARN: string | null;
-  readonly account: string | null;
-  readonly hops: readonly AuditHop[];
+/** The report's grant (model.ts) as the audit builds it, before namespaces are counted. */
+export interface Grant extends Omit<AuditGrant, "namespaceCount"> {
   /** Groups reaches into roles: the role ARN, else whose credentials (`credentials`). */
   readonly roleKey: string;
   /** For a null role ARN: `controller` or `AWSStaticIdentity/<name>`. */
@@ -88,7 +83,7 @@ export class GrantBook {
 
   /** Every grant created so far, sorted by id. */
   all(): Grant[] {
-    return [...this.#grants.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return [...this.#grants.values()].sort((a, b) => compareText(a.id, b.id));
   }
 
   #add(grant: Grant): Grant {

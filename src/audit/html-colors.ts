@@ -4,6 +4,8 @@
 // so when there are more accounts than colours, the most-reached accounts get them and the
 // rest are grey. Deterministic: the same report always gets the same colours.
 
+import { compareText } from "../toolkit/compare-text.ts";
+
 const palette = [
   "#4e79a7",
   "#f28e2b",
@@ -30,7 +32,7 @@ export interface AccountColors {
 /** `reached`: how many namespaces reach each account, to pick who gets a colour. */
 export function accountColors(reached: ReadonlyMap<string, number>): AccountColors {
   const ranked = [...reached.keys()].sort(
-    (a, b) => (reached.get(b) ?? 0) - (reached.get(a) ?? 0) || (a < b ? -1 : a > b ? 1 : 0),
+    (a, b) => (reached.get(b) ?? 0) - (reached.get(a) ?? 0) || compareText(a, b),
   );
   const colored = ranked.slice(0, palette.length).sort();
   const byAccount = new Map(colored.map((a, i) => [a, palette[i] ?? neutralColor]));

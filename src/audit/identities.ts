@@ -16,6 +16,7 @@ import {
 } from "../resolver/rule-identity-ref.ts";
 import { controllerIdentityKey } from "../resolver/snapshot-identities.ts";
 import type { IdentityConfig, NamespaceConfig } from "../resolver/snapshot-types.ts";
+import { compareText } from "../toolkit/compare-text.ts";
 import type { AuditContext } from "./context.ts";
 import type { Grant } from "./grants.ts";
 import type { NamespaceIndex } from "./namespace-index.ts";
@@ -70,11 +71,7 @@ function clusterTargets(ctx: AuditContext): IdentityRefTarget[] {
   if (!cluster.has(controllerIdentityKey) && !invalid.has(controllerIdentityKey)) {
     targets.push({ kind: "AWSControllerIdentity", name: "default" });
   }
-  return targets.sort((a, b) => {
-    const x = `${a.kind}/${a.name}`;
-    const y = `${b.kind}/${b.name}`;
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
+  return targets.sort((a, b) => compareText(`${a.kind}/${a.name}`, `${b.kind}/${b.name}`));
 }
 
 export function addIdentityReaches(ctx: AuditContext): IdentityChains[] {
@@ -128,11 +125,9 @@ export function addIdentityReaches(ctx: AuditContext): IdentityChains[] {
   }
 
   // An AWSServiceAccountIdentity requested directly: only from its own namespace.
-  const serviceAccounts = [...identities.serviceAccount.values()].sort((a, b) => {
-    const x = `${a.namespace}/${a.name}`;
-    const y = `${b.namespace}/${b.name}`;
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
+  const serviceAccounts = [...identities.serviceAccount.values()].sort((a, b) =>
+    compareText(`${a.namespace}/${a.name}`, `${b.namespace}/${b.name}`),
+  );
   for (const sa of serviceAccounts) {
     const name = sa.namespace ?? "";
     const target = refOf(sa);

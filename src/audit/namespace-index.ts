@@ -5,6 +5,7 @@
 
 import type { NamespaceConfig } from "../resolver/snapshot-types.ts";
 import type { CompiledSelector } from "../selector/label-selector.ts";
+import { compareText } from "../toolkit/compare-text.ts";
 
 const separator = "\u0000";
 
@@ -15,7 +16,7 @@ export class NamespaceIndex {
   readonly #byLabel = new Map<string, NamespaceConfig[]>();
 
   constructor(namespaces: Iterable<NamespaceConfig>) {
-    this.all = [...namespaces].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.all = [...namespaces].sort((a, b) => compareText(a.name, b.name));
     this.byName = new Map(this.all.map((ns) => [ns.name, ns]));
     for (const ns of this.all) {
       const labels = ns.labels;

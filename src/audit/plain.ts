@@ -5,6 +5,7 @@
 
 import { namespaceAnnotations } from "../api/annotations.ts";
 import type { Decision } from "../resolver/types.ts";
+import { compareText } from "../toolkit/compare-text.ts";
 import { type AuditContext, decide, grantOfDecision } from "./context.ts";
 import type { Grant } from "./grants.ts";
 import type { AuditNamespace } from "./model.ts";
@@ -50,9 +51,7 @@ export class Conflicts {
   }
 
   all(): ConflictGroup[] {
-    return [...this.#groups.values()].sort((a, b) =>
-      a.message < b.message ? -1 : a.message > b.message ? 1 : 0,
-    );
+    return [...this.#groups.values()].sort((a, b) => compareText(a.message, b.message));
   }
 }
 

@@ -2,6 +2,7 @@
 // Each is built as the report's own AuditReach object and completed in place (more kinds, the
 // existing resources using it), so a cluster's worth of reaches is allocated once, not twice.
 
+import { compareText } from "../toolkit/compare-text.ts";
 import type { Grant } from "./grants.ts";
 import type { AuditReach } from "./model.ts";
 
@@ -106,5 +107,5 @@ export class ReachBook {
 function compareReaches(a: AuditReach, b: AuditReach): number {
   if (a.grant !== b.grant) return a.grant < b.grant ? -1 : 1;
   if (a.actual !== b.actual) return a.actual ? -1 : 1;
-  return a.how < b.how ? -1 : a.how > b.how ? 1 : 0;
+  return compareText(a.how, b.how);
 }

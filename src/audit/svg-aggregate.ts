@@ -1,6 +1,7 @@
 // Keeps the map readable for large reports: a column with more than `limit` nodes shows only
 // its `shown` best-connected ones and one "… and K more" node standing for the rest, with the
 // rest's edges folded onto it. The tables below the map still list everything.
+import { compareText } from "../toolkit/compare-text.ts";
 import { type Column, columns, EdgeSet, type Graph, type GraphNode } from "./svg-graph.ts";
 
 /** A column with more nodes than this is aggregated... */
@@ -46,7 +47,7 @@ export function aggregate(graph: Graph, limit = mapColumnLimit, shown = mapColum
       continue;
     }
     // Most-connected first; ties by id, so the same report always keeps the same nodes.
-    const ranked = [...all].sort((a, b) => b.weight - a.weight || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const ranked = [...all].sort((a, b) => b.weight - a.weight || compareText(a.id, b.id));
     const kept = ranked.slice(0, shown);
     const rest = ranked.slice(shown);
     const id = moreNodeId(column);

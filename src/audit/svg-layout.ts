@@ -4,6 +4,7 @@
 // namespaces by the mean position of the grants they reach. Each column is centred
 // vertically; a node's lines leave and arrive spread over its side, in the order of their
 // other ends, instead of all meeting in one point.
+import { compareText } from "../toolkit/compare-text.ts";
 import { type AggregatedGraph, moreNodeId } from "./svg-aggregate.ts";
 import { type Column, columns, type GraphEdge, type GraphNode } from "./svg-graph.ts";
 
@@ -37,10 +38,6 @@ export interface MapLayout {
   readonly edges: readonly PlacedEdge[];
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** The columns' nodes in display order (see the file comment). */
 function orderColumns(graph: AggregatedGraph): Map<Column, GraphNode[]> {
   const ordered = new Map<Column, GraphNode[]>();
@@ -64,7 +61,7 @@ function orderColumns(graph: AggregatedGraph): Map<Column, GraphNode[]> {
       const moreB = b.node.id === moreNodeId(column);
       if (moreA !== moreB) return moreA ? 1 : -1;
       if (a.key !== b.key) return a.key < b.key ? -1 : 1;
-      return compare(a.node.label, b.node.label) || compare(a.node.id, b.node.id);
+      return compareText(a.node.label, b.node.label) || compareText(a.node.id, b.node.id);
     });
     const nodes = keyed.map((k) => k.node);
     nodes.forEach((n, i) => {
@@ -145,7 +142,7 @@ function spread(
   const usable = geometry.nodeHeight - 2 * margin;
   const offsets = new Map<GraphEdge, number>();
   for (const list of byNode.values()) {
-    list.sort((a, b) => otherY(a) - otherY(b) || compare(`${a.from} ${a.to}`, `${b.from} ${b.to}`));
+    list.sort((a, b) => otherY(a) - otherY(b) || compareText(`${a.from} ${a.to}`, `${b.from} ${b.to}`));
     list.forEach((e, i) => {
       offsets.set(e, list.length === 1 ? geometry.nodeHeight / 2 : margin + (usable * i) / (list.length - 1));
     });

@@ -3,6 +3,7 @@
 // namespaces in name order, so every list comes out sorted without re-sorting.
 
 import { accountOfRoleArn } from "../api/validation.ts";
+import { compareText } from "../toolkit/compare-text.ts";
 import type { AuditContext } from "./context.ts";
 import type { Grant } from "./grants.ts";
 import type { AuditGrant, AuditNamespace, AuditReach, AuditRole } from "./model.ts";
@@ -37,7 +38,7 @@ export interface Tally {
 function compareRoles(a: RoleEntry, b: RoleEntry): number {
   // Role ARNs sorted; then the credentials without a role (controller first, then static keys).
   if (a.roleARN !== null && b.roleARN !== null) {
-    return a.roleARN < b.roleARN ? -1 : a.roleARN > b.roleARN ? 1 : 0;
+    return compareText(a.roleARN, b.roleARN);
   }
   if (a.roleARN !== null) return -1;
   if (b.roleARN !== null) return 1;

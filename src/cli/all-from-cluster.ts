@@ -5,9 +5,8 @@ import type { ResourceKind } from "../api/kinds.ts";
 import type { ResourceObject } from "../resolver/types.ts";
 import { createKubeClient } from "../runtime/kube-client.ts";
 import { userAgent } from "../version.ts";
-import { guard, plainMetadata } from "./cluster-source.ts";
+import { guard, type ListedKind, listKind, plainMetadata } from "./cluster-source.ts";
 import {
-  type ConfigurationKind,
   type ConfigurationObjects,
   carmConfigMapNames,
   iamRoleSelectorKind,
@@ -27,8 +26,6 @@ interface Listed {
   readonly items?: readonly Record<string, unknown>[];
 }
 
-type Kind = Pick<ConfigurationKind, "group" | "version" | "kind" | "plural">;
-
 export async function collectAllFromCluster(
   loaded: LoadedKubeconfig,
   query: { readonly systemNamespace: string; readonly kinds: readonly ResourceKind[] },
@@ -38,23 +35,11 @@ export async function collectAllFromCluster(
     guard(loaded, description, () => kube.request<T>({ method: "GET", path }));
   const notes: string[] = [];
   /** Every object of a kind, in every namespace; a 404 means its CRD is not installed. */
-  const listAll = async (kind: Kind): Promise<KubeObject[]> => {
-    const listed = await get<Listed>(
-      `list ${kind.plural}.${kind.group}`,
-      `/apis/${kind.group}/${kind.version}/${kind.plural}`,
-    );
-    if (listed.notFound) {
-      notes.push(
-        `The ${kind.kind} CRD (${kind.plural}.${kind.group}) is not installed; treating it as none.`,
-      );
-      return [];
-    }
-    // List items carry no apiVersion/kind of their own on every server; restore them.
-    return (listed.value.items ?? []).map((item) => ({
-      apiVersion: `${kind.group}/${kind.version}`,
-      kind: kind.kind,
-      ...item,
-    }));
+  const listAll = async (kind: ListedKind): Promise<KubeObject[]> => {
+    const listed = await listKind(loaded, kube, kind, null);
+    if (!listed.notFound) return listed.value;
+    notes.push(`The ${kind.kind} CRD (${kind.plural}.${kind.group}) is not installed; treating it as none.`);
+    return [];
   };
   const system = encodeURIComponent(query.systemNamespace);
 

@@ -12,20 +12,23 @@ import {
   type FlagSpec,
   type FlagValues,
   helpFlag,
-  parseCommandArgs,
   renderFlagHelp,
   stringFlag,
   stringListFlag,
 } from "./args.ts";
 import type { Command } from "./command.ts";
+import { parseArgsOrHelp } from "./command-args.ts";
 import { badInput, type CliError, ExitCode, type ExitCodeValue } from "./errors.ts";
 import type { CliIO } from "./io.ts";
+import { outputFlag, outputFormat } from "./output-flag.ts";
 import { settingsFlags, settingsFromFlags } from "./settings-flags.ts";
 import {
-  callerAccountUnlessGiven,
+  controllerAccountOnline,
   kubeconfigFromFlags,
   readAllFromManifests,
   sourceFlags,
+  unknownOfflineAccountNote,
+  withNote,
 } from "./source-flags.ts";
 
 const commandName = "crossrole audit";
@@ -54,14 +57,10 @@ const auditFlags: readonly FlagSpec[] = [
     value: "<CARM|IAMRoleSelector>",
     help: "Audit this mode instead of the one the flags describe (sets the IAMRoleSelector gate and --enable-carm).",
   },
-  {
-    name: "output",
-    short: "o",
-    type: "string",
-    value: "<text|json|html>",
-    default: "text",
-    help: "Output format: a readable report, the report model as compact JSON, or a self-contained HTML page.",
-  },
+  outputFlag(
+    outputs,
+    "Output format: a readable report, the report model as compact JSON, or a self-contained HTML page.",
+  ),
   ...sourceFlags,
   ...settingsFlags,
   helpFlag,
@@ -124,20 +123,15 @@ function settingsForMode(values: FlagValues, env: CliIO["env"]): Settings {
 }
 
 async function runAudit(args: readonly string[], io: CliIO): Promise<ExitCodeValue> {
-  const { values, positionals } = parseCommandArgs(commandName, auditFlags, args);
-  if (values["help"] === true) {
-    io.stdout(usage);
-    return ExitCode.ok;
-  }
+  const parsed = parseArgsOrHelp(commandName, auditFlags, usage, args, io);
+  if (parsed === null) return ExitCode.ok;
+  const { values, positionals } = parsed;
   if (positionals.length > 0) {
     throw badInput(
       `${commandName}: takes no arguments, got ${positionals.map((p) => `"${p}"`).join(" ")}; name a role with --role and a namespace with --namespace.`,
     );
   }
-  const output = stringFlag(values, "output") ?? "text";
-  if (!(outputs as readonly string[]).includes(output)) {
-    throw badInput(`${commandName}: -o ${output} is not an output format; use -o text, -o json or -o html.`);
-  }
+  const output = outputFormat(commandName, values, outputs);
   const settings = settingsForMode(values, io.env);
   const kinds = resourceKinds.filter((k) => isServed(k.kind));
   const sources = stringListFlag(values, "from");
@@ -208,15 +202,8 @@ async function readManifests(
 ): Promise<Read> {
   const query = { systemNamespace: settings.systemNamespace, kinds };
   const inputs = await readAllFromManifests(commandName, sources, values, query, io);
-  const notes =
-    settings.controllerAccount === null
-      ? [
-          ...inputs.notes,
-          "The controller's own account is unknown offline; pass --controller-account to name it.",
-        ]
-      : inputs.notes;
   return {
-    inputs: { ...inputs, notes },
+    inputs: withNote(inputs, settings.controllerAccount === null ? unknownOfflineAccountNote : null),
     settings,
     source: { from: "files", detail: sources.join(", ") },
   };
@@ -230,20 +217,13 @@ async function readCluster(
 ): Promise<Read> {
   const loaded = await kubeconfigFromFlags(values, io);
   const { collectAllFromCluster } = await import("./all-from-cluster.ts");
-  const [inputs, caller] = await Promise.all([
+  const [inputs, account] = await Promise.all([
     collectAllFromCluster(loaded, { systemNamespace: settings.systemNamespace, kinds }),
-    callerAccountUnlessGiven(settings),
+    controllerAccountOnline(settings),
   ]);
-  const source = { from: "cluster" as const, detail: loaded.description };
-  if (caller === null) return { inputs, settings, source };
-  if (caller.account === null) {
-    const note = `The controller's own account is unknown (sts:GetCallerIdentity failed: ${caller.error}); pass --controller-account to name it.`;
-    return { inputs: { ...inputs, notes: [...inputs.notes, note] }, settings, source };
-  }
-  const note = `The controller's own account is ${caller.account} (sts:GetCallerIdentity: ${caller.arn ?? "?"}).`;
   return {
-    inputs: { ...inputs, notes: [...inputs.notes, note] },
-    settings: { ...settings, controllerAccount: caller.account },
-    source,
+    inputs: withNote(inputs, account.note),
+    settings: account.settings,
+    source: { from: "cluster", detail: loaded.description },
   };
 }

@@ -36,6 +36,9 @@ export async function collectFromCluster(
   const { target, namespace, systemNamespace } = query;
   const what = `${target.kind.kind} ${namespace}/${target.name}`;
   const call = <T>(description: string, request: () => Promise<T>) => guard(loaded, description, request);
+  // A namespaced identity is only ever looked up in the resource's own namespace (DESIGN §3.1).
+  const listHere = (kind: ConfigurationKind) =>
+    listKind(loaded, kube, kind, kind.namespaced ? namespace : null);
 
   const [resource, namespaceObject, configMaps, selectors, ...identityLists] = await Promise.all([
     call(
@@ -53,8 +56,8 @@ export async function collectFromCluster(
         ),
       ),
     ),
-    listKind(kube, iamRoleSelectorKind, namespace, call),
-    ...identityKinds.map((kind) => listKind(kube, kind, namespace, call)),
+    listHere(iamRoleSelectorKind),
+    ...identityKinds.map(listHere),
   ]);
 
   const notes: string[] = [];
@@ -117,17 +120,21 @@ type Fetched<T> =
   | { readonly notFound: false; readonly value: T }
   | { readonly notFound: true; readonly error: unknown };
 
-type Caller = <T>(description: string, request: () => Promise<T>) => Promise<Fetched<T>>;
+/** What listing a kind needs to know of it. */
+export type ListedKind = Pick<ConfigurationKind, "group" | "version" | "kind" | "plural">;
 
-async function listKind(
+/**
+ * Every object of `kind` in `namespace` (null: in every namespace, or a cluster-scoped kind),
+ * with the apiVersion and kind list items may lack; notFound when its CRD is not installed.
+ */
+export async function listKind(
+  loaded: LoadedKubeconfig,
   kube: KubeClient,
-  kind: ConfigurationKind,
-  namespace: string,
-  call: Caller,
+  kind: ListedKind,
+  namespace: string | null,
 ): Promise<Fetched<KubeObject[]>> {
-  // A namespaced identity is only ever looked up in the resource's own namespace (DESIGN §3.1).
-  const where = kind.namespaced ? `/namespaces/${encodeURIComponent(namespace)}` : "";
-  const result = await call(`list ${kind.plural}.${kind.group}`, () =>
+  const where = namespace === null ? "" : `/namespaces/${encodeURIComponent(namespace)}`;
+  const result = await guard(loaded, `list ${kind.plural}.${kind.group}`, () =>
     kube.request<unknown>({
       method: "GET",
       path: `/apis/${kind.group}/${kind.version}${where}/${kind.plural}`,

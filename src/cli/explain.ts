@@ -1,32 +1,30 @@
 // `crossrole explain <kind>/<name>`: which AWS identity a resource is (or would be)
 // reconciled with, and why — offline from manifests (--from) or online from the cluster.
 import type { Settings } from "../resolver/types.ts";
-import {
-  type FlagSpec,
-  helpFlag,
-  parseCommandArgs,
-  renderFlagHelp,
-  stringFlag,
-  stringListFlag,
-} from "./args.ts";
+import { type FlagSpec, helpFlag, renderFlagHelp, stringFlag, stringListFlag } from "./args.ts";
 import type { Command } from "./command.ts";
-import { badInput, type ExitCodeValue } from "./errors.ts";
+import { parseArgsOrHelp } from "./command-args.ts";
+import { ExitCode, type ExitCodeValue } from "./errors.ts";
 import type { ExplainInputs } from "./inputs.ts";
 import { metadataString } from "./inputs.ts";
 import type { CliIO } from "./io.ts";
+import { outputFlag, outputFormat } from "./output-flag.ts";
 import { renderText } from "./render-text.ts";
 import { buildContext, buildReport, exitCodeFor } from "./report.ts";
 import { resolveResource } from "./resolve-adapter.ts";
 import { settingsFlags, settingsFromFlags } from "./settings-flags.ts";
 import {
-  callerAccountUnlessGiven,
+  controllerAccountOnline,
   kubeconfigFromFlags,
   rejectClusterFlagsOffline,
   sourceFlags,
+  unknownOfflineAccountNote,
+  withNote,
 } from "./source-flags.ts";
 import { knownKindsText, parseTarget, type Target } from "./target.ts";
 
 const commandName = "crossrole explain";
+const outputs = ["text", "json"] as const;
 
 const explainFlags: readonly FlagSpec[] = [
   {
@@ -36,14 +34,7 @@ const explainFlags: readonly FlagSpec[] = [
     value: "<namespace>",
     help: "Namespace of the resource (default: the kubeconfig context's, else default).",
   },
-  {
-    name: "output",
-    short: "o",
-    type: "string",
-    value: "<text|json>",
-    default: "text",
-    help: "Output format.",
-  },
+  outputFlag(outputs, "Output format."),
   ...sourceFlags,
   ...settingsFlags,
   helpFlag,
@@ -77,15 +68,10 @@ export const explainCommand: Command = {
 };
 
 async function runExplain(args: readonly string[], io: CliIO): Promise<ExitCodeValue> {
-  const { values, positionals } = parseCommandArgs(commandName, explainFlags, args);
-  if (values["help"] === true) {
-    io.stdout(usage);
-    return 0;
-  }
-  const output = stringFlag(values, "output") ?? "text";
-  if (output !== "text" && output !== "json") {
-    throw badInput(`${commandName}: -o ${output} is not an output format; use -o text or -o json.`);
-  }
+  const parsed = parseArgsOrHelp(commandName, explainFlags, usage, args, io);
+  if (parsed === null) return ExitCode.ok;
+  const { values, positionals } = parsed;
+  const output = outputFormat(commandName, values, outputs);
   const target = parseTarget(commandName, positionals);
   const flagSettings = settingsFromFlags(values, io.env);
   const sources = stringListFlag(values, "from");
@@ -99,10 +85,7 @@ async function runExplain(args: readonly string[], io: CliIO): Promise<ExitCodeV
   // Offline the controller's account only matters when the answer is its own credentials.
   const notes =
     sources.length > 0 && decision.outcome === "use" && decision.account === null
-      ? [
-          ...inputs.notes,
-          "The controller's own account is unknown offline; pass --controller-account to name it.",
-        ]
+      ? [...inputs.notes, unknownOfflineAccountNote]
       : inputs.notes;
   const report = buildReport(inputs.resource, decision, problems, notes);
   if (output === "json") {
@@ -158,34 +141,13 @@ async function explainOnline(
   const { contextNamespace } = await import("./kubeconfig.ts");
   const { collectFromCluster } = await import("./cluster-source.ts");
   const namespace = stringFlag(values, "namespace") ?? contextNamespace(loaded.kubeConfig);
-  const [inputs, caller] = await Promise.all([
+  const [inputs, account] = await Promise.all([
     collectFromCluster(loaded, { target, namespace, systemNamespace: settings.systemNamespace }),
-    callerAccountUnlessGiven(settings),
+    controllerAccountOnline(settings),
   ]);
-  if (caller === null) return { inputs, settings, unknownAccountReason: null };
-  if (caller.account === null) {
-    const reason = `sts:GetCallerIdentity failed: ${caller.error}`;
-    return {
-      inputs: {
-        ...inputs,
-        notes: [
-          ...inputs.notes,
-          `The controller's own account is unknown (${reason}); pass --controller-account to name it.`,
-        ],
-      },
-      settings,
-      unknownAccountReason: reason,
-    };
-  }
   return {
-    inputs: {
-      ...inputs,
-      notes: [
-        ...inputs.notes,
-        `The controller's own account is ${caller.account} (sts:GetCallerIdentity: ${caller.arn ?? "?"}).`,
-      ],
-    },
-    settings: { ...settings, controllerAccount: caller.account },
-    unknownAccountReason: null,
+    inputs: withNote(inputs, account.note),
+    settings: account.settings,
+    unknownAccountReason: account.unknownReason,
   };
 }

@@ -3,32 +3,23 @@
 // changes no resource's role, account, region or endpoint — or exactly which would, and why.
 import { resourceKinds } from "../api/kinds.ts";
 import { isServed } from "../services/served.ts";
-import {
-  booleanFlag,
-  type FlagSpec,
-  helpFlag,
-  parseCommandArgs,
-  renderFlagHelp,
-  stringFlag,
-  stringListFlag,
-} from "./args.ts";
+import { booleanFlag, type FlagSpec, helpFlag, renderFlagHelp, stringListFlag } from "./args.ts";
 import type { Command } from "./command.ts";
+import { parseArgsOrHelp, rejectArguments } from "./command-args.ts";
 import { badInput, ExitCode, type ExitCodeValue } from "./errors.ts";
 import type { CliIO } from "./io.ts";
+import { outputFlag, outputFormat } from "./output-flag.ts";
 import { settingsFlags, settingsFromFlags } from "./settings-flags.ts";
 import { readAllFromCluster, readAllFromManifests, sourceFlags } from "./source-flags.ts";
 
 const commandName = "crossrole migrate";
+const outputs = ["yaml", "json"] as const;
 
 const migrateFlags: readonly FlagSpec[] = [
-  {
-    name: "output",
-    short: "o",
-    type: "string",
-    value: "<yaml|json>",
-    default: "yaml",
-    help: "yaml: the IAMRoleSelectors to apply; json: {selectors, changes, decided, proofOver, notes}.",
-  },
+  outputFlag(
+    outputs,
+    "yaml: the IAMRoleSelectors to apply; json: {selectors, changes, decided, proofOver, notes}.",
+  ),
   {
     name: "allow-changes",
     type: "boolean",
@@ -72,17 +63,11 @@ export const migrateCommand: Command = {
 };
 
 async function runMigrate(args: readonly string[], io: CliIO): Promise<ExitCodeValue> {
-  const { values, positionals } = parseCommandArgs(commandName, migrateFlags, args);
-  if (values["help"] === true) {
-    io.stdout(usage);
-    return ExitCode.ok;
-  }
-  if (positionals.length > 0)
-    throw badInput(`${commandName} takes no arguments (got ${positionals.join(" ")}).`);
-  const output = stringFlag(values, "output") ?? "yaml";
-  if (output !== "yaml" && output !== "json") {
-    throw badInput(`${commandName}: -o ${output} is not an output format; use -o yaml or -o json.`);
-  }
+  const parsed = parseArgsOrHelp(commandName, migrateFlags, usage, args, io);
+  if (parsed === null) return ExitCode.ok;
+  const { values, positionals } = parsed;
+  rejectArguments(commandName, positionals);
+  const output = outputFormat(commandName, values, outputs);
   const settings = settingsFromFlags(values, io.env);
   // Loaded here, not at the top: every command's module is imported on each `crossrole` start.
   const { migrate } = await import("../migrate/migrate.ts");

@@ -1,9 +1,10 @@
 // `crossrole rbac`: prints the controller's ServiceAccount and least-privilege RBAC as
 // multi-document YAML (src/deploy/rbac.ts), cluster-wide or for `--watch-namespace a,b`.
 import { defaultSystemNamespace } from "../resolver/settings.ts";
-import { type FlagSpec, helpFlag, parseCommandArgs, renderFlagHelp, stringFlag } from "./args.ts";
+import { type FlagSpec, helpFlag, renderFlagHelp, stringFlag } from "./args.ts";
 import type { Command } from "./command.ts";
-import { badInput, type ExitCodeValue } from "./errors.ts";
+import { parseArgsOrHelp, rejectArguments } from "./command-args.ts";
+import { badInput, ExitCode, type ExitCodeValue } from "./errors.ts";
 import type { CliIO } from "./io.ts";
 
 const commandName = "crossrole rbac";
@@ -46,13 +47,10 @@ export const rbacCommand: Command = {
 };
 
 async function printRbac(args: readonly string[], io: CliIO): Promise<ExitCodeValue> {
-  const { values, positionals } = parseCommandArgs(commandName, rbacFlags, args);
-  if (values["help"] === true) {
-    io.stdout(usage);
-    return 0;
-  }
-  if (positionals.length > 0)
-    throw badInput(`${commandName} takes no arguments (got ${positionals.join(" ")}).`);
+  const parsed = parseArgsOrHelp(commandName, rbacFlags, usage, args, io);
+  if (parsed === null) return ExitCode.ok;
+  const { values, positionals } = parsed;
+  rejectArguments(commandName, positionals);
   const { parseNamespaces, rbacManifest } = await import("../deploy/rbac.ts");
   const systemNamespace = stringFlag(values, "system-namespace") ?? defaultSystemNamespace;
   const watch = stringFlag(values, "watch-namespace");

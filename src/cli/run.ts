@@ -5,22 +5,15 @@ import { setFlagsFromString } from "node:v8";
 import { type DeletionPolicy, deletionPolicies } from "../api/annotations.ts";
 import { createLogger } from "../runtime/logger.ts";
 import { servedKindNames } from "../services/served.ts";
-import {
-  booleanFlag,
-  type FlagSpec,
-  helpFlag,
-  parseCommandArgs,
-  renderFlagHelp,
-  stringFlag,
-  stringListFlag,
-} from "./args.ts";
+import { booleanFlag, type FlagSpec, helpFlag, renderFlagHelp, stringFlag, stringListFlag } from "./args.ts";
 import type { Command } from "./command.ts";
-import { badInput, type ExitCodeValue } from "./errors.ts";
+import { parseArgsOrHelp, rejectArguments } from "./command-args.ts";
+import { badInput, ExitCode, type ExitCodeValue } from "./errors.ts";
 import type { CliIO } from "./io.ts";
-import { loadKubeconfig } from "./kubeconfig.ts";
 import { memoryPhaseLog } from "./memory-phases.ts";
 import { parsePerKind } from "./per-kind-flags.ts";
 import { settingsFlags, settingsFromFlags } from "./settings-flags.ts";
+import { kubeconfigFromFlags } from "./source-flags.ts";
 
 const commandName = "crossrole run";
 
@@ -151,13 +144,10 @@ function address(values: Parameters<typeof stringFlag>[0], name: string): string
 }
 
 async function runController(args: readonly string[], io: CliIO): Promise<ExitCodeValue> {
-  const { values, positionals } = parseCommandArgs(commandName, runFlags, args);
-  if (values["help"] === true) {
-    io.stdout(usage);
-    return 0;
-  }
-  if (positionals.length > 0)
-    throw badInput(`${commandName} takes no arguments (got ${positionals.join(" ")}).`);
+  const parsed = parseArgsOrHelp(commandName, runFlags, usage, args, io);
+  if (parsed === null) return ExitCode.ok;
+  const { values, positionals } = parsed;
+  rejectArguments(commandName, positionals);
   const settings = settingsFromFlags(values, io.env);
   const deletionPolicy = stringFlag(values, "deletion-policy") ?? "delete";
   if (!(deletionPolicies as readonly string[]).includes(deletionPolicy)) {
@@ -176,12 +166,7 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
   };
   const resyncSecondsByKind = perKind("reconcile-resource-resync-seconds");
   const maxConcurrentSyncsByKind = perKind("reconcile-resource-max-concurrent-syncs");
-  const { kubeConfig } = loadKubeconfig({
-    kubeconfig: stringFlag(values, "kubeconfig"),
-    context: stringFlag(values, "context"),
-    env: io.env,
-    cwd: io.cwd,
-  });
+  const { kubeConfig } = await kubeconfigFromFlags(values, io);
   // A long-running process whose live heap is small (~30-40 MB for 500 resources) but which
   // allocates fast: with V8's default growth factor the old generation grows to twice its live
   // size before a major GC. Growing by 25% per GC keeps the peak close to the live heap at the

@@ -5,7 +5,6 @@ import type { ResourceKind } from "../api/kinds.ts";
 import type { Settings } from "../resolver/types.ts";
 import type { AllInputs } from "./all-from-cluster.ts";
 import { type FlagSpec, type FlagValues, stringFlag } from "./args.ts";
-import type { CallerAccount } from "./controller-account.ts";
 import { badInput } from "./errors.ts";
 import type { CliIO } from "./io.ts";
 import type { LoadedKubeconfig } from "./kubeconfig.ts";
@@ -48,11 +47,46 @@ export async function kubeconfigFromFlags(values: FlagValues, io: CliIO): Promis
   });
 }
 
-/** The controller's account from sts:GetCallerIdentity, or null when --controller-account names it. */
-export async function callerAccountUnlessGiven(settings: Settings): Promise<CallerAccount | null> {
-  if (settings.controllerAccount !== null) return null;
+/** Offline, nothing tells the controller's account but --controller-account. */
+export const unknownOfflineAccountNote =
+  "The controller's own account is unknown offline; pass --controller-account to name it.";
+
+/** The controller's account online, and where it came from or why it is unknown. */
+export interface OnlineControllerAccount {
+  /** The settings, with controllerAccount set when sts:GetCallerIdentity named it. */
+  readonly settings: Settings;
+  /** What to tell the user about the account; null when --controller-account named it. */
+  readonly note: string | null;
+  /** Why the account is unknown (sts:GetCallerIdentity failed), else null. */
+  readonly unknownReason: string | null;
+}
+
+/** Online: the account --controller-account names, else the one sts:GetCallerIdentity returns. */
+export async function controllerAccountOnline(settings: Settings): Promise<OnlineControllerAccount> {
+  if (settings.controllerAccount !== null) return { settings, note: null, unknownReason: null };
   const { lookupCallerAccount } = await import("./controller-account.ts");
-  return lookupCallerAccount({ region: settings.defaultRegion, endpoint: settings.defaultEndpoint });
+  const caller = await lookupCallerAccount({
+    region: settings.defaultRegion,
+    endpoint: settings.defaultEndpoint,
+  });
+  if (caller.account === null) {
+    const reason = `sts:GetCallerIdentity failed: ${caller.error}`;
+    return {
+      settings,
+      note: `The controller's own account is unknown (${reason}); pass --controller-account to name it.`,
+      unknownReason: reason,
+    };
+  }
+  return {
+    settings: { ...settings, controllerAccount: caller.account },
+    note: `The controller's own account is ${caller.account} (sts:GetCallerIdentity: ${caller.arn ?? "?"}).`,
+    unknownReason: null,
+  };
+}
+
+/** The inputs with one more note, when there is one. */
+export function withNote<T extends { readonly notes: readonly string[] }>(inputs: T, note: string | null): T {
+  return note === null ? inputs : { ...inputs, notes: [...inputs.notes, note] };
 }
 
 /** Offline: the whole configuration and every resource of `query.kinds` in the --from manifests. */

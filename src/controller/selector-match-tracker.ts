@@ -4,18 +4,16 @@
 //
 // In CARM mode (feature gate IAMRoleSelector off) no decision can come from a selector, so the
 // tracker resolves nothing at all: every count is 0 and the default mode pays nothing for it.
-import type { Settings } from "../resolver/types.ts";
 import type { KubeObject } from "../runtime/kube-object.ts";
 import type { SyncGate } from "../runtime/sync-gate.ts";
-import { type ConfigSource, ResolvedCacheTracker, type ResourceCache } from "./resolved-cache-tracker.ts";
+import { ResolvedCacheTracker, type ResolvedCacheTrackerOptions } from "./resolved-cache-tracker.ts";
 import { MatchIndex, selectorOf } from "./selector-matches.ts";
 
-export interface SelectorMatchTrackerOptions {
-  readonly config: ConfigSource;
-  /** One informer per managed kind (the resource controllers' shared informers). */
-  readonly resources: readonly ResourceCache[];
-  readonly settings: Settings;
-}
+/** The caches to resolve (one informer per managed kind, the resource controllers' shared ones). */
+export type SelectorMatchTrackerOptions = Pick<
+  ResolvedCacheTrackerOptions<unknown>,
+  "config" | "resources" | "settings"
+>;
 
 export class SelectorMatchTracker implements SyncGate {
   readonly name = "IAMRoleSelector matches (managed resource caches)";

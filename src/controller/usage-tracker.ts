@@ -1,19 +1,21 @@
 // The identity usage index (identity-usage.ts), kept equal to what the resolver decides for every
 // cached resource now (resolved-cache-tracker.ts says why that, and not the reconcilers' record).
-import type { Settings } from "../resolver/types.ts";
 import type { KubeObject } from "../runtime/kube-object.ts";
 import type { SyncGate } from "../runtime/sync-gate.ts";
 import { identitiesUsedBy, UsageIndex, type UserRef } from "./identity-usage.ts";
-import { type ConfigSource, ResolvedCacheTracker, type ResourceCache } from "./resolved-cache-tracker.ts";
+import {
+  type ConfigSource,
+  ResolvedCacheTracker,
+  type ResolvedCacheTrackerOptions,
+} from "./resolved-cache-tracker.ts";
 
 export type { ConfigSource };
 
-export interface UsageTrackerOptions {
-  readonly config: ConfigSource;
-  /** One informer per managed kind (the resource controllers' shared informers). */
-  readonly resources: readonly ResourceCache[];
-  readonly settings: Settings;
-}
+/** The caches to resolve (one informer per managed kind, the resource controllers' shared ones). */
+export type UsageTrackerOptions = Pick<
+  ResolvedCacheTrackerOptions<unknown>,
+  "config" | "resources" | "settings"
+>;
 
 export class UsageTracker implements SyncGate {
   readonly name = "identity usage (managed resource caches)";

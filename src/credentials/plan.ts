@@ -89,6 +89,19 @@ export function defaultSessionName(hop: ChainHop): string {
   return `crossrole-${hop.name}`.replace(sessionNameForbidden, "-").slice(0, 64);
 }
 
+/** What both sts:AssumeRole and sts:AssumeRoleWithWebIdentity are asked: role, session name, duration. */
+function sessionRequest(
+  hop: ChainHop,
+  roleARN: string,
+): Pick<AssumeRoleRequest, "roleARN" | "sessionName" | "durationSeconds"> {
+  const p = hop.parameters;
+  return {
+    roleARN,
+    sessionName: p.sessionName ?? defaultSessionName(hop),
+    ...(p.durationSeconds !== undefined ? { durationSeconds: p.durationSeconds } : {}),
+  };
+}
+
 function invalid(context: HopContext, summary: string, fix: string): InvalidParameterError {
   return new InvalidParameterError({ context, summary, fix });
 }
@@ -207,9 +220,11 @@ export function planChain(input: PlanInput): ChainPlan {
       parameters: hop.parameters,
       tenant: tenant ? { namespace: tenant.namespace, kind: tenant.kind, name: tenant.name } : null,
     };
+    // The key is filled in below, once the material is complete.
+    const base: HopBase = { index: i, hop, label: labels[i]!, key: "", context };
     let planned: PlannedHop;
     if (hop.kind === "AWSControllerIdentity") {
-      planned = { type: "controller", index: i, hop, label: labels[i]!, key: "", context };
+      planned = { type: "controller", ...base };
     } else if (hop.kind === "AWSStaticIdentity") {
       const name = hop.parameters.secretRef;
       if (!name) throw invalid(context, "the static identity names no Secret", "set spec.secretRef");
@@ -223,11 +238,7 @@ export function planChain(input: PlanInput): ChainPlan {
       material["secretDataHash"] = secretDataHash(input.secretData);
       planned = {
         type: "static",
-        index: i,
-        hop,
-        label: labels[i]!,
-        key: "",
-        context,
+        ...base,
         secret: { namespace: input.systemNamespace, name, data: input.secretData },
       };
     } else if (hop.kind === "AWSServiceAccountIdentity") {
@@ -241,22 +252,14 @@ export function planChain(input: PlanInput): ChainPlan {
       }
       planned = {
         type: "web-identity",
-        index: i,
-        hop,
-        label: labels[i]!,
-        key: "",
-        context,
+        ...base,
         token: {
           namespace: hop.namespace,
           serviceAccountName: p.serviceAccountName,
           audiences: p.audiences?.length ? p.audiences : defaultAudiences,
           expirationSeconds: p.expirationSeconds ?? defaultTokenExpirationSeconds,
         },
-        request: {
-          roleARN: hop.roleARN,
-          sessionName: p.sessionName ?? defaultSessionName(hop),
-          ...(p.durationSeconds !== undefined ? { durationSeconds: p.durationSeconds } : {}),
-        },
+        request: sessionRequest(hop, hop.roleARN),
       };
     } else {
       const p = hop.parameters;
@@ -265,16 +268,10 @@ export function planChain(input: PlanInput): ChainPlan {
       const previous = hops[i - 1]!;
       planned = {
         type: "role",
-        index: i,
-        hop,
-        label: labels[i]!,
-        key: "",
-        context,
+        ...base,
         sourceIsRole: previous.type === "role" || previous.type === "web-identity",
         request: {
-          roleARN: hop.roleARN,
-          sessionName: p.sessionName ?? defaultSessionName(hop),
-          ...(p.durationSeconds !== undefined ? { durationSeconds: p.durationSeconds } : {}),
+          ...sessionRequest(hop, hop.roleARN),
           ...(p.externalID !== undefined ? { externalID: p.externalID } : {}),
           ...(p.inlinePolicy !== undefined ? { policy: p.inlinePolicy } : {}),
           ...(p.policyARNs?.length ? { policyARNs: p.policyARNs } : {}),

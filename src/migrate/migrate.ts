@@ -6,6 +6,7 @@ import type { ResourceKind } from "../api/kinds.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
 import type { Snapshot } from "../resolver/snapshot-types.ts";
 import type { ConfigObjects, ResourceObject } from "../resolver/types.ts";
+import { compareText } from "../toolkit/compare-text.ts";
 import { classify, syntheticResource } from "./classify.ts";
 import { notCarmMode, selectorModeSettings } from "./modes.ts";
 import { collectNotes } from "./notes.ts";
@@ -52,13 +53,12 @@ function order(kinds: readonly ResourceKind[]) {
     const i = kinds.findIndex((k) => k.kind === kind);
     return i < 0 ? kinds.length : i;
   };
-  const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   type Named = Pick<DecidedSubject, "kind" | "namespace" | "name">;
   return (a: Named, b: Named): number =>
-    text(a.namespace, b.namespace) ||
+    compareText(a.namespace, b.namespace) ||
     rank(a.kind) - rank(b.kind) ||
-    text(a.kind, b.kind) ||
-    text(a.name, b.name);
+    compareText(a.kind, b.kind) ||
+    compareText(a.name, b.name);
 }
 
 export function migrate(input: MigrationInput): MigrationResult {

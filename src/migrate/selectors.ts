@@ -16,6 +16,7 @@ import {
 } from "../api/iam-role-selector.ts";
 import { apiVersionOf, type ResourceKind } from "../api/kinds.ts";
 import { describeIssues } from "../api/rules.ts";
+import { compareText } from "../toolkit/compare-text.ts";
 import type { Cell } from "./classify.ts";
 import { numbered, selectorName } from "./naming.ts";
 import type { CarmGrant, GeneratedSelector } from "./types.ts";
@@ -137,9 +138,5 @@ export function buildSelectors(cells: readonly Cell[], kinds: readonly ResourceK
       }
     }
   }
-  return out.sort((a, b) => compare(a.selector.metadata.name, b.selector.metadata.name));
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return out.sort((a, b) => compareText(a.selector.metadata.name, b.selector.metadata.name));
 }

@@ -13,9 +13,8 @@ import {
   teamMapName,
 } from "../api/carm.ts";
 import {
-  deduplicate,
+  deduplicateReporting,
   describeRef,
-  duplicateProblem,
   isRecord,
   objectRefOf,
   problemValue,
@@ -64,14 +63,15 @@ export function buildCarm(
     }
     candidates.push(raw);
   }
-  const { unique, conflicting } = deduplicate(
+  const { unique, conflicting } = deduplicateReporting(
     candidates,
     (raw) => objectRefOf(raw, "ConfigMap").name,
     (raw) => objectRefOf(raw, "ConfigMap"),
+    "no lookup trusts it until only one remains",
+    problems,
   );
   const states = new Map<CarmMapName, CarmMapState>();
   for (const ref of conflicting) {
-    problems.push(duplicateProblem(ref, "no lookup trusts it until only one remains"));
     states.set(ref.name as CarmMapName, {
       name: ref.name as CarmMapName,
       present: true,

@@ -9,10 +9,11 @@ import { identitySchemas } from "../api/identities.ts";
 import { isIdentityKind } from "../api/identity-ref.ts";
 import { compileAllowedNamespaces } from "../selector/allowed-namespaces.ts";
 import {
-  deduplicate,
+  deduplicateReporting,
   describeRef,
-  duplicateProblem,
+  invalidReason,
   issueProblems,
+  listedTwiceReason,
   objectRefOf,
   problemValue,
 } from "./snapshot-objects.ts";
@@ -233,15 +234,20 @@ export function buildIdentityIndex(objects: readonly unknown[], problems: Snapsh
     const ref = objectRefOf(raw, "(identity)");
     return identityKey(ref.kind, ref.name, ref.namespace);
   };
-  const { unique, conflicting } = deduplicate(objects, keyOf, (raw) => objectRefOf(raw, "(identity)"));
+  const { unique, conflicting } = deduplicateReporting(
+    objects,
+    keyOf,
+    (raw) => objectRefOf(raw, "(identity)"),
+    "it is not used until only one remains",
+    problems,
+  );
   const cluster = new Map<string, IdentityConfig>();
   const serviceAccount = new Map<string, IdentityConfig>();
   const invalid = new Map<string, string>();
   const excluded = new Set<string>();
   for (const ref of conflicting) {
-    problems.push(duplicateProblem(ref, "it is not used until only one remains"));
     const key = identityKey(ref.kind, ref.name, ref.namespace);
-    invalid.set(key, "it is listed more than once with different content");
+    invalid.set(key, listedTwiceReason);
     excluded.add(key);
   }
   for (const raw of unique) {
@@ -250,8 +256,7 @@ export function buildIdentityIndex(objects: readonly unknown[], problems: Snapsh
     if (identity === null) {
       const ref = objectRefOf(raw, "(identity)");
       const key = identityKey(ref.kind, ref.name, ref.namespace);
-      const first = problems[before];
-      invalid.set(key, first === undefined ? "it is invalid" : `it is invalid (${first.message})`);
+      invalid.set(key, invalidReason(problems, before));
       excluded.add(key);
     } else if (identity.kind === "AWSServiceAccountIdentity") {
       serviceAccount.set(serviceAccountIdentityKey(identity.namespace!, identity.name), identity);

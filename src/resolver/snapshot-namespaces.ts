@@ -13,10 +13,10 @@ import {
 } from "../api/annotations.ts";
 import { dns1123LabelErrors } from "../selector/label-syntax.ts";
 import {
-  deduplicate,
+  deduplicateReporting,
   describeRef,
-  duplicateProblem,
   isRecord,
+  listedTwiceReason,
   objectRefOf,
   problemValue,
 } from "./snapshot-objects.ts";
@@ -193,16 +193,16 @@ export function buildNamespaces(objects: readonly unknown[], problems: SnapshotP
     readable.push(raw);
   }
   const nameOf = (raw: unknown) => objectRefOf(raw, "Namespace").name;
-  const { unique, conflicting } = deduplicate(readable, nameOf, (raw) => ({
-    kind: "Namespace",
-    name: nameOf(raw),
-  }));
+  const { unique, conflicting } = deduplicateReporting(
+    readable,
+    nameOf,
+    (raw) => ({ kind: "Namespace", name: nameOf(raw) }),
+    "its labels and annotations are not trusted until only one remains",
+    problems,
+  );
   const namespaces = new Map<string, NamespaceConfig>();
   const invalid = new Map<string, string>();
-  for (const ref of conflicting) {
-    problems.push(duplicateProblem(ref, "its labels and annotations are not trusted until only one remains"));
-    invalid.set(ref.name, "it is listed more than once with different content");
-  }
+  for (const ref of conflicting) invalid.set(ref.name, listedTwiceReason);
   for (const raw of unique) {
     const ns = buildNamespace(raw, problems);
     namespaces.set(ns.name, ns);

@@ -7,6 +7,7 @@
 
 import type { z } from "zod";
 import { canonicalJson } from "../toolkit/canonical-json.ts";
+import { compareText } from "../toolkit/compare-text.ts";
 import type { ObjectRef, SnapshotProblem } from "./types.ts";
 
 export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
@@ -69,7 +70,7 @@ export function deduplicate(
 }
 
 /** The problem for an object listed twice with different content. */
-export function duplicateProblem(ref: ObjectRef, consequence: string): SnapshotProblem {
+function duplicateProblem(ref: ObjectRef, consequence: string): SnapshotProblem {
   return {
     object: ref,
     field: "metadata.name",
@@ -77,6 +78,31 @@ export function duplicateProblem(ref: ObjectRef, consequence: string): SnapshotP
     message: `${describeRef(ref)} is listed more than once with different content; ${consequence}`,
     fix: `keep exactly one ${ref.kind} named ${ref.name || "(unnamed)"}`,
   };
+}
+
+/**
+ * `deduplicate`, reporting each key whose copies differ as a problem that ends in `consequence`
+ * (what happens to the object meanwhile).
+ */
+export function deduplicateReporting(
+  objects: readonly unknown[],
+  keyOf: (raw: unknown) => string,
+  refOf: (raw: unknown) => ObjectRef,
+  consequence: string,
+  problems: SnapshotProblem[],
+): Deduplicated {
+  const deduplicated = deduplicate(objects, keyOf, refOf);
+  for (const ref of deduplicated.conflicting) problems.push(duplicateProblem(ref, consequence));
+  return deduplicated;
+}
+
+/** Why an object whose copies differ is invalid, as the `invalid` maps of the snapshot say it. */
+export const listedTwiceReason = "it is listed more than once with different content";
+
+/** Why an object that failed to compile is invalid: the first problem compiling it added, if any. */
+export function invalidReason(problems: readonly SnapshotProblem[], before: number): string {
+  const first = problems[before];
+  return first === undefined ? "it is invalid" : `it is invalid (${first.message})`;
 }
 
 /** Longest value a problem quotes; a whole spec pasted into an Event helps nobody. */
@@ -129,10 +155,6 @@ export function issueProblems(
       ...(value === undefined ? {} : { value: problemValue(value) }),
     };
   });
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Total order on problems, so the list reads the same whatever the input order. */

@@ -7,10 +7,11 @@ import { groupVersionKindOf, type IAMRoleSelector, iamRoleSelectorSchema } from 
 import { type CompiledSelector, compileLabelSelector } from "../selector/label-selector.ts";
 import { indexSelectors } from "./selector-index.ts";
 import {
-  deduplicate,
+  deduplicateReporting,
   describeRef,
-  duplicateProblem,
+  invalidReason,
   issueProblems,
+  listedTwiceReason,
   objectRefOf,
   problemValue,
 } from "./snapshot-objects.ts";
@@ -91,21 +92,21 @@ function compileSelector(raw: unknown, problems: SnapshotProblem[]): SelectorCon
 
 export function buildSelectorIndex(objects: readonly unknown[], problems: SnapshotProblem[]): SelectorIndex {
   const nameOf = (raw: unknown) => objectRefOf(raw, "IAMRoleSelector").name;
-  const { unique, conflicting } = deduplicate(objects, nameOf, (raw) => objectRefOf(raw, "IAMRoleSelector"));
+  const { unique, conflicting } = deduplicateReporting(
+    objects,
+    nameOf,
+    (raw) => objectRefOf(raw, "IAMRoleSelector"),
+    "all copies are ignored",
+    problems,
+  );
   const invalid = new Map<string, string>();
-  for (const ref of conflicting) {
-    problems.push(duplicateProblem(ref, "all copies are ignored"));
-    invalid.set(ref.name, "it is listed more than once with different content");
-  }
+  for (const ref of conflicting) invalid.set(ref.name, listedTwiceReason);
   const selectors: SelectorConfig[] = [];
   for (const raw of unique) {
     const before = problems.length;
     const selector = compileSelector(raw, problems);
     if (selector !== null) selectors.push(selector);
-    else {
-      const first = problems[before];
-      invalid.set(nameOf(raw), first === undefined ? "it is invalid" : `it is invalid (${first.message})`);
-    }
+    else invalid.set(nameOf(raw), invalidReason(problems, before));
   }
   // `unique` is sorted by name already, so `selectors` is too.
   return indexSelectors(selectors, invalid);

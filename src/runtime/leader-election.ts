@@ -29,8 +29,8 @@ export interface Lease extends KubeObject {
   spec?: LeaseSpec;
 }
 
-export interface LeaderElectionOptions {
-  readonly client: KubeClient;
+/** Which Lease to hold, as whom, and its timing: what a Manager's caller chooses. */
+export interface LeaseOptions {
   /** Namespace and name of the Lease. */
   readonly namespace: string;
   readonly name: string;
@@ -42,6 +42,10 @@ export interface LeaderElectionOptions {
   readonly renewDeadlineMs?: number;
   /** Interval between attempts (2 s). */
   readonly retryPeriodMs?: number;
+}
+
+export interface LeaderElectionOptions extends LeaseOptions {
+  readonly client: KubeClient;
   readonly onStartedLeading?: () => void;
   /** Called once leadership ends, whether lost or given up by stop(). */
   readonly onStoppedLeading?: () => void;

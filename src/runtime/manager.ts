@@ -23,19 +23,12 @@ import {
 import { Informer, type InformerOptions } from "./informer.ts";
 import { createKubeClient, type KubeClient } from "./kube-client.ts";
 import type { KubeObject } from "./kube-object.ts";
-import { defaultIdentity, LeaderElector } from "./leader-election.ts";
+import { defaultIdentity, LeaderElector, type LeaseOptions } from "./leader-election.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { countRestRequests, createRuntimeMetrics, type RuntimeMetrics } from "./metrics.ts";
 import type { RestConfig } from "./rest-config.ts";
 
-export interface ManagerLeaderElectionOptions {
-  readonly namespace: string;
-  readonly name: string;
-  readonly identity?: string;
-  readonly leaseDurationMs?: number;
-  readonly renewDeadlineMs?: number;
-  readonly retryPeriodMs?: number;
-}
+export type ManagerLeaderElectionOptions = LeaseOptions;
 
 export interface ManagerOptions {
   /** Where to connect (a kubeconfig context or in-cluster); or pass `client`. */
