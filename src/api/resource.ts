@@ -4,8 +4,15 @@
 import { z } from "zod";
 import { type CrdSource, crdName } from "./crd.ts";
 import { identityRefSchema } from "./identity-ref.ts";
-import { apiVersionOf, type ResourceKind } from "./kinds.ts";
+import { apiVersionOf, kindOf, type ResourceKind } from "./kinds.ts";
 import { conditionsField, objectError, objectMetaSchema, typeMetaShape } from "./object-meta.ts";
+
+/** The kind `kinds.ts` lists under `apiVersion`; a schema module that names a missing one fails at load. */
+export function requireKind(apiVersion: string, kindName: string): ResourceKind {
+  const found = kindOf(apiVersion, kindName);
+  if (found === undefined) throw new Error(`src/api/kinds.ts no longer lists ${apiVersion} ${kindName}`);
+  return found;
+}
 
 /** ACK's condition types, plus Ready (DESIGN §2.1). */
 export const ackConditionTypes = {
@@ -40,6 +47,9 @@ export type ResourceStatus = z.infer<typeof resourceStatusSchema>;
 export function resourceSpecSchema<Shape extends z.ZodRawShape>(shape: Shape) {
   return z.object({ identityRef: identityRefSchema.optional(), ...shape }, { error: objectError("spec") });
 }
+
+/** A kind's managed configuration: its spec without the `identityRef` every kind carries. */
+export type ResourceFields<Spec> = Omit<Spec, "identityRef">;
 
 /** A whole object of a managed kind; `status` is ACK's, or a kind's extension of it. */
 export function resourceObjectSchema<
@@ -81,5 +91,20 @@ export function resourceCrdSource(
       { name: "Ready", type: "string", jsonPath: conditionStatus(ackConditionTypes.ready) },
       { name: "ARN", type: "string", jsonPath: ".status.ackResourceMetadata.arn", priority: 1 },
     ],
+  };
+}
+
+/**
+ * A managed kind's object schema and CRD source (the shared printer columns and status
+ * subresource), both from the kind's spec and status.
+ */
+export function resourceSchemas<Spec extends z.ZodType, Status extends z.ZodType>(
+  kind: ResourceKind,
+  spec: Spec,
+  status: Status,
+) {
+  return {
+    object: resourceObjectSchema(kind, spec, status),
+    crdSource: resourceCrdSource(kind, spec, status),
   };
 }

@@ -8,3 +8,35 @@ export function partitionOf(region: string | undefined): string {
   if (region.startsWith("us-gov-")) return "aws-us-gov";
   return "aws";
 }
+
+/** `arn:<partition>:<service>:<region>:<account>:<resource>`. */
+export function regionalArn(service: string, region: string, account: string, resource: string): string {
+  return `arn:${partitionOf(region)}:${service}:${region}:${account}:${resource}`;
+}
+
+/** A regional ARN's parts; `resource` is what follows the account, split at its colons. */
+export interface RegionalArnParts {
+  readonly region: string;
+  readonly account: string;
+  readonly resource: readonly string[];
+}
+
+/** The parts of one of `service`'s ARNs; undefined when `arn` is not one. */
+export function parseRegionalArn(arn: string, service: string): RegionalArnParts | undefined {
+  const [prefix, , arnService, region = "", account = "", ...resource] = arn.split(":");
+  if (prefix !== "arn" || arnService !== service || resource.length === 0) return undefined;
+  return { region, account, resource };
+}
+
+/**
+ * The region, account and name an ARN whose resource is a bare name names (an SNS topic, an SQS
+ * queue); undefined when it is not one of `service`'s.
+ */
+export function parseNamedArn(
+  arn: string,
+  service: string,
+): { readonly region: string; readonly account: string; readonly name: string } | undefined {
+  const parts = parseRegionalArn(arn, service);
+  if (parts?.resource.length !== 1) return undefined;
+  return { region: parts.region, account: parts.account, name: parts.resource[0] ?? "" };
+}

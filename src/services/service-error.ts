@@ -1,15 +1,16 @@
 // What every service module's error shares: a disposition the reconciler acts on (`terminal`:
 // only a spec change can fix it; `retryable`: back off and try again), the AWS code, the
-// operation that failed and the spec field it was applying. Each service subclasses it with its
-// own operation names and the name of the object (bucket, topic, queue), and keeps its own rules
-// for which codes are terminal and what the hint says.
+// operation that failed and the spec field it was applying. Each service's error class comes
+// from objectErrorClass, with its own operation names and the key that names the object (bucket,
+// topic, queue), and keeps its own rules for which codes are terminal and what the hint says.
 //
 // Below the class is what every service's classifyError does the same way, so that the five
-// cannot drift apart: reading the SDK error (message, fallback code), wording the message
-// ("<field>: <operation> on <object> failed with <code>: <AWS's message><hint>"), the hints
-// whose meaning is the same everywhere (refused value, access denied, gone, throttled, 5xx) and
-// the refused delete of a deletion-protected object. Each service's errors.ts keeps its codes:
-// how it names them, which are terminal, which mean what, and the hints only it gives.
+// cannot drift apart: reading the SDK error (name, `Code`, message, fallback code), wording the
+// message ("<field>: <operation> on <object> failed with <code>: <AWS's message><hint>"), the
+// hints whose meaning is the same everywhere (refused value, access denied, gone, throttled, 5xx)
+// and the refused delete of a deletion-protected object, and building the service's error from
+// all that. Each service's errors.ts keeps its codes: how it names them, which are terminal, which
+// mean what, and the hints only it gives.
 
 export type ErrorDisposition = "terminal" | "retryable";
 
@@ -43,6 +44,45 @@ export class ServiceError<Operation extends string = string> extends Error {
   }
 }
 
+/** The AWS name of the object an error is about, under the service's own key (`table`, `queue`). */
+export type NamedObject<Key extends string> = { readonly [K in Key]: string };
+
+export type ObjectErrorInit<Operation extends string, Key extends string> = ServiceErrorInit<Operation> &
+  NamedObject<Key>;
+
+export type ObjectError<Operation extends string, Key extends string> = ServiceError<Operation> &
+  NamedObject<Key>;
+
+/** A service's error class, as objectErrorClass makes it. */
+export interface ObjectErrorClass<Operation extends string, Key extends string> {
+  new (init: ObjectErrorInit<Operation, Key>): ObjectError<Operation, Key>;
+  /** The key its errors name their object under. */
+  readonly objectKey: Key;
+}
+
+/**
+ * A service's error class: a ServiceError whose `name` (and the class's) is `className`, naming
+ * the object it is about under `key` (`err.table`, `err.queue`). Each call makes a class of its
+ * own, so `instanceof` tells one service's errors from another's.
+ */
+export function objectErrorClass<Operation extends string, Key extends string>(
+  className: string,
+  key: Key,
+): ObjectErrorClass<Operation, Key> {
+  class ObjectServiceError extends ServiceError<Operation> {
+    static readonly objectKey = key;
+    override readonly name = className;
+
+    constructor(init: ObjectErrorInit<Operation, Key>) {
+      super(init);
+      Object.assign(this, { [key]: init[key] });
+    }
+  }
+  // Node's inspect (the logs) prints the class's name beside the error's when they differ.
+  Object.defineProperty(ObjectServiceError, "name", { value: className });
+  return ObjectServiceError as ObjectErrorClass<Operation, Key>;
+}
+
 /** What the AWS SDK puts on a service error; network errors carry less. */
 export interface SdkErrorLike {
   name?: unknown;
@@ -74,6 +114,18 @@ export function messageOf(err: unknown): string {
  */
 function messageDetail(text: string, code: string, genericNames: ReadonlySet<string>): string {
   return text !== "" && !genericNames.has(text) && text !== code ? `: ${text}` : "";
+}
+
+/** The error name the SDK gave the failure, unless it is one of `genericNames` (says nothing). */
+export function sdkErrorName(err: unknown, genericNames: ReadonlySet<string>): string | undefined {
+  const name = ((err ?? {}) as SdkErrorLike).name;
+  return typeof name === "string" && !genericNames.has(name) ? name : undefined;
+}
+
+/** The query protocol's `Code` on the failure (S3, SNS; RDS and SQS as a fallback), when there is one. */
+export function sdkErrorCodeField(err: unknown): string | undefined {
+  const code = ((err ?? {}) as SdkErrorLike).Code;
+  return typeof code === "string" && code !== "" ? code : undefined;
 }
 
 /**
@@ -148,6 +200,34 @@ export function failureInit<Operation extends string>(
   };
 }
 
+/**
+ * The error of `ErrorClass` for a failed call, as failureInit words it, naming the object, with
+ * `cause`: the SDK error by default; `{}` leaves it out (RDS, when it may hold a secret).
+ */
+export function failureError<Operation extends string, Key extends string>(
+  ErrorClass: ObjectErrorClass<Operation, Key>,
+  rules: ServiceRules<Operation>,
+  err: unknown,
+  f: Failure<Operation>,
+  cause: Cause = { cause: err },
+): ObjectError<Operation, Key> {
+  return objectError(ErrorClass, failureInit(rules, err, f), f.name, cause);
+}
+
+/** The SDK error an error keeps as its cause, or `{}` for none. */
+export type Cause = { readonly cause?: unknown };
+
+/** The error of `ErrorClass` for `init`, naming the object `name` under the class's key. */
+function objectError<Operation extends string, Key extends string>(
+  ErrorClass: ObjectErrorClass<Operation, Key>,
+  init: Omit<ServiceErrorInit<Operation>, "cause">,
+  name: string,
+  cause: Cause,
+): ObjectError<Operation, Key> {
+  const named = { [ErrorClass.objectKey]: name } as NamedObject<Key>;
+  return new ErrorClass({ ...init, ...named, ...cause });
+}
+
 /** The hint for a code of the rules' shared kinds, else for a 5xx answer, else "". */
 function sharedHint<Operation extends string>(
   rules: ServiceRules<Operation>,
@@ -172,20 +252,33 @@ function sharedHint<Operation extends string>(
  * outside the spec (the object is being deleted), and once it is made the next attempt deletes
  * the object without anyone touching the Kubernetes object again.
  */
-export function deletionProtectedInit<Operation extends string>(
+export function deletionProtectedError<Operation extends string, Key extends string>(
+  ErrorClass: ObjectErrorClass<Operation, Key>,
   rules: ServiceRules<Operation>,
   err: unknown,
-  p: {
-    readonly operation: Operation;
-    readonly name: string;
-    readonly code: string;
-    /** The spec field that turns deletion protection off. */
-    readonly field: string;
-    /** What "to keep the ... instead" calls the object: "table", "instance". */
-    readonly keep: string;
-    /** As in Failure. */
-    readonly text?: string;
-  },
+  p: DeletionProtected<Operation>,
+  cause: Cause = { cause: err },
+): ObjectError<Operation, Key> {
+  return objectError(ErrorClass, deletionProtectedInit(rules, err, p), p.name, cause);
+}
+
+/** A delete refused by deletion protection, as a service's classifyError has read it. */
+export interface DeletionProtected<Operation extends string> {
+  readonly operation: Operation;
+  readonly name: string;
+  readonly code: string;
+  /** The spec field that turns deletion protection off. */
+  readonly field: string;
+  /** What "to keep the ... instead" calls the object: "table", "instance". */
+  readonly keep: string;
+  /** As in Failure. */
+  readonly text?: string;
+}
+
+function deletionProtectedInit<Operation extends string>(
+  rules: ServiceRules<Operation>,
+  err: unknown,
+  p: DeletionProtected<Operation>,
 ): Omit<ServiceErrorInit<Operation>, "cause"> {
   const detail = messageDetail(p.text ?? messageOf(err), p.code, rules.genericNames);
   return {

@@ -1,7 +1,7 @@
 // Tags in ACK's list form, `[{key, value}]` (DynamoDB tables, RDS instances): the spec schema,
 // and the conversions between that list, a map (what ownership is judged on) and the AWS SDK's
-// `{Key, Value}` list. Kinds whose ACK spec holds tags as a map (SQS) or whose tags SNS
-// restricts further keep their own.
+// `{Key, Value}` list. SQS's ACK spec holds tags as a map; the lists whose characters AWS
+// restricts (S3 tag sets, SNS tags) are in pattern-tag-list.ts.
 import { z } from "zod";
 import { isReservedTagKey, ownershipTagCount, userTagKey } from "../api/ownership-tags.ts";
 import { listMap, withRules } from "../api/rules.ts";

@@ -13,7 +13,8 @@
 // - tableName, keySchema: fixed at creation (immutable at admission), never compared;
 //   attributeDefinitions: DynamoDB only reports the key attributes, so it is not compared either
 //   (as in ACK); it is what creates of tables and indexes use.
-import { isReservedTagKey } from "../../api/ownership-tags.ts";
+import { canonicalTagMap, sameJson } from "../canonical-forms.ts";
+import { differingFields, type FieldDifferenceOf } from "../field-drift.ts";
 import { billingModeOf, tagMapOf } from "./mapping.ts";
 import type { GlobalSecondaryIndex, TableFields } from "./schema.ts";
 
@@ -34,23 +35,11 @@ export type TableField = (typeof tableFields)[number];
 /** Fields whose absence in the spec means "take DynamoDB's value" (see the file comment). */
 export const lateInitializedFields = ["billingMode", "deletionProtectionEnabled"] as const;
 
-export interface FieldDifference {
-  readonly field: TableField;
-  /** `spec.<field>`, for conditions, Events and logs. */
-  readonly path: string;
-  readonly desired: unknown;
-  readonly observed: unknown;
-}
+export type FieldDifference = FieldDifferenceOf<TableField>;
 
 /** The fields to change so that DynamoDB matches `desired`, in the order they are applied. */
 export function diff(desired: TableFields, observed: TableFields): FieldDifference[] {
-  const out: FieldDifference[] = [];
-  for (const field of tableFields) {
-    if (!equalField(field, desired, observed)) {
-      out.push({ field, path: `spec.${field}`, desired: desired[field], observed: observed[field] });
-    }
-  }
-  return out;
+  return differingFields(tableFields, desired, observed, equalField);
 }
 
 function equalField(field: TableField, desired: TableFields, observed: TableFields): boolean {
@@ -102,9 +91,7 @@ function canonicalTtl(spec: TableFields): string {
 
 /** Tags compare as a map; ownership tags are the controller's, never drift (DESIGN §3.5). */
 function canonicalTags(spec: TableFields): [string, string][] {
-  return Object.entries(tagMapOf(spec.tags))
-    .filter(([k]) => !isReservedTagKey(k))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return canonicalTagMap(tagMapOf(spec.tags));
 }
 
 // ---- global secondary indexes ----
@@ -174,8 +161,4 @@ export function lateInitialize<Spec extends TableFields>(
     initialized.push("deletionProtectionEnabled");
   }
   return { spec: initialized.length === 0 ? spec : (filled as Spec), initialized };
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -5,15 +5,16 @@
 // and the spec field.
 
 import {
-  deletionProtectedInit,
-  failureInit,
+  deletionProtectedError,
+  failureError,
   fallbackCode,
   genericErrorNames,
   messageOf,
+  type ObjectErrorInit,
+  objectErrorClass,
   type SdkErrorLike,
-  ServiceError,
-  type ServiceErrorInit,
   type ServiceRules,
+  sdkErrorName,
 } from "../service-error.ts";
 
 export { type ErrorDisposition, httpStatus } from "../service-error.ts";
@@ -43,19 +44,10 @@ const iamActions: Record<DynamoOperation, string> = {
   UpdateTimeToLive: "dynamodb:UpdateTimeToLive",
 };
 
-export interface TableErrorInit extends ServiceErrorInit<DynamoOperation> {
-  readonly table: string;
-}
+export type TableErrorInit = ObjectErrorInit<DynamoOperation, "table">;
 
-export class TableError extends ServiceError<DynamoOperation> {
-  override readonly name = "TableError";
-  readonly table: string;
-
-  constructor(init: TableErrorInit) {
-    super(init);
-    this.table = init.table;
-  }
-}
+export const TableError = objectErrorClass<DynamoOperation, "table">("TableError", "table");
+export type TableError = InstanceType<typeof TableError>;
 
 export function isTableError(err: unknown): err is TableError {
   return err instanceof TableError;
@@ -71,11 +63,9 @@ const genericNames = new Set([...genericErrorNames, "DynamoDBServiceException"])
  * Validation, LimitExceeded, ...), else a Node system error code (ECONNREFUSED), else HTTP<n>.
  */
 export function errorCode(err: unknown): string {
-  const e = (err ?? {}) as SdkErrorLike;
-  if (typeof e.name === "string" && !genericNames.has(e.name)) {
-    return e.name.replace(/^com\.amazonaws\.dynamodb\.v\d+#/, "").replace(/Exception$/, "");
-  }
-  return fallbackCode(err);
+  const name = sdkErrorName(err, genericNames);
+  if (name === undefined) return fallbackCode(err);
+  return name.replace(/^com\.amazonaws\.dynamodb\.v\d+#/, "").replace(/Exception$/, "");
 }
 
 /** No table of that name in this account and region. */
@@ -143,20 +133,18 @@ export function classifyError(err: unknown, ctx: ErrorContext): TableError {
   const { operation, table } = ctx;
   if (operation === "DeleteTable" && isDeletionProtected(err)) {
     const field = "spec.deletionProtectionEnabled";
-    return new TableError({
-      ...deletionProtectedInit(rules, err, { operation, name: table, code, field, keep: "table" }),
-      table,
-      cause: err,
+    return deletionProtectedError(TableError, rules, err, {
+      operation,
+      name: table,
+      code,
+      field,
+      keep: "table",
     });
   }
   const field =
     ctx.field ??
     (code === "Validation" || code === "InvalidParameter" ? fieldFromMessage(messageOf(err)) : undefined);
-  return new TableError({
-    ...failureInit(rules, err, { operation, name: table, code, field, hint: hint(code, ctx) }),
-    table,
-    cause: err,
-  });
+  return failureError(TableError, rules, err, { operation, name: table, code, field, hint: hint(code, ctx) });
 }
 
 /** DynamoDB's own hints; the codes of `rules` (and 5xx answers) get the shared ones. */

@@ -11,7 +11,7 @@ import type {
   TableDescription,
   TimeToLiveDescription,
 } from "@aws-sdk/client-dynamodb";
-import { partitionOf } from "../arn.ts";
+import { parseNamedArn, regionalArn } from "../arn.ts";
 import { awsTags, tagMapOf, userTags, withOwnerTags } from "../tag-list.ts";
 import type {
   AttributeDefinition,
@@ -29,19 +29,16 @@ import type {
 
 /** `arn:<partition>:dynamodb:<region>:<account>:table/<name>`: known before the table exists. */
 export function arnOf(name: string, region: string, account: string): string {
-  return `arn:${partitionOf(region)}:dynamodb:${region}:${account}:table/${name}`;
+  return regionalArn("dynamodb", region, account, `table/${name}`);
 }
 
 /** The region, account and table name a DynamoDB table ARN names; undefined when it is not one. */
 export function parseTableArn(
   arn: string,
 ): { readonly region: string; readonly account: string; readonly name: string } | undefined {
-  const parts = arn.split(":");
-  if (parts.length !== 6 || parts[0] !== "arn" || parts[2] !== "dynamodb") return undefined;
-  const [, , , region = "", account = "", resource = ""] = parts;
-  if (!resource.startsWith("table/")) return undefined;
-  const name = resource.slice("table/".length).split("/")[0] ?? "";
-  return { region, account, name };
+  const parts = parseNamedArn(arn, "dynamodb");
+  if (parts === undefined || !parts.name.startsWith("table/")) return undefined;
+  return { ...parts, name: parts.name.slice("table/".length).split("/")[0] ?? "" };
 }
 
 // ---- tags ----

@@ -6,6 +6,16 @@
 // UPDATING and DELETING (and so do its indexes): `busy` tells the reconciler to write nothing
 // and look again shortly, and `statusFrom` reports ACK's status.tableStatus and friends.
 import { parseSpecWith, type ServiceModule } from "../service-module.ts";
+import {
+  adoptedSpec,
+  errorReporting,
+  identifiedBy,
+  observationOf,
+  pathsOf,
+  regionalClient,
+  specFieldComparison,
+  withoutKeys,
+} from "../service-module-parts.ts";
 import { dynamodbClientFactory } from "./client.ts";
 import { diff, lateInitialize } from "./diff.ts";
 import { classifyError, isTableError } from "./errors.ts";
@@ -25,24 +35,16 @@ import {
 /** How soon to look again at a table DynamoDB is still working on. */
 export const busyRequeueMs = 5_000;
 
-function fieldsOf(observed: ObservedTable): TableFields {
-  const { tableARN: _arn, description: _description, region: _region, ...fields } = observed;
-  return fields;
-}
+/** The spec fields of what AWS has. */
+const fieldsOf = (observed: ObservedTable): TableFields =>
+  withoutKeys(observed, ["tableARN", "description", "region"]);
 
 export const tableService: ServiceModule<TableSpec, ObservedTable, TableClient> = {
   kind: tableKind,
   parseSpec: parseSpecWith(tableSpecSchema),
-  async client(credentials, decision, resource) {
-    const dynamodb = await credentials.client(dynamodbClientFactory, decision, resource);
-    return { dynamodb, region: await dynamodb.config.region() };
-  },
-  identifier: (spec) => spec.tableName,
-  identifierField: "spec.tableName",
-  async read(client, spec, ctx) {
-    const r = await readTable(client, spec, ctx);
-    return r.found ? { found: true, observed: r.table } : { found: false };
-  },
+  client: regionalClient(dynamodbClientFactory, "dynamodb"),
+  ...identifiedBy("tableName"),
+  read: async (client, spec, ctx) => observationOf(await readTable(client, spec, ctx), "table"),
   tagsOf: (observed) => tagMapOf(observed.tags),
   async create(client, spec, _region, ownerTags, ctx) {
     const r = await createTable(client, spec, ownerTags, ctx);
@@ -50,31 +52,20 @@ export const tableService: ServiceModule<TableSpec, ObservedTable, TableClient> 
       ? { created: true, status: r.tableStatus === undefined ? {} : { tableStatus: r.tableStatus } }
       : { created: false };
   },
-  async update(client, desired, observed, ownerTags, ctx) {
-    return (await updateTable(client, desired, observed, ownerTags, ctx)).map((d) => d.path);
-  },
+  update: async (client, desired, observed, ownerTags, ctx) =>
+    pathsOf(await updateTable(client, desired, observed, ownerTags, ctx)),
   claim: (client, observed, ownerTags, ctx) => claimTable(client, observed, ownerTags, ctx),
   delete: (client, spec, ctx) => deleteTable(client, spec.tableName, ctx),
-  diff: (desired, observed) => diff(desired, fieldsOf(observed)).map((d) => d.path),
-  lateInitialize(spec, observed) {
-    const r = lateInitialize(spec, fieldsOf(observed));
-    return { spec: r.spec, initialized: r.initialized.map((f) => `spec.${f}`) };
-  },
+  ...specFieldComparison(fieldsOf, diff, lateInitialize),
   specFromObserved(observed, spec) {
     const { tags, ...fields } = fieldsOf(observed);
-    const user = userTags(tagMapOf(tags));
     // DynamoDB reports only the key attributes' definitions; keep the spec's others (indexes).
     const reported = new Set(fields.attributeDefinitions.map((a) => a.attributeName));
     const attributeDefinitions = [
       ...fields.attributeDefinitions,
       ...spec.attributeDefinitions.filter((a) => !reported.has(a.attributeName)),
     ];
-    return {
-      ...fields,
-      attributeDefinitions,
-      ...(user ? { tags: user } : {}),
-      ...(spec.identityRef ? { identityRef: spec.identityRef } : {}),
-    };
+    return adoptedSpec({ ...fields, attributeDefinitions }, "tags", userTags(tagMapOf(tags)), spec);
   },
   arn: (spec, region, account) => arnOf(spec.tableName, region, account),
   statusFrom: (observed) => statusFromDescription(observed.description),
@@ -88,10 +79,7 @@ export const tableService: ServiceModule<TableSpec, ObservedTable, TableClient> 
     };
   },
   observedRegion: (observed) => observed.region,
-  isTerminal: (err) => isTableError(err) && err.terminal,
-  describeError(err, spec) {
-    return (
-      isTableError(err) ? err : classifyError(err, { operation: "DescribeTable", table: spec.tableName })
-    ).message;
-  },
+  ...errorReporting(isTableError, (err, spec: TableSpec) =>
+    classifyError(err, { operation: "DescribeTable", table: spec.tableName }),
+  ),
 };

@@ -6,18 +6,20 @@
 // apiserver then rejects them as unknown instead of silently ignoring them.
 
 import { z } from "zod";
-import type { CrdSource } from "../../api/crd.ts";
-import { kindOf, type ResourceKind } from "../../api/kinds.ts";
-import { objectMetaSchema, typeMetaShape } from "../../api/object-meta.ts";
-import { resourceCrdSource, resourceSpecSchema, resourceStatusSchema } from "../../api/resource.ts";
-import { celMetadataKey, celRulesOf, immutable, listMap, type Rule, withRules } from "../../api/rules.ts";
+import type { ResourceKind } from "../../api/kinds.ts";
+import {
+  type ResourceFields,
+  requireKind,
+  resourceSchemas,
+  resourceSpecSchema,
+  resourceStatusSchema,
+} from "../../api/resource.ts";
+import { immutable, listMap, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
 import { maxUserTags, tagListSchema } from "../tag-list.ts";
+import { withTransitionRules } from "../transition-rules.ts";
 
-const found = kindOf("dynamodb.services.k8s.aws/v1alpha1", "Table");
-if (found === undefined)
-  throw new Error("src/api/kinds.ts no longer lists dynamodb.services.k8s.aws/v1alpha1 Table");
-export const tableKind: ResourceKind = found;
+export const tableKind: ResourceKind = requireKind("dynamodb.services.k8s.aws/v1alpha1", "Table");
 
 // ---- names ----
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html:
@@ -362,15 +364,14 @@ const projectedWithinLimit = resourceSpecSchema(tableFieldsShape).superRefine((s
   }
 });
 
-const specWithRules = withRules(projectedWithinLimit, ...specRules);
-
 /** `spec` of a Table: the fields above plus the optional `identityRef` every kind carries. */
-export const tableSpecSchema = specWithRules.meta({
-  [celMetadataKey]: [...celRulesOf(specWithRules), keyAttributeTypesFixed],
-}) as typeof specWithRules;
+export const tableSpecSchema = withTransitionRules(
+  withRules(projectedWithinLimit, ...specRules),
+  keyAttributeTypesFixed,
+);
 export type TableSpec = z.infer<typeof tableSpecSchema>;
 /** A table's managed configuration, without identityRef. */
-export type TableFields = Omit<TableSpec, "identityRef">;
+export type TableFields = ResourceFields<TableSpec>;
 
 export const tableStatuses = [
   "CREATING",
@@ -403,16 +404,10 @@ export const tableStatusSchema = resourceStatusSchema.extend({
 });
 export type TableStatus = z.infer<typeof tableStatusSchema>;
 
-export const tableSchema = z.object({
-  ...typeMetaShape("dynamodb.services.k8s.aws/v1alpha1", "Table"),
-  metadata: objectMetaSchema,
-  spec: tableSpecSchema,
-  status: tableStatusSchema.optional(),
-});
+/** The Table object, and its CRD: the shared resource CRD (printer columns, status subresource). */
+export const { object: tableSchema, crdSource: tableCrdSource } = resourceSchemas(
+  tableKind,
+  tableSpecSchema,
+  tableStatusSchema,
+);
 export type Table = z.infer<typeof tableSchema>;
-
-/** The Table CRD: the shared resource CRD (printer columns, status subresource) with this schema. */
-export const tableCrdSource: CrdSource = {
-  ...resourceCrdSource(tableKind, tableSpecSchema),
-  schema: tableSchema,
-};

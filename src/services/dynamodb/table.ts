@@ -24,10 +24,11 @@ import {
   type UpdateTableCommandInput,
   UpdateTimeToLiveCommand,
 } from "@aws-sdk/client-dynamodb";
-import { isReservedTagKey } from "../../api/ownership-tags.ts";
-import { awsCall, type CallContext, type SendOptions } from "../call-context.ts";
+import type { CallContext } from "../call-context.ts";
+import { serviceCalls } from "../service-calls.ts";
+import { applyTagChanges, type TagWrites } from "../tag-changes.ts";
 import { diff, type FieldDifference, gsiChanges } from "./diff.ts";
-import { classifyError, type DynamoOperation, isInUse, isNotFound } from "./errors.ts";
+import { classifyError, isInUse, isNotFound } from "./errors.ts";
 import {
   awsGlobalSecondaryIndex,
   awsSseSpecification,
@@ -41,6 +42,7 @@ import {
   parseTableArn,
   tableFieldsFromAws,
   tableTags,
+  tagMapOf,
 } from "./mapping.ts";
 import type { TableFields } from "./schema.ts";
 
@@ -66,15 +68,15 @@ export interface ObservedTable extends TableFields {
 
 export type ReadResult = { readonly found: false } | { readonly found: true; readonly table: ObservedTable };
 
-/** One DynamoDB call: logged with the reconcile's logger, aborted with its signal. */
-function call<T>(
-  ctx: CallContext,
-  operation: DynamoOperation,
-  table: string,
-  run: (options: SendOptions) => Promise<T>,
-): Promise<T> {
-  return awsCall(ctx, `dynamodb:${operation}`, { table }, run);
-}
+/** DynamoDB calls: logged with the table's name, failures as TableErrors. */
+const dynamodb = serviceCalls({
+  service: "dynamodb",
+  object: "table",
+  isGone: isNotFound,
+  classify: classifyError,
+});
+
+const tagsField = { field: "spec.tags" };
 
 /** DescribeTable; undefined when the account has no such table. */
 export async function describeTable(
@@ -82,15 +84,10 @@ export async function describeTable(
   name: string,
   ctx: CallContext = {},
 ): Promise<TableDescription | undefined> {
-  try {
-    const out = await call(ctx, "DescribeTable", name, (o) =>
-      client.dynamodb.send(new DescribeTableCommand({ TableName: name }), o),
-    );
-    return out.Table;
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw classifyError(err, { operation: "DescribeTable", table: name });
-  }
+  const out = await dynamodb.sendUnlessGone(ctx, "DescribeTable", name, (o) =>
+    client.dynamodb.send(new DescribeTableCommand({ TableName: name }), o),
+  );
+  return out?.Table;
 }
 
 /** Every tag on the table (ListTagsOfResource is paginated). */
@@ -103,20 +100,21 @@ async function listTags(
   const tags: Record<string, string> = {};
   let next: string | undefined;
   do {
-    try {
-      const token = next;
-      const out = await call(ctx, "ListTagsOfResource", name, (o) =>
+    const token = next;
+    const out = await dynamodb.sendUnlessGone(
+      ctx,
+      "ListTagsOfResource",
+      name,
+      (o) =>
         client.dynamodb.send(
           new ListTagsOfResourceCommand({ ResourceArn: arn, ...(token ? { NextToken: token } : {}) }),
           o,
         ),
-      );
-      for (const t of out.Tags ?? []) if (t.Key !== undefined) tags[t.Key] = t.Value ?? "";
-      next = out.NextToken;
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw classifyError(err, { operation: "ListTagsOfResource", table: name, field: "spec.tags" });
-    }
+      tagsField,
+    );
+    if (out === undefined) return undefined;
+    for (const t of out.Tags ?? []) if (t.Key !== undefined) tags[t.Key] = t.Value ?? "";
+    next = out.NextToken;
   } while (next);
   return tags;
 }
@@ -126,15 +124,14 @@ async function describeTtl(
   name: string,
   ctx: CallContext,
 ): Promise<TimeToLiveDescription | undefined | "gone"> {
-  try {
-    const out = await call(ctx, "DescribeTimeToLive", name, (o) =>
-      client.dynamodb.send(new DescribeTimeToLiveCommand({ TableName: name }), o),
-    );
-    return out.TimeToLiveDescription;
-  } catch (err) {
-    if (isNotFound(err)) return "gone";
-    throw classifyError(err, { operation: "DescribeTimeToLive", table: name, field: "spec.timeToLive" });
-  }
+  const out = await dynamodb.sendUnlessGone(
+    ctx,
+    "DescribeTimeToLive",
+    name,
+    (o) => client.dynamodb.send(new DescribeTimeToLiveCommand({ TableName: name }), o),
+    { field: "spec.timeToLive" },
+  );
+  return out === undefined ? "gone" : out.TimeToLiveDescription;
 }
 
 /**
@@ -181,15 +178,12 @@ export async function createTable(
   ctx: CallContext = {},
 ): Promise<CreateResult> {
   const name = spec.tableName;
-  try {
-    const out = await call(ctx, "CreateTable", name, (o) =>
-      client.dynamodb.send(new CreateTableCommand(createTableInput(spec, ownerTags)), o),
-    );
-    return { created: true, tableStatus: out.TableDescription?.TableStatus };
-  } catch (err) {
-    if (isInUse(err)) return { created: false };
-    throw classifyError(err, { operation: "CreateTable", table: name });
-  }
+  const out = await dynamodb.sendUnless(isInUse, ctx, "CreateTable", name, (o) =>
+    client.dynamodb.send(new CreateTableCommand(createTableInput(spec, ownerTags)), o),
+  );
+  return out === undefined
+    ? { created: false }
+    : { created: true, tableStatus: out.TableDescription?.TableStatus };
 }
 
 /** Whether DynamoDB is still working on the table or one of its indexes. */
@@ -219,14 +213,14 @@ export async function updateTable(
   const differences = diff(desired, observed);
   const changed: FieldDifference[] = [];
   const updateTable = async (input: Omit<UpdateTableCommandInput, "TableName">, field: string) => {
-    try {
-      const out = await call(ctx, "UpdateTable", name, (o) =>
-        client.dynamodb.send(new UpdateTableCommand({ TableName: name, ...input }), o),
-      );
-      return busyState(out.TableDescription) !== undefined;
-    } catch (err) {
-      throw classifyError(err, { operation: "UpdateTable", table: name, field });
-    }
+    const out = await dynamodb.send(
+      ctx,
+      "UpdateTable",
+      name,
+      (o) => client.dynamodb.send(new UpdateTableCommand({ TableName: name, ...input }), o),
+      { field },
+    );
+    return busyState(out.TableDescription) !== undefined;
   };
   const billingChanged = differences.some((d) => d.field === "billingMode");
   for (const d of differences) {
@@ -325,7 +319,8 @@ export async function updateTable(
       case "tags": {
         const arn = observed.tableARN;
         if (arn === undefined) continue;
-        await applyTags(client, name, arn, tableTags(desired.tags, ownerTags), tagMap(observed), ctx);
+        const tags = tableTags(desired.tags, ownerTags);
+        await applyTagChanges(tags, tagMapOf(observed.tags), tagWrites(client, name, arn, ctx));
         break;
       }
     }
@@ -333,10 +328,6 @@ export async function updateTable(
     if (busy) return changed;
   }
   return changed;
-}
-
-function tagMap(spec: TableFields): Record<string, string> {
-  return Object.fromEntries((spec.tags ?? []).map((t): [string, string] => [t.key, t.value ?? ""]));
 }
 
 /** UpdateTimeToLive: off on the old attribute before on for another one (DynamoDB needs both steps). */
@@ -347,9 +338,12 @@ async function updateTtl(
   ctx: CallContext,
 ): Promise<void> {
   const name = desired.tableName;
-  const send = async (attributeName: string, enabled: boolean) => {
-    try {
-      await call(ctx, "UpdateTimeToLive", name, (o) =>
+  const send = (attributeName: string, enabled: boolean) =>
+    dynamodb.send(
+      ctx,
+      "UpdateTimeToLive",
+      name,
+      (o) =>
         client.dynamodb.send(
           new UpdateTimeToLiveCommand({
             TableName: name,
@@ -357,11 +351,8 @@ async function updateTtl(
           }),
           o,
         ),
-      );
-    } catch (err) {
-      throw classifyError(err, { operation: "UpdateTimeToLive", table: name, field: "spec.timeToLive" });
-    }
-  };
+      { field: "spec.timeToLive" },
+    );
   const was = observed.timeToLive;
   const want = desired.timeToLive;
   if (was?.enabled && (!want?.enabled || want.attributeName !== was.attributeName)) {
@@ -370,35 +361,26 @@ async function updateTtl(
   if (want?.enabled) await send(want.attributeName, true);
 }
 
-/** Tags what differs, then removes the user's tags the spec no longer has (never ownership tags). */
-async function applyTags(
-  client: TableClient,
-  name: string,
-  arn: string,
-  desired: Readonly<Record<string, string>>,
-  observed: Readonly<Record<string, string>>,
-  ctx: CallContext,
-): Promise<void> {
-  const changed = Object.fromEntries(Object.entries(desired).filter(([k, v]) => observed[k] !== v));
-  const removed = Object.keys(observed).filter((k) => !(k in desired) && !isReservedTagKey(k));
-  if (Object.keys(changed).length > 0) {
-    try {
-      await call(ctx, "TagResource", name, (o) =>
-        client.dynamodb.send(new TagResourceCommand({ ResourceArn: arn, Tags: awsTags(changed) }), o),
-      );
-    } catch (err) {
-      throw classifyError(err, { operation: "TagResource", table: name, field: "spec.tags" });
-    }
-  }
-  if (removed.length > 0) {
-    try {
-      await call(ctx, "UntagResource", name, (o) =>
-        client.dynamodb.send(new UntagResourceCommand({ ResourceArn: arn, TagKeys: removed }), o),
-      );
-    } catch (err) {
-      throw classifyError(err, { operation: "UntagResource", table: name, field: "spec.tags" });
-    }
-  }
+/** TagResource and UntagResource on the table of that ARN. */
+function tagWrites(client: TableClient, name: string, arn: string, ctx: CallContext): TagWrites {
+  return {
+    tag: (tags) =>
+      dynamodb.send(
+        ctx,
+        "TagResource",
+        name,
+        (o) => client.dynamodb.send(new TagResourceCommand({ ResourceArn: arn, Tags: awsTags(tags) }), o),
+        tagsField,
+      ),
+    untag: (keys) =>
+      dynamodb.send(
+        ctx,
+        "UntagResource",
+        name,
+        (o) => client.dynamodb.send(new UntagResourceCommand({ ResourceArn: arn, TagKeys: keys }), o),
+        tagsField,
+      ),
+  };
 }
 
 /** Puts the ownership tags on a table that lacks them, keeping every tag it has (adoption). */
@@ -411,13 +393,7 @@ export async function claimTable(
   const name = observed.tableName;
   const arn = observed.tableARN;
   if (arn === undefined || Object.keys(ownerTags).length === 0) return;
-  try {
-    await call(ctx, "TagResource", name, (o) =>
-      client.dynamodb.send(new TagResourceCommand({ ResourceArn: arn, Tags: awsTags(ownerTags) }), o),
-    );
-  } catch (err) {
-    throw classifyError(err, { operation: "TagResource", table: name, field: "spec.tags" });
-  }
+  await tagWrites(client, name, arn, ctx).tag(ownerTags);
 }
 
 /**
@@ -430,13 +406,7 @@ export async function deleteTable(
   name: string,
   ctx: CallContext = {},
 ): Promise<"deleted" | "not-found"> {
-  try {
-    await call(ctx, "DeleteTable", name, (o) =>
-      client.dynamodb.send(new DeleteTableCommand({ TableName: name }), o),
-    );
-    return "deleted";
-  } catch (err) {
-    if (isNotFound(err)) return "not-found";
-    throw classifyError(err, { operation: "DeleteTable", table: name });
-  }
+  return dynamodb.deleteUnlessGone(ctx, "DeleteTable", name, (o) =>
+    client.dynamodb.send(new DeleteTableCommand({ TableName: name }), o),
+  );
 }

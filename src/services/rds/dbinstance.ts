@@ -20,8 +20,9 @@ import {
   type RDSClient,
   RemoveTagsFromResourceCommand,
 } from "@aws-sdk/client-rds";
-import { isReservedTagKey } from "../../api/ownership-tags.ts";
-import { awsCall, type CallContext, type SendOptions } from "../call-context.ts";
+import type { CallContext } from "../call-context.ts";
+import { serviceCalls } from "../service-calls.ts";
+import { applyTagChanges, type TagWrites } from "../tag-changes.ts";
 import { diff, type FieldDifference } from "./diff.ts";
 import {
   classifyError,
@@ -73,15 +74,16 @@ export type ReadResult =
 /** The spec path of the master password, as the reconciler keys Secret values. */
 export const masterUserPasswordPath = "spec.masterUserPassword";
 
-/** One RDS call: logged (operation and identifier only) with the reconcile's logger, aborted with its signal. */
-function call<T>(
-  ctx: CallContext,
-  operation: RdsOperation,
-  dbInstance: string,
-  run: (options: SendOptions) => Promise<T>,
-): Promise<T> {
-  return awsCall(ctx, `rds:${operation}`, { dbInstance }, run);
-}
+/**
+ * RDS calls: logged by operation and identifier only, failures as DBInstanceErrors (with the
+ * secrets a call carried cut out of AWS's message).
+ */
+const rds = serviceCalls({
+  service: "rds",
+  object: "dbInstance",
+  isGone: isNotFound,
+  classify: classifyError,
+});
 
 /** DescribeDBInstances for one identifier; undefined when the account has no such instance. */
 export async function describeDBInstance(
@@ -90,15 +92,10 @@ export async function describeDBInstance(
   ctx: CallContext = {},
 ): Promise<AwsDBInstance | undefined> {
   const id = identifier.toLowerCase();
-  try {
-    const out = await call(ctx, "DescribeDBInstances", id, (o) =>
-      client.rds.send(new DescribeDBInstancesCommand({ DBInstanceIdentifier: id }), o),
-    );
-    return (out.DBInstances ?? []).find((d) => d.DBInstanceIdentifier?.toLowerCase() === id);
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw classifyError(err, { operation: "DescribeDBInstances", dbInstance: id });
-  }
+  const out = await rds.sendUnlessGone(ctx, "DescribeDBInstances", id, (o) =>
+    client.rds.send(new DescribeDBInstancesCommand({ DBInstanceIdentifier: id }), o),
+  );
+  return out?.DBInstances?.find((d) => d.DBInstanceIdentifier?.toLowerCase() === id);
 }
 
 /**
@@ -144,18 +141,21 @@ export async function createDBInstance(
 ): Promise<CreateResult> {
   const id = awsIdentifier(spec);
   const secrets = masterUserPassword === undefined ? [] : [masterUserPassword];
-  try {
-    const out = await call(ctx, "CreateDBInstance", id, (o) =>
+  const out = await rds.sendUnless(
+    isAlreadyExists,
+    ctx,
+    "CreateDBInstance",
+    id,
+    (o) =>
       client.rds.send(
         new CreateDBInstanceCommand(createDBInstanceInput(spec, ownerTags, masterUserPassword)),
         o,
       ),
-    );
-    return { created: true, dbInstanceStatus: out.DBInstance?.DBInstanceStatus };
-  } catch (err) {
-    if (isAlreadyExists(err)) return { created: false };
-    throw classifyError(err, { operation: "CreateDBInstance", dbInstance: id, secrets });
-  }
+    { secrets },
+  );
+  return out === undefined
+    ? { created: false }
+    : { created: true, dbInstanceStatus: out.DBInstance?.DBInstanceStatus };
 }
 
 /** What `updateDBInstance` changed: spec fields, and the master password when its Secret changed. */
@@ -183,15 +183,8 @@ export async function updateDBInstance(
   const secrets = newMasterUserPassword === undefined ? [] : [newMasterUserPassword];
   const tags = differences.find((d) => d.field === "tags");
   if (tags !== undefined && observed.dbInstanceARN !== undefined) {
-    await applyTags(
-      client,
-      id,
-      observed.dbInstanceARN,
-      instanceTags(desired.tags, ownerTags),
-      tagMapOf(observed.tags),
-      ctx,
-      secrets,
-    );
+    const writes = tagWrites(client, id, observed.dbInstanceARN, ctx, secrets);
+    await applyTagChanges(instanceTags(desired.tags, ownerTags), tagMapOf(observed.tags), writes);
     changed.push(tags);
   }
   const settings = differences.filter((d): d is FieldDifference & { field: ModifiableField } =>
@@ -203,67 +196,56 @@ export async function updateDBInstance(
       ...settings.map((d) => d.path),
       ...(newMasterUserPassword === undefined ? [] : [masterUserPasswordPath]),
     ];
-    try {
-      await call(ctx, "ModifyDBInstance", id, (o) =>
+    await rds.send(
+      ctx,
+      "ModifyDBInstance",
+      id,
+      (o) =>
         client.rds.send(
           new ModifyDBInstanceCommand(modifyDBInstanceInput(desired, fields, newMasterUserPassword)),
           o,
         ),
-      );
-    } catch (err) {
-      throw classifyError(err, {
-        operation: "ModifyDBInstance",
-        dbInstance: id,
+      {
         ...(paths.length === 1 && paths[0] !== undefined ? { field: paths[0] } : {}),
         fields: paths,
         secrets,
-      });
-    }
+      },
+    );
     changed.push(...settings);
   }
   return { differences: changed, passwordSet: newMasterUserPassword !== undefined };
 }
 
-/** Adds what differs, then removes the user's tags the spec no longer has (never ownership tags). */
-async function applyTags(
+/**
+ * AddTagsToResource and RemoveTagsFromResource on the instance of that ARN; `secrets` are what
+ * the reconcile's other calls carry, cut out of AWS's messages.
+ */
+function tagWrites(
   client: DBInstanceClient,
   id: string,
   arn: string,
-  desired: Readonly<Record<string, string>>,
-  observed: Readonly<Record<string, string>>,
   ctx: CallContext,
-  secrets: readonly string[],
-): Promise<void> {
-  const added = Object.fromEntries(Object.entries(desired).filter(([k, v]) => observed[k] !== v));
-  const removed = Object.keys(observed).filter((k) => !(k in desired) && !isReservedTagKey(k));
-  if (Object.keys(added).length > 0) {
-    try {
-      await call(ctx, "AddTagsToResource", id, (o) =>
-        client.rds.send(new AddTagsToResourceCommand({ ResourceName: arn, Tags: awsTags(added) }), o),
-      );
-    } catch (err) {
-      throw classifyError(err, {
-        operation: "AddTagsToResource",
-        dbInstance: id,
-        field: "spec.tags",
-        secrets,
-      });
-    }
-  }
-  if (removed.length > 0) {
-    try {
-      await call(ctx, "RemoveTagsFromResource", id, (o) =>
-        client.rds.send(new RemoveTagsFromResourceCommand({ ResourceName: arn, TagKeys: removed }), o),
-      );
-    } catch (err) {
-      throw classifyError(err, {
-        operation: "RemoveTagsFromResource",
-        dbInstance: id,
-        field: "spec.tags",
-        secrets,
-      });
-    }
-  }
+  secrets: readonly string[] = [],
+): TagWrites {
+  const detail = { field: "spec.tags", secrets };
+  return {
+    tag: (tags) =>
+      rds.send(
+        ctx,
+        "AddTagsToResource",
+        id,
+        (o) => client.rds.send(new AddTagsToResourceCommand({ ResourceName: arn, Tags: awsTags(tags) }), o),
+        detail,
+      ),
+    untag: (keys) =>
+      rds.send(
+        ctx,
+        "RemoveTagsFromResource",
+        id,
+        (o) => client.rds.send(new RemoveTagsFromResourceCommand({ ResourceName: arn, TagKeys: keys }), o),
+        detail,
+      ),
+  };
 }
 
 /** Puts the ownership tags on an instance that lacks them, keeping every tag it has (adoption). */
@@ -276,13 +258,7 @@ export async function claimDBInstance(
   const id = awsIdentifier(observed);
   const arn = observed.dbInstanceARN;
   if (arn === undefined || Object.keys(ownerTags).length === 0) return;
-  try {
-    await call(ctx, "AddTagsToResource", id, (o) =>
-      client.rds.send(new AddTagsToResourceCommand({ ResourceName: arn, Tags: awsTags(ownerTags) }), o),
-    );
-  } catch (err) {
-    throw classifyError(err, { operation: "AddTagsToResource", dbInstance: id, field: "spec.tags" });
-  }
+  await tagWrites(client, id, arn, ctx).tag(ownerTags);
 }
 
 // ---- deletion ----
@@ -361,7 +337,7 @@ export async function deleteDBInstance(
 ): Promise<"deleted" | "not-found"> {
   const id = identifier.toLowerCase();
   try {
-    await call(ctx, "DeleteDBInstance", id, (o) =>
+    await rds.call(ctx, "DeleteDBInstance", id, (o) =>
       client.rds.send(
         new DeleteDBInstanceCommand({
           DBInstanceIdentifier: id,

@@ -22,22 +22,13 @@
 //   says so).
 // - allocatedStorage: only a spec larger than RDS is drift. Storage grown outside the spec (by
 //   hand or by storage autoscaling) cannot be shrunk back (admission refuses a smaller spec too).
-import { isReservedTagKey } from "../../api/ownership-tags.ts";
-import { type ModifiableField, tagMapOf } from "./mapping.ts";
+import { canonicalTagMap, sameJson } from "../canonical-forms.ts";
+import { differingFields, type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
+import { modifiableFields, tagMapOf } from "./mapping.ts";
 import { type DBInstanceFields, type StorageType, storageTypes } from "./schema.ts";
 
 /** The compared fields: ModifyDBInstance's, then tags. */
-export const dbInstanceFields = [
-  "dbInstanceClass",
-  "engineVersion",
-  "allocatedStorage",
-  "multiAZ",
-  "storageType",
-  "publiclyAccessible",
-  "backupRetentionPeriod",
-  "deletionProtection",
-  "tags",
-] as const satisfies readonly (ModifiableField | "tags")[];
+export const dbInstanceFields = [...modifiableFields, "tags"] as const;
 export type DBInstanceField = (typeof dbInstanceFields)[number];
 
 /** Fields whose absence in the spec means "take RDS's value" (see the file comment). */
@@ -55,23 +46,11 @@ export const lateInitializedFields = [
 ] as const satisfies readonly (keyof DBInstanceFields)[];
 export type LateInitializedField = (typeof lateInitializedFields)[number];
 
-export interface FieldDifference {
-  readonly field: DBInstanceField;
-  /** `spec.<field>`, for conditions, Events and logs. */
-  readonly path: string;
-  readonly desired: unknown;
-  readonly observed: unknown;
-}
+export type FieldDifference = FieldDifferenceOf<DBInstanceField>;
 
 /** The fields to change so that RDS matches `desired`. */
 export function diff(desired: DBInstanceFields, observed: DBInstanceFields): FieldDifference[] {
-  const out: FieldDifference[] = [];
-  for (const field of dbInstanceFields) {
-    if (!equalField(field, desired, observed)) {
-      out.push({ field, path: `spec.${field}`, desired: desired[field], observed: observed[field] });
-    }
-  }
-  return out;
+  return differingFields(dbInstanceFields, desired, observed, equalField);
 }
 
 function equalField(field: DBInstanceField, desired: DBInstanceFields, observed: DBInstanceFields): boolean {
@@ -123,9 +102,7 @@ export function compareVersions(a: string, b: string): number {
 
 /** Tags compare as a map; ownership tags are the controller's, never drift (DESIGN §3.5). */
 function canonicalTags(spec: DBInstanceFields): [string, string][] {
-  return Object.entries(tagMapOf(spec.tags))
-    .filter(([k]) => !isReservedTagKey(k))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return canonicalTagMap(tagMapOf(spec.tags));
 }
 
 /** A storage type the spec may hold (io1 and io2 need iops, which crossrole does not manage). */
@@ -144,18 +121,7 @@ export function lateInitialize<Spec extends DBInstanceFields>(
   spec: Spec,
   observed: DBInstanceFields,
 ): { spec: Spec; initialized: LateInitializedField[] } {
-  const initialized: LateInitializedField[] = [];
-  const filled: Record<string, unknown> = { ...spec };
-  for (const field of lateInitializedFields) {
-    if (spec[field] !== undefined) continue;
-    const value = field === "storageType" ? specStorageType(observed.storageType) : observed[field];
-    if (value === undefined) continue;
-    filled[field] = value;
-    initialized.push(field);
-  }
-  return { spec: initialized.length === 0 ? spec : (filled as Spec), initialized };
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return lateInitializeFields(spec, lateInitializedFields, (field) =>
+    field === "storageType" ? specStorageType(observed.storageType) : observed[field],
+  );
 }

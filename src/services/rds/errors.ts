@@ -8,15 +8,16 @@
 // error is then not kept as the cause.
 
 import {
-  deletionProtectedInit,
-  failureInit,
+  deletionProtectedError,
+  failureError,
   fallbackCode,
   genericErrorNames,
   messageOf,
-  type SdkErrorLike,
-  ServiceError,
-  type ServiceErrorInit,
+  type ObjectErrorInit,
+  objectErrorClass,
   type ServiceRules,
+  sdkErrorCodeField,
+  sdkErrorName,
 } from "../service-error.ts";
 
 export { type ErrorDisposition, httpStatus } from "../service-error.ts";
@@ -40,19 +41,10 @@ const iamActions: Record<RdsOperation, string> = {
   RemoveTagsFromResource: "rds:RemoveTagsFromResource",
 };
 
-export interface DBInstanceErrorInit extends ServiceErrorInit<RdsOperation> {
-  readonly dbInstance: string;
-}
+export type DBInstanceErrorInit = ObjectErrorInit<RdsOperation, "dbInstance">;
 
-export class DBInstanceError extends ServiceError<RdsOperation> {
-  override readonly name = "DBInstanceError";
-  readonly dbInstance: string;
-
-  constructor(init: DBInstanceErrorInit) {
-    super(init);
-    this.dbInstance = init.dbInstance;
-  }
-}
+export const DBInstanceError = objectErrorClass<RdsOperation, "dbInstance">("DBInstanceError", "dbInstance");
+export type DBInstanceError = InstanceType<typeof DBInstanceError>;
 
 export function isDBInstanceError(err: unknown): err is DBInstanceError {
   return err instanceof DBInstanceError;
@@ -77,11 +69,8 @@ const genericNames = new Set([...genericErrorNames, "RDSServiceException"]);
  * query protocol's `Code`, else a Node system error code (ECONNREFUSED), else HTTP<n>.
  */
 export function errorCode(err: unknown): string {
-  const e = (err ?? {}) as SdkErrorLike;
-  const strip = (s: string) => s.replace(/Fault$/, "").replace(/Exception$/, "");
-  if (typeof e.name === "string" && !genericNames.has(e.name)) return strip(e.name);
-  if (typeof e.Code === "string" && e.Code !== "") return strip(e.Code);
-  return fallbackCode(err);
+  const named = sdkErrorName(err, genericNames) ?? sdkErrorCodeField(err);
+  return named === undefined ? fallbackCode(err) : named.replace(/Fault$/, "").replace(/Exception$/, "");
 }
 
 /** No DB instance of that identifier in this account and region. */
@@ -187,18 +176,8 @@ export function classifyError(err: unknown, ctx: ErrorContext): DBInstanceError 
   const { operation, dbInstance } = ctx;
   if (operation === "DeleteDBInstance" && isDeletionProtected(err)) {
     const field = "spec.deletionProtection";
-    return new DBInstanceError({
-      ...deletionProtectedInit(rules, err, {
-        operation,
-        name: dbInstance,
-        code,
-        field,
-        keep: "instance",
-        text,
-      }),
-      dbInstance,
-      ...cause,
-    });
+    const refused = { operation, name: dbInstance, code, field, keep: "instance", text };
+    return deletionProtectedError(DBInstanceError, rules, err, refused, cause);
   }
   const named = terminalCodes.has(code) ? fieldFromMessage(text) : undefined;
   const field =
@@ -212,19 +191,8 @@ export function classifyError(err: unknown, ctx: ErrorContext): DBInstanceError 
     field === undefined && ctx.fields !== undefined && ctx.fields.length > 1
       ? ` (applying ${ctx.fields.join(", ")})`
       : "";
-  return new DBInstanceError({
-    ...failureInit(rules, err, {
-      operation,
-      name: dbInstance,
-      code,
-      field,
-      hint: hint(code, ctx, field),
-      text,
-      applying,
-    }),
-    dbInstance,
-    ...cause,
-  });
+  const failure = { operation, name: dbInstance, code, field, hint: hint(code, ctx, field), text, applying };
+  return failureError(DBInstanceError, rules, err, failure, cause);
 }
 
 /** RDS's own hints; the codes of `rules` (and 5xx answers) get the shared ones. */

@@ -11,7 +11,7 @@ import type {
   CreateDBInstanceCommandInput,
   ModifyDBInstanceCommandInput,
 } from "@aws-sdk/client-rds";
-import { partitionOf } from "../arn.ts";
+import { parseRegionalArn, regionalArn } from "../arn.ts";
 import { awsTags, tagMapOf, userTags, withOwnerTags } from "../tag-list.ts";
 import type { DBInstanceEngine, DBInstanceFields, StorageType, Tag } from "./schema.ts";
 
@@ -22,17 +22,16 @@ export function awsIdentifier(spec: Pick<DBInstanceFields, "dbInstanceIdentifier
 
 /** `arn:<partition>:rds:<region>:<account>:db:<identifier>`: known before the instance exists. */
 export function arnOf(identifier: string, region: string, account: string): string {
-  return `arn:${partitionOf(region)}:rds:${region}:${account}:db:${identifier.toLowerCase()}`;
+  return regionalArn("rds", region, account, `db:${identifier.toLowerCase()}`);
 }
 
 /** The region, account and identifier a DB instance ARN names; undefined when it is not one. */
 export function parseDBInstanceArn(
   arn: string,
 ): { readonly region: string; readonly account: string; readonly identifier: string } | undefined {
-  const parts = arn.split(":");
-  if (parts.length !== 7 || parts[0] !== "arn" || parts[2] !== "rds" || parts[5] !== "db") return undefined;
-  const [, , , region = "", account = "", , identifier = ""] = parts;
-  return { region, account, identifier };
+  const parts = parseRegionalArn(arn, "rds");
+  if (parts?.resource.length !== 2 || parts.resource[0] !== "db") return undefined;
+  return { region: parts.region, account: parts.account, identifier: parts.resource[1] ?? "" };
 }
 
 // ---- tags ----
@@ -93,6 +92,18 @@ export const modifiableFields = [
 ] as const;
 export type ModifiableField = (typeof modifiableFields)[number];
 
+/** The ModifyDBInstance parameter each modifiable field is sent as. */
+const modifyParameters = {
+  dbInstanceClass: "DBInstanceClass",
+  engineVersion: "EngineVersion",
+  allocatedStorage: "AllocatedStorage",
+  multiAZ: "MultiAZ",
+  storageType: "StorageType",
+  publiclyAccessible: "PubliclyAccessible",
+  backupRetentionPeriod: "BackupRetentionPeriod",
+  deletionProtection: "DeletionProtection",
+} as const satisfies Record<ModifiableField, keyof ModifyDBInstanceCommandInput>;
+
 /**
  * One ModifyDBInstance for the changed fields (and the master password when its Secret
  * changed). ApplyImmediately, as ACK does: a spec change (or a drift correction) takes effect
@@ -109,36 +120,10 @@ export function modifyDBInstanceInput(
     ApplyImmediately: true,
   };
   for (const f of fields) {
-    switch (f) {
-      case "dbInstanceClass":
-        input.DBInstanceClass = desired.dbInstanceClass;
-        break;
-      case "engineVersion":
-        if (desired.engineVersion !== undefined) {
-          input.EngineVersion = desired.engineVersion;
-          input.AllowMajorVersionUpgrade = true;
-        }
-        break;
-      case "allocatedStorage":
-        if (desired.allocatedStorage !== undefined) input.AllocatedStorage = desired.allocatedStorage;
-        break;
-      case "multiAZ":
-        if (desired.multiAZ !== undefined) input.MultiAZ = desired.multiAZ;
-        break;
-      case "storageType":
-        if (desired.storageType !== undefined) input.StorageType = desired.storageType;
-        break;
-      case "publiclyAccessible":
-        if (desired.publiclyAccessible !== undefined) input.PubliclyAccessible = desired.publiclyAccessible;
-        break;
-      case "backupRetentionPeriod":
-        if (desired.backupRetentionPeriod !== undefined)
-          input.BackupRetentionPeriod = desired.backupRetentionPeriod;
-        break;
-      case "deletionProtection":
-        if (desired.deletionProtection !== undefined) input.DeletionProtection = desired.deletionProtection;
-        break;
-    }
+    const value = desired[f];
+    if (value === undefined) continue;
+    Object.assign(input, { [modifyParameters[f]]: value });
+    if (f === "engineVersion") input.AllowMajorVersionUpgrade = true;
   }
   if (masterUserPassword !== undefined) input.MasterUserPassword = masterUserPassword;
   return input;

@@ -9,6 +9,13 @@
 // (`secretFields`): the reconciler reads it and hands it to create, and to update whenever the
 // Secret changed.
 import { parseSpecWith, type SecretField, type SecretValues, type ServiceModule } from "../service-module.ts";
+import {
+  errorReporting,
+  observationOf,
+  regionalClient,
+  specFieldComparison,
+  withoutKeys,
+} from "../service-module-parts.ts";
 import { rdsClientFactory } from "./client.ts";
 import {
   claimDBInstance,
@@ -45,10 +52,9 @@ export const busyRequeueMs = 15_000;
 /** How soon to look again at an instance in a state RDS does not leave on its own (stopped, failed, ...). */
 export const stuckRequeueMs = 60_000;
 
-function fieldsOf(observed: ObservedDBInstance): DBInstanceFields {
-  const { dbInstanceARN: _arn, instance: _instance, region: _region, ...fields } = observed;
-  return fields;
-}
+/** The spec fields of what AWS has. */
+const fieldsOf = (observed: ObservedDBInstance): DBInstanceFields =>
+  withoutKeys(observed, ["dbInstanceARN", "instance", "region"]);
 
 /** The master password the reconciler read from the spec's Secret, if any. */
 function passwordOf(secrets: SecretValues | undefined): string | undefined {
@@ -58,10 +64,7 @@ function passwordOf(secrets: SecretValues | undefined): string | undefined {
 export const dbInstanceService: ServiceModule<DBInstanceSpec, ObservedDBInstance, DBInstanceClient> = {
   kind: dbInstanceKind,
   parseSpec: parseSpecWith(dbInstanceSpecSchema),
-  async client(credentials, decision, resource) {
-    const rds = await credentials.client(rdsClientFactory, decision, resource);
-    return { rds, region: await rds.config.region() };
-  },
+  client: regionalClient(rdsClientFactory, "rds"),
   identifier: (spec) => awsIdentifier(spec),
   identifierField: "spec.dbInstanceIdentifier",
   secretFields(spec): readonly SecretField[] {
@@ -78,10 +81,7 @@ export const dbInstanceService: ServiceModule<DBInstanceSpec, ObservedDBInstance
       },
     ];
   },
-  async read(client, spec, ctx) {
-    const r = await readDBInstance(client, spec, ctx);
-    return r.found ? { found: true, observed: r.dbInstance } : { found: false };
-  },
+  read: async (client, spec, ctx) => observationOf(await readDBInstance(client, spec, ctx), "dbInstance"),
   tagsOf: (observed) => tagMapOf(observed.tags),
   async create(client, spec, _region, ownerTags, ctx, secrets) {
     const password = passwordOf(secrets);
@@ -124,11 +124,7 @@ export const dbInstanceService: ServiceModule<DBInstanceSpec, ObservedDBInstance
     }
     return deleteDBInstance(client, awsIdentifier(spec), parsed.options, ctx);
   },
-  diff: (desired, observed) => diff(desired, fieldsOf(observed)).map((d) => d.path),
-  lateInitialize(spec, observed) {
-    const r = lateInitialize(spec, fieldsOf(observed));
-    return { spec: r.spec, initialized: r.initialized.map((f) => `spec.${f}`) };
-  },
+  ...specFieldComparison(fieldsOf, diff, lateInitialize),
   specFromObserved(observed, spec) {
     const { tags, storageType, ...fields } = fieldsOf(observed);
     const user = userTags(tagMapOf(tags));
@@ -164,12 +160,7 @@ export const dbInstanceService: ServiceModule<DBInstanceSpec, ObservedDBInstance
     };
   },
   observedRegion: (observed) => observed.region,
-  isTerminal: (err) => isDBInstanceError(err) && err.terminal,
-  describeError(err, spec) {
-    return (
-      isDBInstanceError(err)
-        ? err
-        : classifyError(err, { operation: "DescribeDBInstances", dbInstance: awsIdentifier(spec) })
-    ).message;
-  },
+  ...errorReporting(isDBInstanceError, (err, spec: DBInstanceSpec) =>
+    classifyError(err, { operation: "DescribeDBInstances", dbInstance: awsIdentifier(spec) }),
+  ),
 };

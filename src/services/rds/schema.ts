@@ -8,26 +8,20 @@
 
 import { z } from "zod";
 import type { CrdSource } from "../../api/crd.ts";
-import { kindOf, type ResourceKind } from "../../api/kinds.ts";
+import type { ResourceKind } from "../../api/kinds.ts";
 import {
-  resourceCrdSource,
-  resourceObjectSchema,
+  type ResourceFields,
+  requireKind,
+  resourceSchemas,
   resourceSpecSchema,
   resourceStatusSchema,
 } from "../../api/resource.ts";
-import { type CelValidation, celMetadataKey, celRulesOf, immutable, withRules } from "../../api/rules.ts";
+import { immutable, withRules } from "../../api/rules.ts";
 import { namespaceNameField, objectNameField, stringField } from "../../api/validation.ts";
 import { maxUserTags, tagListSchema } from "../tag-list.ts";
+import { withTransitionRules } from "../transition-rules.ts";
 
-const found = kindOf("rds.services.k8s.aws/v1alpha1", "DBInstance");
-if (found === undefined)
-  throw new Error("src/api/kinds.ts no longer lists rds.services.k8s.aws/v1alpha1 DBInstance");
-export const dbInstanceKind: ResourceKind = found;
-
-/** Adds transition rules (`oldSelf`): only the apiserver sees the old object, so no zod half. */
-function withTransitionRules<S extends z.ZodType>(schema: S, ...rules: readonly CelValidation[]): S {
-  return schema.meta({ [celMetadataKey]: [...celRulesOf(schema), ...rules] }) as S;
-}
+export const dbInstanceKind: ResourceKind = requireKind("rds.services.k8s.aws/v1alpha1", "DBInstance");
 
 // ---- the identifier ----
 // https://docs.aws.amazon.com/AmazonRDS/latest/APIReference/API_CreateDBInstance.html: 1-63
@@ -149,25 +143,22 @@ export const storageEncryptedSchema = immutable(
 
 // ---- credentials and database ----
 
-const usernameMessage =
-  "masterUsername must be 1-16 letters, digits or underscores, starting with a letter (RDS rule; some engines allow fewer)";
+/** RDS's rule for a database user's or database's name; `engines` says where it is stricter. */
+function sqlNameField(field: string, maxLength: number, engines: string) {
+  const message = `${field} must be 1-${maxLength} letters, digits or underscores, starting with a letter (RDS rule; ${engines})`;
+  return stringField(field)
+    .min(1, message)
+    .max(maxLength, message)
+    .regex(/^[A-Za-z][A-Za-z0-9_]*$/, message);
+}
 
 export const masterUsernameSchema = immutable(
-  stringField("masterUsername")
-    .min(1, usernameMessage)
-    .max(16, usernameMessage)
-    .regex(/^[A-Za-z][A-Za-z0-9_]*$/, usernameMessage),
+  sqlNameField("masterUsername", 16, "some engines allow fewer"),
   "masterUsername is immutable: RDS cannot rename the master user; create a new DBInstance resource instead",
 );
 
-const dbNameMessage =
-  "dbName must be 1-64 letters, digits or underscores, starting with a letter (RDS rule; Oracle allows 8, PostgreSQL 63)";
-
 export const dbNameSchema = immutable(
-  stringField("dbName")
-    .min(1, dbNameMessage)
-    .max(64, dbNameMessage)
-    .regex(/^[A-Za-z][A-Za-z0-9_]*$/, dbNameMessage),
+  sqlNameField("dbName", 64, "Oracle allows 8, PostgreSQL 63"),
   "dbName is immutable: RDS creates the database once, at creation; create a new DBInstance resource instead",
 );
 
@@ -239,7 +230,7 @@ export const dbInstanceFieldsShape = {
 export const dbInstanceSpecSchema = resourceSpecSchema(dbInstanceFieldsShape);
 export type DBInstanceSpec = z.infer<typeof dbInstanceSpecSchema>;
 /** A DB instance's managed configuration, without identityRef. */
-export type DBInstanceFields = Omit<DBInstanceSpec, "identityRef">;
+export type DBInstanceFields = ResourceFields<DBInstanceSpec>;
 
 /** ACK's status: ackResourceMetadata and conditions, plus what DescribeDBInstances says (ACK's names). */
 export const dbInstanceStatusSchema = resourceStatusSchema.extend({
@@ -256,23 +247,18 @@ export const dbInstanceStatusSchema = resourceStatusSchema.extend({
 });
 export type DBInstanceStatus = z.infer<typeof dbInstanceStatusSchema>;
 
-export const dbInstanceSchema = resourceObjectSchema(
-  dbInstanceKind,
-  dbInstanceSpecSchema,
-  dbInstanceStatusSchema,
-);
+const dbInstance = resourceSchemas(dbInstanceKind, dbInstanceSpecSchema, dbInstanceStatusSchema);
+export const dbInstanceSchema = dbInstance.object;
 export type DBInstance = z.infer<typeof dbInstanceSchema>;
 
-const base = resourceCrdSource(dbInstanceKind, dbInstanceSpecSchema, dbInstanceStatusSchema);
-const [account, region, ...rest] = base.printerColumns ?? [];
+const [account, region, ...rest] = dbInstance.crdSource.printerColumns ?? [];
 
 /**
  * The DBInstance CRD: the shared resource CRD with this schema, plus ACK's STATUS column
  * (`status.dbInstanceStatus`) and the endpoint address in the wide output.
  */
 export const dbInstanceCrdSource: CrdSource = {
-  ...base,
-  schema: dbInstanceSchema,
+  ...dbInstance.crdSource,
   printerColumns: [
     ...(account && region ? [account, region] : []),
     { name: "Status", type: "string", jsonPath: ".status.dbInstanceStatus" },

@@ -23,6 +23,7 @@ import {
   type S3Client,
 } from "@aws-sdk/client-s3";
 import type { CallContext } from "../call-context.ts";
+import type { Send } from "../service-calls.ts";
 import { diff, type FieldDifference } from "./diff.ts";
 import { BucketError, classifyError, errorCode, httpStatus, type S3Operation } from "./errors.ts";
 import {
@@ -41,7 +42,7 @@ import {
   putPublicAccessBlockInput,
   tagMapOf,
 } from "./mapping.ts";
-import { call, readSubresources } from "./read-subresources.ts";
+import { readSubresources, s3 } from "./read-subresources.ts";
 import { type BucketFields, type BucketSubresource, bucketSubresources } from "./schema.ts";
 
 /** The ownership tags the reconciler wants on the bucket (empty: none, e.g. in module tests). */
@@ -130,7 +131,7 @@ async function regionOf(
   ctx: CallContext,
 ): Promise<string | undefined | typeof heldByAnotherAccount> {
   try {
-    const head = await call(ctx, "HeadBucket", name, (o) =>
+    const head = await s3.call(ctx, "HeadBucket", name, (o) =>
       client.send(new HeadBucketCommand({ Bucket: name }), o),
     );
     if (head.BucketRegion !== undefined && head.BucketRegion !== "") return head.BucketRegion;
@@ -148,17 +149,13 @@ async function regionOf(
     throw denied;
   }
   // S3-compatible stores that do not send x-amz-bucket-region: ask the old way.
-  try {
-    const location = await call(ctx, "GetBucketLocation", name, (o) =>
-      client.send(new GetBucketLocationCommand({ Bucket: name }), o),
-    );
-    const constraint = location.LocationConstraint as string | undefined;
-    if (constraint === undefined || constraint === "") return defaultBucketRegion;
-    return constraint === "EU" ? "eu-west-1" : constraint;
-  } catch (err) {
-    if (errorCode(err) === "NoSuchBucket") return undefined;
-    throw classifyError(err, { operation: "GetBucketLocation", bucket: name });
-  }
+  const location = await s3.sendUnlessGone(ctx, "GetBucketLocation", name, (o) =>
+    client.send(new GetBucketLocationCommand({ Bucket: name }), o),
+  );
+  if (location === undefined) return undefined;
+  const constraint = location.LocationConstraint as string | undefined;
+  if (constraint === undefined || constraint === "") return defaultBucketRegion;
+  return constraint === "EU" ? "eu-west-1" : constraint;
 }
 
 export type CreateResult =
@@ -189,7 +186,7 @@ export async function createBucket(
   }
   const name = spec.name;
   try {
-    const out = await call(ctx, "CreateBucket", name, (o) =>
+    const out = await s3.call(ctx, "CreateBucket", name, (o) =>
       client.send(
         new CreateBucketCommand(createBucketInput(name, region, bucketTags(spec.tagging, ownerTags))),
         o,
@@ -220,7 +217,7 @@ async function explainCreateDenied(
 ): Promise<BucketError> {
   const deniedError = classifyError(denied, { operation: "CreateBucket", bucket: name, field: "spec.name" });
   try {
-    await call(ctx, "HeadBucket", name, (o) => client.send(new HeadBucketCommand({ Bucket: name }), o));
+    await s3.call(ctx, "HeadBucket", name, (o) => client.send(new HeadBucketCommand({ Bucket: name }), o));
     return deniedError;
   } catch (err) {
     if (httpStatus(err) !== 403) return deniedError;
@@ -247,7 +244,7 @@ async function listedCreationDate(
   name: string,
   ctx: CallContext,
 ): Promise<Date | undefined> {
-  const listed = await call(ctx, "ListBuckets", name, (o) =>
+  const listed = await s3.call(ctx, "ListBuckets", name, (o) =>
     client.send(new ListBucketsCommand({ Prefix: name }), o),
   );
   const entry = (listed.Buckets ?? []).find((b) => b.Name === name);
@@ -302,13 +299,13 @@ export async function claimBucket(
 ): Promise<void> {
   const name = observed.name;
   const tags = { ...tagMapOf(observed.tagging), ...ownerTags };
-  try {
-    await call(ctx, "PutBucketTagging", name, (o) =>
-      client.send(new PutBucketTaggingCommand(putBucketTaggingInput(name, tags)), o),
-    );
-  } catch (err) {
-    throw classifyError(err, { operation: "PutBucketTagging", bucket: name, field: "spec.tagging" });
-  }
+  await s3.send(
+    ctx,
+    "PutBucketTagging",
+    name,
+    (o) => client.send(new PutBucketTaggingCommand(putBucketTaggingInput(name, tags)), o),
+    { field: "spec.tagging" },
+  );
 }
 
 /** Puts one sub-resource as the spec says, or deletes it when the spec says "none". */
@@ -320,15 +317,8 @@ async function apply(
   ctx: CallContext,
 ): Promise<void> {
   const name = spec.name;
-  const send = async (
-    operation: S3Operation,
-    run: (o: { abortSignal?: AbortSignal }) => Promise<unknown>,
-  ) => {
-    try {
-      await call(ctx, operation, name, run);
-    } catch (err) {
-      throw classifyError(err, { operation, bucket: name, field: `spec.${field}` });
-    }
+  const send = async (operation: S3Operation, run: Send<unknown>) => {
+    await s3.send(ctx, operation, name, run, { field: `spec.${field}` });
   };
   switch (field) {
     case "tagging": {
@@ -406,11 +396,7 @@ export async function deleteBucket(
   name: string,
   ctx: CallContext = {},
 ): Promise<"deleted" | "not-found"> {
-  try {
-    await call(ctx, "DeleteBucket", name, (o) => client.send(new DeleteBucketCommand({ Bucket: name }), o));
-    return "deleted";
-  } catch (err) {
-    if (errorCode(err) === "NoSuchBucket") return "not-found";
-    throw classifyError(err, { operation: "DeleteBucket", bucket: name });
-  }
+  return s3.deleteUnlessGone(ctx, "DeleteBucket", name, (o) =>
+    client.send(new DeleteBucketCommand({ Bucket: name }), o),
+  );
 }

@@ -9,6 +9,9 @@
 //   access blocks on, unversioned), so `lateInitialize` copies S3's value into the spec and
 //   from then on it is managed. Until it is copied, an absent field never shows as a difference.
 import { isReservedTagKey } from "../../api/ownership-tags.ts";
+import { compareText } from "../../toolkit/compare-text.ts";
+import { sameJson, sortKeys } from "../canonical-forms.ts";
+import { differingFields, type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
 import { bucketTags, isNoOwnershipControls, isNoPolicy, isNoPublicAccessBlock, isNoTags } from "./mapping.ts";
 import type {
   BucketFields,
@@ -29,23 +32,11 @@ export const lateInitializedSubresources = [
   "versioning",
 ] as const satisfies readonly BucketSubresource[];
 
-export interface FieldDifference {
-  readonly field: BucketSubresource;
-  /** `spec.<field>`, for conditions, Events and logs. */
-  readonly path: string;
-  readonly desired: unknown;
-  readonly observed: unknown;
-}
+export type FieldDifference = FieldDifferenceOf<BucketSubresource>;
 
 /** The sub-resources to change so that S3 matches `desired`, in the order they must be applied. */
 export function diff(desired: BucketFields, observed: BucketFields): FieldDifference[] {
-  const out: FieldDifference[] = [];
-  for (const field of bucketSubresources) {
-    if (!equalField(field, desired, observed)) {
-      out.push({ field, path: `spec.${field}`, desired: desired[field], observed: observed[field] });
-    }
-  }
-  return out;
+  return differingFields(bucketSubresources, desired, observed, equalField);
 }
 
 function equalField(field: BucketSubresource, desired: BucketFields, observed: BucketFields): boolean {
@@ -76,15 +67,10 @@ export function lateInitialize<Spec extends BucketFields>(
   spec: Spec,
   observed: BucketFields,
 ): { spec: Spec; initialized: BucketSubresource[] } {
-  const initialized: BucketSubresource[] = [];
-  const filled: Spec = { ...spec };
-  for (const field of lateInitializedSubresources) {
-    if (spec[field] === undefined && observed[field] !== undefined) {
-      (filled as BucketFields)[field] = structuredClone(observed[field]) as never;
-      initialized.push(field);
-    }
-  }
-  return { spec: initialized.length === 0 ? spec : filled, initialized };
+  return lateInitializeFields(spec, lateInitializedSubresources, (field) => {
+    const value = observed[field];
+    return value === undefined ? undefined : structuredClone(value);
+  });
 }
 
 /**
@@ -149,7 +135,7 @@ function canonicalTags(tagging: Tagging | undefined): [string, string][] {
   return (tagging?.tagSet ?? [])
     .filter((t) => !isReservedTagKey(t.key))
     .map((t): [string, string] => [t.key, t.value])
-    .sort(([a], [b]) => compare(a, b));
+    .sort(([a], [b]) => compareText(a, b));
 }
 
 /** Policies compare as JSON documents: whitespace and key order do not matter. */
@@ -190,24 +176,4 @@ function canonicalEncryption(encryption: Encryption | undefined): unknown {
     kmsMasterKeyID: rule.applyServerSideEncryptionByDefault.kmsMasterKeyID ?? null,
     bucketKeyEnabled: rule.bucketKeyEnabled ?? false,
   }));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value)
-        .sort(([a], [b]) => compare(a, b))
-        .map(([k, v]) => [k, sortKeys(v)]),
-    );
-  }
-  return value;
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -8,10 +8,12 @@ import {
   failureInit,
   fallbackCode,
   genericErrorNames as genericNames,
+  type ObjectErrorInit,
+  objectErrorClass,
   type SdkErrorLike,
-  ServiceError,
-  type ServiceErrorInit,
   type ServiceRules,
+  sdkErrorCodeField,
+  sdkErrorName,
 } from "../service-error.ts";
 
 export { type ErrorDisposition, httpStatus } from "../service-error.ts";
@@ -65,20 +67,17 @@ const iamActions: Record<S3Operation, string> = {
   DeleteBucketOwnershipControls: "s3:PutBucketOwnershipControls",
 };
 
-export interface BucketErrorInit extends ServiceErrorInit<S3Operation> {
-  readonly bucket: string;
+export interface BucketErrorInit extends ObjectErrorInit<S3Operation, "bucket"> {
   /** The bucket's region when S3 said it lives in another one (PermanentRedirect). */
   readonly bucketRegion?: string;
 }
 
-export class BucketError extends ServiceError<S3Operation> {
-  override readonly name = "BucketError";
-  readonly bucket: string;
+/** A bucket's error also says where S3 said the bucket lives, when it said so. */
+export class BucketError extends objectErrorClass<S3Operation, "bucket">("BucketError", "bucket") {
   readonly bucketRegion: string | undefined;
 
   constructor(init: BucketErrorInit) {
     super(init);
-    this.bucket = init.bucket;
     this.bucketRegion = init.bucketRegion;
   }
 }
@@ -110,9 +109,8 @@ const terminalCodes = new Set([
  * SDK can only call them Unknown).
  */
 export function errorCode(err: unknown): string {
-  const e = (err ?? {}) as SdkErrorLike;
-  if (typeof e.Code === "string" && e.Code !== "") return e.Code;
-  if (typeof e.name === "string" && !genericNames.has(e.name)) return e.name;
+  const named = sdkErrorCodeField(err) ?? sdkErrorName(err, genericNames);
+  if (named !== undefined) return named;
   const fallback = fallbackCode(err);
   return codesOfBodilessAnswers.get(fallback) ?? fallback;
 }

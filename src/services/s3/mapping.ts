@@ -18,8 +18,9 @@ import type {
   PutBucketVersioningCommandInput,
   PutPublicAccessBlockCommandInput,
 } from "@aws-sdk/client-s3";
-import { isReservedTagKey, withoutReservedTags } from "../../api/ownership-tags.ts";
 import { partitionOf } from "../arn.ts";
+import { userTagList } from "../pattern-tag-list.ts";
+import { awsTags, tagMapOf as listTagMap, withOwnerTags } from "../tag-list.ts";
 import {
   type Encryption,
   type EncryptionRule,
@@ -59,7 +60,7 @@ export function createBucketInput(
   region: string,
   tags: Readonly<Record<string, string>> = {},
 ): CreateBucketCommandInput {
-  const Tags = Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
+  const Tags = awsTags(tags);
   const configuration = {
     ...(region === defaultBucketRegion ? {} : { LocationConstraint: region as BucketLocationConstraint }),
     // S3 tags a general purpose bucket at creation (s3:TagResource): ownership is never missing.
@@ -75,19 +76,18 @@ export function bucketTags(
   tagging: Tagging | undefined,
   ownerTags: Readonly<Record<string, string>>,
 ): Record<string, string> {
-  const user = Object.fromEntries((tagging?.tagSet ?? []).map((t) => [t.key, t.value]));
-  return { ...withoutReservedTags(user), ...ownerTags };
+  return withOwnerTags(tagging?.tagSet, ownerTags);
 }
 
 /** Every tag on a bucket as a map (ownership tags included). */
 export function tagMapOf(tagging: Tagging | undefined): Record<string, string> {
-  return Object.fromEntries((tagging?.tagSet ?? []).map((t) => [t.key, t.value]));
+  return listTagMap(tagging?.tagSet);
 }
 
 /** The user's part of a bucket's tags, in spec form (undefined = no tags). */
 export function userTagging(tagging: Tagging | undefined): Tagging | undefined {
-  const tagSet = (tagging?.tagSet ?? []).filter((t) => !isReservedTagKey(t.key));
-  return tagSet.length === 0 ? undefined : { tagSet };
+  const tagSet = userTagList(tagging?.tagSet);
+  return tagSet === undefined ? undefined : { tagSet };
 }
 
 export function putBucketTaggingInput(
@@ -96,7 +96,7 @@ export function putBucketTaggingInput(
 ): PutBucketTaggingCommandInput {
   return {
     Bucket: name,
-    Tagging: { TagSet: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })) },
+    Tagging: { TagSet: awsTags(tags) },
   };
 }
 

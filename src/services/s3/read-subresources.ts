@@ -10,7 +10,8 @@ import {
   GetPublicAccessBlockCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
-import { awsCall, type CallContext, type SendOptions } from "../call-context.ts";
+import type { CallContext, SendOptions } from "../call-context.ts";
+import { serviceCalls } from "../service-calls.ts";
 import { classifyError, errorCode, type S3Operation } from "./errors.ts";
 import {
   encryptionFromAws,
@@ -22,15 +23,13 @@ import {
 } from "./mapping.ts";
 import type { BucketFields, BucketSubresource } from "./schema.ts";
 
-/** One S3 call: logged with the reconcile's logger, aborted with its signal. */
-export function call<T>(
-  ctx: CallContext,
-  operation: S3Operation,
-  bucket: string,
-  run: (options: SendOptions) => Promise<T>,
-): Promise<T> {
-  return awsCall(ctx, `s3:${operation}`, { bucket }, run);
-}
+/** S3 calls: logged with the bucket's name, failures as BucketErrors; NoSuchBucket means gone. */
+export const s3 = serviceCalls({
+  service: "s3",
+  object: "bucket",
+  isGone: (err) => errorCode(err) === "NoSuchBucket",
+  classify: classifyError,
+});
 
 interface Reader<F extends BucketSubresource> {
   readonly operation: S3Operation;
@@ -94,7 +93,10 @@ export async function readSubresources(
     fields.map(async (field) => {
       const reader: Reader<BucketSubresource> = readers[field];
       try {
-        return [field, await call(ctx, reader.operation, name, (o) => reader.read(client, name, o))] as const;
+        return [
+          field,
+          await s3.call(ctx, reader.operation, name, (o) => reader.read(client, name, o)),
+        ] as const;
       } catch (err) {
         const code = errorCode(err);
         if (reader.none.includes(code)) return [field, undefined] as const;

@@ -5,22 +5,21 @@
 // rejects them as unknown under strict field validation instead of silently ignoring them.
 
 import { z } from "zod";
-import type { CrdSource } from "../../api/crd.ts";
-import { kindOf, type ResourceKind } from "../../api/kinds.ts";
-import { ownershipTagCount, userTagKey } from "../../api/ownership-tags.ts";
+import type { ResourceKind } from "../../api/kinds.ts";
 import {
-  resourceCrdSource,
-  resourceObjectSchema,
+  type ResourceFields,
+  requireKind,
+  resourceSchemas,
   resourceSpecSchema,
   resourceStatusSchema,
 } from "../../api/resource.ts";
-import { immutable, listMap, type Rule, withRules } from "../../api/rules.ts";
-import { patternField, stringField } from "../../api/validation.ts";
+import { immutable, type Rule, withRules } from "../../api/rules.ts";
+import { stringField } from "../../api/validation.ts";
+import { isJsonObject } from "../json-document.ts";
+import { patternTagListSchema, patternTagSchema } from "../pattern-tag-list.ts";
+import { maxUserTags } from "../tag-list.ts";
 
-const found = kindOf("s3.services.k8s.aws/v1alpha1", "Bucket");
-if (found === undefined)
-  throw new Error("src/api/kinds.ts no longer lists s3.services.k8s.aws/v1alpha1 Bucket");
-export const bucketKind: ResourceKind = found;
+export const bucketKind: ResourceKind = requireKind("s3.services.k8s.aws/v1alpha1", "Bucket");
 
 // ---- name: S3's naming rules for general purpose buckets ----
 // https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html
@@ -74,46 +73,14 @@ export const bucketNameSchema = immutable(
 // ---- tagging ----
 
 /** S3 accepts at most 50 tags on a bucket; crossrole's ownership tags take some of them. */
-export const maxBucketTags = 50 - ownershipTagCount;
+export const maxBucketTags = maxUserTags;
 
-export const tagSchema = z.object({
-  key: userTagKey(
-    withRules(
-      patternField(
-        "tagging.tagSet[].key",
-        "tagKey",
-        128,
-        "tagging.tagSet[].key must be 1-128 characters of letters, digits, spaces and _.:/=+-@",
-      ),
-      {
-        cel: "!self.startsWith('aws:')",
-        message: "tagging.tagSet[].key must not start with 'aws:' (reserved by AWS)",
-        check: (s) => !s.startsWith("aws:"),
-      },
-    ),
-    "tagging.tagSet[].key",
-  ),
-  value: patternField(
-    "tagging.tagSet[].value",
-    "tagValue",
-    256,
-    "tagging.tagSet[].value must be 0-256 characters of letters, digits, spaces and _.:/=+-@",
-  ),
-});
+export const tagSchema = patternTagSchema("tagging.tagSet");
 export type Tag = z.infer<typeof tagSchema>;
 
 export const taggingSchema = z.object({
   /** Empty or absent = no tags (DeleteBucketTagging). */
-  tagSet: listMap(
-    z
-      .array(tagSchema)
-      .max(
-        maxBucketTags,
-        `tagging.tagSet may hold at most ${maxBucketTags} tags (S3's limit of 50 less crossrole's ${ownershipTagCount} ownership tags)`,
-      ),
-    "key",
-    "tagging.tagSet must not repeat a key",
-  ).optional(),
+  tagSet: patternTagListSchema("tagging.tagSet", "S3", tagSchema).optional(),
 });
 export type Tagging = z.infer<typeof taggingSchema>;
 
@@ -184,15 +151,6 @@ export const policySchema = stringField("policy")
     message: 'policy must be a JSON policy document, e.g. {"Version": "2012-10-17", "Statement": [...]}',
   });
 
-function isJsonObject(s: string): boolean {
-  try {
-    const parsed: unknown = JSON.parse(s);
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
-  } catch {
-    return false;
-  }
-}
-
 // ---- publicAccessBlock ----
 
 /** An absent flag means false, as in S3; all four false (or `{}`) = no block (DeletePublicAccessBlock). */
@@ -240,7 +198,7 @@ export const bucketFieldsShape = {
 export const bucketSpecSchema = resourceSpecSchema(bucketFieldsShape);
 export type BucketSpec = z.infer<typeof bucketSpecSchema>;
 /** A bucket's managed configuration, without identityRef. */
-export type BucketFields = Omit<BucketSpec, "identityRef">;
+export type BucketFields = ResourceFields<BucketSpec>;
 
 /** The sub-resources, in the order they are applied (see bucket.ts for why this order). */
 export const bucketSubresources = [
@@ -259,8 +217,10 @@ export const bucketStatusSchema = resourceStatusSchema.extend({
 });
 export type BucketStatus = z.infer<typeof bucketStatusSchema>;
 
-export const bucketSchema = resourceObjectSchema(bucketKind, bucketSpecSchema, bucketStatusSchema);
+/** The Bucket object, and its CRD: the shared resource CRD (printer columns, status subresource). */
+export const { object: bucketSchema, crdSource: bucketCrdSource } = resourceSchemas(
+  bucketKind,
+  bucketSpecSchema,
+  bucketStatusSchema,
+);
 export type Bucket = z.infer<typeof bucketSchema>;
-
-/** The Bucket CRD: the shared resource CRD (printer columns, status subresource) with this schema. */
-export const bucketCrdSource: CrdSource = resourceCrdSource(bucketKind, bucketSpecSchema, bucketStatusSchema);

@@ -9,6 +9,9 @@
 //   and from then on it is managed. Until it is copied, an absent field never differs.
 // - name, fifoTopic: fixed at creation (immutable at admission), never compared.
 import { isReservedTagKey } from "../../api/ownership-tags.ts";
+import { compareText } from "../../toolkit/compare-text.ts";
+import { sameJson, sortKeys } from "../canonical-forms.ts";
+import { differingFields, type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
 import { stringBoolean } from "./mapping.ts";
 import type { Tag, TopicAttribute, TopicFields } from "./schema.ts";
 import { topicAttributes } from "./schema.ts";
@@ -21,23 +24,11 @@ export const lateInitializedFields = [
 
 export type TopicField = TopicAttribute | "tags";
 
-export interface FieldDifference {
-  readonly field: TopicField;
-  /** `spec.<field>`, for conditions, Events and logs. */
-  readonly path: string;
-  readonly desired: unknown;
-  readonly observed: unknown;
-}
+export type FieldDifference = FieldDifferenceOf<TopicField>;
 
 /** The fields to change so that SNS matches `desired`, in the order they are applied. */
 export function diff(desired: TopicFields, observed: TopicFields): FieldDifference[] {
-  const out: FieldDifference[] = [];
-  for (const field of [...topicAttributes, "tags"] as const) {
-    if (!equalField(field, desired, observed)) {
-      out.push({ field, path: `spec.${field}`, desired: desired[field], observed: observed[field] });
-    }
-  }
-  return out;
+  return differingFields([...topicAttributes, "tags"] as const, desired, observed, equalField);
 }
 
 function equalField(field: TopicField, desired: TopicFields, observed: TopicFields): boolean {
@@ -70,16 +61,8 @@ export function lateInitialize<Spec extends TopicFields>(
   spec: Spec,
   observed: TopicFields,
 ): { spec: Spec; initialized: TopicAttribute[] } {
-  const initialized: TopicAttribute[] = [];
-  const filled: Spec = { ...spec };
-  for (const field of lateInitializedFields) {
-    const value = observed[field];
-    if (spec[field] === undefined && value !== undefined && value !== "") {
-      filled[field] = value as Spec[typeof field];
-      initialized.push(field);
-    }
-  }
-  return { spec: initialized.length === 0 ? spec : filled, initialized };
+  // An empty attribute is no value: there is nothing to copy.
+  return lateInitializeFields(spec, lateInitializedFields, (field) => observed[field] || undefined);
 }
 
 // ---- canonical forms: equal exactly when SNS would behave the same ----
@@ -93,7 +76,7 @@ function canonicalTags(tags: readonly Tag[] | undefined): [string, string][] {
   return (tags ?? [])
     .filter((t) => !isReservedTagKey(t.key))
     .map((t): [string, string] => [t.key, t.value])
-    .sort(([a], [b]) => compare(a, b));
+    .sort(([a], [b]) => compareText(a, b));
 }
 
 /** Policies compare as JSON documents: whitespace and key order do not matter. */
@@ -104,24 +87,4 @@ function canonicalDocument(document: string | undefined): unknown {
   } catch {
     return document;
   }
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value)
-        .sort(([a], [b]) => compare(a, b))
-        .map(([k, v]) => [k, sortKeys(v)]),
-    );
-  }
-  return value;
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

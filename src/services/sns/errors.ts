@@ -4,13 +4,15 @@
 // being enabled). Every message names the topic, the SNS operation and the spec field.
 
 import {
-  failureInit,
+  failureError,
   fallbackCode,
   genericErrorNames as genericNames,
-  type SdkErrorLike,
-  ServiceError,
-  type ServiceErrorInit,
+  messageOf,
+  type ObjectErrorInit,
+  objectErrorClass,
   type ServiceRules,
+  sdkErrorCodeField,
+  sdkErrorName,
 } from "../service-error.ts";
 
 export { type ErrorDisposition, httpStatus } from "../service-error.ts";
@@ -36,19 +38,10 @@ const iamActions: Record<SnsOperation, string> = {
   DeleteTopic: "sns:DeleteTopic",
 };
 
-export interface TopicErrorInit extends ServiceErrorInit<SnsOperation> {
-  readonly topic: string;
-}
+export type TopicErrorInit = ObjectErrorInit<SnsOperation, "topic">;
 
-export class TopicError extends ServiceError<SnsOperation> {
-  override readonly name = "TopicError";
-  readonly topic: string;
-
-  constructor(init: TopicErrorInit) {
-    super(init);
-    this.topic = init.topic;
-  }
-}
+export const TopicError = objectErrorClass<SnsOperation, "topic">("TopicError", "topic");
+export type TopicError = InstanceType<typeof TopicError>;
 
 export function isTopicError(err: unknown): err is TopicError {
   return err instanceof TopicError;
@@ -70,10 +63,9 @@ const terminalCodes = new Set([
  * "Exception" suffix (NotFoundException → NotFound), else a Node system error code.
  */
 export function errorCode(err: unknown): string {
-  const e = (err ?? {}) as SdkErrorLike;
-  if (typeof e.Code === "string" && e.Code !== "") return e.Code;
-  if (typeof e.name === "string" && !genericNames.has(e.name)) return e.name.replace(/Exception$/, "");
-  return fallbackCode(err);
+  return (
+    sdkErrorCodeField(err) ?? sdkErrorName(err, genericNames)?.replace(/Exception$/, "") ?? fallbackCode(err)
+  );
 }
 
 /** No topic of that ARN (GetTopicAttributes says NotFound, the tagging API ResourceNotFound). */
@@ -84,10 +76,7 @@ export function isNotFound(err: unknown): boolean {
 
 /** CreateTopic on a name the account already has, with other tags or attributes. */
 export function isAlreadyExists(err: unknown): boolean {
-  const message = ((err ?? {}) as SdkErrorLike).message;
-  return (
-    errorCode(err) === "InvalidParameter" && typeof message === "string" && /already exists/i.test(message)
-  );
+  return errorCode(err) === "InvalidParameter" && /already exists/i.test(messageOf(err));
 }
 
 export interface ErrorContext {
@@ -113,17 +102,8 @@ const rules: ServiceRules<SnsOperation> = {
 export function classifyError(err: unknown, ctx: ErrorContext): TopicError {
   if (isTopicError(err)) return err;
   const code = errorCode(err);
-  return new TopicError({
-    ...failureInit(rules, err, {
-      operation: ctx.operation,
-      name: ctx.topic,
-      code,
-      field: ctx.field,
-      hint: hint(code),
-    }),
-    topic: ctx.topic,
-    cause: err,
-  });
+  const { operation, topic, field } = ctx;
+  return failureError(TopicError, rules, err, { operation, name: topic, code, field, hint: hint(code) });
 }
 
 /** SNS's own hints; the codes of `rules` (and 5xx answers) get the shared ones. */

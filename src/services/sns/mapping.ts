@@ -2,23 +2,22 @@
 // each spec field is written to, and GetTopicAttributes / ListTagsForResource answers in spec
 // form. SNS's attribute map is string-valued, like ACK's spec fields.
 import type { CreateTopicCommandInput, Tag as SnsTag } from "@aws-sdk/client-sns";
-import { isReservedTagKey, withoutReservedTags } from "../../api/ownership-tags.ts";
-import { partitionOf } from "../arn.ts";
-import type { StringBoolean, Tag, TopicAttribute, TopicFields } from "./schema.ts";
+import { parseNamedArn, regionalArn } from "../arn.ts";
+import { userTagList } from "../pattern-tag-list.ts";
+import { stringBoolean } from "../string-boolean.ts";
+import { awsTags, tagMapOf, withOwnerTags } from "../tag-list.ts";
+import type { Tag, TopicAttribute, TopicFields } from "./schema.ts";
+
+export { stringBoolean, tagMapOf };
 
 /** `arn:<partition>:sns:<region>:<account>:<name>`: a topic's ARN is known before it exists. */
 export function arnOf(name: string, region: string, account: string): string {
-  return `arn:${partitionOf(region)}:sns:${region}:${account}:${name}`;
+  return regionalArn("sns", region, account, name);
 }
 
-/** The region and account an SNS topic ARN names; undefined when it is not one. */
-export function parseTopicArn(
-  arn: string,
-): { readonly region: string; readonly account: string; readonly name: string } | undefined {
-  const parts = arn.split(":");
-  if (parts.length !== 6 || parts[0] !== "arn" || parts[2] !== "sns") return undefined;
-  const [, , , region = "", account = "", name = ""] = parts;
-  return { region, account, name };
+/** The region, account and name an SNS topic ARN names; undefined when it is not one. */
+export function parseTopicArn(arn: string) {
+  return parseNamedArn(arn, "sns");
 }
 
 /** The SNS attribute name each spec field is stored under. */
@@ -32,27 +31,11 @@ export const attributeNames: Readonly<Record<TopicAttribute | "fifoTopic", strin
 };
 
 /** The tag set SNS should hold: the user's tags and the ownership tags (which win on a clash). */
-export function topicTags(
-  tags: readonly Tag[] | undefined,
-  ownerTags: Readonly<Record<string, string>>,
-): Record<string, string> {
-  return { ...withoutReservedTags(tagMapOf(tags)), ...ownerTags };
-}
-
-/** Tags as a map (ownership tags included). */
-export function tagMapOf(tags: readonly Tag[] | undefined): Record<string, string> {
-  return Object.fromEntries((tags ?? []).map((t) => [t.key, t.value]));
-}
-
+export const topicTags = withOwnerTags;
 /** The user's part of a topic's tags, in spec form (undefined = no tags). */
-export function userTags(tags: readonly Tag[] | undefined): Tag[] | undefined {
-  const user = (tags ?? []).filter((t) => !isReservedTagKey(t.key));
-  return user.length === 0 ? undefined : user;
-}
-
-export function toSnsTags(tags: Readonly<Record<string, string>>): SnsTag[] {
-  return Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
-}
+export const userTags: (tags: readonly Tag[] | undefined) => Tag[] | undefined = userTagList;
+/** A tag map as SNS's `{Key, Value}` list. */
+export const toSnsTags: (tags: Readonly<Record<string, string>>) => SnsTag[] = awsTags;
 
 /**
  * CreateTopic with every attribute the spec sets and every tag (the user's and ownership), so
@@ -98,12 +81,6 @@ export function attributeValue(spec: TopicFields, field: TopicAttribute): string
     case "deliveryPolicy":
       return spec.deliveryPolicy;
   }
-}
-
-/** SNS says "true"/"false" (emulators sometimes "True"); anything else is false. */
-export function stringBoolean(value: string | undefined): StringBoolean | undefined {
-  if (value === undefined || value === "") return undefined;
-  return value.toLowerCase() === "true" ? "true" : "false";
 }
 
 /** What GetTopicAttributes and ListTagsForResource say, in spec form ("" / absent = none). */

@@ -1,4 +1,13 @@
 import { parseSpecWith, type ServiceModule } from "../service-module.ts";
+import {
+  adoptedSpec,
+  errorReporting,
+  identifiedBy,
+  observationOf,
+  pathsOf,
+  specFieldComparison,
+  withoutKeys,
+} from "../service-module-parts.ts";
 import { snsClientFactory } from "./client.ts";
 import { diff, lateInitialize } from "./diff.ts";
 import { classifyError, isTopicError } from "./errors.ts";
@@ -14,10 +23,9 @@ import {
   updateTopic,
 } from "./topic.ts";
 
-function fieldsOf(observed: ObservedTopic): TopicFields {
-  const { arn: _arn, owner: _owner, effectiveDeliveryPolicy: _edp, ...fields } = observed;
-  return fields;
-}
+/** The spec fields of what AWS has. */
+const fieldsOf = (observed: ObservedTopic): TopicFields =>
+  withoutKeys(observed, ["arn", "owner", "effectiveDeliveryPolicy"]);
 
 export const topicService: ServiceModule<TopicSpec, ObservedTopic, TopicClient> = {
   kind: topicKind,
@@ -27,35 +35,21 @@ export const topicService: ServiceModule<TopicSpec, ObservedTopic, TopicClient> 
     const account = decision.account ?? (await credentials.callerIdentity(decision, resource)).account;
     return { sns, account, region: await sns.config.region() };
   },
-  identifier: (spec) => spec.name,
-  identifierField: "spec.name",
-  async read(client, spec, ctx) {
-    const r = await readTopic(client, spec, ctx);
-    return r.found ? { found: true, observed: r.topic } : { found: false };
-  },
+  ...identifiedBy("name"),
+  read: async (client, spec, ctx) => observationOf(await readTopic(client, spec, ctx), "topic"),
   tagsOf: (observed) => tagMapOf(observed.tags),
   async create(client, spec, _region, ownerTags, ctx) {
     const r = await createTopic(client, spec, ownerTags, ctx);
     return r.created ? { created: true, status: {} } : { created: false };
   },
-  async update(client, desired, observed, ownerTags, ctx) {
-    return (await updateTopic(client, desired, fieldsOf(observed), ownerTags, ctx)).map((d) => d.path);
-  },
+  update: async (client, desired, observed, ownerTags, ctx) =>
+    pathsOf(await updateTopic(client, desired, fieldsOf(observed), ownerTags, ctx)),
   claim: (client, observed, ownerTags, ctx) => claimTopic(client, observed, ownerTags, ctx),
   delete: (client, spec, ctx) => deleteTopic(client, spec.name, ctx),
-  diff: (desired, observed) => diff(desired, fieldsOf(observed)).map((d) => d.path),
-  lateInitialize(spec, observed) {
-    const r = lateInitialize(spec, fieldsOf(observed));
-    return { spec: r.spec, initialized: r.initialized.map((f) => `spec.${f}`) };
-  },
+  ...specFieldComparison(fieldsOf, diff, lateInitialize),
   specFromObserved(observed, spec) {
     const { tags, ...fields } = fieldsOf(observed);
-    const user = userTags(tags);
-    return {
-      ...fields,
-      ...(user ? { tags: user } : {}),
-      ...(spec.identityRef ? { identityRef: spec.identityRef } : {}),
-    };
+    return adoptedSpec(fields, "tags", userTags(tags), spec);
   },
   arn: (spec, region, account) => arnOf(spec.name, region, account),
   statusFrom: (observed) => ({
@@ -65,10 +59,7 @@ export const topicService: ServiceModule<TopicSpec, ObservedTopic, TopicClient> 
       : { effectiveDeliveryPolicy: observed.effectiveDeliveryPolicy }),
   }),
   observedRegion: (observed) => parseTopicArn(observed.arn)?.region,
-  isTerminal: (err) => isTopicError(err) && err.terminal,
-  describeError(err, spec) {
-    return (
-      isTopicError(err) ? err : classifyError(err, { operation: "GetTopicAttributes", topic: spec.name })
-    ).message;
-  },
+  ...errorReporting(isTopicError, (err, spec: TopicSpec) =>
+    classifyError(err, { operation: "GetTopicAttributes", topic: spec.name }),
+  ),
 };

@@ -7,22 +7,22 @@
 // purpose: the apiserver then rejects them as unknown instead of silently ignoring them.
 
 import { z } from "zod";
-import type { CrdSource } from "../../api/crd.ts";
-import { kindOf, type ResourceKind } from "../../api/kinds.ts";
-import { ownershipTagCount, userTagKey } from "../../api/ownership-tags.ts";
+import type { ResourceKind } from "../../api/kinds.ts";
 import {
-  resourceCrdSource,
-  resourceObjectSchema,
+  type ResourceFields,
+  requireKind,
+  resourceSchemas,
   resourceSpecSchema,
   resourceStatusSchema,
 } from "../../api/resource.ts";
-import { immutable, listMap, withRules } from "../../api/rules.ts";
-import { patternField, stringField } from "../../api/validation.ts";
+import { immutable, withRules } from "../../api/rules.ts";
+import { stringField } from "../../api/validation.ts";
+import { jsonDocumentField } from "../json-document.ts";
+import { patternTagListSchema, patternTagSchema } from "../pattern-tag-list.ts";
+import { stringBooleanField } from "../string-boolean.ts";
+import { maxUserTags } from "../tag-list.ts";
 
-const found = kindOf("sns.services.k8s.aws/v1alpha1", "Topic");
-if (found === undefined)
-  throw new Error("src/api/kinds.ts no longer lists sns.services.k8s.aws/v1alpha1 Topic");
-export const topicKind: ResourceKind = found;
+export const topicKind: ResourceKind = requireKind("sns.services.k8s.aws/v1alpha1", "Topic");
 
 // ---- name ----
 // https://docs.aws.amazon.com/sns/latest/api/API_CreateTopic.html: 1-256 ASCII letters, digits,
@@ -42,90 +42,43 @@ export const topicNameSchema = immutable(
   "name is immutable: SNS cannot rename a topic; create a new Topic resource instead",
 );
 
-/** ACK's string booleans. */
-export const stringBooleans = ["true", "false"] as const;
-export type StringBoolean = (typeof stringBooleans)[number];
+export { type StringBoolean, stringBooleans } from "../string-boolean.ts";
 
 /** FIFO or standard is chosen at creation for good; the name's .fifo suffix must agree. */
 export const fifoTopicSchema = immutable(
-  z.enum(stringBooleans, { error: 'fifoTopic must be the string "true" or "false"' }),
+  stringBooleanField("fifoTopic"),
   "fifoTopic is immutable: SNS cannot change a topic between FIFO and standard; create a new Topic resource instead",
 );
 
-export const contentBasedDeduplicationSchema = z.enum(stringBooleans, {
-  error: 'contentBasedDeduplication must be the string "true" or "false"',
-});
+export const contentBasedDeduplicationSchema = stringBooleanField("contentBasedDeduplication");
 
 // ---- documents ----
 
 /** SNS's limit on a topic's access policy and delivery policy. */
 export const maxPolicyLength = 30 * 1024;
 
-function jsonDocumentField(field: string, example: string) {
-  return stringField(field)
-    .min(1, `${field} must not be empty; remove it to keep SNS's ${field}`)
-    .max(maxPolicyLength, `${field} must be at most 30 KB (SNS limit)`)
-    .refine((s) => isJsonObject(s), { message: `${field} must be a JSON document, e.g. ${example}` });
-}
-
-function isJsonObject(s: string): boolean {
-  try {
-    const parsed: unknown = JSON.parse(s);
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
-  } catch {
-    return false;
-  }
-}
-
 /** The topic's access policy; absent = the policy SNS gives every new topic (late-initialised). */
-export const policySchema = jsonDocumentField("policy", '{"Version": "2012-10-17", "Statement": [...]}');
+export const policySchema = jsonDocumentField("policy", '{"Version": "2012-10-17", "Statement": [...]}', {
+  maxLength: maxPolicyLength,
+  service: "SNS",
+  ifRemoved: "to keep SNS's policy",
+});
 /** The HTTP/S delivery policy; absent = whatever SNS has (late-initialised when SNS reports one). */
 export const deliveryPolicySchema = jsonDocumentField(
   "deliveryPolicy",
   '{"http": {"defaultHealthyRetryPolicy": {...}}}',
+  { maxLength: maxPolicyLength, service: "SNS", ifRemoved: "to keep SNS's deliveryPolicy" },
 );
 
 // ---- tags ----
 
 /** SNS accepts at most 50 tags on a topic; crossrole's ownership tags take some of them. */
-export const maxTopicTags = 50 - ownershipTagCount;
+export const maxTopicTags = maxUserTags;
 
-export const tagSchema = z.object({
-  key: userTagKey(
-    withRules(
-      patternField(
-        "tags[].key",
-        "tagKey",
-        128,
-        "tags[].key must be 1-128 characters of letters, digits, spaces and _.:/=+-@",
-      ),
-      {
-        cel: "!self.startsWith('aws:')",
-        message: "tags[].key must not start with 'aws:' (reserved by AWS)",
-        check: (s) => !s.startsWith("aws:"),
-      },
-    ),
-    "tags[].key",
-  ),
-  value: patternField(
-    "tags[].value",
-    "tagValue",
-    256,
-    "tags[].value must be 0-256 characters of letters, digits, spaces and _.:/=+-@",
-  ),
-});
+export const tagSchema = patternTagSchema("tags");
 export type Tag = z.infer<typeof tagSchema>;
 
-export const tagsSchema = listMap(
-  z
-    .array(tagSchema)
-    .max(
-      maxTopicTags,
-      `tags may hold at most ${maxTopicTags} tags (SNS's limit of 50 less crossrole's ${ownershipTagCount} ownership tags)`,
-    ),
-  "key",
-  "tags must not repeat a key",
-);
+export const tagsSchema = patternTagListSchema("tags", "SNS", tagSchema);
 
 // ---- the spec, status and object ----
 
@@ -167,7 +120,7 @@ export const topicSpecSchema = withRules(
 );
 export type TopicSpec = z.infer<typeof topicSpecSchema>;
 /** A topic's managed configuration, without identityRef. */
-export type TopicFields = Omit<TopicSpec, "identityRef">;
+export type TopicFields = ResourceFields<TopicSpec>;
 
 /** The attributes set with SetTopicAttributes, in the order they are applied. */
 export const topicAttributes = [
@@ -186,8 +139,10 @@ export const topicStatusSchema = resourceStatusSchema.extend({
 });
 export type TopicStatus = z.infer<typeof topicStatusSchema>;
 
-export const topicSchema = resourceObjectSchema(topicKind, topicSpecSchema, topicStatusSchema);
+/** The Topic object, and its CRD: the shared resource CRD (printer columns, status subresource). */
+export const { object: topicSchema, crdSource: topicCrdSource } = resourceSchemas(
+  topicKind,
+  topicSpecSchema,
+  topicStatusSchema,
+);
 export type Topic = z.infer<typeof topicSchema>;
-
-/** The Topic CRD: the shared resource CRD (printer columns, status subresource) with this schema. */
-export const topicCrdSource: CrdSource = resourceCrdSource(topicKind, topicSpecSchema, topicStatusSchema);

@@ -14,14 +14,14 @@ import {
   ListTagsForResourceCommand,
   SetTopicAttributesCommand,
   type SNSClient,
-  type Tag as SnsTag,
   TagResourceCommand,
   UntagResourceCommand,
 } from "@aws-sdk/client-sns";
-import { isReservedTagKey } from "../../api/ownership-tags.ts";
-import { awsCall, type CallContext, type SendOptions } from "../call-context.ts";
+import type { CallContext } from "../call-context.ts";
+import { serviceCalls } from "../service-calls.ts";
+import { applyTagChanges, type TagWrites } from "../tag-changes.ts";
 import { diff, type FieldDifference } from "./diff.ts";
-import { classifyError, isAlreadyExists, isNotFound, type SnsOperation } from "./errors.ts";
+import { classifyError, isAlreadyExists, isNotFound } from "./errors.ts";
 import {
   arnOf,
   attributeNames,
@@ -56,15 +56,10 @@ export interface ObservedTopic extends TopicFields {
 
 export type ReadResult = { readonly found: false } | { readonly found: true; readonly topic: ObservedTopic };
 
-/** One SNS call: logged with the reconcile's logger, aborted with its signal. */
-function call<T>(
-  ctx: CallContext,
-  operation: SnsOperation,
-  topic: string,
-  run: (options: SendOptions) => Promise<T>,
-): Promise<T> {
-  return awsCall(ctx, `sns:${operation}`, { topic }, run);
-}
+/** SNS calls: logged with the topic's name, failures as TopicErrors. */
+const sns = serviceCalls({ service: "sns", object: "topic", isGone: isNotFound, classify: classifyError });
+
+const tagsField = { field: "spec.tags" };
 
 export function topicArn(client: TopicClient, name: string): string {
   return arnOf(name, client.region, client.account);
@@ -82,26 +77,20 @@ export async function readTopic(
 ): Promise<ReadResult> {
   const name = spec.name;
   const arn = topicArn(client, name);
-  let attributes: Record<string, string>;
-  try {
-    const out = await call(ctx, "GetTopicAttributes", name, (o) =>
-      client.sns.send(new GetTopicAttributesCommand({ TopicArn: arn }), o),
-    );
-    attributes = out.Attributes ?? {};
-  } catch (err) {
-    if (isNotFound(err)) return { found: false };
-    throw classifyError(err, { operation: "GetTopicAttributes", topic: name });
-  }
-  let tags: SnsTag[];
-  try {
-    const out = await call(ctx, "ListTagsForResource", name, (o) =>
-      client.sns.send(new ListTagsForResourceCommand({ ResourceArn: arn }), o),
-    );
-    tags = out.Tags ?? [];
-  } catch (err) {
-    if (isNotFound(err)) return { found: false };
-    throw classifyError(err, { operation: "ListTagsForResource", topic: name, field: "spec.tags" });
-  }
+  const attributesOut = await sns.sendUnlessGone(ctx, "GetTopicAttributes", name, (o) =>
+    client.sns.send(new GetTopicAttributesCommand({ TopicArn: arn }), o),
+  );
+  if (attributesOut === undefined) return { found: false };
+  const attributes = attributesOut.Attributes ?? {};
+  const tagsOut = await sns.sendUnlessGone(
+    ctx,
+    "ListTagsForResource",
+    name,
+    (o) => client.sns.send(new ListTagsForResourceCommand({ ResourceArn: arn }), o),
+    tagsField,
+  );
+  if (tagsOut === undefined) return { found: false };
+  const tags = tagsOut.Tags ?? [];
   const owner = attributes["Owner"];
   const effective = attributes["EffectiveDeliveryPolicy"];
   const topic: ObservedTopic = {
@@ -133,15 +122,17 @@ export async function createTopic(
 ): Promise<CreateResult> {
   const name = spec.name;
   if ((await readTopic(client, spec, ctx)).found) return { created: false };
-  try {
-    const out = await call(ctx, "CreateTopic", name, (o) =>
-      client.sns.send(new CreateTopicCommand(createTopicInput(spec, ownerTags)), o),
-    );
-    return { created: true, arn: out.TopicArn ?? topicArn(client, name) };
-  } catch (err) {
-    if (isAlreadyExists(err)) return { created: false };
-    throw classifyError(err, { operation: "CreateTopic", topic: name, field: "spec.name" });
-  }
+  const out = await sns.sendUnless(
+    isAlreadyExists,
+    ctx,
+    "CreateTopic",
+    name,
+    (o) => client.sns.send(new CreateTopicCommand(createTopicInput(spec, ownerTags)), o),
+    { field: "spec.name" },
+  );
+  return out === undefined
+    ? { created: false }
+    : { created: true, arn: out.TopicArn ?? topicArn(client, name) };
 }
 
 /**
@@ -161,13 +152,17 @@ export async function updateTopic(
   const differences = diff(desired, observed);
   for (const d of differences) {
     if (d.field === "tags") {
-      await applyTags(client, name, topicTags(desired.tags, ownerTags), tagMapOf(observed.tags), ctx);
+      const tags = topicTags(desired.tags, ownerTags);
+      await applyTagChanges(tags, tagMapOf(observed.tags), tagWrites(client, name, ctx));
       continue;
     }
     const value = attributeValue(desired, d.field);
     if (value === undefined) continue;
-    try {
-      await call(ctx, "SetTopicAttributes", name, (o) =>
+    await sns.send(
+      ctx,
+      "SetTopicAttributes",
+      name,
+      (o) =>
         client.sns.send(
           new SetTopicAttributesCommand({
             TopicArn: arn,
@@ -176,43 +171,33 @@ export async function updateTopic(
           }),
           o,
         ),
-      );
-    } catch (err) {
-      throw classifyError(err, { operation: "SetTopicAttributes", topic: name, field: d.path });
-    }
+      { field: d.path },
+    );
   }
   return differences;
 }
 
-/** Tags what differs, then removes the user's tags the spec no longer has (never ownership tags). */
-async function applyTags(
-  client: TopicClient,
-  name: string,
-  desired: Readonly<Record<string, string>>,
-  observed: Readonly<Record<string, string>>,
-  ctx: CallContext,
-): Promise<void> {
+/** TagResource and UntagResource on the topic of that name. */
+function tagWrites(client: TopicClient, name: string, ctx: CallContext): TagWrites {
   const arn = topicArn(client, name);
-  const changed = Object.fromEntries(Object.entries(desired).filter(([k, v]) => observed[k] !== v));
-  const removed = Object.keys(observed).filter((k) => !(k in desired) && !isReservedTagKey(k));
-  if (Object.keys(changed).length > 0) {
-    try {
-      await call(ctx, "TagResource", name, (o) =>
-        client.sns.send(new TagResourceCommand({ ResourceArn: arn, Tags: toSnsTags(changed) }), o),
-      );
-    } catch (err) {
-      throw classifyError(err, { operation: "TagResource", topic: name, field: "spec.tags" });
-    }
-  }
-  if (removed.length > 0) {
-    try {
-      await call(ctx, "UntagResource", name, (o) =>
-        client.sns.send(new UntagResourceCommand({ ResourceArn: arn, TagKeys: removed }), o),
-      );
-    } catch (err) {
-      throw classifyError(err, { operation: "UntagResource", topic: name, field: "spec.tags" });
-    }
-  }
+  return {
+    tag: (tags) =>
+      sns.send(
+        ctx,
+        "TagResource",
+        name,
+        (o) => client.sns.send(new TagResourceCommand({ ResourceArn: arn, Tags: toSnsTags(tags) }), o),
+        tagsField,
+      ),
+    untag: (keys) =>
+      sns.send(
+        ctx,
+        "UntagResource",
+        name,
+        (o) => client.sns.send(new UntagResourceCommand({ ResourceArn: arn, TagKeys: keys }), o),
+        tagsField,
+      ),
+  };
 }
 
 /** Puts the ownership tags on a topic that lacks them, keeping every tag it has (adoption). */
@@ -222,17 +207,7 @@ export async function claimTopic(
   ownerTags: OwnerTags,
   ctx: CallContext = {},
 ): Promise<void> {
-  const name = observed.name;
-  try {
-    await call(ctx, "TagResource", name, (o) =>
-      client.sns.send(
-        new TagResourceCommand({ ResourceArn: topicArn(client, name), Tags: toSnsTags(ownerTags) }),
-        o,
-      ),
-    );
-  } catch (err) {
-    throw classifyError(err, { operation: "TagResource", topic: name, field: "spec.tags" });
-  }
+  await tagWrites(client, observed.name, ctx).tag(ownerTags);
 }
 
 /** DeleteTopic (idempotent in SNS); a topic already gone is "not-found". */
@@ -241,13 +216,7 @@ export async function deleteTopic(
   name: string,
   ctx: CallContext = {},
 ): Promise<"deleted" | "not-found"> {
-  try {
-    await call(ctx, "DeleteTopic", name, (o) =>
-      client.sns.send(new DeleteTopicCommand({ TopicArn: topicArn(client, name) }), o),
-    );
-    return "deleted";
-  } catch (err) {
-    if (isNotFound(err)) return "not-found";
-    throw classifyError(err, { operation: "DeleteTopic", topic: name });
-  }
+  return sns.deleteUnlessGone(ctx, "DeleteTopic", name, (o) =>
+    client.sns.send(new DeleteTopicCommand({ TopicArn: topicArn(client, name) }), o),
+  );
 }

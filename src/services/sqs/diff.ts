@@ -10,7 +10,8 @@
 //   queue; a standard queue has no such attribute); tags: none. Out-of-band additions are
 //   corrected, as ACK does.
 // - queueName, fifoQueue: fixed at creation (immutable at admission), never compared.
-import { isReservedTagKey } from "../../api/ownership-tags.ts";
+import { canonicalTagMap, sameJson, sortKeys } from "../canonical-forms.ts";
+import { differingFields, type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
 import { stringBoolean } from "./mapping.ts";
 import type { QueueAttribute, QueueFields } from "./schema.ts";
 import { queueAttributes } from "./schema.ts";
@@ -30,23 +31,11 @@ const lateInitialized: ReadonlySet<string> = new Set(lateInitializedFields);
 
 export type QueueField = QueueAttribute | "tags";
 
-export interface FieldDifference {
-  readonly field: QueueField;
-  /** `spec.<field>`, for conditions, Events and logs. */
-  readonly path: string;
-  readonly desired: unknown;
-  readonly observed: unknown;
-}
+export type FieldDifference = FieldDifferenceOf<QueueField>;
 
 /** The fields to change so that SQS matches `desired`, in the order they are applied. */
 export function diff(desired: QueueFields, observed: QueueFields): FieldDifference[] {
-  const out: FieldDifference[] = [];
-  for (const field of [...queueAttributes, "tags"] as const) {
-    if (!equalField(field, desired, observed)) {
-      out.push({ field, path: `spec.${field}`, desired: desired[field], observed: observed[field] });
-    }
-  }
-  return out;
+  return differingFields([...queueAttributes, "tags"] as const, desired, observed, equalField);
 }
 
 function equalField(field: QueueField, desired: QueueFields, observed: QueueFields): boolean {
@@ -84,16 +73,8 @@ export function lateInitialize<Spec extends QueueFields>(
   spec: Spec,
   observed: QueueFields,
 ): { spec: Spec; initialized: QueueAttribute[] } {
-  const initialized: QueueAttribute[] = [];
-  const filled: Spec = { ...spec };
-  for (const field of lateInitializedFields) {
-    const value = observed[field];
-    if (spec[field] === undefined && value !== undefined && value !== "") {
-      (filled as Record<string, unknown>)[field] = value;
-      initialized.push(field);
-    }
-  }
-  return { spec: initialized.length === 0 ? spec : filled, initialized };
+  // An empty attribute is no value: there is nothing to copy.
+  return lateInitializeFields(spec, lateInitializedFields, (field) => observed[field] || undefined);
 }
 
 // ---- canonical forms: equal exactly when SQS would behave the same ----
@@ -111,9 +92,7 @@ function canonicalNumber(value: string | undefined): string | undefined {
 
 /** Tags are a map; ownership tags are the controller's, never drift (DESIGN §3.5). */
 function canonicalTags(tags: Readonly<Record<string, string>> | undefined): [string, string][] {
-  return Object.entries(tags ?? {})
-    .filter(([k]) => !isReservedTagKey(k))
-    .sort(([a], [b]) => compare(a, b));
+  return canonicalTagMap(tags ?? {});
 }
 
 /**
@@ -124,29 +103,12 @@ function canonicalTags(tags: Readonly<Record<string, string>> | undefined): [str
 function canonicalDocument(document: string | undefined): unknown {
   if (document === undefined || document === "") return null;
   try {
-    return normalise(JSON.parse(document));
+    return sortKeys(JSON.parse(document), numberFromString);
   } catch {
     return document;
   }
 }
 
-function normalise(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(normalise);
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value)
-        .sort(([a], [b]) => compare(a, b))
-        .map(([k, v]) => [k, normalise(v)]),
-    );
-  }
-  if (typeof value === "string" && /^[0-9]{1,15}$/.test(value)) return Number(value);
-  return value;
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function numberFromString(value: unknown): unknown {
+  return typeof value === "string" && /^[0-9]{1,15}$/.test(value) ? Number(value) : value;
 }

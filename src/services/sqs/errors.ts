@@ -5,14 +5,15 @@
 // the spec field.
 
 import {
-  failureInit,
+  failureError,
   fallbackCode,
   genericErrorNames,
   messageOf,
-  type SdkErrorLike,
-  ServiceError,
-  type ServiceErrorInit,
+  type ObjectErrorInit,
+  objectErrorClass,
   type ServiceRules,
+  sdkErrorCodeField,
+  sdkErrorName,
 } from "../service-error.ts";
 import { fieldOfAttribute } from "./mapping.ts";
 
@@ -41,19 +42,10 @@ const iamActions: Record<SqsOperation, string> = {
   DeleteQueue: "sqs:DeleteQueue",
 };
 
-export interface QueueErrorInit extends ServiceErrorInit<SqsOperation> {
-  readonly queue: string;
-}
+export type QueueErrorInit = ObjectErrorInit<SqsOperation, "queue">;
 
-export class QueueError extends ServiceError<SqsOperation> {
-  override readonly name = "QueueError";
-  readonly queue: string;
-
-  constructor(init: QueueErrorInit) {
-    super(init);
-    this.queue = init.queue;
-  }
-}
+export const QueueError = objectErrorClass<SqsOperation, "queue">("QueueError", "queue");
+export type QueueError = InstanceType<typeof QueueError>;
 
 export function isQueueError(err: unknown): err is QueueError {
   return err instanceof QueueError;
@@ -87,13 +79,8 @@ const legacyCodes: Readonly<Record<string, string>> = {
  * query-compatible `Code` mapped to that name, else a Node system error code (ECONNREFUSED).
  */
 export function errorCode(err: unknown): string {
-  const e = (err ?? {}) as SdkErrorLike;
-  if (typeof e.name === "string" && !genericNames.has(e.name)) {
-    const name = e.name.replace(/Exception$/, "");
-    return legacyCodes[name] ?? name;
-  }
-  if (typeof e.Code === "string" && e.Code !== "") return legacyCodes[e.Code] ?? e.Code;
-  return fallbackCode(err);
+  const code = sdkErrorName(err, genericNames)?.replace(/Exception$/, "") ?? sdkErrorCodeField(err);
+  return code === undefined ? fallbackCode(err) : (legacyCodes[code] ?? code);
 }
 
 /** No queue of that name or URL in this account. */
@@ -151,17 +138,8 @@ export function classifyError(err: unknown, ctx: ErrorContext): QueueError {
     (code === "InvalidAttributeValue" || code === "InvalidAttributeName"
       ? fieldFromMessage(messageOf(err))
       : undefined);
-  return new QueueError({
-    ...failureInit(rules, err, {
-      operation: ctx.operation,
-      name: ctx.queue,
-      code,
-      field,
-      hint: hint(code, ctx, field),
-    }),
-    queue: ctx.queue,
-    cause: err,
-  });
+  const failure = { operation: ctx.operation, name: ctx.queue, code, field, hint: hint(code, ctx, field) };
+  return failureError(QueueError, rules, err, failure);
 }
 
 /** SQS's own hints; the codes of `rules` (and 5xx answers) get the shared ones. */

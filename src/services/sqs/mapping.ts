@@ -3,22 +3,20 @@
 // SQS's attribute map is string-valued, like ACK's spec fields.
 import type { CreateQueueCommandInput } from "@aws-sdk/client-sqs";
 import { withoutReservedTags } from "../../api/ownership-tags.ts";
-import { partitionOf } from "../arn.ts";
-import type { QueueAttribute, QueueFields, StringBoolean } from "./schema.ts";
+import { parseNamedArn, regionalArn } from "../arn.ts";
+import { stringBoolean } from "../string-boolean.ts";
+import type { QueueAttribute, QueueFields } from "./schema.ts";
+
+export { stringBoolean };
 
 /** `arn:<partition>:sqs:<region>:<account>:<name>`: a queue's ARN is known before it exists. */
 export function arnOf(name: string, region: string, account: string): string {
-  return `arn:${partitionOf(region)}:sqs:${region}:${account}:${name}`;
+  return regionalArn("sqs", region, account, name);
 }
 
 /** The region, account and name an SQS queue ARN names; undefined when it is not one. */
-export function parseQueueArn(
-  arn: string,
-): { readonly region: string; readonly account: string; readonly name: string } | undefined {
-  const parts = arn.split(":");
-  if (parts.length !== 6 || parts[0] !== "arn" || parts[2] !== "sqs") return undefined;
-  const [, , , region = "", account = "", name = ""] = parts;
-  return { region, account, name };
+export function parseQueueArn(arn: string) {
+  return parseNamedArn(arn, "sqs");
 }
 
 /**
@@ -118,12 +116,6 @@ export function attributeValue(spec: QueueFields, field: QueueAttribute): string
     default:
       return spec[field];
   }
-}
-
-/** SQS says "true"/"false" (emulators sometimes "True"); anything else is false. */
-export function stringBoolean(value: string | undefined): StringBoolean | undefined {
-  if (value === undefined || value === "") return undefined;
-  return value.toLowerCase() === "true" ? "true" : "false";
 }
 
 /** What GetQueueAttributes and ListQueueTags say, in spec form ("" / absent = none). */

@@ -1,4 +1,14 @@
 import { parseSpecWith, type ServiceModule } from "../service-module.ts";
+import {
+  adoptedSpec,
+  errorReporting,
+  identifiedBy,
+  observationOf,
+  pathsOf,
+  regionalClient,
+  specFieldComparison,
+  withoutKeys,
+} from "../service-module-parts.ts";
 import { sqsClientFactory } from "./client.ts";
 import { diff, lateInitialize } from "./diff.ts";
 import { classifyError, isQueueError } from "./errors.ts";
@@ -14,47 +24,29 @@ import {
 } from "./queue.ts";
 import { type QueueFields, type QueueSpec, queueKind, queueSpecSchema } from "./schema.ts";
 
-function fieldsOf(observed: ObservedQueue): QueueFields {
-  const { queueURL: _url, queueARN: _arn, region: _region, ...fields } = observed;
-  return fields;
-}
+/** The spec fields of what AWS has. */
+const fieldsOf = (observed: ObservedQueue): QueueFields =>
+  withoutKeys(observed, ["queueURL", "queueARN", "region"]);
 
 export const queueService: ServiceModule<QueueSpec, ObservedQueue, QueueClient> = {
   kind: queueKind,
   parseSpec: parseSpecWith(queueSpecSchema),
-  async client(credentials, decision, resource) {
-    const sqs = await credentials.client(sqsClientFactory, decision, resource);
-    return { sqs, region: await sqs.config.region() };
-  },
-  identifier: (spec) => spec.queueName,
-  identifierField: "spec.queueName",
-  async read(client, spec, ctx) {
-    const r = await readQueue(client, spec, ctx);
-    return r.found ? { found: true, observed: r.queue } : { found: false };
-  },
+  client: regionalClient(sqsClientFactory, "sqs"),
+  ...identifiedBy("queueName"),
+  read: async (client, spec, ctx) => observationOf(await readQueue(client, spec, ctx), "queue"),
   tagsOf: (observed) => ({ ...(observed.tags ?? {}) }),
   async create(client, spec, _region, ownerTags, ctx) {
     const r = await createQueue(client, spec, ownerTags, ctx);
     return r.created ? { created: true, status: { queueURL: r.queueURL } } : { created: false };
   },
-  async update(client, desired, observed, ownerTags, ctx) {
-    return (await updateQueue(client, desired, observed, ownerTags, ctx)).map((d) => d.path);
-  },
+  update: async (client, desired, observed, ownerTags, ctx) =>
+    pathsOf(await updateQueue(client, desired, observed, ownerTags, ctx)),
   claim: (client, observed, ownerTags, ctx) => claimQueue(client, observed, ownerTags, ctx),
   delete: (client, spec, ctx) => deleteQueue(client, spec.queueName, ctx),
-  diff: (desired, observed) => diff(desired, fieldsOf(observed)).map((d) => d.path),
-  lateInitialize(spec, observed) {
-    const r = lateInitialize(spec, fieldsOf(observed));
-    return { spec: r.spec, initialized: r.initialized.map((f) => `spec.${f}`) };
-  },
+  ...specFieldComparison(fieldsOf, diff, lateInitialize),
   specFromObserved(observed, spec) {
     const { tags, ...fields } = fieldsOf(observed);
-    const user = userTags(tags);
-    return {
-      ...fields,
-      ...(user ? { tags: user } : {}),
-      ...(spec.identityRef ? { identityRef: spec.identityRef } : {}),
-    };
+    return adoptedSpec(fields, "tags", userTags(tags), spec);
   },
   arn: (spec, region, account) => arnOf(spec.queueName, region, account),
   statusFrom: (observed) => ({
@@ -62,10 +54,7 @@ export const queueService: ServiceModule<QueueSpec, ObservedQueue, QueueClient> 
     ...(observed.queueARN === undefined ? {} : { queueARN: observed.queueARN }),
   }),
   observedRegion: (observed) => observed.region,
-  isTerminal: (err) => isQueueError(err) && err.terminal,
-  describeError(err, spec) {
-    return (
-      isQueueError(err) ? err : classifyError(err, { operation: "GetQueueAttributes", queue: spec.queueName })
-    ).message;
-  },
+  ...errorReporting(isQueueError, (err, spec: QueueSpec) =>
+    classifyError(err, { operation: "GetQueueAttributes", queue: spec.queueName }),
+  ),
 };

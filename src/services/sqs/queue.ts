@@ -18,10 +18,11 @@ import {
   TagQueueCommand,
   UntagQueueCommand,
 } from "@aws-sdk/client-sqs";
-import { isReservedTagKey } from "../../api/ownership-tags.ts";
-import { awsCall, type CallContext, type SendOptions } from "../call-context.ts";
+import type { CallContext } from "../call-context.ts";
+import { serviceCalls } from "../service-calls.ts";
+import { applyTagChanges, type TagWrites } from "../tag-changes.ts";
 import { diff, type FieldDifference } from "./diff.ts";
-import { classifyError, isAlreadyExists, isNotFound, type SqsOperation } from "./errors.ts";
+import { classifyError, isAlreadyExists, isNotFound } from "./errors.ts";
 import {
   attributeNames,
   attributeValue,
@@ -56,15 +57,10 @@ export interface ObservedQueue extends QueueFields {
 
 export type ReadResult = { readonly found: false } | { readonly found: true; readonly queue: ObservedQueue };
 
-/** One SQS call: logged with the reconcile's logger, aborted with its signal. */
-function call<T>(
-  ctx: CallContext,
-  operation: SqsOperation,
-  queue: string,
-  run: (options: SendOptions) => Promise<T>,
-): Promise<T> {
-  return awsCall(ctx, `sqs:${operation}`, { queue }, run);
-}
+/** SQS calls: logged with the queue's name, failures as QueueErrors. */
+const sqs = serviceCalls({ service: "sqs", object: "queue", isGone: isNotFound, classify: classifyError });
+
+const tagsField = { field: "spec.tags" };
 
 /** The URL of the queue of that name in the client's account; undefined when there is none. */
 export async function queueUrlOf(
@@ -72,15 +68,10 @@ export async function queueUrlOf(
   name: string,
   ctx: CallContext = {},
 ): Promise<string | undefined> {
-  try {
-    const out = await call(ctx, "GetQueueUrl", name, (o) =>
-      client.sqs.send(new GetQueueUrlCommand({ QueueName: name }), o),
-    );
-    return out.QueueUrl;
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw classifyError(err, { operation: "GetQueueUrl", queue: name });
-  }
+  const out = await sqs.sendUnlessGone(ctx, "GetQueueUrl", name, (o) =>
+    client.sqs.send(new GetQueueUrlCommand({ QueueName: name }), o),
+  );
+  return out?.QueueUrl;
 }
 
 /**
@@ -96,26 +87,20 @@ export async function readQueue(
   const name = spec.queueName;
   const url = await queueUrlOf(client, name, ctx);
   if (url === undefined) return { found: false };
-  let attributes: Record<string, string>;
-  try {
-    const out = await call(ctx, "GetQueueAttributes", name, (o) =>
-      client.sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["All"] }), o),
-    );
-    attributes = out.Attributes ?? {};
-  } catch (err) {
-    if (isNotFound(err)) return { found: false };
-    throw classifyError(err, { operation: "GetQueueAttributes", queue: name });
-  }
-  let tags: Record<string, string>;
-  try {
-    const out = await call(ctx, "ListQueueTags", name, (o) =>
-      client.sqs.send(new ListQueueTagsCommand({ QueueUrl: url }), o),
-    );
-    tags = out.Tags ?? {};
-  } catch (err) {
-    if (isNotFound(err)) return { found: false };
-    throw classifyError(err, { operation: "ListQueueTags", queue: name, field: "spec.tags" });
-  }
+  const attributesOut = await sqs.sendUnlessGone(ctx, "GetQueueAttributes", name, (o) =>
+    client.sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["All"] }), o),
+  );
+  if (attributesOut === undefined) return { found: false };
+  const attributes = attributesOut.Attributes ?? {};
+  const tagsOut = await sqs.sendUnlessGone(
+    ctx,
+    "ListQueueTags",
+    name,
+    (o) => client.sqs.send(new ListQueueTagsCommand({ QueueUrl: url }), o),
+    tagsField,
+  );
+  if (tagsOut === undefined) return { found: false };
+  const tags = tagsOut.Tags ?? {};
   const arn = attributes["QueueArn"] || undefined;
   const region = (arn && parseQueueArn(arn)?.region) || regionOfQueueUrl(url) || client.region;
   const queue: ObservedQueue = {
@@ -147,15 +132,10 @@ export async function createQueue(
 ): Promise<CreateResult> {
   const name = spec.queueName;
   if ((await queueUrlOf(client, name, ctx)) !== undefined) return { created: false };
-  try {
-    const out = await call(ctx, "CreateQueue", name, (o) =>
-      client.sqs.send(new CreateQueueCommand(createQueueInput(spec, ownerTags)), o),
-    );
-    return { created: true, queueURL: out.QueueUrl ?? "" };
-  } catch (err) {
-    if (isAlreadyExists(err)) return { created: false };
-    throw classifyError(err, { operation: "CreateQueue", queue: name });
-  }
+  const out = await sqs.sendUnless(isAlreadyExists, ctx, "CreateQueue", name, (o) =>
+    client.sqs.send(new CreateQueueCommand(createQueueInput(spec, ownerTags)), o),
+  );
+  return out === undefined ? { created: false } : { created: true, queueURL: out.QueueUrl ?? "" };
 }
 
 /** The queue's URL for a write: from what was observed, else looked up. */
@@ -197,13 +177,17 @@ export async function updateQueue(
   const url = await urlFor(client, name, observed, ctx);
   for (const d of differences) {
     if (d.field === "tags") {
-      await applyTags(client, name, url, queueTags(desired.tags, ownerTags), observed.tags ?? {}, ctx);
+      const tags = queueTags(desired.tags, ownerTags);
+      await applyTagChanges(tags, observed.tags ?? {}, tagWrites(client, name, url, ctx));
       continue;
     }
     const value = attributeValue(desired, d.field);
     if (value === undefined) continue;
-    try {
-      await call(ctx, "SetQueueAttributes", name, (o) =>
+    await sqs.send(
+      ctx,
+      "SetQueueAttributes",
+      name,
+      (o) =>
         client.sqs.send(
           new SetQueueAttributesCommand({
             QueueUrl: url,
@@ -211,43 +195,32 @@ export async function updateQueue(
           }),
           o,
         ),
-      );
-    } catch (err) {
-      throw classifyError(err, { operation: "SetQueueAttributes", queue: name, field: d.path });
-    }
+      { field: d.path },
+    );
   }
   return differences;
 }
 
-/** Tags what differs, then removes the user's tags the spec no longer has (never ownership tags). */
-async function applyTags(
-  client: QueueClient,
-  name: string,
-  url: string,
-  desired: Readonly<Record<string, string>>,
-  observed: Readonly<Record<string, string>>,
-  ctx: CallContext,
-): Promise<void> {
-  const changed = Object.fromEntries(Object.entries(desired).filter(([k, v]) => observed[k] !== v));
-  const removed = Object.keys(observed).filter((k) => !(k in desired) && !isReservedTagKey(k));
-  if (Object.keys(changed).length > 0) {
-    try {
-      await call(ctx, "TagQueue", name, (o) =>
-        client.sqs.send(new TagQueueCommand({ QueueUrl: url, Tags: changed }), o),
-      );
-    } catch (err) {
-      throw classifyError(err, { operation: "TagQueue", queue: name, field: "spec.tags" });
-    }
-  }
-  if (removed.length > 0) {
-    try {
-      await call(ctx, "UntagQueue", name, (o) =>
-        client.sqs.send(new UntagQueueCommand({ QueueUrl: url, TagKeys: removed }), o),
-      );
-    } catch (err) {
-      throw classifyError(err, { operation: "UntagQueue", queue: name, field: "spec.tags" });
-    }
-  }
+/** TagQueue and UntagQueue on the queue at `url`. */
+function tagWrites(client: QueueClient, name: string, url: string, ctx: CallContext): TagWrites {
+  return {
+    tag: (tags) =>
+      sqs.send(
+        ctx,
+        "TagQueue",
+        name,
+        (o) => client.sqs.send(new TagQueueCommand({ QueueUrl: url, Tags: tags }), o),
+        tagsField,
+      ),
+    untag: (keys) =>
+      sqs.send(
+        ctx,
+        "UntagQueue",
+        name,
+        (o) => client.sqs.send(new UntagQueueCommand({ QueueUrl: url, TagKeys: keys }), o),
+        tagsField,
+      ),
+  };
 }
 
 /** Puts the ownership tags on a queue that lacks them, keeping every tag it has (adoption). */
@@ -259,13 +232,7 @@ export async function claimQueue(
 ): Promise<void> {
   const name = observed.queueName;
   const url = await urlFor(client, name, observed, ctx);
-  try {
-    await call(ctx, "TagQueue", name, (o) =>
-      client.sqs.send(new TagQueueCommand({ QueueUrl: url, Tags: { ...ownerTags } }), o),
-    );
-  } catch (err) {
-    throw classifyError(err, { operation: "TagQueue", queue: name, field: "spec.tags" });
-  }
+  await tagWrites(client, name, url, ctx).tag({ ...ownerTags });
 }
 
 /** DeleteQueue on the queue of that name in the client's account; one already gone is "not-found". */
@@ -276,13 +243,7 @@ export async function deleteQueue(
 ): Promise<"deleted" | "not-found"> {
   const url = await queueUrlOf(client, name, ctx);
   if (url === undefined) return "not-found";
-  try {
-    await call(ctx, "DeleteQueue", name, (o) =>
-      client.sqs.send(new DeleteQueueCommand({ QueueUrl: url }), o),
-    );
-    return "deleted";
-  } catch (err) {
-    if (isNotFound(err)) return "not-found";
-    throw classifyError(err, { operation: "DeleteQueue", queue: name });
-  }
+  return sqs.deleteUnlessGone(ctx, "DeleteQueue", name, (o) =>
+    client.sqs.send(new DeleteQueueCommand({ QueueUrl: url }), o),
+  );
 }

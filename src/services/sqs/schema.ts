@@ -6,22 +6,21 @@
 // apiserver then rejects them as unknown instead of silently ignoring them.
 
 import { z } from "zod";
-import type { CrdSource } from "../../api/crd.ts";
-import { kindOf, type ResourceKind } from "../../api/kinds.ts";
+import type { ResourceKind } from "../../api/kinds.ts";
 import { isReservedTagKey, ownershipTagCount, ownershipTagKeys } from "../../api/ownership-tags.ts";
 import {
-  resourceCrdSource,
-  resourceObjectSchema,
+  type ResourceFields,
+  requireKind,
+  resourceSchemas,
   resourceSpecSchema,
   resourceStatusSchema,
 } from "../../api/resource.ts";
 import { immutable, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
+import { jsonDocumentField } from "../json-document.ts";
+import { stringBooleanField } from "../string-boolean.ts";
 
-const found = kindOf("sqs.services.k8s.aws/v1alpha1", "Queue");
-if (found === undefined)
-  throw new Error("src/api/kinds.ts no longer lists sqs.services.k8s.aws/v1alpha1 Queue");
-export const queueKind: ResourceKind = found;
+export const queueKind: ResourceKind = requireKind("sqs.services.k8s.aws/v1alpha1", "Queue");
 
 // ---- name ----
 // https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_CreateQueue.html:
@@ -42,13 +41,7 @@ export const queueNameSchema = immutable(
   "queueName is immutable: SQS cannot rename a queue; create a new Queue resource instead",
 );
 
-/** ACK's string booleans. */
-export const stringBooleans = ["true", "false"] as const;
-export type StringBoolean = (typeof stringBooleans)[number];
-
-function stringBooleanField(field: string) {
-  return z.enum(stringBooleans, { error: `${field} must be the string "true" or "false"` });
-}
+export { type StringBoolean, stringBooleans } from "../string-boolean.ts";
 
 /** FIFO or standard is chosen at creation for good; the name's .fifo suffix must agree. */
 export const fifoQueueSchema = immutable(
@@ -92,28 +85,17 @@ const numeric = (field: keyof typeof numericLimits) => {
 /** SQS's limit on a queue's access policy (and so on any attribute document). */
 export const maxPolicyLength = 20 * 1024;
 
-function jsonDocumentField(field: string, example: string) {
-  return stringField(field)
-    .min(1, `${field} must not be empty; remove it for no ${field}`)
-    .max(maxPolicyLength, `${field} must be at most 20 KB (SQS limit)`)
-    .refine((s) => isJsonObject(s), { message: `${field} must be a JSON document, e.g. ${example}` });
-}
-
-function isJsonObject(s: string): boolean {
-  try {
-    const parsed: unknown = JSON.parse(s);
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
-  } catch {
-    return false;
-  }
-}
-
 /** The queue's access policy; absent = none. */
-export const policySchema = jsonDocumentField("policy", '{"Version": "2012-10-17", "Statement": [...]}');
+export const policySchema = jsonDocumentField("policy", '{"Version": "2012-10-17", "Statement": [...]}', {
+  maxLength: maxPolicyLength,
+  service: "SQS",
+  ifRemoved: "for no policy",
+});
 /** The dead-letter queue configuration; absent = none. */
 export const redrivePolicySchema = jsonDocumentField(
   "redrivePolicy",
   '{"deadLetterTargetArn": "arn:aws:sqs:us-east-1:111111111111:orders-dlq", "maxReceiveCount": 5}',
+  { maxLength: maxPolicyLength, service: "SQS", ifRemoved: "for no redrivePolicy" },
 );
 
 // ---- tags: a map, as in ACK ----
@@ -209,7 +191,7 @@ export const queueSpecSchema = withRules(
 );
 export type QueueSpec = z.infer<typeof queueSpecSchema>;
 /** A queue's managed configuration, without identityRef. */
-export type QueueFields = Omit<QueueSpec, "identityRef">;
+export type QueueFields = ResourceFields<QueueSpec>;
 
 /**
  * The attributes set with SetQueueAttributes, in the order they are applied (the KMS key
@@ -237,8 +219,10 @@ export const queueStatusSchema = resourceStatusSchema.extend({
 });
 export type QueueStatus = z.infer<typeof queueStatusSchema>;
 
-export const queueSchema = resourceObjectSchema(queueKind, queueSpecSchema, queueStatusSchema);
+/** The Queue object, and its CRD: the shared resource CRD (printer columns, status subresource). */
+export const { object: queueSchema, crdSource: queueCrdSource } = resourceSchemas(
+  queueKind,
+  queueSpecSchema,
+  queueStatusSchema,
+);
 export type Queue = z.infer<typeof queueSchema>;
-
-/** The Queue CRD: the shared resource CRD (printer columns, status subresource) with this schema. */
-export const queueCrdSource: CrdSource = resourceCrdSource(queueKind, queueSpecSchema, queueStatusSchema);
