@@ -405,6 +405,28 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
   }
 
   /**
+   * connect, then the account it acts in against the one status recorded (checkAccount): a
+   * mismatch blocks, or with --account-drift-policy=recreate is followed with a Warning Event
+   * (checkAccount never lets a delete follow: the recorded object is the one to delete).
+   */
+  async function connectInRecordedAccount(
+    a: Attempt,
+    deleting: boolean,
+  ): Promise<Connection<Client> | Outcome> {
+    const conn = await connect(a);
+    if (isOutcome(conn)) return conn;
+    const check = checkAccount(
+      a.obj.status?.ackResourceMetadata,
+      conn.account,
+      d.settings.accountDriftPolicy,
+      deleting,
+    );
+    if (check.do === "block") return failed(check.state);
+    if (check.do === "follow") void d.events.event(a.obj, "Warning", "AccountDrift", check.event);
+    return conn;
+  }
+
+  /**
    * What AWS has under the spec's name, and whose it is. `justCreated`: this reconcile's own
    * create answered that it made the object, after a read found nothing (see ownership.ts,
    * createdSinceAbsent): then only what AWS decides is read, and an untagged object's creation
@@ -485,18 +507,8 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       a.obj = await addFinalizer(d.kube, d.resourceType, a.obj, finalizer, a.call.signal);
       if (a.obj !== before) d.selfWrites?.record(a.key, a.obj);
     }
-    const conn = await connect(a);
+    const conn = await connectInRecordedAccount(a, false);
     if (isOutcome(conn)) return conn;
-
-    const accountCheck = checkAccount(
-      a.obj.status?.ackResourceMetadata,
-      conn.account,
-      d.settings.accountDriftPolicy,
-      false,
-    );
-    if (accountCheck.do === "block") return failed(accountCheck.state);
-    if (accountCheck.do === "follow")
-      void d.events.event(a.obj, "Warning", "AccountDrift", accountCheck.event);
 
     const target: Target = {
       noun,
@@ -736,15 +748,8 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     }
     const spec = specOf(a);
     if (isOutcome(spec)) return spec;
-    const conn = await connect(a);
+    const conn = await connectInRecordedAccount(a, true);
     if (isOutcome(conn)) return conn;
-    const accountCheck = checkAccount(
-      a.obj.status?.ackResourceMetadata,
-      conn.account,
-      d.settings.accountDriftPolicy,
-      true,
-    );
-    if (accountCheck.do === "block") return failed(accountCheck.state);
     const region = a.decision.region ?? "";
     const target: Target = {
       noun,
