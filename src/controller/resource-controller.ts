@@ -167,7 +167,13 @@ function watchReferencedSecrets<Spec extends object, Observed, Client>(
     }
   };
   secrets.addHandler({
-    onAdd: requeueUsers,
+    // The first list is not news: reconciles read Secrets with a GET, never from this cache, so
+    // a Secret that existed before the watch began changed nothing they saw. (The kind's
+    // controller starts with its first resource: re-queueing it here cost that resource, and
+    // every other that references a Secret, a second pass right after its first.)
+    onAdd: (secret) => {
+      if (secrets.hasSynced()) requeueUsers(secret);
+    },
     onUpdate: (_old, secret) => requeueUsers(secret),
     onDelete: requeueUsers,
   });

@@ -161,6 +161,12 @@ interface Attempt {
   readonly owner: Owner;
   readonly call: CallContext;
   readonly log: Logger;
+  /**
+   * Whether a write of ours was still unseen when `obj` was taken from the cache, so `obj` may
+   * be older than what this controller last wrote. Taken in the same synchronous step as `obj`:
+   * an echo that arrives during a later await updates the cache, not `obj`.
+   */
+  readonly cacheMayLag: boolean;
 }
 
 /** The spec's secret field values, and the Secret versions to record once AWS has them. */
@@ -364,8 +370,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     // About to send a Secret's value again: the cache may not hold our own last status write yet
     // (its watch event lags under load), and a stale appliedSecrets would resend a value AWS
     // already has. Only then ask the apiserver, once: exact, and rare.
-    const cacheMayLag = d.selfWrites === undefined || d.selfWrites.awaitingEcho(a.key);
-    if (r.ok && r.secrets.changed.length > 0 && cacheMayLag) {
+    if (r.ok && r.secrets.changed.length > 0 && a.cacheMayLag) {
       const live = await liveObject(a);
       if (live !== undefined && live.metadata.resourceVersion !== a.obj.metadata.resourceVersion) {
         r = await read(live.status);
@@ -796,6 +801,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
   return async function reconcile(req: ReconcileRequest, ctx?: ReconcileContext): Promise<Result> {
     const obj = d.informer.get(req.namespace, req.name);
     const key = `${req.namespace}/${req.name}`;
+    const cacheMayLag = d.selfWrites === undefined || d.selfWrites.awaitingEcho(key);
     if (!obj) {
       d.tracker.forget(key);
       d.selfWrites?.forget(key);
@@ -817,6 +823,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       owner: { kind: kindName, namespace: req.namespace, name: req.name, uid: obj.metadata.uid ?? "" },
       call: { ...(ctx?.signal ? { signal: ctx.signal } : {}), log: log as Logger },
       log: log as Logger,
+      cacheMayLag,
     };
     if (!a.owner.uid) {
       // Every stored object has a UID; without one nothing could prove an AWS object ours.
