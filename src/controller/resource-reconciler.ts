@@ -409,6 +409,11 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     }
   }
 
+  /** Where the spec's object is in AWS: its name, in the account and region decided. */
+  function targetOf(spec: Spec, account: string, region: string): Target {
+    return { noun, name: d.module.identifier(spec), account, region, nameField: d.module.identifierField };
+  }
+
   /**
    * connect, then the account it acts in against the one status recorded (checkAccount): a
    * mismatch blocks, or with --account-drift-policy=recreate is followed with a Warning Event
@@ -515,13 +520,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     const conn = await connectInRecordedAccount(a, false);
     if (isOutcome(conn)) return conn;
 
-    const target: Target = {
-      noun,
-      name: d.module.identifier(spec),
-      account: conn.account,
-      region,
-      nameField: d.module.identifierField,
-    };
+    const target = targetOf(spec, conn.account, region);
     try {
       return await locks.run(lockKey(target), () => converge(a, conn, spec, inputs, policies, target));
     } catch (err) {
@@ -755,14 +754,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     if (isOutcome(spec)) return spec;
     const conn = await connectInRecordedAccount(a, true);
     if (isOutcome(conn)) return conn;
-    const region = a.decision.region ?? "";
-    const target: Target = {
-      noun,
-      name: d.module.identifier(spec),
-      account: conn.account,
-      region,
-      nameField: d.module.identifierField,
-    };
+    const target = targetOf(spec, conn.account, a.decision.region ?? "");
     try {
       const outcome = await locks.run(lockKey(target), async (): Promise<Outcome | null> => {
         // Whether or not an ARN was ever recorded: look the name up in the decided account.
@@ -778,7 +770,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
           a.obj,
           "Normal",
           "Deleted",
-          `Deleted ${d.module.arn(spec, region, target.account)} in account ${target.account}${result === "not-found" ? " (it was already gone)" : ""}`,
+          `Deleted ${d.module.arn(spec, target.region, target.account)} in account ${target.account}${result === "not-found" ? " (it was already gone)" : ""}`,
         );
         return null;
       });
