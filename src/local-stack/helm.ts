@@ -1,17 +1,12 @@
 // Running the helm binary on the chart (helm/crossrole/): `npm run generate` renders
 // config/default/ with it, and the chart tests lint and render it. The binary is the pinned
 // build from scripts/build-helm.sh; callers pass its path.
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type CommandResult, runToCompletion } from "./process.ts";
 
-export interface HelmResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type HelmResult = CommandResult;
 
 /**
  * Runs `helm <args>` with its state (cache, config, data) in a temp dir; never throws on a
@@ -24,8 +19,7 @@ export async function runHelm(
 ): Promise<HelmResult> {
   const home = await mkdtemp(join(tmpdir(), "crossrole-helm-"));
   try {
-    const child = spawn(helm, args, {
-      stdio: ["ignore", "pipe", "pipe"],
+    return await runToCompletion(helm, args, {
       env: {
         PATH: process.env["PATH"] ?? "/usr/bin:/bin",
         HOME: home,
@@ -36,16 +30,6 @@ export async function runHelm(
         KUBECONFIG: kubeconfig ?? join(home, "no-kubeconfig"),
       },
     });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => {
-      stdout += c;
-    });
-    child.stderr.setEncoding("utf8").on("data", (c: string) => {
-      stderr += c;
-    });
-    const [code] = (await once(child, "close")) as [number | null];
-    return { code, stdout, stderr };
   } finally {
     await rm(home, { recursive: true, force: true });
   }

@@ -1,5 +1,6 @@
 // A server process the harness started: its output goes to a log file, it is stopped with
-// SIGTERM then SIGKILL, and a watchdog ends it if this Node process dies first.
+// SIGTERM then SIGKILL, and a watchdog ends it if this Node process dies first. And the short
+// commands (helm, podman) run to completion with their output collected.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createWriteStream, readFileSync } from "node:fs";
@@ -7,6 +8,36 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const watchdog = join(dirname(fileURLToPath(import.meta.url)), "watchdog.sh");
+
+/** What a command run to completion printed, and how it exited. */
+export interface CommandResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `file args` to completion and collects its output (never rejects on a non-zero exit). */
+export async function runToCompletion(
+  file: string,
+  args: readonly string[],
+  options: { readonly env?: NodeJS.ProcessEnv; readonly cwd?: string } = {},
+): Promise<CommandResult> {
+  const child = spawn(file, args, {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: options.env ?? process.env,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (c: string) => {
+    stdout += c;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (c: string) => {
+    stderr += c;
+  });
+  const [code] = (await once(child, "close")) as [number | null];
+  return { code, stdout, stderr };
+}
 
 /** A failed harness step: names the step, the command and shows the tail of its log. */
 export class HarnessError extends Error {

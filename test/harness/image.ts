@@ -1,10 +1,8 @@
 // crossrole's container image (scripts/build-image.sh) and podman, as the tests use them. Every
 // podman call goes through the containers.conf the build script writes: on these machines crun
 // cannot set rlimits or use hybrid cgroups, and runc with no default ulimits works.
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { join } from "node:path";
-import { HarnessError } from "../../src/local-stack/process.ts";
+import { type CommandResult, HarnessError, runToCompletion } from "../../src/local-stack/process.ts";
 import { cacheDir, repoRoot } from "../../src/local-stack/versions.ts";
 
 /** Written by scripts/build-image.sh. */
@@ -18,30 +16,14 @@ export function podmanEnv(): NodeJS.ProcessEnv {
 /** `podman` with the flags every container run here needs before the run's own flags. */
 export const podmanRunPrefix: readonly string[] = ["podman", "--runtime", "runc", "run"];
 
-export interface CommandResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs a command to completion and collects its output (never rejects on a non-zero exit). */
-export async function runCommand(
+/** Runs a command to completion in the repository root (never rejects on a non-zero exit). */
+export function runCommand(
   command: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<CommandResult> {
   const [file, ...args] = command;
   if (!file) throw new Error("empty command");
-  const child = spawn(file, args, { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (c: string) => {
-    stdout += c;
-  });
-  child.stderr.setEncoding("utf8").on("data", (c: string) => {
-    stderr += c;
-  });
-  const [code] = (await once(child, "close")) as [number | null];
-  return { code, stdout, stderr };
+  return runToCompletion(file, args, { env, cwd: repoRoot });
 }
 
 /** `podman <args>` with CONTAINERS_CONF. */
