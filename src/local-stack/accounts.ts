@@ -49,14 +49,19 @@ export async function clientAs<C>(
   return c;
 }
 
-/** An S3 client acting as `account` itself (what an out-of-band change, or an inspector, uses). */
-export async function s3As(endpoint: string, account: string): Promise<S3Client> {
-  return new S3Client({
-    region,
-    endpoint,
-    forcePathStyle: true,
-    credentials: await credentialsFor(endpoint, account),
-  });
+/** S3 on the emulator: bucket names in the path, not the host name. */
+class PathStyleS3Client extends S3Client {
+  constructor(config: ConstructorParameters<typeof S3Client>[0] & object) {
+    super({ ...config, forcePathStyle: true });
+  }
+}
+
+/**
+ * An S3 client acting as `account` itself (what an out-of-band change, or an inspector, uses):
+ * one per endpoint and account, so a placement check of many buckets assumes the role once.
+ */
+export function s3As(endpoint: string, account: string): Promise<S3Client> {
+  return clientAs(PathStyleS3Client, endpoint, account);
 }
 
 /** The bucket names account `account` owns, as S3's ListBuckets answers for it. */
