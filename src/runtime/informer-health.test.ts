@@ -93,23 +93,29 @@ async function advance(clock: FakeClock, ms: number, stepMs = 100): Promise<void
   }
 }
 
+/** A started informer on the fake apiserver, with its log, health flips and manual clock. */
+async function startInformer(namespaces: readonly string[] = ["a"]) {
+  const clock = new FakeClock();
+  const api = new FakeApi();
+  const { logger, lines, events } = capturingLogger();
+  const inf = new Informer({
+    client: api,
+    resource: configMaps,
+    namespaces: [...namespaces],
+    clock,
+    logger,
+    ...deterministic,
+  });
+  const flips: boolean[] = [];
+  inf.onHealthChange((h) => flips.push(h.healthy));
+  inf.start();
+  await settle();
+  return { clock, api, inf, flips, lines, events };
+}
+
 describe("informer connection health (fake apiserver, manual clock)", () => {
   test("a watch that drops and reconnects within the grace period never turns unhealthy", async () => {
-    const clock = new FakeClock();
-    const api = new FakeApi();
-    const { logger, events } = capturingLogger();
-    const inf = new Informer({
-      client: api,
-      resource: configMaps,
-      namespaces: ["a"],
-      clock,
-      logger,
-      ...deterministic,
-    });
-    const flips: boolean[] = [];
-    inf.onHealthChange((h) => flips.push(h.healthy));
-    inf.start();
-    await settle();
+    const { clock, api, inf, flips, events } = await startInformer();
     assert.equal(inf.hasSynced(), true);
     assert.deepEqual(inf.health(), { healthy: true });
 
@@ -128,21 +134,7 @@ describe("informer connection health (fake apiserver, manual clock)", () => {
   });
 
   test("failures for longer than the grace period make it unhealthy; one log line per flip; the next watch heals it", async () => {
-    const clock = new FakeClock();
-    const api = new FakeApi();
-    const { logger, lines, events } = capturingLogger();
-    const inf = new Informer({
-      client: api,
-      resource: configMaps,
-      namespaces: ["a"],
-      clock,
-      logger,
-      ...deterministic,
-    });
-    const flips: boolean[] = [];
-    inf.onHealthChange((h) => flips.push(h.healthy));
-    inf.start();
-    await settle();
+    const { clock, api, inf, flips, lines, events } = await startInformer();
     const t0 = clock.now();
     api.cutPath(path);
     await settle();
@@ -180,19 +172,7 @@ describe("informer connection health (fake apiserver, manual clock)", () => {
   });
 
   test("with several namespaces, one failing loop makes the informer unhealthy and is named", async () => {
-    const clock = new FakeClock();
-    const api = new FakeApi();
-    const { logger, events } = capturingLogger();
-    const inf = new Informer({
-      client: api,
-      resource: configMaps,
-      namespaces: ["a", "b"],
-      clock,
-      logger,
-      ...deterministic,
-    });
-    inf.start();
-    await settle();
+    const { clock, api, inf, events } = await startInformer(["a", "b"]);
     api.cutPath("/api/v1/namespaces/b/configmaps");
     await settle();
     await advance(clock, 5_000);
