@@ -31,12 +31,8 @@ export interface ResourceControllerOptions<Spec extends object, Observed, Client
   readonly onDecisionChange?: (kind: string, outcome: string, source: string | null) => void;
 }
 
-export function resourceTypeOf(module: ServiceModule<object, unknown, unknown>): ResourceType {
-  return resourceTypeOfKind(module.kind);
-}
-
-/** The same, from the kind alone (without loading its service module). */
-export function resourceTypeOfKind(k: ResourceKind): ResourceType {
+/** The API resource of a managed kind (from the kind alone: its service module need not be loaded). */
+export function resourceTypeOf(k: ResourceKind): ResourceType {
   return { group: k.group, version: k.version, plural: k.plural, kind: k.kind, namespaced: true };
 }
 
@@ -59,7 +55,7 @@ function needsReconcile(a: ManagedObject, b: ManagedObject): boolean {
 export function addResourceController<Spec extends object, Observed, Client>(
   o: ResourceControllerOptions<Spec, Observed, Client>,
 ): Controller {
-  const resourceType = resourceTypeOf(o.module as ServiceModule<object, unknown, unknown>);
+  const resourceType = resourceTypeOf(o.module.kind);
   const informer = o.manager.informer<ManagedObject>({ resource: resourceType });
   const log = o.logger.child({ controller: o.module.kind.kind.toLowerCase() });
   const tracker = new DecisionTracker(o.module.kind.kind, log, (c) =>

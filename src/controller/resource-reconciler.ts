@@ -26,7 +26,7 @@ import type { EventRecorder } from "../runtime/events.ts";
 import { addFinalizer, hasFinalizer, removeFinalizer } from "../runtime/finalizers.ts";
 import type { Informer } from "../runtime/informer.ts";
 import { KeyedMutex } from "../runtime/keyed-mutex.ts";
-import { isNotFound, type KubeClient, patchTypes } from "../runtime/kube-client.ts";
+import { getIfExists, type KubeClient, patchTypes } from "../runtime/kube-client.ts";
 import { type KubeObject, objectPath, type ResourceType } from "../runtime/kube-object.ts";
 import {
   type ReconcileContext,
@@ -77,6 +77,7 @@ import {
 } from "./reconcile-plan.ts";
 import {
   appliedSecretsField,
+  changedSecretPaths,
   readSecretInputs,
   type SecretGetter,
   type SecretObject,
@@ -228,17 +229,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
   const locks = d.objectLocks ?? new KeyedMutex();
   const getSecret: SecretGetter =
     d.getSecret ??
-    (async (namespace, name) => {
-      try {
-        return await d.kube.request<SecretObject>({
-          method: "GET",
-          path: objectPath(secretType, namespace, name),
-        });
-      } catch (err) {
-        if (isNotFound(err)) return undefined;
-        throw err;
-      }
-    });
+    ((namespace, name) => getIfExists<SecretObject>(d.kube, objectPath(secretType, namespace, name)));
 
   // ---- status and Events ----
 
@@ -364,34 +355,30 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
   async function inputsOf(a: Attempt, spec: Spec): Promise<Inputs | Outcome> {
     const fields = d.module.secretFields?.(spec) ?? [];
     if (fields.length === 0) return noInputs;
-    const read = (status: ManagedObject["status"]) =>
-      readSecretInputs(fields, a.ref.namespace, kindName, status?.[appliedSecretsField], getSecret);
-    let r = await read(a.obj.status);
+    const r = await readSecretInputs(
+      fields,
+      a.ref.namespace,
+      kindName,
+      a.obj.status?.[appliedSecretsField],
+      getSecret,
+    );
+    if (!r.ok) return failed(r.state, r.retry === "wait" ? waitRequeueMs : "none");
     // About to send a Secret's value again: the cache may not hold our own last status write yet
     // (its watch event lags under load), and a stale appliedSecrets would resend a value AWS
-    // already has. Only then ask the apiserver, once: exact, and rare.
-    if (r.ok && r.secrets.changed.length > 0 && a.cacheMayLag) {
-      const live = await liveObject(a);
+    // already has. Only then ask the apiserver for the object, once: exact, and rare. Only the
+    // record differs there; the Secrets just read stay as they are.
+    if (r.secrets.changed.length > 0 && a.cacheMayLag) {
+      const live = await getIfExists<ManagedObject>(
+        d.kube,
+        objectPath(d.resourceType, a.ref.namespace, a.ref.name),
+        a.call.signal,
+      );
       if (live !== undefined && live.metadata.resourceVersion !== a.obj.metadata.resourceVersion) {
-        r = await read(live.status);
+        const changed = changedSecretPaths(r.versions, live.status?.[appliedSecretsField]);
+        return { secrets: { ...r.secrets, changed }, versions: r.versions };
       }
     }
-    if (r.ok) return { secrets: r.secrets, versions: r.versions };
-    return failed(r.state, r.retry === "wait" ? waitRequeueMs : "none");
-  }
-
-  /** The resource as the apiserver has it now (not the cache); undefined when it is gone. */
-  async function liveObject(a: Attempt): Promise<ManagedObject | undefined> {
-    try {
-      return await d.kube.request<ManagedObject>({
-        method: "GET",
-        path: objectPath(d.resourceType, a.ref.namespace, a.ref.name),
-        ...(a.call.signal ? { signal: a.call.signal } : {}),
-      });
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
+    return { secrets: r.secrets, versions: r.versions };
   }
 
   /** Credentials for exactly the decided chain, and the account they act in. */

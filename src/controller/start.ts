@@ -16,7 +16,7 @@ import { crossroleVersion, userAgent } from "../version.ts";
 import { ConfigCache } from "./config-cache.ts";
 import { addConfigProblemReporter } from "./config-problem-reporter.ts";
 import { addIdentityControllers } from "./identity-controller.ts";
-import { addResourceController, resourceTypeOfKind } from "./resource-controller.ts";
+import { addResourceController, resourceTypeOf } from "./resource-controller.ts";
 import { addSelectorController } from "./selector-controller.ts";
 import { SelectorMatchTracker } from "./selector-match-tracker.ts";
 
@@ -134,7 +134,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
   const kinds = servedKindNames.map((name) => {
     const kind = lookupKind(name);
     if (!kind) throw new Error(`served kind ${name} is not in src/api/kinds.ts`);
-    return { kind, informer: manager.informer({ resource: resourceTypeOfKind(kind) }) };
+    return { kind, informer: manager.informer({ resource: resourceTypeOf(kind) }) };
   });
   const addController = async (kind: ResourceKind) => {
     const load = serviceModuleLoaders[kind.kind];
@@ -182,10 +182,12 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     });
   }
   // Deletion protection for identities, from the same (shared) resource informers.
+  // The managed kinds' informers, shared by the resource controllers and the trackers below.
+  const resources = kinds.map(({ kind, informer }) => ({ kind: kind.kind, informer }));
   addIdentityControllers({
     manager,
     config,
-    resources: kinds.map(({ kind, informer }) => ({ kind: kind.kind, informer })),
+    resources,
     settings,
     events,
     ...(o.watchNamespaces?.length ? { watchNamespaces: o.watchNamespaces } : {}),
@@ -198,11 +200,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
   addSelectorController({
     manager,
     config,
-    matches: new SelectorMatchTracker({
-      config,
-      resources: kinds.map(({ kind, informer }) => ({ kind: kind.kind, informer })),
-      settings,
-    }),
+    matches: new SelectorMatchTracker({ config, resources, settings }),
     resyncPeriodMs: o.resyncSeconds * 1000,
     logger: log,
   });

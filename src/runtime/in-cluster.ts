@@ -3,7 +3,7 @@
 // namespace from the service-account mount, and its projected token as a token file the client
 // re-reads every minute (the kubelet rotates it).
 import { join } from "node:path";
-import { KubeconfigError, type ReadFile, type RestConfig, readUtf8 } from "./rest-config.ts";
+import { KubeconfigError, type ReadFile, type RestConfig, readFailure, readUtf8 } from "./rest-config.ts";
 
 export const serviceAccountDir = "/var/run/secrets/kubernetes.io/serviceaccount";
 
@@ -30,7 +30,7 @@ export function inClusterConfig(opts: InClusterOptions): RestConfig {
       return readFile(join(dir, name));
     } catch (err) {
       if (!required) return undefined;
-      const why = (err as NodeJS.ErrnoException).code ?? String(err);
+      const why = readFailure(err);
       throw new KubeconfigError(
         `in-cluster service account: ${join(dir, name)} cannot be read (${why}); ` +
           "is the ServiceAccount token mounted (automountServiceAccountToken)?",

@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { type Clock, systemClock } from "../toolkit/clock.ts";
 import { type ExecCredential, runExecPlugin } from "./exec-credential.ts";
-import type { RestConfig } from "./rest-config.ts";
+import { type RestConfig, readFailure } from "./rest-config.ts";
 
 export type AuthHeaders = Readonly<Record<string, string | readonly string[]>>;
 
@@ -112,7 +112,7 @@ export function createAuthenticator(config: RestConfig, opts: AuthenticatorOptio
           try {
             text = (await read(auth.path)).trim();
           } catch (err) {
-            const why = (err as NodeJS.ErrnoException).code ?? String(err);
+            const why = readFailure(err);
             throw new Error(`cannot read the bearer token file ${auth.path} (${why})`);
           }
           if (text === "") throw new Error(`the bearer token file ${auth.path} is empty`);

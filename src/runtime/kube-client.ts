@@ -94,6 +94,20 @@ function statusOf(err: unknown): number | undefined {
   return err instanceof KubeApiError ? err.status : undefined;
 }
 export const isNotFound = (err: unknown): boolean => statusOf(err) === 404;
+
+/** GETs one object; undefined when the apiserver has none at `path` (any other failure throws). */
+export async function getIfExists<T>(
+  client: KubeClient,
+  path: string,
+  signal?: AbortSignal,
+): Promise<T | undefined> {
+  try {
+    return await client.request<T>({ method: "GET", path, ...(signal ? { signal } : {}) });
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
 export const isConflict = (err: unknown): boolean => statusOf(err) === 409 && !isAlreadyExists(err);
 export const isAlreadyExists = (err: unknown): boolean =>
   err instanceof KubeApiError && err.status === 409 && err.reason === "AlreadyExists";

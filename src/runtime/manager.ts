@@ -28,8 +28,6 @@ import { type Logger, silentLogger } from "./logger.ts";
 import { countRestRequests, createRuntimeMetrics, type RuntimeMetrics } from "./metrics.ts";
 import type { RestConfig } from "./rest-config.ts";
 
-export type ManagerLeaderElectionOptions = LeaseOptions;
-
 export interface ManagerOptions {
   /** Where to connect (a kubeconfig context or in-cluster); or pass `client`. */
   readonly kubeConfig?: RestConfig;
@@ -42,7 +40,7 @@ export interface ManagerOptions {
   /** Listen address for /healthz and /readyz; may equal metricsAddr (one server). None if absent. */
   readonly healthAddr?: string;
   /** Lease-based leader election; without it this process always leads. */
-  readonly leaderElection?: ManagerLeaderElectionOptions;
+  readonly leaderElection?: LeaseOptions;
   /** Default namespaces for informers of namespaced kinds (--watch-namespace); all if absent. */
   readonly watchNamespaces?: readonly string[];
   /** How long stop() waits for in-flight reconciles (30 s). */

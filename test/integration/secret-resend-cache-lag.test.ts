@@ -106,7 +106,7 @@ test("the echo of our last status write arrives during the Secret read: the pass
   const module = dbInstanceService as unknown as ServiceModule<object, unknown, unknown>;
   const reconcile = createResourceReconciler({
     module,
-    resourceType: resourceTypeOf(module),
+    resourceType: resourceTypeOf(module.kind),
     kube: recording,
     informer,
     config,
