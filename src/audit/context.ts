@@ -8,7 +8,7 @@ import { resolve } from "../resolver/resolve.ts";
 import type { NamespaceConfig, Snapshot } from "../resolver/snapshot-types.ts";
 import type { Decision, ResourceObject, Settings } from "../resolver/types.ts";
 import { compareText } from "../toolkit/compare-text.ts";
-import { controllerCredentials, type Grant, GrantBook } from "./grants.ts";
+import { controllerCredentials, type Grant, GrantBook, identityGrantId } from "./grants.ts";
 import type { AuditInput } from "./input.ts";
 import type { AuditMode } from "./model.ts";
 import { NamespaceIndex } from "./namespace-index.ts";
@@ -150,10 +150,12 @@ export function grantOfDecision(
     case "identityRef": {
       // The requested identity is the last hop (the chain is base first).
       if (last === undefined) return null;
-      const id =
-        last.kind === "AWSServiceAccountIdentity"
-          ? `identity:${last.kind}/${last.namespace ?? namespace.name}/${last.name}`
-          : `identity:${last.kind}/${last.name}`;
+      const id = identityGrantId({
+        kind: last.kind,
+        name: last.name,
+        // Only a service-account identity is namespaced: the hop's, else the resource's namespace.
+        namespace: last.kind === "AWSServiceAccountIdentity" ? (last.namespace ?? namespace.name) : undefined,
+      });
       return grants.get(id) ?? null;
     }
     default:

@@ -7,15 +7,11 @@
 import { resourceAnnotations } from "../api/annotations.ts";
 import { apiVersionOf } from "../api/kinds.ts";
 import { resolve } from "../resolver/resolve.ts";
+import { annotationOf } from "../resolver/resource-info.ts";
 import type { ResourceObject } from "../resolver/types.ts";
 import type { AuditContext } from "./context.ts";
 import { grantOfDecision } from "./context.ts";
 import type { Conflicts } from "./plain.ts";
-
-function stringAnnotation(resource: ResourceObject, key: string): string | null {
-  const value = resource.metadata?.annotations?.[key];
-  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
-}
 
 export function applyExistingResources(
   ctx: AuditContext,
@@ -37,7 +33,7 @@ export function applyExistingResources(
     }
     const config = snapshot.namespaces.get(namespace);
     if (decision.outcome !== "use" || decision.drift !== null || config === undefined) continue;
-    const account = stringAnnotation(resource, resourceAnnotations.ownerAccountId);
+    const account = annotationOf(resource.metadata, resourceAnnotations.ownerAccountId);
     const grant = grantOfDecision(ctx, decision, config, kind.service, account);
     if (grant === null) continue;
     const through = reaches.through(namespace, grant).filter((r) => r.kinds.includes(kind.kind));

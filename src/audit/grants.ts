@@ -27,6 +27,17 @@ export interface Grant extends Omit<AuditGrant, "namespaceCount"> {
 export const controllerCredentials = "controller";
 const controllerGrantId = "controller:default";
 
+/** A grant reached through an identity: `identity:AWSRoleIdentity/name`, `identity:Kind/namespace/name`. */
+export function identityGrantId(ref: {
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string | undefined;
+}): string {
+  return ref.namespace === undefined
+    ? `identity:${ref.kind}/${ref.name}`
+    : `identity:${ref.kind}/${ref.namespace}/${ref.name}`;
+}
+
 /** `every namespace`, `list [a, b]`, `selector team=a`, `list [a] or selector team=a`. */
 function admitsText(allowed: CompiledAllowedNamespaces): string {
   if (allowed.kind === "all") return "allowedNamespaces: {} (every namespace)";
@@ -235,10 +246,7 @@ export class GrantBook {
     roleARN: string | null,
     trailing: readonly AuditHop[] = [],
   ): Grant {
-    const id =
-      ref.namespace === undefined
-        ? `identity:${ref.kind}/${ref.name}`
-        : `identity:${ref.kind}/${ref.namespace}/${ref.name}`;
+    const id = identityGrantId(ref);
     const existing = this.#grants.get(id);
     if (existing !== undefined) return existing;
     const last = links[links.length - 1];

@@ -1,7 +1,7 @@
 // Potential reaches through IAMRoleSelectors (IAMRoleSelector mode). A resource may pick any
 // selector that matches it with the `services.k8s.aws/iam-role-selector` annotation (§3.4),
 // and may carry labels, so a namespace can reach every selector whose namespace and type parts
-// match it (selectorMatchesNamespaceAndType, the resolver's own test) and whose
+// match it (selectorMatchesNamespace and selectorMatchesType, the resolver's own tests) and whose
 // resourceLabelSelector some label set satisfies (checked with the compiled matcher on a
 // witness). Those a plain resource already uses are actual, found by probePlainResources.
 //

@@ -2,7 +2,6 @@
 // and per namespace — plus the counts and per-role lists the findings read. One pass over the
 // namespaces in name order, so every list comes out sorted without re-sorting.
 
-import { accountOfRoleArn } from "../api/validation.ts";
 import { compareText } from "../toolkit/compare-text.ts";
 import type { AuditContext } from "./context.ts";
 import type { Grant } from "./grants.ts";
@@ -56,7 +55,8 @@ function roleFields(entry: RoleEntry): Pick<AuditRole, "roleARN" | "account" | "
 function newRole(grant: Grant, roles: Map<string, RoleEntry>): RoleEntry {
   const entry: RoleEntry = {
     roleARN: grant.roleARN,
-    account: grant.roleARN === null ? grant.account : accountOfRoleArn(grant.roleARN),
+    // GrantBook sets a grant's account from its roleARN whenever it has one.
+    account: grant.account,
     credentials: grant.credentials,
     uses: [],
   };

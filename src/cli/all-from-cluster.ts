@@ -5,14 +5,15 @@ import type { ResourceKind } from "../api/kinds.ts";
 import type { ResourceObject } from "../resolver/types.ts";
 import { createKubeClient } from "../runtime/kube-client.ts";
 import { userAgent } from "../version.ts";
-import { guard, type ListedKind, listKind, plainMetadata } from "./cluster-source.ts";
 import {
-  type ConfigurationObjects,
-  carmConfigMapNames,
-  iamRoleSelectorKind,
-  identityKinds,
-  type KubeObject,
-} from "./inputs.ts";
+  crdNotInstalledNote,
+  guard,
+  type ListedKind,
+  listKind,
+  namespaceFromMetadata,
+  readCarmConfigMaps,
+} from "./cluster-source.ts";
+import { type ConfigurationObjects, iamRoleSelectorKind, identityKinds, type KubeObject } from "./inputs.ts";
 import type { LoadedKubeconfig } from "./kubeconfig.ts";
 
 export interface AllInputs {
@@ -38,21 +39,13 @@ export async function collectAllFromCluster(
   const listAll = async (kind: ListedKind): Promise<KubeObject[]> => {
     const listed = await listKind(loaded, kube, kind, null);
     if (!listed.notFound) return listed.value;
-    notes.push(`The ${kind.kind} CRD (${kind.plural}.${kind.group}) is not installed; treating it as none.`);
+    notes.push(crdNotInstalledNote(kind, "none"));
     return [];
   };
-  const system = encodeURIComponent(query.systemNamespace);
 
   const [namespaceList, configMaps, selectors, identityLists, resourceLists] = await Promise.all([
     get<Listed>("list Namespaces", "/api/v1/namespaces"),
-    Promise.all(
-      carmConfigMapNames.map((name) =>
-        get<KubeObject>(
-          `get ConfigMap ${query.systemNamespace}/${name}`,
-          `/api/v1/namespaces/${system}/configmaps/${encodeURIComponent(name)}`,
-        ),
-      ),
-    ),
+    readCarmConfigMaps(loaded, kube, query.systemNamespace),
     listAll(iamRoleSelectorKind),
     Promise.all(identityKinds.map(listAll)),
     Promise.all(query.kinds.map(listAll)),
@@ -60,27 +53,13 @@ export async function collectAllFromCluster(
 
   const namespaces = namespaceList.notFound
     ? []
-    : (namespaceList.value.items ?? []).map(
-        (item): KubeObject => ({
-          apiVersion: "v1",
-          kind: "Namespace",
-          metadata: plainMetadata(item["metadata"] as Record<string, unknown> | undefined),
-        }),
+    : (namespaceList.value.items ?? []).map((item) =>
+        namespaceFromMetadata(item["metadata"] as Record<string, unknown> | undefined),
       );
-  const carmMaps: KubeObject[] = [];
-  for (const configMap of configMaps) {
-    if (configMap.notFound) continue; // a missing map is what the resolver reports
-    carmMaps.push({
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      metadata: plainMetadata(configMap.value["metadata"] as Record<string, unknown> | undefined),
-      data: configMap.value["data"] ?? {},
-    });
-  }
   return {
     objects: {
       namespaces,
-      configMaps: carmMaps,
+      configMaps,
       iamRoleSelectors: selectors,
       identities: identityLists.flat(),
     },

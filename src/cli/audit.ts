@@ -24,7 +24,7 @@ import { outputFlag, outputFormat } from "./output-flag.ts";
 import { settingsFlags, settingsFromFlags } from "./settings-flags.ts";
 import {
   controllerAccountOnline,
-  kubeconfigFromFlags,
+  readAllFromCluster,
   readAllFromManifests,
   sourceFlags,
   unknownOfflineAccountNote,
@@ -215,15 +215,11 @@ async function readCluster(
   kinds: readonly ResourceKind[],
   io: CliIO,
 ): Promise<Read> {
-  const loaded = await kubeconfigFromFlags(values, io);
-  const { collectAllFromCluster } = await import("./all-from-cluster.ts");
-  const [inputs, account] = await Promise.all([
-    collectAllFromCluster(loaded, { systemNamespace: settings.systemNamespace, kinds }),
-    controllerAccountOnline(settings),
-  ]);
+  const query = { systemNamespace: settings.systemNamespace, kinds };
+  const read = await readAllFromCluster(values, query, io, () => controllerAccountOnline(settings));
   return {
-    inputs: withNote(inputs, account.note),
-    settings: account.settings,
-    source: { from: "cluster", detail: loaded.description },
+    inputs: withNote(read.inputs, read.alongside.note),
+    settings: read.alongside.settings,
+    source: { from: "cluster", detail: read.kubeconfig },
   };
 }

@@ -48,14 +48,7 @@ export async function collectFromCluster(
       ),
     ),
     call(`get Namespace ${namespace}`, get<CoreObject>(`/api/v1/namespaces/${ns(namespace)}`)),
-    Promise.all(
-      carmConfigMapNames.map((name) =>
-        call(
-          `get ConfigMap ${systemNamespace}/${name}`,
-          get<CoreObject>(`/api/v1/namespaces/${ns(systemNamespace)}/configmaps/${ns(name)}`),
-        ),
-      ),
-    ),
+    readCarmConfigMaps(loaded, kube, systemNamespace),
     listHere(iamRoleSelectorKind),
     ...identityKinds.map(listHere),
   ]);
@@ -70,39 +63,20 @@ export async function collectFromCluster(
       `Namespace ${namespace} was not found in the cluster; assuming it exists without labels or annotations.`,
     );
   } else {
-    const { metadata } = namespaceObject.value;
-    namespaces.push({
-      apiVersion: "v1",
-      kind: "Namespace",
-      metadata: plainMetadata(metadata as Record<string, unknown> | undefined),
-    });
-  }
-
-  const carmMaps: KubeObject[] = [];
-  for (const configMap of configMaps) {
-    if (configMap.notFound) continue; // the resolver's trace names a map that is missing
-    const { metadata, data } = configMap.value;
-    carmMaps.push({
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      metadata: plainMetadata(metadata as Record<string, unknown> | undefined),
-      data: data ?? {},
-    });
+    namespaces.push(namespaceFromMetadata(namespaceObject.value.metadata));
   }
 
   for (const [index, list] of [selectors, ...identityLists].entries()) {
     const kind = index === 0 ? iamRoleSelectorKind : identityKinds[index - 1];
     if (list.notFound && kind !== undefined) {
-      notes.push(
-        `The ${kind.kind} CRD (${kind.plural}.${kind.group}) is not installed; treating it as no ${kind.kind}s.`,
-      );
+      notes.push(crdNotInstalledNote(kind, `no ${kind.kind}s`));
     }
   }
 
   return {
     objects: {
       namespaces,
-      configMaps: carmMaps,
+      configMaps,
       iamRoleSelectors: selectors.notFound ? [] : selectors.value,
       identities: identityLists.flatMap((list) => (list.notFound ? [] : list.value)),
     },
@@ -114,6 +88,49 @@ export async function collectFromCluster(
 interface CoreObject {
   readonly metadata?: Record<string, unknown>;
   readonly data?: Record<string, string>;
+}
+
+/**
+ * The CARM ConfigMaps of the system namespace, as the resolver reads them. A missing map is
+ * left out: the resolver's trace names a map that is missing.
+ */
+export async function readCarmConfigMaps(
+  loaded: LoadedKubeconfig,
+  kube: KubeClient,
+  systemNamespace: string,
+): Promise<KubeObject[]> {
+  const fetched = await Promise.all(
+    carmConfigMapNames.map((name) =>
+      guard(loaded, `get ConfigMap ${systemNamespace}/${name}`, () =>
+        kube.request<CoreObject>({
+          method: "GET",
+          path: `/api/v1/namespaces/${encodeURIComponent(systemNamespace)}/configmaps/${encodeURIComponent(name)}`,
+        }),
+      ),
+    ),
+  );
+  const configMaps: KubeObject[] = [];
+  for (const configMap of fetched) {
+    if (configMap.notFound) continue;
+    const { metadata, data } = configMap.value;
+    configMaps.push({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: plainMetadata(metadata),
+      data: data ?? {},
+    });
+  }
+  return configMaps;
+}
+
+/** A Namespace as the resolver reads it, from the metadata the API server returned. */
+export function namespaceFromMetadata(metadata: Record<string, unknown> | undefined): KubeObject {
+  return { apiVersion: "v1", kind: "Namespace", metadata: plainMetadata(metadata) };
+}
+
+/** The note for a CRD the cluster does not serve; `treatedAs` says what the CLI assumes instead. */
+export function crdNotInstalledNote(kind: ListedKind, treatedAs: string): string {
+  return `The ${kind.kind} CRD (${kind.plural}.${kind.group}) is not installed; treating it as ${treatedAs}.`;
 }
 
 type Fetched<T> =

@@ -85,7 +85,7 @@ async function runMigrate(args: readonly string[], io: CliIO): Promise<ExitCodeV
   const inputs =
     sources.length > 0
       ? await readAllFromManifests(commandName, sources, values, query, io)
-      : await readAllFromCluster(values, query, io);
+      : (await readAllFromCluster(values, query, io)).inputs;
 
   const result = migrate({ objects: inputs.objects, settings, resources: inputs.resources, kinds });
   io.stdout(output === "json" ? jsonReport(result) : selectorsYaml(result));

@@ -104,13 +104,27 @@ export async function readAllFromManifests(
   return collectAllFromManifests(await loadManifests(sources, io.cwd), query);
 }
 
-/** Online: the same as readAllFromManifests, from the cluster the kubeconfig flags name. */
-export async function readAllFromCluster(
+/** What readAllFromCluster read, through which kubeconfig, and what ran alongside. */
+export interface ClusterRead<T> {
+  readonly inputs: AllInputs;
+  /** The kubeconfig file and context, as the user should see them. */
+  readonly kubeconfig: string;
+  readonly alongside: T;
+}
+
+/**
+ * Online: the same as readAllFromManifests, from the cluster the kubeconfig flags name.
+ * `alongside` (e.g. sts:GetCallerIdentity) runs in parallel with the reads, but only once the
+ * kubeconfig has loaded: a kubeconfig that does not load fails at once, without waiting for it.
+ */
+export async function readAllFromCluster<T = undefined>(
   values: FlagValues,
   query: { readonly systemNamespace: string; readonly kinds: readonly ResourceKind[] },
   io: CliIO,
-): Promise<AllInputs> {
+  alongside?: () => Promise<T>,
+): Promise<ClusterRead<T>> {
   const loaded = await kubeconfigFromFlags(values, io);
   const { collectAllFromCluster } = await import("./all-from-cluster.ts");
-  return collectAllFromCluster(loaded, query);
+  const [inputs, other] = await Promise.all([collectAllFromCluster(loaded, query), alongside?.()]);
+  return { inputs, kubeconfig: loaded.description, alongside: other as T };
 }

@@ -4,6 +4,7 @@
 
 import type { ResourceKind } from "../api/kinds.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
+import { objectRefOf } from "../resolver/snapshot-objects.ts";
 import type { Snapshot } from "../resolver/snapshot-types.ts";
 import type { ConfigObjects, ResourceObject } from "../resolver/types.ts";
 import { compareText } from "../toolkit/compare-text.ts";
@@ -20,14 +21,6 @@ import type {
   ModeDecision,
 } from "./types.ts";
 import { explainChange } from "./why.ts";
-
-function nameOf(raw: unknown): string | undefined {
-  if (typeof raw !== "object" || raw === null) return undefined;
-  const metadata = (raw as { metadata?: unknown }).metadata;
-  if (typeof metadata !== "object" || metadata === null) return undefined;
-  const name = (metadata as { name?: unknown }).name;
-  return typeof name === "string" ? name : undefined;
-}
 
 interface Subject {
   readonly resource: ResourceObject;
@@ -71,7 +64,7 @@ export function migrate(input: MigrationInput): MigrationResult {
   const generatedNames = new Set(generated.map((g) => g.selector.metadata.name));
   const existing = Array.isArray(objects.iamRoleSelectors) ? objects.iamRoleSelectors : [];
   // `kubectl apply` of the output replaces a selector of the same name, so it counts only once.
-  const kept = existing.filter((raw) => !generatedNames.has(nameOf(raw) ?? ""));
+  const kept = existing.filter((raw) => !generatedNames.has(objectRefOf(raw, "IAMRoleSelector").name));
   const withSelectors = (selectors: readonly unknown[]): ConfigObjects => ({
     ...objects,
     iamRoleSelectors: selectors,

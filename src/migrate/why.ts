@@ -9,6 +9,7 @@
 //   otherwise both modes' messages side by side.
 
 import { namespaceAnnotations, resourceAnnotations } from "../api/annotations.ts";
+import { annotationOf } from "../resolver/resource-info.ts";
 import type { NamespaceConfig } from "../resolver/snapshot-types.ts";
 import type { ResourceObject, Settings } from "../resolver/types.ts";
 import type { ModeDecision } from "./types.ts";
@@ -28,11 +29,6 @@ export interface ChangeContext {
 export interface Explanation {
   readonly why: string;
   readonly fix: string;
-}
-
-function annotation(resource: ResourceObject, key: string): string | null {
-  const value = resource.metadata.annotations?.[key];
-  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
 }
 
 /** What a decision does, as a verb phrase: `use role arn:… (IAMRoleSelector x)`, `deny: …`. */
@@ -72,7 +68,7 @@ export function explainChange(ctx: ChangeContext): Explanation {
   const subject = ctx.synthetic ? `every ${resource.kind} in ${ns}` : "the resource";
   const hasIdentityRef = resource.spec?.identityRef !== undefined && resource.spec.identityRef !== null;
 
-  const account = annotation(resource, resourceAnnotations.ownerAccountId);
+  const account = annotationOf(resource.metadata, resourceAnnotations.ownerAccountId);
   if (account !== null && carmSettings.featureGates.ResourceLevelCARM && !hasIdentityRef) {
     return {
       why: `its annotation ${resourceAnnotations.ownerAccountId}: "${account}" picks the account per resource (ResourceLevelCARM); an IAMRoleSelector matches namespaces, kinds and labels, never annotations, so IAMRoleSelector mode ignores it and would ${describeDecision(sel)}`,
@@ -100,7 +96,7 @@ export function explainChange(ctx: ChangeContext): Explanation {
     }
   }
 
-  const picked = annotation(resource, resourceAnnotations.iamRoleSelector);
+  const picked = annotationOf(resource.metadata, resourceAnnotations.iamRoleSelector);
   if (picked !== null && !hasIdentityRef) {
     return {
       why: `its annotation ${resourceAnnotations.iamRoleSelector}: ${picked} is ignored in CARM mode but decides in IAMRoleSelector mode: ${sel.message}`,

@@ -92,10 +92,17 @@ export function readResource(resource: ResourceObject | unknown): ReadResult {
   };
 }
 
-/** A resource annotation's value: null when absent or empty; non-strings are reported as text. */
-export function annotationOf(info: ResourceInfo, key: string): string | null {
-  if (!Object.hasOwn(info.annotations, key)) return null;
-  const value = info.annotations[key];
+/**
+ * A resource annotation's value: null when absent or empty; non-strings are reported as text.
+ * Takes a ResourceInfo or raw metadata, whose annotations may be anything in a manifest.
+ */
+export function annotationOf(
+  info: { readonly annotations?: Readonly<Record<string, unknown>> | null },
+  key: string,
+): string | null {
+  const annotations = info.annotations;
+  if (annotations === undefined || annotations === null || !Object.hasOwn(annotations, key)) return null;
+  const value = annotations[key];
   if (typeof value === "string") return value.trim() === "" ? null : value.trim();
   return value === undefined || value === null ? null : String(value);
 }

@@ -16,7 +16,11 @@ export interface MatchTarget {
   readonly resourceLabels: Labels;
 }
 
-function typeMatches(selector: SelectorConfig, t: Pick<MatchTarget, "group" | "version" | "kind">): boolean {
+/** The resource-type part of selectorMatches. */
+export function selectorMatchesType(
+  selector: SelectorConfig,
+  t: Pick<MatchTarget, "group" | "version" | "kind">,
+): boolean {
   const types = selector.resourceTypes;
   if (types === null) return true;
   for (const entry of types) {
@@ -40,7 +44,7 @@ export function selectorMismatch(selector: SelectorConfig, t: MatchTarget): stri
     const unmet = selector.namespaceLabels.firstUnmet(t.namespaceLabels);
     return `namespace ${t.namespace}'s labels do not meet its namespaceSelector.labelSelector (${unmet?.text ?? selector.namespaceLabels.toString()})`;
   }
-  if (!typeMatches(selector, t)) {
+  if (!selectorMatchesType(selector, t)) {
     const wanted = (selector.resourceTypes ?? [])
       .map((e) => `${e.group ?? "*"}/${e.version ?? "*"}/${e.kind ?? "*"}`)
       .join(", ");
@@ -68,19 +72,11 @@ export function selectorMatchesNamespace(
   );
 }
 
-/** The resource-type part of selectorMatches. */
-export function selectorMatchesType(
-  selector: SelectorConfig,
-  t: Pick<MatchTarget, "group" | "version" | "kind">,
-): boolean {
-  return typeMatches(selector, t);
-}
-
 /** The hot path: the same test as selectorMismatch, without building any text. */
 export function selectorMatches(selector: SelectorConfig, t: MatchTarget): boolean {
   return (
     selectorMatchesNamespace(selector, t) &&
-    typeMatches(selector, t) &&
+    selectorMatchesType(selector, t) &&
     (selector.resourceLabels === null || selector.resourceLabels.matches(t.resourceLabels))
   );
 }

@@ -42,7 +42,7 @@ export interface Deduplicated {
  * identical content collapse to one; a key whose copies differ is dropped entirely, because
  * picking one would make the result depend on the order of the list.
  */
-export function deduplicate(
+function deduplicate(
   objects: readonly unknown[],
   keyOf: (raw: unknown) => string,
   refOf: (raw: unknown) => ObjectRef,
