@@ -196,23 +196,29 @@ async function readyCount(kube: KubeClient, kind: string): Promise<number> {
   ).length;
 }
 
-function metricSum(text: string, name: string): number {
-  let sum = 0;
+/** The samples of metric `name` in Prometheus text: each one's labels (`{…}`, or "") and value. */
+function metricSamples(text: string, name: string): { labels: string; value: number }[] {
+  const out: { labels: string; value: number }[] = [];
   for (const line of text.split("\n")) {
-    if (line.startsWith(`${name}{`) || line.startsWith(`${name} `))
-      sum += Number(line.slice(line.lastIndexOf(" ") + 1));
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const space = line.lastIndexOf(" ");
+    out.push({ labels: line.slice(name.length, space), value: Number(line.slice(space + 1)) });
   }
-  return sum;
+  return out;
+}
+
+function metricSum(text: string, name: string): number {
+  return metricSamples(text, name).reduce((sum, s) => sum + s.value, 0);
 }
 
 /** A counter's sum per value of one label (e.g. reconciles per controller). */
 function metricByLabel(text: string, name: string, label: string): Record<string, number> {
   const out: Record<string, number> = {};
   const re = new RegExp(`${label}="([^"]*)"`);
-  for (const line of text.split("\n")) {
-    if (!line.startsWith(`${name}{`)) continue;
-    const key = re.exec(line)?.[1] ?? "";
-    out[key] = (out[key] ?? 0) + Number(line.slice(line.lastIndexOf(" ") + 1));
+  for (const { labels, value } of metricSamples(text, name)) {
+    if (!labels) continue;
+    const key = re.exec(labels)?.[1] ?? "";
+    out[key] = (out[key] ?? 0) + value;
   }
   return out;
 }
@@ -275,11 +281,12 @@ async function run(scenario: Scenario) {
     const reconciles = metricSum(metrics, "controller_runtime_reconcile_total");
     const apiRequests = metricSum(metrics, "rest_client_requests_total");
     // Then until idle: no reconcile for 3 s (a second pass after all-Ready costs reads and memory).
-    const readAt = async () =>
-      metricSum(
-        await (await fetch(`${controller.metricsURL}/metrics`)).text(),
-        "controller_runtime_reconcile_total",
-      );
+    // The last metrics text read: what the per-controller counts below come from.
+    let idleMetrics = "";
+    const readAt = async () => {
+      idleMetrics = await (await fetch(`${controller.metricsURL}/metrics`)).text();
+      return metricSum(idleMetrics, "controller_runtime_reconcile_total");
+    };
     let last = await readAt();
     let quietSince = performance.now();
     await waitFor(
@@ -297,7 +304,7 @@ async function run(scenario: Scenario) {
     const reconcilesAtIdle = last;
     // Which controllers they are: a managed kind's own count is its reconciles per resource.
     const reconcilesAtIdleByController = metricByLabel(
-      await (await fetch(`${controller.metricsURL}/metrics`)).text(),
+      idleMetrics,
       "controller_runtime_reconcile_total",
       "controller",
     );

@@ -30,9 +30,11 @@ if (major < 24) {
     );
     process.exit(2);
   }
+  // `run` gets every controller flag now, so the child need not re-exec itself (below).
+  const v8Flags = process.argv[2] === "run" ? controllerV8Flags : ["--max-semi-space-size=2"];
   const child = spawnSync(
     nodeBinary,
-    ["--max-semi-space-size=2", fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    [...v8Flags, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
     { stdio: "inherit" },
   );
   if (child.error) {

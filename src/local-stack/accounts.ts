@@ -10,8 +10,26 @@ import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
 import { isReservedTagKey } from "../api/ownership-tags.ts";
 import { controllerAccount, controllerCredentials, region } from "./controller-process.ts";
 
+/** Assumed roles' credentials by endpoint and account: each role is assumed once per process. */
+const assumed = new Map<string, ReturnType<typeof assumeInspectorRole>>();
+
 export async function credentialsFor(endpoint: string, account: string) {
   if (account === controllerAccount) return controllerCredentials;
+  const key = `${endpoint}\u0000${account}`;
+  let credentials = assumed.get(key);
+  if (credentials === undefined) {
+    const pending = assumeInspectorRole(endpoint, account);
+    // A failed AssumeRole is not kept: the next call tries again.
+    pending.catch(() => {
+      if (assumed.get(key) === pending) assumed.delete(key);
+    });
+    assumed.set(key, pending);
+    credentials = pending;
+  }
+  return credentials;
+}
+
+async function assumeInspectorRole(endpoint: string, account: string) {
   const sts = new STSClient({ region, endpoint, credentials: controllerCredentials });
   const out = await sts.send(
     new AssumeRoleCommand({
@@ -49,19 +67,14 @@ export async function clientAs<C>(
   return c;
 }
 
-/** S3 on the emulator: bucket names in the path, not the host name. */
-class PathStyleS3Client extends S3Client {
-  constructor(config: ConstructorParameters<typeof S3Client>[0] & object) {
-    super({ ...config, forcePathStyle: true });
-  }
-}
-
-/**
- * An S3 client acting as `account` itself (what an out-of-band change, or an inspector, uses):
- * one per endpoint and account, so a placement check of many buckets assumes the role once.
- */
-export function s3As(endpoint: string, account: string): Promise<S3Client> {
-  return clientAs(PathStyleS3Client, endpoint, account);
+/** An S3 client acting as `account` itself (what an out-of-band change, or an inspector, uses). */
+export async function s3As(endpoint: string, account: string): Promise<S3Client> {
+  return new S3Client({
+    region,
+    endpoint,
+    forcePathStyle: true,
+    credentials: await credentialsFor(endpoint, account),
+  });
 }
 
 /** The bucket names account `account` owns, as S3's ListBuckets answers for it. */

@@ -2,22 +2,18 @@
 // calls) or, for the few tests that must see what a user's shell sees (the bin, the exit
 // status, a real process environment for the AWS SDK), as a child process; and write fixture
 // manifests into a temp dir. Not a test file itself.
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { runCli } from "../../src/cli/main.ts";
+import { type CommandResult, runToCompletion } from "../../src/local-stack/process.ts";
+import { repoRoot } from "../../src/local-stack/versions.ts";
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export { repoRoot };
 export const binPath = path.join(repoRoot, "bin", "crossrole.js");
 export const aliceExample = path.join(repoRoot, "examples", "alice");
 
-export interface CliRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type CliRun = CommandResult;
 
 /**
  * Runs `crossrole <args>` from the repo root. The environment is reduced to PATH and a
@@ -36,7 +32,8 @@ export async function runCrossrole(
     HOME: path.join(tmpdir(), "crossrole-test-no-home"),
     ...env,
   };
-  if (how === "process") return runProcess(args, fullEnv);
+  if (how === "process")
+    return runToCompletion(process.execPath, [binPath, ...args], { env: fullEnv, cwd: repoRoot });
   let stdout = "";
   let stderr = "";
   const code = await runCli(args, {
@@ -50,26 +47,6 @@ export async function runCrossrole(
     cwd: repoRoot,
   });
   return { code, stdout, stderr };
-}
-
-function runProcess(args: readonly string[], env: Record<string, string>): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath, ...args], {
-      cwd: repoRoot,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 const createdDirs: string[] = [];
