@@ -66,11 +66,20 @@ export function resourceObjectSchema<
 
 const conditionStatus = (type: string): string => `.status.conditions[?(@.type=="${type}")].status`;
 
+/**
+ * A managed kind's CRD source (the shared printer columns and status subresource), from its spec
+ * and status. A service module wants the object schema too: `resourceSchemas` builds both at once.
+ */
 export function resourceCrdSource(
   kind: ResourceKind,
   spec: z.ZodType,
   status: z.ZodType = resourceStatusSchema,
 ): CrdSource {
+  return crdSourceOf(kind, resourceObjectSchema(kind, spec, status));
+}
+
+/** The CRD source of a managed kind whose object schema (`resourceObjectSchema`) is `schema`. */
+function crdSourceOf(kind: ResourceKind, schema: z.ZodType): CrdSource {
   return {
     names: {
       group: kind.group,
@@ -81,7 +90,7 @@ export function resourceCrdSource(
       categories: ["crossrole", "aws"],
     },
     scope: "Namespaced",
-    schema: resourceObjectSchema(kind, spec, status),
+    schema,
     description: `${kind.kind} is an AWS ${kind.service} resource managed by crossrole (ACK-compatible ${crdName(kind)}).`,
     statusSubresource: true,
     printerColumns: [
@@ -96,15 +105,14 @@ export function resourceCrdSource(
 
 /**
  * A managed kind's object schema and CRD source (the shared printer columns and status
- * subresource), both from the kind's spec and status.
+ * subresource), both from the kind's spec and status; the CRD is built from the very object
+ * schema the controller parses with, so the two cannot drift apart.
  */
 export function resourceSchemas<Spec extends z.ZodType, Status extends z.ZodType>(
   kind: ResourceKind,
   spec: Spec,
   status: Status,
 ) {
-  return {
-    object: resourceObjectSchema(kind, spec, status),
-    crdSource: resourceCrdSource(kind, spec, status),
-  };
+  const object = resourceObjectSchema(kind, spec, status);
+  return { object, crdSource: crdSourceOf(kind, object) };
 }

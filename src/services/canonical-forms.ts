@@ -4,6 +4,7 @@
 // not text: toolkit/canonical-json.ts spells a value once for hashing; here the services shape
 // what AWS and the spec say (SQS numbers written as strings, tags as sorted pairs) and compare.
 import { isReservedTagKey } from "../api/ownership-tags.ts";
+import { sortKeysDeep } from "../toolkit/canonical-json.ts";
 import { compareText } from "../toolkit/compare-text.ts";
 
 export function sameJson(a: unknown, b: unknown): boolean {
@@ -11,19 +12,17 @@ export function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /**
- * A JSON value with every object's keys sorted, at any depth; `leaf` may rewrite the other
- * values (SQS: a number written as a string).
+ * A JSON document (a policy) in a form that compares equal whatever its whitespace and key
+ * order: none (absent or "") is null, text that does not parse stays as written. `leaf` may
+ * rewrite the values that are neither objects nor arrays (SQS: a number written as a string).
  */
-export function sortKeys(value: unknown, leaf: (value: unknown) => unknown = (v) => v): unknown {
-  if (Array.isArray(value)) return value.map((v) => sortKeys(v, leaf));
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value)
-        .sort(([a], [b]) => compareText(a, b))
-        .map(([k, v]) => [k, sortKeys(v, leaf)]),
-    );
+export function canonicalDocument(document: string | undefined, leaf?: (value: unknown) => unknown): unknown {
+  if (document === undefined || document === "") return null;
+  try {
+    return sortKeysDeep(JSON.parse(document), leaf);
+  } catch {
+    return document;
   }
-  return leaf(value);
 }
 
 /** A tag map's user tags as sorted [key, value] pairs. */

@@ -81,3 +81,21 @@ export function userTags(tags: Readonly<Record<string, string>>): Tag[] | undefi
 export function awsTags(tags: Readonly<Record<string, string>>): { Key: string; Value: string }[] {
   return Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
 }
+
+/** A tag in the AWS SDK's form: the SDK types both parts as optional. */
+export interface AwsTag {
+  readonly Key?: string | undefined;
+  readonly Value?: string | undefined;
+}
+
+/** The AWS SDK's `{Key, Value}` tags as a map; a tag without a key is skipped, a missing value is "". */
+export function tagMapFromAws(tags: readonly AwsTag[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const t of tags ?? []) if (t.Key !== undefined) out[t.Key] = t.Value ?? "";
+  return out;
+}
+
+/** The AWS SDK's `{Key, Value}` tags as a spec-form list, in AWS's order; a missing part is "". */
+export function tagListFromAws(tags: readonly AwsTag[] | undefined): { key: string; value: string }[] {
+  return (tags ?? []).map((t) => ({ key: t.Key ?? "", value: t.Value ?? "" }));
+}

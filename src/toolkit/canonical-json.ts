@@ -1,7 +1,8 @@
 // Canonical JSON: one spelling per value, whatever the order its object keys were written in.
 // Cache keys (credentials), "are these two listed copies the same object" (resolver) and "is
-// this what the apiserver already stores" compare or hash this text. Pure and import-free, so
-// the pure resolver may use it.
+// this what the apiserver already stores" compare or hash this text; `sortKeysDeep` is the same
+// order as data (CRD YAML, services' JSON documents). Pure and import-free, so the pure resolver
+// and src/api may use it.
 
 /** Plain JSON data, for callers that want the compiler to keep other things out. */
 export type Json =
@@ -53,4 +54,23 @@ function canonical(value: unknown, stack: unknown[], omitNulls: boolean): string
   }
   stack.pop();
   return text;
+}
+
+/**
+ * `value` with every object's keys sorted (by UTF-16 code unit, as `canonicalJson` spells them)
+ * at any depth, as data rather than text: for output whose key order must not depend on how it
+ * was built (CRD YAML) and for comparing JSON documents. `leaf` may rewrite the values that are
+ * neither objects nor arrays (SQS: a number written as a string). Plain data only, no cycles.
+ */
+export function sortKeysDeep(value: unknown, leaf: (value: unknown) => unknown = (v) => v): unknown {
+  if (Array.isArray(value)) return value.map((v: unknown) => sortKeysDeep(v, leaf));
+  if (typeof value === "object" && value !== null) {
+    const record = value as Readonly<Record<string, unknown>>;
+    return Object.fromEntries(
+      Object.keys(record)
+        .sort()
+        .map((k) => [k, sortKeysDeep(record[k], leaf)]),
+    );
+  }
+  return leaf(value);
 }

@@ -10,14 +10,11 @@ import {
   fallbackCode,
   genericErrorNames,
   messageOf,
-  type ObjectErrorInit,
   objectErrorClass,
   type SdkErrorLike,
   type ServiceRules,
   sdkErrorName,
 } from "../service-error.ts";
-
-export { type ErrorDisposition, httpStatus } from "../service-error.ts";
 
 /** The DynamoDB operations this module calls; each error names the one that failed. */
 export type DynamoOperation =
@@ -43,8 +40,6 @@ const iamActions: Record<DynamoOperation, string> = {
   DescribeTimeToLive: "dynamodb:DescribeTimeToLive",
   UpdateTimeToLive: "dynamodb:UpdateTimeToLive",
 };
-
-export type TableErrorInit = ObjectErrorInit<DynamoOperation, "table">;
 
 export const TableError = objectErrorClass<DynamoOperation, "table">("TableError", "table");
 export type TableError = InstanceType<typeof TableError>;
@@ -120,7 +115,7 @@ const rules: ServiceRules<DynamoOperation> = {
   genericNames,
   terminalCodes,
   iamActions,
-  refusedValue: new Set(["Validation", "InvalidParameter", "InvalidParameterValue", "Serialization"]),
+  refusedValue: terminalCodes,
   accessDenied: new Set(["AccessDenied", "UnrecognizedClient"]),
   gone: new Set(["ResourceNotFound", "TableNotFound"]),
   throttled: new Set(["Throttling", "RequestLimitExceeded", "ProvisionedThroughputExceeded"]),

@@ -27,6 +27,7 @@ import {
 import type { CallContext } from "../call-context.ts";
 import { serviceCalls } from "../service-calls.ts";
 import { applyTagChanges, type TagWrites } from "../tag-changes.ts";
+import { tagMapFromAws } from "../tag-list.ts";
 import { diff, type FieldDifference, gsiChanges } from "./diff.ts";
 import { classifyError, isInUse, isNotFound } from "./errors.ts";
 import {
@@ -113,7 +114,7 @@ async function listTags(
       tagsField,
     );
     if (out === undefined) return undefined;
-    for (const t of out.Tags ?? []) if (t.Key !== undefined) tags[t.Key] = t.Value ?? "";
+    Object.assign(tags, tagMapFromAws(out.Tags));
     next = out.NextToken;
   } while (next);
   return tags;

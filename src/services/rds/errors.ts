@@ -13,14 +13,11 @@ import {
   fallbackCode,
   genericErrorNames,
   messageOf,
-  type ObjectErrorInit,
   objectErrorClass,
   type ServiceRules,
   sdkErrorCodeField,
   sdkErrorName,
 } from "../service-error.ts";
-
-export { type ErrorDisposition, httpStatus } from "../service-error.ts";
 
 /** The RDS operations this module calls; each error names the one that failed. */
 export type RdsOperation =
@@ -40,8 +37,6 @@ const iamActions: Record<RdsOperation, string> = {
   AddTagsToResource: "rds:AddTagsToResource",
   RemoveTagsFromResource: "rds:RemoveTagsFromResource",
 };
-
-export type DBInstanceErrorInit = ObjectErrorInit<RdsOperation, "dbInstance">;
 
 export const DBInstanceError = objectErrorClass<RdsOperation, "dbInstance">("DBInstanceError", "dbInstance");
 export type DBInstanceError = InstanceType<typeof DBInstanceError>;

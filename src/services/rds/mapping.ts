@@ -7,12 +7,11 @@
 // reads, tags and deletes "mydb".
 import type {
   DBInstance as AwsDBInstance,
-  Tag as AwsTag,
   CreateDBInstanceCommandInput,
   ModifyDBInstanceCommandInput,
 } from "@aws-sdk/client-rds";
 import { parseRegionalArn, regionalArn } from "../arn.ts";
-import { awsTags, tagMapOf, userTags, withOwnerTags } from "../tag-list.ts";
+import { awsTags, tagMapFromAws, tagMapOf, userTags, withOwnerTags } from "../tag-list.ts";
 import type { DBInstanceEngine, DBInstanceFields, StorageType, Tag } from "./schema.ts";
 
 /** What RDS calls the instance: the spec's identifier, lowercased (RDS stores it so). */
@@ -39,12 +38,6 @@ export function parseDBInstanceArn(
 export { awsTags, tagMapOf, userTags };
 /** The tag map AWS should hold: the user's tags and the ownership tags (which win). */
 export const instanceTags = withOwnerTags;
-
-export function tagMapFromAws(tags: readonly AwsTag[] | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const t of tags ?? []) if (t.Key !== undefined) out[t.Key] = t.Value ?? "";
-  return out;
-}
 
 // ---- spec → AWS ----
 

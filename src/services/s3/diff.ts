@@ -8,11 +8,9 @@
 //   defaults on every new bucket (SSE-S3 encryption, BucketOwnerEnforced, all four public
 //   access blocks on, unversioned), so `lateInitialize` copies S3's value into the spec and
 //   from then on it is managed. Until it is copied, an absent field never shows as a difference.
-import { isReservedTagKey } from "../../api/ownership-tags.ts";
-import { compareText } from "../../toolkit/compare-text.ts";
-import { sameJson, sortKeys } from "../canonical-forms.ts";
+import { canonicalDocument, canonicalTagMap, sameJson } from "../canonical-forms.ts";
 import { differingFields, type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
-import { bucketTags, isNoOwnershipControls, isNoPolicy, isNoPublicAccessBlock, isNoTags } from "./mapping.ts";
+import { bucketTags, isNoOwnershipControls, isNoPolicy, isNoPublicAccessBlock, tagMapOf } from "./mapping.ts";
 import type {
   BucketFields,
   BucketSubresource,
@@ -46,7 +44,8 @@ function equalField(field: BucketSubresource, desired: BucketFields, observed: B
     case "tagging":
       return sameJson(canonicalTags(desired.tagging), canonicalTags(observed.tagging));
     case "policy":
-      return sameJson(canonicalPolicy(desired.policy), canonicalPolicy(observed.policy));
+      // Policies compare as JSON documents: whitespace and key order do not matter.
+      return sameJson(canonicalDocument(desired.policy), canonicalDocument(observed.policy));
     case "publicAccessBlock":
       return sameJson(canonicalBlock(desired.publicAccessBlock), canonicalBlock(observed.publicAccessBlock));
     case "ownershipControls":
@@ -131,21 +130,7 @@ export function afterApplying<F extends BucketFields>(
  * user's: they never show as drift (DESIGN §3.5).
  */
 function canonicalTags(tagging: Tagging | undefined): [string, string][] {
-  if (isNoTags(tagging)) return [];
-  return (tagging?.tagSet ?? [])
-    .filter((t) => !isReservedTagKey(t.key))
-    .map((t): [string, string] => [t.key, t.value])
-    .sort(([a], [b]) => compareText(a, b));
-}
-
-/** Policies compare as JSON documents: whitespace and key order do not matter. */
-function canonicalPolicy(policy: string | undefined): unknown {
-  if (isNoPolicy(policy)) return null;
-  try {
-    return sortKeys(JSON.parse(policy as string));
-  } catch {
-    return policy;
-  }
+  return canonicalTagMap(tagMapOf(tagging));
 }
 
 /** An absent block and an absent flag both mean "not blocked". */

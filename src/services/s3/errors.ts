@@ -16,7 +16,7 @@ import {
   sdkErrorName,
 } from "../service-error.ts";
 
-export { type ErrorDisposition, httpStatus } from "../service-error.ts";
+export { httpStatus } from "../service-error.ts";
 
 /** The S3 operations this module calls; each error names the one that failed. */
 export type S3Operation =

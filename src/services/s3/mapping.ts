@@ -20,7 +20,7 @@ import type {
 } from "@aws-sdk/client-s3";
 import { partitionOf } from "../arn.ts";
 import { userTagList } from "../pattern-tag-list.ts";
-import { awsTags, tagMapOf as listTagMap, withOwnerTags } from "../tag-list.ts";
+import { awsTags, tagMapOf as listTagMap, tagListFromAws, withOwnerTags } from "../tag-list.ts";
 import {
   type Encryption,
   type EncryptionRule,
@@ -189,7 +189,7 @@ export function isNoOwnershipControls(controls: OwnershipControls | undefined): 
 export function taggingFromAws(
   out: Partial<Pick<GetBucketTaggingCommandOutput, "TagSet">>,
 ): Tagging | undefined {
-  const tagSet: Tag[] = (out.TagSet ?? []).map((t) => ({ key: t.Key ?? "", value: t.Value ?? "" }));
+  const tagSet: Tag[] = tagListFromAws(out.TagSet);
   return tagSet.length === 0 ? undefined : { tagSet };
 }
 

@@ -8,11 +8,9 @@
 //   (and may report a delivery policy), so `lateInitialize` copies SNS's value into the spec
 //   and from then on it is managed. Until it is copied, an absent field never differs.
 // - name, fifoTopic: fixed at creation (immutable at admission), never compared.
-import { isReservedTagKey } from "../../api/ownership-tags.ts";
-import { compareText } from "../../toolkit/compare-text.ts";
-import { sameJson, sortKeys } from "../canonical-forms.ts";
+import { canonicalDocument, canonicalTagMap, sameJson } from "../canonical-forms.ts";
 import { differingFields, type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
-import { stringBoolean } from "./mapping.ts";
+import { stringBoolean, tagMapOf } from "./mapping.ts";
 import type { Tag, TopicAttribute, TopicFields } from "./schema.ts";
 import { topicAttributes } from "./schema.ts";
 
@@ -46,6 +44,7 @@ function equalField(field: TopicField, desired: TopicFields, observed: TopicFiel
     case "deliveryPolicy": {
       const want = desired[field];
       if (want === undefined) return true;
+      // Policies compare as JSON documents: whitespace and key order do not matter.
       return sameJson(canonicalDocument(want), canonicalDocument(observed[field]));
     }
     case "tags":
@@ -73,18 +72,5 @@ function canonicalBoolean(value: string | undefined): boolean {
 
 /** Tags are a map; ownership tags are the controller's, never drift (DESIGN §3.5). */
 function canonicalTags(tags: readonly Tag[] | undefined): [string, string][] {
-  return (tags ?? [])
-    .filter((t) => !isReservedTagKey(t.key))
-    .map((t): [string, string] => [t.key, t.value])
-    .sort(([a], [b]) => compareText(a, b));
-}
-
-/** Policies compare as JSON documents: whitespace and key order do not matter. */
-function canonicalDocument(document: string | undefined): unknown {
-  if (document === undefined || document === "") return null;
-  try {
-    return sortKeys(JSON.parse(document));
-  } catch {
-    return document;
-  }
+  return canonicalTagMap(tagMapOf(tags));
 }

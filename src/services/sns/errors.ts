@@ -8,14 +8,11 @@ import {
   fallbackCode,
   genericErrorNames as genericNames,
   messageOf,
-  type ObjectErrorInit,
   objectErrorClass,
   type ServiceRules,
   sdkErrorCodeField,
   sdkErrorName,
 } from "../service-error.ts";
-
-export { type ErrorDisposition, httpStatus } from "../service-error.ts";
 
 /** The SNS operations this module calls; each error names the one that failed. */
 export type SnsOperation =
@@ -37,8 +34,6 @@ const iamActions: Record<SnsOperation, string> = {
   UntagResource: "sns:UntagResource",
   DeleteTopic: "sns:DeleteTopic",
 };
-
-export type TopicErrorInit = ObjectErrorInit<SnsOperation, "topic">;
 
 export const TopicError = objectErrorClass<SnsOperation, "topic">("TopicError", "topic");
 export type TopicError = InstanceType<typeof TopicError>;

@@ -5,7 +5,7 @@ import type { CreateTopicCommandInput, Tag as SnsTag } from "@aws-sdk/client-sns
 import { parseNamedArn, regionalArn } from "../arn.ts";
 import { userTagList } from "../pattern-tag-list.ts";
 import { stringBoolean } from "../string-boolean.ts";
-import { awsTags, tagMapOf, withOwnerTags } from "../tag-list.ts";
+import { awsTags, tagListFromAws, tagMapOf, withOwnerTags } from "../tag-list.ts";
 import type { Tag, TopicAttribute, TopicFields } from "./schema.ts";
 
 export { stringBoolean, tagMapOf };
@@ -99,7 +99,7 @@ export function topicFieldsFromAws(
   const policy = text(attributeNames.policy);
   const deliveryPolicy = text(attributeNames.deliveryPolicy);
   const kmsMasterKeyID = text(attributeNames.kmsMasterKeyID);
-  const tagList: Tag[] = tags.map((t) => ({ key: t.Key ?? "", value: t.Value ?? "" }));
+  const tagList: Tag[] = tagListFromAws(tags);
   return {
     name,
     ...(displayName === undefined ? {} : { displayName }),

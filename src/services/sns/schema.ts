@@ -42,8 +42,6 @@ export const topicNameSchema = immutable(
   "name is immutable: SNS cannot rename a topic; create a new Topic resource instead",
 );
 
-export { type StringBoolean, stringBooleans } from "../string-boolean.ts";
-
 /** FIFO or standard is chosen at creation for good; the name's .fifo suffix must agree. */
 export const fifoTopicSchema = immutable(
   stringBooleanField("fifoTopic"),

@@ -10,7 +10,7 @@
 //   queue; a standard queue has no such attribute); tags: none. Out-of-band additions are
 //   corrected, as ACK does.
 // - queueName, fifoQueue: fixed at creation (immutable at admission), never compared.
-import { canonicalTagMap, sameJson, sortKeys } from "../canonical-forms.ts";
+import { canonicalDocument, canonicalTagMap, sameJson } from "../canonical-forms.ts";
 import { differingFields, type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
 import { stringBoolean } from "./mapping.ts";
 import type { QueueAttribute, QueueFields } from "./schema.ts";
@@ -39,7 +39,10 @@ export function diff(desired: QueueFields, observed: QueueFields): FieldDifferen
 }
 
 function equalField(field: QueueField, desired: QueueFields, observed: QueueFields): boolean {
-  if (field === "tags") return sameJson(canonicalTags(desired.tags), canonicalTags(observed.tags));
+  if (field === "tags") {
+    // Tags are a map; ownership tags are the controller's, never drift (DESIGN §3.5).
+    return sameJson(canonicalTagMap(desired.tags ?? {}), canonicalTagMap(observed.tags ?? {}));
+  }
   if (lateInitialized.has(field)) {
     const want = desired[field];
     if (want === undefined) return true;
@@ -59,7 +62,13 @@ function equalField(field: QueueField, desired: QueueFields, observed: QueueFiel
       );
     case "policy":
     case "redrivePolicy":
-      return sameJson(canonicalDocument(desired[field]), canonicalDocument(observed[field]));
+      // Policies compare as JSON documents: whitespace and key order do not matter, nor does a
+      // number written as a string (SQS answers a redrive policy's maxReceiveCount as a number
+      // whichever way it was sent).
+      return sameJson(
+        canonicalDocument(desired[field], numberFromString),
+        canonicalDocument(observed[field], numberFromString),
+      );
     default:
       return true;
   }
@@ -90,25 +99,7 @@ function canonicalNumber(value: string | undefined): string | undefined {
   return Number.isFinite(n) ? String(n) : value;
 }
 
-/** Tags are a map; ownership tags are the controller's, never drift (DESIGN §3.5). */
-function canonicalTags(tags: Readonly<Record<string, string>> | undefined): [string, string][] {
-  return canonicalTagMap(tags ?? {});
-}
-
-/**
- * Policies compare as JSON documents: whitespace and key order do not matter, nor does a
- * number written as a string (SQS answers a redrive policy's maxReceiveCount as a number
- * whichever way it was sent).
- */
-function canonicalDocument(document: string | undefined): unknown {
-  if (document === undefined || document === "") return null;
-  try {
-    return sortKeys(JSON.parse(document), numberFromString);
-  } catch {
-    return document;
-  }
-}
-
+/** A whole number written as a string ("5") is the number SQS answers with. */
 function numberFromString(value: unknown): unknown {
   return typeof value === "string" && /^[0-9]{1,15}$/.test(value) ? Number(value) : value;
 }

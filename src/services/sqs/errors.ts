@@ -9,15 +9,12 @@ import {
   fallbackCode,
   genericErrorNames,
   messageOf,
-  type ObjectErrorInit,
   objectErrorClass,
   type ServiceRules,
   sdkErrorCodeField,
   sdkErrorName,
 } from "../service-error.ts";
 import { fieldOfAttribute } from "./mapping.ts";
-
-export { type ErrorDisposition, httpStatus } from "../service-error.ts";
 
 /** The SQS operations this module calls; each error names the one that failed. */
 export type SqsOperation =
@@ -41,8 +38,6 @@ const iamActions: Record<SqsOperation, string> = {
   UntagQueue: "sqs:UntagQueue",
   DeleteQueue: "sqs:DeleteQueue",
 };
-
-export type QueueErrorInit = ObjectErrorInit<SqsOperation, "queue">;
 
 export const QueueError = objectErrorClass<SqsOperation, "queue">("QueueError", "queue");
 export type QueueError = InstanceType<typeof QueueError>;

@@ -41,8 +41,6 @@ export const queueNameSchema = immutable(
   "queueName is immutable: SQS cannot rename a queue; create a new Queue resource instead",
 );
 
-export { type StringBoolean, stringBooleans } from "../string-boolean.ts";
-
 /** FIFO or standard is chosen at creation for good; the name's .fifo suffix must agree. */
 export const fifoQueueSchema = immutable(
   stringBooleanField("fifoQueue"),
