@@ -13,6 +13,7 @@ import type { Manager } from "../runtime/manager.ts";
 import type { ServiceModule } from "../services/service-module.ts";
 import type { ConfigCache } from "./config-cache.ts";
 import { secretType } from "./config-types.ts";
+import type { ControllerKeyStore } from "./controller-key.ts";
 import { DecisionTracker } from "./decision-tracker.ts";
 import { createResourceReconciler, type ManagedObject } from "./resource-reconciler.ts";
 import { SelfWrites } from "./self-writes.ts";
@@ -28,6 +29,10 @@ export interface ResourceControllerOptions<Spec extends object, Observed, Client
   readonly concurrency: number;
   readonly resyncPeriodMs: number;
   readonly logger: Logger;
+  /** Seals create intents and secret fingerprints (controller-key.ts); one per process. */
+  readonly controllerKey: ControllerKeyStore;
+  /** --create-intent-window-seconds, in ms. */
+  readonly createIntentWindowMs?: number;
   readonly onDecisionChange?: (kind: string, outcome: string, source: string | null) => void;
 }
 
@@ -75,6 +80,8 @@ export function addResourceController<Spec extends object, Observed, Client>(
     settings: o.settings,
     deletionPolicy: o.deletionPolicy,
     logger: log,
+    controllerKey: o.controllerKey,
+    ...(o.createIntentWindowMs === undefined ? {} : { createIntentWindowMs: o.createIntentWindowMs }),
   });
   // Updates that arrive while their object's reconcile runs wait for it to end: by then the
   // reconcile has recorded what its own writes returned, and an echo that overtook the HTTP

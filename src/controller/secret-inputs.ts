@@ -6,11 +6,16 @@
 // (and send to AWS, where they can read it back) any Secret the controller can read: an
 // escalation path (DESIGN §3.4), refused as Terminal until the spec changes.
 //
-// Which Secret version was last applied is recorded in `status.appliedSecrets` (path →
-// "<uid>/<resourceVersion>"). Status is tenant-writable, and that is fine here: a forged record
-// can only make the controller send the Secret's current value again, never choose what is read.
+// Which value was last applied is recorded in `status.appliedSecrets` (path → a MAC of the value
+// with the controller's key, controller-key.ts): the value itself is never stored, nor a plain
+// hash a tenant could test guesses against, and only a changed value is sent again — a Secret
+// rewritten with the same value, or another of its keys changed, is not a change to AWS (RDS
+// logs every password it is sent as a modification). Status is tenant-writable, and that is
+// fine here: a forged record can only make the controller send the current value again (or not
+// send a value AWS already has), never choose what is read.
 import type { SecretField, SecretValues } from "../services/service-module.ts";
 import type { FailureState } from "./ack-conditions.ts";
+import type { ControllerKey } from "./controller-key.ts";
 
 /** A Secret as the apiserver returns it (only what is read here). */
 export interface SecretObject {
@@ -21,14 +26,14 @@ export interface SecretObject {
 /** Reads one Secret of a namespace; undefined when it does not exist. */
 export type SecretGetter = (namespace: string, name: string) => Promise<SecretObject | undefined>;
 
-/** The status field recording, per secret field, the Secret version last applied in AWS. */
+/** The status field recording, per secret field, the fingerprint of the value last applied in AWS. */
 export const appliedSecretsField = "appliedSecrets";
 
 export type SecretInputs =
   | {
       readonly ok: true;
       readonly secrets: SecretValues;
-      /** What to record in status once AWS has been given these values. */
+      /** What to record in status once AWS has been given these values: path → fingerprint. */
       readonly versions: Readonly<Record<string, string>>;
     }
   | { readonly ok: false; readonly state: FailureState; readonly retry: "none" | "wait" };
@@ -50,7 +55,15 @@ export function foreignSecretRef(
   return undefined;
 }
 
-/** Paths whose Secret version differs from the one recorded as applied (or was never recorded). */
+/**
+ * What status records for a value AWS was given: the controller key's MAC of it, bound to the
+ * object and the field (equal passwords of two objects do not show as equal records).
+ */
+export function secretFingerprint(key: ControllerKey, ownerUid: string, path: string, value: string): string {
+  return key.mac(["crossrole.dev/secret-value/v1", ownerUid, path, value]);
+}
+
+/** Paths whose value's fingerprint differs from the one recorded as applied (or was never recorded). */
 export function changedSecretPaths(versions: Readonly<Record<string, string>>, recorded: unknown): string[] {
   const applied =
     recorded !== null && typeof recorded === "object" ? (recorded as Record<string, unknown>) : {};
@@ -69,6 +82,7 @@ export async function readSecretInputs(
   noun: string,
   recorded: unknown,
   get: SecretGetter,
+  fingerprint: (path: string, value: string) => string,
 ): Promise<SecretInputs> {
   const foreign = foreignSecretRef(fields, namespace, noun);
   if (foreign) return { ok: false, state: foreign, retry: "none" };
@@ -100,8 +114,9 @@ export async function readSecretInputs(
         `Secret "${namespace}/${ref.name}" has no key "${ref.key}" (it has ${keys.length > 0 ? keys.map((k) => `"${k}"`).join(", ") : "none"}); add it or change ${path}.key`,
       );
     }
-    values.set(path, Buffer.from(encoded, "base64").toString("utf8"));
-    versions[path] = `${secret.metadata.uid ?? ""}/${secret.metadata.resourceVersion ?? ""}`;
+    const value = Buffer.from(encoded, "base64").toString("utf8");
+    values.set(path, value);
+    versions[path] = fingerprint(path, value);
   }
   return { ok: true, secrets: { values, changed: changedSecretPaths(versions, recorded) }, versions };
 }

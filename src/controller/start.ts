@@ -15,6 +15,7 @@ import type { RateLimit } from "../toolkit/token-bucket.ts";
 import { crossroleVersion, userAgent } from "../version.ts";
 import { ConfigCache } from "./config-cache.ts";
 import { addConfigProblemReporter } from "./config-problem-reporter.ts";
+import { ControllerKeyStore } from "./controller-key.ts";
 import { addIdentityControllers } from "./identity-controller.ts";
 import { addResourceController, resourceTypeOf } from "./resource-controller.ts";
 import { addSelectorController } from "./selector-controller.ts";
@@ -38,6 +39,8 @@ export interface ControllerOptions {
   readonly leaderElection: boolean;
   readonly leaseName?: string;
   readonly stsRateLimit?: RateLimit;
+  /** How long after its intent a create may still land (--create-intent-window-seconds), in ms. */
+  readonly createIntentWindowMs?: number;
   /** Overrides the SDK default chain for the controller identity (tests, demos). */
   readonly controllerChain?: Parameters<typeof createCredentialService>[0]["controllerChain"];
 }
@@ -128,6 +131,12 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     registers: [manager.metrics.registry],
   });
   const events = manager.eventRecorder("crossrole");
+  const controllerKey = new ControllerKeyStore({
+    kube: manager.client,
+    systemNamespace: settings.systemNamespace,
+    secrets: config.secretReader,
+    logger: log,
+  });
   // One informer per kind from the start (identity protection and selector matches read them
   // all); a kind's controller, with its service module and AWS SDK client, once the first
   // resource of the kind appears: memory goes to the kinds in use.
@@ -149,6 +158,8 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       events,
       settings,
       deletionPolicy: o.deletionPolicy,
+      controllerKey,
+      ...(o.createIntentWindowMs === undefined ? {} : { createIntentWindowMs: o.createIntentWindowMs }),
       concurrency: o.maxConcurrentSyncsByKind?.[name] ?? o.maxConcurrentSyncs,
       resyncPeriodMs: (o.resyncSecondsByKind?.[name] ?? o.resyncSeconds) * 1000,
       logger: log,

@@ -135,13 +135,17 @@ const selectorStatusRule: PolicyRule = {
 };
 
 /**
- * The system namespace: CARM ConfigMaps, static-identity Secrets, the leader-election Lease, and
- * Events about the CARM ConfigMaps' problems (namespace-scoped installs grant Events nowhere else
- * there).
+ * The system namespace: CARM ConfigMaps, static-identity Secrets, the controller's key Secret, the
+ * leader-election Lease, and Events about the CARM ConfigMaps' problems (namespace-scoped
+ * installs grant Events nowhere else there).
  */
 export function systemNamespaceRules(): PolicyRule[] {
   return [
     { apiGroups: [""], resources: ["configmaps", "secrets"], verbs: read },
+    // The key that seals the controller's records in status (src/controller/controller-key.ts),
+    // created by the first controller that needs it. Only create: Kubernetes cannot narrow create
+    // by name, and nothing else in the namespace is ever updated or deleted.
+    { apiGroups: [""], resources: ["secrets"], verbs: ["create"] },
     { apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["get", "create", "update"] },
     eventRule,
   ];

@@ -64,6 +64,8 @@ before(async () => {
   e2e = await startE2E();
   endpoint = e2e.stack.awsEndpoint!;
   await e2e.apply([
+    // The controller's system namespace, where it keeps its key (as every install has it).
+    namespace("ack-system"),
     namespace("dev"),
     namespace("plain"),
     namespace("conflict"),

@@ -8,6 +8,9 @@
 // team-b may be adopted, tagged or deleted, and a recorded status field never selects the
 // account, the role or the AWS object.
 //
+// A forged create intent (status.intent) is one more such record: it must not make an untagged
+// bucket made out of band count as the tenant's own interrupted create (claimed, then deleted).
+//
 // The controller is stopped while the tenant forges status, so the test does not race the
 // controller's own status writes: when it starts, the forged record is what it reads first.
 import assert from "node:assert/strict";
@@ -22,6 +25,7 @@ import {
 } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { type RestConfig, withToken } from "../../src/runtime/rest-config.ts";
+import { createOutOfBand } from "../support/out-of-band.ts";
 import {
   bucket,
   bucketPath,
@@ -285,4 +289,53 @@ test("a forged status.arn naming the other team's bucket is not what a delete de
   await waitGone("own");
   assert.deepEqual(await holders(name), [], "its own bucket, named by spec.name in A, is deleted");
   await assertTeamBUntouched();
+});
+
+test("a forged create intent stands in for nothing: an untagged bucket made out of band is not claimed, tagged or deleted", async () => {
+  const name = "team-a-made-out-of-band";
+  await createOutOfBand(endpoint, "Bucket", name, A);
+  // An intent as the controller would write one for a create of exactly this bucket, timed at its
+  // creation: only the MAC, made with a key the tenant cannot read, is missing (or made up).
+  const forged = {
+    action: "create",
+    name,
+    ownerAccountID: A,
+    region: "us-east-1",
+    requestedAt: new Date().toISOString(),
+    mac: "bm90LXRoZS1jb250cm9sbGVyJ3Mta2V5LW5vdC10aGUtY29udHJvbGxlcidzLWtleQ",
+  };
+  await controller.stop();
+  await asTenant(
+    "POST",
+    "/apis/s3.services.k8s.aws/v1alpha1/namespaces/team-a/buckets",
+    bucket("team-a", "claim", { name }),
+  );
+  await asTenant(
+    "PATCH",
+    `${bucketPath("team-a", "claim")}/status`,
+    { status: { intent: forged } },
+    patchTypes.merge,
+  );
+  await restartController();
+
+  const refused = await waitForCondition(
+    e2e.kube,
+    "team-a",
+    "claim",
+    "ACK.Terminal",
+    "True",
+    "AlreadyExists",
+  );
+  const message = condition(refused, "ACK.Terminal")?.message ?? "";
+  assert.match(message, /not tagged as crossrole's/);
+  assert.match(message, /status\.intent is not sealed by this controller's key.*it was ignored/);
+  assert.deepEqual((await bucketTagsIn(endpoint, A, name)).ownership, {}, "not tagged as the tenant's");
+  const events = await eventsAbout(e2e.kube, "team-a", "Bucket", "claim");
+  assert.ok(!events.some((e) => e.reason === "CreateCompleted" || e.reason === "Adopted"), "not claimed");
+
+  // Deleting the resource, never Synced, with the forged intent still in status: the bucket stays.
+  await asTenant("DELETE", bucketPath("team-a", "claim"));
+  await waitGone("claim");
+  assert.deepEqual(await holders(name), [A], "the out-of-band bucket was not deleted");
+  assert.deepEqual((await bucketTagsIn(endpoint, A, name)).ownership, {});
 });

@@ -10,6 +10,7 @@ import { after, before, test } from "node:test";
 import pino from "pino";
 import { Registry } from "prom-client";
 import type { ConfigCache } from "../../src/controller/config-cache.ts";
+import { ControllerKeyStore } from "../../src/controller/controller-key.ts";
 import { DecisionTracker } from "../../src/controller/decision-tracker.ts";
 import { resourceTypeOf } from "../../src/controller/resource-controller.ts";
 import { createResourceReconciler, type ManagedObject } from "../../src/controller/resource-reconciler.ts";
@@ -118,6 +119,12 @@ test("the echo of our last status write arrives during the Secret read: the pass
     logger,
     selfWrites,
     getSecret,
+    // The key as the system namespace's Secret informer would serve it.
+    controllerKey: new ControllerKeyStore({
+      kube,
+      systemNamespace: "ack-system",
+      secrets: { read: async () => ({ key: Buffer.alloc(32, 3).toString("base64") }) },
+    }),
   });
   const req = { namespace: ns, name, key: `${ns}/${name}` };
 

@@ -1,0 +1,63 @@
+// AWS objects made outside crossrole, as another tool (or a person) would: with the account's own
+// credentials and no ownership tags. Tests use them for adoption, read-only and takeover cases.
+import { credentialsFor } from "../../src/local-stack/accounts.ts";
+import { region } from "../../src/local-stack/controller-process.ts";
+
+/** Creates an untagged `kind` named `name` in `account` (any served kind). */
+export async function createOutOfBand(
+  endpoint: string,
+  kind: string,
+  name: string,
+  account: string,
+): Promise<void> {
+  const config = { region, endpoint, credentials: await credentialsFor(endpoint, account) };
+  switch (kind) {
+    case "Bucket": {
+      const { S3Client, CreateBucketCommand } = await import("@aws-sdk/client-s3");
+      await new S3Client({ ...config, forcePathStyle: true }).send(new CreateBucketCommand({ Bucket: name }));
+      return;
+    }
+    case "Queue": {
+      const { SQSClient, CreateQueueCommand } = await import("@aws-sdk/client-sqs");
+      await new SQSClient(config).send(
+        new CreateQueueCommand({ QueueName: name, Attributes: { VisibilityTimeout: "42" } }),
+      );
+      return;
+    }
+    case "Topic": {
+      const { SNSClient, CreateTopicCommand } = await import("@aws-sdk/client-sns");
+      await new SNSClient(config).send(
+        new CreateTopicCommand({ Name: name, Attributes: { DisplayName: "made-out-of-band" } }),
+      );
+      return;
+    }
+    case "Table": {
+      const { DynamoDBClient, CreateTableCommand } = await import("@aws-sdk/client-dynamodb");
+      await new DynamoDBClient(config).send(
+        new CreateTableCommand({
+          TableName: name,
+          AttributeDefinitions: [{ AttributeName: "id", AttributeType: "S" }],
+          KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
+          BillingMode: "PAY_PER_REQUEST",
+        }),
+      );
+      return;
+    }
+    case "DBInstance": {
+      const { RDSClient, CreateDBInstanceCommand } = await import("@aws-sdk/client-rds");
+      await new RDSClient(config).send(
+        new CreateDBInstanceCommand({
+          DBInstanceIdentifier: name,
+          DBInstanceClass: "db.t3.micro",
+          Engine: "postgres",
+          AllocatedStorage: 20,
+          MasterUsername: "outofband",
+          MasterUserPassword: "out-of-band-pw-1",
+        }),
+      );
+      return;
+    }
+    default:
+      throw new Error(`createOutOfBand: no maker for kind ${kind}`);
+  }
+}
