@@ -114,6 +114,13 @@ const runFlags: readonly FlagSpec[] = [
     default: "40",
     help: "STS calls that may start at once.",
   },
+  {
+    name: "create-intent-window-seconds",
+    type: "string",
+    value: "<seconds>",
+    default: "600",
+    help: "How long after a create was requested it may still land in AWS (an answer lost to a timeout or a crash): until then, finding nothing does not cause a second create, and deleting the resource waits for it.",
+  },
   ...settingsFlags,
   helpFlag,
 ];
@@ -194,6 +201,7 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
     leaderElection: booleanFlag(values, "enable-leader-election"),
     leaseName: stringFlag(values, "leader-election-name") ?? "crossrole-leader",
     stsRateLimit: { ratePerSecond: positiveInt(values, "sts-qps"), burst: positiveInt(values, "sts-burst") },
+    createIntentWindowMs: positiveInt(values, "create-intent-window-seconds") * 1000,
   });
   memory?.mark("started");
   memory?.follow(() => running.manager.hasSynced());

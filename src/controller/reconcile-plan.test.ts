@@ -113,6 +113,42 @@ describe("planSync: what to do once AWS has answered", () => {
     for (const f of [ours, untagged, earlier, other])
       assert.deepEqual(sync(f, { readOnly: true }), { do: "observe" });
   });
+
+  const pending = {
+    requestedAt: new Date("2026-11-24T10:00:00.000Z"),
+    until: new Date("2026-11-24T10:10:00.000Z"),
+  };
+
+  test("nothing there while our own create may still land → wait for it, never a second create", () => {
+    const plan = planSync({ found: missing, readOnly: false, adoptionPolicy: null, target, pending });
+    assert.equal(plan.do, "awaitCreate");
+    assert.ok(plan.do === "awaitCreate");
+    assert.deepEqual(plan.until, pending.until);
+    assert.equal(plan.state.kind, "progressing");
+    assert.equal(plan.state.reason, "CreatePending");
+    assert.match(plan.state.message, /requested at 2026-11-24T10:00:00.000Z/);
+    assert.match(plan.state.message, /until 2026-11-24T10:10:00.000Z/);
+  });
+
+  test("found, whatever is pending → judged by its tags as ever", () => {
+    assert.deepEqual(planSync({ found: ours, readOnly: false, adoptionPolicy: null, target, pending }), {
+      do: "update",
+    });
+  });
+
+  test("an intent that did not count is named in AlreadyExists, so a tenant's forgery is visible", () => {
+    const plan = planSync({
+      found: untagged,
+      readOnly: false,
+      adoptionPolicy: null,
+      target,
+      ignoredIntent: "status.intent is not sealed by this controller's key",
+    });
+    assert.match(
+      failure(plan).message,
+      /\(status\.intent is not sealed by this controller's key: it was ignored\)$/,
+    );
+  });
 });
 
 describe("planAfterCreate: after our own create call, only our object may be written", () => {
@@ -197,6 +233,19 @@ describe("planDelete: only what this object owns is deleted", () => {
 
   test("nothing there → gone (never created, or already deleted)", () => {
     assert.deepEqual(planDelete(missing, target), { do: "gone" });
+  });
+
+  test("nothing there yet while our own create may still land → hold the object, saying until when", () => {
+    const pending = {
+      requestedAt: new Date("2026-11-24T10:00:00.000Z"),
+      until: new Date("2026-11-24T10:10:00.000Z"),
+    };
+    const plan = planDelete(missing, target, pending);
+    assert.equal(plan.do, "await");
+    assert.ok(plan.do === "await");
+    assert.equal(plan.state.reason, "DeletePending");
+    assert.match(plan.state.message, /may still land until 2026-11-24T10:10:00.000Z/);
+    assert.deepEqual(planDelete(ours, target, pending), { do: "delete" }, "found: deleted at once");
   });
 
   test("the name is another account's → keep (nothing of ours to delete), saying so", () => {

@@ -4,7 +4,7 @@
 // I/O around them; these carry the safety rules (DESIGN §3.4–3.5) and are unit-tested alone.
 import { type AdoptionPolicy, type DeletionPolicy, resourceAnnotations } from "../api/annotations.ts";
 import type { Decision } from "../resolver/types.ts";
-import { type FailureState, syncStateForDecision } from "./ack-conditions.ts";
+import { type FailureState, type SyncState, syncStateForDecision } from "./ack-conditions.ts";
 import { describeOwnership, type Ownership } from "./ownership.ts";
 
 /** The AWS object a reconcile is about, for messages: `bucket "x" in account 1111… (us-east-1)`. */
@@ -42,13 +42,28 @@ export type SyncPlan =
   | { readonly do: "finishCreate" }
   /** An untagged object (or one an earlier object of this name left): tag it; strict = spec becomes AWS's. */
   | { readonly do: "adopt"; readonly strict: boolean }
+  /** Nothing found, but this object's own create may still land: no second create; look again. */
+  | { readonly do: "awaitCreate"; readonly state: ProgressState; readonly until: Date }
   | { readonly do: "fail"; readonly state: FailureState };
+
+/** A reconcile that is on its way, not failing: what status says meanwhile. */
+export type ProgressState = Extract<SyncState, { readonly kind: "progressing" }>;
+
+/** This object's own create, recorded and sealed, that may still land (create-intent.ts, pendingCreate). */
+export interface PendingCreate {
+  readonly requestedAt: Date;
+  readonly until: Date;
+}
 
 export interface SyncInput {
   readonly found: Found;
   readonly readOnly: boolean;
   readonly adoptionPolicy: AdoptionPolicy | null;
   readonly target: Target;
+  /** This object's own create that may still land: then nothing found is no reason to create. */
+  readonly pending?: PendingCreate | undefined;
+  /** Why status.intent was not taken as this object's own (create-intent.ts), for messages. */
+  readonly ignoredIntent?: string | undefined;
 }
 
 export function planSync(i: SyncInput): SyncPlan {
@@ -71,6 +86,17 @@ export function planSync(i: SyncInput): SyncPlan {
         `${upper(i.target.noun)} "${i.target.name}" does not exist in account ${i.target.account} (${i.target.region}), and crossrole will not create it because ${why}`,
       );
     }
+    if (i.pending) {
+      return {
+        do: "awaitCreate",
+        until: i.pending.until,
+        state: {
+          kind: "progressing",
+          reason: "CreatePending",
+          message: `Waiting for the create of ${what} requested at ${i.pending.requestedAt.toISOString()}: AWS did not say whether it was made, so it is not sent again; looking for it until ${i.pending.until.toISOString()}, then creating it again if it has not appeared`,
+        },
+      };
+    }
     return { do: "create" };
   }
   if (i.readOnly) return { do: "observe" };
@@ -91,7 +117,7 @@ export function planSync(i: SyncInput): SyncPlan {
       return fail(
         "terminal",
         "AlreadyExists",
-        `${upper(what)} already exists and is ${describeOwnership(o)}; to take it over set the annotation ${resourceAnnotations.adoptionPolicy}: adopt (import it as it is) or adopt-or-create (make it match this spec); otherwise choose another ${i.target.nameField}`,
+        `${upper(what)} already exists and is ${describeOwnership(o)}; to take it over set the annotation ${resourceAnnotations.adoptionPolicy}: adopt (import it as it is) or adopt-or-create (make it match this spec); otherwise choose another ${i.target.nameField}${i.ignoredIntent ? `. (${i.ignoredIntent}: it was ignored)` : ""}`,
       );
   }
 }
@@ -146,14 +172,27 @@ export type DeletePlan =
   | { readonly do: "delete" }
   /** Nothing there: it was never created, or is already gone. */
   | { readonly do: "gone" }
+  /** Nothing there yet, but this object's own create may still land: hold the object until then. */
+  | { readonly do: "await"; readonly state: ProgressState; readonly until: Date }
   /** There, but not ours: never deleted (DESIGN §3.5). */
   | { readonly do: "keep"; readonly why: string };
 
-export function planDelete(found: Found, target: Target): DeletePlan {
+export function planDelete(found: Found, target: Target, pending?: PendingCreate): DeletePlan {
   if (!found.found) {
-    return found.heldElsewhere === undefined
-      ? { do: "gone" }
-      : { do: "keep", why: `nothing of account ${target.account} is there: ${found.heldElsewhere}` };
+    if (found.heldElsewhere !== undefined) {
+      return { do: "keep", why: `nothing of account ${target.account} is there: ${found.heldElsewhere}` };
+    }
+    if (pending === undefined) return { do: "gone" };
+    // Released now, a create still on its way would land with nobody left to delete it.
+    return {
+      do: "await",
+      until: pending.until,
+      state: {
+        kind: "progressing",
+        reason: "DeletePending",
+        message: `Deletion waits for the create of ${describeTarget(target)} requested at ${pending.requestedAt.toISOString()}: AWS never said whether it was made, and it may still land until ${pending.until.toISOString()}; crossrole deletes it if it appears, and lets the object go then at the latest`,
+      },
+    };
   }
   if (found.ownership.kind === "ours" || (found.ownership.kind === "untagged" && found.unfinishedCreate)) {
     return { do: "delete" };

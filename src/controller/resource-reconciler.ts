@@ -26,7 +26,14 @@ import type { EventRecorder } from "../runtime/events.ts";
 import { addFinalizer, hasFinalizer, removeFinalizer } from "../runtime/finalizers.ts";
 import type { Informer } from "../runtime/informer.ts";
 import { KeyedMutex } from "../runtime/keyed-mutex.ts";
-import { getIfExists, type KubeClient, patchTypes } from "../runtime/kube-client.ts";
+import {
+  getIfExists,
+  isConflict,
+  isNotFound,
+  KubeApiError,
+  type KubeClient,
+  patchTypes,
+} from "../runtime/kube-client.ts";
 import { type KubeObject, objectPath, type ResourceType } from "../runtime/kube-object.ts";
 import {
   type ReconcileContext,
@@ -52,16 +59,21 @@ import {
 } from "./ack-conditions.ts";
 import type { ConfigCache } from "./config-cache.ts";
 import { secretType } from "./config-types.ts";
-import type { DecisionTracker } from "./decision-tracker.ts";
+import { type ControllerKey, ControllerKeyError, type ControllerKeyStore } from "./controller-key.ts";
 import {
   type CreateIntent,
   createdSinceAbsent,
-  intentOf,
-  judgeOwnership,
-  type Owner,
-  ownershipTags,
+  createRefused,
+  defaultIntentWindowMs,
+  hasIntent,
+  pendingCreate,
+  type RecordedIntent,
+  recordedIntent,
+  sealIntent,
   unfinishedCreate,
-} from "./ownership.ts";
+} from "./create-intent.ts";
+import type { DecisionTracker } from "./decision-tracker.ts";
+import { judgeOwnership, type Owner, ownershipTags } from "./ownership.ts";
 import { type ResourcePolicies, readPolicies } from "./policies.ts";
 import {
   checkAccount,
@@ -81,6 +93,7 @@ import {
   readSecretInputs,
   type SecretGetter,
   type SecretObject,
+  secretFingerprint,
 } from "./secret-inputs.ts";
 import type { SelfWrites } from "./self-writes.ts";
 
@@ -122,6 +135,10 @@ export interface ReconcilerDeps<Spec extends object, Observed, Client> {
   readonly getSecret?: SecretGetter;
   /** How soon a `wait` decision is retried (DESIGN §3.3: 15 s). */
   readonly waitRequeueMs?: number;
+  /** The key that seals create intents and secret fingerprints in status (controller-key.ts). */
+  readonly controllerKey: ControllerKeyStore;
+  /** How long a create may land after its intent (--create-intent-window-seconds; create-intent.ts). */
+  readonly createIntentWindowMs?: number;
   readonly now?: () => Date;
 }
 
@@ -136,11 +153,15 @@ type Outcome =
       /** backoff: retry with the queue's backoff; none: wait for a change; a number: requeue after. */
       readonly retry: "backoff" | "none" | number;
       readonly cause?: unknown;
+      /** Status fields to write with the failure (e.g. a refused create's intent cleared). */
+      readonly status?: Readonly<Record<string, unknown>>;
     };
 
 const done: Outcome = { kind: "done" };
 
-function failed(state: FailureState, retry?: "backoff" | "none" | number, cause?: unknown): Outcome {
+type Failed = Extract<Outcome, { readonly kind: "failed" }>;
+
+function failed(state: FailureState, retry?: "backoff" | "none" | number, cause?: unknown): Failed {
   return {
     kind: "failed",
     state,
@@ -168,6 +189,13 @@ interface Attempt {
    * an echo that arrives during a later await updates the cache, not `obj`.
    */
   readonly cacheMayLag: boolean;
+  /**
+   * Set once this attempt called create: deletes what the create made if the Kubernetes object
+   * turns out to be gone (another controller released it meanwhile), so nothing is orphaned.
+   */
+  onGone?: () => Promise<void>;
+  /** The controller's key, once this attempt needed it. */
+  controllerKey?: ControllerKey;
 }
 
 /** The spec's secret field values, and the Secret versions to record once AWS has them. */
@@ -227,18 +255,28 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
   const kindName = d.module.kind.kind;
   const noun = kindName.toLowerCase();
   const locks = d.objectLocks ?? new KeyedMutex();
+  const intentWindowMs = d.createIntentWindowMs ?? defaultIntentWindowMs;
   const getSecret: SecretGetter =
     d.getSecret ??
     ((namespace, name) => getIfExists<SecretObject>(d.kube, objectPath(secretType, namespace, name)));
 
   // ---- status and Events ----
 
-  async function patchStatus(a: Attempt, status: Record<string, unknown>): Promise<ManagedObject> {
+  /**
+   * `ifUnchanged`: only if the object is still the version `a.obj` is (409 Conflict otherwise),
+   * for a write that must not land on an object that changed meanwhile (a create intent).
+   */
+  async function patchStatus(
+    a: Attempt,
+    status: Record<string, unknown>,
+    ifUnchanged = false,
+  ): Promise<ManagedObject> {
+    const precondition = ifUnchanged ? { metadata: { resourceVersion: a.obj.metadata.resourceVersion } } : {};
     return d.kube.request<ManagedObject>({
       method: "PATCH",
       path: objectPath(d.resourceType, a.ref.namespace, a.ref.name, "status"),
       contentType: patchTypes.merge,
-      body: { status },
+      body: { ...precondition, status },
       ...(a.call.signal ? { signal: a.call.signal } : {}),
     });
   }
@@ -249,6 +287,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     state: SyncState,
     metadata?: AckResourceMetadata,
     extra?: Readonly<Record<string, unknown>>,
+    ifUnchanged = false,
   ): Promise<void> {
     const obj = a.obj;
     const current = obj.status?.conditions;
@@ -264,11 +303,11 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       extra !== undefined && Object.entries(extra).some(([k, v]) => !sameAsStored(v, obj.status?.[k]));
     if (conditionsEqual(current, conditions) && !metaChanged && !extraChanged) return;
     // The answer carries the new resourceVersion the finalizer patches are checked against.
-    a.obj = await patchStatus(a, {
-      conditions,
-      ...(metadata ? { ackResourceMetadata: metadata } : {}),
-      ...extra,
-    });
+    a.obj = await patchStatus(
+      a,
+      { conditions, ...(metadata ? { ackResourceMetadata: metadata } : {}), ...extra },
+      ifUnchanged,
+    );
     d.selfWrites?.record(a.key, a.obj);
   }
 
@@ -321,7 +360,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       return outcome.requeueAfterMs === undefined ? {} : { requeueAfter: outcome.requeueAfterMs };
     }
     const { state, retry, cause } = outcome;
-    await writeStatus(a, state);
+    await writeStatus(a, state, undefined, outcome.status);
     void d.events.event(a.obj, "Warning", state.reason, state.message);
     a.log.debug(
       { resource: `${kindName} ${a.key}`, reason: state.reason, err: state.message },
@@ -355,12 +394,15 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
   async function inputsOf(a: Attempt, spec: Spec): Promise<Inputs | Outcome> {
     const fields = d.module.secretFields?.(spec) ?? [];
     if (fields.length === 0) return noInputs;
+    const key = await keyFor(a);
+    if (isOutcome(key)) return key;
     const r = await readSecretInputs(
       fields,
       a.ref.namespace,
       kindName,
       a.obj.status?.[appliedSecretsField],
       getSecret,
+      (path, value) => secretFingerprint(key, a.owner.uid, path, value),
     );
     if (!r.ok) return failed(r.state, r.retry === "wait" ? waitRequeueMs : "none");
     // About to send a Secret's value again: the cache may not hold our own last status write yet
@@ -449,14 +491,14 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     if (ownership.kind === "untagged" && intent !== undefined && d.module.createdAt) {
       unfinished =
         (justCreated !== undefined &&
-          createdSinceAbsent(intent, target, justCreated.absentAt, justCreated.answeredAt)) ||
-        unfinishedCreate(intent, target, await d.module.createdAt(conn.client, spec, a.call));
+          createdSinceAbsent(intent, target, justCreated.absentAt, justCreated.answeredAt, intentWindowMs)) ||
+        unfinishedCreate(intent, target, await d.module.createdAt(conn.client, spec, a.call), intentWindowMs);
     }
     return { observation, found: { found: true, ownership, unfinishedCreate: unfinished } };
   }
 
   /** An AWS call failed: classified (credential failures keep their own reason) and reported. */
-  function awsFailure(err: unknown, spec: Spec, reason: string): Outcome {
+  function awsFailure(err: unknown, spec: Spec, reason: string): Failed {
     if (credentialFailure(err)) {
       return failed(
         { kind: "recoverable", reason: "CredentialsUnavailable", message: errorText(err, spec) },
@@ -511,6 +553,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     try {
       return await locks.run(lockKey(target), () => converge(a, conn, spec, inputs, policies, target));
     } catch (err) {
+      if (objectGone(err)) throw err;
       return awsFailure(err, spec, "AWSError");
     }
   }
@@ -527,7 +570,9 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     let spec = specIn;
     let inputs = inputsIn;
     const ownerTags: OwnerTags = ownershipTags(a.owner);
-    let intent = intentOf(a.obj.status);
+    const recorded = await intentIn(a);
+    if (isOutcome(recorded)) return recorded;
+    let intent = recorded.kind === "verified" ? recorded.intent : undefined;
     // When the read started: a create that follows can only make the object after this.
     const readAt = now();
     let { observation, found } = await observe(a, conn, spec, target, intent);
@@ -536,9 +581,15 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       readOnly: policies.readOnly,
       adoptionPolicy: policies.adoptionPolicy,
       target,
+      pending: pendingCreate(intent, target, readAt, intentWindowMs),
+      ignoredIntent: recorded.kind === "ignored" ? recorded.why : undefined,
     });
     let extraStatus: Readonly<Record<string, unknown>> = {};
 
+    if (plan.do === "awaitCreate") {
+      await writeStatus(a, plan.state, metadataAt(a, spec, target));
+      return { kind: "done", requeueAfterMs: pollUntil(plan.until) };
+    }
     if (plan.do === "create") {
       // Synced before, with no create of ours in flight, and now nothing in AWS: it was deleted
       // out of band. (Status is a record: it only changes the wording of the Event below.)
@@ -546,15 +597,21 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
         intent === undefined &&
         a.obj.status?.conditions?.some((c) => c.type === "ACK.ResourceSynced" && c.status === "True") ===
           true;
-      intent = await recordIntent(a, spec, target);
-      const created = await d.module.create(
-        conn.client,
-        spec,
-        target.region,
-        ownerTags,
-        a.call,
-        inputs.secrets,
-      );
+      const key = await keyFor(a);
+      if (isOutcome(key)) return key;
+      const sealed = await recordIntent(a, spec, target, key);
+      if (isOutcome(sealed)) return sealed;
+      intent = sealed;
+      a.onGone = () => deleteWhatWasMade(a, conn, spec, target, sealed);
+      let created: Awaited<ReturnType<typeof d.module.create>>;
+      try {
+        created = await d.module.create(conn.client, spec, target.region, ownerTags, a.call, inputs.secrets);
+      } catch (err) {
+        if (!createRefused(err)) throw err;
+        // AWS refused it outright: nothing was made, so the intent is settled and a retry may
+        // create again. (A timeout or a 5xx proves nothing: the intent's window stays open.)
+        return { ...awsFailure(err, spec, "AWSError"), status: { intent: null } };
+      }
       if (created.created) {
         extraStatus = { ...created.status, ...appliedSecrets(inputs) };
         // The create carried every secret value: nothing to send again in this reconcile.
@@ -678,21 +735,99 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
    * Intent before action (DESIGN §3.5): the identifier, account and region go into status
    * before the create call, so an interrupted create is recognised, never assumed to have failed.
    */
-  async function recordIntent(a: Attempt, spec: Spec, target: Target): Promise<CreateIntent> {
-    const intent: CreateIntent = {
-      action: "create",
-      name: target.name,
-      ownerAccountID: target.account,
-      region: target.region,
-      requestedAt: now().toISOString(),
-    };
-    await writeStatus(
-      a,
-      { kind: "progressing", reason: "Creating", message: `Creating ${describeTarget(target)}` },
-      metadataAt(a, spec, target),
-      { intent },
-    );
+  async function recordIntent(
+    a: Attempt,
+    spec: Spec,
+    target: Target,
+    key: ControllerKey,
+  ): Promise<CreateIntent | Outcome> {
+    const intent = sealIntent(key, a.owner, target, now());
+    try {
+      await writeStatus(
+        a,
+        { kind: "progressing", reason: "Creating", message: `Creating ${describeTarget(target)}` },
+        metadataAt(a, spec, target),
+        { intent },
+        // Only on the object as it was read: one being deleted meanwhile, or changed by another
+        // controller, is looked at again instead of getting a create.
+        true,
+      );
+    } catch (err) {
+      if (isConflict(err)) return { kind: "done", requeueAfterMs: 1_000 };
+      throw err;
+    }
     return intent;
+  }
+
+  /**
+   * The Kubernetes object went away while this attempt's create was in flight (another
+   * controller released it): delete what the create made, unless it is to be retained, so that
+   * nothing is left with nobody owning it. Best effort, once: the object is gone, nothing will
+   * reconcile it again, so a failure is logged with what to delete by hand.
+   */
+  async function deleteWhatWasMade(
+    a: Attempt,
+    conn: Connection<Client>,
+    spec: Spec,
+    target: Target,
+    intent: CreateIntent,
+  ): Promise<void> {
+    const what = describeTarget(target);
+    const fields = { event: "resource.gone-during-create", resource: `${kindName} ${a.key}`, target: what };
+    try {
+      const policies = policiesOf(a);
+      if (isOutcome(policies) || policies.deletionPolicy === "retain") {
+        a.log.warn(
+          fields,
+          "the resource was deleted while its create was in flight; retained as its policy says",
+        );
+        return;
+      }
+      await locks.run(lockKey(target), async () => {
+        const { found } = await observe(a, conn, spec, target, intent);
+        if (planDelete(found, target).do !== "delete") return;
+        await d.module.delete(conn.client, spec, a.call, a.obj.metadata.annotations ?? {});
+        a.log.warn(
+          fields,
+          "the resource was deleted while its create was in flight; deleted what the create made",
+        );
+      });
+    } catch (err) {
+      a.log.error(
+        { ...fields, err: errorText(err, spec) },
+        "the resource was deleted while its create was in flight and what the create made could not be deleted: delete it by hand",
+      );
+    }
+  }
+
+  /** The controller's key (controller-key.ts), or why it is not available: then nothing is created. */
+  async function keyFor(a: Attempt): Promise<ControllerKey | Outcome> {
+    if (a.controllerKey) return a.controllerKey;
+    try {
+      a.controllerKey = await d.controllerKey.get(a.call.signal);
+      return a.controllerKey;
+    } catch (err) {
+      if (!(err instanceof ControllerKeyError)) throw err;
+      return failed(
+        { kind: "recoverable", reason: "ControllerKeyUnavailable", message: err.message },
+        "backoff",
+        err,
+      );
+    }
+  }
+
+  /** status.intent, judged with the controller's key (which is read only when there is one). */
+  async function intentIn(a: Attempt): Promise<RecordedIntent | Outcome> {
+    if (!hasIntent(a.obj.status)) return { kind: "none" };
+    const key = await keyFor(a);
+    if (isOutcome(key)) return key;
+    return recordedIntent(a.obj.status, key, a.owner);
+  }
+
+  /** When to look again for a create that may still land: soon, and once more as its window closes. */
+  function pollUntil(until: Date): number {
+    const left = until.getTime() - now().getTime();
+    return Math.max(250, Math.min(pendingPollMs, left + 50));
   }
 
   /** Copies AWS's defaults into the spec; a strict adoption replaces the spec with AWS's. */
@@ -744,9 +879,17 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     const target = targetOf(spec, conn.account, a.decision.region ?? "");
     try {
       const outcome = await locks.run(lockKey(target), async (): Promise<Outcome | null> => {
+        const recorded = await intentIn(a);
+        if (isOutcome(recorded)) return recorded;
+        const intent = recorded.kind === "verified" ? recorded.intent : undefined;
+        const readAt = now();
         // Whether or not an ARN was ever recorded: look the name up in the decided account.
-        const { found } = await observe(a, conn, spec, target, intentOf(a.obj.status));
-        const del = planDelete(found, target);
+        const { found } = await observe(a, conn, spec, target, intent);
+        const del = planDelete(found, target, pendingCreate(intent, target, readAt, intentWindowMs));
+        if (del.do === "await") {
+          await writeStatus(a, del.state);
+          return { kind: "done", requeueAfterMs: pollUntil(del.until) };
+        }
         if (del.do === "keep") {
           void d.events.event(a.obj, "Normal", "Retained", `Not deleted in AWS: ${del.why}`);
           return null;
@@ -763,6 +906,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       });
       if (outcome) return outcome;
     } catch (err) {
+      if (objectGone(err)) throw err;
       return awsFailure(err, spec, "DeleteFailed");
     }
     return release(a);
@@ -811,9 +955,27 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
         failed({ kind: "recoverable", reason: "NoUID", message: "the object has no metadata.uid" }),
       );
     }
-    const outcome = obj.metadata.deletionTimestamp ? await finalize(a) : await sync(a);
-    return settle(a, outcome);
+    try {
+      const outcome = obj.metadata.deletionTimestamp ? await finalize(a) : await sync(a);
+      return await settle(a, outcome);
+    } catch (err) {
+      if (!objectGone(err)) throw err;
+      // Deleted and released meanwhile (by another controller): nothing left to reconcile, but
+      // what this attempt's create made must not stay behind.
+      await a.onGone?.();
+      d.tracker.forget(key);
+      d.selfWrites?.forget(key);
+      return {};
+    }
   };
+}
+
+/** How often a create that may still land is looked for. */
+const pendingPollMs = 2_000;
+
+/** The apiserver says the object itself is gone (a write to it answered 404). */
+function objectGone(err: unknown): boolean {
+  return err instanceof KubeApiError && isNotFound(err);
 }
 
 /** The status record of which Secret versions AWS now has (nothing for kinds without secrets). */

@@ -23,6 +23,12 @@ export interface ServiceErrorInit<Operation extends string> {
   readonly field?: string;
   readonly message: string;
   readonly cause?: unknown;
+  /**
+   * The HTTP status AWS answered with, when it answered: kept here because the cause may be
+   * left out (a call that carried a secret), and whether AWS answered at all decides whether an
+   * interrupted create may still land (src/controller/create-intent.ts).
+   */
+  readonly httpStatus?: number;
 }
 
 export class ServiceError<Operation extends string = string> extends Error {
@@ -30,6 +36,7 @@ export class ServiceError<Operation extends string = string> extends Error {
   readonly code: string;
   readonly operation: Operation;
   readonly field: string | undefined;
+  readonly httpStatus: number | undefined;
 
   constructor(init: ServiceErrorInit<Operation>) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -37,6 +44,7 @@ export class ServiceError<Operation extends string = string> extends Error {
     this.code = init.code;
     this.operation = init.operation;
     this.field = init.field;
+    this.httpStatus = init.httpStatus;
   }
 
   get terminal(): boolean {
@@ -190,8 +198,10 @@ export function failureInit<Operation extends string>(
 ): Omit<ServiceErrorInit<Operation>, "cause"> {
   const where = f.field === undefined ? "" : `${f.field}: `;
   const detail = messageDetail(f.text ?? messageOf(err), f.code, rules.genericNames);
-  const hint = f.hint ?? sharedHint(rules, f, httpStatus(err));
+  const status = httpStatus(err);
+  const hint = f.hint ?? sharedHint(rules, f, status);
   return {
+    ...(status === undefined ? {} : { httpStatus: status }),
     disposition: rules.terminalCodes.has(f.code) ? "terminal" : "retryable",
     code: f.code,
     operation: f.operation,
@@ -281,7 +291,9 @@ function deletionProtectedInit<Operation extends string>(
   p: DeletionProtected<Operation>,
 ): Omit<ServiceErrorInit<Operation>, "cause"> {
   const detail = messageDetail(p.text ?? messageOf(err), p.code, rules.genericNames);
+  const status = httpStatus(err);
   return {
+    ...(status === undefined ? {} : { httpStatus: status }),
     disposition: "retryable",
     code: p.code,
     operation: p.operation,

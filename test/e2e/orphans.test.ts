@@ -58,9 +58,18 @@ after(async () => {
   await proxy?.close();
 });
 
+/**
+ * How long a create may still land after its intent: a resource whose create was cut off is
+ * neither created again nor released until then (short here, so that rounds end quickly).
+ */
+const intentWindowSeconds = 15;
+
 function startController(): Promise<ControllerProcess> {
   // Several reconciles in flight at once, so a kill lands in the middle of a batch.
-  return e2e.startController(["--reconcile-default-max-concurrent-syncs=4"], { awsEndpoint: proxy.endpoint });
+  return e2e.startController(
+    ["--reconcile-default-max-concurrent-syncs=4", `--create-intent-window-seconds=${intentWindowSeconds}`],
+    { awsEndpoint: proxy.endpoint },
+  );
 }
 
 /** S3 requests for buckets whose names start with `prefix` (operation: CreateBucket, ...). */

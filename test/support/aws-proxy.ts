@@ -42,6 +42,14 @@ export type FaultResponse =
   /** Neither forward nor answer: the call stays in flight until the client gives up or dies. */
   | "hang"
   /**
+   * Hold the request, then forward it when `until` resolves (and answer, if the client is still
+   * there): a request AWS takes late, e.g. one that lands after the caller was killed. A rejected
+   * `until` drops it unsent.
+   */
+  | { readonly holdUntil: Promise<unknown> }
+  /** Forward after `delayMs`: a slow AWS. */
+  | { readonly delayMs: number }
+  /**
    * Let the request reach the emulator and answer with its body rewritten: AWS reporting a state
    * the emulator never shows (a table CREATING, an instance modifying).
    */
@@ -137,61 +145,77 @@ export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}
         return;
       }
       if (respond === "hang") return;
+      if (typeof respond === "object" && "holdUntil" in respond) {
+        respond.holdUntil.then(
+          () => forward(undefined),
+          () => req.socket.destroy(),
+        );
+        return;
+      }
+      if (typeof respond === "object" && "delayMs" in respond) {
+        setTimeout(() => forward(undefined), respond.delayMs);
+        return;
+      }
       if (typeof respond === "object" && "status" in respond) {
         res.writeHead(respond.status, { "content-type": "text/xml" });
         res.end(queryErrorXml(respond.code, respond.message, respond.status));
         return;
       }
-      const forward = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: req.method,
-          path,
-          headers: { ...req.headers, "content-length": String(raw.length) },
-        },
-        (up) => {
-          if (respond === "forward-then-reset") {
-            up.resume();
-            up.on("end", () => req.socket.destroy());
-            return;
-          }
-          if (respond === "forward-then-hang") {
-            up.resume();
-            return;
-          }
-          const shift = opts.expirationShiftMs?.() ?? 0;
-          const rewrite = typeof respond === "object" && "rewrite" in respond ? respond.rewrite : undefined;
-          if (
-            rewrite === undefined &&
-            (shift === 0 || !String(up.headers["content-type"] ?? "").includes("xml"))
-          ) {
-            res.writeHead(up.statusCode ?? 502, up.headers);
-            up.pipe(res);
-            return;
-          }
-          const parts: Buffer[] = [];
-          up.on("data", (c: Buffer) => parts.push(c));
-          up.on("end", () => {
-            const answer = Buffer.concat(parts).toString("utf8");
-            const text = rewrite ? rewrite(answer) : shiftExpirations(answer, shift);
-            const headers: OutgoingHttpHeaders = {
-              ...up.headers,
-              "content-length": String(Buffer.byteLength(text)),
-            };
-            delete headers["transfer-encoding"];
-            // DynamoDB's checksum of the body the emulator sent, which this one no longer is.
-            if (rewrite) delete headers["x-amz-crc32"];
-            res.writeHead(up.statusCode ?? 502, headers);
-            res.end(text);
-          });
-        },
-      );
-      forward.on("error", (err) => {
-        res.writeHead(502, { "content-type": "text/plain" });
-        res.end(`proxy could not reach ${upstream}: ${err.message}`);
-      });
-      forward.end(raw);
+      forward(respond);
+
+      function forward(respond: FaultResponse | undefined): void {
+        const upstreamRequest = httpRequest(
+          {
+            host: target.hostname,
+            port: target.port,
+            method: req.method,
+            path,
+            headers: { ...req.headers, "content-length": String(raw.length) },
+          },
+          (up) => {
+            if (respond === "forward-then-reset") {
+              up.resume();
+              up.on("end", () => req.socket.destroy());
+              return;
+            }
+            if (respond === "forward-then-hang") {
+              up.resume();
+              return;
+            }
+            const shift = opts.expirationShiftMs?.() ?? 0;
+            const rewrite = typeof respond === "object" && "rewrite" in respond ? respond.rewrite : undefined;
+            if (
+              rewrite === undefined &&
+              (shift === 0 || !String(up.headers["content-type"] ?? "").includes("xml"))
+            ) {
+              res.writeHead(up.statusCode ?? 502, up.headers);
+              up.pipe(res);
+              return;
+            }
+            const parts: Buffer[] = [];
+            up.on("data", (c: Buffer) => parts.push(c));
+            up.on("end", () => {
+              const answer = Buffer.concat(parts).toString("utf8");
+              const text = rewrite ? rewrite(answer) : shiftExpirations(answer, shift);
+              const headers: OutgoingHttpHeaders = {
+                ...up.headers,
+                "content-length": String(Buffer.byteLength(text)),
+              };
+              delete headers["transfer-encoding"];
+              // DynamoDB's checksum of the body the emulator sent, which this one no longer is.
+              if (rewrite) delete headers["x-amz-crc32"];
+              res.writeHead(up.statusCode ?? 502, headers);
+              res.end(text);
+            });
+          },
+        );
+        upstreamRequest.on("error", (err) => {
+          if (res.headersSent || res.destroyed) return;
+          res.writeHead(502, { "content-type": "text/plain" });
+          res.end(`proxy could not reach ${upstream}: ${err.message}`);
+        });
+        upstreamRequest.end(raw);
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
