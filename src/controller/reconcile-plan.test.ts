@@ -109,9 +109,17 @@ describe("planSync: what to do once AWS has answered", () => {
     assert.deepEqual(sync(found({ kind: "untagged" }, true)), { do: "finishCreate" });
   });
 
-  test("read-only observes whatever is there and never writes", () => {
-    for (const f of [ours, untagged, earlier, other])
+  test("read-only observes what no other object owns, and never writes", () => {
+    for (const f of [ours, untagged, earlier])
       assert.deepEqual(sync(f, { readOnly: true }), { do: "observe" });
+  });
+
+  test("read-only on another object's → NameTaken: reading it would copy another tenant's object into status", () => {
+    const state = failure(sync(other, { readOnly: true }));
+    assert.equal(state.kind, "terminal");
+    assert.equal(state.reason, "NameTaken");
+    assert.match(state.message, /is owned by Bucket\/team-b\/assets \(uid uid-b\)/);
+    assert.match(state.message, /a read-only resource reads only what no other Kubernetes object owns/);
   });
 
   const pending = {

@@ -99,8 +99,17 @@ export function planSync(i: SyncInput): SyncPlan {
     }
     return { do: "create" };
   }
-  if (i.readOnly) return { do: "observe" };
   const o = i.found.ownership;
+  if (i.readOnly) {
+    // Reading is not harmless: status would copy another owner's policy, attributes and
+    // endpoint into this namespace. The same rule as for writing.
+    if (o.kind !== "other") return { do: "observe" };
+    return fail(
+      "terminal",
+      "NameTaken",
+      `${upper(what)} is ${describeOwnership(o)}; a read-only resource reads only what no other Kubernetes object owns (untagged, or its own): choose another ${i.target.nameField}`,
+    );
+  }
   switch (o.kind) {
     case "ours":
       return { do: "update" };

@@ -3,13 +3,15 @@
 //   - a name another object owns is NameTaken (naming the owner), and deleting the loser leaves
 //     the winner's AWS object alone;
 //   - retained, then recreated under the same name: AlreadyExists until adoption-policy adopt;
-//   - read-only never creates a missing object, reads an existing one, and deleting it leaves
-//     the object in AWS.
+//   - read-only never creates a missing object, reads an untagged one, refuses another object's
+//     (NameTaken: reading it would copy another tenant's object into status), and deleting it
+//     leaves the object in AWS.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
 import { servedKindNames } from "../../src/services/served.ts";
 import { minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
+import { createOutOfBand } from "../support/out-of-band.ts";
 import {
   condition,
   configMap,
@@ -132,25 +134,18 @@ for (const kind of servedKindNames) {
       assert.deepEqual(await held(kind, shared), [account], "adopted, not created again");
     });
 
-    test("read-only: a missing object is never created; an existing one is read; deleting the resource leaves it", async () => {
+    test("read-only: a missing object is never created; another object's is NameTaken and nothing of it is read into status; an untagged one is read; deleting leaves them", async () => {
       const missing = awsName(kind, "missing");
+      const untagged = awsName(kind, "untagged");
+      await createOutOfBand(e2e.stack.awsEndpoint ?? "", kind, untagged, account);
+      const readOnly = (name: string, aws: string) => {
+        const obj = minimalResource(kind, "own-b", name, aws);
+        return { ...obj, metadata: { ...obj.metadata, annotations: { [annotation.readOnly]: "true" } } };
+      };
       await e2e.apply([
-        {
-          ...minimalResource(kind, "own-b", "ro-missing", missing),
-          metadata: {
-            name: "ro-missing",
-            namespace: "own-b",
-            annotations: { [annotation.readOnly]: "true" },
-          },
-        },
-        {
-          ...minimalResource(kind, "own-b", "ro-existing", shared),
-          metadata: {
-            name: "ro-existing",
-            namespace: "own-b",
-            annotations: { [annotation.readOnly]: "true" },
-          },
-        },
+        readOnly("ro-missing", missing),
+        readOnly("ro-others", shared),
+        readOnly("ro-untagged", untagged),
       ]);
       await waitForResourceCondition(
         e2e.kube,
@@ -163,19 +158,37 @@ for (const kind of servedKindNames) {
       );
       assert.deepEqual(await held(kind, missing), [], "read-only created nothing");
 
+      // own-a's object, in the account both namespaces are granted: not to be read from own-b.
+      const refused = await waitForResourceCondition(
+        e2e.kube,
+        kind,
+        "own-b",
+        "ro-others",
+        "ACK.Terminal",
+        "True",
+        "NameTaken",
+      );
+      assert.match(condition(refused, "ACK.Terminal")?.message ?? "", new RegExp(`${kind}/own-a/first`));
+      assert.deepEqual(
+        Object.keys(refused.status ?? {}).sort(),
+        ["conditions"],
+        "nothing of the other owner's object (ARN, attributes, policy, endpoint) in status",
+      );
+
       const read = await waitForResourceCondition(
         e2e.kube,
         kind,
         "own-b",
-        "ro-existing",
+        "ro-untagged",
         "ACK.ResourceSynced",
         "True",
       );
       assert.equal(read.status?.ackResourceMetadata?.ownerAccountID, account);
       assert.ok(read.status?.ackResourceMetadata?.arn, "the ARN is recorded");
-      await deleteResourceAndWait(e2e.kube, kind, "own-b", "ro-existing");
-      await deleteResourceAndWait(e2e.kube, kind, "own-b", "ro-missing");
+      for (const name of ["ro-untagged", "ro-others", "ro-missing"])
+        await deleteResourceAndWait(e2e.kube, kind, "own-b", name);
       assert.deepEqual(await held(kind, shared), [account], "deleting a read-only resource deletes nothing");
+      assert.deepEqual(await held(kind, untagged), [account]);
       await waitForResourceCondition(e2e.kube, kind, "own-a", "first", "ACK.ResourceSynced", "True");
     });
   });
