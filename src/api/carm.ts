@@ -123,14 +123,23 @@ type KeyParse =
       readonly fix: string;
     };
 
+// An account key whose account part is all digits, but not twelve of them: a digit dropped or
+// doubled is the likely mistake, so the message counts them instead of restating the form.
+const digitsAccountIdPattern = /^(?:[a-z0-9][a-z0-9-]*\.)?(\d+)$/;
+
 function parseAccountId(id: string, key: string): KeyParse {
   if (isAccountId(id) || serviceAccountIdPattern.test(id)) {
     return { ok: true, subject: "account", id, field: "role-arn" };
   }
+  const digits = digitsAccountIdPattern.exec(id)?.[1];
+  const why =
+    digits === undefined
+      ? `"${id}" is neither a 12-digit account ID nor <service>.<account ID>`
+      : `account ID "${digits}" has ${digits.length} digits; an AWS account ID has exactly 12`;
   return {
     ok: false,
     severity: "error",
-    message: `key "${key}" is not an account key: "${id}" is neither a 12-digit account ID nor <service>.<account ID>`,
+    message: `key "${key}" is not an account key: ${why}`,
     fix: `rename the key to the 12-digit account ID (e.g. 111111111111 or s3.111111111111)`,
   };
 }

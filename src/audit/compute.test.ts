@@ -391,3 +391,24 @@ describe("computeAudit: IAMRoleSelector mode", () => {
     assert.equal(witnessLabels(compiled.get("never")!.resourceLabels!), null);
   });
 });
+
+describe("computeAudit: configuration problems", () => {
+  test("the CARM keys the settings leave unused are listed with the snapshot's problems, for the audited kinds", () => {
+    const objects = {
+      configMaps: [
+        configMap("ack-role-account-map", {
+          "sqs.222222222222": role("222222222222"),
+          "12345": role("111111111111"),
+        }),
+      ],
+    };
+    const fields = (report: AuditReport) => report.problems.map((p) => [p.field, p.reason ?? null]);
+    assert.deepEqual(fields(audit(objects)), [
+      ["data[12345]", null],
+      ["data[sqs.222222222222]", "UnusedCarmKey"],
+    ]);
+    assert.deepEqual(fields(audit(objects, settingsWith({ gates: { ServiceLevelCARM: true } }))), [
+      ["data[12345]", null],
+    ]);
+  });
+});

@@ -3,6 +3,7 @@
 // in, AuditReport out. Actual reaches are resolve() itself on a plain resource per namespace and
 // kind; potential ones use the resolver's own chain walk and matchers (see README.md).
 
+import { configurationProblems } from "../resolver/configuration-problems.ts";
 import { carmActive, createContext } from "./context.ts";
 import { applyExistingResources } from "./existing.ts";
 import { applyFilter, withTotals } from "./filter.ts";
@@ -46,7 +47,11 @@ export function computeAudit(input: AuditInput): AuditReport {
     roles: tally.roles,
     namespaces: tally.namespaces,
     findings,
-    problems: ctx.snapshot.problems,
+    problems: configurationProblems(
+      ctx.snapshot,
+      settings,
+      ctx.kinds.map((k) => k.service),
+    ),
     ...(input.notes === undefined || input.notes.length === 0 ? {} : { notes: input.notes }),
   });
   return applyFilter(report, input.filter ?? {});

@@ -1,14 +1,16 @@
 // The one place where the CLI calls the resolver, so that its entry points can change
 // without touching the commands.
 
+import { configurationProblems } from "../resolver/configuration-problems.ts";
 import { resolve } from "../resolver/resolve.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
 import type { Decision, ResourceObject, Settings, SnapshotProblem } from "../resolver/types.ts";
+import { servedServices } from "../services/served.ts";
 import type { ConfigurationObjects } from "./inputs.ts";
 
 export interface Resolution {
   readonly decision: Decision;
-  /** Everything wrong with the configuration objects, as buildSnapshot reported it. */
+  /** Everything wrong with the configuration objects, CARM keys these settings leave unused included. */
   readonly problems: readonly SnapshotProblem[];
 }
 
@@ -19,5 +21,8 @@ export function resolveResource(
 ): Resolution {
   const snapshot = buildSnapshot(objects, settings);
   const namespace = resource.metadata.namespace ?? "";
-  return { decision: resolve(resource, namespace, snapshot, settings), problems: snapshot.problems };
+  return {
+    decision: resolve(resource, namespace, snapshot, settings),
+    problems: configurationProblems(snapshot, settings, servedServices),
+  };
 }

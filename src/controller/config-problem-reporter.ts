@@ -1,6 +1,8 @@
-// Makes the snapshot's problems loud (DESIGN §2.3: "reported as a Warning Event on that
-// ConfigMap and one log line per change"; §2.4: invalid selectors "ignored with a warning Event").
-// Without it a malformed CARM key or an invalid selector shows only in `crossrole explain`.
+// Makes the configuration's problems loud (DESIGN §2.3: "reported as a Warning Event on that
+// ConfigMap and one log line per change"; §2.4: invalid selectors "ignored with a warning Event"):
+// the snapshot's, and the CARM keys this controller's flags leave unused (configurationProblems,
+// the same list `crossrole explain` shows). Without it a malformed or unused CARM key or an
+// invalid selector shows only in `crossrole explain`.
 //
 // It is a controller with a single key, for two reasons:
 //  - it runs only on the leader: every replica builds the same snapshot, and Events from each
@@ -11,6 +13,8 @@
 // Configuration changes are coalesced by the work queue; a reconcile that finds the same
 // problems as last time emits nothing, whatever triggered it.
 import type { Logger } from "pino";
+import type { CarmSettings } from "../resolver/carm-unused.ts";
+import { configurationProblems } from "../resolver/configuration-problems.ts";
 import type { Snapshot } from "../resolver/snapshot-types.ts";
 import type { ObjectRef, SnapshotProblem } from "../resolver/types.ts";
 import type { Controller } from "../runtime/controller.ts";
@@ -36,6 +40,10 @@ export interface ConfigProblemReporterOptions {
   };
   readonly events: EventRecorder;
   readonly logger: Logger;
+  /** The controller's flags: which CARM keys it reads (the others are problems too). */
+  readonly settings: CarmSettings;
+  /** The served kinds' services, the prefixes a service-level CARM key may carry. */
+  readonly services: readonly string[];
 }
 
 const key = "configuration";
@@ -45,7 +53,7 @@ export function addConfigProblemReporter(o: ConfigProblemReporterOptions): Contr
   let reported: ReadonlyMap<string, SnapshotProblem> = new Map();
 
   const reconcile = async () => {
-    const diff = diffProblems(reported, o.config.snapshot().problems);
+    const diff = diffProblems(reported, configurationProblems(o.config.snapshot(), o.settings, o.services));
     reported = diff.reported;
     for (const p of diff.added) {
       const message = problemMessage(p);

@@ -7,6 +7,7 @@ import {
   selector,
   settingsWith,
 } from "../../test/support/resolver-fixtures.ts";
+import { configurationProblems } from "../resolver/configuration-problems.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
 import type { ConfigObjects, SnapshotProblem } from "../resolver/types.ts";
 import {
@@ -161,6 +162,24 @@ describe("wording: the key, the value, why it is wrong and the fix", () => {
     };
     assert.equal(problemMessage(p).length, 1024);
     assert.equal(resolvedMessage(p).length, 1024);
+  });
+
+  test("an unused CARM key: its own reason, and the gate named in the Event and the log line", () => {
+    const settings = settingsWith();
+    const snapshot = buildSnapshot(
+      { configMaps: [configMap("ack-role-account-map", { "sqs.222222222222": role("222222222222") })] },
+      settings,
+    );
+    const [p] = configurationProblems(snapshot, settings, ["s3", "sqs"]);
+    assert.equal(problemReason(p!), "UnusedCarmKey");
+    assert.equal(
+      problemMessage(p!),
+      `data[sqs.222222222222] = "${role("222222222222")}": key "sqs.222222222222" is not used: feature gate ServiceLevelCARM is off, so service-level keys are never read (sqs resources in account 222222222222 use key 222222222222). Fix: turn on --feature-gates=ServiceLevelCARM=true, or rename the key to 222222222222 to map every service.`,
+    );
+    assert.equal(problemLogFields(p!)["reason"], "UnusedCarmKey");
+    assert.match(String(problemLogFields(p!)["why"]), /feature gate ServiceLevelCARM is off/);
+    // The reason is part of what identifies a problem: the same words under another reason are new.
+    assert.notEqual(problemKey(p!), problemKey({ ...p!, reason: "Other" }));
   });
 
   test("log fields name the object, the field, the value, why and the fix", () => {

@@ -13,7 +13,17 @@ const maxMessageLength = 1024;
 /** What identifies a problem across snapshots: everything it says, nothing about when. */
 export function problemKey(p: SnapshotProblem): string {
   const o = p.object;
-  return JSON.stringify([o.kind, o.namespace ?? "", o.name, p.field, p.severity, p.message, p.fix, p.value]);
+  return JSON.stringify([
+    o.kind,
+    o.namespace ?? "",
+    o.name,
+    p.field,
+    p.severity,
+    p.message,
+    p.fix,
+    p.value,
+    p.reason,
+  ]);
 }
 
 export interface ProblemDiff {
@@ -47,8 +57,9 @@ const mapReasons: Readonly<Record<string, string>> = {
   [carmMapName]: "InvalidCarmMapEntry",
 };
 
-/** The Warning Event reason for a problem, by what kind of object it is about. */
+/** The Warning Event reason for a problem: its own, else by what kind of object it is about. */
 export function problemReason(p: SnapshotProblem): string {
+  if (p.reason !== undefined) return p.reason;
   const { kind, name } = p.object;
   if (kind === "ConfigMap") return mapReasons[name] ?? "InvalidConfigMap";
   if (kind === "IAMRoleSelector") return "InvalidSelector";

@@ -207,7 +207,14 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
   });
   // Loud configuration: the snapshot's problems as Events and log lines (once per change), and
   // each IAMRoleSelector's Ready / matchedResources.
-  addConfigProblemReporter({ manager, config, events, logger: log });
+  addConfigProblemReporter({
+    manager,
+    config,
+    events,
+    logger: log,
+    settings,
+    services: kinds.map(({ kind }) => kind.service),
+  });
   addSelectorController({
     manager,
     config,

@@ -38,6 +38,26 @@ describe("parseCarmMap: ack-role-account-map", () => {
     });
   }
 
+  test("an account of the wrong length says how many digits it has, in every map that holds accounts", () => {
+    const cases: readonly [Parameters<typeof parseCarmMap>[0], string, string][] = [
+      [accountMapName, "11111111111", "11"],
+      [accountMapName, "sqs.1111111111111", "13"],
+      [carmMapName, "owner-account-id.11111111111", "11"],
+      [carmMapName, "owner-account-id/s3.12345", "5"],
+    ];
+    for (const [map, key, count] of cases) {
+      const parsed = parseCarmMap(map, { [key]: role("111111111111") });
+      assert.deepEqual(parsed.entries, [], key);
+      assert.match(
+        parsed.problems[0]?.message ?? "",
+        new RegExp(
+          `^key "${key.replaceAll(".", "\\.")}" is not an account key: account ID "\\d+" has ${count} digits; an AWS account ID has exactly 12$`,
+        ),
+        key,
+      );
+    }
+  });
+
   const badValues: readonly [string, RegExp][] = [
     ["", /empty/],
     ["   ", /empty/],

@@ -167,6 +167,7 @@ export function compareProblems(a: SnapshotProblem, b: SnapshotProblem): number 
     compareText(a.severity, b.severity) ||
     compareText(a.message, b.message) ||
     compareText(a.fix, b.fix) ||
-    compareText(a.value ?? "", b.value ?? "")
+    compareText(a.value ?? "", b.value ?? "") ||
+    compareText(a.reason ?? "", b.reason ?? "")
   );
 }

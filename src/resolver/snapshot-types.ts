@@ -154,6 +154,9 @@ export interface Snapshot {
   readonly selectors: SelectorIndex;
   readonly identities: IdentityIndex;
   readonly carm: CarmSnapshot;
-  /** Everything that was wrong with the input, sorted (object, field, message). */
+  /**
+   * Everything that was wrong with the input whatever the settings, sorted (object, field,
+   * message). `configurationProblems` adds the CARM keys the settings leave unused.
+   */
   readonly problems: readonly SnapshotProblem[];
 }

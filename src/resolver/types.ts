@@ -180,4 +180,9 @@ export interface SnapshotProblem {
    * one value is at fault: what an Event or log line shows next to the field.
    */
   readonly value?: string;
+  /**
+   * The Warning Event's reason, when the kind of object alone does not say what is wrong: a
+   * CARM key that is valid but never read is `UnusedCarmKey`, not `InvalidAccountMapEntry`.
+   */
+  readonly reason?: string;
 }

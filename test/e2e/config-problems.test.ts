@@ -6,6 +6,8 @@
 //     log line each — not repeated by a re-apply, another change to the map or an unrelated
 //     change; fixing the map logs `config.problem.resolved`;
 //   - only the leader reports (the standby's caches hold the same problems);
+//   - IAMRoleSelector mode reads no CARM map: each map gets one UnusedCarmMap Warning, however
+//     many keys it holds and however often it changes;
 //   - an invalid IAMRoleSelector → Warning Event on it and Ready=False; a valid one matching
 //     two buckets shows status.matchedResources 2, and writing that status does not change the
 //     buckets' decisions (they record the selector's spec version).
@@ -99,6 +101,15 @@ test("a malformed CARM key and role ARN: one Warning Event and one log line each
     20_000,
   );
   assert.equal(keyEvent.type, "Warning");
+  const unusedMap = await waitForEvent(
+    e2e.kube,
+    sys,
+    "ConfigMap",
+    accountMap,
+    "UnusedCarmMap",
+    /^data: none of its keys is used: the controller runs in IAMRoleSelector mode, which replaces CARM\. Fix: .*crossrole migrate/,
+  );
+  assert.equal(unusedMap.type, "Warning");
   await waitForEvent(
     e2e.kube,
     sys,
@@ -150,6 +161,12 @@ test("a malformed CARM key and role ARN: one Warning Event and one log line each
   const warnings = events.filter((e) => e.reason === "InvalidAccountMapEntry");
   assert.equal(warnings.length, 2, JSON.stringify(warnings));
   for (const e of warnings) assert.equal(e.count ?? 1, 1, `repeated: ${e.message}`);
+  const unusedMaps = events.filter((e) => e.reason === "UnusedCarmMap");
+  assert.deepEqual(
+    unusedMaps.map((e) => e.count ?? 1),
+    [1],
+    JSON.stringify(unusedMaps),
+  );
   // The standby built the same snapshot but never said a word.
   for (const standby of replicas.filter((r) => r !== leader)) assert.deepEqual(problemLines(standby), []);
 
