@@ -11,7 +11,7 @@ echo "[test] setup took $(($(date +%s) - start)) s"
 
 echo "[test] type check"; npm run --silent typecheck
 echo "[test] lint + format"; npm run --silent lint
-echo "[test] generated CRDs, RBAC, chart and config/default are current"; npm run --silent generate:check
+echo "[test] generated CRDs, RBAC, chart, config/default and AWS partition data are current"; npm run --silent generate:check
 echo "[test] unit + integration tests"
 npm test
 echo "[test] total $(($(date +%s) - start)) s"

@@ -108,6 +108,25 @@ describe("explain: other modes and inputs, offline", { concurrency: true }, () =
     assert.equal(parseJson(picked)["account"], "444444444444");
   });
 
+  test("a region the AWS SDK does not know is explained with a warning naming the known pattern; exit 0", async () => {
+    const dir = await manifestDir({
+      "bucket.yaml": bucket("mars", "rover", "  annotations:\n    services.k8s.aws/region: mars-north-1\n"),
+    });
+    const args = ["explain", "bucket/rover", "-n", "mars", "--from", dir, "--aws-region", "us-east-1"];
+    const text = await runCrossrole(args);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /will be reconciled in .*\(mars-north-1\)/);
+    assert.match(
+      text.stdout,
+      /^Warning: Region mars-north-1 \(the resource's annotation services\.k8s\.aws\/region\) is not known to any AWS partition: known regions follow aws \^\(us\|eu\|ap/m,
+    );
+    const json = parseJson(await runCrossrole([...args, "-o", "json"]));
+    assert.equal(json["region"], "mars-north-1");
+    const warnings = json["warnings"] as string[];
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0] ?? "", /^Region mars-north-1 .*not known to any AWS partition/);
+  });
+
   test("CARM: an owner account without a map entry waits (exit 3) and names the map and key", async () => {
     const dir = await manifestDir({
       "ns.yaml": `apiVersion: v1

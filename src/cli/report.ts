@@ -12,9 +12,11 @@ import { isServed, servedKindNames } from "../services/served.ts";
 import { ExitCode, type ExitCodeValue } from "./errors.ts";
 import type { KubeObject } from "./inputs.ts";
 
-export interface ExplainReport extends Omit<Decision, "chain" | "trace"> {
+export interface ExplainReport extends Omit<Decision, "chain" | "trace" | "warnings"> {
   readonly resource: { readonly kind: string; readonly namespace: string; readonly name: string };
   readonly chain: readonly ChainHop[];
+  /** The decision's warnings (and, for a kind this crossrole does not serve, that first), one sentence each. */
+  readonly warnings: readonly string[];
   /** The CLI's own notes (assumptions, what it could not see) first, then the resolver's. */
   readonly trace: readonly TraceStep[];
   /** What is wrong in the configuration objects (excluded or suspicious), whoever it affects. */
@@ -60,12 +62,14 @@ export function buildReport(
     chain: decision.chain,
     message: decision.message,
     drift: decision.drift,
-    warnings: served
-      ? decision.warnings
-      : [
-          `${resource.kind} is not reconciled by this crossrole (it serves ${servedKindNames.join(", ")}): nothing happens in AWS for this object; the decision above is what would apply once it is served`,
-          ...decision.warnings,
-        ],
+    warnings: [
+      ...(served
+        ? []
+        : [
+            `${resource.kind} is not reconciled by this crossrole (it serves ${servedKindNames.join(", ")}): nothing happens in AWS for this object; the decision above is what would apply once it is served`,
+          ]),
+      ...decision.warnings.map((w) => w.message),
+    ],
     trace: [...noteSteps, ...decision.trace],
     problems,
     served,

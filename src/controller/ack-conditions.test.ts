@@ -199,6 +199,47 @@ describe("nextConditions: Ready follows Terminal > Recoverable > Synced", () => 
   });
 });
 
+describe("nextConditions: the decision's warnings", () => {
+  const unknownRegion = {
+    reason: "UnknownRegion",
+    message: "Region mars-north-1 (the controller's --aws-region) is not known to any AWS partition",
+  };
+  const ignored = { reason: "AnnotationIgnored", message: "The annotation x is ignored." };
+
+  test("are added to ResourceSynced and Ready while synced", () => {
+    const list = nextConditions(undefined, synced, null, 1, t0, [unknownRegion, ignored]);
+    for (const type of [conditionTypes.synced, conditionTypes.ready]) {
+      assert.equal(find(list, type)?.status, "True");
+      assert.equal(
+        find(list, type)?.message,
+        "Resource synced with AWS. Warning: Region mars-north-1 (the controller's --aws-region) is not known to any AWS partition. Warning: The annotation x is ignored.",
+      );
+    }
+  });
+
+  test("are added while progressing, but a failure's message stands alone", () => {
+    const creating: SyncState = { kind: "progressing", reason: "Creating", message: "Creating bucket b" };
+    const list = nextConditions(undefined, creating, null, 1, t0, [unknownRegion]);
+    assert.equal(
+      find(list, conditionTypes.synced)?.message,
+      `Creating bucket b. Warning: ${unknownRegion.message}.`,
+    );
+    const failed = nextConditions(undefined, recoverable("AWSError", "S3 said no"), null, 1, t0, [
+      unknownRegion,
+    ]);
+    for (const type of [conditionTypes.recoverable, conditionTypes.synced, conditionTypes.ready]) {
+      assert.equal(find(failed, type)?.message, "S3 said no", type);
+    }
+  });
+
+  test("none: the plain message", () => {
+    assert.equal(
+      find(nextConditions(undefined, synced, null, 1, t0, []), conditionTypes.synced)?.message,
+      "Resource synced with AWS",
+    );
+  });
+});
+
 describe("nextConditions: lastTransitionTime changes only when status flips", () => {
   test("the same state again keeps every transition time (reason and message may change)", () => {
     const first = nextConditions(undefined, recoverable("AWSError", "first"), null, 1, t0);

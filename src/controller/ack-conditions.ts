@@ -4,7 +4,9 @@
 //   ACK.Terminal        True when retrying cannot help (drift, invalid spec)
 //   ACK.IAMRoleSelected True when an IAMRoleSelector chose the role (DESIGN §3.3)
 //   Ready               Terminal > Recoverable > Synced
-import type { Decision } from "../resolver/types.ts";
+// While nothing is wrong (synced, or on its way), ResourceSynced and Ready also carry the
+// decision's warnings (an unknown region): a Warning Event alone is gone after an hour.
+import type { Decision, DecisionWarning } from "../resolver/types.ts";
 import {
   type Condition,
   type ConditionUpdate,
@@ -59,9 +61,19 @@ export function syncStateForDecision(decision: Decision): FailureState | null {
   return null;
 }
 
+/** `message` followed by each warning as "Warning: <sentence>." */
+export function withWarnings(message: string, warnings: readonly DecisionWarning[]): string {
+  const stop = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+  return warnings.length === 0
+    ? message
+    : [stop(message), ...warnings.map((w) => `Warning: ${stop(w.message)}`)].join(" ");
+}
+
 /**
  * The resource's new condition list. Unrelated conditions are kept; Recoverable/Terminal are
- * removed once they no longer apply; transition times change only on a status flip.
+ * removed once they no longer apply; transition times change only on a status flip. `warnings`
+ * (the decision's) are added to the message of a synced or progressing state; a failure's own
+ * message stands alone.
  */
 export function nextConditions(
   current: readonly Condition[] | undefined,
@@ -69,11 +81,17 @@ export function nextConditions(
   iamRoleSelected: ConditionUpdate | null,
   generation: number | undefined,
   now: Date,
+  warnings: readonly DecisionWarning[] = [],
 ): Condition[] {
   const g = generation === undefined ? {} : { observedGeneration: generation };
   const synced = state.kind === "synced";
   const reason = synced ? "Synced" : state.reason;
-  const message = synced ? "Resource synced with AWS" : state.message;
+  const message =
+    state.kind === "synced"
+      ? withWarnings("Resource synced with AWS", warnings)
+      : state.kind === "progressing"
+        ? withWarnings(state.message, warnings)
+        : state.message;
   // The condition that explains a failure (Recoverable or Terminal); the other one no longer applies.
   const failure =
     state.kind === "terminal"

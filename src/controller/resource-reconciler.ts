@@ -297,6 +297,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       iamRoleSelectedFor(a.decision),
       obj.metadata.generation,
       now(),
+      a.decision.warnings,
     );
     const metaChanged = metadata !== undefined && !sameAsStored(metadata, obj.status?.ackResourceMetadata);
     const extraChanged =
@@ -348,7 +349,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       );
     }
     for (const warning of decision.warnings)
-      void d.events.event(obj, "Warning", "AnnotationIgnored", warning);
+      void d.events.event(obj, "Warning", warning.reason, warning.message);
   }
 
   /**

@@ -1,7 +1,14 @@
 // Building Decisions: the refusal shapes (deny / wait / conflict) and the reason each maps to
 // (DESIGN §3.3), plus the trace a resolution writes as it goes.
 
-import type { Decision, DecisionReason, DecisionSource, Outcome, TraceStep } from "./types.ts";
+import type {
+  Decision,
+  DecisionReason,
+  DecisionSource,
+  DecisionWarning,
+  Outcome,
+  TraceStep,
+} from "./types.ts";
 
 /** Details read as sentences; refusal messages reused as details may start in lower case. */
 function sentence(detail: string): string {
@@ -12,8 +19,8 @@ function sentence(detail: string): string {
 /** The trace of one resolution, in the order rules were consulted. */
 export class Trace {
   readonly steps: TraceStep[] = [];
-  /** Things the user asked for that are ignored; the reconciler turns each into a Warning Event. */
-  readonly warnings: string[] = [];
+  /** Things the user asked for that are ignored or look wrong; the reconciler turns each into a Warning Event. */
+  readonly warnings: DecisionWarning[] = [];
 
   taken(rule: string, detail: string): void {
     this.steps.push({ rule, result: "taken", detail: sentence(detail) });
@@ -34,7 +41,13 @@ export class Trace {
   /** A rule that did not apply because something the user wrote is ignored: traced and warned. */
   warn(rule: string, detail: string): void {
     this.steps.push({ rule, result: "skipped", detail: `Warning: ${detail}.` });
-    this.warnings.push(sentence(detail));
+    this.warnings.push({ reason: "AnnotationIgnored", message: sentence(detail) });
+  }
+
+  /** Something a rule uses although it looks wrong (an unknown region): traced and warned, not refused. */
+  caution(rule: string, reason: string, detail: string): void {
+    this.steps.push({ rule, result: "info", detail: `Warning: ${detail}.` });
+    this.warnings.push({ reason, message: sentence(detail) });
   }
 }
 

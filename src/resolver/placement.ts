@@ -3,12 +3,14 @@
 //
 // Region drift compares the recorded region with the region the resource itself asks for
 // (its `services.k8s.aws/region` annotation): a namespace default or the controller flag
-// changing later only affects new resources, since the recorded region wins (step 4).
+// changing later only affects new resources, since the recorded region wins (step 4). A region
+// the AWS SDK's partition data does not list is used, with a warning (known-regions.ts).
 
 import { namespaceAnnotations, resourceAnnotations } from "../api/annotations.ts";
 import { isRegion } from "../api/validation.ts";
 import type { Chosen, Context } from "./choice.ts";
 import { type Refusal, refusal } from "./decision.ts";
+import { unknownRegionWarning } from "./known-regions.ts";
 import { annotationOf } from "./resource-info.ts";
 import type { Decision } from "./types.ts";
 
@@ -19,7 +21,14 @@ export interface Placement {
   readonly drift: Decision["drift"];
 }
 
-function regionOf(ctx: Context): { region: string; desired: string | null } | Refusal {
+/** The decided region, the one the resource itself asks for, and where the decided one came from. */
+interface RegionChoice {
+  readonly region: string;
+  readonly desired: string | null;
+  readonly from: string;
+}
+
+function regionOf(ctx: Context): RegionChoice | Refusal {
   const { resource, namespace, settings, trace } = ctx;
   const recorded = resource.status.region;
   const annotated = annotationOf(resource, resourceAnnotations.region);
@@ -34,14 +43,18 @@ function regionOf(ctx: Context): { region: string; desired: string | null } | Re
       "region",
       `The resource already exists in region ${recorded} (status.ackResourceMetadata.region), which wins over annotations and defaults.`,
     );
-    return { region: recorded, desired: annotated };
+    return { region: recorded, desired: annotated, from: "status.ackResourceMetadata.region" };
   }
   if (annotated !== null) {
     trace.taken(
       "region",
       `Region ${annotated} from the resource's annotation ${resourceAnnotations.region}.`,
     );
-    return { region: annotated, desired: annotated };
+    return {
+      region: annotated,
+      desired: annotated,
+      from: `the resource's annotation ${resourceAnnotations.region}`,
+    };
   }
   const nsRegion = namespace.defaultRegion;
   if (nsRegion !== null) {
@@ -54,11 +67,15 @@ function regionOf(ctx: Context): { region: string; desired: string | null } | Re
       "region",
       `Region ${nsRegion.value} from namespace ${namespace.name}'s annotation ${namespaceAnnotations.defaultRegion}.`,
     );
-    return { region: nsRegion.value, desired: null };
+    return {
+      region: nsRegion.value,
+      desired: null,
+      from: `namespace ${namespace.name}'s annotation ${namespaceAnnotations.defaultRegion}`,
+    };
   }
   if (settings.defaultRegion !== null) {
     trace.taken("region", `Region ${settings.defaultRegion} from the controller's --aws-region.`);
-    return { region: settings.defaultRegion, desired: null };
+    return { region: settings.defaultRegion, desired: null, from: "the controller's --aws-region" };
   }
   const message = `no region for ${where}: set the annotation ${resourceAnnotations.region} on it, ${namespaceAnnotations.defaultRegion} on namespace ${namespace.name}, or the controller's --aws-region`;
   trace.failed("region", `${message}.`);
@@ -123,6 +140,8 @@ export function placementOf(ctx: Context, chosen: Chosen): Placement | Refusal {
   const { resource, settings, trace } = ctx;
   const region = regionOf(ctx);
   if (isRefusal(region)) return region;
+  const unknown = unknownRegionWarning(region.region, region.from);
+  if (unknown !== undefined) trace.caution("region", "UnknownRegion", unknown);
   const endpoint = endpointOf(ctx, chosen);
   if (isRefusal(endpoint)) return endpoint;
   const account = accountOf(ctx, chosen);

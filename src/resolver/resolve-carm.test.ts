@@ -366,8 +366,9 @@ describe("resource-level owner-account-id (ResourceLevelCARM)", () => {
       ),
     );
     assert.equal(d.warnings.length, 1);
+    assert.equal(d.warnings[0]?.reason, "AnnotationIgnored");
     assert.match(
-      d.warnings[0] ?? "",
+      d.warnings[0]?.message ?? "",
       /owner-account-id=222222222222 .* is ignored because feature gate ResourceLevelCARM is off/,
     );
   });
@@ -442,7 +443,10 @@ describe("a resource-level owner-account-id the mode ignores is a warning, not s
     );
     assert.equal(d.outcome, "use");
     assert.deepEqual(d.warnings.length, 1);
-    assert.match(d.warnings[0] ?? "", /is ignored because the controller runs in IAMRoleSelector mode/);
+    assert.match(
+      d.warnings[0]?.message ?? "",
+      /is ignored because the controller runs in IAMRoleSelector mode/,
+    );
   });
 
   test("--enable-carm=false", () => {
@@ -453,7 +457,7 @@ describe("a resource-level owner-account-id the mode ignores is a warning, not s
       buildSnapshot({ namespaces: [namespace("plain")] }, settings),
       settings,
     );
-    assert.match(d.warnings[0] ?? "", /is ignored because CARM is disabled/);
+    assert.match(d.warnings[0]?.message ?? "", /is ignored because CARM is disabled/);
   });
 
   test("spec.identityRef takes precedence", () => {
@@ -462,7 +466,7 @@ describe("a resource-level owner-account-id the mode ignores is a warning, not s
       annotated({ identityRef: { kind: "AWSControllerIdentity", name: "default" } }),
       "plain",
     );
-    assert.match(d.warnings[0] ?? "", /is ignored because spec.identityRef takes precedence/);
+    assert.match(d.warnings[0]?.message ?? "", /is ignored because spec.identityRef takes precedence/);
   });
 
   test("no annotation, no warning", () => {

@@ -68,6 +68,75 @@ describe("region precedence: status > resource annotation > namespace default > 
   });
 });
 
+describe("a region the AWS SDK does not know is used, with a warning", () => {
+  const ns = [namespace("mars", { [defaultRegion]: "xx-fake-9" }), namespace("plain")];
+  const awsPattern = String.raw`aws ^(us|eu|ap|sa|ca|me|af|il|mx)\-\w+\-\d+$`;
+  const cases: readonly [string, Parameters<typeof resource>[1], string, Settings, string, string][] = [
+    [
+      "from the resource's annotation",
+      { annotations: { [region]: "mars-north-1" } },
+      "plain",
+      settingsWith(),
+      "mars-north-1",
+      "the resource's annotation services.k8s.aws/region",
+    ],
+    [
+      "from the namespace's default",
+      {},
+      "mars",
+      settingsWith(),
+      "xx-fake-9",
+      "namespace mars's annotation services.k8s.aws/default-region",
+    ],
+    [
+      "from the controller's flag",
+      {},
+      "plain",
+      settingsWith({ defaultRegion: "mars-north-1" }),
+      "mars-north-1",
+      "the controller's --aws-region",
+    ],
+    [
+      "from status (recorded)",
+      { status: { region: "mars-north-1" } },
+      "plain",
+      settingsWith(),
+      "mars-north-1",
+      "status.ackResourceMetadata.region",
+    ],
+  ];
+  for (const [name, options, where, settings, expected, from] of cases) {
+    test(name, () => {
+      const d = decide({ namespaces: ns }, resource(where, options), where, settings);
+      assert.equal(d.outcome, "use", d.message);
+      assert.equal(d.reason, "Selected");
+      assert.equal(d.region, expected);
+      assert.equal(d.drift, null);
+      assert.equal(d.warnings.length, 1);
+      const w = d.warnings[0];
+      assert.equal(w?.reason, "UnknownRegion");
+      assert.ok(
+        w?.message.startsWith(`Region ${expected} (${from}) is not known to any AWS partition`),
+        w?.message,
+      );
+      assert.ok(w?.message.includes(awsPattern), w?.message);
+      assert.ok(
+        d.trace.some(
+          (s) => s.rule === "region" && s.result === "info" && s.detail.startsWith("Warning: region"),
+        ),
+      );
+    });
+  }
+
+  test("a listed region gives no warning", () => {
+    for (const r of ["eu-west-1", "us-gov-west-1", "cn-north-1"]) {
+      const d = decide({ namespaces: ns }, resource("plain", { annotations: { [region]: r } }), "plain");
+      assert.equal(d.region, r);
+      assert.deepEqual(d.warnings, [], r);
+    }
+  });
+});
+
 describe("region drift", () => {
   test("the annotation asking for another region than the recorded one → RegionDrift with ACK's message", () => {
     const r = resource("plain", { annotations: { [region]: "us-west-2" }, status: { region: "eu-west-1" } });

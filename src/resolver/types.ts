@@ -113,6 +113,14 @@ export interface ChainHop {
   readonly parameters: HopParameters;
 }
 
+/** Something a decision warns about; it does not stop the decision. */
+export interface DecisionWarning {
+  /** The Warning Event's reason: AnnotationIgnored, UnknownRegion. */
+  readonly reason: string;
+  /** One sentence with the fix. */
+  readonly message: string;
+}
+
 export interface Decision {
   readonly outcome: Outcome;
   /** The rule that decided; null when nothing could be attributed (e.g. malformed resource). */
@@ -131,9 +139,10 @@ export interface Decision {
   readonly trace: readonly TraceStep[];
   /**
    * What the resource asks for that is ignored (e.g. its owner-account-id annotation with
-   * ResourceLevelCARM off), one sentence each with the fix: Warning Events on the resource.
+   * ResourceLevelCARM off) or looks wrong (a region AWS does not know): Warning Events on the
+   * resource, and a note on its conditions.
    */
-  readonly warnings: readonly string[];
+  readonly warnings: readonly DecisionWarning[];
   /**
    * Set on an otherwise usable decision when the recorded region/account differs from the
    * resolved one and the policy blocks (DESIGN §3.1 4–5): the reconciler must go ACK.Terminal

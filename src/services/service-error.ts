@@ -11,6 +11,12 @@
 // and the refused delete of a deletion-protected object, and building the service's error from
 // all that. Each service's errors.ts keeps its codes: how it names them, which are terminal, which
 // mean what, and the hints only it gives.
+//
+// A call that carried a secret value (a DBInstance's master password) gets none of AWS's message
+// in its error, and the SDK error is not kept as its cause (the logs print causes): cutting the
+// value out of the text is not enough, because what is left around the cut shows it (a password
+// "pass" in "...MasterUserPassword..." left "MasterUser[redacted]word"). The code, operation,
+// field and hint stay, and the message says why AWS's words are missing.
 
 export type ErrorDisposition = "terminal" | "retryable";
 
@@ -180,16 +186,42 @@ export interface Failure<Operation extends string> {
   readonly field: string | undefined;
   /** The service's own hint for the code, " (...)"; without one, the shared hints apply. */
   readonly hint?: string | undefined;
-  /** AWS's message as it may be shown (RDS: secrets cut out); the error's message by default. */
-  readonly text?: string;
+  /** The spec fields whose secret values the call carried: AWS's message and the cause are withheld. */
+  readonly secretFields?: readonly string[] | undefined;
   /** Between AWS's message and the hint (RDS: the fields a call was applying, when none is named). */
   readonly applying?: string;
 }
 
+/** Whether a call carried a secret value, so nothing AWS answered may be shown or kept. */
+export function carriedSecret(secretFields: readonly string[] | undefined): boolean {
+  return secretFields !== undefined && secretFields.length > 0;
+}
+
 /**
- * The ServiceError fields of a failed call, cause left out: the caller adds it (or leaves it out
- * when the SDK error may hold a secret) and the object's own field. One wording for every
- * service: "<field>: <operation> on <noun> "<name>" failed with <code>: <AWS's message> (<hint>)".
+ * ": <AWS's message>" for the end of a failure's message; for a call that carried a secret, why
+ * it is not there instead (the whole message, never a part: see the top of this file).
+ */
+function awsDetail(
+  rules: ServiceRules<string>,
+  err: unknown,
+  code: string,
+  secretFields: readonly string[] | undefined,
+): string {
+  if (secretFields !== undefined && carriedSecret(secretFields)) {
+    return `; ${rules.service}'s message is withheld because the call carried a secret (${secretFields.join(", ")})`;
+  }
+  return messageDetail(messageOf(err), code, rules.genericNames);
+}
+
+/** The cause an error keeps: the SDK error, unless the call carried a secret (it may hold it). */
+function causeOf(err: unknown, secretFields: readonly string[] | undefined): Cause {
+  return carriedSecret(secretFields) ? {} : { cause: err };
+}
+
+/**
+ * The ServiceError fields of a failed call, cause left out: failureError adds it (unless the call
+ * carried a secret) and the object's own field. One wording for every service:
+ * "<field>: <operation> on <noun> "<name>" failed with <code>: <AWS's message> (<hint>)".
  */
 export function failureInit<Operation extends string>(
   rules: ServiceRules<Operation>,
@@ -197,7 +229,7 @@ export function failureInit<Operation extends string>(
   f: Failure<Operation>,
 ): Omit<ServiceErrorInit<Operation>, "cause"> {
   const where = f.field === undefined ? "" : `${f.field}: `;
-  const detail = messageDetail(f.text ?? messageOf(err), f.code, rules.genericNames);
+  const detail = awsDetail(rules, err, f.code, f.secretFields);
   const status = httpStatus(err);
   const hint = f.hint ?? sharedHint(rules, f, status);
   return {
@@ -212,20 +244,19 @@ export function failureInit<Operation extends string>(
 
 /**
  * The error of `ErrorClass` for a failed call, as failureInit words it, naming the object, with
- * `cause`: the SDK error by default; `{}` leaves it out (RDS, when it may hold a secret).
+ * the SDK error as its cause unless the call carried a secret.
  */
 export function failureError<Operation extends string, Key extends string>(
   ErrorClass: ObjectErrorClass<Operation, Key>,
   rules: ServiceRules<Operation>,
   err: unknown,
   f: Failure<Operation>,
-  cause: Cause = { cause: err },
 ): ObjectError<Operation, Key> {
-  return objectError(ErrorClass, failureInit(rules, err, f), f.name, cause);
+  return objectError(ErrorClass, failureInit(rules, err, f), f.name, causeOf(err, f.secretFields));
 }
 
 /** The SDK error an error keeps as its cause, or `{}` for none. */
-export type Cause = { readonly cause?: unknown };
+type Cause = { readonly cause?: unknown };
 
 /** The error of `ErrorClass` for `init`, naming the object `name` under the class's key. */
 function objectError<Operation extends string, Key extends string>(
@@ -267,9 +298,8 @@ export function deletionProtectedError<Operation extends string, Key extends str
   rules: ServiceRules<Operation>,
   err: unknown,
   p: DeletionProtected<Operation>,
-  cause: Cause = { cause: err },
 ): ObjectError<Operation, Key> {
-  return objectError(ErrorClass, deletionProtectedInit(rules, err, p), p.name, cause);
+  return objectError(ErrorClass, deletionProtectedInit(rules, err, p), p.name, causeOf(err, p.secretFields));
 }
 
 /** A delete refused by deletion protection, as a service's classifyError has read it. */
@@ -282,7 +312,7 @@ export interface DeletionProtected<Operation extends string> {
   /** What "to keep the ... instead" calls the object: "table", "instance". */
   readonly keep: string;
   /** As in Failure. */
-  readonly text?: string;
+  readonly secretFields?: readonly string[] | undefined;
 }
 
 function deletionProtectedInit<Operation extends string>(
@@ -290,7 +320,7 @@ function deletionProtectedInit<Operation extends string>(
   err: unknown,
   p: DeletionProtected<Operation>,
 ): Omit<ServiceErrorInit<Operation>, "cause"> {
-  const detail = messageDetail(p.text ?? messageOf(err), p.code, rules.genericNames);
+  const detail = awsDetail(rules, err, p.code, p.secretFields);
   const status = httpStatus(err);
   return {
     ...(status === undefined ? {} : { httpStatus: status }),

@@ -47,7 +47,8 @@ export interface SecretField {
 /**
  * The values of a spec's secret fields, read by the reconciler from the resource's own
  * namespace only (DESIGN §3.4: secrets stay in their namespace). Never logged, never copied
- * into status or Events.
+ * into status or Events; the error of a call that carried one names its fields as
+ * `secretFields` (service-error.ts), so that none of AWS's answer is shown or kept.
  */
 export interface SecretValues {
   /** Value by spec path. */

@@ -2,6 +2,8 @@
 // step 4): the resource's `services.k8s.aws/region` annotation > the namespace's
 // `services.k8s.aws/default-region` > `--aws-region` (the fixture passes us-east-1). Each case is
 // checked twice: in status.ackResourceMetadata.region and where S3 itself says the bucket is.
+// A well-formed region the AWS SDK's partitions do not know is used (the emulator takes any),
+// with a Warning Event and a note on the Synced condition naming the known regions' pattern.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
@@ -15,10 +17,12 @@ import {
   configMap,
   controllerAccount,
   type E2E,
+  eventsAbout,
   region as flagRegion,
   namespace,
   startE2E,
   waitForCondition,
+  waitForEvent,
 } from "./fixture.ts";
 
 const regionAnnotation = "services.k8s.aws/region";
@@ -43,6 +47,8 @@ before(async () => {
       [defaultRegion]: "ap-northeast-1",
       "services.k8s.aws/owner-account-id": carmAccount,
     }),
+    // A namespace default no AWS partition knows.
+    namespace("region-fake", { [defaultRegion]: "xx-fake-9" }),
   ]);
   await e2e.startController();
 });
@@ -137,4 +143,53 @@ test("changing the region annotation after sync is ACK.Terminal region drift, an
   assert.equal(await bucketLocation(controllerAccount, s3Name), "eu-central-1");
   assert.ok((await bucketsIn(endpoint, controllerAccount)).includes(s3Name));
   assert.deepEqual(await writesTo(s3Name), writesBefore);
+});
+
+/** The pattern the aws partition's regions follow, as the warning names it. */
+const awsPattern = String.raw`aws ^(us|eu|ap|sa|ca|me|af|il|mx)\-\w+\-\d+$`;
+
+for (const [ns, name, annotations, expected, from] of [
+  [
+    "region-flag",
+    "martian",
+    { [regionAnnotation]: "mars-north-1" },
+    "mars-north-1",
+    "the resource's annotation services.k8s.aws/region",
+  ],
+  [
+    "region-fake",
+    "plain",
+    {},
+    "xx-fake-9",
+    "namespace region-fake's annotation services.k8s.aws/default-region",
+  ],
+] as const) {
+  test(`a region no AWS partition knows (${expected}, from ${from}) is used, with a Warning Event and a Synced note naming the known pattern`, async () => {
+    await e2e.apply([bucket(ns, name, {}, { annotations })]);
+    // Not blocked: it reconciles, and the emulator holds the bucket there.
+    await assertLandsIn(ns, name, controllerAccount, expected);
+    const warning = `Region ${expected} (${from}) is not known to any AWS partition: known regions follow ${awsPattern}`;
+    const b = await waitForCondition(e2e.kube, ns, name, "ACK.ResourceSynced", "True");
+    for (const type of ["ACK.ResourceSynced", "Ready"]) {
+      const message = condition(b, type)?.message ?? "";
+      assert.ok(message.startsWith(`Resource synced with AWS. Warning: ${warning}`), `${type}: ${message}`);
+    }
+    const event = await waitForEvent(e2e.kube, ns, "Bucket", name, "UnknownRegion");
+    assert.ok(event.message.startsWith(warning), event.message);
+    assert.equal(event.type, "Warning");
+    // Once per decision change, not once per reconcile.
+    const unknown = (await eventsAbout(e2e.kube, ns, "Bucket", name)).filter(
+      (e) => e.reason === "UnknownRegion",
+    );
+    assert.equal(unknown.length, 1);
+    assert.equal(unknown[0]?.count ?? 1, 1);
+  });
+}
+
+test("a region AWS lists gets no UnknownRegion warning", async () => {
+  await assertLandsIn("region-ns", "plain", controllerAccount, "eu-west-1");
+  const b = await waitForCondition(e2e.kube, "region-ns", "plain", "ACK.ResourceSynced", "True");
+  assert.equal(condition(b, "ACK.ResourceSynced")?.message, "Resource synced with AWS");
+  const reasons = (await eventsAbout(e2e.kube, "region-ns", "Bucket", "plain")).map((e) => e.reason);
+  assert.ok(!reasons.includes("UnknownRegion"), reasons.join(","));
 });

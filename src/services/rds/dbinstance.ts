@@ -75,8 +75,8 @@ export type ReadResult =
 export const masterUserPasswordPath = "spec.masterUserPassword";
 
 /**
- * RDS calls: logged by operation and identifier only, failures as DBInstanceErrors (with the
- * secrets a call carried cut out of AWS's message).
+ * RDS calls: logged by operation and identifier only, failures as DBInstanceErrors (without
+ * RDS's message when the call carried the password).
  */
 const rds = serviceCalls({
   service: "rds",
@@ -121,6 +121,11 @@ export async function readDBInstance(
   return { found: true, dbInstance };
 }
 
+/** What a call that sends `password` (when there is one) tells classifyError: it carried a secret. */
+function carrying(password: string | undefined): { secretFields?: readonly string[] } {
+  return password === undefined ? {} : { secretFields: [masterUserPasswordPath] };
+}
+
 export type CreateResult =
   /** RDS is making the instance (usually `creating`). */
   | { readonly created: true; readonly dbInstanceStatus: string | undefined }
@@ -140,7 +145,6 @@ export async function createDBInstance(
   ctx: CallContext = {},
 ): Promise<CreateResult> {
   const id = awsIdentifier(spec);
-  const secrets = masterUserPassword === undefined ? [] : [masterUserPassword];
   const out = await rds.sendUnless(
     isAlreadyExists,
     ctx,
@@ -151,7 +155,7 @@ export async function createDBInstance(
         new CreateDBInstanceCommand(createDBInstanceInput(spec, ownerTags, masterUserPassword)),
         o,
       ),
-    { secrets },
+    carrying(masterUserPassword),
   );
   return out === undefined
     ? { created: false }
@@ -180,10 +184,9 @@ export async function updateDBInstance(
   const id = awsIdentifier(desired);
   const differences = diff(desired, observed);
   const changed: FieldDifference[] = [];
-  const secrets = newMasterUserPassword === undefined ? [] : [newMasterUserPassword];
   const tags = differences.find((d) => d.field === "tags");
   if (tags !== undefined && observed.dbInstanceARN !== undefined) {
-    const writes = tagWrites(client, id, observed.dbInstanceARN, ctx, secrets);
+    const writes = tagWrites(client, id, observed.dbInstanceARN, ctx);
     await applyTagChanges(instanceTags(desired.tags, ownerTags), tagMapOf(observed.tags), writes);
     changed.push(tags);
   }
@@ -208,7 +211,7 @@ export async function updateDBInstance(
       {
         ...(paths.length === 1 && paths[0] !== undefined ? { field: paths[0] } : {}),
         fields: paths,
-        secrets,
+        ...carrying(newMasterUserPassword),
       },
     );
     changed.push(...settings);
@@ -216,18 +219,9 @@ export async function updateDBInstance(
   return { differences: changed, passwordSet: newMasterUserPassword !== undefined };
 }
 
-/**
- * AddTagsToResource and RemoveTagsFromResource on the instance of that ARN; `secrets` are what
- * the reconcile's other calls carry, cut out of AWS's messages.
- */
-function tagWrites(
-  client: DBInstanceClient,
-  id: string,
-  arn: string,
-  ctx: CallContext,
-  secrets: readonly string[] = [],
-): TagWrites {
-  const detail = { field: "spec.tags", secrets };
+/** AddTagsToResource and RemoveTagsFromResource on the instance of that ARN. */
+function tagWrites(client: DBInstanceClient, id: string, arn: string, ctx: CallContext): TagWrites {
+  const detail = { field: "spec.tags" };
   return {
     tag: (tags) =>
       rds.send(

@@ -3,9 +3,9 @@
 // are InvalidParameter, InvalidParameterValue and InvalidParameterCombination) or `retryable`
 // (back off and try again: throttling, quotas an administrator may raise, capacity, 5xx,
 // network, permissions, an instance busy with an earlier change). Every message names the DB
-// instance, the RDS operation and the spec field, and never contains the master password:
-// calls that carry it pass it as `secrets`, which is cut out of every message, and the SDK's
-// error is then not kept as the cause.
+// instance, the RDS operation and the spec field, and never contains the master password: calls
+// that carry it say so (`secretFields`), and their errors then hold none of RDS's message and
+// not the SDK's error (../service-error.ts says why a password cut out of the text is not enough).
 
 import {
   deletionProtectedError,
@@ -117,13 +117,6 @@ export function fieldFromMessage(message: string): string | undefined {
   return undefined;
 }
 
-/** `text` with every secret value cut out. */
-export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const s of secrets) if (s !== "") out = out.split(s).join("[redacted]");
-  return out;
-}
-
 export interface ErrorContext {
   readonly operation: RdsOperation;
   readonly dbInstance: string;
@@ -131,8 +124,11 @@ export interface ErrorContext {
   readonly field?: string;
   /** The spec fields the call was applying (ModifyDBInstance), for messages that name none. */
   readonly fields?: readonly string[];
-  /** Secret values the call carried: never in a message, and the SDK error is not kept. */
-  readonly secrets?: readonly string[];
+  /**
+   * The spec fields whose secret values the call carried (spec.masterUserPassword): RDS's
+   * message and the SDK error are then withheld from the error.
+   */
+  readonly secretFields?: readonly string[];
 }
 
 /** What the shared classification (../service-error.ts) needs of RDS: its names, its codes. */
@@ -163,18 +159,16 @@ const rules: ServiceRules<RdsOperation> = {
 /** Wraps any failure of an RDS call into a DBInstanceError that says what to do about it. */
 export function classifyError(err: unknown, ctx: ErrorContext): DBInstanceError {
   if (isDBInstanceError(err)) return err;
-  const secrets = ctx.secrets ?? [];
   const code = errorCode(err);
-  const text = redact(messageOf(err), secrets);
-  const carriesSecret = secrets.some((s) => s !== "");
-  const cause = carriesSecret ? {} : { cause: err };
-  const { operation, dbInstance } = ctx;
+  const { operation, dbInstance, secretFields } = ctx;
   if (operation === "DeleteDBInstance" && isDeletionProtected(err)) {
     const field = "spec.deletionProtection";
-    const refused = { operation, name: dbInstance, code, field, keep: "instance", text };
-    return deletionProtectedError(DBInstanceError, rules, err, refused, cause);
+    const refused = { operation, name: dbInstance, code, field, keep: "instance", secretFields };
+    return deletionProtectedError(DBInstanceError, rules, err, refused);
   }
-  const named = terminalCodes.has(code) ? fieldFromMessage(text) : undefined;
+  // The field is read from RDS's own words, which it writes without the password; reading them
+  // with the password cut out would make the field shown depend on where the password occurs.
+  const named = terminalCodes.has(code) ? fieldFromMessage(messageOf(err)) : undefined;
   const field =
     ctx.field ??
     (named !== undefined && (ctx.fields === undefined || ctx.fields.includes(named))
@@ -186,8 +180,16 @@ export function classifyError(err: unknown, ctx: ErrorContext): DBInstanceError 
     field === undefined && ctx.fields !== undefined && ctx.fields.length > 1
       ? ` (applying ${ctx.fields.join(", ")})`
       : "";
-  const failure = { operation, name: dbInstance, code, field, hint: hint(code, ctx, field), text, applying };
-  return failureError(DBInstanceError, rules, err, failure, cause);
+  const failure = {
+    operation,
+    name: dbInstance,
+    code,
+    field,
+    hint: hint(code, ctx, field),
+    applying,
+    secretFields,
+  };
+  return failureError(DBInstanceError, rules, err, failure);
 }
 
 /** RDS's own hints; the codes of `rules` (and 5xx answers) get the shared ones. */
