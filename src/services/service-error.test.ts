@@ -59,6 +59,21 @@ describe("service errors of calls that carried a secret", () => {
     }
   });
 
+  test("a failure AWS never answered (credentials, connection) keeps its cause: nothing AWS said is in it", () => {
+    const credentials = Object.assign(new Error("hop 1 of 1: AssumeRole denied"), {
+      name: "AccessDeniedError",
+    });
+    const e = failureError(ThingError, rules, credentials, {
+      operation: "CreateThing",
+      name: "t1",
+      code: "AccessDeniedError",
+      field: undefined,
+      secretFields: ["spec.token"],
+    });
+    assert.equal(e.cause, credentials, "the reconciler reads it to tell a credential failure");
+    assert.doesNotMatch(e.message, /AssumeRole denied/, "the message itself is still withheld");
+  });
+
   test("a refused delete of a protected object withholds AWS's message the same way", () => {
     const err = sdkError("InvalidParameterCombination");
     const p = {

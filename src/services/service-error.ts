@@ -213,9 +213,14 @@ function awsDetail(
   return messageDetail(messageOf(err), code, rules.genericNames);
 }
 
-/** The cause an error keeps: the SDK error, unless the call carried a secret (it may hold it). */
+/**
+ * The cause an error keeps: the SDK error, unless AWS answered a call that carried a secret (its
+ * answer may echo it). A failure that never got an answer (the credentials failed before the
+ * call, the connection did) holds nothing AWS said, and is kept: the reconciler reads it to tell
+ * a credential failure, and a create that was never sent, from one AWS refused.
+ */
 function causeOf(err: unknown, secretFields: readonly string[] | undefined): Cause {
-  return carriedSecret(secretFields) ? {} : { cause: err };
+  return carriedSecret(secretFields) && httpStatus(err) !== undefined ? {} : { cause: err };
 }
 
 /**
