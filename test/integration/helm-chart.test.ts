@@ -84,6 +84,7 @@ function deployment(objects: readonly KubeObject[]) {
   assert.ok(d && more.length === 0, "exactly one Deployment");
   const spec = d.spec as {
     replicas: number;
+    strategy: { type: string };
     template: {
       metadata: { labels: Record<string, string>; annotations?: Record<string, string> };
       spec: {
@@ -205,6 +206,14 @@ describe("installScope: cluster (the default values)", () => {
     }
   });
 
+  test("two controllers never act at once: leader election by default (rolling update), Recreate without it", async () => {
+    assert.equal(deployment(objects).spec.strategy.type, "RollingUpdate");
+    assert.ok(deployment(objects).container.args.includes("--enable-leader-election=true"));
+    const off = deployment(await render("ack-system", { leaderElection: { enabled: false } }));
+    assert.ok(off.container.args.includes("--enable-leader-election=false"));
+    assert.equal(off.spec.strategy.type, "Recreate", "the old pod stops before the new one starts");
+  });
+
   test("the Deployment runs `crossrole run` with the default flags, probes, metrics port and a locked-down securityContext", () => {
     const { spec, container } = deployment(objects);
     assert.equal(spec.replicas, 1);
@@ -221,7 +230,7 @@ describe("installScope: cluster (the default values)", () => {
       "--reconcile-default-max-concurrent-syncs=1",
       "--sts-qps=20",
       "--sts-burst=40",
-      "--enable-leader-election=false",
+      "--enable-leader-election=true",
       "--log-level=info",
       "--metrics-addr=:8080",
       "--healthz-addr=:8081",
@@ -528,7 +537,7 @@ describe("bad values fail loudly, naming the key", () => {
     },
     {
       name: "two replicas without leader election",
-      values: { deployment: { replicas: 2 } },
+      values: { deployment: { replicas: 2 }, leaderElection: { enabled: false } },
       message: /deployment.replicas 2 needs leaderElection.enabled: true/,
     },
     {
