@@ -182,7 +182,7 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
   // bin/crossrole.js's.
   setFlagsFromString("--heap-growing-percent=25");
   // Loaded here, not at the top: `crossrole explain` must not pay for the controller's imports.
-  const { startController } = await import("../controller/start.ts");
+  const { ControllerAccountError, startController } = await import("../controller/start.ts");
   const memory = memoryPhaseLog(io.env);
   memory?.mark("imports");
   const logger = createLogger(stringFlag(values, "log-level") ?? "info");
@@ -202,6 +202,10 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
     leaseName: stringFlag(values, "leader-election-name") ?? "crossrole-leader",
     stsRateLimit: { ratePerSecond: positiveInt(values, "sts-qps"), burst: positiveInt(values, "sts-burst") },
     createIntentWindowMs: positiveInt(values, "create-intent-window-seconds") * 1000,
+  }).catch((err: unknown) => {
+    // A contradiction between the configuration and AWS is the user's to fix: say it as such.
+    if (err instanceof ControllerAccountError) throw badInput(`${commandName}: ${err.message}`);
+    throw err;
   });
   memory?.mark("started");
   memory?.follow(() => running.manager.hasSynced());

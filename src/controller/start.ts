@@ -15,6 +15,7 @@ import type { RateLimit } from "../toolkit/token-bucket.ts";
 import { crossroleVersion, userAgent } from "../version.ts";
 import { ConfigCache } from "./config-cache.ts";
 import { addConfigProblemReporter } from "./config-problem-reporter.ts";
+import { checkControllerAccount } from "./controller-account.ts";
 import { ControllerKeyStore } from "./controller-key.ts";
 import { addIdentityControllers } from "./identity-controller.ts";
 import { addResourceController, resourceTypeOf } from "./resource-controller.ts";
@@ -43,6 +44,11 @@ export interface ControllerOptions {
   readonly createIntentWindowMs?: number;
   /** Overrides the SDK default chain for the controller identity (tests, demos). */
   readonly controllerChain?: Parameters<typeof createCredentialService>[0]["controllerChain"];
+}
+
+/** The controller's configuration contradicts what AWS says: it refuses to start. */
+export class ControllerAccountError extends Error {
+  override readonly name = "ControllerAccountError";
 }
 
 export interface RunningController {
@@ -107,21 +113,39 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
 
   // The controller's own account: resources on the default identity land there, and it is what
   // a recorded ownerAccountID is checked against for account drift (never what selects one).
+  // STS decides; a flag is a claim it must confirm (controller-account.ts).
   let settings = o.settings;
-  if (settings.controllerAccount === null) {
-    try {
-      const who = await credentials.callerIdentity(controllerDecision(settings));
-      settings = { ...settings, controllerAccount: who.account };
-      log.info(
-        { event: "controller.identity", account: who.account, arn: who.arn },
-        "controller credentials",
+  let who: { account: string; arn: string } | undefined;
+  try {
+    who = await credentials.callerIdentity(controllerDecision(settings));
+  } catch (err) {
+    log.warn(
+      {
+        event: "controller.identity",
+        claimed: settings.controllerAccount,
+        err: err instanceof Error ? err.message : String(err),
+      },
+      "could not learn the controller's account from sts:GetCallerIdentity; resources on the default identity use the account STS names once it answers (a --controller-account is not trusted unconfirmed)",
+    );
+    settings = { ...settings, controllerAccount: null };
+  }
+  if (who !== undefined) {
+    const check = checkControllerAccount({ flag: settings.controllerAccount, sts: who });
+    if (!check.ok) {
+      log.error(
+        {
+          event: "controller.account-mismatch",
+          claimed: settings.controllerAccount,
+          sts: who.account,
+          arn: who.arn,
+        },
+        check.message,
       );
-    } catch (err) {
-      log.warn(
-        { event: "controller.identity", err: err instanceof Error ? err.message : String(err) },
-        "could not learn the controller's account from sts:GetCallerIdentity; resources on the default identity will fail until it works",
-      );
+      credentials.close();
+      throw new ControllerAccountError(check.message);
     }
+    settings = { ...settings, controllerAccount: check.account };
+    log.info({ event: "controller.identity", account: who.account, arn: who.arn }, "controller credentials");
   }
 
   const decisions = new Counter({
