@@ -12,6 +12,7 @@
 // Secret is sent again with ModifyDBInstance — all checked in moto's own request recording — and
 // no password ever appears in the controller's log output or in Events.
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
 import {
@@ -339,6 +340,36 @@ test("a changed Secret value is sent to RDS again with ModifyDBInstance (seen at
     (r) => r.params["MasterUserPassword"] === passwords.rotated,
   );
   assert.equal(withNew.length, 1, "the new password is sent once");
+});
+
+test("another key of the password Secret changing sends nothing to RDS; status records no plaintext or plain hash of it", async () => {
+  const id = "rds-x-orders";
+  const withPassword = async () =>
+    (await recorded("ModifyDBInstance", id)).filter((r) => r.params["MasterUserPassword"] !== undefined)
+      .length;
+  const sentBefore = await withPassword();
+  const reads = (await recorded("DescribeDBInstances", id)).length;
+  await e2e.kube.request({
+    method: "PATCH",
+    path: "/api/v1/namespaces/rds-x/secrets/orders-db",
+    contentType: patchTypes.merge,
+    body: { stringData: { username: "orders-app", note: `rotated ${Date.now()}` } },
+  });
+  // The Secret's change re-queues the instance at once; a resync follows. Both read it.
+  await waitFor(
+    async () => ((await recorded("DescribeDBInstances", id)).length >= reads + 2 ? true : undefined),
+    { what: "two reconciles after the Secret changed", timeoutMs: 2 * resyncSeconds * 1000 + 15_000 },
+  );
+  assert.equal(await withPassword(), sentBefore, "the unchanged password is not sent again");
+  const applied = statusOf(await synced("rds-x", "orders"))["appliedSecrets"] as Record<string, string>;
+  const record = applied["spec.masterUserPassword"] ?? "";
+  assert.ok(record !== "", "what was applied is recorded");
+  for (const plain of [
+    passwords.rotated,
+    createHash("sha256").update(passwords.rotated).digest("hex"),
+    createHash("sha256").update(passwords.rotated).digest("base64url"),
+  ])
+    assert.ok(!record.includes(plain), "neither the value nor its plain hash");
 });
 
 test("a tenant forging status.appliedSecrets only makes the controller resend its own Secret's value", async () => {
