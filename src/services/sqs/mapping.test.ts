@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { lateInitialize } from "./diff.ts";
 import {
   arnOf,
   attributeValue,
@@ -12,6 +13,7 @@ import {
   stringBoolean,
   userTags,
 } from "./mapping.ts";
+import { queueSpecSchema } from "./schema.ts";
 
 const owner = { "crossrole.dev/owner-uid": "u1", "services.k8s.aws/namespace": "shop" };
 
@@ -131,6 +133,28 @@ describe("queueFieldsFromAws", () => {
       },
     );
     assert.deepEqual(queueFieldsFromAws("o", {}, {}), { queueName: "o" });
+  });
+  test("beside a KMS key there is no sqsManagedSSEEnabled, so late initialisation cannot copy a conflicting one", () => {
+    // The emulator answers SqsManagedSseEnabled "true" beside a key (of this account, another
+    // account, or an alias); the Queue schema refuses the two together.
+    for (const key of [
+      "arn:aws:kms:us-east-1:222222222222:key/1234abcd-12ab-34cd-56ef-1234567890ab",
+      "alias/aws/sqs",
+    ]) {
+      const fields = queueFieldsFromAws(
+        "o",
+        { KmsMasterKeyId: key, KmsDataKeyReusePeriodSeconds: "300", SqsManagedSseEnabled: "true" },
+        {},
+      );
+      assert.deepEqual(fields, { queueName: "o", kmsMasterKeyID: key, kmsDataKeyReusePeriodSeconds: "300" });
+      const filled = lateInitialize({ queueName: "o", kmsMasterKeyID: key }, fields).spec;
+      assert.equal(queueSpecSchema.safeParse(filled).success, true, JSON.stringify(filled));
+    }
+    assert.equal(
+      queueFieldsFromAws("o", { SqsManagedSseEnabled: "true" }, {}).sqsManagedSSEEnabled,
+      "true",
+      "without a key SSE-SQS is what SQS reports",
+    );
   });
 });
 

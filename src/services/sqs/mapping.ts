@@ -118,7 +118,13 @@ export function attributeValue(spec: QueueFields, field: QueueAttribute): string
   }
 }
 
-/** What GetQueueAttributes and ListQueueTags say, in spec form ("" / absent = none). */
+/**
+ * What GetQueueAttributes and ListQueueTags say, in spec form ("" / absent = none). A queue
+ * encrypted with a KMS key reports no sqsManagedSSEEnabled: SQS keeps one kind of server-side
+ * encryption, so SSE-SQS does not apply beside a key, whatever SqsManagedSseEnabled says (AWS
+ * answers "false" there, the emulator "true"). Copied into a spec beside kmsMasterKeyID, a
+ * "true" would be refused by the Queue schema, and the spec already chose SSE-KMS.
+ */
 export function queueFieldsFromAws(
   name: string,
   attributes: Readonly<Record<string, string | undefined>>,
@@ -132,6 +138,7 @@ export function queueFieldsFromAws(
       field === "fifoQueue" || field === "contentBasedDeduplication" || field === "sqsManagedSSEEnabled";
     out[field] = isBoolean ? stringBoolean(value) : value;
   }
+  if (out["kmsMasterKeyID"] !== undefined) delete out["sqsManagedSSEEnabled"];
   const tagMap = Object.fromEntries(Object.entries(tags).map(([k, v]): [string, string] => [k, v ?? ""]));
   if (Object.keys(tagMap).length > 0) out["tags"] = tagMap;
   return out as QueueFields;
