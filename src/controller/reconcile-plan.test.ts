@@ -15,7 +15,7 @@ import {
 } from "./reconcile-plan.ts";
 
 const target: Target = {
-  noun: "bucket",
+  noun: "Bucket",
   name: "shop-assets",
   account: "111111111111",
   region: "us-east-1",
@@ -73,6 +73,24 @@ describe("planSync: what to do once AWS has answered", () => {
       assert.match(state.message, /cannot be used from account 111111111111: .*another AWS account/);
       assert.match(state.message, /choose another spec\.name$/);
     }
+  });
+
+  test("messages name the kind as users write it, never re-capitalised", () => {
+    const db: Target = {
+      ...target,
+      noun: "DBInstance",
+      name: "shop-db",
+      nameField: "spec.dbInstanceIdentifier",
+    };
+    const plan = (f: Found, o: { readOnly?: boolean } = {}) =>
+      planSync({ found: f, readOnly: o.readOnly ?? false, adoptionPolicy: null, target: db });
+    assert.match(
+      failure(plan(untagged)).message,
+      /^DBInstance "shop-db" in account 111111111111 .*already exists/,
+    );
+    assert.match(failure(plan(other)).message, /^DBInstance "shop-db" in account 111111111111 .*is owned by/);
+    assert.match(failure(plan(missing, { readOnly: true })).message, /^DBInstance "shop-db" does not exist/);
+    assert.match(failure(plan(elsewhere)).message, /^DBInstance "shop-db" cannot be used/);
   });
 
   test("ours → update", () => {

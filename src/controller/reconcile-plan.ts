@@ -7,9 +7,9 @@ import type { Decision } from "../resolver/types.ts";
 import { type FailureState, type SyncState, syncStateForDecision } from "./ack-conditions.ts";
 import { describeOwnership, type Ownership } from "./ownership.ts";
 
-/** The AWS object a reconcile is about, for messages: `bucket "x" in account 1111… (us-east-1)`. */
+/** The AWS object a reconcile is about, for messages: `Bucket "x" in account 1111… (us-east-1)`. */
 export interface Target {
-  /** e.g. "bucket". */
+  /** The kind as users write it ("Bucket", "DBInstance"): messages start with it. */
   readonly noun: string;
   readonly name: string;
   readonly account: string;
@@ -73,7 +73,7 @@ export function planSync(i: SyncInput): SyncPlan {
       return fail(
         "terminal",
         "NameTaken",
-        `${upper(i.target.noun)} "${i.target.name}" cannot be used from account ${i.target.account}: ${i.found.heldElsewhere}; crossrole never touches another account's resource: choose another ${i.target.nameField}`,
+        `${i.target.noun} "${i.target.name}" cannot be used from account ${i.target.account}: ${i.found.heldElsewhere}; crossrole never touches another account's resource: choose another ${i.target.nameField}`,
       );
     }
     if (i.readOnly || i.adoptionPolicy === "adopt") {
@@ -83,7 +83,7 @@ export function planSync(i: SyncInput): SyncPlan {
       return fail(
         "recoverable",
         "NotFound",
-        `${upper(i.target.noun)} "${i.target.name}" does not exist in account ${i.target.account} (${i.target.region}), and crossrole will not create it because ${why}`,
+        `${i.target.noun} "${i.target.name}" does not exist in account ${i.target.account} (${i.target.region}), and crossrole will not create it because ${why}`,
       );
     }
     if (i.pending) {
@@ -107,7 +107,7 @@ export function planSync(i: SyncInput): SyncPlan {
     return fail(
       "terminal",
       "NameTaken",
-      `${upper(what)} is ${describeOwnership(o)}; a read-only resource reads only what no other Kubernetes object owns (untagged, or its own): choose another ${i.target.nameField}`,
+      `${what} is ${describeOwnership(o)}; a read-only resource reads only what no other Kubernetes object owns (untagged, or its own): choose another ${i.target.nameField}`,
     );
   }
   switch (o.kind) {
@@ -117,7 +117,7 @@ export function planSync(i: SyncInput): SyncPlan {
       return fail(
         "terminal",
         "NameTaken",
-        `${upper(what)} is ${describeOwnership(o)}; crossrole never updates, adopts or deletes another object's AWS resource: choose another ${i.target.nameField}`,
+        `${what} is ${describeOwnership(o)}; crossrole never updates, adopts or deletes another object's AWS resource: choose another ${i.target.nameField}`,
       );
     case "untagged":
     case "earlier":
@@ -126,7 +126,7 @@ export function planSync(i: SyncInput): SyncPlan {
       return fail(
         "terminal",
         "AlreadyExists",
-        `${upper(what)} already exists and is ${describeOwnership(o)}; to take it over set the annotation ${resourceAnnotations.adoptionPolicy}: adopt (import it as it is) or adopt-or-create (make it match this spec); otherwise choose another ${i.target.nameField}${i.ignoredIntent ? `. (${i.ignoredIntent}: it was ignored)` : ""}`,
+        `${what} already exists and is ${describeOwnership(o)}; to take it over set the annotation ${resourceAnnotations.adoptionPolicy}: adopt (import it as it is) or adopt-or-create (make it match this spec); otherwise choose another ${i.target.nameField}${i.ignoredIntent ? `. (${i.ignoredIntent}: it was ignored)` : ""}`,
       );
   }
 }
@@ -258,8 +258,4 @@ export function checkRegion(observed: string | undefined, decided: string): Fail
 
 function fail(kind: FailureState["kind"], reason: string, message: string): SyncPlan {
   return { do: "fail", state: { kind, reason, message } };
-}
-
-function upper(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }

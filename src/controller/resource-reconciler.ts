@@ -253,7 +253,8 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
   const waitRequeueMs = d.waitRequeueMs ?? 15_000;
   const finalizer = finalizerFor(d.resourceType);
   const kindName = d.module.kind.kind;
-  const noun = kindName.toLowerCase();
+  // Messages name the kind as users write it (DBInstance, not "dbinstance" or "Dbinstance").
+  const noun = kindName;
   const locks = d.objectLocks ?? new KeyedMutex();
   const intentWindowMs = d.createIntentWindowMs ?? defaultIntentWindowMs;
   const getSecret: SecretGetter =

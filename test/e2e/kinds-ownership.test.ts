@@ -82,6 +82,11 @@ for (const kind of servedKindNames) {
         "NameTaken",
       );
       assert.match(condition(twin, "ACK.Terminal")?.message ?? "", new RegExp(`${kind}/own-a/first`));
+      // The kind as users write it (DBInstance, never "Dbinstance"), naming the AWS object.
+      assert.match(
+        condition(twin, "ACK.Terminal")?.message ?? "",
+        new RegExp(`^${kind} "${shared}" in account ${account} `),
+      );
       await deleteResourceAndWait(e2e.kube, kind, "own-b", "twin");
       assert.deepEqual(await held(kind, shared), [account], "the owner's object is still there");
       await waitForResourceCondition(e2e.kube, kind, "own-a", "first", "ACK.ResourceSynced", "True");
@@ -106,7 +111,9 @@ for (const kind of servedKindNames) {
       );
       assert.match(
         condition(again, "ACK.Terminal")?.message ?? "",
-        /created by an earlier object of the same name/,
+        new RegExp(
+          `^${kind} "${shared}" in account ${account} .*created by an earlier object of the same name`,
+        ),
       );
       assert.match(
         condition(again, "ACK.Terminal")?.message ?? "",
