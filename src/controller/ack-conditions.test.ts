@@ -18,6 +18,7 @@ import type { Condition } from "../runtime/conditions.ts";
 import {
   conditionTypes,
   iamRoleSelectedFor,
+  maxConditionMessage,
   nextConditions,
   type SyncState,
   syncStateForDecision,
@@ -237,6 +238,19 @@ describe("nextConditions: the decision's warnings", () => {
       find(nextConditions(undefined, synced, null, 1, t0, []), conditionTypes.synced)?.message,
       "Resource synced with AWS",
     );
+  });
+});
+
+describe("nextConditions: messages fit the CRD", () => {
+  test("a message longer than a condition holds is cut to the limit, saying so", () => {
+    const list = nextConditions(undefined, recoverable("AWSError", "x".repeat(40_000)), null, 1, t0);
+    for (const type of [conditionTypes.recoverable, conditionTypes.synced, conditionTypes.ready]) {
+      const message = find(list, type)?.message ?? "";
+      assert.equal(message.length, maxConditionMessage, type);
+      assert.match(message, /^x+… \(cut: too long for a condition\)$/);
+    }
+    const short = nextConditions(undefined, recoverable("AWSError", "short"), null, 1, t0);
+    assert.equal(find(short, conditionTypes.ready)?.message, "short");
   });
 });
 

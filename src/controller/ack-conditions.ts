@@ -86,12 +86,13 @@ export function nextConditions(
   const g = generation === undefined ? {} : { observedGeneration: generation };
   const synced = state.kind === "synced";
   const reason = synced ? "Synced" : state.reason;
-  const message =
+  const message = fitted(
     state.kind === "synced"
       ? withWarnings("Resource synced with AWS", warnings)
       : state.kind === "progressing"
         ? withWarnings(state.message, warnings)
-        : state.message;
+        : state.message,
+  );
   // The condition that explains a failure (Recoverable or Terminal); the other one no longer applies.
   const failure =
     state.kind === "terminal"
@@ -112,4 +113,17 @@ export function nextConditions(
   if (iamRoleSelected) updates.push({ ...iamRoleSelected, ...g });
   else list = removeCondition(list, conditionTypes.iamRoleSelected);
   return setConditions(list, updates, now);
+}
+
+/** The longest condition message the CRD stores (metav1.Condition's limit). */
+export const maxConditionMessage = 32768;
+
+/**
+ * `message`, cut to what the CRD stores: an AWS message or a list of problems can be longer,
+ * and a status write the apiserver refuses would fail the very report of the failure.
+ */
+function fitted(message: string): string {
+  if (message.length <= maxConditionMessage) return message;
+  const more = "… (cut: too long for a condition)";
+  return message.slice(0, maxConditionMessage - more.length) + more;
 }
