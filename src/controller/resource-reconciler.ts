@@ -73,6 +73,7 @@ import {
   unfinishedCreate,
 } from "./create-intent.ts";
 import type { DecisionTracker } from "./decision-tracker.ts";
+import { kubeApiErrorIn, kubeFailureState } from "./kube-failure.ts";
 import { judgeOwnership, type Owner, ownershipTags } from "./ownership.ts";
 import { type ResourcePolicies, readPolicies } from "./policies.ts";
 import {
@@ -499,7 +500,11 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     return { observation, found: { found: true, ownership, unfinishedCreate: unfinished } };
   }
 
-  /** An AWS call failed: classified (credential failures keep their own reason) and reported. */
+  /**
+   * A step among the AWS calls failed: classified and reported as what it was. Credential
+   * failures keep their own reason; a failed Kubernetes call is said as such (never as the AWS
+   * read it happened beside).
+   */
   function awsFailure(err: unknown, spec: Spec, reason: string): Failed {
     if (credentialFailure(err)) {
       return failed(
@@ -508,6 +513,8 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
         err,
       );
     }
+    const kube = kubeApiErrorIn(err);
+    if (kube) return failed(kubeFailureState(kube, d.resourceType), undefined, err);
     const kind = d.module.isTerminal(err) ? "terminal" : "recoverable";
     return failed({ kind, reason, message: errorText(err, spec) }, undefined, err);
   }
@@ -516,6 +523,8 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
   function errorText(err: unknown, spec?: Spec): string {
     const credential = credentialFailure(err);
     if (credential) return credential.message;
+    const kube = kubeApiErrorIn(err);
+    if (kube) return kubeFailureState(kube, d.resourceType).message;
     if (spec === undefined) return err instanceof Error ? err.message : String(err);
     return d.module.describeError(err, spec);
   }

@@ -72,6 +72,14 @@ export interface KubeClient {
   watch(req: WatchRequest): Promise<void>;
 }
 
+/** The request an apiserver error answered, so that messages can name the Kubernetes call. */
+export interface KubeCall {
+  readonly method: string;
+  readonly path: string;
+  /** A PATCH's top-level fields (spec, status, metadata): the part of the object it wrote. */
+  readonly fields?: readonly string[];
+}
+
 /** An HTTP error from the apiserver, with the metav1.Status it sent when it sent one. */
 export class KubeApiError extends Error {
   readonly status: number;
@@ -80,13 +88,23 @@ export class KubeApiError extends Error {
   readonly body: unknown;
   /** The Retry-After header's seconds (429/503), when sent. */
   readonly retryAfterSeconds: number | undefined;
-  constructor(status: number, reason: string, message: string, body: unknown, retryAfterSeconds?: number) {
+  /** The call that failed, when the client made it (a watch's ERROR event has none). */
+  readonly call: KubeCall | undefined;
+  constructor(
+    status: number,
+    reason: string,
+    message: string,
+    body: unknown,
+    retryAfterSeconds?: number,
+    call?: KubeCall,
+  ) {
     super(message);
     this.name = "KubeApiError";
     this.status = status;
     this.reason = reason;
     this.body = body;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.call = call;
   }
 }
 
@@ -165,11 +183,11 @@ function parseBody(text: string): unknown {
 function apiError(
   status: number,
   body: unknown,
-  method: string,
-  path: string,
+  call: KubeCall,
   res: IncomingMessage,
   config: RestConfig,
 ): KubeApiError {
+  const { method, path } = call;
   const s = (typeof body === "object" && body !== null ? body : {}) as {
     reason?: unknown;
     message?: unknown;
@@ -189,7 +207,18 @@ function apiError(
     `${method} ${path}: ${status}${reason ? ` ${reason}` : ""}: ${detail}${hint}`,
     body,
     Number.isFinite(retryAfter) ? retryAfter : undefined,
+    call,
   );
+}
+
+/** The call a request makes; a PATCH names the top-level fields it writes. */
+function callOf(r: KubeRequest): KubeCall {
+  const body = r.body;
+  const fields =
+    r.method === "PATCH" && typeof body === "object" && body !== null && !Array.isArray(body)
+      ? Object.keys(body)
+      : undefined;
+  return { method: r.method, path: r.path, ...(fields === undefined ? {} : { fields }) };
 }
 
 class ConfigKubeClient implements KubeClient {
@@ -278,7 +307,7 @@ class ConfigKubeClient implements KubeClient {
       res.setEncoding("utf8");
       for await (const chunk of res) text += chunk as string;
       const parsed = parseBody(text);
-      if (status >= 400) throw apiError(status, parsed, r.method, r.path, res, this.#config);
+      if (status >= 400) throw apiError(status, parsed, callOf(r), res, this.#config);
       return parsed as T;
     } catch (err) {
       if (timeout.signal.aborted && !(err instanceof KubeApiError)) {
@@ -315,7 +344,7 @@ class ConfigKubeClient implements KubeClient {
         let text = "";
         res.setEncoding("utf8");
         for await (const chunk of res) text += chunk as string;
-        throw apiError(status, parseBody(text), "WATCH", w.path, res, this.#config);
+        throw apiError(status, parseBody(text), { method: "WATCH", path: w.path }, res, this.#config);
       }
       w.onOpen?.();
       await new Promise<void>((resolve, reject) => {
