@@ -97,6 +97,7 @@ import {
   secretFingerprint,
 } from "./secret-inputs.ts";
 import type { SelfWrites } from "./self-writes.ts";
+import { checkSpecWrite, checkStatusWrite, WriteRefused } from "./write-check.ts";
 
 /** A managed resource as it sits in the informer cache. */
 export type ManagedObject = KubeObject & {
@@ -305,12 +306,12 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
     const extraChanged =
       extra !== undefined && Object.entries(extra).some(([k, v]) => !sameAsStored(v, obj.status?.[k]));
     if (conditionsEqual(current, conditions) && !metaChanged && !extraChanged) return;
+    const status = { conditions, ...(metadata ? { ackResourceMetadata: metadata } : {}), ...extra };
+    // Never send what the kind's own CRD refuses: a 422 would come back on every retry.
+    const refused = checkStatusWrite({ kind: kindName, parseStatus: d.module.parseStatus, status });
+    if (refused) throw new WriteRefused(refused);
     // The answer carries the new resourceVersion the finalizer patches are checked against.
-    a.obj = await patchStatus(
-      a,
-      { conditions, ...(metadata ? { ackResourceMetadata: metadata } : {}), ...extra },
-      ifUnchanged,
-    );
+    a.obj = await patchStatus(a, status, ifUnchanged);
     d.selfWrites?.record(a.key, a.obj);
   }
 
@@ -502,8 +503,8 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
 
   /**
    * A step among the AWS calls failed: classified and reported as what it was. Credential
-   * failures keep their own reason; a failed Kubernetes call is said as such (never as the AWS
-   * read it happened beside).
+   * failures keep their own reason; a value the kind's schema cannot record, and a failed
+   * Kubernetes call, are said as such (never as the AWS read they happened beside).
    */
   function awsFailure(err: unknown, spec: Spec, reason: string): Failed {
     if (credentialFailure(err)) {
@@ -513,6 +514,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
         err,
       );
     }
+    if (err instanceof WriteRefused) return failed(err.state, "none", err);
     const kube = kubeApiErrorIn(err);
     if (kube) return failed(kubeFailureState(kube, d.resourceType), undefined, err);
     const kind = d.module.isTerminal(err) ? "terminal" : "recoverable";
@@ -857,6 +859,16 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
         ? late.spec
         : undefined;
     if (specPatch === undefined) return;
+    // AWS's values may not fit the kind's schema: say which, instead of a 422 on every retry.
+    const refused = checkSpecWrite({
+      kind: kindName,
+      parseSpec: d.module.parseSpec,
+      current: a.obj.spec ?? {},
+      next: late.spec,
+      filled: late.initialized,
+      strictAdoption,
+    });
+    if (refused) throw new WriteRefused(refused);
     a.obj = await d.kube.request<ManagedObject>({
       method: "PATCH",
       path: objectPath(d.resourceType, a.ref.namespace, a.ref.name),

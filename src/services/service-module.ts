@@ -12,15 +12,33 @@ import type { CallContext } from "./call-context.ts";
 
 export type ParseResult<T> =
   | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly message: string;
+      /** Where the problems are, below the root ("spec"): to show the values refused. */
+      readonly paths?: readonly (readonly PropertyKey[])[];
+    };
 
 /** parseSpec for a kind whose spec is one zod schema: errors name the field as the apiserver would. */
 export function parseSpecWith<Spec>(schema: z.ZodType<Spec>): (spec: unknown) => ParseResult<Spec> {
-  return (spec) => {
-    const r = schema.safeParse(spec);
+  return parseAt(schema, "spec");
+}
+
+/** parseStatus from the kind's status schema (the one its CRD is generated from). */
+export function parseStatusWith(schema: z.ZodType): (status: unknown) => ParseResult<unknown> {
+  return parseAt(schema, "status");
+}
+
+function parseAt<T>(schema: z.ZodType<T>, root: string): (value: unknown) => ParseResult<T> {
+  return (value) => {
+    const r = schema.safeParse(value);
     return r.success
       ? { ok: true, value: r.data }
-      : { ok: false, message: describeIssues(r.error, ["spec"]).join("; ") };
+      : {
+          ok: false,
+          message: describeIssues(r.error, [root]).join("; "),
+          paths: r.error.issues.map((issue) => issue.path),
+        };
   };
 }
 
@@ -69,6 +87,11 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
   readonly kind: ResourceKind;
   /** Validates `spec` (everything except identityRef matters to AWS); the message names the field. */
   parseSpec(spec: unknown): ParseResult<Spec>;
+  /**
+   * Validates a status against the kind's status schema, the one its CRD is generated from: the
+   * reconciler checks what it is about to write, so that the apiserver never refuses it.
+   */
+  parseStatus(status: unknown): ParseResult<unknown>;
   /** The SDK client acting with the decision's identity, in its region and endpoint. */
   client(credentials: CredentialService, decision: Decision, resource: ResourceRef): Promise<Client>;
   /** The AWS name the spec gives the object (bucket name, queue name, ...). */

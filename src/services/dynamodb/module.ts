@@ -5,7 +5,7 @@
 // account and region (`arn`), which is where `read` looked. A table spends time CREATING,
 // UPDATING and DELETING (and so do its indexes): `busy` tells the reconciler to write nothing
 // and look again shortly, and `statusFrom` reports ACK's status.tableStatus and friends.
-import { parseSpecWith, type ServiceModule } from "../service-module.ts";
+import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-module.ts";
 import {
   adoptedSpec,
   errorReporting,
@@ -20,7 +20,7 @@ import { dynamodbClientFactory } from "./client.ts";
 import { diff, lateInitialize } from "./diff.ts";
 import { classifyError, isTableError } from "./errors.ts";
 import { arnOf, statusFromDescription, tagMapOf, userTags } from "./mapping.ts";
-import { type TableFields, type TableSpec, tableKind, tableSpecSchema } from "./schema.ts";
+import { type TableFields, type TableSpec, tableKind, tableSpecSchema, tableStatusSchema } from "./schema.ts";
 import {
   busyState,
   claimTable,
@@ -42,6 +42,7 @@ const fieldsOf = (observed: ObservedTable): TableFields =>
 export const tableService: ServiceModule<TableSpec, ObservedTable, TableClient> = {
   kind: tableKind,
   parseSpec: parseSpecWith(tableSpecSchema),
+  parseStatus: parseStatusWith(tableStatusSchema),
   client: regionalClient(dynamodbClientFactory, "dynamodb"),
   ...identifiedBy("tableName"),
   read: async (client, spec, ctx) => observationOf(await readTable(client, spec, ctx), "table"),

@@ -8,7 +8,13 @@
 // status.dbInstanceStatus and endpoint. The master password comes from a Secret
 // (`secretFields`): the reconciler reads it and hands it to create, and to update whenever the
 // Secret changed.
-import { parseSpecWith, type SecretField, type SecretValues, type ServiceModule } from "../service-module.ts";
+import {
+  parseSpecWith,
+  parseStatusWith,
+  type SecretField,
+  type SecretValues,
+  type ServiceModule,
+} from "../service-module.ts";
 import {
   errorReporting,
   observationOf,
@@ -45,6 +51,7 @@ import {
   type DBInstanceSpec,
   dbInstanceKind,
   dbInstanceSpecSchema,
+  dbInstanceStatusSchema,
 } from "./schema.ts";
 
 /** How soon to look again at an instance RDS is working on (creating, modifying, ...). */
@@ -64,6 +71,7 @@ function passwordOf(secrets: SecretValues | undefined): string | undefined {
 export const dbInstanceService: ServiceModule<DBInstanceSpec, ObservedDBInstance, DBInstanceClient> = {
   kind: dbInstanceKind,
   parseSpec: parseSpecWith(dbInstanceSpecSchema),
+  parseStatus: parseStatusWith(dbInstanceStatusSchema),
   client: regionalClient(rdsClientFactory, "rds"),
   identifier: (spec) => awsIdentifier(spec),
   identifierField: "spec.dbInstanceIdentifier",

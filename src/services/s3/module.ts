@@ -1,6 +1,6 @@
 // The S3 Bucket kind plugged into the generic reconciler.
 import type { S3Client } from "@aws-sdk/client-s3";
-import { parseSpecWith, type ServiceModule } from "../service-module.ts";
+import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-module.ts";
 import {
   adoptedSpec,
   errorReporting,
@@ -24,7 +24,13 @@ import { s3ClientFactory } from "./client.ts";
 import { afterApplying, diff, lateInitialize } from "./diff.ts";
 import { classifyError, isBucketError } from "./errors.ts";
 import { arnOf, tagMapOf, userTagging } from "./mapping.ts";
-import { type BucketFields, type BucketSpec, bucketKind, bucketSpecSchema } from "./schema.ts";
+import {
+  type BucketFields,
+  type BucketSpec,
+  bucketKind,
+  bucketSpecSchema,
+  bucketStatusSchema,
+} from "./schema.ts";
 
 /** The spec fields of what AWS has. */
 const withoutRegion = (observed: ObservedBucket): BucketFields => withoutKeys(observed, ["region"]);
@@ -32,6 +38,7 @@ const withoutRegion = (observed: ObservedBucket): BucketFields => withoutKeys(ob
 export const bucketService: ServiceModule<BucketSpec, ObservedBucket, S3Client> = {
   kind: bucketKind,
   parseSpec: parseSpecWith(bucketSpecSchema),
+  parseStatus: parseStatusWith(bucketStatusSchema),
   client: (credentials, decision, resource) => credentials.client(s3ClientFactory, decision, resource),
   ...identifiedBy("name"),
   // A name another account holds reads as `found: false` with `heldElsewhere`.

@@ -1,4 +1,4 @@
-import { parseSpecWith, type ServiceModule } from "../service-module.ts";
+import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-module.ts";
 import {
   adoptedSpec,
   errorReporting,
@@ -12,7 +12,7 @@ import { snsClientFactory } from "./client.ts";
 import { diff, lateInitialize } from "./diff.ts";
 import { classifyError, isTopicError } from "./errors.ts";
 import { arnOf, parseTopicArn, tagMapOf, userTags } from "./mapping.ts";
-import { type TopicFields, type TopicSpec, topicKind, topicSpecSchema } from "./schema.ts";
+import { type TopicFields, type TopicSpec, topicKind, topicSpecSchema, topicStatusSchema } from "./schema.ts";
 import {
   claimTopic,
   createTopic,
@@ -30,6 +30,7 @@ const fieldsOf = (observed: ObservedTopic): TopicFields =>
 export const topicService: ServiceModule<TopicSpec, ObservedTopic, TopicClient> = {
   kind: topicKind,
   parseSpec: parseSpecWith(topicSpecSchema),
+  parseStatus: parseStatusWith(topicStatusSchema),
   async client(credentials, decision, resource) {
     const sns = await credentials.client(snsClientFactory, decision, resource);
     const account = decision.account ?? (await credentials.callerIdentity(decision, resource)).account;

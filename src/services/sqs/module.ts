@@ -1,4 +1,4 @@
-import { parseSpecWith, type ServiceModule } from "../service-module.ts";
+import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-module.ts";
 import {
   adoptedSpec,
   errorReporting,
@@ -22,7 +22,7 @@ import {
   readQueue,
   updateQueue,
 } from "./queue.ts";
-import { type QueueFields, type QueueSpec, queueKind, queueSpecSchema } from "./schema.ts";
+import { type QueueFields, type QueueSpec, queueKind, queueSpecSchema, queueStatusSchema } from "./schema.ts";
 
 /** The spec fields of what AWS has. */
 const fieldsOf = (observed: ObservedQueue): QueueFields =>
@@ -31,6 +31,7 @@ const fieldsOf = (observed: ObservedQueue): QueueFields =>
 export const queueService: ServiceModule<QueueSpec, ObservedQueue, QueueClient> = {
   kind: queueKind,
   parseSpec: parseSpecWith(queueSpecSchema),
+  parseStatus: parseStatusWith(queueStatusSchema),
   client: regionalClient(sqsClientFactory, "sqs"),
   ...identifiedBy("queueName"),
   read: async (client, spec, ctx) => observationOf(await readQueue(client, spec, ctx), "queue"),
