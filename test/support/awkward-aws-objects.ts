@@ -1,0 +1,355 @@
+// AWS objects with the values AWS (here the emulator) hands back that a spec or status must
+// still record, made out of band in one account per served kind: AWS's defaults, KMS keys of
+// another account and aliases, FIFO variants, policies AWS writes itself, suspended versioning,
+// and a few values crossrole's schema must refuse (a limit beyond the schema's). Used by
+// test/integration/observed-writeback.test.ts, which writes what the controller would write back
+// for each and checks the apiserver agrees with the controller's own check. A new kind adds its
+// cases here (the test fails for a served kind without any).
+import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { CreateDBInstanceCommand, RDSClient } from "@aws-sdk/client-rds";
+import {
+  CreateBucketCommand,
+  PutBucketEncryptionCommand,
+  PutBucketOwnershipControlsCommand,
+  PutBucketVersioningCommand,
+  PutPublicAccessBlockCommand,
+} from "@aws-sdk/client-s3";
+import { CreateTopicCommand, SNSClient } from "@aws-sdk/client-sns";
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { clientAs, s3As } from "../../src/local-stack/accounts.ts";
+import { region } from "../../src/local-stack/controller-process.ts";
+
+/** A KMS key in an account other than the object's (SSE with a central team's key). */
+export const otherAccountsKey = "arn:aws:kms:us-east-1:222222222222:key/1234abcd-12ab-34cd-56ef-1234567890ab";
+
+export interface AwkwardCase {
+  readonly title: string;
+  /** The AWS name to use: `base` with the kind's own suffix (a FIFO queue's ".fifo"). */
+  readonly name?: (base: string) => string;
+  /** Makes the object, as the account itself, at `endpoint`. */
+  make(endpoint: string, account: string, name: string): Promise<void>;
+  /** The resource's spec beside the kind's minimal one (what its manifest says). */
+  readonly spec?: Readonly<Record<string, unknown>>;
+  /**
+   * What AWS may answer that the emulator cannot be made to: applied to what the module read.
+   * Such cases test that the controller's check and the apiserver agree, not the mapping.
+   */
+  readonly answer?: (observed: Record<string, unknown>) => Record<string, unknown>;
+  /** False where crossrole's schema must refuse the value: both the check and the apiserver. */
+  readonly recordable?: boolean;
+}
+
+const queueCases: AwkwardCase[] = [
+  {
+    title: "SQS's defaults",
+    make: async (endpoint, account, name) => {
+      await (await clientAs(SQSClient, endpoint, account)).send(new CreateQueueCommand({ QueueName: name }));
+    },
+  },
+  {
+    title: "a KMS key of another account (the emulator also answers SqsManagedSseEnabled true)",
+    spec: { kmsMasterKeyID: otherAccountsKey },
+    make: async (endpoint, account, name) => {
+      await (await clientAs(SQSClient, endpoint, account)).send(
+        new CreateQueueCommand({ QueueName: name, Attributes: { KmsMasterKeyId: otherAccountsKey } }),
+      );
+    },
+  },
+  {
+    title: "a KMS alias",
+    spec: { kmsMasterKeyID: "alias/aws/sqs" },
+    make: async (endpoint, account, name) => {
+      await (await clientAs(SQSClient, endpoint, account)).send(
+        new CreateQueueCommand({ QueueName: name, Attributes: { KmsMasterKeyId: "alias/aws/sqs" } }),
+      );
+    },
+  },
+  {
+    title: "FIFO with content-based deduplication, a dead-letter queue and a policy",
+    name: (base) => `${base}.fifo`,
+    spec: { fifoQueue: "true" },
+    make: async (endpoint, account, name) => {
+      const sqs = await clientAs(SQSClient, endpoint, account);
+      const dlq = await sqs.send(
+        new CreateQueueCommand({
+          QueueName: `${name.replace(/\.fifo$/, "")}-dlq.fifo`,
+          Attributes: { FifoQueue: "true" },
+        }),
+      );
+      const dlqArn = (
+        await sqs.send(
+          new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ["QueueArn"] }),
+        )
+      ).Attributes?.["QueueArn"];
+      await sqs.send(
+        new CreateQueueCommand({
+          QueueName: name,
+          Attributes: {
+            FifoQueue: "true",
+            ContentBasedDeduplication: "true",
+            RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: "5" }),
+            Policy: JSON.stringify({
+              Version: "2012-10-17",
+              Statement: [
+                {
+                  Effect: "Allow",
+                  Principal: { AWS: "arn:aws:iam::222222222222:root" },
+                  Action: "sqs:SendMessage",
+                  Resource: "*",
+                },
+              ],
+            }),
+          },
+        }),
+      );
+    },
+  },
+  {
+    title: "a VisibilityTimeout beyond the schema's 43200 s (a limit AWS could raise)",
+    recordable: false,
+    make: async (endpoint, account, name) => {
+      await (await clientAs(SQSClient, endpoint, account)).send(
+        new CreateQueueCommand({ QueueName: name, Attributes: { VisibilityTimeout: "50000" } }),
+      );
+    },
+  },
+  {
+    title: "SSE-SQS reported on beside a KMS key, as the emulator does (no longer read so)",
+    recordable: false,
+    spec: { kmsMasterKeyID: otherAccountsKey },
+    answer: (observed) => ({ ...observed, sqsManagedSSEEnabled: "true" }),
+    make: async (endpoint, account, name) => {
+      await (await clientAs(SQSClient, endpoint, account)).send(
+        new CreateQueueCommand({ QueueName: name, Attributes: { KmsMasterKeyId: otherAccountsKey } }),
+      );
+    },
+  },
+];
+
+const topicCases: AwkwardCase[] = [
+  {
+    title: "SNS's defaults (its own access policy, effective delivery policy)",
+    make: async (endpoint, account, name) => {
+      await (await clientAs(SNSClient, endpoint, account)).send(new CreateTopicCommand({ Name: name }));
+    },
+  },
+  {
+    title: "a KMS key of another account",
+    spec: { kmsMasterKeyID: otherAccountsKey },
+    make: async (endpoint, account, name) => {
+      await (await clientAs(SNSClient, endpoint, account)).send(
+        new CreateTopicCommand({ Name: name, Attributes: { KmsMasterKeyId: otherAccountsKey } }),
+      );
+    },
+  },
+  {
+    title: "FIFO with content-based deduplication and an HTTP delivery policy",
+    name: (base) => `${base}.fifo`,
+    spec: { fifoTopic: "true" },
+    make: async (endpoint, account, name) => {
+      await (await clientAs(SNSClient, endpoint, account)).send(
+        new CreateTopicCommand({
+          Name: name,
+          Attributes: {
+            FifoTopic: "true",
+            ContentBasedDeduplication: "true",
+            DeliveryPolicy: JSON.stringify({
+              http: { defaultHealthyRetryPolicy: { numRetries: 5, minDelayTarget: 1, maxDelayTarget: 60 } },
+            }),
+          },
+        }),
+      );
+    },
+  },
+];
+
+const bucketCases: AwkwardCase[] = [
+  {
+    title: "S3's defaults",
+    make: async (endpoint, account, name) => {
+      await (await s3As(endpoint, account)).send(new CreateBucketCommand({ Bucket: name }));
+    },
+  },
+  {
+    title: "SSE-S3 by default, as AWS answers for every bucket since 2023 (the emulator reports none)",
+    answer: (observed) => ({
+      ...observed,
+      encryption: {
+        rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: "AES256" }, bucketKeyEnabled: false }],
+      },
+    }),
+    make: async (endpoint, account, name) => {
+      await (await s3As(endpoint, account)).send(new CreateBucketCommand({ Bucket: name }));
+    },
+  },
+  {
+    title: "SSE-KMS with another account's key and a bucket key",
+    make: async (endpoint, account, name) => {
+      const s3 = await s3As(endpoint, account);
+      await s3.send(new CreateBucketCommand({ Bucket: name }));
+      await s3.send(
+        new PutBucketEncryptionCommand({
+          Bucket: name,
+          ServerSideEncryptionConfiguration: {
+            Rules: [
+              {
+                ApplyServerSideEncryptionByDefault: {
+                  SSEAlgorithm: "aws:kms",
+                  KMSMasterKeyID: otherAccountsKey,
+                },
+                BucketKeyEnabled: true,
+              },
+            ],
+          },
+        }),
+      );
+    },
+  },
+  {
+    title: "versioning suspended, owner-enforced ownership, every public access block on",
+    make: async (endpoint, account, name) => {
+      const s3 = await s3As(endpoint, account);
+      await s3.send(new CreateBucketCommand({ Bucket: name }));
+      await s3.send(
+        new PutBucketVersioningCommand({ Bucket: name, VersioningConfiguration: { Status: "Enabled" } }),
+      );
+      await s3.send(
+        new PutBucketVersioningCommand({ Bucket: name, VersioningConfiguration: { Status: "Suspended" } }),
+      );
+      await s3.send(
+        new PutBucketOwnershipControlsCommand({
+          Bucket: name,
+          OwnershipControls: { Rules: [{ ObjectOwnership: "BucketOwnerEnforced" }] },
+        }),
+      );
+      await s3.send(
+        new PutPublicAccessBlockCommand({
+          Bucket: name,
+          PublicAccessBlockConfiguration: {
+            BlockPublicAcls: true,
+            IgnorePublicAcls: true,
+            BlockPublicPolicy: true,
+            RestrictPublicBuckets: true,
+          },
+        }),
+      );
+    },
+  },
+];
+
+const key = [{ AttributeName: "id", KeyType: "HASH" as const }];
+const keyAttribute = [{ AttributeName: "id", AttributeType: "S" as const }];
+
+const tableCases: AwkwardCase[] = [
+  {
+    title: "on demand, DynamoDB's defaults",
+    make: async (endpoint, account, name) => {
+      await (await clientAs(DynamoDBClient, endpoint, account)).send(
+        new CreateTableCommand({
+          TableName: name,
+          KeySchema: key,
+          AttributeDefinitions: keyAttribute,
+          BillingMode: "PAY_PER_REQUEST",
+        }),
+      );
+    },
+  },
+  {
+    title: "SSE with another account's KMS key",
+    make: async (endpoint, account, name) => {
+      await (await clientAs(DynamoDBClient, endpoint, account)).send(
+        new CreateTableCommand({
+          TableName: name,
+          KeySchema: key,
+          AttributeDefinitions: keyAttribute,
+          BillingMode: "PAY_PER_REQUEST",
+          SSESpecification: { Enabled: true, SSEType: "KMS", KMSMasterKeyId: otherAccountsKey },
+        }),
+      );
+    },
+  },
+  {
+    title: "provisioned, with a stream, an index and deletion protection",
+    spec: {
+      billingMode: "PROVISIONED",
+      provisionedThroughput: { readCapacityUnits: 5, writeCapacityUnits: 5 },
+      attributeDefinitions: [
+        { attributeName: "id", attributeType: "S" },
+        { attributeName: "sk", attributeType: "N" },
+      ],
+    },
+    make: async (endpoint, account, name) => {
+      await (await clientAs(DynamoDBClient, endpoint, account)).send(
+        new CreateTableCommand({
+          TableName: name,
+          KeySchema: key,
+          AttributeDefinitions: [...keyAttribute, { AttributeName: "sk", AttributeType: "N" }],
+          BillingMode: "PROVISIONED",
+          ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 },
+          StreamSpecification: { StreamEnabled: true, StreamViewType: "NEW_AND_OLD_IMAGES" },
+          DeletionProtectionEnabled: true,
+          GlobalSecondaryIndexes: [
+            {
+              IndexName: "by-sk",
+              KeySchema: [{ AttributeName: "sk", KeyType: "HASH" }],
+              Projection: { ProjectionType: "KEYS_ONLY" },
+              ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 },
+            },
+          ],
+        }),
+      );
+    },
+  },
+];
+
+const dbInstanceCases: AwkwardCase[] = [
+  {
+    title: "postgres with RDS's defaults",
+    make: async (endpoint, account, name) => {
+      await (await clientAs(RDSClient, endpoint, account)).send(
+        new CreateDBInstanceCommand({
+          DBInstanceIdentifier: name,
+          DBInstanceClass: "db.t3.micro",
+          Engine: "postgres",
+          AllocatedStorage: 20,
+          MasterUsername: "crossrole",
+          MasterUserPassword: "test-password-1",
+        }),
+      );
+    },
+  },
+  {
+    title: "mysql, gp3, encrypted with another account's key, multi-AZ, deletion protection",
+    spec: { engine: "mysql" },
+    make: async (endpoint, account, name) => {
+      await (await clientAs(RDSClient, endpoint, account)).send(
+        new CreateDBInstanceCommand({
+          DBInstanceIdentifier: name,
+          DBInstanceClass: "db.t3.micro",
+          Engine: "mysql",
+          AllocatedStorage: 20,
+          StorageType: "gp3",
+          StorageEncrypted: true,
+          KmsKeyId: otherAccountsKey,
+          MultiAZ: true,
+          DeletionProtection: true,
+          BackupRetentionPeriod: 0,
+          MasterUsername: "crossrole",
+          MasterUserPassword: "test-password-1",
+          DBName: "shop",
+        }),
+      );
+    },
+  },
+];
+
+/** The cases by kind name; region: every case is made there. */
+export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
+  Queue: queueCases,
+  Topic: topicCases,
+  Bucket: bucketCases,
+  Table: tableCases,
+  DBInstance: dbInstanceCases,
+};
+
+export { region };
