@@ -189,3 +189,48 @@ test("creates that never land: the resources are released once the intent's wind
   drop();
   assert.deepEqual(await held(prefix), []);
 });
+
+test("a create answered after its resource was released by hand: what it made is deleted, not forgotten (every kind)", async () => {
+  let land: () => void = () => undefined;
+  const landing = new Promise<void>((resolve) => {
+    land = resolve;
+  });
+  const prefix = "late-c-";
+  const remove = proxy.addFault({
+    name: `hold ${prefix}`,
+    match: isCreate(prefix),
+    respond: { holdUntil: landing },
+  });
+  try {
+    await e2e.apply(
+      servedKindNames.map((k) => minimalResource(k, ns, awsName(prefix, k), awsName(prefix, k))),
+    );
+    await waitFor(() => proxy.requests.filter((r) => isCreate(prefix)(r)).length >= servedKindNames.length, {
+      what: `the ${servedKindNames.length} creates of ${prefix}* sent`,
+      timeoutMs: 30_000,
+    });
+    // An operator clears the finalizers of resources being deleted: Kubernetes lets them go at
+    // once, while the controller still waits for AWS's answer to their creates.
+    for (const kind of servedKindNames) {
+      const path = resourcePath(kind, ns, awsName(prefix, kind));
+      await e2e.kube.request({ method: "DELETE", path });
+      await e2e.kube.request({
+        method: "PATCH",
+        path,
+        contentType: "application/merge-patch+json",
+        body: { metadata: { finalizers: null } },
+      });
+    }
+    await waitAllGone(prefix, 10_000);
+  } finally {
+    remove();
+  }
+  land();
+  const cleaned = () => controller.logs().filter((l) => l["event"] === "resource.gone-during-create");
+  await waitFor(() => cleaned().length >= servedKindNames.length, {
+    what: "the controller to handle each create whose resource was gone",
+    timeoutMs: 20_000,
+  });
+  for (const line of cleaned()) assert.match(String(line["msg"]), /deleted what the create made/);
+  assert.deepEqual(await held(prefix), [], "nothing left behind");
+});
