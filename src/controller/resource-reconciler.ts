@@ -798,7 +798,13 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       }
       await locks.run(lockKey(target), async () => {
         const { found } = await observe(a, conn, spec, target, intent);
-        if (planDelete(found, target).do !== "delete") return;
+        if (planDelete(found, target).do !== "delete") {
+          a.log.warn(
+            fields,
+            `the resource was deleted while its create was in flight; nothing of it is in AWS now (should ${what} appear later with this object's tags, delete it by hand)`,
+          );
+          return;
+        }
         await d.module.delete(conn.client, spec, a.call, a.obj.metadata.annotations ?? {});
         a.log.warn(
           fields,

@@ -20,6 +20,7 @@ import {
 import { waitFor } from "../../src/local-stack/wait.ts";
 import { KubeApiError } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
+import { minimalResource } from "../support/minimal-resources.ts";
 import {
   type ControllerProcess,
   clientAs,
@@ -42,18 +43,15 @@ const otherAccountsKey = "arn:aws:kms:us-east-1:222222222222:key/1234abcd-12ab-3
 let e2e: E2E;
 let controller: ControllerProcess;
 
+/** A Queue `name` in `ns` whose AWS name is `<ns>-<name>`. */
 function queue(
   ns: string,
   name: string,
   spec: Record<string, unknown> = {},
   metadata: Record<string, unknown> = {},
 ): KubeObject {
-  return {
-    apiVersion: "sqs.services.k8s.aws/v1alpha1",
-    kind: "Queue",
-    metadata: { name, namespace: ns, ...metadata },
-    spec: { queueName: `${ns}-${name}`, ...spec },
-  } as KubeObject;
+  const q = minimalResource("Queue", ns, name, `${ns}-${name}`, spec);
+  return { ...q, metadata: { ...q.metadata, ...metadata } };
 }
 
 /** Denies every change of a Queue's spec in namespaces labelled frozen=true (status is its own resource). */
