@@ -118,7 +118,7 @@ const runFlags: readonly FlagSpec[] = [
     name: "create-intent-window-seconds",
     type: "string",
     value: "<seconds>",
-    default: "600",
+    default: "120",
     help: "How long after a create was requested it may still land in AWS (an answer lost to a timeout or a crash): until then, finding nothing does not cause a second create, and deleting the resource waits for it.",
   },
   ...settingsFlags,

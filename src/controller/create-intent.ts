@@ -39,10 +39,12 @@ export interface IntentTarget {
 /** How far an object's creation time may precede the recorded intent (clock skew). */
 export const intentSkewMs = 5_000;
 /**
- * How long after the intent a create may still land (SDK retries, an answer after a timeout, a
- * request held on the way): --create-intent-window-seconds.
+ * How long after the intent a create may still land: --create-intent-window-seconds. It covers
+ * the SDK's own retries of the call (10 s per attempt, a few attempts) and AWS finishing a
+ * request whose caller died; a resource whose create went unanswered waits this long at most
+ * before it is created again, or released once deleted, so it is not made longer than needed.
  */
-export const defaultIntentWindowMs = 10 * 60_000;
+export const defaultIntentWindowMs = 2 * 60_000;
 
 const macVersion = "crossrole.dev/create-intent/v1";
 
