@@ -11,9 +11,9 @@
 // interrupted at that moment then needs adoption), nothing else is lost.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Logger } from "pino";
-import type { SecretReader } from "../credentials/secret-reader.ts";
-import { getIfExists, isAlreadyExists, type KubeClient } from "../runtime/kube-client.ts";
-import { collectionPath, objectPath } from "../runtime/kube-object.ts";
+import { kubeSecretReader, type SecretReader } from "../credentials/secret-reader.ts";
+import { isAlreadyExists, type KubeClient } from "../runtime/kube-client.ts";
+import { collectionPath } from "../runtime/kube-object.ts";
 import { secretType } from "./config-types.ts";
 
 export const controllerKeySecret = "crossrole-controller-key";
@@ -67,6 +67,8 @@ export class ControllerKeyStore {
   /** The key this process created or read directly, while the informer has not shown it yet. */
   #direct: ControllerKey | undefined;
   #creating: Promise<ControllerKey> | undefined;
+  /** The last key text parsed, and its key: a reconcile asks for it, the Secret rarely changes. */
+  #parsed: { readonly text: string; readonly key: ControllerKey } | undefined;
 
   constructor(o: ControllerKeyStoreOptions) {
     this.#o = o;
@@ -87,18 +89,19 @@ export class ControllerKeyStore {
   }
 
   #parse(text: string | undefined): ControllerKey {
+    if (text !== undefined && this.#parsed?.text === text) return this.#parsed.key;
     const bytes = Buffer.from(text ?? "", "base64");
     if (bytes.length < keyBytes) {
       throw new ControllerKeyError(
         `${this.where} has no usable "${controllerKeyField}" (${keyBytes} or more random bytes, base64): delete the Secret and crossrole creates a new key`,
       );
     }
-    return controllerKeyFrom(bytes);
+    this.#parsed = { text: text ?? "", key: controllerKeyFrom(bytes) };
+    return this.#parsed.key;
   }
 
   async #createOrRead(signal?: AbortSignal): Promise<ControllerKey> {
     const ns = this.#o.systemNamespace;
-    const path = objectPath(secretType, ns, controllerKeySecret);
     const value = Buffer.from((this.#o.random ?? randomBytes)(keyBytes)).toString("base64");
     try {
       await this.#o.kube.request({
@@ -131,10 +134,9 @@ export class ControllerKeyStore {
         );
       }
     }
-    // Another replica made it first: read theirs.
-    const secret = await getIfExists<{ data?: Record<string, string> }>(this.#o.kube, path, signal);
-    const encoded = secret?.data?.[controllerKeyField];
-    this.#direct = this.#parse(encoded === undefined ? undefined : Buffer.from(encoded, "base64").toString());
+    // Another replica made it first: read theirs (the informer may not show it yet).
+    const theirs = await kubeSecretReader(this.#o.kube).read(ns, controllerKeySecret);
+    this.#direct = this.#parse(theirs?.[controllerKeyField]);
     return this.#direct;
   }
 }

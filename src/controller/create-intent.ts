@@ -13,6 +13,7 @@
 // no second create is made (at most one create call per intent) and a deletion waits for it
 // (pendingCreate), so nothing is orphaned. A create AWS refused outright clears the intent.
 import { CredentialError } from "../credentials/errors.ts";
+import { causeChain } from "../toolkit/cause-chain.ts";
 import type { ControllerKey } from "./controller-key.ts";
 import type { Owner } from "./ownership.ts";
 
@@ -196,14 +197,13 @@ const refusedCodes = new Set([
  * intent's window stays open (pendingCreate).
  */
 export function createRefused(err: unknown): boolean {
-  for (let e = err, depth = 0; e !== null && typeof e === "object" && depth < 10; depth++) {
+  for (const e of causeChain(err)) {
     if (e instanceof CredentialError) return true;
     const f = e as { code?: unknown; httpStatus?: unknown; $metadata?: { httpStatusCode?: unknown } };
     const code = typeof f.code === "string" ? f.code : undefined;
     if (code !== undefined && (notSent.has(code) || refusedCodes.has(code))) return true;
     const status = typeof f.httpStatus === "number" ? f.httpStatus : f.$metadata?.httpStatusCode;
     if (typeof status === "number" && status >= 400 && status < 500 && status !== 408) return true;
-    e = (e as { cause?: unknown }).cause;
   }
   return false;
 }

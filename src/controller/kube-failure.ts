@@ -4,6 +4,7 @@
 // error used to be worded as the failure of an AWS read ("GetQueueAttributes ... failed with
 // KubeApiError"), which sent users looking in AWS for a problem in their cluster.
 import { KubeApiError, type KubeCall } from "../runtime/kube-client.ts";
+import { causeOfType } from "../toolkit/cause-chain.ts";
 import type { FailureState } from "./ack-conditions.ts";
 
 /** The condition reason of every failed Kubernetes call. */
@@ -11,11 +12,7 @@ export const kubernetesErrorReason = "KubernetesError";
 
 /** The KubeApiError in `err` or its cause chain. */
 export function kubeApiErrorIn(err: unknown): KubeApiError | undefined {
-  for (let e = err, depth = 0; e !== null && typeof e === "object" && depth < 10; depth++) {
-    if (e instanceof KubeApiError) return e;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
+  return causeOfType(err, KubeApiError);
 }
 
 /** The resource type whose objects the reconcile writes, to name them by kind. */

@@ -50,6 +50,7 @@ import {
   type ServiceModule,
 } from "../services/service-module.ts";
 import { canonicalJson } from "../toolkit/canonical-json.ts";
+import { causeOfType } from "../toolkit/cause-chain.ts";
 import {
   type FailureState,
   iamRoleSelectedFor,
@@ -241,11 +242,7 @@ function mergePatchReplacing(from: unknown, to: unknown): unknown {
 
 /** True when `err` (or anything in its cause chain) is a credential failure. */
 function credentialFailure(err: unknown): CredentialError | undefined {
-  for (let e = err, depth = 0; e !== null && typeof e === "object" && depth < 10; depth++) {
-    if (e instanceof CredentialError) return e;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
+  return causeOfType(err, CredentialError);
 }
 
 export function createResourceReconciler<Spec extends object, Observed, Client>(
@@ -255,8 +252,6 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
   const waitRequeueMs = d.waitRequeueMs ?? 15_000;
   const finalizer = finalizerFor(d.resourceType);
   const kindName = d.module.kind.kind;
-  // Messages name the kind as users write it (DBInstance, not "dbinstance" or "Dbinstance").
-  const noun = kindName;
   const locks = d.objectLocks ?? new KeyedMutex();
   const intentWindowMs = d.createIntentWindowMs ?? defaultIntentWindowMs;
   const getSecret: SecretGetter =
@@ -444,7 +439,14 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
 
   /** Where the spec's object is in AWS: its name, in the account and region decided. */
   function targetOf(spec: Spec, account: string, region: string): Target {
-    return { noun, name: d.module.identifier(spec), account, region, nameField: d.module.identifierField };
+    // Messages name the kind as users write it (DBInstance, not "dbinstance" or "Dbinstance").
+    return {
+      noun: kindName,
+      name: d.module.identifier(spec),
+      account,
+      region,
+      nameField: d.module.identifierField,
+    };
   }
 
   /**

@@ -6,6 +6,7 @@
 //   throw new TerminalError(...)   → failed and retrying cannot help: not requeued (a change to
 //                                    the object, or a config change, queues it again);
 //   throw anything else            → failed, retry with per-item exponential backoff.
+import { causeChain } from "../toolkit/cause-chain.ts";
 import type { Logger } from "./logger.ts";
 
 export interface Result {
@@ -45,9 +46,7 @@ export class TerminalError extends Error {
 
 /** True for a TerminalError, or an error whose `cause` chain contains one. */
 export function isTerminalError(err: unknown): boolean {
-  for (let e = err, depth = 0; e !== null && typeof e === "object" && depth < 10; depth++) {
+  for (const e of causeChain(err))
     if ((e as { [terminalMark]?: boolean })[terminalMark] === true) return true;
-    e = (e as { cause?: unknown }).cause;
-  }
   return false;
 }
