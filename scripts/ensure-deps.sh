@@ -28,5 +28,6 @@ node_major=$(node_modules/.bin/node -p 'process.versions.node.split(".")[0]')
 bash scripts/build-control-plane.sh
 bash scripts/build-helm.sh
 bash scripts/install-emulator.sh
+bash scripts/install-models.sh
 bash scripts/install-browser.sh >/dev/null
 bash scripts/build-image.sh >/dev/null

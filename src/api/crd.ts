@@ -34,6 +34,11 @@ export interface CrdSource {
   readonly printerColumns?: readonly PrinterColumn[];
   /** Serve `status` as a subresource (writes to spec and status are then separate). */
   readonly statusSubresource: boolean;
+  /**
+   * A schema of `spec` whose descriptions fill the CRD's wherever the object's own schema has
+   * none, path by path (a kind's fields generated from the AWS API models, src/codegen).
+   */
+  readonly specDocumentation?: z.ZodType;
 }
 
 /** The subset of apiextensions.k8s.io/v1 CustomResourceDefinition crossrole generates. */
@@ -106,6 +111,9 @@ export function buildCrd(source: CrdSource): CustomResourceDefinition {
 function rootSchema(source: CrdSource): OpenApiSchema {
   const schema = toStructuralSchema(source.schema);
   const properties = { ...schema.properties };
+  if (source.specDocumentation !== undefined && properties["spec"] !== undefined) {
+    properties["spec"] = withDescriptions(properties["spec"], toStructuralSchema(source.specDocumentation));
+  }
   properties["apiVersion"] = {
     type: "string",
     description: "APIVersion defines the versioned schema of this representation of an object.",
@@ -122,4 +130,24 @@ function rootSchema(source: CrdSource): OpenApiSchema {
   if (required.length > 0) root.required = required;
   else delete root.required;
   return root;
+}
+
+/** `schema` with each node lacking a description given the one at the same path of `docs`. */
+export function withDescriptions(schema: OpenApiSchema, docs: OpenApiSchema): OpenApiSchema {
+  const out: OpenApiSchema = { ...schema };
+  if (out.description === undefined && docs.description !== undefined) out.description = docs.description;
+  if (schema.properties !== undefined) {
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([name, child]) => {
+        const doc = docs.properties?.[name];
+        return [name, doc === undefined ? child : withDescriptions(child, doc)];
+      }),
+    );
+  }
+  if (schema.items !== undefined && docs.items !== undefined)
+    out.items = withDescriptions(schema.items, docs.items);
+  if (typeof schema.additionalProperties === "object" && typeof docs.additionalProperties === "object") {
+    out.additionalProperties = withDescriptions(schema.additionalProperties, docs.additionalProperties);
+  }
+  return out;
 }

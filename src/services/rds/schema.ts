@@ -17,7 +17,8 @@ import {
   resourceStatusSchema,
 } from "../../api/resource.ts";
 import { immutable, withRules } from "../../api/rules.ts";
-import { namespaceNameField, objectNameField, stringField } from "../../api/validation.ts";
+import { type SecretKeyReference, secretKeyReference } from "../../api/secret-key-reference.ts";
+import { stringField } from "../../api/validation.ts";
 import { maxUserTags, tagListSchema } from "../tag-list.ts";
 import { withTransitionRules } from "../transition-rules.ts";
 
@@ -162,32 +163,9 @@ export const dbNameSchema = immutable(
   "dbName is immutable: RDS creates the database once, at creation; create a new DBInstance resource instead",
 );
 
-/**
- * ACK's SecretKeyReference: one key of a Secret. crossrole reads it from the resource's own
- * namespace only; `namespace` may name that namespace (ACK manifests often do) and nothing else.
- */
-export const secretKeyReferenceSchema = z
-  .object(
-    {
-      namespace: namespaceNameField("masterUserPassword.namespace").optional(),
-      name: objectNameField("masterUserPassword.name"),
-      key: stringField("masterUserPassword.key")
-        .min(1, "masterUserPassword.key must name a key of the Secret (letters, digits, '-', '_', '.')")
-        .max(253, "masterUserPassword.key must be at most 253 characters")
-        .regex(
-          /^[-._a-zA-Z0-9]+$/,
-          "masterUserPassword.key must name a key of the Secret (letters, digits, '-', '_', '.')",
-        ),
-    },
-    {
-      error: (issue) =>
-        issue.input === undefined
-          ? "masterUserPassword is required"
-          : "masterUserPassword must be a Secret key reference {name, key} (ACK's SecretKeyReference), never the password itself",
-    },
-  )
-  .meta({ "x-kubernetes-map-type": "atomic" });
-export type SecretKeyReference = z.infer<typeof secretKeyReferenceSchema>;
+/** ACK's SecretKeyReference for the master password (src/api/secret-key-reference.ts). */
+export const secretKeyReferenceSchema = secretKeyReference("masterUserPassword");
+export type { SecretKeyReference };
 
 // ---- tags: a list of {key, value}, as in ACK (src/services/tag-list.ts) ----
 

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs the AWS API models the kinds are generated from (src/codegen): botocore's service
+# JSON for the served services, the same models ACK's code-generator reads, at the version
+# pinned in versions.env. Only `npm run generate` / `generate:check` read them; the controller
+# and its tests use the generated, checked-in files. Idempotent: returns at once when the
+# pinned version is already extracted.
+#
+# Why botocore and not the @aws-sdk/client-* packages: the SDK ships shapes without their
+# documentation, and every CRD field's description comes from that documentation.
+set -euo pipefail
+
+# shellcheck source=versions.env
+source "$(dirname "${BASH_SOURCE[0]}")/versions.env"
+
+CACHE="${CROSSROLE_CACHE:-$HOME/.cache/crossrole}"
+DEST="$CACHE/aws-models/botocore-$BOTOCORE_VERSION"
+SERVICES=(s3 sqs sns dynamodb rds)
+step() { printf '[install-models] %s\n' "$*" >&2; }
+
+if [[ -f "$DEST/.complete" ]]; then
+  step "botocore $BOTOCORE_VERSION models cached in $DEST"
+  exit 0
+fi
+command -v python3 >/dev/null || { step "FAILED: python3 is not on PATH (needed to fetch botocore's models)"; exit 1; }
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+step "downloading botocore==$BOTOCORE_VERSION (models only; nothing is installed)"
+python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+  --dest "$WORK" "botocore==$BOTOCORE_VERSION" >"$WORK/pip.log" 2>&1 \
+  || { tail -20 "$WORK/pip.log" >&2; step "FAILED: pip download botocore==$BOTOCORE_VERSION"; exit 1; }
+rm -rf "$DEST"
+mkdir -p "$DEST"
+python3 - "$WORK"/botocore-*.whl "$DEST" "${SERVICES[@]}" <<'PY'
+import sys, zipfile, os
+wheel, dest, services = sys.argv[1], sys.argv[2], sys.argv[3:]
+with zipfile.ZipFile(wheel) as z:
+    for name in z.namelist():
+        parts = name.split("/")
+        # botocore/data/<service>/<api-version>/service-2.json.gz
+        if len(parts) == 5 and parts[:2] == ["botocore", "data"] and parts[2] in services and parts[4] == "service-2.json.gz":
+            target = os.path.join(dest, parts[2], parts[3], parts[4])
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with z.open(name) as src, open(target, "wb") as out:
+                out.write(src.read())
+missing = [s for s in services if not os.path.isdir(os.path.join(dest, s))]
+if missing:
+    sys.exit(f"botocore wheel has no model for: {', '.join(missing)}")
+PY
+touch "$DEST/.complete"
+step "ready: $DEST"

@@ -1,0 +1,79 @@
+// What a kind declares (DESIGN §7): where its spec fields come from in the AWS API model, ACK's
+// renames, which fields are immutable, and the AWS names of the attributes it keeps in a
+// string map (SQS, SNS). Everything else about a field — its JSON type and shape, its
+// description, AWS's constraints — is read from the model by field-tree.ts.
+
+/** The members of one model structure, as spec fields (ACK: the create call's input first). */
+export interface MembersSource {
+  readonly members: string;
+  /** Only these members (AWS names); default: all. */
+  readonly only?: readonly string[];
+  /** Members left out (AWS names), such as the ones another source provides. */
+  readonly ignore?: readonly string[];
+}
+
+/**
+ * One spec field whose value is a whole model shape, as ACK gives an S3 bucket's sub-resources
+ * (`lifecycle` is PutBucketLifecycleConfiguration's `LifecycleConfiguration`).
+ */
+export type ShapeSource =
+  | {
+      /** The field's AWS-style name; its spec name follows ACK's convention unless renamed. */
+      readonly field: string;
+      /** `<Operation or Structure>.<Member>` whose shape and documentation the field takes. */
+      readonly from: string;
+    }
+  | {
+      readonly field: string;
+      /** A list of this structure (ACK's `custom_field: list_of`), documented by `doc`. */
+      readonly listOf: string;
+      readonly doc: string;
+    };
+
+/**
+ * Keys of a string-valued attribute map (SQS's and SNS's `Attributes`): each named attribute is
+ * a string spec field, documented by the map member's list of attributes.
+ */
+export interface AttributesSource {
+  /** `<Operation or Structure>.<Member>` holding the map and the list that documents its keys. */
+  readonly attributes: string;
+  /** Further `<Structure>.<Member>` documents to read entries from (e.g. SetTopicAttributes). */
+  readonly documentedAlsoBy?: readonly string[];
+  readonly names: readonly string[];
+}
+
+/** A field the model lacks (an SDK-side parameter, such as RDS's SourceRegion for presigning). */
+export interface CustomSource {
+  readonly field: string;
+  readonly custom: "string" | "integer" | "boolean";
+  readonly doc: string;
+}
+
+export type SpecSource = MembersSource | ShapeSource | AttributesSource | CustomSource;
+
+/**
+ * A field that references another ACK kind (ACK's `<field>Ref`, `{from: {name, namespace}}`):
+ * the AWS name of the plain field it stands for, and the kind it names.
+ */
+export interface ReferenceDeclaration {
+  /** The AWS path of the plain field (`KmsKeyId`, `Replication.Role`). */
+  readonly field: string;
+  readonly service: string;
+  readonly kind: string;
+}
+
+export interface KindDeclaration {
+  /** The model's service name (botocore's directory: s3, sqs, sns, dynamodb, rds). */
+  readonly service: string;
+  readonly kind: string;
+  readonly spec: readonly SpecSource[];
+  /**
+   * Spec name by AWS path from the spec's root (`Bucket`, `Logging.LoggingEnabled.TargetGrants.Grantee.Type`;
+   * lists are transparent), where ACK departs from its naming convention.
+   */
+  readonly renames?: Readonly<Record<string, string>>;
+  /** References (ACK's `*Ref`), by the AWS path of the plain field they stand beside. */
+  readonly references?: readonly ReferenceDeclaration[];
+  /** AWS paths of fields whose value is a Secret key (ACK's SecretKeyReference), never inline. */
+  readonly secrets?: readonly string[];
+}

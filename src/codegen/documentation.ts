@@ -1,0 +1,73 @@
+// AWS's API documentation (HTML in the models) as the plain text of a CRD description:
+// the first paragraph only, as `kubectl explain` shows it, with markup removed and entities
+// decoded. Pure.
+
+const entities: Readonly<Record<string, string>> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+};
+
+/** HTML → text: tags dropped, entities decoded, whitespace collapsed. */
+export function plainText(html: string): string {
+  return (
+    html
+      // Inline markup joins its text to the words around it ("alias/<i>MyAlias</i>"); block
+      // markup separates.
+      .replace(/<\/?(?:code|i|b|a|em|strong|span|fullname|sup|sub)\b[^>]*>/gi, "")
+      .replace(/<[^>]*>/g, " ")
+      .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
+        if (name.startsWith("#x") || name.startsWith("#X"))
+          return String.fromCodePoint(Number.parseInt(name.slice(2), 16));
+        if (name.startsWith("#")) return String.fromCodePoint(Number.parseInt(name.slice(1), 10));
+        return entities[name.toLowerCase()] ?? whole;
+      })
+      .replace(/\s+/g, " ")
+      .replace(/\s+([.,;:)])(?=\s|$)/g, "$1")
+      .replace(/\(\s+/g, "(")
+      .trim()
+  );
+}
+
+/**
+ * The first paragraph of an AWS documentation string, as text ("" when there is none). A first
+ * paragraph that introduces a list ("The following limits apply to this name:") keeps the list.
+ */
+export function firstParagraph(html: string | undefined): string {
+  if (html === undefined) return "";
+  const p = /<p>([\s\S]*?)<\/p>/i.exec(html);
+  const text = plainText(p?.[1] ?? html.split(/<(?:ul|ol|note|important)\b/i)[0] ?? "");
+  if (text.length === 0) return plainText(html);
+  if (p !== undefined && p !== null && text.endsWith(":")) {
+    const list = /^\s*<ul>([\s\S]*?)<\/ul>/i.exec(html.slice(p.index + p[0].length));
+    if (list?.[1] !== undefined) {
+      const items = [...list[1].matchAll(/<li>([\s\S]*?)<\/li>/gi)].map((m) => plainText(m[1] ?? ""));
+      const joined = items.map((i) => (/[.!?]$/.test(i) ? i : `${i}.`)).join(" ");
+      if (joined.length > 0) return `${text} ${joined}`;
+    }
+  }
+  return text;
+}
+
+/**
+ * The entries of an HTML list that documents named values, such as SQS's and SNS's attribute
+ * maps (`<li><p><code>DelaySeconds</code> – The length of time…</p></li>`): name → the
+ * entry's first paragraph, without the name and dash. The first entry of a name wins (the
+ * same attribute may be listed again under another heading).
+ */
+export function namedListEntries(html: string | undefined): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  if (html === undefined) return out;
+  for (const m of html.matchAll(
+    /<li>\s*(?:<p>)?\s*<code>([A-Za-z0-9]+)<\/code>\s*(?:–|-|&#x2013;|:)\s*([\s\S]*?)<\/li>/g,
+  )) {
+    const [, name, body] = m;
+    if (name === undefined || body === undefined || out.has(name)) continue;
+    const text = plainText(body.split(/<\/p>/i)[0] ?? body);
+    if (text.length > 0) out.set(name, text);
+  }
+  return out;
+}
