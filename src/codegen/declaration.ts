@@ -74,6 +74,11 @@ export interface KindDeclaration {
   readonly renames?: Readonly<Record<string, string>>;
   /** References (ACK's `*Ref`), by the AWS path of the plain field they stand beside. */
   readonly references?: readonly ReferenceDeclaration[];
+  /**
+   * What the description adds to AWS's words, by AWS path: chiefly what removing the field from
+   * the spec does in AWS, where that is not "removed" (kept, reset to a default, immutable).
+   */
+  readonly notes?: Readonly<Record<string, string>>;
   /** AWS paths of fields whose value is a Secret key (ACK's SecretKeyReference), never inline. */
   readonly secrets?: readonly string[];
 }

@@ -43,6 +43,19 @@ export function emitKind(fields: readonly Field[], options: EmitOptions): string
     "} as const;",
     "",
   ];
+  const refs = referencePaths(fields, []);
+  if (refs.length > 0) {
+    lines.push(
+      "/** ACK's references (`*Ref`), where they are and the plain field each stands beside. */",
+      `export const ${options.prefix}References = [`,
+      ...refs.map(
+        (r) =>
+          `  { path: [${r.path.map(q).join(", ")}], plain: ${q(r.plain)}, service: ${q(r.service)}, kind: ${q(r.kind)} },`,
+      ),
+      "] as const;",
+      "",
+    );
+  }
   const nested = fields.filter((f) => f.type.t !== "reference" && hasObjects(f.type));
   if (nested.length > 0) {
     lines.push(
@@ -62,6 +75,30 @@ function usesType(t: FieldType, kind: FieldType["t"]): boolean {
   if (t.t === "map") return usesType(t.value, kind);
   if (t.t === "object") return t.fields.some((f) => usesType(f.type, kind));
   return false;
+}
+
+interface ReferencePath {
+  readonly path: readonly string[];
+  readonly plain: string;
+  readonly service: string;
+  readonly kind: string;
+}
+
+/** Every reference field under `fields`, by spec path (`[]` steps into a list's items). */
+function referencePaths(fields: readonly Field[], at: readonly string[]): ReferencePath[] {
+  const out: ReferencePath[] = [];
+  for (const f of fields) {
+    const t = f.type;
+    if (t.t === "reference") {
+      const plain = fields.find((p) => p.aws === f.aws && p.type.t !== "reference");
+      out.push({ path: [...at, f.name], plain: plain?.name ?? f.aws, service: t.service, kind: t.kind });
+      continue;
+    }
+    const inner = t.t === "list" ? t.item : t;
+    const step = t.t === "list" ? [f.name, "[]"] : [f.name];
+    if (inner.t === "object") out.push(...referencePaths(inner.fields, [...at, ...step]));
+  }
+  return out;
 }
 
 /** The reference factories a type uses. */

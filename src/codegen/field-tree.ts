@@ -51,7 +51,13 @@ export function specFields(decl: KindDeclaration, model: AwsModel): Field[] {
   const named: Named = (awsPath) =>
     decl.renames?.[awsPath] ?? ackFieldName(awsPath.split(".").at(-1) ?? awsPath);
   for (const source of decl.spec) fields.push(...fieldsOfSource(source, model, named));
-  let withSecrets = fields;
+  let noted = fields;
+  for (const [path, note] of Object.entries(decl.notes ?? {})) {
+    noted = atPath(noted, path, decl.kind, (f) => [
+      { ...f, doc: f.doc.length > 0 ? `${f.doc} ${note}` : note },
+    ]);
+  }
+  let withSecrets = noted;
   for (const secret of decl.secrets ?? [])
     withSecrets = atPath(withSecrets, secret, decl.kind, (f) => [{ ...f, type: { t: "secret" } }]);
   let withRefs = withSecrets;

@@ -30,14 +30,7 @@ export const ackParityGaps: Readonly<Record<string, readonly string[]>> = {
     "spec.website",
     "status.ackResourceMetadata.partition",
   ],
-  "sqs.services.k8s.aws_queues": [
-    "spec.deduplicationScope",
-    "spec.fifoThroughputLimit",
-    "spec.kmsMasterKeyRef",
-    "spec.policyRef",
-    "spec.redriveAllowPolicy",
-    "status.ackResourceMetadata.partition",
-  ],
+  "sqs.services.k8s.aws_queues": ["status.ackResourceMetadata.partition"],
   "sns.services.k8s.aws_topics": [
     "spec.applicationFailureFeedbackRoleARN",
     "spec.applicationFailureFeedbackRoleRef",

@@ -232,6 +232,47 @@ test("an invalid spec the apiserver cannot judge (policy not JSON) is ACK.Termin
   await deleteQueueObject("sqs-x", "bad-policy");
 });
 
+test("ACK's FIFO manifest applies unchanged (deduplicationScope, fifoThroughputLimit) and its update reaches SQS", async () => {
+  const name = "sqs-x-fifo-tp.fifo";
+  await e2e.apply([
+    queue("sqs-x", "fifo-tp", {
+      queueName: name,
+      fifoQueue: "true",
+      deduplicationScope: "queue",
+      fifoThroughputLimit: "perQueue",
+    }),
+  ]);
+  await synced("sqs-x", "fifo-tp");
+  const attributes = await attributesIn(X, name);
+  assert.equal(attributes?.["DeduplicationScope"], "queue");
+  assert.equal(attributes?.["FifoThroughputLimit"], "perQueue");
+  await patchSpec("sqs-x", "fifo-tp", {
+    deduplicationScope: "messageGroup",
+    fifoThroughputLimit: "perMessageGroupId",
+  });
+  await waitFor(
+    async () => {
+      const a = await attributesIn(X, name);
+      return a?.["DeduplicationScope"] === "messageGroup" && a["FifoThroughputLimit"] === "perMessageGroupId";
+    },
+    { what: "the high-throughput FIFO settings in SQS", timeoutMs: 20_000 },
+  );
+  await deleteQueueObject("sqs-x", "fifo-tp");
+});
+
+test("a reference to a kind crossrole does not serve (kmsMasterKeyRef) is ACK.Terminal naming the plain field; nothing in AWS", async () => {
+  await e2e.apply([queue("sqs-x", "kms-ref", { kmsMasterKeyRef: { from: { name: "orders-key" } } })]);
+  const q = await waitForResourceCondition(e2e.kube, "Queue", "sqs-x", "kms-ref", "ACK.Terminal", "True");
+  assert.match(
+    condition(q, "ACK.Terminal")?.message ?? "",
+    /spec\.kmsMasterKeyRef: refers to a kms\.services\.k8s\.aws Key, a kind crossrole does not serve.*set spec\.kmsMasterKeyID/,
+  );
+  assert.equal(await attributesIn(X, "sqs-x-kms-ref"), undefined);
+  await patchSpec("sqs-x", "kms-ref", { kmsMasterKeyRef: null });
+  await synced("sqs-x", "kms-ref");
+  await deleteQueueObject("sqs-x", "kms-ref");
+});
+
 test("deletion policy delete (the default) deletes the queue in its account", async () => {
   await e2e.apply([queue("sqs-x", "doomed")]);
   await synced("sqs-x", "doomed");

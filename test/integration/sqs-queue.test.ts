@@ -32,6 +32,7 @@ import {
   updateQueue,
 } from "../../src/services/sqs/queue.ts";
 import { type QueueFields, queueSpecSchema } from "../../src/services/sqs/schema.ts";
+import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {
   accessKeyId: "AKIAIOSFODNN7EXAMPLE",
@@ -320,5 +321,111 @@ describe("SQS Queue module against the emulator", () => {
 
   test("delete of a queue already gone is not-found", async () => {
     assert.equal(await deleteQueue(mine, uniqueName("never")), "not-found");
+  });
+
+  test("FIFO throughput (ACK's queue_fifo.yaml): deduplicationScope and fifoThroughputLimit sent, read back, updated, drift corrected", async () => {
+    const name = `${uniqueName("fifo-tp")}.fifo`;
+    const spec = queueSpecSchema.parse({
+      queueName: name,
+      fifoQueue: "true",
+      deduplicationScope: "queue",
+      fifoThroughputLimit: "perQueue",
+    });
+    assert.equal((await createQueue(mine, spec, owner)).created, true);
+    let r = await readQueue(mine, { queueName: name });
+    assert.ok(r.found);
+    assert.equal(r.queue.deduplicationScope, "queue");
+    assert.equal(r.queue.fifoThroughputLimit, "perQueue");
+    assert.deepEqual(diff(spec, r.queue), []);
+
+    // ACK's update step: high throughput.
+    const high = {
+      ...spec,
+      deduplicationScope: "messageGroup" as const,
+      fifoThroughputLimit: "perMessageGroupId" as const,
+    };
+    assert.deepEqual(
+      (await updateQueue(mine, high, r.queue, owner)).map((d) => d.path),
+      ["spec.deduplicationScope", "spec.fifoThroughputLimit"],
+    );
+    const attributes = await attributesIn(mine, name);
+    assert.equal(attributes["DeduplicationScope"], "messageGroup");
+    assert.equal(attributes["FifoThroughputLimit"], "perMessageGroupId");
+
+    // Changed out of band: the diff names both, and the update puts them back.
+    await mine.sqs.send(
+      new SetQueueAttributesCommand({
+        QueueUrl: await urlIn(mine, name),
+        Attributes: { DeduplicationScope: "queue", FifoThroughputLimit: "perQueue" },
+      }),
+    );
+    r = await readQueue(mine, { queueName: name });
+    assert.ok(r.found);
+    assert.deepEqual(
+      diff(high, r.queue).map((d) => d.path),
+      ["spec.deduplicationScope", "spec.fifoThroughputLimit"],
+    );
+    await updateQueue(mine, high, r.queue, owner);
+    assert.equal((await attributesIn(mine, name))["DeduplicationScope"], "messageGroup");
+
+    // Left out of a spec, SQS's values are kept and late-initialised (they cannot be "removed").
+    r = await readQueue(mine, { queueName: name });
+    assert.ok(r.found);
+    const bare = queueSpecSchema.parse({ queueName: name, fifoQueue: "true" });
+    assert.deepEqual(diff(bare, r.queue), []);
+    const late = lateInitialize(bare, r.queue);
+    assert.equal(late.spec.deduplicationScope, "messageGroup");
+    assert.equal(late.spec.fifoThroughputLimit, "perMessageGroupId");
+    assert.equal(await deleteQueue(mine, name), "deleted");
+  });
+
+  test("redriveAllowPolicy: sent on create, set on update, SQS's default written on removal (the emulator does not report it back)", async () => {
+    // moto keeps RedriveAllowPolicy but GetQueueAttributes never lists it (its attribute lists
+    // lack it), so what reaches "AWS" is checked on the wire, through a recording proxy.
+    let proxy: AwsProxy | undefined;
+    try {
+      proxy = await startAwsProxy(emulator.endpoint);
+      const viaProxy: QueueClient = {
+        sqs: new SQSClient({ region, endpoint: proxy.endpoint, credentials: defaultCredentials }),
+        region,
+      };
+      const name = uniqueName("rap");
+      const allow = {
+        redrivePermission: "byQueue",
+        sourceQueueArns: [`arn:aws:sqs:${region}:${myAccount}:src`],
+      };
+      const spec = queueSpecSchema.parse({ queueName: name, redriveAllowPolicy: JSON.stringify(allow) });
+      assert.equal((await createQueue(viaProxy, spec, owner)).created, true);
+      const [create] = proxy.calls("CreateQueue");
+      assert.deepEqual(JSON.parse(JSON.parse(create?.body ?? "{}").Attributes.RedriveAllowPolicy), allow);
+
+      // Read back without it (the emulator's gap): the diff then asks to set it again.
+      const r = await readQueue(viaProxy, { queueName: name });
+      assert.ok(r.found);
+      assert.equal(r.queue.redriveAllowPolicy, undefined, "moto does not report RedriveAllowPolicy");
+      assert.deepEqual(
+        diff(spec, r.queue).map((d) => d.path),
+        ["spec.redriveAllowPolicy"],
+      );
+      const denyAll = queueSpecSchema.parse({
+        queueName: name,
+        redriveAllowPolicy: '{"redrivePermission":"denyAll"}',
+      });
+      await updateQueue(viaProxy, denyAll, r.queue, owner);
+      const set = proxy.calls("SetQueueAttributes").map((c) => JSON.parse(c.body).Attributes);
+      assert.deepEqual(set, [{ RedriveAllowPolicy: '{"redrivePermission":"denyAll"}' }]);
+
+      // Removed from the spec while SQS has one: SQS's default (allowAll) is written.
+      proxy.clearRecording();
+      const observedWithPolicy = { ...r.queue, redriveAllowPolicy: '{"redrivePermission":"denyAll"}' };
+      await updateQueue(viaProxy, queueSpecSchema.parse({ queueName: name }), observedWithPolicy, owner);
+      assert.deepEqual(
+        proxy.calls("SetQueueAttributes").map((c) => JSON.parse(c.body).Attributes),
+        [{ RedriveAllowPolicy: '{"redrivePermission":"allowAll"}' }],
+      );
+      assert.equal(await deleteQueue(mine, name), "deleted");
+    } finally {
+      await proxy?.close();
+    }
   });
 });

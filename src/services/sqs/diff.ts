@@ -3,16 +3,19 @@
 //
 // What an absent field means:
 // - delaySeconds, maximumMessageSize, messageRetentionPeriod, receiveMessageWaitTimeSeconds,
-//   visibilityTimeout, kmsDataKeyReusePeriodSeconds, sqsManagedSSEEnabled: "whatever SQS has".
+//   visibilityTimeout, kmsDataKeyReusePeriodSeconds, sqsManagedSSEEnabled, and on a FIFO queue
+//   deduplicationScope and fifoThroughputLimit: "whatever SQS has".
 //   SQS gives every queue a value, so `lateInitialize` copies it into the spec (as ACK does)
 //   and from then on it is managed. Until it is copied, an absent field never differs.
+// - redriveAllowPolicy: SQS's default, which lets every queue use this one as its dead-letter
+//   queue ({"redrivePermission": "allowAll"}).
 // - policy, redrivePolicy, kmsMasterKeyID: none; contentBasedDeduplication: "false" (on a FIFO
 //   queue; a standard queue has no such attribute); tags: none. Out-of-band additions are
 //   corrected, as ACK does.
 // - queueName, fifoQueue: fixed at creation (immutable at admission), never compared.
 import { canonicalDocument, canonicalTagMap, sameJson } from "../canonical-forms.ts";
 import { differingFields, type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
-import { stringBoolean } from "./mapping.ts";
+import { defaultRedriveAllowPolicy, stringBoolean } from "./mapping.ts";
 import type { QueueAttribute, QueueFields } from "./schema.ts";
 import { queueAttributes } from "./schema.ts";
 
@@ -25,6 +28,8 @@ export const lateInitializedFields = [
   "visibilityTimeout",
   "kmsDataKeyReusePeriodSeconds",
   "sqsManagedSSEEnabled",
+  "deduplicationScope",
+  "fifoThroughputLimit",
 ] as const satisfies readonly QueueAttribute[];
 
 const lateInitialized: ReadonlySet<string> = new Set(lateInitializedFields);
@@ -46,9 +51,15 @@ function equalField(field: QueueField, desired: QueueFields, observed: QueueFiel
   if (lateInitialized.has(field)) {
     const want = desired[field];
     if (want === undefined) return true;
-    return field === "sqsManagedSSEEnabled"
-      ? canonicalBoolean(want) === canonicalBoolean(observed[field])
-      : canonicalNumber(want) === canonicalNumber(observed[field]);
+    switch (field) {
+      case "sqsManagedSSEEnabled":
+        return canonicalBoolean(want) === canonicalBoolean(observed[field]);
+      case "deduplicationScope":
+      case "fifoThroughputLimit":
+        return want === observed[field];
+      default:
+        return canonicalNumber(want) === canonicalNumber(observed[field]);
+    }
   }
   switch (field) {
     case "kmsMasterKeyID":
@@ -59,6 +70,11 @@ function equalField(field: QueueField, desired: QueueFields, observed: QueueFiel
       return (
         canonicalBoolean(desired.contentBasedDeduplication) ===
         canonicalBoolean(observed.contentBasedDeduplication)
+      );
+    case "redriveAllowPolicy":
+      return sameJson(
+        canonicalDocument(desired.redriveAllowPolicy ?? defaultRedriveAllowPolicy),
+        canonicalDocument(observed.redriveAllowPolicy ?? defaultRedriveAllowPolicy),
       );
     case "policy":
     case "redrivePolicy":

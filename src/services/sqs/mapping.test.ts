@@ -129,6 +129,7 @@ describe("queueFieldsFromAws", () => {
         sqsManagedSSEEnabled: "true",
         fifoQueue: "true",
         contentBasedDeduplication: "false",
+        deduplicationScope: "queue",
         tags: { team: "shop", ...owner },
       },
     );

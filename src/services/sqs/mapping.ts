@@ -5,7 +5,8 @@ import type { CreateQueueCommandInput } from "@aws-sdk/client-sqs";
 import { withoutReservedTags } from "../../api/ownership-tags.ts";
 import { parseNamedArn, regionalArn } from "../arn.ts";
 import { stringBoolean } from "../string-boolean.ts";
-import type { QueueAttribute, QueueFields } from "./schema.ts";
+import { queueAwsNames } from "./generated/queue-fields.ts";
+import { type QueueAttribute, type QueueFields, queueAttributes } from "./schema.ts";
 
 export { stringBoolean };
 
@@ -36,21 +37,10 @@ export function regionOfQueueUrl(url: string): string | undefined {
   return m?.[1];
 }
 
-/** The SQS attribute name each spec field is stored under. */
-export const attributeNames: Readonly<Record<QueueAttribute | "fifoQueue", string>> = {
-  delaySeconds: "DelaySeconds",
-  maximumMessageSize: "MaximumMessageSize",
-  messageRetentionPeriod: "MessageRetentionPeriod",
-  receiveMessageWaitTimeSeconds: "ReceiveMessageWaitTimeSeconds",
-  visibilityTimeout: "VisibilityTimeout",
-  policy: "Policy",
-  redrivePolicy: "RedrivePolicy",
-  fifoQueue: "FifoQueue",
-  contentBasedDeduplication: "ContentBasedDeduplication",
-  kmsMasterKeyID: "KmsMasterKeyId",
-  kmsDataKeyReusePeriodSeconds: "KmsDataKeyReusePeriodSeconds",
-  sqsManagedSSEEnabled: "SqsManagedSseEnabled",
-};
+/** The SQS attribute name each spec field is stored under (generated from the SQS model). */
+export const attributeNames: Readonly<Record<QueueAttribute | "fifoQueue", string>> = Object.fromEntries(
+  [...queueAttributes, "fifoQueue" as const].map((field) => [field, queueAwsNames[field]]),
+) as Record<QueueAttribute | "fifoQueue", string>;
 
 /** The spec field an SQS attribute name belongs to (for errors that name the attribute). */
 export function fieldOfAttribute(attribute: string): QueueAttribute | "fifoQueue" | undefined {
@@ -99,14 +89,19 @@ export function createQueueInput(
   };
 }
 
+/** What SQS does without a RedriveAllowPolicy: any queue may use this one as its dead-letter queue. */
+export const defaultRedriveAllowPolicy = '{"redrivePermission":"allowAll"}';
+
 /**
  * The value SetQueueAttributes writes for `field` so that SQS matches `spec`: an absent
- * policy / redrivePolicy / kmsMasterKeyID is "" (none), an absent contentBasedDeduplication
- * "false". The late-initialised attributes (numbers, sqsManagedSSEEnabled) mean "keep SQS's"
+ * policy / redrivePolicy / kmsMasterKeyID is "" (none), an absent redriveAllowPolicy SQS's
+ * default (allowAll), an absent contentBasedDeduplication "false". The late-initialised attributes (numbers, sqsManagedSSEEnabled) mean "keep SQS's"
  * when absent, so there is nothing to write (undefined).
  */
 export function attributeValue(spec: QueueFields, field: QueueAttribute): string | undefined {
   switch (field) {
+    case "redriveAllowPolicy":
+      return spec.redriveAllowPolicy ?? defaultRedriveAllowPolicy;
     case "policy":
     case "redrivePolicy":
     case "kmsMasterKeyID":

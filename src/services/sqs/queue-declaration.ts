@@ -29,6 +29,28 @@ export const queueDeclaration = {
     },
     { members: "CreateQueueRequest", only: ["tags"] },
   ],
+  notes: {
+    QueueName: "Immutable: SQS cannot rename a queue.",
+    FifoQueue: "Immutable: chosen at creation.",
+    ...Object.fromEntries(
+      [
+        "DelaySeconds",
+        "MaximumMessageSize",
+        "MessageRetentionPeriod",
+        "ReceiveMessageWaitTimeSeconds",
+        "VisibilityTimeout",
+        "KmsDataKeyReusePeriodSeconds",
+        "SqsManagedSseEnabled",
+        "DeduplicationScope",
+        "FifoThroughputLimit",
+      ].map((a) => [
+        a,
+        "Left out, SQS's value is kept and copied into the spec: it can be changed, not removed.",
+      ]),
+    ),
+    RedriveAllowPolicy: "Removed from the spec, SQS's default is set again (allowAll).",
+    ContentBasedDeduplication: 'Removed from the spec, it is set to "false".',
+  },
   references: [
     { field: "KmsMasterKeyId", service: "kms", kind: "Key" },
     { field: "Policy", service: "iam", kind: "Policy" },

@@ -183,24 +183,32 @@ describe("queueCrdSource", () => {
   test("has ACK's spec field names and types, requires queueName, makes queueName and fifoQueue immutable", () => {
     const fields = [
       "contentBasedDeduplication",
+      "deduplicationScope",
       "delaySeconds",
       "fifoQueue",
+      "fifoThroughputLimit",
       "identityRef",
       "kmsDataKeyReusePeriodSeconds",
       "kmsMasterKeyID",
+      "kmsMasterKeyRef",
       "maximumMessageSize",
       "messageRetentionPeriod",
       "policy",
+      "policyRef",
       "queueName",
       "receiveMessageWaitTimeSeconds",
+      "redriveAllowPolicy",
       "redrivePolicy",
       "sqsManagedSSEEnabled",
       "tags",
       "visibilityTimeout",
     ];
     assert.deepEqual(Object.keys(spec?.properties ?? {}).sort(), fields);
-    for (const field of fields.filter((f) => f !== "identityRef" && f !== "tags"))
+    const objects = ["identityRef", "tags", "kmsMasterKeyRef", "policyRef"];
+    for (const field of fields.filter((f) => !objects.includes(f))) {
       assert.equal(spec?.properties?.[field]?.type, "string", field);
+      assert.ok((spec?.properties?.[field]?.description ?? "").length > 20, `${field} has AWS's description`);
+    }
     assert.equal(spec?.properties?.["tags"]?.type, "object");
     assert.deepEqual(spec?.properties?.["tags"]?.additionalProperties, { type: "string", maxLength: 256 });
     assert.deepEqual(spec?.required, ["queueName"]);

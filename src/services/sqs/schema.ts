@@ -1,11 +1,14 @@
-// The Queue kind (sqs.services.k8s.aws/v1alpha1): ACK's sqs-controller field names and shapes
-// for the attributes crossrole manages, plus spec.identityRef. As in ACK, every attribute is a
-// string (SQS's attribute map is string-valued: delaySeconds "0", fifoQueue "true") and tags are
-// a map, so an ACK manifest applies unchanged. Fields ACK has and crossrole does not manage
-// (kmsMasterKeyRef, policyRef: references to other ACK objects) are left out on purpose: the
-// apiserver then rejects them as unknown instead of silently ignoring them.
+// The Queue kind (sqs.services.k8s.aws/v1alpha1): every field of ACK's sqs-controller, with the
+// names, types and descriptions generated from its declaration (queue-declaration.ts,
+// generated/queue-fields.ts), plus spec.identityRef. As in ACK, every attribute is a string
+// (SQS's attribute map is string-valued: delaySeconds "0", fifoQueue "true") and tags are a
+// map, so an ACK manifest applies unchanged. What is written here is what the generated schemas
+// cannot know: SQS's rules on values (ranges, names, FIFO-only attributes), with messages that
+// name the fix. ACK's references (kmsMasterKeyRef, policyRef) name kinds crossrole does not
+// serve: the spec check refuses them, naming the plain field (src/services/references.ts).
 
 import { z } from "zod";
+import { documentedAs } from "../../api/documented.ts";
 import type { ResourceKind } from "../../api/kinds.ts";
 import { isReservedTagKey, ownershipTagCount, ownershipTagKeys } from "../../api/ownership-tags.ts";
 import {
@@ -18,7 +21,9 @@ import {
 import { immutable, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
 import { jsonDocumentField } from "../json-document.ts";
+import { refusingUnservedReferences } from "../references.ts";
 import { stringBooleanField } from "../string-boolean.ts";
+import { queueFieldSchemas as generated, queueReferences } from "./generated/queue-fields.ts";
 
 export const queueKind: ResourceKind = requireKind("sqs.services.k8s.aws/v1alpha1", "Queue");
 
@@ -95,6 +100,17 @@ export const redrivePolicySchema = jsonDocumentField(
   '{"deadLetterTargetArn": "arn:aws:sqs:us-east-1:111111111111:orders-dlq", "maxReceiveCount": 5}',
   { maxLength: maxPolicyLength, service: "SQS", ifRemoved: "for no redrivePolicy" },
 );
+/** Which source queues may use this queue as their dead-letter queue; absent = SQS's default (all). */
+export const redriveAllowPolicySchema = jsonDocumentField(
+  "redriveAllowPolicy",
+  '{"redrivePermission": "byQueue", "sourceQueueArns": ["arn:aws:sqs:us-east-1:111111111111:orders"]}',
+  { maxLength: maxPolicyLength, service: "SQS", ifRemoved: "for SQS's default (allowAll)" },
+);
+
+// ---- FIFO throughput (FIFO queues only; SQS's values, case as SQS writes them) ----
+
+export const deduplicationScopes = ["messageGroup", "queue"] as const;
+export const fifoThroughputLimits = ["perQueue", "perMessageGroupId"] as const;
 
 // ---- tags: a map, as in ACK ----
 
@@ -140,7 +156,7 @@ export const tagsSchema = withRules(
 // ---- the spec, status and object ----
 
 /** The fields of a queue crossrole manages: what `read` observes and `diff` compares. */
-export const queueFieldsShape = {
+const fields = {
   queueName: queueNameSchema,
   delaySeconds: numeric("delaySeconds").optional(),
   maximumMessageSize: numeric("maximumMessageSize").optional(),
@@ -149,21 +165,50 @@ export const queueFieldsShape = {
   visibilityTimeout: numeric("visibilityTimeout").optional(),
   policy: policySchema.optional(),
   redrivePolicy: redrivePolicySchema.optional(),
+  redriveAllowPolicy: redriveAllowPolicySchema.optional(),
   fifoQueue: fifoQueueSchema.optional(),
   contentBasedDeduplication: stringBooleanField("contentBasedDeduplication").optional(),
+  deduplicationScope: z
+    .enum(deduplicationScopes, {
+      error: `deduplicationScope must be one of ${deduplicationScopes.join(", ")}`,
+    })
+    .optional(),
+  fifoThroughputLimit: z
+    .enum(fifoThroughputLimits, {
+      error: `fifoThroughputLimit must be one of ${fifoThroughputLimits.join(", ")}`,
+    })
+    .optional(),
   kmsMasterKeyID: stringField("kmsMasterKeyID")
     .min(1, "kmsMasterKeyID must not be empty; remove it for no SSE-KMS")
     .max(2048, "kmsMasterKeyID must be at most 2048 characters")
     .optional(),
+  kmsMasterKeyRef: generated.kmsMasterKeyRef,
   kmsDataKeyReusePeriodSeconds: numeric("kmsDataKeyReusePeriodSeconds").optional(),
   sqsManagedSSEEnabled: stringBooleanField("sqsManagedSSEEnabled").optional(),
+  policyRef: generated.policyRef,
   tags: tagsSchema.optional(),
 };
 
+/** The fields of a queue crossrole manages, each described by AWS's documentation. */
+export const queueFieldsShape = Object.fromEntries(
+  Object.entries(fields).map(([name, schema]) => [
+    name,
+    documentedAs(generated[name as keyof typeof generated], schema),
+  ]),
+) as typeof fields;
+
 const isFifo = (spec: { fifoQueue?: string | undefined }): boolean => spec.fifoQueue === "true";
 
+const fifoOnly = (field: "contentBasedDeduplication" | "deduplicationScope" | "fifoThroughputLimit") => ({
+  cel: `!has(self.${field}) || (has(self.fifoQueue) && self.fifoQueue == 'true')`,
+  message: `${field} applies only to FIFO queues (SQS refuses it on a standard queue); remove it or set fifoQueue "true"`,
+  fieldPath: `.${field}`,
+  check: (spec: { readonly fifoQueue?: string | undefined } & Record<string, unknown>) =>
+    spec[field] === undefined || isFifo(spec),
+});
+
 /** `spec` of a Queue: the fields above plus the optional `identityRef` every kind carries. */
-export const queueSpecSchema = withRules(
+const queueSpecWithRules = withRules(
   resourceSpecSchema(queueFieldsShape),
   {
     cel: "self.queueName.endsWith('.fifo') == (has(self.fifoQueue) && self.fifoQueue == 'true')",
@@ -172,13 +217,9 @@ export const queueSpecSchema = withRules(
     fieldPath: ".queueName",
     check: (spec) => spec.queueName.endsWith(".fifo") === isFifo(spec),
   },
-  {
-    cel: "!has(self.contentBasedDeduplication) || (has(self.fifoQueue) && self.fifoQueue == 'true')",
-    message:
-      'contentBasedDeduplication applies only to FIFO queues (SQS refuses it on a standard queue); remove it or set fifoQueue "true"',
-    fieldPath: ".contentBasedDeduplication",
-    check: (spec) => spec.contentBasedDeduplication === undefined || isFifo(spec),
-  },
+  fifoOnly("contentBasedDeduplication"),
+  fifoOnly("deduplicationScope"),
+  fifoOnly("fifoThroughputLimit"),
   {
     cel: "!has(self.kmsMasterKeyID) || !has(self.sqsManagedSSEEnabled) || self.sqsManagedSSEEnabled == 'false'",
     message:
@@ -187,6 +228,7 @@ export const queueSpecSchema = withRules(
     check: (spec) => spec.kmsMasterKeyID === undefined || spec.sqsManagedSSEEnabled !== "true",
   },
 );
+export const queueSpecSchema = refusingUnservedReferences(queueSpecWithRules, queueReferences);
 export type QueueSpec = z.infer<typeof queueSpecSchema>;
 /** A queue's managed configuration, without identityRef. */
 export type QueueFields = ResourceFields<QueueSpec>;
@@ -203,7 +245,10 @@ export const queueAttributes = [
   "visibilityTimeout",
   "policy",
   "redrivePolicy",
+  "redriveAllowPolicy",
   "contentBasedDeduplication",
+  "deduplicationScope",
+  "fifoThroughputLimit",
   "kmsMasterKeyID",
   "kmsDataKeyReusePeriodSeconds",
   "sqsManagedSSEEnabled",

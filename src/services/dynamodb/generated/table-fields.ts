@@ -471,6 +471,11 @@ export const tableAwsNames = {
   timeToLive: "TimeToLive",
 } as const;
 
+/** ACK's references (`*Ref`), where they are and the plain field each stands beside. */
+export const tableReferences = [
+  { path: ["sseSpecification", "kmsMasterKeyRef"], plain: "kmsMasterKeyID", service: "kms", kind: "Key" },
+] as const;
+
 /** Nested structures: spec field → AWS member names, for the spec⇄AWS mapping. */
 export const tableCodecs = {
   attributeDefinitions: {

@@ -412,6 +412,22 @@ export const dbInstanceAwsNames = {
   sourceRegion: "SourceRegion",
 } as const;
 
+/** ACK's references (`*Ref`), where they are and the plain field each stands beside. */
+export const dbInstanceReferences = [
+  { path: ["vpcSecurityGroupRefs"], plain: "vpcSecurityGroupIDs", service: "ec2", kind: "SecurityGroup" },
+  { path: ["dbSubnetGroupRef"], plain: "dbSubnetGroupName", service: "rds", kind: "DBSubnetGroup" },
+  { path: ["dbParameterGroupRef"], plain: "dbParameterGroupName", service: "rds", kind: "DBParameterGroup" },
+  { path: ["kmsKeyRef"], plain: "kmsKeyID", service: "kms", kind: "Key" },
+  { path: ["monitoringRoleRef"], plain: "monitoringRoleARN", service: "iam", kind: "Role" },
+  {
+    path: ["performanceInsightsKMSKeyRef"],
+    plain: "performanceInsightsKMSKeyID",
+    service: "kms",
+    kind: "Key",
+  },
+  { path: ["masterUserSecretKMSKeyRef"], plain: "masterUserSecretKMSKeyID", service: "kms", kind: "Key" },
+] as const;
+
 /** Nested structures: spec field → AWS member names, for the spec⇄AWS mapping. */
 export const dbInstanceCodecs = {
   tags: { list: { object: { key: ["Key", {}], value: ["Value", {}] } } },

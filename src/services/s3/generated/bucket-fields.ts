@@ -1761,6 +1761,11 @@ export const bucketAwsNames = {
   website: "Website",
 } as const;
 
+/** ACK's references (`*Ref`), where they are and the plain field each stands beside. */
+export const bucketReferences = [
+  { path: ["replication", "roleRef"], plain: "role", service: "iam", kind: "Role" },
+] as const;
+
 /** Nested structures: spec field → AWS member names, for the spec⇄AWS mapping. */
 export const bucketCodecs = {
   createBucketConfiguration: {

@@ -249,6 +249,52 @@ export const topicAwsNames = {
   tracingConfig: "TracingConfig",
 } as const;
 
+/** ACK's references (`*Ref`), where they are and the plain field each stands beside. */
+export const topicReferences = [
+  {
+    path: ["applicationFailureFeedbackRoleRef"],
+    plain: "applicationFailureFeedbackRoleARN",
+    service: "iam",
+    kind: "Role",
+  },
+  {
+    path: ["applicationSuccessFeedbackRoleRef"],
+    plain: "applicationSuccessFeedbackRoleARN",
+    service: "iam",
+    kind: "Role",
+  },
+  {
+    path: ["firehoseFailureFeedbackRoleRef"],
+    plain: "firehoseFailureFeedbackRoleARN",
+    service: "iam",
+    kind: "Role",
+  },
+  {
+    path: ["firehoseSuccessFeedbackRoleRef"],
+    plain: "firehoseSuccessFeedbackRoleARN",
+    service: "iam",
+    kind: "Role",
+  },
+  { path: ["httpFailureFeedbackRoleRef"], plain: "httpFailureFeedbackRoleARN", service: "iam", kind: "Role" },
+  { path: ["httpSuccessFeedbackRoleRef"], plain: "httpSuccessFeedbackRoleARN", service: "iam", kind: "Role" },
+  {
+    path: ["lambdaFailureFeedbackRoleRef"],
+    plain: "lambdaFailureFeedbackRoleARN",
+    service: "iam",
+    kind: "Role",
+  },
+  {
+    path: ["lambdaSuccessFeedbackRoleRef"],
+    plain: "lambdaSuccessFeedbackRoleARN",
+    service: "iam",
+    kind: "Role",
+  },
+  { path: ["sqsFailureFeedbackRoleRef"], plain: "sqsFailureFeedbackRoleARN", service: "iam", kind: "Role" },
+  { path: ["sqsSuccessFeedbackRoleRef"], plain: "sqsSuccessFeedbackRoleARN", service: "iam", kind: "Role" },
+  { path: ["kmsMasterKeyRef"], plain: "kmsMasterKeyID", service: "kms", kind: "Key" },
+  { path: ["policyRef"], plain: "policy", service: "iam", kind: "Policy" },
+] as const;
+
 /** Nested structures: spec field → AWS member names, for the spec⇄AWS mapping. */
 export const topicCodecs = {
   tags: { list: { object: { key: ["Key", {}], value: ["Value", {}] } } },

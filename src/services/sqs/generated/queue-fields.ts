@@ -8,42 +8,42 @@ export const queueFieldSchemas = {
   queueName: z
     .string()
     .describe(
-      "The name of the new queue. The following limits apply to this name: A queue name can have up to 80 characters. Valid values: alphanumeric characters, hyphens (-), and underscores (_). A FIFO queue name must end with the .fifo suffix.",
+      "The name of the new queue. The following limits apply to this name: A queue name can have up to 80 characters. Valid values: alphanumeric characters, hyphens (-), and underscores (_). A FIFO queue name must end with the .fifo suffix. Immutable: SQS cannot rename a queue.",
     ),
   contentBasedDeduplication: z
     .string()
     .describe(
-      "Enables content-based deduplication. Valid values are true and false. For more information, see Exactly-once processing in the Amazon SQS Developer Guide. Note the following:",
+      'Enables content-based deduplication. Valid values are true and false. For more information, see Exactly-once processing in the Amazon SQS Developer Guide. Note the following: Removed from the spec, it is set to "false".',
     )
     .optional(),
   deduplicationScope: z
     .string()
     .describe(
-      "Specifies whether message deduplication occurs at the message group or queue level. Valid values are messageGroup and queue.",
+      "Specifies whether message deduplication occurs at the message group or queue level. Valid values are messageGroup and queue. Left out, SQS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   delaySeconds: z
     .string()
     .describe(
-      "The length of time, in seconds, for which the delivery of all messages in the queue is delayed. Valid values: An integer from 0 to 900 seconds (15 minutes). Default: 0.",
+      "The length of time, in seconds, for which the delivery of all messages in the queue is delayed. Valid values: An integer from 0 to 900 seconds (15 minutes). Default: 0. Left out, SQS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   fifoQueue: z
     .string()
     .describe(
-      "Designates a queue as FIFO. Valid values are true and false. If you don't specify the FifoQueue attribute, Amazon SQS creates a standard queue. You can provide this attribute only during queue creation. You can't change it for an existing queue. When you set this attribute, you must also provide the MessageGroupId for your messages explicitly.",
+      "Designates a queue as FIFO. Valid values are true and false. If you don't specify the FifoQueue attribute, Amazon SQS creates a standard queue. You can provide this attribute only during queue creation. You can't change it for an existing queue. When you set this attribute, you must also provide the MessageGroupId for your messages explicitly. Immutable: chosen at creation.",
     )
     .optional(),
   fifoThroughputLimit: z
     .string()
     .describe(
-      "Specifies whether the FIFO queue throughput quota applies to the entire queue or per message group. Valid values are perQueue and perMessageGroupId. The perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup.",
+      "Specifies whether the FIFO queue throughput quota applies to the entire queue or per message group. Valid values are perQueue and perMessageGroupId. The perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup. Left out, SQS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   kmsDataKeyReusePeriodSeconds: z
     .string()
     .describe(
-      "The length of time, in seconds, for which Amazon SQS can reuse a data key to encrypt or decrypt messages before calling KMS again. An integer representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default: 300 (5 minutes). A shorter time period provides better security but results in more calls to KMS which might incur charges after Free Tier. For more information, see How Does the Data Key Reuse Period Work?",
+      "The length of time, in seconds, for which Amazon SQS can reuse a data key to encrypt or decrypt messages before calling KMS again. An integer representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default: 300 (5 minutes). A shorter time period provides better security but results in more calls to KMS which might incur charges after Free Tier. For more information, see How Does the Data Key Reuse Period Work? Left out, SQS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   kmsMasterKeyID: z
@@ -60,13 +60,13 @@ export const queueFieldSchemas = {
   maximumMessageSize: z
     .string()
     .describe(
-      "The limit of how many bytes a message can contain before Amazon SQS rejects it. Valid values: An integer from 1,024 bytes (1 KiB) to 1,048,576 bytes (1 MiB). Default: 1,048,576 bytes (1 MiB).",
+      "The limit of how many bytes a message can contain before Amazon SQS rejects it. Valid values: An integer from 1,024 bytes (1 KiB) to 1,048,576 bytes (1 MiB). Default: 1,048,576 bytes (1 MiB). Left out, SQS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   messageRetentionPeriod: z
     .string()
     .describe(
-      "The length of time, in seconds, for which Amazon SQS retains a message. Valid values: An integer from 60 seconds (1 minute) to 1,209,600 seconds (14 days). Default: 345,600 (4 days). When you change a queue's attributes, the change can take up to 60 seconds for most of the attributes to propagate throughout the Amazon SQS system. Changes made to the MessageRetentionPeriod attribute can take up to 15 minutes and will impact existing messages in the queue potentially causing them to be expired and deleted if the MessageRetentionPeriod is reduced below the age of existing messages.",
+      "The length of time, in seconds, for which Amazon SQS retains a message. Valid values: An integer from 60 seconds (1 minute) to 1,209,600 seconds (14 days). Default: 345,600 (4 days). When you change a queue's attributes, the change can take up to 60 seconds for most of the attributes to propagate throughout the Amazon SQS system. Changes made to the MessageRetentionPeriod attribute can take up to 15 minutes and will impact existing messages in the queue potentially causing them to be expired and deleted if the MessageRetentionPeriod is reduced below the age of existing messages. Left out, SQS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   policy: z
@@ -83,13 +83,13 @@ export const queueFieldSchemas = {
   receiveMessageWaitTimeSeconds: z
     .string()
     .describe(
-      "The length of time, in seconds, for which a ReceiveMessage action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds). Default: 0.",
+      "The length of time, in seconds, for which a ReceiveMessage action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds). Default: 0. Left out, SQS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   redriveAllowPolicy: z
     .string()
     .describe(
-      "The string that includes the parameters for the permissions for the dead-letter queue redrive permission and which source queues can specify dead-letter queues as a JSON object. The parameters are as follows:",
+      "The string that includes the parameters for the permissions for the dead-letter queue redrive permission and which source queues can specify dead-letter queues as a JSON object. The parameters are as follows: Removed from the spec, SQS's default is set again (allowAll).",
     )
     .optional(),
   redrivePolicy: z
@@ -101,13 +101,13 @@ export const queueFieldSchemas = {
   sqsManagedSSEEnabled: z
     .string()
     .describe(
-      "Enables server-side queue encryption using SQS owned encryption keys. Only one server-side encryption option is supported per queue (for example, SSE-KMS or SSE-SQS).",
+      "Enables server-side queue encryption using SQS owned encryption keys. Only one server-side encryption option is supported per queue (for example, SSE-KMS or SSE-SQS). Left out, SQS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   visibilityTimeout: z
     .string()
     .describe(
-      "The visibility timeout for the queue, in seconds. Valid values: An integer from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility timeout, see Visibility Timeout in the Amazon SQS Developer Guide.",
+      "The visibility timeout for the queue, in seconds. Valid values: An integer from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility timeout, see Visibility Timeout in the Amazon SQS Developer Guide. Left out, SQS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   tags: z
@@ -138,3 +138,9 @@ export const queueAwsNames = {
   visibilityTimeout: "VisibilityTimeout",
   tags: "tags",
 } as const;
+
+/** ACK's references (`*Ref`), where they are and the plain field each stands beside. */
+export const queueReferences = [
+  { path: ["kmsMasterKeyRef"], plain: "kmsMasterKeyID", service: "kms", kind: "Key" },
+  { path: ["policyRef"], plain: "policy", service: "iam", kind: "Policy" },
+] as const;

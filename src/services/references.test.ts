@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { z } from "zod";
+import { ackReference, ackReferences } from "../api/ack-reference.ts";
+import { describeIssues } from "../api/rules.ts";
+import { refusingUnservedReferences } from "./references.ts";
+import { queueSpecSchema } from "./sqs/schema.ts";
+
+const schema = refusingUnservedReferences(
+  z.object({
+    kmsKeyID: z.string().optional(),
+    kmsKeyRef: ackReference().optional(),
+    groupIDs: z.array(z.string()).optional(),
+    groupRefs: ackReferences().optional(),
+    rules: z.array(z.object({ role: z.string().optional(), roleRef: ackReference().optional() })).optional(),
+  }),
+  [
+    { path: ["kmsKeyRef"], plain: "kmsKeyID", service: "kms", kind: "Key" },
+    { path: ["groupRefs"], plain: "groupIDs", service: "ec2", kind: "SecurityGroup" },
+    { path: ["rules", "[]", "roleRef"], plain: "role", service: "iam", kind: "Role" },
+  ],
+);
+
+const messages = (spec: unknown): string[] => {
+  const r = schema.safeParse(spec);
+  return r.success ? [] : describeIssues(r.error, ["spec"]);
+};
+
+describe("references to kinds crossrole does not serve", () => {
+  it("accepts a spec without references", () => {
+    assert.deepEqual(messages({ kmsKeyID: "k", rules: [{ role: "arn" }] }), []);
+  });
+
+  it("refuses each one set, naming the plain field to set instead, inside lists too", () => {
+    assert.deepEqual(
+      messages({ kmsKeyRef: { from: { name: "key" } }, rules: [{}, { roleRef: { from: { name: "r" } } }] }),
+      [
+        "spec.kmsKeyRef: refers to a kms.services.k8s.aws Key, a kind crossrole does not serve, so it cannot be resolved: set spec.kmsKeyID to the Key's identifier instead, and remove the reference",
+        "spec.rules[1].roleRef: refers to an iam.services.k8s.aws Role, a kind crossrole does not serve, so it cannot be resolved: set spec.rules[1].role to the Role's identifier instead, and remove the reference",
+      ],
+    );
+    assert.match(messages({ groupRefs: [] })[0] ?? "", /^spec\.groupRefs: .*set spec\.groupIDs/);
+  });
+
+  it("is the Queue's rule for kmsMasterKeyRef and policyRef", () => {
+    const r = queueSpecSchema.safeParse({
+      queueName: "q",
+      policyRef: { from: { name: "p", namespace: "x" } },
+    });
+    assert.equal(r.success, false);
+    assert.match(describeIssues(r.error!, ["spec"]).join(), /spec\.policyRef: .*set spec\.policy to/);
+  });
+});

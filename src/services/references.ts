@@ -1,0 +1,51 @@
+// ACK's references (`kmsKeyRef: {from: {name, namespace}}` beside `kmsKeyID`), as each kind's
+// generated module lists them. The CRD accepts them, so that an ACK manifest applies; the
+// spec check here answers them: a reference to a kind crossrole does not serve cannot be
+// resolved, so the resource is Terminal, naming the plain field to set instead (DESIGN §2.1).
+// Only zod checks this (no CEL): the answer belongs on the resource's conditions.
+import type { z } from "zod";
+
+export interface ReferenceField {
+  /** Spec path of the reference (`[]` steps into a list's items). */
+  readonly path: readonly string[];
+  /** The plain field beside it, which the reference would fill. */
+  readonly plain: string;
+  readonly service: string;
+  readonly kind: string;
+}
+
+/** Where a path is present in a value: one concrete path per list item it crosses. */
+function presentAt(
+  value: unknown,
+  path: readonly string[],
+  at: readonly (string | number)[] = [],
+): (string | number)[][] {
+  const [head, ...rest] = path;
+  if (head === undefined) return value === undefined ? [] : [[...at]];
+  if (head === "[]") {
+    return Array.isArray(value) ? value.flatMap((item, i) => presentAt(item, rest, [...at, i])) : [];
+  }
+  if (typeof value !== "object" || value === null) return [];
+  return presentAt((value as Record<string, unknown>)[head], rest, [...at, head]);
+}
+
+/** `schema` refusing every reference in `references` that a spec sets (none is served yet). */
+export function refusingUnservedReferences<S extends z.ZodType>(
+  schema: S,
+  references: readonly ReferenceField[],
+): S {
+  return schema.superRefine((spec, ctx) => {
+    for (const r of references) {
+      for (const path of presentAt(spec, r.path)) {
+        const plain = ["spec", ...path.slice(0, -1), r.plain]
+          .map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? s : `.${s}`))
+          .join("");
+        ctx.addIssue({
+          code: "custom",
+          path,
+          message: `refers to ${/^[aeiou]/i.test(r.service) ? "an" : "a"} ${r.service}.services.k8s.aws ${r.kind}, a kind crossrole does not serve, so it cannot be resolved: set ${plain} to the ${r.kind}'s identifier instead, and remove the reference`,
+        });
+      }
+    }
+  }) as S;
+}
