@@ -34,5 +34,7 @@ export function identityRefField(field: string) {
 }
 
 /** The fragment resource specs embed: `identityRef: identityRefSchema.optional()`. */
-export const identityRefSchema = identityRefField("identityRef");
+export const identityRefSchema = identityRefField("identityRef").describe(
+  "The identity (an AWSRoleIdentity, AWSStaticIdentity, AWSServiceAccountIdentity or AWSControllerIdentity) whose credentials manage this resource; it must allow this namespace. Left out, the namespace's CARM mapping or an IAMRoleSelector decides (crossrole explain shows which).",
+);
 export type IdentityRef = z.infer<typeof identityRefSchema>;

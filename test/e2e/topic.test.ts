@@ -120,7 +120,7 @@ const patchSpec = (ns: string, name: string, spec: Record<string, unknown>) =>
 
 const deleteTopicObject = (ns: string, name: string) => deleteResourceAndWait(e2e.kube, "Topic", ns, name);
 
-test("CARM: a Topic in a namespace mapped to 111111111111 lands there, tagged, with ARN, account and owner in status", async () => {
+test("CARM: a Topic in a namespace mapped to 111111111111 lands there, tagged, with ARN, account, owner and topicARN in status", async () => {
   await e2e.apply([
     topic("sns-x", "orders", { displayName: "Orders", tags: [{ key: "team", value: "shop" }] }),
   ]);
@@ -130,6 +130,11 @@ test("CARM: a Topic in a namespace mapped to 111111111111 lands there, tagged, w
   assert.equal(t.status?.ackResourceMetadata?.region, region);
   assert.equal(t.status?.ackResourceMetadata?.arn, arnIn(X, name));
   assert.equal((t.status as Record<string, unknown> | undefined)?.["owner"], X);
+  assert.equal(
+    (t.status as Record<string, unknown> | undefined)?.["topicARN"],
+    arnIn(X, name),
+    "ACK's status.topicARN",
+  );
   assert.equal(condition(t, "Ready")?.status, "True");
   assert.ok(t.metadata.finalizers?.includes(finalizer));
 

@@ -30,6 +30,7 @@ import {
   type TopicClient,
   updateTopic,
 } from "../../src/services/sns/topic.ts";
+import { type AwsProxy, type RecordedRequest, startAwsProxy } from "../support/aws-proxy.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {
   accessKeyId: "AKIAIOSFODNN7EXAMPLE",
@@ -286,5 +287,137 @@ describe("SNS Topic module against the emulator", () => {
       },
     );
     assert.deepEqual(await readTopic(mine, { name }), { found: false });
+  });
+
+  describe("the attributes moto keeps but never reports back: checked on the wire, through a recording proxy", () => {
+    // moto's GetTopicAttributes lists a fixed set (Owner, Policy, DisplayName, DeliveryPolicy,
+    // KmsMasterKeyId, FifoTopic, ...), without the delivery status roles and sample rates,
+    // SignatureVersion, TracingConfig or FifoThroughputScope, and it has no data protection
+    // policy calls at all. What crossrole sends is checked where it leaves: the wire.
+    let proxy: AwsProxy;
+    let viaProxy: TopicClient;
+    before(async () => {
+      proxy = await startAwsProxy(emulator.endpoint);
+      viaProxy = {
+        sns: new SNSClient({ region, endpoint: proxy.endpoint, credentials: defaultCredentials }),
+        account: mine.account,
+        region,
+      };
+    });
+    after(async () => {
+      viaProxy?.sns.destroy();
+      await proxy?.close();
+    });
+
+    /** CreateTopic's `Attributes.entry.N.key/value` form fields as a map. */
+    const createAttributes = (r: RecordedRequest | undefined): Record<string, string> => {
+      const out: Record<string, string> = {};
+      for (const [k, v] of Object.entries(r?.params ?? {})) {
+        const m = /^Attributes\.entry\.(\d+)\.key$/.exec(k);
+        if (m) out[v] = r?.params[`Attributes.entry.${m[1]}.value`] ?? "";
+      }
+      return out;
+    };
+    const setCalls = () =>
+      proxy.calls("SetTopicAttributes").map((c) => [c.params["AttributeName"], c.params["AttributeValue"]]);
+    const role = (name: string) => `arn:aws:iam::${mine.account}:role/${name}`;
+
+    test("create sends every delivery status role and sample rate, signatureVersion and tracingConfig", async () => {
+      proxy.clearRecording();
+      const name = uniqueName("feedback");
+      const spec = topicSpecSchema.parse({
+        name,
+        httpSuccessFeedbackRoleARN: role("ok"),
+        httpFailureFeedbackRoleARN: role("fail"),
+        httpSuccessFeedbackSampleRate: "50",
+        sqsSuccessFeedbackRoleARN: role("sqs-ok"),
+        lambdaFailureFeedbackRoleARN: role("lambda-fail"),
+        signatureVersion: "2",
+        tracingConfig: "Active",
+      });
+      assert.equal((await createTopic(viaProxy, spec, owner)).created, true);
+      assert.deepEqual(createAttributes(proxy.calls("CreateTopic")[0]), {
+        HTTPSuccessFeedbackRoleArn: role("ok"),
+        HTTPFailureFeedbackRoleArn: role("fail"),
+        HTTPSuccessFeedbackSampleRate: "50",
+        SQSSuccessFeedbackRoleArn: role("sqs-ok"),
+        LambdaFailureFeedbackRoleArn: role("lambda-fail"),
+        SignatureVersion: "2",
+        TracingConfig: "Active",
+      });
+
+      // What SNS reports (here: none of them) is compared: each differing field is set again,
+      // one SetTopicAttributes each; a role removed from the spec is cleared with "".
+      const r = await readTopic(viaProxy, { name });
+      assert.ok(r.found);
+      proxy.clearRecording();
+      const changed = {
+        ...spec,
+        httpFailureFeedbackRoleARN: undefined,
+        tracingConfig: "PassThrough" as const,
+      };
+      const observed = { ...r.topic, httpFailureFeedbackRoleARN: role("fail") };
+      await updateTopic(viaProxy, changed, observed, owner);
+      assert.deepEqual(setCalls(), [
+        ["SignatureVersion", "2"],
+        ["TracingConfig", "PassThrough"],
+        ["HTTPSuccessFeedbackRoleArn", role("ok")],
+        ["HTTPFailureFeedbackRoleArn", ""],
+        ["LambdaFailureFeedbackRoleArn", role("lambda-fail")],
+        ["SQSSuccessFeedbackRoleArn", role("sqs-ok")],
+        ["HTTPSuccessFeedbackSampleRate", "50"],
+      ]);
+      assert.equal(await deleteTopic(mine, name), "deleted");
+    });
+
+    test("a FIFO topic's fifoThroughputScope is sent on create and on change", async () => {
+      proxy.clearRecording();
+      const name = `${uniqueName("fifo-scope")}.fifo`;
+      const spec = topicSpecSchema.parse({ name, fifoTopic: "true", fifoThroughputScope: "MessageGroup" });
+      assert.equal((await createTopic(viaProxy, spec, owner)).created, true);
+      assert.equal(createAttributes(proxy.calls("CreateTopic")[0])["FifoThroughputScope"], "MessageGroup");
+      const r = await readTopic(viaProxy, { name });
+      assert.ok(r.found);
+      proxy.clearRecording();
+      await updateTopic(
+        viaProxy,
+        { ...spec, fifoThroughputScope: "Topic" },
+        { ...r.topic, fifoThroughputScope: "MessageGroup" },
+        owner,
+      );
+      assert.deepEqual(setCalls(), [["FifoThroughputScope", "Topic"]]);
+      assert.equal(await deleteTopic(mine, name), "deleted");
+    });
+
+    test("dataProtectionPolicy: sent with CreateTopic, put when it differs, read only while the spec has one", async () => {
+      proxy.clearRecording();
+      const name = uniqueName("dpp");
+      const policy = '{"Name":"dpp","Version":"2021-06-01","Statement":[]}';
+      const spec = topicSpecSchema.parse({ name, dataProtectionPolicy: policy });
+      assert.equal((await createTopic(viaProxy, spec, owner)).created, true);
+      assert.equal(proxy.calls("CreateTopic")[0]?.params["DataProtectionPolicy"], policy);
+      // Without one in the spec, no GetDataProtectionPolicy is made.
+      proxy.clearRecording();
+      const r = await readTopic(viaProxy, { name });
+      assert.ok(r.found);
+      assert.equal(proxy.calls("GetDataProtectionPolicy").length, 0);
+      // A differing one is put. moto does not implement PutDataProtectionPolicy (it answers 500):
+      // the call is checked as it left, and its failure is a retryable error, never a silent one.
+      const next = '{"Name":"dpp2","Version":"2021-06-01","Statement":[]}';
+      await assert.rejects(
+        updateTopic(
+          viaProxy,
+          { ...spec, dataProtectionPolicy: next },
+          { ...r.topic, dataProtectionPolicy: policy },
+          owner,
+        ),
+        (err: Error & { operation?: string; field?: string }) =>
+          err.operation === "PutDataProtectionPolicy" && err.field === "spec.dataProtectionPolicy",
+      );
+      const [put] = proxy.calls("PutDataProtectionPolicy");
+      assert.equal(put?.params["DataProtectionPolicy"], next);
+      assert.equal(put?.params["ResourceArn"], arnIn(mine, name));
+      assert.equal(await deleteTopic(mine, name), "deleted");
+    });
   });
 });

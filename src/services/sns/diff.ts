@@ -2,39 +2,82 @@
 // initialisation of the ones SNS gives a default. Pure.
 //
 // What an absent field means:
-// - displayName, kmsMasterKeyID: none (""); contentBasedDeduplication: "false"; tags: none.
-//   Out-of-band additions are corrected, as ACK does.
-// - policy, deliveryPolicy: "whatever SNS has". SNS gives every new topic an access policy
-//   (and may report a delivery policy), so `lateInitialize` copies SNS's value into the spec
-//   and from then on it is managed. Until it is copied, an absent field never differs.
+// - displayName, kmsMasterKeyID, the delivery status roles: none (""); contentBasedDeduplication:
+//   "false"; tags: none. Out-of-band additions are corrected, as ACK does.
+// - policy, deliveryPolicy, the sample rates, signatureVersion, tracingConfig,
+//   fifoThroughputScope: "whatever SNS has". SNS gives every new topic an access policy (and
+//   reports defaults for the others), so `lateInitialize` copies SNS's value into the spec and
+//   from then on it is managed. Until it is copied, an absent field never differs.
+// - dataProtectionPolicy: managed only while the spec sets it (SNS has no call that removes
+//   one; it is read only then, topic.ts). Absent, it never differs.
 // - name, fifoTopic: fixed at creation (immutable at admission), never compared.
 import { canonicalDocument, canonicalTagMap, sameJson } from "../canonical-forms.ts";
 import { differingFields, type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
 import { stringBoolean, tagMapOf } from "./mapping.ts";
-import type { Tag, TopicAttribute, TopicFields } from "./schema.ts";
-import { topicAttributes } from "./schema.ts";
+import {
+  type FeedbackRoleField,
+  type FeedbackSampleRateField,
+  feedbackRoleFields,
+  feedbackSampleRateFields,
+  type Tag,
+  type TopicAttribute,
+  type TopicFields,
+  topicAttributes,
+} from "./schema.ts";
 
 /** Fields whose absence in the spec means "take SNS's value" (see the file comment). */
 export const lateInitializedFields = [
   "policy",
   "deliveryPolicy",
+  "signatureVersion",
+  "tracingConfig",
+  "fifoThroughputScope",
+  ...feedbackSampleRateFields,
 ] as const satisfies readonly TopicAttribute[];
 
-export type TopicField = TopicAttribute | "tags";
+export type TopicField = TopicAttribute | "dataProtectionPolicy" | "tags";
 
 export type FieldDifference = FieldDifferenceOf<TopicField>;
 
 /** The fields to change so that SNS matches `desired`, in the order they are applied. */
 export function diff(desired: TopicFields, observed: TopicFields): FieldDifference[] {
-  return differingFields([...topicAttributes, "tags"] as const, desired, observed, equalField);
+  return differingFields(
+    [...topicAttributes, "dataProtectionPolicy", "tags"] as const,
+    desired,
+    observed,
+    equalField,
+  );
 }
 
+const sampleRates: ReadonlySet<string> = new Set(feedbackSampleRateFields);
+const roles: ReadonlySet<string> = new Set(feedbackRoleFields);
+
 function equalField(field: TopicField, desired: TopicFields, observed: TopicFields): boolean {
+  if (roles.has(field)) {
+    const f = field as FeedbackRoleField;
+    return (desired[f] ?? "") === (observed[f] ?? "");
+  }
+  if (sampleRates.has(field)) {
+    const want = desired[field as FeedbackSampleRateField];
+    return want === undefined || Number(want) === Number(observed[field as FeedbackSampleRateField]);
+  }
   switch (field) {
     case "displayName":
       return (desired.displayName ?? "") === (observed.displayName ?? "");
     case "kmsMasterKeyID":
       return (desired.kmsMasterKeyID ?? "") === (observed.kmsMasterKeyID ?? "");
+    case "signatureVersion":
+    case "tracingConfig":
+    case "fifoThroughputScope":
+      return desired[field] === undefined || desired[field] === observed[field];
+    case "dataProtectionPolicy":
+      return (
+        desired.dataProtectionPolicy === undefined ||
+        sameJson(
+          canonicalDocument(desired.dataProtectionPolicy),
+          canonicalDocument(observed.dataProtectionPolicy),
+        )
+      );
     case "contentBasedDeduplication":
       return (
         canonicalBoolean(desired.contentBasedDeduplication) ===
@@ -49,6 +92,8 @@ function equalField(field: TopicField, desired: TopicFields, observed: TopicFiel
     }
     case "tags":
       return sameJson(canonicalTags(desired.tags), canonicalTags(observed.tags));
+    default:
+      return true;
   }
 }
 

@@ -22,6 +22,8 @@ export type SnsOperation =
   | "ListTagsForResource"
   | "TagResource"
   | "UntagResource"
+  | "GetDataProtectionPolicy"
+  | "PutDataProtectionPolicy"
   | "DeleteTopic";
 
 /** The IAM action each operation needs, for AuthorizationError messages. */
@@ -32,6 +34,8 @@ const iamActions: Record<SnsOperation, string> = {
   ListTagsForResource: "sns:ListTagsForResource",
   TagResource: "sns:TagResource",
   UntagResource: "sns:UntagResource",
+  GetDataProtectionPolicy: "sns:GetDataProtectionPolicy",
+  PutDataProtectionPolicy: "sns:PutDataProtectionPolicy",
   DeleteTopic: "sns:DeleteTopic",
 };
 

@@ -6,7 +6,14 @@ import { parseNamedArn, regionalArn } from "../arn.ts";
 import { userTagList } from "../pattern-tag-list.ts";
 import { stringBoolean } from "../string-boolean.ts";
 import { awsTags, tagListFromAws, tagMapOf, withOwnerTags } from "../tag-list.ts";
-import type { Tag, TopicAttribute, TopicFields } from "./schema.ts";
+import { topicAwsNames } from "./generated/topic-fields.ts";
+import {
+  feedbackRoleFields,
+  type Tag,
+  type TopicAttribute,
+  type TopicFields,
+  topicAttributes,
+} from "./schema.ts";
 
 export { stringBoolean, tagMapOf };
 
@@ -20,15 +27,22 @@ export function parseTopicArn(arn: string) {
   return parseNamedArn(arn, "sns");
 }
 
-/** The SNS attribute name each spec field is stored under. */
-export const attributeNames: Readonly<Record<TopicAttribute | "fifoTopic", string>> = {
-  displayName: "DisplayName",
-  policy: "Policy",
-  deliveryPolicy: "DeliveryPolicy",
-  kmsMasterKeyID: "KmsMasterKeyId",
-  contentBasedDeduplication: "ContentBasedDeduplication",
-  fifoTopic: "FifoTopic",
-};
+/** The SNS attribute name each spec field is stored under (generated from the SNS model). */
+export const attributeNames: Readonly<Record<TopicAttribute | "fifoTopic", string>> = Object.fromEntries(
+  [...topicAttributes, "fifoTopic" as const].map((field) => [field, topicAwsNames[field]]),
+) as Record<TopicAttribute | "fifoTopic", string>;
+
+/**
+ * Attributes whose absence in the spec means "none", written as "" to clear them: the display
+ * name, the KMS key, the delivery status roles. contentBasedDeduplication's absence is "false".
+ * The others (policies, sample rates, signature version, tracing, FIFO throughput scope) are
+ * late-initialised: absent means "keep SNS's" (diff.ts).
+ */
+const clearedWhenAbsent: ReadonlySet<TopicAttribute> = new Set<TopicAttribute>([
+  "displayName",
+  "kmsMasterKeyID",
+  ...feedbackRoleFields,
+]);
 
 /** The tag set SNS should hold: the user's tags and the ownership tags (which win on a clash). */
 export const topicTags = withOwnerTags;
@@ -48,66 +62,50 @@ export function createTopicInput(
 ): CreateTopicCommandInput {
   const attributes: Record<string, string> = {};
   if (spec.fifoTopic === "true") attributes[attributeNames.fifoTopic] = "true";
-  if (spec.displayName) attributes[attributeNames.displayName] = spec.displayName;
-  if (spec.policy) attributes[attributeNames.policy] = spec.policy;
-  if (spec.deliveryPolicy) attributes[attributeNames.deliveryPolicy] = spec.deliveryPolicy;
-  if (spec.kmsMasterKeyID) attributes[attributeNames.kmsMasterKeyID] = spec.kmsMasterKeyID;
-  if (spec.fifoTopic === "true" && spec.contentBasedDeduplication !== undefined)
-    attributes[attributeNames.contentBasedDeduplication] = spec.contentBasedDeduplication;
+  for (const field of topicAttributes) {
+    if (field === "contentBasedDeduplication" && spec.fifoTopic !== "true") continue;
+    const value = spec[field];
+    if (value) attributes[attributeNames[field]] = value;
+  }
   const tags = toSnsTags(topicTags(spec.tags, ownerTags));
   return {
     Name: spec.name,
     ...(Object.keys(attributes).length > 0 ? { Attributes: attributes } : {}),
     ...(tags.length > 0 ? { Tags: tags } : {}),
+    ...(spec.dataProtectionPolicy ? { DataProtectionPolicy: spec.dataProtectionPolicy } : {}),
   };
 }
 
 /**
  * The value SetTopicAttributes writes for `field` so that SNS matches `spec`: an absent
- * displayName / kmsMasterKeyID is "" (none: no display name, no server-side encryption), an
- * absent contentBasedDeduplication "false". policy and deliveryPolicy are late-initialised:
- * absent means "keep SNS's", so there is nothing to write (undefined).
+ * displayName / kmsMasterKeyID / delivery status role is "" (none), an absent
+ * contentBasedDeduplication "false". The late-initialised ones mean "keep SNS's" when absent, so
+ * there is nothing to write (undefined).
  */
 export function attributeValue(spec: TopicFields, field: TopicAttribute): string | undefined {
-  switch (field) {
-    case "displayName":
-      return spec.displayName ?? "";
-    case "kmsMasterKeyID":
-      return spec.kmsMasterKeyID ?? "";
-    case "contentBasedDeduplication":
-      return spec.contentBasedDeduplication ?? "false";
-    case "policy":
-      return spec.policy;
-    case "deliveryPolicy":
-      return spec.deliveryPolicy;
-  }
+  if (field === "contentBasedDeduplication") return spec.contentBasedDeduplication ?? "false";
+  return clearedWhenAbsent.has(field) ? (spec[field] ?? "") : spec[field];
 }
 
-/** What GetTopicAttributes and ListTagsForResource say, in spec form ("" / absent = none). */
+/**
+ * What GetTopicAttributes, ListTagsForResource and (when read) GetDataProtectionPolicy say, in
+ * spec form ("" / absent = none).
+ */
 export function topicFieldsFromAws(
   name: string,
   attributes: Readonly<Record<string, string | undefined>>,
   tags: readonly SnsTag[],
+  dataProtectionPolicy?: string,
 ): TopicFields {
-  const text = (key: string): string | undefined => {
-    const v = attributes[key];
-    return v === undefined || v === "" ? undefined : v;
-  };
-  const fifo = stringBoolean(text(attributeNames.fifoTopic));
-  const dedup = stringBoolean(text(attributeNames.contentBasedDeduplication));
-  const displayName = text(attributeNames.displayName);
-  const policy = text(attributeNames.policy);
-  const deliveryPolicy = text(attributeNames.deliveryPolicy);
-  const kmsMasterKeyID = text(attributeNames.kmsMasterKeyID);
+  const out: Record<string, unknown> = { name };
+  for (const [field, attribute] of Object.entries(attributeNames)) {
+    const value = attributes[attribute];
+    if (value === undefined || value === "") continue;
+    const isBoolean = field === "fifoTopic" || field === "contentBasedDeduplication";
+    out[field] = isBoolean ? stringBoolean(value) : value;
+  }
+  if (dataProtectionPolicy) out["dataProtectionPolicy"] = dataProtectionPolicy;
   const tagList: Tag[] = tagListFromAws(tags);
-  return {
-    name,
-    ...(displayName === undefined ? {} : { displayName }),
-    ...(policy === undefined ? {} : { policy }),
-    ...(deliveryPolicy === undefined ? {} : { deliveryPolicy }),
-    ...(fifo === undefined ? {} : { fifoTopic: fifo }),
-    ...(dedup === undefined ? {} : { contentBasedDeduplication: dedup }),
-    ...(kmsMasterKeyID === undefined ? {} : { kmsMasterKeyID }),
-    ...(tagList.length === 0 ? {} : { tags: tagList }),
-  };
+  if (tagList.length > 0) out["tags"] = tagList;
+  return out as TopicFields;
 }

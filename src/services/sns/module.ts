@@ -54,6 +54,7 @@ export const topicService: ServiceModule<TopicSpec, ObservedTopic, TopicClient> 
   },
   arn: (spec, region, account) => arnOf(spec.name, region, account),
   statusFrom: (observed) => ({
+    topicARN: observed.arn,
     ...(observed.owner === undefined ? {} : { owner: observed.owner }),
     ...(observed.effectiveDeliveryPolicy === undefined
       ? {}

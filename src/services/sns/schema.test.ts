@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, test } from "node:test";
 import { buildCrd } from "../../api/crd.ts";
 import { describeIssues } from "../../api/rules.ts";
@@ -138,17 +140,18 @@ describe("topicCrdSource", () => {
   });
 
   test("has ACK's spec field names, requires name, and makes name and fifoTopic immutable", () => {
-    assert.deepEqual(Object.keys(spec?.properties ?? {}).sort(), [
-      "contentBasedDeduplication",
-      "deliveryPolicy",
-      "displayName",
-      "fifoTopic",
-      "identityRef",
-      "kmsMasterKeyID",
-      "name",
-      "policy",
-      "tags",
-    ]);
+    // Exactly ACK's top-level fields (its CRD, test/fixtures/ack-crd-paths), plus identityRef.
+    const ack = JSON.parse(
+      readFileSync(
+        join(import.meta.dirname, "../../../test/fixtures/ack-crd-paths/sns.services.k8s.aws_topics.json"),
+        "utf8",
+      ),
+    ).paths as Record<string, string>;
+    const ackFields = Object.keys(ack).flatMap((p) => /^spec\.([^.[{]+)$/.exec(p)?.slice(1) ?? []);
+    assert.deepEqual(Object.keys(spec?.properties ?? {}).sort(), [...ackFields, "identityRef"].sort());
+    for (const [field, schema] of Object.entries(spec?.properties ?? {})) {
+      assert.ok((schema.description ?? "").length > 20, `${field} has a description`);
+    }
     assert.deepEqual(spec?.required, ["name"]);
     for (const field of ["name", "fifoTopic"]) {
       const rules = spec?.properties?.[field]?.["x-kubernetes-validations"] ?? [];

@@ -1,12 +1,14 @@
-// The Topic kind (sns.services.k8s.aws/v1alpha1): ACK's sns-controller field names and shapes
-// for the attributes crossrole manages (name, displayName, policy, deliveryPolicy, fifoTopic,
-// contentBasedDeduplication, kmsMasterKeyID, tags), plus spec.identityRef. As in ACK, the
-// boolean attributes are strings ("true" / "false"): SNS's attribute map is string-valued and
-// an ACK manifest must apply unchanged. Fields ACK has and crossrole does not manage yet
-// (dataProtectionPolicy, signatureVersion, tracingConfig, the *Ref references) are left out on
-// purpose: the apiserver then rejects them as unknown instead of silently ignoring them.
+// The Topic kind (sns.services.k8s.aws/v1alpha1): every field of ACK's sns-controller, with the
+// names, types and descriptions generated from its declaration (topic-declaration.ts,
+// generated/topic-fields.ts), plus spec.identityRef. As in ACK, the attributes are strings
+// ("true" / "false", "100"): SNS's attribute map is string-valued and an ACK manifest must
+// apply unchanged. What is written here is what the generated schemas cannot know: SNS's rules
+// on values, with messages that name the fix. ACK's references (the feedback roles, the KMS
+// key, the policy) name kinds crossrole does not serve: the spec check refuses them, naming the
+// plain field (src/services/references.ts).
 
 import { z } from "zod";
+import { documentedAs } from "../../api/documented.ts";
 import type { ResourceKind } from "../../api/kinds.ts";
 import {
   type ResourceFields,
@@ -15,12 +17,14 @@ import {
   resourceSpecSchema,
   resourceStatusSchema,
 } from "../../api/resource.ts";
-import { immutable, withRules } from "../../api/rules.ts";
+import { immutable, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
 import { jsonDocumentField } from "../json-document.ts";
 import { patternTagListSchema, patternTagSchema } from "../pattern-tag-list.ts";
+import { refusingUnservedReferences } from "../references.ts";
 import { stringBooleanField } from "../string-boolean.ts";
 import { maxUserTags } from "../tag-list.ts";
+import { topicFieldSchemas as generated, topicReferences } from "./generated/topic-fields.ts";
 
 export const topicKind: ResourceKind = requireKind("sns.services.k8s.aws/v1alpha1", "Topic");
 
@@ -68,6 +72,57 @@ export const deliveryPolicySchema = jsonDocumentField(
   { maxLength: maxPolicyLength, service: "SNS", ifRemoved: "to keep SNS's deliveryPolicy" },
 );
 
+/** The topic's data protection policy (PutDataProtectionPolicy): a JSON document. */
+export const dataProtectionPolicySchema = jsonDocumentField(
+  "dataProtectionPolicy",
+  '{"Name": "data_protection_policy", "Version": "2021-06-01", "Statement": [...]}',
+  { maxLength: maxPolicyLength, service: "SNS", ifRemoved: "to stop managing it" },
+);
+
+// ---- delivery status logging: a role and a sample rate per endpoint type ----
+
+/** The endpoint types SNS logs delivery status for, as they start ACK's field names. */
+export const feedbackEndpoints = ["application", "firehose", "http", "lambda", "sqs"] as const;
+type FeedbackEndpoint = (typeof feedbackEndpoints)[number];
+export type FeedbackRoleField = `${FeedbackEndpoint}${"Success" | "Failure"}FeedbackRoleARN`;
+export type FeedbackSampleRateField = `${FeedbackEndpoint}SuccessFeedbackSampleRate`;
+type FeedbackRoleRefField = `${FeedbackEndpoint}${"Success" | "Failure"}FeedbackRoleRef`;
+export const feedbackRoleFields = feedbackEndpoints.flatMap(
+  (e) => [`${e}SuccessFeedbackRoleARN`, `${e}FailureFeedbackRoleARN`] as const,
+) as readonly FeedbackRoleField[];
+export const feedbackSampleRateFields = feedbackEndpoints.map(
+  (e) => `${e}SuccessFeedbackSampleRate` as const,
+) as readonly FeedbackSampleRateField[];
+
+/** An IAM role ARN SNS writes delivery status logs to CloudWatch with. */
+function feedbackRoleField(field: string) {
+  return stringField(field)
+    .max(2048, `${field} must be at most 2048 characters`)
+    .regex(
+      /^arn:aws[a-z-]*:iam::\d{12}:role\/\S+$/,
+      `${field} must be an IAM role ARN, e.g. arn:aws:iam::111111111111:role/sns-delivery-status`,
+    );
+}
+
+/** A percentage of successful deliveries to log, 0-100, written as a string (ACK's shape). */
+function sampleRateField(field: string) {
+  const message = `${field} must be a whole number from 0 to 100 (a percentage), written as a string, e.g. "100"`;
+  const rule: Rule<string> = {
+    cel: "self.matches('^[0-9]{1,3}$') && int(self) <= 100",
+    message,
+    check: (s) => /^[0-9]{1,3}$/.test(s) && Number(s) <= 100,
+  };
+  return withRules(stringField(field).max(3, message), rule);
+}
+
+// ---- SNS's enumerations, case as SNS writes them ----
+
+export const signatureVersions = ["1", "2"] as const;
+export const tracingConfigs = ["PassThrough", "Active"] as const;
+export const fifoThroughputScopes = ["Topic", "MessageGroup"] as const;
+const oneOf = <T extends readonly [string, ...string[]]>(field: string, values: T) =>
+  z.enum(values, { error: `${field} must be one of ${values.join(", ")}` });
+
 // ---- tags ----
 
 /** SNS accepts at most 50 tags on a topic; crossrole's ownership tags take some of them. */
@@ -81,25 +136,53 @@ export const tagsSchema = patternTagListSchema("tags", "SNS", tagSchema);
 // ---- the spec, status and object ----
 
 /** The fields of a topic crossrole manages: what `read` observes and `diff` compares. */
-export const topicFieldsShape = {
+const fields = {
   name: topicNameSchema,
   displayName: stringField("displayName")
     .max(100, "displayName must be at most 100 characters (SNS limit)")
     .optional(),
   policy: policySchema.optional(),
+  policyRef: generated.policyRef,
   deliveryPolicy: deliveryPolicySchema.optional(),
+  dataProtectionPolicy: dataProtectionPolicySchema.optional(),
   fifoTopic: fifoTopicSchema.optional(),
   contentBasedDeduplication: contentBasedDeduplicationSchema.optional(),
+  fifoThroughputScope: oneOf("fifoThroughputScope", fifoThroughputScopes).optional(),
   kmsMasterKeyID: stringField("kmsMasterKeyID")
     .max(2048, "kmsMasterKeyID must be at most 2048 characters")
     .optional(),
+  kmsMasterKeyRef: generated.kmsMasterKeyRef,
+  signatureVersion: oneOf("signatureVersion", signatureVersions).optional(),
+  tracingConfig: oneOf("tracingConfig", tracingConfigs).optional(),
+  ...(Object.fromEntries(feedbackRoleFields.map((f) => [f, feedbackRoleField(f).optional()])) as Record<
+    FeedbackRoleField,
+    z.ZodOptional<ReturnType<typeof feedbackRoleField>>
+  >),
+  ...(Object.fromEntries(
+    feedbackRoleFields.map((f) => {
+      const ref = f.replace(/ARN$/, "Ref") as FeedbackRoleRefField;
+      return [ref, generated[ref]];
+    }),
+  ) as { [K in FeedbackRoleRefField]: (typeof generated)[K] }),
+  ...(Object.fromEntries(feedbackSampleRateFields.map((f) => [f, sampleRateField(f).optional()])) as Record<
+    FeedbackSampleRateField,
+    z.ZodOptional<ReturnType<typeof sampleRateField>>
+  >),
   tags: tagsSchema.optional(),
 };
+
+/** The fields of a topic crossrole manages, each described by AWS's documentation. */
+export const topicFieldsShape = Object.fromEntries(
+  Object.entries(fields).map(([name, schema]) => [
+    name,
+    documentedAs(generated[name as keyof typeof generated], schema),
+  ]),
+) as typeof fields;
 
 const isFifo = (spec: { fifoTopic?: string | undefined }): boolean => spec.fifoTopic === "true";
 
 /** `spec` of a Topic: the fields above plus the optional `identityRef` every kind carries. */
-export const topicSpecSchema = withRules(
+const topicSpecWithRules = withRules(
   resourceSpecSchema(topicFieldsShape),
   {
     cel: "self.name.endsWith('.fifo') == (has(self.fifoTopic) && self.fifoTopic == 'true')",
@@ -115,7 +198,15 @@ export const topicSpecSchema = withRules(
     fieldPath: ".contentBasedDeduplication",
     check: (spec) => spec.contentBasedDeduplication !== "true" || isFifo(spec),
   },
+  {
+    cel: "!has(self.fifoThroughputScope) || (has(self.fifoTopic) && self.fifoTopic == 'true')",
+    message:
+      'fifoThroughputScope applies only to FIFO topics (SNS refuses it on a standard topic); remove it or set fifoTopic "true"',
+    fieldPath: ".fifoThroughputScope",
+    check: (spec) => spec.fifoThroughputScope === undefined || isFifo(spec),
+  },
 );
+export const topicSpecSchema = refusingUnservedReferences(topicSpecWithRules, topicReferences);
 export type TopicSpec = z.infer<typeof topicSpecSchema>;
 /** A topic's managed configuration, without identityRef. */
 export type TopicFields = ResourceFields<TopicSpec>;
@@ -127,11 +218,17 @@ export const topicAttributes = [
   "deliveryPolicy",
   "kmsMasterKeyID",
   "contentBasedDeduplication",
+  "fifoThroughputScope",
+  "signatureVersion",
+  "tracingConfig",
+  ...feedbackRoleFields,
+  ...feedbackSampleRateFields,
 ] as const;
 export type TopicAttribute = (typeof topicAttributes)[number];
 
 /** ACK's status: ackResourceMetadata and conditions, plus the read-only attributes ACK shows. */
 export const topicStatusSchema = resourceStatusSchema.extend({
+  topicARN: z.string().optional(),
   effectiveDeliveryPolicy: z.string().optional(),
   owner: z.string().optional(),
 });

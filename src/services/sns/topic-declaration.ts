@@ -35,6 +35,29 @@ export const topicDeclaration = {
       ],
     },
   ],
+  notes: {
+    Name: "Immutable: SNS cannot rename a topic.",
+    FifoTopic: "Immutable: chosen at creation.",
+    DataProtectionPolicy:
+      "Managed while it is in the spec; removed from the spec, SNS keeps the policy it has (SNS has no call that deletes one).",
+    ...Object.fromEntries(
+      [
+        "Policy",
+        "DeliveryPolicy",
+        "SignatureVersion",
+        "TracingConfig",
+        "FifoThroughputScope",
+        ...["Application", "Firehose", "HTTP", "Lambda", "SQS"].map((e) => `${e}SuccessFeedbackSampleRate`),
+      ].map((a) => [
+        a,
+        "Left out, SNS's value is kept and copied into the spec: it can be changed, not removed.",
+      ]),
+    ),
+    ...Object.fromEntries(
+      feedbackRoles.map((a) => [a, "Removed from the spec, the role is removed from the topic."]),
+    ),
+    ContentBasedDeduplication: 'Removed from the spec, it is set to "false".',
+  },
   references: [
     ...feedbackRoles.map((field) => ({ field, service: "iam", kind: "Role" })),
     { field: "KmsMasterKeyId", service: "kms", kind: "Key" },

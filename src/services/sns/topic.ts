@@ -10,8 +10,10 @@
 import {
   CreateTopicCommand,
   DeleteTopicCommand,
+  GetDataProtectionPolicyCommand,
   GetTopicAttributesCommand,
   ListTagsForResourceCommand,
+  PutDataProtectionPolicyCommand,
   SetTopicAttributesCommand,
   type SNSClient,
   TagResourceCommand,
@@ -72,7 +74,7 @@ export function topicArn(client: TopicClient, name: string): string {
  */
 export async function readTopic(
   client: TopicClient,
-  spec: Pick<TopicFields, "name">,
+  spec: Pick<TopicFields, "name" | "dataProtectionPolicy">,
   ctx: CallContext = {},
 ): Promise<ReadResult> {
   const name = spec.name;
@@ -91,10 +93,24 @@ export async function readTopic(
   );
   if (tagsOut === undefined) return { found: false };
   const tags = tagsOut.Tags ?? [];
+  // The data protection policy is its own call; it is read only while the spec manages one
+  // (diff.ts), so a topic without one costs no extra call.
+  let dataProtectionPolicy: string | undefined;
+  if (spec.dataProtectionPolicy !== undefined) {
+    const out = await sns.sendUnlessGone(
+      ctx,
+      "GetDataProtectionPolicy",
+      name,
+      (o) => client.sns.send(new GetDataProtectionPolicyCommand({ ResourceArn: arn }), o),
+      { field: "spec.dataProtectionPolicy" },
+    );
+    if (out === undefined) return { found: false };
+    dataProtectionPolicy = out?.DataProtectionPolicy || undefined;
+  }
   const owner = attributes["Owner"];
   const effective = attributes["EffectiveDeliveryPolicy"];
   const topic: ObservedTopic = {
-    ...topicFieldsFromAws(name, attributes, tags),
+    ...topicFieldsFromAws(name, attributes, tags, dataProtectionPolicy),
     arn: attributes["TopicArn"] || arn,
     ...(owner ? { owner } : {}),
     ...(effective ? { effectiveDeliveryPolicy: effective } : {}),
@@ -154,6 +170,22 @@ export async function updateTopic(
     if (d.field === "tags") {
       const tags = topicTags(desired.tags, ownerTags);
       await applyTagChanges(tags, tagMapOf(observed.tags), tagWrites(client, name, ctx));
+      continue;
+    }
+    if (d.field === "dataProtectionPolicy") {
+      const policy = desired.dataProtectionPolicy;
+      if (policy === undefined) continue;
+      await sns.send(
+        ctx,
+        "PutDataProtectionPolicy",
+        name,
+        (o) =>
+          client.sns.send(
+            new PutDataProtectionPolicyCommand({ ResourceArn: arn, DataProtectionPolicy: policy }),
+            o,
+          ),
+        { field: d.path },
+      );
       continue;
     }
     const value = attributeValue(desired, d.field);

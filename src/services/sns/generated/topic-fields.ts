@@ -5,7 +5,9 @@ import { ackReference } from "../../../api/ack-reference.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
 export const topicFieldSchemas = {
-  name: z.string().describe("The name of the topic you want to create."),
+  name: z
+    .string()
+    .describe("The name of the topic you want to create. Immutable: SNS cannot rename a topic."),
   tags: z
     .array(
       z.object({
@@ -18,13 +20,13 @@ export const topicFieldSchemas = {
   dataProtectionPolicy: z
     .string()
     .describe(
-      "Amazon SNS message data protection is no longer available to new customers. For more information and guidance on alternatives, see Amazon SNS message data protection availability change.",
+      "Amazon SNS message data protection is no longer available to new customers. For more information and guidance on alternatives, see Amazon SNS message data protection availability change. Managed while it is in the spec; removed from the spec, SNS keeps the policy it has (SNS has no call that deletes one).",
     )
     .optional(),
   applicationFailureFeedbackRoleARN: z
     .string()
     .describe(
-      "Indicates failed message delivery status for an Amazon SNS topic that is subscribed to an platform application endpoint.",
+      "Indicates failed message delivery status for an Amazon SNS topic that is subscribed to an platform application endpoint. Removed from the spec, the role is removed from the topic.",
     )
     .optional(),
   applicationFailureFeedbackRoleRef: ackReference()
@@ -35,7 +37,7 @@ export const topicFieldSchemas = {
   applicationSuccessFeedbackRoleARN: z
     .string()
     .describe(
-      "Indicates successful message delivery status for an Amazon SNS topic that is subscribed to a platform application endpoint.",
+      "Indicates successful message delivery status for an Amazon SNS topic that is subscribed to a platform application endpoint. Removed from the spec, the role is removed from the topic.",
     )
     .optional(),
   applicationSuccessFeedbackRoleRef: ackReference()
@@ -46,7 +48,7 @@ export const topicFieldSchemas = {
   firehoseFailureFeedbackRoleARN: z
     .string()
     .describe(
-      "Indicates failed message delivery status for an Amazon SNS topic that is subscribed to an Amazon Data Firehose endpoint.",
+      "Indicates failed message delivery status for an Amazon SNS topic that is subscribed to an Amazon Data Firehose endpoint. Removed from the spec, the role is removed from the topic.",
     )
     .optional(),
   firehoseFailureFeedbackRoleRef: ackReference()
@@ -57,7 +59,7 @@ export const topicFieldSchemas = {
   firehoseSuccessFeedbackRoleARN: z
     .string()
     .describe(
-      "Indicates successful message delivery status for an Amazon SNS topic that is subscribed to an Amazon Data Firehose endpoint.",
+      "Indicates successful message delivery status for an Amazon SNS topic that is subscribed to an Amazon Data Firehose endpoint. Removed from the spec, the role is removed from the topic.",
     )
     .optional(),
   firehoseSuccessFeedbackRoleRef: ackReference()
@@ -68,7 +70,7 @@ export const topicFieldSchemas = {
   httpFailureFeedbackRoleARN: z
     .string()
     .describe(
-      "Indicates failed message delivery status for an Amazon SNS topic that is subscribed to an HTTP endpoint.",
+      "Indicates failed message delivery status for an Amazon SNS topic that is subscribed to an HTTP endpoint. Removed from the spec, the role is removed from the topic.",
     )
     .optional(),
   httpFailureFeedbackRoleRef: ackReference()
@@ -79,7 +81,7 @@ export const topicFieldSchemas = {
   httpSuccessFeedbackRoleARN: z
     .string()
     .describe(
-      "Indicates successful message delivery status for an Amazon SNS topic that is subscribed to an HTTP endpoint.",
+      "Indicates successful message delivery status for an Amazon SNS topic that is subscribed to an HTTP endpoint. Removed from the spec, the role is removed from the topic.",
     )
     .optional(),
   httpSuccessFeedbackRoleRef: ackReference()
@@ -90,7 +92,7 @@ export const topicFieldSchemas = {
   lambdaFailureFeedbackRoleARN: z
     .string()
     .describe(
-      "Indicates failed message delivery status for an Amazon SNS topic that is subscribed to an Lambda endpoint.",
+      "Indicates failed message delivery status for an Amazon SNS topic that is subscribed to an Lambda endpoint. Removed from the spec, the role is removed from the topic.",
     )
     .optional(),
   lambdaFailureFeedbackRoleRef: ackReference()
@@ -101,7 +103,7 @@ export const topicFieldSchemas = {
   lambdaSuccessFeedbackRoleARN: z
     .string()
     .describe(
-      "Indicates successful message delivery status for an Amazon SNS topic that is subscribed to an Lambda endpoint.",
+      "Indicates successful message delivery status for an Amazon SNS topic that is subscribed to an Lambda endpoint. Removed from the spec, the role is removed from the topic.",
     )
     .optional(),
   lambdaSuccessFeedbackRoleRef: ackReference()
@@ -112,7 +114,7 @@ export const topicFieldSchemas = {
   sqsFailureFeedbackRoleARN: z
     .string()
     .describe(
-      "Indicates failed message delivery status for an Amazon SNS topic that is subscribed to an Amazon SQS endpoint.",
+      "Indicates failed message delivery status for an Amazon SNS topic that is subscribed to an Amazon SQS endpoint. Removed from the spec, the role is removed from the topic.",
     )
     .optional(),
   sqsFailureFeedbackRoleRef: ackReference()
@@ -123,7 +125,7 @@ export const topicFieldSchemas = {
   sqsSuccessFeedbackRoleARN: z
     .string()
     .describe(
-      "Indicates successful message delivery status for an Amazon SNS topic that is subscribed to an Amazon SQS endpoint.",
+      "Indicates successful message delivery status for an Amazon SNS topic that is subscribed to an Amazon SQS endpoint. Removed from the spec, the role is removed from the topic.",
     )
     .optional(),
   sqsSuccessFeedbackRoleRef: ackReference()
@@ -134,16 +136,20 @@ export const topicFieldSchemas = {
   applicationSuccessFeedbackSampleRate: z
     .string()
     .describe(
-      "Indicates percentage of successful messages to sample for an Amazon SNS topic that is subscribed to an platform application endpoint.",
+      "Indicates percentage of successful messages to sample for an Amazon SNS topic that is subscribed to an platform application endpoint. Left out, SNS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   contentBasedDeduplication: z
     .string()
-    .describe("Enables content-based deduplication for FIFO topics.")
+    .describe(
+      'Enables content-based deduplication for FIFO topics. Removed from the spec, it is set to "false".',
+    )
     .optional(),
   deliveryPolicy: z
     .string()
-    .describe("The policy that defines how Amazon SNS retries failed deliveries to HTTP/S endpoints.")
+    .describe(
+      "The policy that defines how Amazon SNS retries failed deliveries to HTTP/S endpoints. Left out, SNS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
     .optional(),
   displayName: z
     .string()
@@ -154,20 +160,23 @@ export const topicFieldSchemas = {
   fifoThroughputScope: z
     .string()
     .describe(
-      "Enables higher throughput for your FIFO topic by adjusting the scope of deduplication. This attribute has two possible values:",
+      "Enables higher throughput for your FIFO topic by adjusting the scope of deduplication. This attribute has two possible values: Left out, SNS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
-  fifoTopic: z.string().describe("When this is set to true, a FIFO topic is created.").optional(),
+  fifoTopic: z
+    .string()
+    .describe("When this is set to true, a FIFO topic is created. Immutable: chosen at creation.")
+    .optional(),
   firehoseSuccessFeedbackSampleRate: z
     .string()
     .describe(
-      "Indicates percentage of successful messages to sample for an Amazon SNS topic that is subscribed to an Amazon Data Firehose endpoint.",
+      "Indicates percentage of successful messages to sample for an Amazon SNS topic that is subscribed to an Amazon Data Firehose endpoint. Left out, SNS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   httpSuccessFeedbackSampleRate: z
     .string()
     .describe(
-      "Indicates percentage of successful messages to sample for an Amazon SNS topic that is subscribed to an HTTP endpoint.",
+      "Indicates percentage of successful messages to sample for an Amazon SNS topic that is subscribed to an HTTP endpoint. Left out, SNS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   kmsMasterKeyID: z
@@ -184,13 +193,13 @@ export const topicFieldSchemas = {
   lambdaSuccessFeedbackSampleRate: z
     .string()
     .describe(
-      "Indicates percentage of successful messages to sample for an Amazon SNS topic that is subscribed to an Lambda endpoint.",
+      "Indicates percentage of successful messages to sample for an Amazon SNS topic that is subscribed to an Lambda endpoint. Left out, SNS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   policy: z
     .string()
     .describe(
-      "The policy that defines who can access your topic. By default, only the topic owner can publish or subscribe to the topic.",
+      "The policy that defines who can access your topic. By default, only the topic owner can publish or subscribe to the topic. Left out, SNS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   policyRef: ackReference()
@@ -201,19 +210,19 @@ export const topicFieldSchemas = {
   signatureVersion: z
     .string()
     .describe(
-      "The signature version corresponds to the hashing algorithm used while creating the signature of the notifications, subscription confirmations, or unsubscribe confirmation messages sent by Amazon SNS. By default, SignatureVersion is set to 1.",
+      "The signature version corresponds to the hashing algorithm used while creating the signature of the notifications, subscription confirmations, or unsubscribe confirmation messages sent by Amazon SNS. By default, SignatureVersion is set to 1. Left out, SNS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   sqsSuccessFeedbackSampleRate: z
     .string()
     .describe(
-      "Indicates percentage of successful messages to sample for an Amazon SNS topic that is subscribed to an Amazon SQS endpoint.",
+      "Indicates percentage of successful messages to sample for an Amazon SNS topic that is subscribed to an Amazon SQS endpoint. Left out, SNS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   tracingConfig: z
     .string()
     .describe(
-      "Tracing mode of an Amazon SNS topic. By default TracingConfig is set to PassThrough, and the topic passes through the tracing header it receives from an Amazon SNS publisher to its subscriptions. If set to Active, Amazon SNS will vend X-Ray segment data to topic owner account if the sampled flag in the tracing header is true. This is only supported on standard topics.",
+      "Tracing mode of an Amazon SNS topic. By default TracingConfig is set to PassThrough, and the topic passes through the tracing header it receives from an Amazon SNS publisher to its subscriptions. If set to Active, Amazon SNS will vend X-Ray segment data to topic owner account if the sampled flag in the tracing header is true. This is only supported on standard topics. Left out, SNS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
 };
