@@ -30,6 +30,7 @@ for (const { declaration, output, prefix } of declaredKinds) {
     prefix,
     provenance: `${relative(root, join(root, "src/services", declaration.service))}/*-declaration.ts (${declaration.kind}) and botocore ${version}'s ${declaration.service} ${model.apiVersion} model`,
     apiImport: relative(dirname(join(root, output)), join(root, "src/api")),
+    servicesImport: relative(dirname(join(root, output)), join(root, "src/services")),
   });
   wanted.set(output, formatted(output, source));
 }

@@ -9,8 +9,9 @@ export interface EmitOptions {
   readonly prefix: string;
   /** Where the source came from, for the header. */
   readonly provenance: string;
-  /** The import path of src/api from the generated file. */
+  /** The import paths of src/api and src/services from the generated file. */
   readonly apiImport: string;
+  readonly servicesImport: string;
 }
 
 const q = (s: string): string => JSON.stringify(s);
@@ -30,6 +31,9 @@ export function emitKind(fields: readonly Field[], options: EmitOptions): string
       : []),
     ...(usesSecret
       ? [`import { secretKeyReference } from ${q(`${options.apiImport}/secret-key-reference.ts`)};`]
+      : []),
+    ...(fields.some((f) => f.type.t !== "reference" && f.type.t !== "secret" && !f.attribute)
+      ? [`import type { FieldCodecs } from ${q(`${options.servicesImport}/shape-codec.ts`)};`]
       : []),
     "",
     "/** Every spec field, described by AWS's documentation, with AWS's constraints. */",
@@ -56,13 +60,13 @@ export function emitKind(fields: readonly Field[], options: EmitOptions): string
       "",
     );
   }
-  const nested = fields.filter((f) => f.type.t !== "reference" && hasObjects(f.type));
-  if (nested.length > 0) {
+  const mapped = fields.filter((f) => f.type.t !== "reference" && f.type.t !== "secret" && !f.attribute);
+  if (mapped.length > 0) {
     lines.push(
-      "/** Nested structures: spec field → AWS member names, for the spec⇄AWS mapping. */",
+      "/** Spec field → [AWS member, codec], for the spec⇄AWS mapping (src/services/shape-codec.ts). */",
       `export const ${options.prefix}Codecs = {`,
-      ...nested.map((f) => `  ${f.name}: ${codecOf(f.type)},`),
-      "} as const;",
+      ...mapped.map((f) => `  ${f.name}: [${q(f.aws)}, ${codecOf(f.type)}],`),
+      "} as const satisfies FieldCodecs;",
       "",
     );
   }
@@ -108,10 +112,6 @@ function referencesIn(t: FieldType): string[] {
   if (t.t === "map") return referencesIn(t.value);
   if (t.t === "object") return t.fields.flatMap((f) => referencesIn(f.type));
   return [];
-}
-
-function hasObjects(t: FieldType): boolean {
-  return usesType(t, "object");
 }
 
 function schemaOf(t: FieldType, doc: string, optional: boolean, indent: string, path: string): string {
@@ -169,7 +169,12 @@ function codecOf(t: FieldType): string {
     case "map":
       return `{ map: ${codecOf(t.value)} }`;
     case "object":
-      return `{ object: { ${t.fields.map((f) => `${f.name}: [${q(f.aws)}, ${codecOf(f.type)}]`).join(", ")} } }`;
+      return `{ object: { ${t.fields
+        .filter((f) => f.type.t !== "reference")
+        .map((f) => `${f.name}: [${q(f.aws)}, ${codecOf(f.type)}]`)
+        .join(", ")} } }`;
+    case "string":
+      return t.format === "date-time" ? "{ timestamp: true }" : t.format === "byte" ? "{ blob: true }" : "{}";
     default:
       return "{}";
   }

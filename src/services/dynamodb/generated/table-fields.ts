@@ -2,6 +2,7 @@
 // Do not edit: change the declaration and run `npm run generate`.
 import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
+import type { FieldCodecs } from "../../shape-codec.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
 export const tableFieldSchemas = {
@@ -476,140 +477,170 @@ export const tableReferences = [
   { path: ["sseSpecification", "kmsMasterKeyRef"], plain: "kmsMasterKeyID", service: "kms", kind: "Key" },
 ] as const;
 
-/** Nested structures: spec field → AWS member names, for the spec⇄AWS mapping. */
+/** Spec field → [AWS member, codec], for the spec⇄AWS mapping (src/services/shape-codec.ts). */
 export const tableCodecs = {
-  attributeDefinitions: {
-    list: { object: { attributeName: ["AttributeName", {}], attributeType: ["AttributeType", {}] } },
-  },
-  keySchema: { list: { object: { attributeName: ["AttributeName", {}], keyType: ["KeyType", {}] } } },
-  localSecondaryIndexes: {
-    list: {
-      object: {
-        indexName: ["IndexName", {}],
-        keySchema: [
-          "KeySchema",
-          { list: { object: { attributeName: ["AttributeName", {}], keyType: ["KeyType", {}] } } },
-        ],
-        projection: [
-          "Projection",
-          {
-            object: {
-              projectionType: ["ProjectionType", {}],
-              nonKeyAttributes: ["NonKeyAttributes", { list: {} }],
-            },
-          },
-        ],
-      },
-    },
-  },
-  globalSecondaryIndexes: {
-    list: {
-      object: {
-        indexName: ["IndexName", {}],
-        keySchema: [
-          "KeySchema",
-          { list: { object: { attributeName: ["AttributeName", {}], keyType: ["KeyType", {}] } } },
-        ],
-        projection: [
-          "Projection",
-          {
-            object: {
-              projectionType: ["ProjectionType", {}],
-              nonKeyAttributes: ["NonKeyAttributes", { list: {} }],
-            },
-          },
-        ],
-        provisionedThroughput: [
-          "ProvisionedThroughput",
-          {
-            object: {
-              readCapacityUnits: ["ReadCapacityUnits", {}],
-              writeCapacityUnits: ["WriteCapacityUnits", {}],
-            },
-          },
-        ],
-        onDemandThroughput: [
-          "OnDemandThroughput",
-          {
-            object: {
-              maxReadRequestUnits: ["MaxReadRequestUnits", {}],
-              maxWriteRequestUnits: ["MaxWriteRequestUnits", {}],
-            },
-          },
-        ],
-        warmThroughput: [
-          "WarmThroughput",
-          {
-            object: {
-              readUnitsPerSecond: ["ReadUnitsPerSecond", {}],
-              writeUnitsPerSecond: ["WriteUnitsPerSecond", {}],
-            },
-          },
-        ],
-      },
-    },
-  },
-  provisionedThroughput: {
-    object: { readCapacityUnits: ["ReadCapacityUnits", {}], writeCapacityUnits: ["WriteCapacityUnits", {}] },
-  },
-  streamSpecification: {
-    object: { streamEnabled: ["StreamEnabled", {}], streamViewType: ["StreamViewType", {}] },
-  },
-  sseSpecification: {
-    object: {
-      enabled: ["Enabled", {}],
-      sseType: ["SSEType", {}],
-      kmsMasterKeyID: ["KMSMasterKeyId", {}],
-      kmsMasterKeyRef: ["KMSMasterKeyId", {}],
-    },
-  },
-  tags: { list: { object: { key: ["Key", {}], value: ["Value", {}] } } },
-  onDemandThroughput: {
-    object: {
-      maxReadRequestUnits: ["MaxReadRequestUnits", {}],
-      maxWriteRequestUnits: ["MaxWriteRequestUnits", {}],
-    },
-  },
-  continuousBackups: {
-    object: {
-      pointInTimeRecoveryEnabled: ["PointInTimeRecoveryEnabled", {}],
-      recoveryPeriodInDays: ["RecoveryPeriodInDays", {}],
-    },
-  },
-  tableReplicas: {
-    list: {
-      object: {
-        regionName: ["RegionName", {}],
-        kmsMasterKeyID: ["KMSMasterKeyId", {}],
-        provisionedThroughputOverride: [
-          "ProvisionedThroughputOverride",
-          { object: { readCapacityUnits: ["ReadCapacityUnits", {}] } },
-        ],
-        onDemandThroughputOverride: [
-          "OnDemandThroughputOverride",
-          { object: { maxReadRequestUnits: ["MaxReadRequestUnits", {}] } },
-        ],
-        globalSecondaryIndexes: [
-          "GlobalSecondaryIndexes",
-          {
-            list: {
+  attributeDefinitions: [
+    "AttributeDefinitions",
+    { list: { object: { attributeName: ["AttributeName", {}], attributeType: ["AttributeType", {}] } } },
+  ],
+  tableName: ["TableName", {}],
+  keySchema: [
+    "KeySchema",
+    { list: { object: { attributeName: ["AttributeName", {}], keyType: ["KeyType", {}] } } },
+  ],
+  localSecondaryIndexes: [
+    "LocalSecondaryIndexes",
+    {
+      list: {
+        object: {
+          indexName: ["IndexName", {}],
+          keySchema: [
+            "KeySchema",
+            { list: { object: { attributeName: ["AttributeName", {}], keyType: ["KeyType", {}] } } },
+          ],
+          projection: [
+            "Projection",
+            {
               object: {
-                indexName: ["IndexName", {}],
-                provisionedThroughputOverride: [
-                  "ProvisionedThroughputOverride",
-                  { object: { readCapacityUnits: ["ReadCapacityUnits", {}] } },
-                ],
-                onDemandThroughputOverride: [
-                  "OnDemandThroughputOverride",
-                  { object: { maxReadRequestUnits: ["MaxReadRequestUnits", {}] } },
-                ],
+                projectionType: ["ProjectionType", {}],
+                nonKeyAttributes: ["NonKeyAttributes", { list: {} }],
               },
             },
-          },
-        ],
-        tableClassOverride: ["TableClassOverride", {}],
+          ],
+        },
       },
     },
-  },
-  timeToLive: { object: { enabled: ["Enabled", {}], attributeName: ["AttributeName", {}] } },
-} as const;
+  ],
+  globalSecondaryIndexes: [
+    "GlobalSecondaryIndexes",
+    {
+      list: {
+        object: {
+          indexName: ["IndexName", {}],
+          keySchema: [
+            "KeySchema",
+            { list: { object: { attributeName: ["AttributeName", {}], keyType: ["KeyType", {}] } } },
+          ],
+          projection: [
+            "Projection",
+            {
+              object: {
+                projectionType: ["ProjectionType", {}],
+                nonKeyAttributes: ["NonKeyAttributes", { list: {} }],
+              },
+            },
+          ],
+          provisionedThroughput: [
+            "ProvisionedThroughput",
+            {
+              object: {
+                readCapacityUnits: ["ReadCapacityUnits", {}],
+                writeCapacityUnits: ["WriteCapacityUnits", {}],
+              },
+            },
+          ],
+          onDemandThroughput: [
+            "OnDemandThroughput",
+            {
+              object: {
+                maxReadRequestUnits: ["MaxReadRequestUnits", {}],
+                maxWriteRequestUnits: ["MaxWriteRequestUnits", {}],
+              },
+            },
+          ],
+          warmThroughput: [
+            "WarmThroughput",
+            {
+              object: {
+                readUnitsPerSecond: ["ReadUnitsPerSecond", {}],
+                writeUnitsPerSecond: ["WriteUnitsPerSecond", {}],
+              },
+            },
+          ],
+        },
+      },
+    },
+  ],
+  billingMode: ["BillingMode", {}],
+  provisionedThroughput: [
+    "ProvisionedThroughput",
+    {
+      object: {
+        readCapacityUnits: ["ReadCapacityUnits", {}],
+        writeCapacityUnits: ["WriteCapacityUnits", {}],
+      },
+    },
+  ],
+  streamSpecification: [
+    "StreamSpecification",
+    { object: { streamEnabled: ["StreamEnabled", {}], streamViewType: ["StreamViewType", {}] } },
+  ],
+  sseSpecification: [
+    "SSESpecification",
+    {
+      object: { enabled: ["Enabled", {}], sseType: ["SSEType", {}], kmsMasterKeyID: ["KMSMasterKeyId", {}] },
+    },
+  ],
+  tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
+  tableClass: ["TableClass", {}],
+  deletionProtectionEnabled: ["DeletionProtectionEnabled", {}],
+  resourcePolicy: ["ResourcePolicy", {}],
+  onDemandThroughput: [
+    "OnDemandThroughput",
+    {
+      object: {
+        maxReadRequestUnits: ["MaxReadRequestUnits", {}],
+        maxWriteRequestUnits: ["MaxWriteRequestUnits", {}],
+      },
+    },
+  ],
+  continuousBackups: [
+    "ContinuousBackups",
+    {
+      object: {
+        pointInTimeRecoveryEnabled: ["PointInTimeRecoveryEnabled", {}],
+        recoveryPeriodInDays: ["RecoveryPeriodInDays", {}],
+      },
+    },
+  ],
+  contributorInsights: ["ContributorInsights", {}],
+  tableReplicas: [
+    "TableReplicas",
+    {
+      list: {
+        object: {
+          regionName: ["RegionName", {}],
+          kmsMasterKeyID: ["KMSMasterKeyId", {}],
+          provisionedThroughputOverride: [
+            "ProvisionedThroughputOverride",
+            { object: { readCapacityUnits: ["ReadCapacityUnits", {}] } },
+          ],
+          onDemandThroughputOverride: [
+            "OnDemandThroughputOverride",
+            { object: { maxReadRequestUnits: ["MaxReadRequestUnits", {}] } },
+          ],
+          globalSecondaryIndexes: [
+            "GlobalSecondaryIndexes",
+            {
+              list: {
+                object: {
+                  indexName: ["IndexName", {}],
+                  provisionedThroughputOverride: [
+                    "ProvisionedThroughputOverride",
+                    { object: { readCapacityUnits: ["ReadCapacityUnits", {}] } },
+                  ],
+                  onDemandThroughputOverride: [
+                    "OnDemandThroughputOverride",
+                    { object: { maxReadRequestUnits: ["MaxReadRequestUnits", {}] } },
+                  ],
+                },
+              },
+            },
+          ],
+          tableClassOverride: ["TableClassOverride", {}],
+        },
+      },
+    },
+  ],
+  timeToLive: ["TimeToLive", { object: { enabled: ["Enabled", {}], attributeName: ["AttributeName", {}] } }],
+} as const satisfies FieldCodecs;

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ackReference, ackReferences } from "../../../api/ack-reference.ts";
 import { secretKeyReference } from "../../../api/secret-key-reference.ts";
+import type { FieldCodecs } from "../../shape-codec.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
 export const dbInstanceFieldSchemas = {
@@ -428,8 +429,71 @@ export const dbInstanceReferences = [
   { path: ["masterUserSecretKMSKeyRef"], plain: "masterUserSecretKMSKeyID", service: "kms", kind: "Key" },
 ] as const;
 
-/** Nested structures: spec field → AWS member names, for the spec⇄AWS mapping. */
+/** Spec field → [AWS member, codec], for the spec⇄AWS mapping (src/services/shape-codec.ts). */
 export const dbInstanceCodecs = {
-  tags: { list: { object: { key: ["Key", {}], value: ["Value", {}] } } },
-  processorFeatures: { list: { object: { name: ["Name", {}], value: ["Value", {}] } } },
-} as const;
+  dbName: ["DBName", {}],
+  dbInstanceIdentifier: ["DBInstanceIdentifier", {}],
+  allocatedStorage: ["AllocatedStorage", {}],
+  dbInstanceClass: ["DBInstanceClass", {}],
+  engine: ["Engine", {}],
+  masterUsername: ["MasterUsername", {}],
+  vpcSecurityGroupIDs: ["VpcSecurityGroupIds", { list: {} }],
+  availabilityZone: ["AvailabilityZone", {}],
+  dbSubnetGroupName: ["DBSubnetGroupName", {}],
+  preferredMaintenanceWindow: ["PreferredMaintenanceWindow", {}],
+  dbParameterGroupName: ["DBParameterGroupName", {}],
+  backupRetentionPeriod: ["BackupRetentionPeriod", {}],
+  preferredBackupWindow: ["PreferredBackupWindow", {}],
+  port: ["Port", {}],
+  multiAZ: ["MultiAZ", {}],
+  engineVersion: ["EngineVersion", {}],
+  autoMinorVersionUpgrade: ["AutoMinorVersionUpgrade", {}],
+  licenseModel: ["LicenseModel", {}],
+  iops: ["Iops", {}],
+  storageThroughput: ["StorageThroughput", {}],
+  optionGroupName: ["OptionGroupName", {}],
+  characterSetName: ["CharacterSetName", {}],
+  ncharCharacterSetName: ["NcharCharacterSetName", {}],
+  publiclyAccessible: ["PubliclyAccessible", {}],
+  tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
+  dbClusterIdentifier: ["DBClusterIdentifier", {}],
+  storageType: ["StorageType", {}],
+  tdeCredentialARN: ["TdeCredentialArn", {}],
+  tdeCredentialPassword: ["TdeCredentialPassword", {}],
+  storageEncrypted: ["StorageEncrypted", {}],
+  kmsKeyID: ["KmsKeyId", {}],
+  domain: ["Domain", {}],
+  copyTagsToSnapshot: ["CopyTagsToSnapshot", {}],
+  monitoringInterval: ["MonitoringInterval", {}],
+  monitoringRoleARN: ["MonitoringRoleArn", {}],
+  domainIAMRoleName: ["DomainIAMRoleName", {}],
+  promotionTier: ["PromotionTier", {}],
+  timezone: ["Timezone", {}],
+  enableIAMDatabaseAuthentication: ["EnableIAMDatabaseAuthentication", {}],
+  databaseInsightsMode: ["DatabaseInsightsMode", {}],
+  performanceInsightsEnabled: ["EnablePerformanceInsights", {}],
+  performanceInsightsKMSKeyID: ["PerformanceInsightsKMSKeyId", {}],
+  performanceInsightsRetentionPeriod: ["PerformanceInsightsRetentionPeriod", {}],
+  enableCloudwatchLogsExports: ["EnableCloudwatchLogsExports", { list: {} }],
+  processorFeatures: [
+    "ProcessorFeatures",
+    { list: { object: { name: ["Name", {}], value: ["Value", {}] } } },
+  ],
+  deletionProtection: ["DeletionProtection", {}],
+  maxAllocatedStorage: ["MaxAllocatedStorage", {}],
+  enableCustomerOwnedIP: ["EnableCustomerOwnedIp", {}],
+  networkType: ["NetworkType", {}],
+  backupTarget: ["BackupTarget", {}],
+  customIAMInstanceProfile: ["CustomIamInstanceProfile", {}],
+  caCertificateIdentifier: ["CACertificateIdentifier", {}],
+  manageMasterUserPassword: ["ManageMasterUserPassword", {}],
+  masterUserSecretKMSKeyID: ["MasterUserSecretKmsKeyId", {}],
+  sourceDBInstanceIdentifier: ["SourceDBInstanceIdentifier", {}],
+  preSignedURL: ["PreSignedUrl", {}],
+  replicaMode: ["ReplicaMode", {}],
+  dbSnapshotIdentifier: ["DBSnapshotIdentifier", {}],
+  useDefaultProcessorFeatures: ["UseDefaultProcessorFeatures", {}],
+  dbClusterSnapshotIdentifier: ["DBClusterSnapshotIdentifier", {}],
+  destinationRegion: ["DestinationRegion", {}],
+  sourceRegion: ["SourceRegion", {}],
+} as const satisfies FieldCodecs;

@@ -2,6 +2,7 @@
 // Do not edit: change the declaration and run `npm run generate`.
 import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
+import type { FieldCodecs } from "../../shape-codec.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
 export const bucketFieldSchemas = {
@@ -1766,329 +1767,343 @@ export const bucketReferences = [
   { path: ["replication", "roleRef"], plain: "role", service: "iam", kind: "Role" },
 ] as const;
 
-/** Nested structures: spec field → AWS member names, for the spec⇄AWS mapping. */
+/** Spec field → [AWS member, codec], for the spec⇄AWS mapping (src/services/shape-codec.ts). */
 export const bucketCodecs = {
-  createBucketConfiguration: {
-    object: {
-      locationConstraint: ["LocationConstraint", {}],
-      location: ["Location", { object: { type: ["Type", {}], name: ["Name", {}] } }],
-      bucket: ["Bucket", { object: { dataRedundancy: ["DataRedundancy", {}], type: ["Type", {}] } }],
-      tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
-    },
-  },
-  abac: { object: { status: ["Status", {}] } },
-  accelerate: { object: { status: ["Status", {}] } },
-  analytics: {
-    list: {
+  acl: ["ACL", {}],
+  name: ["Bucket", {}],
+  createBucketConfiguration: [
+    "CreateBucketConfiguration",
+    {
       object: {
-        id: ["Id", {}],
-        filter: [
-          "Filter",
-          {
-            object: {
-              prefix: ["Prefix", {}],
-              tag: ["Tag", { object: { key: ["Key", {}], value: ["Value", {}] } }],
-              and: [
-                "And",
-                {
-                  object: {
-                    prefix: ["Prefix", {}],
-                    tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
+        locationConstraint: ["LocationConstraint", {}],
+        location: ["Location", { object: { type: ["Type", {}], name: ["Name", {}] } }],
+        bucket: ["Bucket", { object: { dataRedundancy: ["DataRedundancy", {}], type: ["Type", {}] } }],
+        tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
+      },
+    },
+  ],
+  grantFullControl: ["GrantFullControl", {}],
+  grantRead: ["GrantRead", {}],
+  grantReadACP: ["GrantReadACP", {}],
+  grantWrite: ["GrantWrite", {}],
+  grantWriteACP: ["GrantWriteACP", {}],
+  objectLockEnabledForBucket: ["ObjectLockEnabledForBucket", {}],
+  objectOwnership: ["ObjectOwnership", {}],
+  namespace: ["BucketNamespace", {}],
+  abac: ["Abac", { object: { status: ["Status", {}] } }],
+  accelerate: ["Accelerate", { object: { status: ["Status", {}] } }],
+  analytics: [
+    "Analytics",
+    {
+      list: {
+        object: {
+          id: ["Id", {}],
+          filter: [
+            "Filter",
+            {
+              object: {
+                prefix: ["Prefix", {}],
+                tag: ["Tag", { object: { key: ["Key", {}], value: ["Value", {}] } }],
+                and: [
+                  "And",
+                  {
+                    object: {
+                      prefix: ["Prefix", {}],
+                      tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
+                    },
                   },
-                },
-              ],
+                ],
+              },
             },
-          },
-        ],
-        storageClassAnalysis: [
-          "StorageClassAnalysis",
-          {
-            object: {
-              dataExport: [
-                "DataExport",
-                {
-                  object: {
-                    outputSchemaVersion: ["OutputSchemaVersion", {}],
-                    destination: [
-                      "Destination",
-                      {
-                        object: {
-                          s3BucketDestination: [
-                            "S3BucketDestination",
-                            {
-                              object: {
-                                format: ["Format", {}],
-                                bucketAccountID: ["BucketAccountId", {}],
-                                bucket: ["Bucket", {}],
-                                prefix: ["Prefix", {}],
+          ],
+          storageClassAnalysis: [
+            "StorageClassAnalysis",
+            {
+              object: {
+                dataExport: [
+                  "DataExport",
+                  {
+                    object: {
+                      outputSchemaVersion: ["OutputSchemaVersion", {}],
+                      destination: [
+                        "Destination",
+                        {
+                          object: {
+                            s3BucketDestination: [
+                              "S3BucketDestination",
+                              {
+                                object: {
+                                  format: ["Format", {}],
+                                  bucketAccountID: ["BucketAccountId", {}],
+                                  bucket: ["Bucket", {}],
+                                  prefix: ["Prefix", {}],
+                                },
                               },
-                            },
-                          ],
+                            ],
+                          },
                         },
-                      },
-                    ],
+                      ],
+                    },
                   },
-                },
-              ],
+                ],
+              },
+            },
+          ],
+        },
+      },
+    },
+  ],
+  cors: [
+    "CORS",
+    {
+      object: {
+        corsRules: [
+          "CORSRules",
+          {
+            list: {
+              object: {
+                id: ["ID", {}],
+                allowedHeaders: ["AllowedHeaders", { list: {} }],
+                allowedMethods: ["AllowedMethods", { list: {} }],
+                allowedOrigins: ["AllowedOrigins", { list: {} }],
+                exposeHeaders: ["ExposeHeaders", { list: {} }],
+                maxAgeSeconds: ["MaxAgeSeconds", {}],
+              },
             },
           },
         ],
       },
     },
-  },
-  cors: {
-    object: {
-      corsRules: [
-        "CORSRules",
-        {
-          list: {
-            object: {
-              id: ["ID", {}],
-              allowedHeaders: ["AllowedHeaders", { list: {} }],
-              allowedMethods: ["AllowedMethods", { list: {} }],
-              allowedOrigins: ["AllowedOrigins", { list: {} }],
-              exposeHeaders: ["ExposeHeaders", { list: {} }],
-              maxAgeSeconds: ["MaxAgeSeconds", {}],
-            },
-          },
-        },
-      ],
-    },
-  },
-  encryption: {
-    object: {
-      rules: [
-        "Rules",
-        {
-          list: {
-            object: {
-              applyServerSideEncryptionByDefault: [
-                "ApplyServerSideEncryptionByDefault",
-                { object: { sseAlgorithm: ["SSEAlgorithm", {}], kmsMasterKeyID: ["KMSMasterKeyID", {}] } },
-              ],
-              bucketKeyEnabled: ["BucketKeyEnabled", {}],
-              blockedEncryptionTypes: [
-                "BlockedEncryptionTypes",
-                { object: { encryptionType: ["EncryptionType", { list: {} }] } },
-              ],
-            },
-          },
-        },
-      ],
-    },
-  },
-  intelligentTiering: {
-    list: {
+  ],
+  encryption: [
+    "Encryption",
+    {
       object: {
-        id: ["Id", {}],
-        filter: [
-          "Filter",
+        rules: [
+          "Rules",
+          {
+            list: {
+              object: {
+                applyServerSideEncryptionByDefault: [
+                  "ApplyServerSideEncryptionByDefault",
+                  { object: { sseAlgorithm: ["SSEAlgorithm", {}], kmsMasterKeyID: ["KMSMasterKeyID", {}] } },
+                ],
+                bucketKeyEnabled: ["BucketKeyEnabled", {}],
+                blockedEncryptionTypes: [
+                  "BlockedEncryptionTypes",
+                  { object: { encryptionType: ["EncryptionType", { list: {} }] } },
+                ],
+              },
+            },
+          },
+        ],
+      },
+    },
+  ],
+  intelligentTiering: [
+    "IntelligentTiering",
+    {
+      list: {
+        object: {
+          id: ["Id", {}],
+          filter: [
+            "Filter",
+            {
+              object: {
+                prefix: ["Prefix", {}],
+                tag: ["Tag", { object: { key: ["Key", {}], value: ["Value", {}] } }],
+                and: [
+                  "And",
+                  {
+                    object: {
+                      prefix: ["Prefix", {}],
+                      tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
+                    },
+                  },
+                ],
+              },
+            },
+          ],
+          status: ["Status", {}],
+          tierings: [
+            "Tierings",
+            { list: { object: { days: ["Days", {}], accessTier: ["AccessTier", {}] } } },
+          ],
+        },
+      },
+    },
+  ],
+  inventory: [
+    "Inventory",
+    {
+      list: {
+        object: {
+          destination: [
+            "Destination",
+            {
+              object: {
+                s3BucketDestination: [
+                  "S3BucketDestination",
+                  {
+                    object: {
+                      accountID: ["AccountId", {}],
+                      bucket: ["Bucket", {}],
+                      format: ["Format", {}],
+                      prefix: ["Prefix", {}],
+                      encryption: [
+                        "Encryption",
+                        {
+                          object: {
+                            sses3: ["SSES3", { object: {} }],
+                            sseKMS: ["SSEKMS", { object: { keyID: ["KeyId", {}] } }],
+                          },
+                        },
+                      ],
+                    },
+                  },
+                ],
+              },
+            },
+          ],
+          isEnabled: ["IsEnabled", {}],
+          filter: ["Filter", { object: { prefix: ["Prefix", {}] } }],
+          id: ["Id", {}],
+          includedObjectVersions: ["IncludedObjectVersions", {}],
+          optionalFields: ["OptionalFields", { list: {} }],
+          schedule: ["Schedule", { object: { frequency: ["Frequency", {}] } }],
+        },
+      },
+    },
+  ],
+  lifecycle: [
+    "Lifecycle",
+    {
+      object: {
+        rules: [
+          "Rules",
+          {
+            list: {
+              object: {
+                expiration: [
+                  "Expiration",
+                  {
+                    object: {
+                      date: ["Date", { timestamp: true }],
+                      days: ["Days", {}],
+                      expiredObjectDeleteMarker: ["ExpiredObjectDeleteMarker", {}],
+                    },
+                  },
+                ],
+                id: ["ID", {}],
+                prefix: ["Prefix", {}],
+                filter: [
+                  "Filter",
+                  {
+                    object: {
+                      prefix: ["Prefix", {}],
+                      tag: ["Tag", { object: { key: ["Key", {}], value: ["Value", {}] } }],
+                      objectSizeGreaterThan: ["ObjectSizeGreaterThan", {}],
+                      objectSizeLessThan: ["ObjectSizeLessThan", {}],
+                      and: [
+                        "And",
+                        {
+                          object: {
+                            prefix: ["Prefix", {}],
+                            tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
+                            objectSizeGreaterThan: ["ObjectSizeGreaterThan", {}],
+                            objectSizeLessThan: ["ObjectSizeLessThan", {}],
+                          },
+                        },
+                      ],
+                    },
+                  },
+                ],
+                status: ["Status", {}],
+                transitions: [
+                  "Transitions",
+                  {
+                    list: {
+                      object: {
+                        date: ["Date", { timestamp: true }],
+                        days: ["Days", {}],
+                        storageClass: ["StorageClass", {}],
+                      },
+                    },
+                  },
+                ],
+                noncurrentVersionTransitions: [
+                  "NoncurrentVersionTransitions",
+                  {
+                    list: {
+                      object: {
+                        noncurrentDays: ["NoncurrentDays", {}],
+                        storageClass: ["StorageClass", {}],
+                        newerNoncurrentVersions: ["NewerNoncurrentVersions", {}],
+                      },
+                    },
+                  },
+                ],
+                noncurrentVersionExpiration: [
+                  "NoncurrentVersionExpiration",
+                  {
+                    object: {
+                      noncurrentDays: ["NoncurrentDays", {}],
+                      newerNoncurrentVersions: ["NewerNoncurrentVersions", {}],
+                    },
+                  },
+                ],
+                abortIncompleteMultipartUpload: [
+                  "AbortIncompleteMultipartUpload",
+                  { object: { daysAfterInitiation: ["DaysAfterInitiation", {}] } },
+                ],
+              },
+            },
+          },
+        ],
+      },
+    },
+  ],
+  logging: [
+    "Logging",
+    {
+      object: {
+        loggingEnabled: [
+          "LoggingEnabled",
           {
             object: {
-              prefix: ["Prefix", {}],
-              tag: ["Tag", { object: { key: ["Key", {}], value: ["Value", {}] } }],
-              and: [
-                "And",
-                {
-                  object: {
-                    prefix: ["Prefix", {}],
-                    tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-        status: ["Status", {}],
-        tierings: ["Tierings", { list: { object: { days: ["Days", {}], accessTier: ["AccessTier", {}] } } }],
-      },
-    },
-  },
-  inventory: {
-    list: {
-      object: {
-        destination: [
-          "Destination",
-          {
-            object: {
-              s3BucketDestination: [
-                "S3BucketDestination",
-                {
-                  object: {
-                    accountID: ["AccountId", {}],
-                    bucket: ["Bucket", {}],
-                    format: ["Format", {}],
-                    prefix: ["Prefix", {}],
-                    encryption: [
-                      "Encryption",
-                      {
-                        object: {
-                          sses3: ["SSES3", { object: {} }],
-                          sseKMS: ["SSEKMS", { object: { keyID: ["KeyId", {}] } }],
-                        },
-                      },
-                    ],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-        isEnabled: ["IsEnabled", {}],
-        filter: ["Filter", { object: { prefix: ["Prefix", {}] } }],
-        id: ["Id", {}],
-        includedObjectVersions: ["IncludedObjectVersions", {}],
-        optionalFields: ["OptionalFields", { list: {} }],
-        schedule: ["Schedule", { object: { frequency: ["Frequency", {}] } }],
-      },
-    },
-  },
-  lifecycle: {
-    object: {
-      rules: [
-        "Rules",
-        {
-          list: {
-            object: {
-              expiration: [
-                "Expiration",
-                {
-                  object: {
-                    date: ["Date", {}],
-                    days: ["Days", {}],
-                    expiredObjectDeleteMarker: ["ExpiredObjectDeleteMarker", {}],
-                  },
-                },
-              ],
-              id: ["ID", {}],
-              prefix: ["Prefix", {}],
-              filter: [
-                "Filter",
-                {
-                  object: {
-                    prefix: ["Prefix", {}],
-                    tag: ["Tag", { object: { key: ["Key", {}], value: ["Value", {}] } }],
-                    objectSizeGreaterThan: ["ObjectSizeGreaterThan", {}],
-                    objectSizeLessThan: ["ObjectSizeLessThan", {}],
-                    and: [
-                      "And",
-                      {
-                        object: {
-                          prefix: ["Prefix", {}],
-                          tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
-                          objectSizeGreaterThan: ["ObjectSizeGreaterThan", {}],
-                          objectSizeLessThan: ["ObjectSizeLessThan", {}],
-                        },
-                      },
-                    ],
-                  },
-                },
-              ],
-              status: ["Status", {}],
-              transitions: [
-                "Transitions",
-                {
-                  list: {
-                    object: { date: ["Date", {}], days: ["Days", {}], storageClass: ["StorageClass", {}] },
-                  },
-                },
-              ],
-              noncurrentVersionTransitions: [
-                "NoncurrentVersionTransitions",
+              targetBucket: ["TargetBucket", {}],
+              targetGrants: [
+                "TargetGrants",
                 {
                   list: {
                     object: {
-                      noncurrentDays: ["NoncurrentDays", {}],
-                      storageClass: ["StorageClass", {}],
-                      newerNoncurrentVersions: ["NewerNoncurrentVersions", {}],
+                      grantee: [
+                        "Grantee",
+                        {
+                          object: {
+                            displayName: ["DisplayName", {}],
+                            emailAddress: ["EmailAddress", {}],
+                            id: ["ID", {}],
+                            type_: ["Type", {}],
+                            uRI: ["URI", {}],
+                          },
+                        },
+                      ],
+                      permission: ["Permission", {}],
                     },
                   },
                 },
               ],
-              noncurrentVersionExpiration: [
-                "NoncurrentVersionExpiration",
+              targetPrefix: ["TargetPrefix", {}],
+              targetObjectKeyFormat: [
+                "TargetObjectKeyFormat",
                 {
                   object: {
-                    noncurrentDays: ["NoncurrentDays", {}],
-                    newerNoncurrentVersions: ["NewerNoncurrentVersions", {}],
-                  },
-                },
-              ],
-              abortIncompleteMultipartUpload: [
-                "AbortIncompleteMultipartUpload",
-                { object: { daysAfterInitiation: ["DaysAfterInitiation", {}] } },
-              ],
-            },
-          },
-        },
-      ],
-    },
-  },
-  logging: {
-    object: {
-      loggingEnabled: [
-        "LoggingEnabled",
-        {
-          object: {
-            targetBucket: ["TargetBucket", {}],
-            targetGrants: [
-              "TargetGrants",
-              {
-                list: {
-                  object: {
-                    grantee: [
-                      "Grantee",
-                      {
-                        object: {
-                          displayName: ["DisplayName", {}],
-                          emailAddress: ["EmailAddress", {}],
-                          id: ["ID", {}],
-                          type_: ["Type", {}],
-                          uRI: ["URI", {}],
-                        },
-                      },
+                    simplePrefix: ["SimplePrefix", { object: {} }],
+                    partitionedPrefix: [
+                      "PartitionedPrefix",
+                      { object: { partitionDateSource: ["PartitionDateSource", {}] } },
                     ],
-                    permission: ["Permission", {}],
-                  },
-                },
-              },
-            ],
-            targetPrefix: ["TargetPrefix", {}],
-            targetObjectKeyFormat: [
-              "TargetObjectKeyFormat",
-              {
-                object: {
-                  simplePrefix: ["SimplePrefix", { object: {} }],
-                  partitionedPrefix: [
-                    "PartitionedPrefix",
-                    { object: { partitionDateSource: ["PartitionDateSource", {}] } },
-                  ],
-                },
-              },
-            ],
-          },
-        },
-      ],
-    },
-  },
-  metrics: {
-    list: {
-      object: {
-        id: ["Id", {}],
-        filter: [
-          "Filter",
-          {
-            object: {
-              prefix: ["Prefix", {}],
-              tag: ["Tag", { object: { key: ["Key", {}], value: ["Value", {}] } }],
-              accessPointARN: ["AccessPointArn", {}],
-              and: [
-                "And",
-                {
-                  object: {
-                    prefix: ["Prefix", {}],
-                    tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
-                    accessPointARN: ["AccessPointArn", {}],
                   },
                 },
               ],
@@ -2097,322 +2112,369 @@ export const bucketCodecs = {
         ],
       },
     },
-  },
-  notification: {
-    object: {
-      topicConfigurations: [
-        "TopicConfigurations",
-        {
-          list: {
-            object: {
-              id: ["Id", {}],
-              topicARN: ["TopicArn", {}],
-              events: ["Events", { list: {} }],
-              filter: [
-                "Filter",
-                {
-                  object: {
-                    key: [
-                      "Key",
-                      {
-                        object: {
-                          filterRules: [
-                            "FilterRules",
-                            { list: { object: { name: ["Name", {}], value: ["Value", {}] } } },
-                          ],
-                        },
-                      },
-                    ],
+  ],
+  metrics: [
+    "Metrics",
+    {
+      list: {
+        object: {
+          id: ["Id", {}],
+          filter: [
+            "Filter",
+            {
+              object: {
+                prefix: ["Prefix", {}],
+                tag: ["Tag", { object: { key: ["Key", {}], value: ["Value", {}] } }],
+                accessPointARN: ["AccessPointArn", {}],
+                and: [
+                  "And",
+                  {
+                    object: {
+                      prefix: ["Prefix", {}],
+                      tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
+                      accessPointARN: ["AccessPointArn", {}],
+                    },
                   },
-                },
-              ],
-            },
-          },
-        },
-      ],
-      queueConfigurations: [
-        "QueueConfigurations",
-        {
-          list: {
-            object: {
-              id: ["Id", {}],
-              queueARN: ["QueueArn", {}],
-              events: ["Events", { list: {} }],
-              filter: [
-                "Filter",
-                {
-                  object: {
-                    key: [
-                      "Key",
-                      {
-                        object: {
-                          filterRules: [
-                            "FilterRules",
-                            { list: { object: { name: ["Name", {}], value: ["Value", {}] } } },
-                          ],
-                        },
-                      },
-                    ],
-                  },
-                },
-              ],
-            },
-          },
-        },
-      ],
-      lambdaFunctionConfigurations: [
-        "LambdaFunctionConfigurations",
-        {
-          list: {
-            object: {
-              id: ["Id", {}],
-              lambdaFunctionARN: ["LambdaFunctionArn", {}],
-              events: ["Events", { list: {} }],
-              filter: [
-                "Filter",
-                {
-                  object: {
-                    key: [
-                      "Key",
-                      {
-                        object: {
-                          filterRules: [
-                            "FilterRules",
-                            { list: { object: { name: ["Name", {}], value: ["Value", {}] } } },
-                          ],
-                        },
-                      },
-                    ],
-                  },
-                },
-              ],
-            },
-          },
-        },
-      ],
-      eventBridgeConfiguration: ["EventBridgeConfiguration", { object: {} }],
-    },
-  },
-  objectLockConfiguration: {
-    object: {
-      objectLockEnabled: ["ObjectLockEnabled", {}],
-      rule: [
-        "Rule",
-        {
-          object: {
-            defaultRetention: [
-              "DefaultRetention",
-              {
-                object: {
-                  mode: ["Mode", {}],
-                  days: ["Days", {}],
-                  years: ["Years", {}],
-                  defaultEventHold: [
-                    "DefaultEventHold",
-                    { object: { days: ["Days", {}], years: ["Years", {}] } },
-                  ],
-                },
+                ],
               },
-            ],
-          },
+            },
+          ],
         },
-      ],
+      },
     },
-  },
-  ownershipControls: {
-    object: { rules: ["Rules", { list: { object: { objectOwnership: ["ObjectOwnership", {}] } } }] },
-  },
-  publicAccessBlock: {
-    object: {
-      blockPublicACLs: ["BlockPublicAcls", {}],
-      ignorePublicACLs: ["IgnorePublicAcls", {}],
-      blockPublicPolicy: ["BlockPublicPolicy", {}],
-      restrictPublicBuckets: ["RestrictPublicBuckets", {}],
+  ],
+  notification: [
+    "Notification",
+    {
+      object: {
+        topicConfigurations: [
+          "TopicConfigurations",
+          {
+            list: {
+              object: {
+                id: ["Id", {}],
+                topicARN: ["TopicArn", {}],
+                events: ["Events", { list: {} }],
+                filter: [
+                  "Filter",
+                  {
+                    object: {
+                      key: [
+                        "Key",
+                        {
+                          object: {
+                            filterRules: [
+                              "FilterRules",
+                              { list: { object: { name: ["Name", {}], value: ["Value", {}] } } },
+                            ],
+                          },
+                        },
+                      ],
+                    },
+                  },
+                ],
+              },
+            },
+          },
+        ],
+        queueConfigurations: [
+          "QueueConfigurations",
+          {
+            list: {
+              object: {
+                id: ["Id", {}],
+                queueARN: ["QueueArn", {}],
+                events: ["Events", { list: {} }],
+                filter: [
+                  "Filter",
+                  {
+                    object: {
+                      key: [
+                        "Key",
+                        {
+                          object: {
+                            filterRules: [
+                              "FilterRules",
+                              { list: { object: { name: ["Name", {}], value: ["Value", {}] } } },
+                            ],
+                          },
+                        },
+                      ],
+                    },
+                  },
+                ],
+              },
+            },
+          },
+        ],
+        lambdaFunctionConfigurations: [
+          "LambdaFunctionConfigurations",
+          {
+            list: {
+              object: {
+                id: ["Id", {}],
+                lambdaFunctionARN: ["LambdaFunctionArn", {}],
+                events: ["Events", { list: {} }],
+                filter: [
+                  "Filter",
+                  {
+                    object: {
+                      key: [
+                        "Key",
+                        {
+                          object: {
+                            filterRules: [
+                              "FilterRules",
+                              { list: { object: { name: ["Name", {}], value: ["Value", {}] } } },
+                            ],
+                          },
+                        },
+                      ],
+                    },
+                  },
+                ],
+              },
+            },
+          },
+        ],
+        eventBridgeConfiguration: ["EventBridgeConfiguration", { object: {} }],
+      },
     },
-  },
-  replication: {
-    object: {
-      role: ["Role", {}],
-      roleRef: ["Role", {}],
-      rules: [
-        "Rules",
-        {
-          list: {
+  ],
+  objectLockConfiguration: [
+    "ObjectLockConfiguration",
+    {
+      object: {
+        objectLockEnabled: ["ObjectLockEnabled", {}],
+        rule: [
+          "Rule",
+          {
             object: {
-              id: ["ID", {}],
-              priority: ["Priority", {}],
-              prefix: ["Prefix", {}],
-              filter: [
-                "Filter",
+              defaultRetention: [
+                "DefaultRetention",
                 {
                   object: {
-                    prefix: ["Prefix", {}],
-                    tag: ["Tag", { object: { key: ["Key", {}], value: ["Value", {}] } }],
-                    and: [
-                      "And",
-                      {
-                        object: {
-                          prefix: ["Prefix", {}],
-                          tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
-                          not: [
-                            "Not",
-                            {
-                              object: {
-                                prefix: ["Prefix", {}],
-                                tag: ["Tag", { object: { key: ["Key", {}], value: ["Value", {}] } }],
-                                or: [
-                                  "Or",
-                                  {
-                                    object: {
-                                      prefixes: ["Prefixes", { list: {} }],
-                                      tags: [
-                                        "Tags",
-                                        { list: { object: { key: ["Key", {}], value: ["Value", {}] } } },
-                                      ],
+                    mode: ["Mode", {}],
+                    days: ["Days", {}],
+                    years: ["Years", {}],
+                    defaultEventHold: [
+                      "DefaultEventHold",
+                      { object: { days: ["Days", {}], years: ["Years", {}] } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+  ownershipControls: [
+    "OwnershipControls",
+    { object: { rules: ["Rules", { list: { object: { objectOwnership: ["ObjectOwnership", {}] } } }] } },
+  ],
+  policy: ["Policy", {}],
+  publicAccessBlock: [
+    "PublicAccessBlock",
+    {
+      object: {
+        blockPublicACLs: ["BlockPublicAcls", {}],
+        ignorePublicACLs: ["IgnorePublicAcls", {}],
+        blockPublicPolicy: ["BlockPublicPolicy", {}],
+        restrictPublicBuckets: ["RestrictPublicBuckets", {}],
+      },
+    },
+  ],
+  replication: [
+    "Replication",
+    {
+      object: {
+        role: ["Role", {}],
+        rules: [
+          "Rules",
+          {
+            list: {
+              object: {
+                id: ["ID", {}],
+                priority: ["Priority", {}],
+                prefix: ["Prefix", {}],
+                filter: [
+                  "Filter",
+                  {
+                    object: {
+                      prefix: ["Prefix", {}],
+                      tag: ["Tag", { object: { key: ["Key", {}], value: ["Value", {}] } }],
+                      and: [
+                        "And",
+                        {
+                          object: {
+                            prefix: ["Prefix", {}],
+                            tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
+                            not: [
+                              "Not",
+                              {
+                                object: {
+                                  prefix: ["Prefix", {}],
+                                  tag: ["Tag", { object: { key: ["Key", {}], value: ["Value", {}] } }],
+                                  or: [
+                                    "Or",
+                                    {
+                                      object: {
+                                        prefixes: ["Prefixes", { list: {} }],
+                                        tags: [
+                                          "Tags",
+                                          { list: { object: { key: ["Key", {}], value: ["Value", {}] } } },
+                                        ],
+                                      },
                                     },
-                                  },
-                                ],
+                                  ],
+                                },
                               },
-                            },
-                          ],
+                            ],
+                          },
                         },
-                      },
-                    ],
-                    not: [
-                      "Not",
-                      {
-                        object: {
-                          prefix: ["Prefix", {}],
-                          tag: ["Tag", { object: { key: ["Key", {}], value: ["Value", {}] } }],
-                          or: [
-                            "Or",
-                            {
-                              object: {
-                                prefixes: ["Prefixes", { list: {} }],
-                                tags: [
-                                  "Tags",
-                                  { list: { object: { key: ["Key", {}], value: ["Value", {}] } } },
-                                ],
+                      ],
+                      not: [
+                        "Not",
+                        {
+                          object: {
+                            prefix: ["Prefix", {}],
+                            tag: ["Tag", { object: { key: ["Key", {}], value: ["Value", {}] } }],
+                            or: [
+                              "Or",
+                              {
+                                object: {
+                                  prefixes: ["Prefixes", { list: {} }],
+                                  tags: [
+                                    "Tags",
+                                    { list: { object: { key: ["Key", {}], value: ["Value", {}] } } },
+                                  ],
+                                },
                               },
-                            },
-                          ],
+                            ],
+                          },
                         },
-                      },
-                    ],
+                      ],
+                    },
                   },
-                },
-              ],
-              status: ["Status", {}],
-              sourceSelectionCriteria: [
-                "SourceSelectionCriteria",
-                {
-                  object: {
-                    sseKMSEncryptedObjects: [
-                      "SseKmsEncryptedObjects",
-                      { object: { status: ["Status", {}] } },
-                    ],
-                    replicaModifications: ["ReplicaModifications", { object: { status: ["Status", {}] } }],
+                ],
+                status: ["Status", {}],
+                sourceSelectionCriteria: [
+                  "SourceSelectionCriteria",
+                  {
+                    object: {
+                      sseKMSEncryptedObjects: [
+                        "SseKmsEncryptedObjects",
+                        { object: { status: ["Status", {}] } },
+                      ],
+                      replicaModifications: ["ReplicaModifications", { object: { status: ["Status", {}] } }],
+                    },
                   },
-                },
-              ],
-              existingObjectReplication: [
-                "ExistingObjectReplication",
-                { object: { status: ["Status", {}] } },
-              ],
-              destination: [
-                "Destination",
-                {
-                  object: {
-                    bucket: ["Bucket", {}],
-                    account: ["Account", {}],
-                    storageClass: ["StorageClass", {}],
-                    accessControlTranslation: [
-                      "AccessControlTranslation",
-                      { object: { owner: ["Owner", {}] } },
-                    ],
-                    encryptionConfiguration: [
-                      "EncryptionConfiguration",
-                      {
-                        object: {
-                          replicaKMSKeyID: ["ReplicaKmsKeyID", {}],
-                          useSourceMultiRegionKey: [
-                            "UseSourceMultiRegionKey",
-                            { object: { status: ["Status", {}] } },
-                          ],
+                ],
+                existingObjectReplication: [
+                  "ExistingObjectReplication",
+                  { object: { status: ["Status", {}] } },
+                ],
+                destination: [
+                  "Destination",
+                  {
+                    object: {
+                      bucket: ["Bucket", {}],
+                      account: ["Account", {}],
+                      storageClass: ["StorageClass", {}],
+                      accessControlTranslation: [
+                        "AccessControlTranslation",
+                        { object: { owner: ["Owner", {}] } },
+                      ],
+                      encryptionConfiguration: [
+                        "EncryptionConfiguration",
+                        {
+                          object: {
+                            replicaKMSKeyID: ["ReplicaKmsKeyID", {}],
+                            useSourceMultiRegionKey: [
+                              "UseSourceMultiRegionKey",
+                              { object: { status: ["Status", {}] } },
+                            ],
+                          },
                         },
-                      },
-                    ],
-                    replicationTime: [
-                      "ReplicationTime",
-                      {
-                        object: {
-                          status: ["Status", {}],
-                          time: ["Time", { object: { minutes: ["Minutes", {}] } }],
+                      ],
+                      replicationTime: [
+                        "ReplicationTime",
+                        {
+                          object: {
+                            status: ["Status", {}],
+                            time: ["Time", { object: { minutes: ["Minutes", {}] } }],
+                          },
                         },
-                      },
-                    ],
-                    metrics: [
-                      "Metrics",
-                      {
-                        object: {
-                          status: ["Status", {}],
-                          eventThreshold: ["EventThreshold", { object: { minutes: ["Minutes", {}] } }],
+                      ],
+                      metrics: [
+                        "Metrics",
+                        {
+                          object: {
+                            status: ["Status", {}],
+                            eventThreshold: ["EventThreshold", { object: { minutes: ["Minutes", {}] } }],
+                          },
                         },
-                      },
-                    ],
+                      ],
+                    },
                   },
-                },
-              ],
-              deleteMarkerReplication: ["DeleteMarkerReplication", { object: { status: ["Status", {}] } }],
+                ],
+                deleteMarkerReplication: ["DeleteMarkerReplication", { object: { status: ["Status", {}] } }],
+              },
             },
           },
-        },
-      ],
+        ],
+      },
     },
-  },
-  requestPayment: { object: { payer: ["Payer", {}] } },
-  tagging: {
-    object: { tagSet: ["TagSet", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }] },
-  },
-  versioning: { object: { mfaDelete: ["MFADelete", {}], status: ["Status", {}] } },
-  website: {
-    object: {
-      errorDocument: ["ErrorDocument", { object: { key: ["Key", {}] } }],
-      indexDocument: ["IndexDocument", { object: { suffix: ["Suffix", {}] } }],
-      redirectAllRequestsTo: [
-        "RedirectAllRequestsTo",
-        { object: { hostName: ["HostName", {}], protocol: ["Protocol", {}] } },
-      ],
-      routingRules: [
-        "RoutingRules",
-        {
-          list: {
-            object: {
-              condition: [
-                "Condition",
-                {
-                  object: {
-                    httpErrorCodeReturnedEquals: ["HttpErrorCodeReturnedEquals", {}],
-                    keyPrefixEquals: ["KeyPrefixEquals", {}],
+  ],
+  requestPayment: ["RequestPayment", { object: { payer: ["Payer", {}] } }],
+  tagging: [
+    "Tagging",
+    { object: { tagSet: ["TagSet", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }] } },
+  ],
+  versioning: ["Versioning", { object: { mfaDelete: ["MFADelete", {}], status: ["Status", {}] } }],
+  website: [
+    "Website",
+    {
+      object: {
+        errorDocument: ["ErrorDocument", { object: { key: ["Key", {}] } }],
+        indexDocument: ["IndexDocument", { object: { suffix: ["Suffix", {}] } }],
+        redirectAllRequestsTo: [
+          "RedirectAllRequestsTo",
+          { object: { hostName: ["HostName", {}], protocol: ["Protocol", {}] } },
+        ],
+        routingRules: [
+          "RoutingRules",
+          {
+            list: {
+              object: {
+                condition: [
+                  "Condition",
+                  {
+                    object: {
+                      httpErrorCodeReturnedEquals: ["HttpErrorCodeReturnedEquals", {}],
+                      keyPrefixEquals: ["KeyPrefixEquals", {}],
+                    },
                   },
-                },
-              ],
-              redirect: [
-                "Redirect",
-                {
-                  object: {
-                    hostName: ["HostName", {}],
-                    httpRedirectCode: ["HttpRedirectCode", {}],
-                    protocol: ["Protocol", {}],
-                    replaceKeyPrefixWith: ["ReplaceKeyPrefixWith", {}],
-                    replaceKeyWith: ["ReplaceKeyWith", {}],
+                ],
+                redirect: [
+                  "Redirect",
+                  {
+                    object: {
+                      hostName: ["HostName", {}],
+                      httpRedirectCode: ["HttpRedirectCode", {}],
+                      protocol: ["Protocol", {}],
+                      replaceKeyPrefixWith: ["ReplaceKeyPrefixWith", {}],
+                      replaceKeyWith: ["ReplaceKeyWith", {}],
+                    },
                   },
-                },
-              ],
+                ],
+              },
             },
           },
-        },
-      ],
+        ],
+      },
     },
-  },
-} as const;
+  ],
+} as const satisfies FieldCodecs;

@@ -2,6 +2,7 @@
 // Do not edit: change the declaration and run `npm run generate`.
 import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
+import type { FieldCodecs } from "../../shape-codec.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
 export const topicFieldSchemas = {
@@ -304,7 +305,9 @@ export const topicReferences = [
   { path: ["policyRef"], plain: "policy", service: "iam", kind: "Policy" },
 ] as const;
 
-/** Nested structures: spec field → AWS member names, for the spec⇄AWS mapping. */
+/** Spec field → [AWS member, codec], for the spec⇄AWS mapping (src/services/shape-codec.ts). */
 export const topicCodecs = {
-  tags: { list: { object: { key: ["Key", {}], value: ["Value", {}] } } },
-} as const;
+  name: ["Name", {}],
+  tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
+  dataProtectionPolicy: ["DataProtectionPolicy", {}],
+} as const satisfies FieldCodecs;

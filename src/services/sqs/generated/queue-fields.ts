@@ -2,6 +2,7 @@
 // Do not edit: change the declaration and run `npm run generate`.
 import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
+import type { FieldCodecs } from "../../shape-codec.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
 export const queueFieldSchemas = {
@@ -144,3 +145,9 @@ export const queueReferences = [
   { path: ["kmsMasterKeyRef"], plain: "kmsMasterKeyID", service: "kms", kind: "Key" },
   { path: ["policyRef"], plain: "policy", service: "iam", kind: "Policy" },
 ] as const;
+
+/** Spec field → [AWS member, codec], for the spec⇄AWS mapping (src/services/shape-codec.ts). */
+export const queueCodecs = {
+  queueName: ["QueueName", {}],
+  tags: ["tags", { map: {} }],
+} as const satisfies FieldCodecs;
