@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { dirname, join, relative } from "node:path";
 import { botocoreVersion, loadModel, modelsDir } from "../src/codegen/aws-model.ts";
+import { emitDocs } from "../src/codegen/emit-docs.ts";
 import { emitKind } from "../src/codegen/emit-kind.ts";
 import { specFields } from "../src/codegen/field-tree.ts";
 import { declaredKinds } from "../src/codegen/kind-declarations.ts";
@@ -26,9 +27,23 @@ function formatted(path: string, source: string): string {
 const wanted = new Map<string, string>();
 for (const { declaration, output, prefix } of declaredKinds) {
   const model = loadModel(dir, declaration.service);
-  const source = emitKind(specFields(declaration, model), {
+  const fields = specFields(declaration, model);
+  const provenance = `${relative(root, join(root, "src/services", declaration.service))}/*-declaration.ts (${declaration.kind}) and botocore ${version}'s ${declaration.service} ${model.apiVersion} model`;
+  const docs = `docs/fields/${declaration.kind.toLowerCase()}.md`;
+  wanted.set(
+    docs,
+    formatted(
+      docs,
+      emitDocs(fields, {
+        kind: declaration.kind,
+        apiVersion: `${declaration.service}.services.k8s.aws/v1alpha1`,
+        provenance: `its declaration and botocore ${version}'s ${declaration.service} ${model.apiVersion} model`,
+      }),
+    ),
+  );
+  const source = emitKind(fields, {
     prefix,
-    provenance: `${relative(root, join(root, "src/services", declaration.service))}/*-declaration.ts (${declaration.kind}) and botocore ${version}'s ${declaration.service} ${model.apiVersion} model`,
+    provenance,
     apiImport: relative(dirname(join(root, output)), join(root, "src/api")),
     servicesImport: relative(dirname(join(root, output)), join(root, "src/services")),
   });
@@ -41,7 +56,7 @@ await syncGeneratedFiles({
   leftoverDirs: [],
   check: process.argv.includes("--check"),
   outOfDate: "generated kinds are out of date",
-  commit: "src/services/*/generated/",
-  upToDate: `generated kinds are up to date (${wanted.size} kinds)`,
-  wrote: `wrote ${wanted.size} generated kinds`,
+  commit: "src/services/*/generated/ docs/fields/",
+  upToDate: `generated kinds and docs/fields/ are up to date (${declaredKinds.length} kinds)`,
+  wrote: `wrote ${declaredKinds.length} generated kinds and their docs/fields/ pages`,
 });

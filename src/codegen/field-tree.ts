@@ -42,6 +42,8 @@ export interface Field {
   readonly required: boolean;
   /** A key of a string-valued attribute map (SQS, SNS), not a member of a structure. */
   readonly attribute?: boolean;
+  /** Where a top-level field lives in the model (`CreateQueueRequest.Attributes["DelaySeconds"]`), for the docs. */
+  readonly source?: string;
 }
 
 /** The spec fields a declaration gives, in order, from the model. */
@@ -127,6 +129,7 @@ function fieldsOfSource(source: SpecSource, model: AwsModel, named: Named): Fiel
         doc: source.doc,
         type: { t: source.custom },
         required: false,
+        source: "an SDK parameter (not in the model)",
       },
     ];
   }
@@ -148,6 +151,7 @@ function membersOf(source: MembersSource, model: AwsModel, named: Named): Field[
       doc: docOf(member, model),
       type: typeOf(model, member.shape, [source.members, aws], aws, named),
       required: shape.required?.includes(aws) ?? false,
+      source: `${source.members}.${aws}`,
     }));
 }
 
@@ -170,6 +174,7 @@ function shapeField(source: ShapeSource, model: AwsModel, named: Named): Field {
       doc: source.doc,
       type: { t: "list", item },
       required: false,
+      source: `a list of ${source.listOf}`,
     };
   }
   const member = memberAt(model, source.from);
@@ -179,6 +184,7 @@ function shapeField(source: ShapeSource, model: AwsModel, named: Named): Field {
     doc: docOf(member, model),
     type: typeOf(model, member.shape, [source.from], source.field, named),
     required: false,
+    source: source.from,
   };
 }
 
@@ -192,7 +198,15 @@ function attributesOf(source: AttributesSource, model: AwsModel, named: Named): 
     const doc = entries.get(aws);
     if (doc === undefined)
       throw new Error(`${model.service} documents no attribute ${aws} under ${source.attributes}`);
-    return { name: named(aws), aws, doc, type: { t: "string" }, required: false, attribute: true };
+    return {
+      name: named(aws),
+      aws,
+      doc,
+      type: { t: "string" },
+      required: false,
+      attribute: true,
+      source: `${source.attributes}["${aws}"]`,
+    };
   });
 }
 
