@@ -8,6 +8,7 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { stringify } from "yaml";
+import { loadCrdSources } from "../src/crd-sources.ts";
 import { chartDir, generatedChartFiles } from "../src/deploy/chart.ts";
 import { helmTemplate } from "../src/local-stack/helm.ts";
 import { helmBinary, helmVersion, repoRoot } from "../src/local-stack/versions.ts";
@@ -19,7 +20,7 @@ const chartPath = join(repoRoot, chartDir);
 export const defaultManifest = "config/default/crossrole.yaml";
 
 const wanted = new Map<string, string>(
-  [...generatedChartFiles()].map(([path, content]) => [`${chartDir}/${path}`, content]),
+  [...generatedChartFiles(await loadCrdSources())].map(([path, content]) => [`${chartDir}/${path}`, content]),
 );
 
 // config/default/: rendered from the chart as it will be once written (a temp copy), so that

@@ -4,11 +4,11 @@
 import { join } from "node:path";
 import { buildCrd } from "../src/api/crd.ts";
 import { crdFileName, crdToYaml } from "../src/api/crd-yaml.ts";
-import { crdSources } from "../src/crd-sources.ts";
+import { loadCrdSources } from "../src/crd-sources.ts";
 import { syncGeneratedFiles } from "./generated-files.ts";
 
 const wanted = new Map(
-  crdSources.map((source) => {
+  (await loadCrdSources()).map((source) => {
     const crd = buildCrd(source);
     return [`config/crd/${crdFileName(crd)}`, crdToYaml(crd)] as const;
   }),

@@ -8,7 +8,7 @@ import { botocoreVersion, loadModel, modelsDir } from "../src/codegen/aws-model.
 import { emitDocs } from "../src/codegen/emit-docs.ts";
 import { emitKind } from "../src/codegen/emit-kind.ts";
 import { specFields } from "../src/codegen/field-tree.ts";
-import { declaredKinds } from "../src/codegen/kind-declarations.ts";
+import { servedKindCatalog } from "../src/services/catalog.ts";
 import { syncGeneratedFiles } from "./generated-files.ts";
 
 const root = join(import.meta.dirname, "..");
@@ -25,7 +25,9 @@ function formatted(path: string, source: string): string {
 }
 
 const wanted = new Map<string, string>();
-for (const { declaration, output, prefix } of declaredKinds) {
+const declaredKinds = Object.values(servedKindCatalog);
+for (const { declaration, generated } of declaredKinds) {
+  const { path: output, prefix } = generated;
   const model = loadModel(dir, declaration.service);
   const fields = specFields(declaration, model);
   const provenance = `${relative(root, join(root, "src/services", declaration.service))}/*-declaration.ts (${declaration.kind}) and botocore ${version}'s ${declaration.service} ${model.apiVersion} model`;

@@ -6,7 +6,7 @@
 // with --once it is torn down at once.
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { lookupKind } from "../src/api/kinds.ts";
+import { type KindName, lookupKind } from "../src/api/kinds.ts";
 import { runCli } from "../src/cli/main.ts";
 import { accountsHoldingResource } from "../src/local-stack/accounts.ts";
 import {
@@ -22,7 +22,7 @@ import { startStack, waitFor } from "../src/local-stack/stack.ts";
 import { binaries, kubeVersion, motoVersion, repoRoot } from "../src/local-stack/versions.ts";
 import { createKubeClient } from "../src/runtime/kube-client.ts";
 import type { KubeObject } from "../src/runtime/kube-object.ts";
-import { serviceModules } from "../src/services/registry.ts";
+import { servedKindCatalog } from "../src/services/catalog.ts";
 import { isServed } from "../src/services/served.ts";
 
 const { values } = parseArgs({
@@ -115,7 +115,8 @@ try {
     );
     const meta = current.status?.ackResourceMetadata;
     // The spec field holding the AWS name is the module's (spec.name, spec.queueName, ...).
-    const field = serviceModules.find((m) => m.kind.kind === r.kind)?.identifierField.slice("spec.".length);
+    const entry = isServed(r.kind ?? "") ? servedKindCatalog[r.kind as KindName] : undefined;
+    const field = (await entry?.module())?.identifierField.slice("spec.".length);
     const name = String(current.spec?.[field ?? "name"] ?? r.metadata.name);
     const holders = await accountsHoldingResource(
       endpoint,

@@ -1,24 +1,22 @@
-// Every kind crossrole knows has a service module and so a CRD; a kind without one is refused
-// by name instead of getting a CRD that accepts objects nothing reconciles.
+// Every kind crossrole knows is in the catalog of served kinds (the compiler checks it; this
+// checks the order and that each entry's CRD, module and declaration are the kind's own).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { resourceKinds } from "./api/kinds.ts";
-import { crdSourcesOf, resourceCrdSources } from "./crd-sources.ts";
-import { serviceCrdSources } from "./services/crds.ts";
+import { loadResourceCrdSources } from "./crd-sources.ts";
+import { servedKindCatalog } from "./services/catalog.ts";
 import { servedKindNames } from "./services/served.ts";
 
-test("every known kind is served and has its module's CRD", () => {
+test("every known kind is served, with its own CRD, module and declaration", async () => {
   assert.deepEqual(
-    resourceCrdSources.map((s) => s.names.kind),
+    (await loadResourceCrdSources()).map((s) => s.names.kind),
     resourceKinds.map((k) => k.kind),
   );
   assert.deepEqual([...servedKindNames].sort(), resourceKinds.map((k) => k.kind).sort());
-});
-
-test("a kind without a service module is refused, naming it and the fix", () => {
-  const { DBInstance: _missing, ...withoutRds } = serviceCrdSources;
-  assert.throws(
-    () => crdSourcesOf(resourceKinds, withoutRds),
-    /no service module serves rds\.services\.k8s\.aws\/v1alpha1 DBInstance: crossrole installs no CRD for a kind it does not reconcile \(add src\/services\/<service>\//,
-  );
+  for (const k of resourceKinds) {
+    const entry = servedKindCatalog[k.kind];
+    assert.equal((await entry.module()).kind, k, `${k.kind}'s module`);
+    assert.equal(entry.declaration.kind, k.kind, `${k.kind}'s declaration`);
+    assert.equal(entry.declaration.service, k.service, `${k.kind}'s declaration service`);
+  }
 });

@@ -1,39 +1,29 @@
 // Every CRD crossrole ships, in a stable order: `npm run generate` writes one YAML per entry into
 // config/crd/, and the admission tests install them all. A composition root: the API kinds come
-// from src/api, each resource kind's CRD from its service module (src/services). A kind without
-// a module gets no CRD at all: a CRD nobody reconciles would accept objects that silently do
-// nothing in AWS, so generating or installing one is an error naming the kind.
+// from src/api, each resource kind's CRD from the catalog of served kinds (src/services/catalog.ts,
+// which the compiler keeps complete: a kind without a module has no entry, and no CRD).
+// Loaded, not imported: the controller itself never needs the kinds' CRD sources.
 
 import { iamRoleSelectorCrdSource, identityCrdSources } from "./api/config-crd-sources.ts";
 import type { CrdSource } from "./api/crd.ts";
-import { apiVersionOf, type ResourceKind, resourceKinds } from "./api/kinds.ts";
-import { serviceCrdSources } from "./services/crds.ts";
+import { resourceKinds } from "./api/kinds.ts";
+import { servedKindCatalog } from "./services/catalog.ts";
 
-/** Each kind's CRD from its service module; a kind without one is refused, by name. */
-export function crdSourcesOf(
-  kinds: readonly ResourceKind[],
-  sources: Readonly<Record<string, CrdSource>>,
-): CrdSource[] {
-  const unserved = kinds.filter((k) => sources[k.kind] === undefined);
-  if (unserved.length > 0) {
-    throw new Error(
-      `no service module serves ${unserved.map((k) => `${apiVersionOf(k)} ${k.kind}`).join(", ")}: crossrole installs no CRD for a kind it does not reconcile (add src/services/<service>/ and list it in src/services/registry.ts and crds.ts)`,
-    );
-  }
-  return kinds.map((k) => sources[k.kind] as CrdSource);
+/** Each resource kind's CRD source, in the order of src/api/kinds.ts. */
+export async function loadResourceCrdSources(): Promise<CrdSource[]> {
+  return Promise.all(resourceKinds.map((k) => servedKindCatalog[k.kind].crd()));
 }
 
-export const resourceCrdSources: readonly CrdSource[] = crdSourcesOf(resourceKinds, serviceCrdSources);
+/** Every CRD source: crossrole's own API kinds, then the resource kinds. */
+export async function loadCrdSources(): Promise<CrdSource[]> {
+  return [iamRoleSelectorCrdSource, ...identityCrdSources, ...(await loadResourceCrdSources())];
+}
 
-export const crdSources: readonly CrdSource[] = [
-  iamRoleSelectorCrdSource,
-  ...identityCrdSources,
-  ...resourceCrdSources,
-];
-
-/** The CRD source (and so the zod schema) for an object's apiVersion and kind. */
-export function crdSourceFor(apiVersion: string, kind: string): CrdSource | undefined {
-  return crdSources.find(
-    (s) => `${s.names.group}/${s.names.version}` === apiVersion && s.names.kind === kind,
-  );
+/** The CRD source (and so the zod schema) for an object's apiVersion and kind, among `sources`. */
+export function crdSourceFor(
+  sources: readonly CrdSource[],
+  apiVersion: string,
+  kind: string,
+): CrdSource | undefined {
+  return sources.find((s) => `${s.names.group}/${s.names.version}` === apiVersion && s.names.kind === kind);
 }

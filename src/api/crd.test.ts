@@ -3,13 +3,16 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { z } from "zod";
-import { crdSourceFor, crdSources } from "../crd-sources.ts";
+import { crdSourceFor as crdSourceIn, loadCrdSources } from "../crd-sources.ts";
 import { buildCrd, type CrdSource } from "./crd.ts";
 import { crdFileName, crdToYaml, generatedHeader } from "./crd-yaml.ts";
 import { identityRefSchema } from "./identity-ref.ts";
 import { type ResourceKind, resourceKinds } from "./kinds.ts";
 import { resourceCrdSource, resourceSpecSchema } from "./resource.ts";
 import { type OpenApiSchema, structuralProblems, toStructuralSchema } from "./structural.ts";
+
+const crdSources = await loadCrdSources();
+const crdSourceFor = (apiVersion: string, kind: string) => crdSourceIn(crdSources, apiVersion, kind);
 
 const schemaOf = (source: CrdSource): OpenApiSchema => {
   const schema = buildCrd(source).spec.versions[0]?.schema.openAPIV3Schema;

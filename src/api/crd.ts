@@ -24,7 +24,7 @@ export interface PrinterColumn {
   readonly priority?: number;
 }
 
-/** Everything needed to generate one CRD. Register new ones in src/crd-sources.ts (a resource kind: in its service module and src/services/crds.ts). */
+/** Everything needed to generate one CRD. Register new ones in src/crd-sources.ts (a resource kind: in src/services/catalog.ts). */
 export interface CrdSource {
   readonly names: CrdNames;
   readonly scope: "Cluster" | "Namespaced";

@@ -3,12 +3,14 @@
 // real kube-apiserver.)
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { crdSourceFor } from "../crd-sources.ts";
+import { crdSourceFor, loadCrdSources } from "../crd-sources.ts";
 import { invalidExamples, validExamples } from "./examples.ts";
 import { describeIssues } from "./rules.ts";
 
+const crdSources = await loadCrdSources();
+
 function schemaOf(object: Record<string, unknown>) {
-  const source = crdSourceFor(String(object["apiVersion"]), String(object["kind"]));
+  const source = crdSourceFor(crdSources, String(object["apiVersion"]), String(object["kind"]));
   assert.ok(source, `no CRD source for ${String(object["apiVersion"])} ${String(object["kind"])}`);
   return source.schema;
 }

@@ -13,12 +13,12 @@ export interface ResourceKind {
   readonly readsSecrets?: boolean;
 }
 
-function kind(
+function kind<const K extends string>(
   service: string,
-  kindName: string,
+  kindName: K,
   plural: string,
   extra: { readonly readsSecrets?: boolean } = {},
-): ResourceKind {
+): ResourceKind & { readonly kind: K } {
   return {
     group: `${service}.services.k8s.aws`,
     version: "v1alpha1",
@@ -30,13 +30,19 @@ function kind(
   };
 }
 
-export const resourceKinds: readonly ResourceKind[] = [
+export const resourceKinds = [
   kind("s3", "Bucket", "buckets"),
   kind("sqs", "Queue", "queues"),
   kind("sns", "Topic", "topics"),
   kind("dynamodb", "Table", "tables"),
   kind("rds", "DBInstance", "dbinstances", { readsSecrets: true }),
-];
+] as const satisfies readonly ResourceKind[];
+
+/**
+ * The name of a kind crossrole knows. src/services/catalog.ts must give each one its service
+ * module, schemas and declaration: the compiler checks that none is missing.
+ */
+export type KindName = (typeof resourceKinds)[number]["kind"];
 
 export function apiVersionOf(k: ResourceKind): string {
   return `${k.group}/${k.version}`;

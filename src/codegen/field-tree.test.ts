@@ -84,6 +84,7 @@ describe("specFields", () => {
       doc: "The thing's name.",
       type: { t: "string", minLength: 1, maxLength: 80 },
       required: true,
+      source: "CreateThingInput.ThingName",
     });
     assert.deepEqual(fields.find((f) => f.name === "securityGroupRefs")?.type, {
       t: "reference",

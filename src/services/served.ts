@@ -1,12 +1,13 @@
 // The kinds this crossrole reconciles, by kind name, without loading their modules (and the AWS
-// SDK): `crossrole explain` and flag validation need the list, not the code. served.test.ts
-// keeps it equal to the modules listed in registry.ts.
+// SDK): `crossrole explain` and flag validation need the list, not the code. Read from the one
+// catalog (catalog.ts).
 import { resourceKinds } from "../api/kinds.ts";
+import { servedKindCatalog, servedKinds } from "./catalog.ts";
 
-export const servedKindNames: readonly string[] = ["Bucket", "Topic", "Queue", "Table", "DBInstance"];
+export const servedKindNames: readonly string[] = servedKinds;
 
 export function isServed(kindName: string): boolean {
-  return servedKindNames.includes(kindName);
+  return Object.hasOwn(servedKindCatalog, kindName);
 }
 
 /** The served kinds' services (s3, sqs, ...): the only prefixes a CARM lookup ever composes. */

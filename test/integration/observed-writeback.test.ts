@@ -24,7 +24,7 @@ import {
   type KubeClient,
   patchTypes,
 } from "../../src/runtime/kube-client.ts";
-import { serviceModules } from "../../src/services/registry.ts";
+import { type AnyServiceModule, servedKindCatalog } from "../../src/services/catalog.ts";
 import { type AwkwardCase, awkwardCases, region } from "../support/awkward-aws-objects.ts";
 import { kindMakers } from "../support/minimal-resources.ts";
 
@@ -111,6 +111,9 @@ function agree(
     assert.deepEqual(stored(verdict.stored), sent, `${what}: stored as sent, nothing pruned`);
 }
 
+const serviceModules: AnyServiceModule[] = await Promise.all(
+  Object.values(servedKindCatalog).map((k) => k.module()),
+);
 for (const module of serviceModules) {
   const kindName = module.kind.kind;
   describe(`${kindName}: what the controller writes back for what AWS hands back`, () => {
