@@ -7,7 +7,7 @@ import { dirname, join, relative } from "node:path";
 import { botocoreVersion, loadModel, modelsDir } from "../src/codegen/aws-model.ts";
 import { emitDocs } from "../src/codegen/emit-docs.ts";
 import { emitKind } from "../src/codegen/emit-kind.ts";
-import { specFields } from "../src/codegen/field-tree.ts";
+import { specFields, statusFields } from "../src/codegen/field-tree.ts";
 import { servedKindCatalog } from "../src/services/catalog.ts";
 import { syncGeneratedFiles } from "./generated-files.ts";
 
@@ -43,12 +43,16 @@ for (const { declaration, generated } of declaredKinds) {
       }),
     ),
   );
-  const source = emitKind(fields, {
-    prefix,
-    provenance,
-    apiImport: relative(dirname(join(root, output)), join(root, "src/api")),
-    servicesImport: relative(dirname(join(root, output)), join(root, "src/services")),
-  });
+  const source = emitKind(
+    fields,
+    {
+      prefix,
+      provenance,
+      apiImport: relative(dirname(join(root, output)), join(root, "src/api")),
+      servicesImport: relative(dirname(join(root, output)), join(root, "src/services")),
+    },
+    statusFields(declaration, model),
+  );
   wanted.set(output, formatted(output, source));
 }
 

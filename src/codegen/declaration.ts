@@ -62,6 +62,20 @@ export interface ReferenceDeclaration {
   readonly kind: string;
 }
 
+/**
+ * The status fields a kind fills from what AWS reports (ACK's status fields): members of a read
+ * call's output structure. Their types follow the model, without its constraints: status
+ * records what AWS says, including values newer than the model.
+ */
+export interface StatusSource {
+  /** The output structure (`TableDescription`). */
+  readonly from: string;
+  /** Its members that become status fields (AWS names). */
+  readonly only: readonly string[];
+  /** Status name by AWS path from the status's root, where ACK departs from its convention. */
+  readonly renames?: Readonly<Record<string, string>>;
+}
+
 export interface KindDeclaration {
   /** The model's service name (botocore's directory: s3, sqs, sns, dynamodb, rds). */
   readonly service: string;
@@ -81,4 +95,6 @@ export interface KindDeclaration {
   readonly notes?: Readonly<Record<string, string>>;
   /** AWS paths of fields whose value is a Secret key (ACK's SecretKeyReference), never inline. */
   readonly secrets?: readonly string[];
+  /** Status fields generated from the model, beside the hand-written ones. */
+  readonly status?: StatusSource;
 }

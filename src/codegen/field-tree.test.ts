@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AwsModel } from "./aws-model.ts";
 import type { KindDeclaration } from "./declaration.ts";
-import { referenceFieldName, specFields } from "./field-tree.ts";
+import { referenceFieldName, specFields, statusFields } from "./field-tree.ts";
 
 // A small model in botocore's form: a create input with a nested structure, a list, a map, an
 // enum, a recursive shape, and an attribute map documented by a list.
@@ -33,6 +33,18 @@ const model: AwsModel = {
       type: "structure",
       members: { Policy: { shape: "String", documentation: "<p>A policy.</p>" } },
     },
+    ThingDescription: {
+      type: "structure",
+      members: {
+        ThingStatus: { shape: "Mode", documentation: "<p>Where it is.</p>" },
+        CreatedAt: { shape: "When" },
+        ThingId: { shape: "Name" },
+        Sizes: { shape: "SizeList" },
+        Config: { shape: "Config" },
+      },
+    },
+    When: { type: "timestamp" },
+    SizeList: { type: "list", member: { shape: "Size" }, min: 1 },
     Name: { type: "string", min: 1, max: 80 },
     String: { type: "string" },
     Mode: { type: "string", enum: ["fast", "slow"] },
@@ -119,6 +131,51 @@ describe("specFields", () => {
     assert.throws(
       () => specFields({ ...decl, references: [{ field: "Missing", service: "kms", kind: "Key" }] }, model),
       /names Missing, which is no spec field/,
+    );
+  });
+});
+
+describe("statusFields", () => {
+  const decl: KindDeclaration = {
+    service: "demo",
+    kind: "Thing",
+    spec: [],
+    status: {
+      from: "ThingDescription",
+      only: ["ThingStatus", "CreatedAt", "ThingId", "Sizes"],
+      renames: { ThingStatus: "state" },
+    },
+  };
+
+  it("names the output's members as ACK does, typed as the model says but without its constraints", () => {
+    assert.deepEqual(
+      statusFields(decl, model).map(({ source: _, ...f }) => f),
+      [
+        { name: "state", aws: "ThingStatus", doc: "Where it is.", type: { t: "string" }, required: false },
+        {
+          name: "createdAt",
+          aws: "CreatedAt",
+          doc: "",
+          type: { t: "string", format: "date-time" },
+          required: false,
+        },
+        { name: "thingID", aws: "ThingId", doc: "", type: { t: "string" }, required: false },
+        {
+          name: "sizes",
+          aws: "Sizes",
+          doc: "",
+          type: { t: "list", item: { t: "integer" } },
+          required: false,
+        },
+      ],
+    );
+  });
+
+  it("is empty for a kind that declares none, and refuses members the model lacks", () => {
+    assert.deepEqual(statusFields({ ...decl, status: undefined }, model), []);
+    assert.throws(
+      () => statusFields({ ...decl, status: { from: "ThingDescription", only: ["Nope"] } }, model),
+      /has no member Nope/,
     );
   });
 });

@@ -84,6 +84,43 @@ export function specFields(decl: KindDeclaration, model: AwsModel): Field[] {
 
 type Named = (awsPath: string) => string;
 
+/**
+ * The status fields a declaration gives (its `status`), from the model: ACK's names, AWS's
+ * documentation, the model's JSON types without its constraints (enums, lengths, ranges), since
+ * status records whatever AWS reports. None is required.
+ */
+export function statusFields(decl: KindDeclaration, model: AwsModel): Field[] {
+  const status = decl.status;
+  if (status === undefined) return [];
+  const named: Named = (awsPath) =>
+    status.renames?.[awsPath] ?? ackFieldName(awsPath.split(".").at(-1) ?? awsPath);
+  const fields = membersOf({ members: status.from, only: status.only }, model, named).map((f) => ({
+    ...f,
+    type: unconstrained(f.type),
+    required: false,
+  }));
+  assertUniqueNames(fields, decl.kind, "status");
+  return fields;
+}
+
+/** A type without AWS's constraints on values: what it is, not what AWS accepts as input. */
+function unconstrained(t: FieldType): FieldType {
+  switch (t.t) {
+    case "string":
+      return t.format === undefined ? { t: "string" } : { t: "string", format: t.format };
+    case "integer":
+      return { t: "integer" };
+    case "list":
+      return { t: "list", item: unconstrained(t.item) };
+    case "map":
+      return { t: "map", value: unconstrained(t.value) };
+    case "object":
+      return { ...t, fields: t.fields.map((f) => ({ ...f, type: unconstrained(f.type) })) };
+    default:
+      return t;
+  }
+}
+
 /** Replaces the field at a dotted AWS path (`Replication.Role`) with what `change` makes of it. */
 function atPath(
   fields: readonly Field[],

@@ -9,11 +9,14 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import {
   CreateTableCommand,
+  DescribeContinuousBackupsCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
   DynamoDBClient,
+  GetResourcePolicyCommand,
   ListTagsOfResourceCommand,
   type TableDescription,
+  UpdateContinuousBackupsCommand,
   UpdateTableCommand,
 } from "@aws-sdk/client-dynamodb";
 import { isReservedTagKey } from "../../src/api/ownership-tags.ts";
@@ -260,6 +263,120 @@ test("an invalid spec the apiserver cannot judge is ACK.Terminal naming the fiel
   await synced("ddb-x", "bad");
   assert.ok(await tableIn(X, "ddb-x-bad"));
   await deleteTableObject("ddb-x", "bad");
+});
+
+test("ACK's table_local_secondary_indexes.yaml applies unchanged: the index is made with the table, status filled", async () => {
+  // ACK dynamodb-controller v1.9.2 test/e2e/resources/table_local_secondary_indexes.yaml, with
+  // $TABLE_NAME filled in.
+  const name = "ddb-x-lsi";
+  await e2e.apply([
+    {
+      apiVersion: "dynamodb.services.k8s.aws/v1alpha1",
+      kind: "Table",
+      metadata: { name, namespace: "ddb-x" },
+      spec: {
+        tableName: name,
+        tableClass: "STANDARD",
+        attributeDefinitions: [
+          { attributeName: "ForumName", attributeType: "S" },
+          { attributeName: "LastPostDateTime", attributeType: "S" },
+          { attributeName: "Subject", attributeType: "S" },
+        ],
+        keySchema: [
+          { attributeName: "ForumName", keyType: "HASH" },
+          { attributeName: "Subject", keyType: "RANGE" },
+        ],
+        localSecondaryIndexes: [
+          {
+            indexName: "LastPostIndex",
+            keySchema: [
+              { attributeName: "ForumName", keyType: "HASH" },
+              { attributeName: "LastPostDateTime", keyType: "RANGE" },
+            ],
+            projection: { projectionType: "KEYS_ONLY" },
+          },
+        ],
+        provisionedThroughput: { readCapacityUnits: 5, writeCapacityUnits: 5 },
+        streamSpecification: { streamEnabled: true, streamViewType: "NEW_AND_OLD_IMAGES" },
+      },
+    } as KubeObject,
+  ]);
+  const t = await synced("ddb-x", name);
+  const described = await tableIn(X, name);
+  assert.deepEqual(
+    described?.LocalSecondaryIndexes?.map((l) => [l.IndexName, l.Projection?.ProjectionType]),
+    [["LastPostIndex", "KEYS_ONLY"]],
+  );
+  const status = t.status as Record<string, unknown> | undefined;
+  assert.equal(status?.["latestStreamARN"], described?.LatestStreamArn);
+  assert.equal(status?.["tableStatus"], "ACTIVE");
+  await deleteTableObject("ddb-x", name);
+});
+
+test("continuousBackups and resourcePolicy reach DynamoDB after the create, and drift is corrected at the resync", async () => {
+  const name = "ddb-x-backed-up";
+  const arn = arnIn(X, name);
+  const policy = JSON.stringify({
+    Version: "2012-10-17",
+    Statement: [
+      {
+        Effect: "Allow",
+        Principal: { AWS: `arn:aws:iam::${X}:root` },
+        Action: "dynamodb:GetItem",
+        Resource: arn,
+      },
+    ],
+  });
+  await e2e.apply([
+    table("ddb-x", "backed-up", {
+      continuousBackups: { pointInTimeRecoveryEnabled: true },
+      resourcePolicy: policy,
+    }),
+  ]);
+  await synced("ddb-x", "backed-up");
+  const client = await dynamodbAs(X);
+  const pitr = async () =>
+    (await client.send(new DescribeContinuousBackupsCommand({ TableName: name })))
+      .ContinuousBackupsDescription?.PointInTimeRecoveryDescription?.PointInTimeRecoveryStatus;
+  await waitFor(async () => (await pitr()) === "ENABLED", {
+    what: "point in time recovery on",
+    timeoutMs: 20_000,
+  });
+  await waitFor(
+    async () => {
+      const stored = await client
+        .send(new GetResourcePolicyCommand({ ResourceArn: arn }))
+        .catch(() => undefined);
+      return stored?.Policy !== undefined && JSON.stringify(JSON.parse(stored.Policy)) === policy;
+    },
+    { what: "the resource policy on the table", timeoutMs: 20_000 },
+  );
+  await client.send(
+    new UpdateContinuousBackupsCommand({
+      TableName: name,
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
+    }),
+  );
+  await waitFor(async () => (await pitr()) === "ENABLED", {
+    what: "point in time recovery back on",
+    timeoutMs: resyncSeconds * 1000 + 15_000,
+  });
+  await deleteTableObject("ddb-x", "backed-up");
+});
+
+test("a reference to a kind crossrole does not serve (sseSpecification.kmsMasterKeyRef) is ACK.Terminal naming the plain field; nothing in AWS", async () => {
+  await e2e.apply([
+    table("ddb-x", "kms-ref", {
+      sseSpecification: { enabled: true, kmsMasterKeyRef: { from: { name: "orders-key" } } },
+    }),
+  ]);
+  const t = await waitForResourceCondition(e2e.kube, "Table", "ddb-x", "kms-ref", "ACK.Terminal", "True");
+  assert.match(
+    condition(t, "ACK.Terminal")?.message ?? "",
+    /spec\.sseSpecification\.kmsMasterKeyRef: refers to a kms\.services\.k8s\.aws Key, a kind crossrole does not serve.*set spec\.sseSpecification\.kmsMasterKeyID/,
+  );
+  assert.equal(await tableIn(X, "ddb-x-kms-ref"), undefined);
+  await deleteTableObject("ddb-x", "kms-ref");
 });
 
 test("deletion policy delete (the default) deletes the table in its account", async () => {

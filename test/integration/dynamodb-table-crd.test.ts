@@ -97,3 +97,76 @@ describe("Table spec.tableName, spec.keySchema and key attribute types are immut
     assert.deepEqual(withStatus.status, status);
   });
 });
+
+describe("Table spec.localSecondaryIndexes are immutable (DynamoDB makes them with the table only)", () => {
+  test("adding, changing or removing them is rejected; the status of replicas and archival is stored", async () => {
+    const keyed = {
+      tableName: "forum",
+      attributeDefinitions: [
+        { attributeName: "forum", attributeType: "S" },
+        { attributeName: "subject", attributeType: "S" },
+        { attributeName: "lastPost", attributeType: "S" },
+      ],
+      keySchema: [
+        { attributeName: "forum", keyType: "HASH" },
+        { attributeName: "subject", keyType: "RANGE" },
+      ],
+      billingMode: "PAY_PER_REQUEST",
+    };
+    const lsi = (projectionType: string) => [
+      {
+        indexName: "by-last-post",
+        keySchema: [
+          { attributeName: "forum", keyType: "HASH" },
+          { attributeName: "lastPost", keyType: "RANGE" },
+        ],
+        projection: { projectionType },
+      },
+    ];
+    const object = (name: string, spec: Obj) => ({
+      apiVersion: "dynamodb.services.k8s.aws/v1alpha1",
+      kind: "Table",
+      metadata: { name, namespace: tableExampleNamespace },
+      spec,
+    });
+    const immutable = (found: Awaited<ReturnType<typeof rejection>>) =>
+      found.some(
+        (c) =>
+          c.field === "spec.localSecondaryIndexes" &&
+          (c.message ?? "").includes("localSecondaryIndexes are immutable"),
+      );
+
+    const withIndex = object("lsi-fixed", { ...keyed, localSecondaryIndexes: lsi("KEYS_ONLY") });
+    const stored = (await kind.create(withIndex)) as { metadata: Obj; spec: Obj };
+    const changed = await rejection(() =>
+      kind.replace(withIndex, stored.metadata, { ...keyed, localSecondaryIndexes: lsi("ALL") }),
+    );
+    assert.ok(immutable(changed), show(changed));
+    const removed = await rejection(() => kind.replace(withIndex, stored.metadata, keyed));
+    assert.ok(immutable(removed), show(removed));
+
+    const without = object("lsi-none", keyed);
+    const plain = (await kind.create(without)) as { metadata: Obj; spec: Obj };
+    const added = await rejection(() =>
+      kind.replace(without, plain.metadata, { ...keyed, localSecondaryIndexes: lsi("ALL") }),
+    );
+    assert.ok(immutable(added), show(added));
+
+    const status = {
+      tableStatus: "ACTIVE",
+      globalTableVersion: "2019.11.21",
+      replicas: [
+        {
+          regionName: "eu-west-1",
+          replicaStatus: "ACTIVE",
+          replicaStatusPercentProgress: "100",
+          replicaTableClassSummary: { tableClass: "STANDARD", lastUpdateDateTime: "2024-05-01T10:00:00Z" },
+        },
+      ],
+      archivalSummary: { archivalReason: "INACCESSIBLE_ENCRYPTION_CREDENTIALS" },
+      restoreSummary: { restoreInProgress: false, sourceTableARN: "arn:aws:dynamodb:us-east-1:1:table/a" },
+    };
+    const withStatus = (await kind.replaceStatus(without, plain.metadata, keyed, status)) as { status?: Obj };
+    assert.deepEqual(withStatus.status, status);
+  });
+});

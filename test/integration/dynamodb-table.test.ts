@@ -9,10 +9,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
+  CreateBackupCommand,
   CreateTableCommand,
+  DescribeContinuousBackupsCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  GetResourcePolicyCommand,
   ListTagsOfResourceCommand,
+  PutResourcePolicyCommand,
+  RestoreTableFromBackupCommand,
+  UpdateContinuousBackupsCommand,
   UpdateTableCommand,
 } from "@aws-sdk/client-dynamodb";
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
@@ -31,6 +37,7 @@ import {
   updateTable,
 } from "../../src/services/dynamodb/table.ts";
 import { noSecrets } from "../../src/services/service-module.ts";
+import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {
   accessKeyId: "AKIAIOSFODNN7EXAMPLE",
@@ -279,5 +286,278 @@ describe("DynamoDB Table module against the emulator", () => {
       assert.ok(err.terminal, err.message);
       return true;
     });
+  });
+
+  // ---- the field groups added for ACK parity ----
+
+  const forum = (name: string, extra: Record<string, unknown> = {}) =>
+    tableSpecSchema.parse({
+      tableName: name,
+      attributeDefinitions: [
+        { attributeName: "forum", attributeType: "S" },
+        { attributeName: "subject", attributeType: "S" },
+        { attributeName: "lastPost", attributeType: "S" },
+      ],
+      keySchema: [
+        { attributeName: "forum", keyType: "HASH" },
+        { attributeName: "subject", keyType: "RANGE" },
+      ],
+      billingMode: "PAY_PER_REQUEST",
+      ...extra,
+    });
+
+  test("localSecondaryIndexes (ACK's table_local_secondary_indexes.yaml): created with the table, read back, no drift", async () => {
+    const name = uniqueName("lsi");
+    const desired = forum(name, {
+      localSecondaryIndexes: [
+        {
+          indexName: "LastPostIndex",
+          keySchema: [
+            { attributeName: "forum", keyType: "HASH" },
+            { attributeName: "lastPost", keyType: "RANGE" },
+          ],
+          projection: { projectionType: "KEYS_ONLY" },
+        },
+      ],
+    });
+    assert.ok((await createTable(mine, desired, owner)).created);
+    const r = await readTable(mine, { tableName: name });
+    assert.ok(r.found);
+    assert.deepEqual(r.table.localSecondaryIndexes, desired.localSecondaryIndexes);
+    assert.deepEqual(diff(desired, r.table), []);
+    const adopted = tableService.specFromObserved(r.table, desired);
+    assert.deepEqual(adopted.localSecondaryIndexes, desired.localSecondaryIndexes);
+    assert.equal(await deleteTable(mine, name), "deleted");
+  });
+
+  test("continuousBackups: set by the update after the create, read back, drift corrected, off when removed", async () => {
+    const name = uniqueName("pitr");
+    const desired = forum(name, {
+      continuousBackups: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: 7 },
+    });
+    await createTable(mine, desired, owner);
+    let r = await readTable(mine, { tableName: name });
+    assert.ok(r.found);
+    assert.deepEqual(
+      diff(desired, r.table).map((d) => d.path),
+      ["spec.continuousBackups"],
+    );
+    await updateTable(mine, desired, r.table, owner);
+    const pitr = async () =>
+      (await mine.dynamodb.send(new DescribeContinuousBackupsCommand({ TableName: name })))
+        .ContinuousBackupsDescription?.PointInTimeRecoveryDescription;
+    assert.equal((await pitr())?.PointInTimeRecoveryStatus, "ENABLED");
+    assert.equal((await pitr())?.RecoveryPeriodInDays, 7);
+    r = await readTable(mine, { tableName: name });
+    assert.ok(r.found);
+    assert.deepEqual(diff(desired, r.table), []);
+
+    // Turned off out of band: drift, and the update turns it on again.
+    await mine.dynamodb.send(
+      new UpdateContinuousBackupsCommand({
+        TableName: name,
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
+      }),
+    );
+    r = await readTable(mine, { tableName: name });
+    assert.ok(r.found);
+    assert.deepEqual(tableService.diff(desired, r.table), ["spec.continuousBackups"]);
+    await updateTable(mine, desired, r.table, owner);
+    assert.equal((await pitr())?.PointInTimeRecoveryStatus, "ENABLED");
+
+    // Removed from the spec: point in time recovery is turned off.
+    r = await readTable(mine, { tableName: name });
+    assert.ok(r.found);
+    await updateTable(mine, forum(name), r.table, owner);
+    assert.equal((await pitr())?.PointInTimeRecoveryStatus, "DISABLED");
+    assert.equal(await deleteTable(mine, name), "deleted");
+  });
+
+  test("resourcePolicy: put when the create left none, compared as JSON, corrected, deleted when removed", async () => {
+    const name = uniqueName("policy");
+    const arn = `arn:aws:dynamodb:${region}:${myAccount}:table/${name}`;
+    const statement = {
+      Effect: "Allow",
+      Principal: { AWS: `arn:aws:iam::${myAccount}:root` },
+      Action: "dynamodb:GetItem",
+      Resource: arn,
+    };
+    const policy = JSON.stringify({ Version: "2012-10-17", Statement: [statement] });
+    const desired = forum(name, { resourcePolicy: policy });
+    await createTable(mine, desired, owner);
+    let r = await readTable(mine, { tableName: name });
+    assert.ok(r.found);
+    // moto does not apply CreateTable's ResourcePolicy (DynamoDB does): the update that follows puts it.
+    assert.equal(r.table.resourcePolicy, undefined, "moto ignores CreateTable's ResourcePolicy");
+    await updateTable(mine, desired, r.table, owner);
+    const stored = await mine.dynamodb.send(new GetResourcePolicyCommand({ ResourceArn: arn }));
+    assert.deepEqual(JSON.parse(stored.Policy ?? "{}"), JSON.parse(policy));
+    r = await readTable(mine, { tableName: name });
+    assert.ok(r.found);
+    assert.deepEqual(diff(desired, r.table), []);
+    // The same document spelled differently is no drift; another one is, and is put back.
+    const respelled = forum(name, {
+      resourcePolicy: JSON.stringify({ Statement: [statement], Version: "2012-10-17" }, null, 2),
+    });
+    assert.deepEqual(diff(respelled, r.table), []);
+    await mine.dynamodb.send(
+      new PutResourcePolicyCommand({
+        ResourceArn: arn,
+        Policy: JSON.stringify({
+          Version: "2012-10-17",
+          Statement: [{ ...statement, Action: "dynamodb:*" }],
+        }),
+      }),
+    );
+    r = await readTable(mine, { tableName: name });
+    assert.ok(r.found);
+    assert.deepEqual(tableService.diff(desired, r.table), ["spec.resourcePolicy"]);
+    await updateTable(mine, desired, r.table, owner);
+    r = await readTable(mine, { tableName: name });
+    assert.ok(r.found);
+    assert.deepEqual(diff(desired, r.table), []);
+    // Removed from the spec: the policy is deleted.
+    await updateTable(mine, forum(name), r.table, owner);
+    r = await readTable(mine, { tableName: name });
+    assert.ok(r.found);
+    assert.equal(r.table.resourcePolicy, undefined);
+    assert.equal(await deleteTable(mine, name), "deleted");
+  });
+
+  test("status.restoreSummary of a table restored from a backup, and the generated status fields", async () => {
+    const name = uniqueName("restored");
+    const source = uniqueName("source");
+    await createTable(mine, forum(source), owner);
+    const backup = await mine.dynamodb.send(new CreateBackupCommand({ TableName: source, BackupName: "b" }));
+    await mine.dynamodb.send(
+      new RestoreTableFromBackupCommand({
+        TargetTableName: name,
+        BackupArn: backup.BackupDetails?.BackupArn,
+      }),
+    );
+    const r = await readTable(mine, { tableName: name });
+    assert.ok(r.found);
+    const status = tableService.statusFrom?.(r.table) ?? {};
+    const restore = status["restoreSummary"] as Record<string, unknown> | undefined;
+    assert.equal(restore?.["sourceBackupARN"], backup.BackupDetails?.BackupArn);
+    assert.equal(restore?.["restoreInProgress"], false);
+    assert.match(String(restore?.["restoreDateTime"]), /^\d{4}-\d\d-\d\dT/);
+    assert.equal(status["tableStatus"], "ACTIVE");
+    assert.ok(tableService.parseStatus({ ...status }).ok, "the status schema records it");
+  });
+
+  test("onDemandThroughput, contributorInsights and tableReplicas reach DynamoDB as it takes them (the emulator does not implement them)", async () => {
+    // moto ignores OnDemandThroughput and ReplicaUpdates, reports neither back, and has no
+    // contributor insights calls at all: what crossrole sends is checked on the wire.
+    let proxy: AwsProxy | undefined;
+    try {
+      proxy = await startAwsProxy(emulator.endpoint);
+      const viaProxy: TableClient = {
+        dynamodb: new DynamoDBClient({ region, endpoint: proxy.endpoint, credentials: defaultCredentials }),
+        region,
+      };
+      const name = uniqueName("wire");
+      const desired = forum(name, {
+        onDemandThroughput: { maxReadRequestUnits: 100, maxWriteRequestUnits: 100 },
+        globalSecondaryIndexes: [
+          {
+            indexName: "gsi-one",
+            keySchema: [{ attributeName: "lastPost", keyType: "HASH" }],
+            projection: { projectionType: "ALL" },
+            onDemandThroughput: { maxReadRequestUnits: 50, maxWriteRequestUnits: 50 },
+          },
+        ],
+        streamSpecification: { streamEnabled: true, streamViewType: "NEW_AND_OLD_IMAGES" },
+        tableReplicas: [{ regionName: "us-west-2" }],
+      });
+      assert.ok((await createTable(viaProxy, desired, owner)).created);
+      const create = JSON.parse(proxy.calls("CreateTable")[0]?.body ?? "{}");
+      assert.deepEqual(create.OnDemandThroughput, { MaxReadRequestUnits: 100, MaxWriteRequestUnits: 100 });
+      assert.deepEqual(create.GlobalSecondaryIndexes[0].OnDemandThroughput, {
+        MaxReadRequestUnits: 50,
+        MaxWriteRequestUnits: 50,
+      });
+      assert.equal(create.ReplicaUpdates, undefined);
+
+      // The update after the create: the replica (and the maxima moto did not keep).
+      let r = await readTable(viaProxy, { tableName: name });
+      assert.ok(r.found);
+      assert.equal(r.table.onDemandThroughput, undefined, "moto does not report OnDemandThroughput");
+      proxy.clearRecording();
+      await updateTable(viaProxy, desired, r.table, owner);
+      const updates = proxy.calls("UpdateTable").map((c) => JSON.parse(c.body));
+      assert.deepEqual(updates, [
+        { TableName: name, OnDemandThroughput: { MaxReadRequestUnits: 100, MaxWriteRequestUnits: 100 } },
+        {
+          TableName: name,
+          GlobalSecondaryIndexUpdates: [
+            {
+              Update: {
+                IndexName: "gsi-one",
+                OnDemandThroughput: { MaxReadRequestUnits: 50, MaxWriteRequestUnits: 50 },
+              },
+            },
+          ],
+        },
+        { TableName: name, ReplicaUpdates: [{ Create: { RegionName: "us-west-2" } }] },
+      ]);
+
+      // Contributor insights: read only while the spec manages it. moto answers 500 to both
+      // calls, so the read fails (Recoverable) — what was asked for is what DynamoDB takes.
+      proxy.clearRecording();
+      const insights = { ...desired, contributorInsights: "ENABLED" as const };
+      await assert.rejects(readTable(viaProxy, insights), (err: TableError) => {
+        assert.equal(err.field, "spec.contributorInsights");
+        assert.equal(err.terminal, false);
+        return true;
+      });
+      assert.deepEqual(JSON.parse(proxy.calls("DescribeContributorInsights")[0]?.body ?? "{}"), {
+        TableName: name,
+      });
+      await assert.rejects(
+        updateTable(viaProxy, insights, { ...r.table, contributorInsights: "DISABLED" }, owner),
+      );
+      assert.deepEqual(JSON.parse(proxy.calls("UpdateContributorInsights")[0]?.body ?? "{}"), {
+        TableName: name,
+        ContributorInsightsAction: "ENABLE",
+      });
+
+      // Removed from the spec: the maxima go back to -1 (none), the replica is deleted.
+      proxy.clearRecording();
+      r = await readTable(viaProxy, { tableName: name });
+      assert.ok(r.found);
+      const observed = {
+        ...r.table,
+        onDemandThroughput: { maxReadRequestUnits: 100, maxWriteRequestUnits: 100 },
+        tableReplicas: [{ regionName: "us-west-2" }],
+      };
+      await updateTable(
+        viaProxy,
+        { ...desired, onDemandThroughput: undefined, tableReplicas: undefined },
+        observed,
+        owner,
+      );
+      assert.deepEqual(
+        proxy.calls("UpdateTable").map((c) => JSON.parse(c.body)),
+        [
+          { TableName: name, OnDemandThroughput: { MaxReadRequestUnits: -1, MaxWriteRequestUnits: -1 } },
+          {
+            TableName: name,
+            GlobalSecondaryIndexUpdates: [
+              {
+                Update: {
+                  IndexName: "gsi-one",
+                  OnDemandThroughput: { MaxReadRequestUnits: 50, MaxWriteRequestUnits: 50 },
+                },
+              },
+            ],
+          },
+          { TableName: name, ReplicaUpdates: [{ Delete: { RegionName: "us-west-2" } }] },
+        ],
+      );
+      viaProxy.dynamodb.destroy();
+    } finally {
+      await proxy?.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { diff, gsiChanges, lateInitialize } from "./diff.ts";
+import { diff, gsiChanges, lateInitialize, replicaChanges } from "./diff.ts";
 import type { TableFields } from "./schema.ts";
 
 const base: TableFields = {
@@ -92,6 +92,139 @@ describe("diff", () => {
         { ...base, globalSecondaryIndexes: [gsi("a")] },
       ).map((c) => c.op),
       ["delete", "create"],
+    );
+  });
+});
+
+const { provisionedThroughput: _t, ...unprovisioned } = base;
+const onDemand: TableFields = { ...unprovisioned, billingMode: "PAY_PER_REQUEST" };
+const onDemandGsi = (name: string, max?: number) => ({
+  indexName: name,
+  keySchema: [{ attributeName: "s", keyType: "HASH" as const }],
+  projection: { projectionType: "ALL" as const },
+  ...(max === undefined ? {} : { onDemandThroughput: { maxReadRequestUnits: max } }),
+});
+
+describe("diff of the fields added for ACK parity", () => {
+  test("onDemandThroughput: a side left out is no maximum; compared on on-demand tables only", () => {
+    const limited = { ...onDemand, onDemandThroughput: { maxReadRequestUnits: 10 } };
+    assert.deepEqual(paths(limited, limited), []);
+    assert.deepEqual(paths(limited, onDemand), ["spec.onDemandThroughput"]);
+    assert.deepEqual(
+      paths(onDemand, limited),
+      ["spec.onDemandThroughput"],
+      "an out-of-band maximum is drift",
+    );
+    assert.deepEqual(
+      paths(limited, {
+        ...onDemand,
+        onDemandThroughput: { maxReadRequestUnits: 10, maxWriteRequestUnits: 5 },
+      }),
+      ["spec.onDemandThroughput"],
+    );
+    assert.deepEqual(paths(base, { ...base, onDemandThroughput: { maxReadRequestUnits: 1 } }), []);
+  });
+  test("an index's on-demand maximum is an index update", () => {
+    assert.deepEqual(
+      gsiChanges(
+        { ...onDemand, globalSecondaryIndexes: [onDemandGsi("a", 50)] },
+        { ...onDemand, globalSecondaryIndexes: [onDemandGsi("a")] },
+      ),
+      [{ op: "update", index: onDemandGsi("a", 50) }],
+    );
+    assert.deepEqual(
+      gsiChanges(
+        { ...onDemand, globalSecondaryIndexes: [onDemandGsi("a")] },
+        { ...onDemand, globalSecondaryIndexes: [onDemandGsi("a", 50)] },
+      ).map((c) => c.op),
+      ["update"],
+      "removing the maximum is an update too",
+    );
+  });
+  test("continuousBackups: absent is off; the recovery period only when the spec sets it", () => {
+    const on = { ...base, continuousBackups: { pointInTimeRecoveryEnabled: true } };
+    assert.deepEqual(paths(base, { ...base, continuousBackups: { pointInTimeRecoveryEnabled: false } }), []);
+    assert.deepEqual(paths(on, base), ["spec.continuousBackups"]);
+    assert.deepEqual(paths(base, on), ["spec.continuousBackups"], "out-of-band enabling is drift");
+    const observed = {
+      ...base,
+      continuousBackups: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: 35 },
+    };
+    assert.deepEqual(paths(on, observed), []);
+    assert.deepEqual(
+      paths(
+        { ...base, continuousBackups: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: 7 } },
+        observed,
+      ),
+      ["spec.continuousBackups"],
+    );
+  });
+  test("contributorInsights: ACK's two spellings are one; absent is not managed", () => {
+    assert.deepEqual(
+      paths({ ...base, contributorInsights: "ENABLE" }, { ...base, contributorInsights: "ENABLED" }),
+      [],
+    );
+    assert.deepEqual(
+      paths({ ...base, contributorInsights: "ENABLED" }, { ...base, contributorInsights: "DISABLED" }),
+      ["spec.contributorInsights"],
+    );
+    assert.deepEqual(paths({ ...base, contributorInsights: "DISABLE" }, base), []);
+    assert.deepEqual(paths(base, { ...base, contributorInsights: "ENABLED" }), []);
+  });
+  test("resourcePolicy compares as a JSON document; removal is drift", () => {
+    const policy = '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"dynamodb:GetItem"}]}';
+    const spaced =
+      '{ "Statement": [ { "Action": "dynamodb:GetItem", "Effect": "Allow" } ], "Version": "2012-10-17" }';
+    assert.deepEqual(paths({ ...base, resourcePolicy: policy }, { ...base, resourcePolicy: spaced }), []);
+    assert.deepEqual(paths(base, { ...base, resourcePolicy: policy }), ["spec.resourcePolicy"]);
+    assert.deepEqual(paths({ ...base, resourcePolicy: policy }, base), ["spec.resourcePolicy"]);
+  });
+  test("replicas: by Region, one change each; only the overrides the spec sets are compared", () => {
+    const withReplicas = (...replicas: TableFields["tableReplicas"] & object) => ({
+      ...onDemand,
+      tableReplicas: replicas,
+    });
+    assert.deepEqual(
+      replicaChanges(
+        withReplicas({ regionName: "eu-west-1" }, { regionName: "us-west-2" }),
+        withReplicas({ regionName: "ap-south-1" }, { regionName: "eu-west-1" }),
+      ),
+      [
+        { op: "delete", regionName: "ap-south-1" },
+        { op: "create", replica: { regionName: "us-west-2" } },
+      ],
+    );
+    const reported = {
+      regionName: "eu-west-1",
+      kmsMasterKeyID: "arn:aws:kms:eu-west-1:111111111111:key/k",
+      tableClassOverride: "STANDARD" as const,
+      onDemandThroughputOverride: { maxReadRequestUnits: 5 },
+    };
+    assert.deepEqual(replicaChanges(withReplicas({ regionName: "eu-west-1" }), withReplicas(reported)), []);
+    assert.deepEqual(
+      replicaChanges(
+        withReplicas({ regionName: "eu-west-1", kmsMasterKeyID: "alias/replica" }),
+        withReplicas(reported),
+      ),
+      [],
+      "a key named by alias is reported by ARN: not drift",
+    );
+    const classed = { regionName: "eu-west-1", tableClassOverride: "STANDARD_INFREQUENT_ACCESS" as const };
+    assert.deepEqual(replicaChanges(withReplicas(classed), withReplicas(reported)), [
+      { op: "update", replica: classed },
+    ]);
+    const gsiOverride = {
+      regionName: "eu-west-1",
+      globalSecondaryIndexes: [{ indexName: "g", onDemandThroughputOverride: { maxReadRequestUnits: 9 } }],
+    };
+    assert.deepEqual(
+      replicaChanges(withReplicas(gsiOverride), withReplicas(reported)).map((c) => c.op),
+      ["update"],
+    );
+    assert.deepEqual(
+      paths(onDemand, withReplicas(reported)),
+      ["spec.tableReplicas"],
+      "a replica removed from the spec is deleted",
     );
   });
 });

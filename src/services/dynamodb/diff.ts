@@ -8,26 +8,45 @@
 // - provisionedThroughput: only absent for PAY_PER_REQUEST, where there is none to compare.
 // - sseSpecification, tableClass: "whatever DynamoDB has" (the AWS owned key, STANDARD): never
 //   compared until set, like ACK, which ignores sseSpecification in its compare.
-// - streamSpecification, timeToLive: disabled; globalSecondaryIndexes: none; tags: none.
-//   Out-of-band additions are corrected, as ACK does.
-// - tableName, keySchema: fixed at creation (immutable at admission), never compared;
+// - streamSpecification, timeToLive, continuousBackups: disabled; globalSecondaryIndexes,
+//   tableReplicas, resourcePolicy: none; onDemandThroughput (of the table or an index of an
+//   on-demand table): no maximum; tags: none. Out-of-band additions are corrected, as ACK does.
+// - continuousBackups.recoveryPeriodInDays: "whatever DynamoDB has" (35 days by default).
+// - contributorInsights: managed only while the spec sets it (it is read only then, table.ts);
+//   ENABLE and ENABLED (DISABLE, DISABLED) are the same, as in ACK.
+// - tableReplicas: compared by Region; of each replica only the overrides the spec sets, and its
+//   KMS key only when the spec names it by ARN (DynamoDB reports the key's ARN, whatever alias
+//   or ID named it).
+// - tableName, keySchema, localSecondaryIndexes: fixed at creation (immutable at admission), never compared;
 //   attributeDefinitions: DynamoDB only reports the key attributes, so it is not compared either
 //   (as in ACK); it is what creates of tables and indexes use.
-import { canonicalTagMap, sameJson } from "../canonical-forms.ts";
+import { canonicalDocument, canonicalTagMap, sameJson } from "../canonical-forms.ts";
 import { differingFields, type FieldDifferenceOf } from "../field-drift.ts";
 import { billingModeOf, tagMapOf } from "./mapping.ts";
-import type { GlobalSecondaryIndex, TableFields } from "./schema.ts";
+import type {
+  ContributorInsights,
+  GlobalSecondaryIndex,
+  OnDemandThroughput,
+  TableFields,
+  TableReplica,
+} from "./schema.ts";
 
 /** The compared fields, in the order update applies them. */
 export const tableFields = [
   "billingMode",
   "provisionedThroughput",
+  "onDemandThroughput",
   "streamSpecification",
   "sseSpecification",
   "deletionProtectionEnabled",
   "tableClass",
   "globalSecondaryIndexes",
+  // After the stream (a replica needs one) and the indexes (a replica's index overrides name them).
+  "tableReplicas",
   "timeToLive",
+  "continuousBackups",
+  "contributorInsights",
+  "resourcePolicy",
   "tags",
 ] as const;
 export type TableField = (typeof tableFields)[number];
@@ -74,9 +93,52 @@ function equalField(field: TableField, desired: TableFields, observed: TableFiel
       return gsiChanges(desired, observed).length === 0;
     case "timeToLive":
       return canonicalTtl(desired) === canonicalTtl(observed);
+    case "onDemandThroughput":
+      return (
+        billingModeOf(desired) !== "PAY_PER_REQUEST" ||
+        sameOnDemand(desired.onDemandThroughput, observed.onDemandThroughput)
+      );
+    case "tableReplicas":
+      return replicaChanges(desired, observed).length === 0;
+    case "continuousBackups": {
+      const want = desired.continuousBackups;
+      const have = observed.continuousBackups;
+      if ((want?.pointInTimeRecoveryEnabled ?? false) !== (have?.pointInTimeRecoveryEnabled ?? false))
+        return false;
+      return (
+        !want?.pointInTimeRecoveryEnabled ||
+        want.recoveryPeriodInDays === undefined ||
+        want.recoveryPeriodInDays === have?.recoveryPeriodInDays
+      );
+    }
+    case "contributorInsights": {
+      const want = canonicalContributorInsights(desired.contributorInsights);
+      return (
+        want === undefined ||
+        want === (canonicalContributorInsights(observed.contributorInsights) ?? "DISABLED")
+      );
+    }
+    case "resourcePolicy":
+      return sameJson(canonicalDocument(desired.resourcePolicy), canonicalDocument(observed.resourcePolicy));
     case "tags":
       return sameJson(canonicalTags(desired), canonicalTags(observed));
   }
+}
+
+/** ACK's two spellings as one: ENABLE and ENABLED are "ENABLED", DISABLE and DISABLED "DISABLED". */
+export function canonicalContributorInsights(
+  v: ContributorInsights | undefined,
+): "ENABLED" | "DISABLED" | undefined {
+  if (v === undefined) return undefined;
+  return v === "ENABLE" || v === "ENABLED" ? "ENABLED" : "DISABLED";
+}
+
+/** On-demand maxima compare side by side; a side left out is DynamoDB's -1, no maximum. */
+function sameOnDemand(a: OnDemandThroughput | undefined, b: OnDemandThroughput | undefined): boolean {
+  return (
+    (a?.maxReadRequestUnits ?? -1) === (b?.maxReadRequestUnits ?? -1) &&
+    (a?.maxWriteRequestUnits ?? -1) === (b?.maxWriteRequestUnits ?? -1)
+  );
 }
 
 function canonicalStream(spec: TableFields): string {
@@ -116,12 +178,68 @@ export function gsiChanges(desired: TableFields, observed: TableFields): GsiChan
     const w = want.get(name);
     if (w === undefined || !sameShape(w, h)) deletes.push({ op: "delete", indexName: name });
   }
+  const onDemand = billingModeOf(desired) === "PAY_PER_REQUEST";
   for (const [name, w] of want) {
     const h = have.get(name);
     if (h === undefined || !sameShape(w, h)) creates.push({ op: "create", index: w });
     else if (w.provisionedThroughput && !sameThroughput(w, h)) updates.push({ op: "update", index: w });
+    else if (onDemand && !sameOnDemand(w.onDemandThroughput, h.onDemandThroughput))
+      updates.push({ op: "update", index: w });
   }
   return [...deletes, ...creates, ...updates];
+}
+
+// ---- replicas ----
+
+/** One change to the table's replicas; DynamoDB takes one per UpdateTable. */
+export type ReplicaChange =
+  | { readonly op: "delete"; readonly regionName: string }
+  | { readonly op: "create"; readonly replica: TableReplica }
+  | { readonly op: "update"; readonly replica: TableReplica };
+
+/** The replica changes that bring `observed` to `desired`: deletes, then creates, then updates. */
+export function replicaChanges(desired: TableFields, observed: TableFields): ReplicaChange[] {
+  const want = new Map((desired.tableReplicas ?? []).map((r) => [r.regionName, r]));
+  const have = new Map((observed.tableReplicas ?? []).map((r) => [r.regionName, r]));
+  const deletes: ReplicaChange[] = [...have.keys()]
+    .filter((region) => region !== undefined && !want.has(region))
+    .map((regionName) => ({ op: "delete", regionName: regionName ?? "" }));
+  const creates: ReplicaChange[] = [];
+  const updates: ReplicaChange[] = [];
+  for (const [region, w] of want) {
+    const h = have.get(region);
+    if (h === undefined) creates.push({ op: "create", replica: w });
+    else if (!replicaCovered(w, h)) updates.push({ op: "update", replica: w });
+  }
+  return [...deletes, ...creates, ...updates];
+}
+
+/** Whether the replica DynamoDB has carries every override the spec's sets. */
+function replicaCovered(want: TableReplica, have: TableReplica): boolean {
+  const key = want.kmsMasterKeyID;
+  if (key?.startsWith("arn:") && key !== have.kmsMasterKeyID) return false;
+  if (
+    want.tableClassOverride !== undefined &&
+    want.tableClassOverride !== (have.tableClassOverride ?? "STANDARD")
+  )
+    return false;
+  if (!covers(want.provisionedThroughputOverride, have.provisionedThroughputOverride)) return false;
+  if (!covers(want.onDemandThroughputOverride, have.onDemandThroughputOverride)) return false;
+  const indexes = new Map((have.globalSecondaryIndexes ?? []).map((g) => [g.indexName, g]));
+  return (want.globalSecondaryIndexes ?? []).every((g) => {
+    const h = indexes.get(g.indexName);
+    return (
+      covers(g.provisionedThroughputOverride, h?.provisionedThroughputOverride) &&
+      covers(g.onDemandThroughputOverride, h?.onDemandThroughputOverride)
+    );
+  });
+}
+
+/** Whether `have` holds every member `want` sets (a flat structure of numbers). */
+function covers(want: object | undefined, have: object | undefined): boolean {
+  if (want === undefined) return true;
+  const h = (have ?? {}) as Record<string, unknown>;
+  return Object.entries(want).every(([k, v]) => v === undefined || h[k] === v);
 }
 
 function sameShape(a: GlobalSecondaryIndex, b: GlobalSecondaryIndex): boolean {

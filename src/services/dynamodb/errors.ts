@@ -26,7 +26,14 @@ export type DynamoOperation =
   | "TagResource"
   | "UntagResource"
   | "DescribeTimeToLive"
-  | "UpdateTimeToLive";
+  | "UpdateTimeToLive"
+  | "DescribeContinuousBackups"
+  | "UpdateContinuousBackups"
+  | "DescribeContributorInsights"
+  | "UpdateContributorInsights"
+  | "GetResourcePolicy"
+  | "PutResourcePolicy"
+  | "DeleteResourcePolicy";
 
 /** The IAM action each operation needs, for AccessDenied messages. */
 const iamActions: Record<DynamoOperation, string> = {
@@ -39,6 +46,13 @@ const iamActions: Record<DynamoOperation, string> = {
   UntagResource: "dynamodb:UntagResource",
   DescribeTimeToLive: "dynamodb:DescribeTimeToLive",
   UpdateTimeToLive: "dynamodb:UpdateTimeToLive",
+  DescribeContinuousBackups: "dynamodb:DescribeContinuousBackups",
+  UpdateContinuousBackups: "dynamodb:UpdateContinuousBackups",
+  DescribeContributorInsights: "dynamodb:DescribeContributorInsights",
+  UpdateContributorInsights: "dynamodb:UpdateContributorInsights",
+  GetResourcePolicy: "dynamodb:GetResourcePolicy",
+  PutResourcePolicy: "dynamodb:PutResourcePolicy",
+  DeleteResourcePolicy: "dynamodb:DeleteResourcePolicy",
 };
 
 export const TableError = objectErrorClass<DynamoOperation, "table">("TableError", "table");
@@ -74,6 +88,23 @@ export function isInUse(err: unknown): boolean {
   return errorCode(err) === "ResourceInUse";
 }
 
+/** GetResourcePolicy on a table that has none. */
+export function isPolicyNotFound(err: unknown): boolean {
+  return errorCode(err) === "PolicyNotFound";
+}
+
+/**
+ * A delete waiting for the global table's replicas in other Regions to go first: retried
+ * (ResourceInUse), naming the Regions.
+ */
+export function replicasFirstError(table: string, regions: readonly string[]): TableError {
+  const err = Object.assign(
+    new Error(`the replicas in ${regions.join(", ")} are deleted first, one at a time; waiting`),
+    { name: "ResourceInUseException" },
+  );
+  return classifyError(err, { operation: "DeleteTable", table, field: "spec.tableReplicas" });
+}
+
 /** DeleteTable refused because deletion protection is on. */
 export function isDeletionProtected(err: unknown): boolean {
   const text = String(((err ?? {}) as SdkErrorLike).message ?? "");
@@ -82,7 +113,13 @@ export function isDeletionProtected(err: unknown): boolean {
 
 /** DynamoDB's request parameters → the spec field they come from, for ValidationException messages. */
 const fieldsByParameter: readonly [RegExp, string][] = [
+  [/ReplicaUpdates|Replica|RegionName/i, "spec.tableReplicas"],
+  [/LocalSecondaryIndex/i, "spec.localSecondaryIndexes"],
   [/GlobalSecondaryIndex/i, "spec.globalSecondaryIndexes"],
+  [/OnDemandThroughput|RequestUnits/i, "spec.onDemandThroughput"],
+  [/ResourcePolicy|\bPolicy\b/i, "spec.resourcePolicy"],
+  [/PointInTimeRecovery|RecoveryPeriod/i, "spec.continuousBackups"],
+  [/ContributorInsights/i, "spec.contributorInsights"],
   [/ProvisionedThroughput|ReadCapacityUnits|WriteCapacityUnits/i, "spec.provisionedThroughput"],
   [/BillingMode|PAY_PER_REQUEST/i, "spec.billingMode"],
   [/StreamSpecification|StreamViewType|stream/i, "spec.streamSpecification"],

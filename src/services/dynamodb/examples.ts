@@ -75,6 +75,49 @@ export const tableValidExamples: readonly ValidExample[] = [
     title: "Table name of 255 characters",
     object: table("long", { tableName: "t".repeat(255), ...onDemand }),
   },
+  {
+    title: "Table with every field group added for ACK parity (ACK's spellings: contributorInsights ENABLED)",
+    object: table("every-group", {
+      tableName: "forum",
+      attributeDefinitions: [
+        { attributeName: "forum", attributeType: "S" },
+        { attributeName: "subject", attributeType: "S" },
+        { attributeName: "lastPost", attributeType: "S" },
+      ],
+      keySchema: [
+        { attributeName: "forum", keyType: "HASH" },
+        { attributeName: "subject", keyType: "RANGE" },
+      ],
+      billingMode: "PAY_PER_REQUEST",
+      onDemandThroughput: { maxReadRequestUnits: 100, maxWriteRequestUnits: 100 },
+      localSecondaryIndexes: [
+        {
+          indexName: "by-last-post",
+          keySchema: [
+            { attributeName: "forum", keyType: "HASH" },
+            { attributeName: "lastPost", keyType: "RANGE" },
+          ],
+          projection: { projectionType: "KEYS_ONLY" },
+        },
+      ],
+      globalSecondaryIndexes: [
+        {
+          indexName: "by-subject",
+          keySchema: [{ attributeName: "subject", keyType: "HASH" }],
+          projection: { projectionType: "ALL" },
+          onDemandThroughput: { maxReadRequestUnits: 50 },
+        },
+      ],
+      streamSpecification: { streamEnabled: true, streamViewType: "NEW_AND_OLD_IMAGES" },
+      continuousBackups: { pointInTimeRecoveryEnabled: true },
+      contributorInsights: "ENABLED",
+      resourcePolicy: '{"Version":"2012-10-17","Statement":[]}',
+      tableReplicas: [
+        { regionName: "eu-west-1", globalSecondaryIndexes: [{ indexName: "by-subject" }] },
+        { regionName: "us-west-2", tableClassOverride: "STANDARD_INFREQUENT_ACCESS" },
+      ],
+    }),
+  },
 ];
 
 export const tableInvalidExamples: readonly InvalidExample[] = [
@@ -199,6 +242,57 @@ export const tableInvalidExamples: readonly InvalidExample[] = [
     }),
     field: "spec.globalSecondaryIndexes",
     message: "globalSecondaryIndexes[].keySchema names an attribute",
+  },
+  {
+    title: "onDemandThroughput on a provisioned table",
+    object: table("on-demand-provisioned", {
+      tableName: "orders",
+      ...key,
+      provisionedThroughput: { readCapacityUnits: 5, writeCapacityUnits: 5 },
+      onDemandThroughput: { maxReadRequestUnits: 10 },
+    }),
+    field: "spec.onDemandThroughput",
+    message: "onDemandThroughput applies only to billingMode PAY_PER_REQUEST",
+  },
+  {
+    title: "onDemandThroughput without either maximum",
+    object: table("on-demand-empty", { tableName: "orders", ...onDemand, onDemandThroughput: {} }),
+    field: "spec.onDemandThroughput",
+    message: "must set maxReadRequestUnits, maxWriteRequestUnits or both",
+  },
+  {
+    title: "a local secondary index on a table without a sort key",
+    object: table("lsi-no-sort-key", {
+      tableName: "orders",
+      ...onDemand,
+      localSecondaryIndexes: [
+        {
+          indexName: "by-id",
+          keySchema: [{ attributeName: "id", keyType: "HASH" }],
+          projection: { projectionType: "ALL" },
+        },
+      ],
+    }),
+    field: "spec.localSecondaryIndexes",
+    message: "localSecondaryIndexes need a table with a sort key",
+  },
+  {
+    title: "two replicas in one Region",
+    object: table("replica-twice", {
+      tableName: "orders",
+      ...onDemand,
+      tableReplicas: [{ regionName: "eu-west-1" }, { regionName: "eu-west-1" }],
+    }),
+    field: "spec.tableReplicas[1]",
+    message: "tableReplicas must not repeat a regionName",
+    apiserverMessage: "Duplicate value",
+  },
+  {
+    title: "contributorInsights neither ENABLE(D) nor DISABLE(D)",
+    object: table("insights-on", { tableName: "orders", ...onDemand, contributorInsights: "ON" }),
+    field: "spec.contributorInsights",
+    message: "contributorInsights must be one of ENABLE, DISABLE, ENABLED, DISABLED",
+    apiserverMessage: "Unsupported value",
   },
   {
     title: "tags with a reserved ownership key",

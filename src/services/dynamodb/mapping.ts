@@ -1,29 +1,43 @@
 // Table spec ⇄ DynamoDB API shapes, as pure functions: the ARN, CreateTable's input, the
-// UpdateTable inputs, and DescribeTable / ListTagsOfResource / DescribeTimeToLive answers in
-// spec form (ACK's field names: attributeName, keyType, readCapacityUnits, ...).
+// UpdateTable inputs, and DescribeTable / ListTagsOfResource / DescribeTimeToLive /
+// DescribeContinuousBackups / GetResourcePolicy / DescribeContributorInsights answers in spec
+// form (ACK's field names: attributeName, keyType, readCapacityUnits, ...). Structure-valued
+// fields map through the generated codecs (src/services/shape-codec.ts).
 import type {
   AttributeDefinition as AwsAttributeDefinition,
   GlobalSecondaryIndex as AwsGlobalSecondaryIndex,
   KeySchemaElement as AwsKeySchemaElement,
+  OnDemandThroughput as AwsOnDemandThroughput,
   Projection as AwsProjection,
   ProvisionedThroughput as AwsProvisionedThroughput,
+  ContinuousBackupsDescription,
+  ContributorInsightsStatus,
   CreateTableCommandInput,
+  ReplicaDescription,
+  ReplicationGroupUpdate,
   TableDescription,
   TimeToLiveDescription,
 } from "@aws-sdk/client-dynamodb";
 import { parseNamedArn, regionalArn } from "../arn.ts";
+import { type Codec, fromAws, specMembers, toAws } from "../shape-codec.ts";
 import { awsTags, tagMapOf, userTags, withOwnerTags } from "../tag-list.ts";
+import { tableCodecs, tableStatusCodecs } from "./generated/table-fields.ts";
 import type {
   AttributeDefinition,
   BillingMode,
+  ContinuousBackups,
+  ContributorInsights,
   GlobalSecondaryIndex,
   KeySchemaElement,
+  LocalSecondaryIndex,
+  OnDemandThroughput,
   Projection,
   ProvisionedThroughput,
   SseSpecification,
   StreamSpecification,
   TableClass,
   TableFields,
+  TableReplica,
   TimeToLive,
 } from "./schema.ts";
 
@@ -68,13 +82,38 @@ export function awsProjection(p: Projection): AwsProjection {
   };
 }
 
+const itemCodec = (field: keyof typeof tableCodecs): Codec => (tableCodecs[field][1] as Codec).list ?? {};
+
 export function awsGlobalSecondaryIndex(g: GlobalSecondaryIndex): AwsGlobalSecondaryIndex {
+  return toAws(itemCodec("globalSecondaryIndexes"), g) as AwsGlobalSecondaryIndex;
+}
+
+/**
+ * An on-demand maximum as UpdateTable wants it: a side the spec leaves out (or the whole field
+ * removed) is -1, DynamoDB's "no maximum".
+ */
+export function awsOnDemandThroughput(t: OnDemandThroughput | undefined): AwsOnDemandThroughput {
   return {
-    IndexName: g.indexName,
-    KeySchema: awsKeySchema(g.keySchema),
-    Projection: awsProjection(g.projection),
-    ...(g.provisionedThroughput ? { ProvisionedThroughput: awsThroughput(g.provisionedThroughput) } : {}),
+    MaxReadRequestUnits: t?.maxReadRequestUnits ?? -1,
+    MaxWriteRequestUnits: t?.maxWriteRequestUnits ?? -1,
   };
+}
+
+/** An on-demand maximum DynamoDB reports, in spec form: -1 or 0 (no maximum) left out. */
+export function onDemandThroughputOf(t: AwsOnDemandThroughput | undefined): OnDemandThroughput | undefined {
+  const limit = (n: number | undefined) => (n !== undefined && n > 0 ? n : undefined);
+  const r = limit(t?.MaxReadRequestUnits);
+  const w = limit(t?.MaxWriteRequestUnits);
+  if (r === undefined && w === undefined) return undefined;
+  return {
+    ...(r === undefined ? {} : { maxReadRequestUnits: r }),
+    ...(w === undefined ? {} : { maxWriteRequestUnits: w }),
+  };
+}
+
+/** One replica's settings as ReplicaUpdates' Create and Update actions take them. */
+export function awsReplica(r: TableReplica) {
+  return toAws(itemCodec("tableReplicas"), r) as NonNullable<ReplicationGroupUpdate["Create"]>;
 }
 
 /** Absent billingMode is PROVISIONED (DynamoDB's default; the schema then requires throughput). */
@@ -107,8 +146,8 @@ export function awsSseSpecification(s: SseSpecification) {
 
 /**
  * CreateTable with every setting the spec has and every tag (the user's and ownership), so the
- * table never exists untagged. Time to live is not part of CreateTable: the update that follows
- * the create applies it.
+ * table never exists untagged. Time to live, continuous backups, contributor insights and
+ * replicas are not part of CreateTable: the update that follows the create applies them.
  */
 export function createTableInput(
   spec: TableFields,
@@ -116,16 +155,36 @@ export function createTableInput(
 ): CreateTableCommandInput {
   const tags = tableTags(spec.tags, ownerTags);
   const gsis = spec.globalSecondaryIndexes ?? [];
+  const lsis = spec.localSecondaryIndexes ?? [];
   return {
     TableName: spec.tableName,
     // DynamoDB wants exactly the attributes the keys use; the spec may define more (for later indexes).
-    AttributeDefinitions: definitionsFor(spec, spec.keySchema, ...gsis.map((g) => g.keySchema)),
+    AttributeDefinitions: definitionsFor(
+      spec,
+      spec.keySchema,
+      ...gsis.map((g) => g.keySchema),
+      ...lsis.map((l) => l.keySchema),
+    ),
     KeySchema: awsKeySchema(spec.keySchema),
     BillingMode: billingModeOf(spec),
     ...(spec.provisionedThroughput
       ? { ProvisionedThroughput: awsThroughput(spec.provisionedThroughput) }
       : {}),
+    ...(spec.onDemandThroughput
+      ? { OnDemandThroughput: awsOnDemandThroughput(spec.onDemandThroughput) }
+      : {}),
     ...(gsis.length > 0 ? { GlobalSecondaryIndexes: gsis.map(awsGlobalSecondaryIndex) } : {}),
+    ...(lsis.length > 0
+      ? {
+          LocalSecondaryIndexes: lsis.map(
+            (l) =>
+              toAws(itemCodec("localSecondaryIndexes"), l) as NonNullable<
+                CreateTableCommandInput["LocalSecondaryIndexes"]
+              >[number],
+          ),
+        }
+      : {}),
+    ...(spec.resourcePolicy ? { ResourcePolicy: spec.resourcePolicy } : {}),
     ...(spec.streamSpecification?.streamEnabled
       ? { StreamSpecification: awsStreamSpecification(spec.streamSpecification) }
       : {}),
@@ -172,23 +231,72 @@ function projectionOf(p: AwsProjection | undefined): Projection {
 
 const enabling = new Set(["ENABLED", "ENABLING", "UPDATING"]);
 
-/** What DescribeTable, ListTagsOfResource and DescribeTimeToLive say, in spec form. */
+/** What the settings read by their own calls say (undefined: not read, or none). */
+export interface TableExtras {
+  readonly ttl?: TimeToLiveDescription | undefined;
+  readonly continuousBackups?: ContinuousBackupsDescription | undefined;
+  readonly resourcePolicy?: string | undefined;
+  /** Only read while the spec manages contributor insights (table.ts). */
+  readonly contributorInsights?: ContributorInsightsStatus | undefined;
+}
+
+/** Point in time recovery in spec form: left out while it is off (the spec's "absent"). */
+function continuousBackupsOf(d: ContinuousBackupsDescription | undefined): ContinuousBackups | undefined {
+  const pitr = d?.PointInTimeRecoveryDescription;
+  if (pitr?.PointInTimeRecoveryStatus !== "ENABLED") return undefined;
+  return {
+    pointInTimeRecoveryEnabled: true,
+    ...(pitr.RecoveryPeriodInDays === undefined ? {} : { recoveryPeriodInDays: pitr.RecoveryPeriodInDays }),
+  };
+}
+
+/** DescribeContributorInsights's status as the spec spells it: on its way counts as there. */
+export function contributorInsightsOf(
+  status: ContributorInsightsStatus | undefined,
+): ContributorInsights | undefined {
+  if (status === undefined) return undefined;
+  return status === "ENABLED" || status === "ENABLING" ? "ENABLED" : "DISABLED";
+}
+
+function localSecondaryIndexOf(l: unknown): LocalSecondaryIndex {
+  const index = fromAws(itemCodec("localSecondaryIndexes"), l) as LocalSecondaryIndex;
+  return { ...index, projection: projectionOf((l as { Projection?: AwsProjection }).Projection) };
+}
+
+/** A replica DescribeTable reports, in spec form (its table class is in a summary there). */
+function replicaOf(r: ReplicaDescription): TableReplica {
+  const replica = fromAws(itemCodec("tableReplicas"), r) as TableReplica;
+  const tableClass = r.ReplicaTableClassSummary?.TableClass;
+  return { ...replica, ...(tableClass ? { tableClassOverride: tableClass as TableClass } : {}) };
+}
+
+/** What DescribeTable, ListTagsOfResource and the other reads (`extras`) say, in spec form. */
 export function tableFieldsFromAws(
   table: TableDescription,
   tags: Readonly<Record<string, string>>,
-  ttl: TimeToLiveDescription | undefined,
+  extras: TableExtras = {},
 ): TableFields {
+  const { ttl } = extras;
   const billingMode = (table.BillingModeSummary?.BillingMode ?? "PROVISIONED") as BillingMode;
   const throughput = throughputOf(table.ProvisionedThroughput, billingMode);
   const gsis = (table.GlobalSecondaryIndexes ?? []).map((g): GlobalSecondaryIndex => {
     const t = throughputOf(g.ProvisionedThroughput, billingMode);
+    const onDemand =
+      billingMode === "PAY_PER_REQUEST" ? onDemandThroughputOf(g.OnDemandThroughput) : undefined;
     return {
       indexName: g.IndexName ?? "",
       keySchema: keySchemaOf(g.KeySchema),
       projection: projectionOf(g.Projection),
       ...(t ? { provisionedThroughput: t } : {}),
+      ...(onDemand ? { onDemandThroughput: onDemand } : {}),
     };
   });
+  const lsis = (table.LocalSecondaryIndexes ?? []).map(localSecondaryIndexOf);
+  const onDemand =
+    billingMode === "PAY_PER_REQUEST" ? onDemandThroughputOf(table.OnDemandThroughput) : undefined;
+  const replicas = (table.Replicas ?? []).map(replicaOf);
+  const continuousBackups = continuousBackupsOf(extras.continuousBackups);
+  const contributorInsights = contributorInsightsOf(extras.contributorInsights);
   const stream: StreamSpecification | undefined = table.StreamSpecification
     ? table.StreamSpecification.StreamEnabled
       ? {
@@ -228,6 +336,8 @@ export function tableFieldsFromAws(
     keySchema: keySchemaOf(table.KeySchema),
     billingMode,
     ...(throughput ? { provisionedThroughput: throughput } : {}),
+    ...(onDemand ? { onDemandThroughput: onDemand } : {}),
+    ...(lsis.length > 0 ? { localSecondaryIndexes: lsis } : {}),
     ...(gsis.length > 0 ? { globalSecondaryIndexes: gsis } : {}),
     ...(stream ? { streamSpecification: stream } : {}),
     ...(sse ? { sseSpecification: sse } : {}),
@@ -236,6 +346,10 @@ export function tableFieldsFromAws(
     ...(table.TableClassSummary?.TableClass
       ? { tableClass: table.TableClassSummary.TableClass as TableClass }
       : {}),
+    ...(extras.resourcePolicy ? { resourcePolicy: extras.resourcePolicy } : {}),
+    ...(continuousBackups ? { continuousBackups } : {}),
+    ...(contributorInsights ? { contributorInsights } : {}),
+    ...(replicas.length > 0 ? { tableReplicas: replicas } : {}),
     ...(tagList.length > 0 ? { tags: tagList } : {}),
   };
 }
@@ -243,23 +357,16 @@ export function tableFieldsFromAws(
 /** DynamoDB's long-running states: while in one, the table (or an index) is not ready for changes. */
 export const busyStatuses: ReadonlySet<string> = new Set(["CREATING", "UPDATING", "DELETING"]);
 
-/** ACK's status fields from a TableDescription (status.tableStatus, creationDateTime, ...). */
+/** ACK's status fields from a TableDescription (generated from the model: tableStatus, replicas, ...). */
 export function statusFromDescription(table: TableDescription): Record<string, unknown> {
-  const gsis = (table.GlobalSecondaryIndexes ?? []).map((g) => ({
-    ...(g.IndexName ? { indexName: g.IndexName } : {}),
-    ...(g.IndexStatus ? { indexStatus: g.IndexStatus } : {}),
-    ...(g.IndexArn ? { indexARN: g.IndexArn } : {}),
-  }));
-  return {
-    ...(table.TableStatus ? { tableStatus: table.TableStatus } : {}),
-    ...(table.CreationDateTime ? { creationDateTime: secondsPrecision(table.CreationDateTime) } : {}),
-    ...(table.ItemCount === undefined ? {} : { itemCount: table.ItemCount }),
-    ...(table.TableSizeBytes === undefined ? {} : { tableSizeBytes: table.TableSizeBytes }),
-    ...(table.TableId ? { tableID: table.TableId } : {}),
-    ...(table.LatestStreamArn ? { latestStreamARN: table.LatestStreamArn } : {}),
-    ...(table.LatestStreamLabel ? { latestStreamLabel: table.LatestStreamLabel } : {}),
-    ...(gsis.length > 0 ? { globalSecondaryIndexesDescriptions: gsis } : {}),
-  };
+  const status = specMembers(
+    tableStatusCodecs,
+    table as Readonly<Record<string, unknown>>,
+    Object.keys(tableStatusCodecs),
+  );
+  // metav1.Time's form, as ACK writes it: whole seconds.
+  if (table.CreationDateTime) status["creationDateTime"] = secondsPrecision(table.CreationDateTime);
+  return status;
 }
 
 /** metav1.Time's form: RFC 3339 in UTC, whole seconds. */

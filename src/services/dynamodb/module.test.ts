@@ -37,6 +37,10 @@ describe("tableService", () => {
       }),
     );
     assert.match(gsi?.message ?? "", /CREATING \(index g\)/);
+    const replica = tableService.busy?.(
+      observed({ TableStatus: "ACTIVE", Replicas: [{ RegionName: "eu-west-1", ReplicaStatus: "CREATING" }] }),
+    );
+    assert.match(replica?.message ?? "", /CREATING \(replica in eu-west-1\)/);
   });
   test("status, tags, arn, region and strict-adoption spec", () => {
     const o = observed({ TableStatus: "ACTIVE", ItemCount: 0 });

@@ -1,11 +1,14 @@
-// The Table kind (dynamodb.services.k8s.aws/v1alpha1): ACK's dynamodb-controller field names and
-// shapes for the settings crossrole manages, plus spec.identityRef, so an ACK manifest applies
-// unchanged: tags are a list of {key, value}, provisioned throughput units are integers, the
-// key schema and attribute definitions are lists. Fields ACK has and crossrole does not manage
-// yet (localSecondaryIndexes, continuousBackups, replicationGroup) are left out on purpose: the
-// apiserver then rejects them as unknown instead of silently ignoring them.
+// The Table kind (dynamodb.services.k8s.aws/v1alpha1): every field of ACK's dynamodb-controller,
+// with the names, types and descriptions generated from its declaration (table-declaration.ts,
+// generated/table-fields.ts), plus spec.identityRef, so an ACK manifest applies unchanged: tags
+// are a list of {key, value}, capacity units are integers, the key schema and attribute
+// definitions are lists. What is written here is what the generated schemas cannot know:
+// DynamoDB's rules between fields, which fields are immutable, messages that name the fix.
+// ACK's kmsMasterKeyRef names a kind crossrole does not serve: the spec check refuses it,
+// naming the plain field (src/services/references.ts).
 
 import { z } from "zod";
+import { documentedAs } from "../../api/documented.ts";
 import type { ResourceKind } from "../../api/kinds.ts";
 import {
   type ResourceFields,
@@ -16,8 +19,15 @@ import {
 } from "../../api/resource.ts";
 import { immutable, listMap, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
+import { jsonDocumentField } from "../json-document.ts";
+import { refusingUnservedReferences } from "../references.ts";
 import { maxUserTags, tagListSchema } from "../tag-list.ts";
 import { withTransitionRules } from "../transition-rules.ts";
+import {
+  tableFieldSchemas as generated,
+  tableReferences,
+  tableStatusSchemas,
+} from "./generated/table-fields.ts";
 
 export const tableKind: ResourceKind = requireKind("dynamodb.services.k8s.aws/v1alpha1", "Table");
 
@@ -145,30 +155,57 @@ export type ProvisionedThroughput = z.infer<typeof provisionedThroughputSchema>;
 export const projectionTypes = ["ALL", "KEYS_ONLY", "INCLUDE"] as const;
 export type ProjectionType = (typeof projectionTypes)[number];
 
-export const projectionSchema = withRules(
-  z.object({
-    nonKeyAttributes: z
-      .array(attributeNameField("globalSecondaryIndexes[].projection.nonKeyAttributes[]"))
-      .max(
-        100,
-        "globalSecondaryIndexes[].projection.nonKeyAttributes may hold at most 100 attributes (DynamoDB limit)",
-      )
-      .optional(),
-    projectionType: z
-      .enum(projectionTypes, {
-        error: "globalSecondaryIndexes[].projection.projectionType must be ALL, KEYS_ONLY or INCLUDE",
-      })
-      .optional(),
-  }),
-  {
-    cel: "!has(self.nonKeyAttributes) || (has(self.projectionType) && self.projectionType == 'INCLUDE')",
-    message:
-      "globalSecondaryIndexes[].projection.nonKeyAttributes applies only to projectionType INCLUDE (DynamoDB rule); remove it or set projectionType INCLUDE",
-    fieldPath: ".nonKeyAttributes",
-    check: (p) => p.nonKeyAttributes === undefined || p.projectionType === "INCLUDE",
-  },
-);
+function projectionField(prefix: string) {
+  return withRules(
+    z.object({
+      nonKeyAttributes: z
+        .array(attributeNameField(`${prefix}.projection.nonKeyAttributes[]`))
+        .max(100, `${prefix}.projection.nonKeyAttributes may hold at most 100 attributes (DynamoDB limit)`)
+        .optional(),
+      projectionType: z
+        .enum(projectionTypes, {
+          error: `${prefix}.projection.projectionType must be ALL, KEYS_ONLY or INCLUDE`,
+        })
+        .optional(),
+    }),
+    {
+      cel: "!has(self.nonKeyAttributes) || (has(self.projectionType) && self.projectionType == 'INCLUDE')",
+      message: `${prefix}.projection.nonKeyAttributes applies only to projectionType INCLUDE (DynamoDB rule); remove it or set projectionType INCLUDE`,
+      fieldPath: ".nonKeyAttributes",
+      check: (p) => p.nonKeyAttributes === undefined || p.projectionType === "INCLUDE",
+    },
+  );
+}
+
+export const projectionSchema = projectionField("globalSecondaryIndexes[]");
 export type Projection = z.infer<typeof projectionSchema>;
+
+// ---- on-demand throughput: maxima of an on-demand table or index ----
+
+function requestUnitsField(field: string) {
+  return withRules(z.int({ error: `${field} must be a whole number of request units` }), {
+    cel: "self >= 1",
+    message: `${field} must be at least 1; remove the field for no maximum`,
+    check: (n) => n >= 1,
+  });
+}
+
+function onDemandThroughputField(prefix: string) {
+  return withRules(
+    z.object({
+      maxReadRequestUnits: requestUnitsField(`${prefix}.maxReadRequestUnits`).optional(),
+      maxWriteRequestUnits: requestUnitsField(`${prefix}.maxWriteRequestUnits`).optional(),
+    }),
+    {
+      cel: "has(self.maxReadRequestUnits) || has(self.maxWriteRequestUnits)",
+      message: `${prefix} must set maxReadRequestUnits, maxWriteRequestUnits or both (DynamoDB rule); remove it for no maximum`,
+      check: (t) => t.maxReadRequestUnits !== undefined || t.maxWriteRequestUnits !== undefined,
+    },
+  );
+}
+
+export const onDemandThroughputSchema = onDemandThroughputField("onDemandThroughput");
+export type OnDemandThroughput = z.infer<typeof onDemandThroughputSchema>;
 
 export const globalSecondaryIndexSchema = z.object({
   indexName: dynamoNameField("globalSecondaryIndexes[].indexName", "index"),
@@ -177,6 +214,7 @@ export const globalSecondaryIndexSchema = z.object({
   provisionedThroughput: provisionedThroughputField(
     "globalSecondaryIndexes[].provisionedThroughput",
   ).optional(),
+  onDemandThroughput: onDemandThroughputField("globalSecondaryIndexes[].onDemandThroughput").optional(),
 });
 export type GlobalSecondaryIndex = z.infer<typeof globalSecondaryIndexSchema>;
 
@@ -192,6 +230,30 @@ export const globalSecondaryIndexesSchema = listMap(
     ),
   "indexName",
   "globalSecondaryIndexes must not repeat an indexName",
+);
+
+// ---- local secondary indexes: made with the table, never changed ----
+
+export const localSecondaryIndexSchema = z.object({
+  indexName: dynamoNameField("localSecondaryIndexes[].indexName", "index"),
+  keySchema: keySchemaField("localSecondaryIndexes[].keySchema"),
+  projection: projectionField("localSecondaryIndexes[]"),
+});
+export type LocalSecondaryIndex = z.infer<typeof localSecondaryIndexSchema>;
+
+/** DynamoDB's limit of local secondary indexes per table. */
+export const maxLocalSecondaryIndexes = 5;
+
+export const localSecondaryIndexesSchema = listMap(
+  z
+    .array(localSecondaryIndexSchema)
+    .min(1, "localSecondaryIndexes must hold at least one index; remove it for none")
+    .max(
+      maxLocalSecondaryIndexes,
+      `localSecondaryIndexes may hold at most ${maxLocalSecondaryIndexes} indexes (DynamoDB limit)`,
+    ),
+  "indexName",
+  "localSecondaryIndexes must not repeat an indexName",
 );
 
 // ---- streams, encryption, TTL ----
@@ -232,6 +294,7 @@ export const sseSpecificationSchema = z.object({
     .min(1, "sseSpecification.kmsMasterKeyID must not be empty; remove it for the AWS managed key")
     .max(2048, "sseSpecification.kmsMasterKeyID must be at most 2048 characters")
     .optional(),
+  kmsMasterKeyRef: generated.sseSpecification.unwrap().shape.kmsMasterKeyRef,
   sseType: z.enum(sseTypes, { error: "sseSpecification.sseType must be AES256 or KMS" }).optional(),
 });
 export type SseSpecification = z.infer<typeof sseSpecificationSchema>;
@@ -250,6 +313,45 @@ export type TimeToLive = z.infer<typeof timeToLiveSchema>;
 export const tableClasses = ["STANDARD", "STANDARD_INFREQUENT_ACCESS"] as const;
 export type TableClass = (typeof tableClasses)[number];
 
+// ---- resource policy, continuous backups, contributor insights ----
+
+/** DynamoDB's limit on a resource-based policy: 20 KB. */
+export const maxResourcePolicyLength = 20 * 1024;
+
+export const resourcePolicySchema = jsonDocumentField(
+  "resourcePolicy",
+  '{"Version": "2012-10-17", "Statement": [...]}',
+  { maxLength: maxResourcePolicyLength, service: "DynamoDB", ifRemoved: "for no policy" },
+);
+
+export const continuousBackupsSchema = generated.continuousBackups.unwrap();
+export type ContinuousBackups = z.infer<typeof continuousBackupsSchema>;
+
+/**
+ * UpdateContributorInsights's actions, and the statuses DescribeContributorInsights reports:
+ * ACK accepts both spellings (its own e2e manifest says ENABLED), and so does crossrole.
+ */
+export const contributorInsightsValues = ["ENABLE", "DISABLE", "ENABLED", "DISABLED"] as const;
+export type ContributorInsights = (typeof contributorInsightsValues)[number];
+
+// ---- replicas of a global table (version 2019.11.21) ----
+
+const generatedReplica = generated.tableReplicas.unwrap().element;
+
+export const tableReplicaSchema = generatedReplica.extend({
+  regionName: stringField("tableReplicas[].regionName").regex(
+    /^[a-z]{2}(-[a-z]+)+-\d+$/,
+    "tableReplicas[].regionName must be an AWS Region name, e.g. eu-west-1",
+  ),
+});
+export type TableReplica = z.infer<typeof tableReplicaSchema>;
+
+export const tableReplicasSchema = listMap(
+  z.array(tableReplicaSchema),
+  "regionName",
+  "tableReplicas must not repeat a regionName: one replica per Region",
+);
+
 // ---- tags: a list of {key, value}, as in ACK (src/services/tag-list.ts) ----
 
 export const maxTableTags = maxUserTags;
@@ -258,8 +360,7 @@ export type { Tag } from "../tag-list.ts";
 
 // ---- the spec, status and object ----
 
-/** The fields of a table crossrole manages: what `read` observes and `diff` compares. */
-export const tableFieldsShape = {
+const fields = {
   tableName: tableNameSchema,
   attributeDefinitions: attributeDefinitionsSchema,
   keySchema: keySchemaSchema,
@@ -267,6 +368,8 @@ export const tableFieldsShape = {
     .enum(billingModes, { error: "billingMode must be PROVISIONED or PAY_PER_REQUEST" })
     .optional(),
   provisionedThroughput: provisionedThroughputSchema.optional(),
+  onDemandThroughput: onDemandThroughputSchema.optional(),
+  localSecondaryIndexes: localSecondaryIndexesSchema.optional(),
   globalSecondaryIndexes: globalSecondaryIndexesSchema.optional(),
   streamSpecification: streamSpecificationSchema.optional(),
   sseSpecification: sseSpecificationSchema.optional(),
@@ -277,18 +380,37 @@ export const tableFieldsShape = {
   tableClass: z
     .enum(tableClasses, { error: "tableClass must be STANDARD or STANDARD_INFREQUENT_ACCESS" })
     .optional(),
+  resourcePolicy: resourcePolicySchema.optional(),
+  continuousBackups: continuousBackupsSchema.optional(),
+  contributorInsights: z
+    .enum(contributorInsightsValues, {
+      error: `contributorInsights must be one of ${contributorInsightsValues.join(", ")}`,
+    })
+    .optional(),
+  tableReplicas: tableReplicasSchema.optional(),
   tags: tagsSchema.optional(),
 };
+
+/** The fields of a table crossrole manages, each described by AWS's documentation. */
+export const tableFieldsShape = Object.fromEntries(
+  Object.entries(fields).map(([name, schema]) => [
+    name,
+    documentedAs(generated[name as keyof typeof generated], schema),
+  ]),
+) as typeof fields;
 
 type Fields = {
   keySchema: readonly { attributeName: string }[];
   attributeDefinitions: readonly { attributeName: string }[];
   billingMode?: BillingMode | undefined;
   provisionedThroughput?: ProvisionedThroughput | undefined;
+  onDemandThroughput?: OnDemandThroughput | undefined;
+  localSecondaryIndexes?: readonly { keySchema: readonly KeySchemaElement[] }[] | undefined;
   globalSecondaryIndexes?:
     | readonly {
         keySchema: readonly { attributeName: string }[];
         provisionedThroughput?: ProvisionedThroughput | undefined;
+        onDemandThroughput?: OnDemandThroughput | undefined;
       }[]
     | undefined;
 };
@@ -332,6 +454,45 @@ const specRules: readonly Rule<Fields>[] = [
         (g) => (g.provisionedThroughput !== undefined) === isProvisioned(spec),
       ),
   },
+  {
+    cel: "!has(self.onDemandThroughput) || (has(self.billingMode) && self.billingMode == 'PAY_PER_REQUEST')",
+    message:
+      "onDemandThroughput applies only to billingMode PAY_PER_REQUEST (DynamoDB rule); remove it or set billingMode PAY_PER_REQUEST",
+    fieldPath: ".onDemandThroughput",
+    check: (spec) => spec.onDemandThroughput === undefined || !isProvisioned(spec),
+  },
+  {
+    cel: "!has(self.globalSecondaryIndexes) || self.globalSecondaryIndexes.all(g, !has(g.onDemandThroughput) || (has(self.billingMode) && self.billingMode == 'PAY_PER_REQUEST'))",
+    message:
+      "globalSecondaryIndexes[].onDemandThroughput applies only when the table's billingMode is PAY_PER_REQUEST (DynamoDB rule)",
+    fieldPath: ".globalSecondaryIndexes",
+    check: (spec) =>
+      !isProvisioned(spec) ||
+      (spec.globalSecondaryIndexes ?? []).every((g) => g.onDemandThroughput === undefined),
+  },
+  {
+    cel: "!has(self.localSecondaryIndexes) || self.localSecondaryIndexes.all(l, l.keySchema.all(k, self.attributeDefinitions.exists(a, a.attributeName == k.attributeName)))",
+    message:
+      "localSecondaryIndexes[].keySchema names an attribute that attributeDefinitions does not define (DynamoDB rule); add it to attributeDefinitions",
+    fieldPath: ".localSecondaryIndexes",
+    check: (spec) =>
+      (spec.localSecondaryIndexes ?? []).every((l) =>
+        l.keySchema.every((k) => defined(spec, k.attributeName)),
+      ),
+  },
+  {
+    cel: "!has(self.localSecondaryIndexes) || (size(self.keySchema) == 2 && self.localSecondaryIndexes.all(l, size(l.keySchema) == 2 && l.keySchema[0].attributeName == self.keySchema[0].attributeName))",
+    message:
+      "localSecondaryIndexes need a table with a sort key (RANGE), and each index's keySchema is the table's partition key (HASH) and its own sort key (DynamoDB rule)",
+    fieldPath: ".localSecondaryIndexes",
+    check: (spec) =>
+      spec.localSecondaryIndexes === undefined ||
+      (spec.keySchema.length === 2 &&
+        spec.localSecondaryIndexes.every(
+          (l) =>
+            l.keySchema.length === 2 && l.keySchema[0]?.attributeName === spec.keySchema[0]?.attributeName,
+        )),
+  },
 ];
 
 /**
@@ -345,13 +506,25 @@ const keyAttributeTypesFixed = {
   fieldPath: ".attributeDefinitions",
 };
 
+/**
+ * Local secondary indexes are made with the table and never changed (DynamoDB has no call for
+ * it): neither added, changed nor removed. A transition rule on the spec, so that adding or
+ * removing the whole list is caught too.
+ */
+const localSecondaryIndexesFixed = {
+  rule: "has(self.localSecondaryIndexes) == has(oldSelf.localSecondaryIndexes) && (!has(self.localSecondaryIndexes) || self.localSecondaryIndexes == oldSelf.localSecondaryIndexes)",
+  message:
+    "localSecondaryIndexes are immutable: DynamoDB creates them with the table only; create a new Table resource instead",
+  fieldPath: ".localSecondaryIndexes",
+};
+
 /** DynamoDB's limit on projected non-key attributes, summed across all secondary indexes. */
 export const maxProjectedAttributes = 100;
 
 // Checked by zod only (the controller reports it as ACK.Terminal): a sum over nested lists is
 // beyond what CEL's cost budget allows for 20 indexes of 100 attributes.
 const projectedWithinLimit = resourceSpecSchema(tableFieldsShape).superRefine((spec, ctx) => {
-  const total = (spec.globalSecondaryIndexes ?? []).reduce(
+  const total = [...(spec.globalSecondaryIndexes ?? []), ...(spec.localSecondaryIndexes ?? [])].reduce(
     (n, g) => n + (g.projection.nonKeyAttributes?.length ?? 0),
     0,
   );
@@ -359,15 +532,19 @@ const projectedWithinLimit = resourceSpecSchema(tableFieldsShape).superRefine((s
     ctx.addIssue({
       code: "custom",
       path: ["globalSecondaryIndexes"],
-      message: `globalSecondaryIndexes project ${total} nonKeyAttributes in all; DynamoDB allows at most ${maxProjectedAttributes} summed across all indexes: project fewer, or use projectionType ALL`,
+      message: `the secondary indexes project ${total} nonKeyAttributes in all; DynamoDB allows at most ${maxProjectedAttributes} summed across all indexes: project fewer, or use projectionType ALL`,
     });
   }
 });
 
 /** `spec` of a Table: the fields above plus the optional `identityRef` every kind carries. */
-export const tableSpecSchema = withTransitionRules(
-  withRules(projectedWithinLimit, ...specRules),
-  keyAttributeTypesFixed,
+export const tableSpecSchema = refusingUnservedReferences(
+  withTransitionRules(
+    withRules(projectedWithinLimit, ...specRules),
+    keyAttributeTypesFixed,
+    localSecondaryIndexesFixed,
+  ),
+  tableReferences,
 );
 export type TableSpec = z.infer<typeof tableSpecSchema>;
 /** A table's managed configuration, without identityRef. */
@@ -383,25 +560,8 @@ export const tableStatuses = [
   "ARCHIVED",
 ] as const;
 
-/** ACK's status: ackResourceMetadata and conditions, plus what DescribeTable says (ACK's names). */
-export const tableStatusSchema = resourceStatusSchema.extend({
-  tableStatus: z.string().optional(),
-  creationDateTime: z.string().optional(),
-  itemCount: z.number().int().optional(),
-  tableSizeBytes: z.number().int().optional(),
-  tableID: z.string().optional(),
-  latestStreamARN: z.string().optional(),
-  latestStreamLabel: z.string().optional(),
-  globalSecondaryIndexesDescriptions: z
-    .array(
-      z.object({
-        indexName: z.string().optional(),
-        indexStatus: z.string().optional(),
-        indexARN: z.string().optional(),
-      }),
-    )
-    .optional(),
-});
+/** ACK's status: ackResourceMetadata and conditions, plus what DescribeTable says (generated). */
+export const tableStatusSchema = resourceStatusSchema.extend(tableStatusSchemas);
 export type TableStatus = z.infer<typeof tableStatusSchema>;
 
 /** The Table object, and its CRD: the shared resource CRD (printer columns, status subresource). */

@@ -1,7 +1,9 @@
 // The Table kind as a declaration (DESIGN §7): CreateTable's input, plus the settings ACK's
 // dynamodb-controller manages through other calls (continuous backups, time to live,
-// contributor insights, replicas).
+// contributor insights, replicas), and ACK's status fields from DescribeTable's answer.
 import type { KindDeclaration } from "../../codegen/declaration.ts";
+
+const unlimited = "Removed from the spec, the limit is removed (DynamoDB's -1: no maximum).";
 
 export const tableDeclaration = {
   service: "dynamodb",
@@ -27,4 +29,42 @@ export const tableDeclaration = {
     { field: "TimeToLive", from: "UpdateTimeToLive.TimeToLiveSpecification" },
   ],
   references: [{ field: "SSESpecification.KMSMasterKeyId", service: "kms", kind: "Key" }],
+  notes: {
+    TableName: "Immutable: DynamoDB cannot rename a table.",
+    KeySchema: "Immutable: DynamoDB cannot change a table's primary key.",
+    LocalSecondaryIndexes:
+      "Immutable: DynamoDB creates local secondary indexes with the table only, and cannot add, change or remove one later.",
+    BillingMode: "Left out with provisionedThroughput set, it is PROVISIONED (DynamoDB's default).",
+    SSESpecification:
+      "Left out, DynamoDB's encryption setting is kept (a table is always encrypted, by default with an AWS owned key).",
+    TableClass: "Left out, DynamoDB's table class is kept (STANDARD for a new table).",
+    DeletionProtectionEnabled: "Left out, DynamoDB's setting is kept and copied into the spec.",
+    OnDemandThroughput: unlimited,
+    "GlobalSecondaryIndexes.OnDemandThroughput": unlimited,
+    ResourcePolicy: "Removed from the spec, the policy is deleted from the table.",
+    ContinuousBackups: "Removed from the spec, point in time recovery is turned off.",
+    "ContinuousBackups.RecoveryPeriodInDays": "Left out, DynamoDB's period is kept (35 days for a new one).",
+    ContributorInsights:
+      "ENABLED and DISABLED (ACK's spelling) are accepted too. Managed while it is in the spec; left out, DynamoDB's setting is kept: set DISABLE to turn it off.",
+    TableReplicas:
+      "A replica removed from the spec is deleted in its Region. DynamoDB adds or removes one replica per change, and needs streams of NEW_AND_OLD_IMAGES.",
+  },
+  status: {
+    from: "TableDescription",
+    only: [
+      "TableStatus",
+      "CreationDateTime",
+      "TableSizeBytes",
+      "ItemCount",
+      "TableId",
+      "GlobalSecondaryIndexes",
+      "LatestStreamLabel",
+      "LatestStreamArn",
+      "GlobalTableVersion",
+      "Replicas",
+      "RestoreSummary",
+      "ArchivalSummary",
+    ],
+    renames: { GlobalSecondaryIndexes: "globalSecondaryIndexesDescriptions" },
+  },
 } as const satisfies KindDeclaration;

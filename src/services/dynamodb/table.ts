@@ -11,15 +11,21 @@
 // table busy, see module.ts) carries on once it is ACTIVE again.
 import {
   CreateTableCommand,
+  DeleteResourcePolicyCommand,
   DeleteTableCommand,
+  DescribeContinuousBackupsCommand,
+  DescribeContributorInsightsCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
   type DynamoDBClient,
+  GetResourcePolicyCommand,
   ListTagsOfResourceCommand,
+  PutResourcePolicyCommand,
   type TableDescription,
   TagResourceCommand,
-  type TimeToLiveDescription,
   UntagResourceCommand,
+  UpdateContinuousBackupsCommand,
+  UpdateContributorInsightsCommand,
   UpdateTableCommand,
   type UpdateTableCommandInput,
   UpdateTimeToLiveCommand,
@@ -28,10 +34,18 @@ import type { CallContext } from "../call-context.ts";
 import { serviceCalls } from "../service-calls.ts";
 import { applyTagChanges, type TagWrites } from "../tag-changes.ts";
 import { tagMapFromAws } from "../tag-list.ts";
-import { diff, type FieldDifference, gsiChanges } from "./diff.ts";
-import { classifyError, isInUse, isNotFound } from "./errors.ts";
+import {
+  canonicalContributorInsights,
+  diff,
+  type FieldDifference,
+  gsiChanges,
+  replicaChanges,
+} from "./diff.ts";
+import { classifyError, isInUse, isNotFound, isPolicyNotFound, replicasFirstError } from "./errors.ts";
 import {
   awsGlobalSecondaryIndex,
+  awsOnDemandThroughput,
+  awsReplica,
   awsSseSpecification,
   awsStreamSpecification,
   awsTags,
@@ -41,6 +55,7 @@ import {
   createTableInput,
   definitionsFor,
   parseTableArn,
+  type TableExtras,
   tableFieldsFromAws,
   tableTags,
   tagMapOf,
@@ -120,29 +135,88 @@ async function listTags(
   return tags;
 }
 
-async function describeTtl(
+/** A read of one setting's own call: its answer, or "gone" when the table vanished meanwhile. */
+type SettingRead<T> = Promise<T | "gone">;
+
+function describeTtl(client: TableClient, name: string, ctx: CallContext): SettingRead<TableExtras["ttl"]> {
+  return dynamodb
+    .sendUnlessGone(
+      ctx,
+      "DescribeTimeToLive",
+      name,
+      (o) => client.dynamodb.send(new DescribeTimeToLiveCommand({ TableName: name }), o),
+      { field: "spec.timeToLive" },
+    )
+    .then((out) => (out === undefined ? "gone" : out.TimeToLiveDescription));
+}
+
+function describeContinuousBackups(
   client: TableClient,
   name: string,
   ctx: CallContext,
-): Promise<TimeToLiveDescription | undefined | "gone"> {
-  const out = await dynamodb.sendUnlessGone(
-    ctx,
-    "DescribeTimeToLive",
-    name,
-    (o) => client.dynamodb.send(new DescribeTimeToLiveCommand({ TableName: name }), o),
-    { field: "spec.timeToLive" },
-  );
-  return out === undefined ? "gone" : out.TimeToLiveDescription;
+): SettingRead<TableExtras["continuousBackups"]> {
+  return dynamodb
+    .sendUnlessGone(
+      ctx,
+      "DescribeContinuousBackups",
+      name,
+      (o) => client.dynamodb.send(new DescribeContinuousBackupsCommand({ TableName: name }), o),
+      { field: "spec.continuousBackups" },
+    )
+    .then((out) => (out === undefined ? "gone" : out.ContinuousBackupsDescription));
+}
+
+/** The table's resource-based policy; a table without one answers PolicyNotFound: none. */
+function getResourcePolicy(
+  client: TableClient,
+  name: string,
+  arn: string,
+  ctx: CallContext,
+): SettingRead<TableExtras["resourcePolicy"]> {
+  return dynamodb
+    .sendUnlessGone(
+      ctx,
+      "GetResourcePolicy",
+      name,
+      async (o) => {
+        try {
+          return await client.dynamodb.send(new GetResourcePolicyCommand({ ResourceArn: arn }), o);
+        } catch (err) {
+          if (isPolicyNotFound(err)) return { Policy: undefined };
+          throw err;
+        }
+      },
+      { field: "spec.resourcePolicy" },
+    )
+    .then((out) => (out === undefined ? "gone" : out.Policy));
+}
+
+function describeContributorInsights(
+  client: TableClient,
+  name: string,
+  ctx: CallContext,
+): SettingRead<TableExtras["contributorInsights"]> {
+  return dynamodb
+    .sendUnlessGone(
+      ctx,
+      "DescribeContributorInsights",
+      name,
+      (o) => client.dynamodb.send(new DescribeContributorInsightsCommand({ TableName: name }), o),
+      { field: "spec.contributorInsights" },
+    )
+    .then((out) => (out === undefined ? "gone" : out.ContributorInsightsStatus));
 }
 
 /**
- * Reads the table of that name in the client's account and region: its settings, tags and time
- * to live. Works on any table the identity can read, whoever created it (the reconciler decides
- * from the tags whether it may touch it). `found: false` when there is none (or it vanished).
+ * Reads the table of that name in the client's account and region: its settings, tags, time to
+ * live, continuous backups, resource policy and (only while the spec manages it: DynamoDB's
+ * setting is kept otherwise) contributor insights. Works on any table the identity can read,
+ * whoever created it (the reconciler decides from the tags whether it may touch it).
+ * `found: false` when there is none (or it vanished).
  */
 export async function readTable(
   client: TableClient,
-  spec: Pick<TableFields, "tableName">,
+  spec: Pick<TableFields, "tableName" | "contributorInsights">,
   ctx: CallContext = {},
 ): Promise<ReadResult> {
   const name = spec.tableName;
@@ -152,9 +226,14 @@ export async function readTable(
   const tags = arn ? await listTags(client, name, arn, ctx) : {};
   if (tags === undefined) return { found: false };
   const ttl = await describeTtl(client, name, ctx);
-  if (ttl === "gone") return { found: false };
+  const continuousBackups = await describeContinuousBackups(client, name, ctx);
+  const resourcePolicy = arn ? await getResourcePolicy(client, name, arn, ctx) : undefined;
+  const contributorInsights =
+    spec.contributorInsights === undefined ? undefined : await describeContributorInsights(client, name, ctx);
+  if ([ttl, continuousBackups, resourcePolicy, contributorInsights].includes("gone")) return { found: false };
+  const extras = { ttl, continuousBackups, resourcePolicy, contributorInsights } as TableExtras;
   const table: ObservedTable = {
-    ...tableFieldsFromAws(description, tags, ttl),
+    ...tableFieldsFromAws(description, tags, extras),
     tableARN: arn,
     description,
     region: (arn && parseTableArn(arn)?.region) || client.region,
@@ -187,12 +266,16 @@ export async function createTable(
     : { created: true, tableStatus: out.TableDescription?.TableStatus };
 }
 
-/** Whether DynamoDB is still working on the table or one of its indexes. */
+/** Whether DynamoDB is still working on the table, one of its indexes or one of its replicas. */
 export function busyState(table: TableDescription | undefined): string | undefined {
   if (table === undefined) return undefined;
   if (table.TableStatus && busyStatuses.has(table.TableStatus)) return table.TableStatus;
   for (const g of table.GlobalSecondaryIndexes ?? []) {
     if (g.IndexStatus && busyStatuses.has(g.IndexStatus)) return `${g.IndexStatus} (index ${g.IndexName})`;
+  }
+  for (const r of table.Replicas ?? []) {
+    if (r.ReplicaStatus && busyStatuses.has(r.ReplicaStatus))
+      return `${r.ReplicaStatus} (replica in ${r.RegionName})`;
   }
   return undefined;
 }
@@ -285,6 +368,91 @@ export async function updateTable(
         if (desired.tableClass === undefined) continue;
         busy = await updateTable({ TableClass: desired.tableClass }, d.path);
         break;
+      case "onDemandThroughput":
+        busy = await updateTable(
+          { OnDemandThroughput: awsOnDemandThroughput(desired.onDemandThroughput) },
+          d.path,
+        );
+        break;
+      case "tableReplicas":
+        // DynamoDB adds, changes or removes one replica per UpdateTable.
+        for (const change of replicaChanges(desired, observed)) {
+          const update =
+            change.op === "delete"
+              ? { Delete: { RegionName: change.regionName } }
+              : change.op === "create"
+                ? { Create: awsReplica(change.replica) }
+                : { Update: awsReplica(change.replica) };
+          busy = await updateTable({ ReplicaUpdates: [update] }, d.path);
+          if (busy) break;
+        }
+        break;
+      case "continuousBackups": {
+        const want = desired.continuousBackups;
+        await dynamodb.send(
+          ctx,
+          "UpdateContinuousBackups",
+          name,
+          (o) =>
+            client.dynamodb.send(
+              new UpdateContinuousBackupsCommand({
+                TableName: name,
+                PointInTimeRecoverySpecification: {
+                  PointInTimeRecoveryEnabled: want?.pointInTimeRecoveryEnabled ?? false,
+                  ...(want?.pointInTimeRecoveryEnabled && want.recoveryPeriodInDays !== undefined
+                    ? { RecoveryPeriodInDays: want.recoveryPeriodInDays }
+                    : {}),
+                },
+              }),
+              o,
+            ),
+          { field: d.path },
+        );
+        break;
+      }
+      case "contributorInsights": {
+        const want = canonicalContributorInsights(desired.contributorInsights);
+        if (want === undefined) continue;
+        await dynamodb.send(
+          ctx,
+          "UpdateContributorInsights",
+          name,
+          (o) =>
+            client.dynamodb.send(
+              new UpdateContributorInsightsCommand({
+                TableName: name,
+                ContributorInsightsAction: want === "ENABLED" ? "ENABLE" : "DISABLE",
+              }),
+              o,
+            ),
+          { field: d.path },
+        );
+        break;
+      }
+      case "resourcePolicy": {
+        const arn = observed.tableARN;
+        if (arn === undefined) continue;
+        const policy = desired.resourcePolicy;
+        if (policy === undefined) {
+          await dynamodb.send(
+            ctx,
+            "DeleteResourcePolicy",
+            name,
+            (o) => client.dynamodb.send(new DeleteResourcePolicyCommand({ ResourceArn: arn }), o),
+            { field: d.path },
+          );
+        } else {
+          await dynamodb.send(
+            ctx,
+            "PutResourcePolicy",
+            name,
+            (o) =>
+              client.dynamodb.send(new PutResourcePolicyCommand({ ResourceArn: arn, Policy: policy }), o),
+            { field: d.path },
+          );
+        }
+        break;
+      }
       case "globalSecondaryIndexes":
         for (const change of gsiChanges(desired, observed)) {
           const input: Omit<UpdateTableCommandInput, "TableName"> =
@@ -298,14 +466,20 @@ export async function updateTable(
                 : {
                     GlobalSecondaryIndexUpdates: [
                       {
+                        // A provisioned table's index changes its throughput; an on-demand
+                        // table's its maxima (-1 where the spec has none).
                         Update: {
                           IndexName: change.index.indexName,
-                          ProvisionedThroughput: awsThroughput(
-                            change.index.provisionedThroughput ?? {
-                              readCapacityUnits: 1,
-                              writeCapacityUnits: 1,
-                            },
-                          ),
+                          ...(billingModeOf(desired) === "PROVISIONED"
+                            ? {
+                                ProvisionedThroughput: awsThroughput(
+                                  change.index.provisionedThroughput ?? {
+                                    readCapacityUnits: 1,
+                                    writeCapacityUnits: 1,
+                                  },
+                                ),
+                              }
+                            : { OnDemandThroughput: awsOnDemandThroughput(change.index.onDemandThroughput) }),
                         },
                       },
                     ],
@@ -400,13 +574,39 @@ export async function claimTable(
 /**
  * DeleteTable on the table of that name in the client's account; one already gone is
  * "not-found". A table busy with a change is retried (ResourceInUse); deletion protection is
- * reported with the fix (errors.ts).
+ * reported with the fix (errors.ts). A global table's replicas in other Regions go first, one
+ * per call (as ACK does), so that none is left behind: until they are gone the delete is
+ * retried, with a Recoverable error saying so.
  */
 export async function deleteTable(
   client: TableClient,
   name: string,
   ctx: CallContext = {},
 ): Promise<"deleted" | "not-found"> {
+  const table = await describeTable(client, name, ctx);
+  if (table === undefined) return "not-found";
+  const replicas = (table.Replicas ?? []).filter((r) => r.RegionName && r.RegionName !== client.region);
+  const [first] = replicas;
+  if (first?.RegionName !== undefined) {
+    const region = first.RegionName;
+    if (busyState(table) === undefined) {
+      await dynamodb.send(
+        ctx,
+        "UpdateTable",
+        name,
+        (o) =>
+          client.dynamodb.send(
+            new UpdateTableCommand({ TableName: name, ReplicaUpdates: [{ Delete: { RegionName: region } }] }),
+            o,
+          ),
+        { field: "spec.tableReplicas" },
+      );
+    }
+    throw replicasFirstError(
+      name,
+      replicas.map((r) => r.RegionName ?? ""),
+    );
+  }
   return dynamodb.deleteUnlessGone(ctx, "DeleteTable", name, (o) =>
     client.dynamodb.send(new DeleteTableCommand({ TableName: name }), o),
   );

@@ -25,7 +25,7 @@ export const tableFieldSchemas = {
     .min(1)
     .max(1024)
     .describe(
-      "The name of the table to create. You can also provide the Amazon Resource Name (ARN) of the table in this parameter.",
+      "The name of the table to create. You can also provide the Amazon Resource Name (ARN) of the table in this parameter. Immutable: DynamoDB cannot rename a table.",
     ),
   keySchema: z
     .array(
@@ -39,7 +39,7 @@ export const tableFieldSchemas = {
     )
     .min(1)
     .describe(
-      "Specifies the attributes that make up the primary key for a table or an index. The attributes in KeySchema must also be defined in the AttributeDefinitions array. For more information, see Data Model in the Amazon DynamoDB Developer Guide.",
+      "Specifies the attributes that make up the primary key for a table or an index. The attributes in KeySchema must also be defined in the AttributeDefinitions array. For more information, see Data Model in the Amazon DynamoDB Developer Guide. Immutable: DynamoDB cannot change a table's primary key.",
     )
     .optional(),
   localSecondaryIndexes: z
@@ -92,7 +92,7 @@ export const tableFieldSchemas = {
       }),
     )
     .describe(
-      "One or more local secondary indexes (the maximum is 5) to be created on the table. Each index is scoped to a given partition key value. There is a 10 GB size limit per partition key value; otherwise, the size of a local secondary index is unconstrained.",
+      "One or more local secondary indexes (the maximum is 5) to be created on the table. Each index is scoped to a given partition key value. There is a 10 GB size limit per partition key value; otherwise, the size of a local secondary index is unconstrained. Immutable: DynamoDB creates local secondary indexes with the table only, and cannot add, change or remove one later.",
     )
     .optional(),
   globalSecondaryIndexes: z
@@ -175,7 +175,7 @@ export const tableFieldSchemas = {
               .optional(),
           })
           .describe(
-            "The maximum number of read and write units for the specified global secondary index. If you use this parameter, you must specify MaxReadRequestUnits, MaxWriteRequestUnits, or both. You must use either OnDemandThroughput or ProvisionedThroughput based on your table's capacity mode.",
+            "The maximum number of read and write units for the specified global secondary index. If you use this parameter, you must specify MaxReadRequestUnits, MaxWriteRequestUnits, or both. You must use either OnDemandThroughput or ProvisionedThroughput based on your table's capacity mode. Removed from the spec, the limit is removed (DynamoDB's -1: no maximum).",
           )
           .optional(),
         warmThroughput: z
@@ -206,7 +206,7 @@ export const tableFieldSchemas = {
   billingMode: z
     .enum(["PROVISIONED", "PAY_PER_REQUEST"])
     .describe(
-      "Controls how you are charged for read and write throughput and how you manage capacity. This setting can be changed later.",
+      "Controls how you are charged for read and write throughput and how you manage capacity. This setting can be changed later. Left out with provisionedThroughput set, it is PROVISIONED (DynamoDB's default).",
     )
     .optional(),
   provisionedThroughput: z
@@ -273,7 +273,9 @@ export const tableFieldSchemas = {
         )
         .optional(),
     })
-    .describe("Represents the settings used to enable server-side encryption.")
+    .describe(
+      "Represents the settings used to enable server-side encryption. Left out, DynamoDB's encryption setting is kept (a table is always encrypted, by default with an AWS owned key).",
+    )
     .optional(),
   tags: z
     .array(
@@ -297,18 +299,20 @@ export const tableFieldSchemas = {
     .optional(),
   tableClass: z
     .enum(["STANDARD", "STANDARD_INFREQUENT_ACCESS"])
-    .describe("The table class of the new table. Valid values are STANDARD and STANDARD_INFREQUENT_ACCESS.")
+    .describe(
+      "The table class of the new table. Valid values are STANDARD and STANDARD_INFREQUENT_ACCESS. Left out, DynamoDB's table class is kept (STANDARD for a new table).",
+    )
     .optional(),
   deletionProtectionEnabled: z
     .boolean()
     .describe(
-      "Indicates whether deletion protection is to be enabled (true) or disabled (false) on the table.",
+      "Indicates whether deletion protection is to be enabled (true) or disabled (false) on the table. Left out, DynamoDB's setting is kept and copied into the spec.",
     )
     .optional(),
   resourcePolicy: z
     .string()
     .describe(
-      "An Amazon Web Services resource-based policy document in JSON format that will be attached to the table.",
+      "An Amazon Web Services resource-based policy document in JSON format that will be attached to the table. Removed from the spec, the policy is deleted from the table.",
     )
     .optional(),
   onDemandThroughput: z
@@ -323,7 +327,7 @@ export const tableFieldSchemas = {
         .optional(),
     })
     .describe(
-      "Sets the maximum number of read and write units for the specified table in on-demand capacity mode. If you use this parameter, you must specify MaxReadRequestUnits, MaxWriteRequestUnits, or both.",
+      "Sets the maximum number of read and write units for the specified table in on-demand capacity mode. If you use this parameter, you must specify MaxReadRequestUnits, MaxWriteRequestUnits, or both. Removed from the spec, the limit is removed (DynamoDB's -1: no maximum).",
     )
     .optional(),
   continuousBackups: z
@@ -339,15 +343,19 @@ export const tableFieldSchemas = {
         .min(1)
         .max(35)
         .describe(
-          "The number of preceding days for which continuous backups are taken and maintained. Your table data is only recoverable to any point-in-time from within the configured recovery period. This parameter is optional. If no value is provided, the value will default to 35.",
+          "The number of preceding days for which continuous backups are taken and maintained. Your table data is only recoverable to any point-in-time from within the configured recovery period. This parameter is optional. If no value is provided, the value will default to 35. Left out, DynamoDB's period is kept (35 days for a new one).",
         )
         .optional(),
     })
-    .describe("Represents the settings used to enable point in time recovery.")
+    .describe(
+      "Represents the settings used to enable point in time recovery. Removed from the spec, point in time recovery is turned off.",
+    )
     .optional(),
   contributorInsights: z
     .enum(["ENABLE", "DISABLE"])
-    .describe("Represents the contributor insights action.")
+    .describe(
+      "Represents the contributor insights action. ENABLED and DISABLED (ACK's spelling) are accepted too. Managed while it is in the spec; left out, DynamoDB's setting is kept: set DISABLE to turn it off.",
+    )
     .optional(),
   tableReplicas: z
     .array(
@@ -430,7 +438,7 @@ export const tableFieldSchemas = {
       }),
     )
     .describe(
-      "The replicas of a global table (version 2019.11.21), one per Region: DynamoDB keeps each in sync with this table.",
+      "The replicas of a global table (version 2019.11.21), one per Region: DynamoDB keeps each in sync with this table. A replica removed from the spec is deleted in its Region. DynamoDB adds or removes one replica per change, and needs streams of NEW_AND_OLD_IMAGES.",
     )
     .optional(),
   timeToLive: z
@@ -643,4 +651,551 @@ export const tableCodecs = {
     },
   ],
   timeToLive: ["TimeToLive", { object: { enabled: ["Enabled", {}], attributeName: ["AttributeName", {}] } }],
+} as const satisfies FieldCodecs;
+
+/** The status fields filled from what AWS reports, described by AWS's documentation. */
+export const tableStatusSchemas = {
+  tableStatus: z
+    .string()
+    .describe(
+      "The current state of the table: CREATING - The table is being created. UPDATING - The table/index configuration is being updated. The table/index remains available for data operations when UPDATING. DELETING - The table is being deleted. ACTIVE - The table is ready for use. INACCESSIBLE_ENCRYPTION_CREDENTIALS - The KMS key used to encrypt the table in inaccessible. Table operations may fail due to failure to use the KMS key. DynamoDB will initiate the table archival process when a table's KMS key remains inaccessible for more than seven days. ARCHIVING - The table is being archived. Operations are not allowed until archival is complete. ARCHIVED - The table has been archived. See the ArchivalReason for more information.",
+    )
+    .optional(),
+  creationDateTime: z
+    .string()
+    .meta({ format: "date-time" })
+    .describe("The date and time when the table was created, in UNIX epoch time format.")
+    .optional(),
+  tableSizeBytes: z
+    .int()
+    .describe(
+      "The total size of the specified table, in bytes. DynamoDB updates this value approximately every six hours. Recent changes might not be reflected in this value.",
+    )
+    .optional(),
+  itemCount: z
+    .int()
+    .describe(
+      "The number of items in the specified table. DynamoDB updates this value approximately every six hours. Recent changes might not be reflected in this value.",
+    )
+    .optional(),
+  tableID: z
+    .string()
+    .describe(
+      "A unique identifier for the table, in UUID format, generated by DynamoDB when the table is created.",
+    )
+    .optional(),
+  globalSecondaryIndexesDescriptions: z
+    .array(
+      z.object({
+        indexName: z.string().describe("The name of the global secondary index.").optional(),
+        keySchema: z
+          .array(
+            z.object({
+              attributeName: z.string().describe("The name of a key attribute.").optional(),
+              keyType: z
+                .string()
+                .describe(
+                  "The role that this key attribute will assume: HASH - partition key. RANGE - sort key.",
+                )
+                .optional(),
+            }),
+          )
+          .describe(
+            "The complete key schema for a global secondary index, which consists of one or more pairs of attribute names and key types: HASH - partition key. RANGE - sort key.",
+          )
+          .optional(),
+        projection: z
+          .object({
+            projectionType: z
+              .string()
+              .describe(
+                "The set of attributes that are projected into the index: KEYS_ONLY - Only the index and primary keys are projected into the index. INCLUDE - In addition to the attributes described in KEYS_ONLY, the secondary index will include other non-key attributes that you specify. ALL - All of the table attributes are projected into the index.",
+              )
+              .optional(),
+            nonKeyAttributes: z
+              .array(z.string())
+              .describe("Represents the non-key attribute names which will be projected into the index.")
+              .optional(),
+          })
+          .describe(
+            "Represents attributes that are copied (projected) from the table into the global secondary index. These are in addition to the primary key attributes and index key attributes, which are automatically projected.",
+          )
+          .optional(),
+        indexStatus: z
+          .string()
+          .describe(
+            "The current state of the global secondary index: CREATING - The index is being created. UPDATING - The index is being updated. DELETING - The index is being deleted. ACTIVE - The index is ready for use.",
+          )
+          .optional(),
+        backfilling: z
+          .boolean()
+          .describe(
+            "Indicates whether the index is currently backfilling. Backfilling is the process of reading items from the table and determining whether they can be added to the index. (Not all items will qualify: For example, a partition key cannot have any duplicate values.) If an item can be added to the index, DynamoDB will do so. After all items have been processed, the backfilling operation is complete and Backfilling is false.",
+          )
+          .optional(),
+        provisionedThroughput: z
+          .object({
+            lastIncreaseDateTime: z
+              .string()
+              .meta({ format: "date-time" })
+              .describe("The date and time of the last provisioned throughput increase for this table.")
+              .optional(),
+            lastDecreaseDateTime: z
+              .string()
+              .meta({ format: "date-time" })
+              .describe("The date and time of the last provisioned throughput decrease for this table.")
+              .optional(),
+            numberOfDecreasesToday: z
+              .int()
+              .describe(
+                "The number of provisioned throughput decreases for this table during this UTC calendar day. For current maximums on provisioned throughput decreases, see Service, Account, and Table Quotas in the Amazon DynamoDB Developer Guide.",
+              )
+              .optional(),
+            readCapacityUnits: z
+              .int()
+              .describe(
+                "The maximum number of strongly consistent reads consumed per second before DynamoDB returns a ThrottlingException. Eventually consistent reads require less effort than strongly consistent reads, so a setting of 50 ReadCapacityUnits per second provides 100 eventually consistent ReadCapacityUnits per second.",
+              )
+              .optional(),
+            writeCapacityUnits: z
+              .int()
+              .describe(
+                "The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.",
+              )
+              .optional(),
+          })
+          .describe(
+            "Represents the provisioned throughput settings for the specified global secondary index.",
+          )
+          .optional(),
+        indexSizeBytes: z
+          .int()
+          .describe(
+            "The total size of the specified index, in bytes. DynamoDB updates this value approximately every six hours. Recent changes might not be reflected in this value.",
+          )
+          .optional(),
+        itemCount: z
+          .int()
+          .describe(
+            "The number of items in the specified index. DynamoDB updates this value approximately every six hours. Recent changes might not be reflected in this value.",
+          )
+          .optional(),
+        indexARN: z
+          .string()
+          .describe("The Amazon Resource Name (ARN) that uniquely identifies the index.")
+          .optional(),
+        onDemandThroughput: z
+          .object({
+            maxReadRequestUnits: z
+              .int()
+              .describe("Maximum number of read request units for the specified table.")
+              .optional(),
+            maxWriteRequestUnits: z
+              .int()
+              .describe("Maximum number of write request units for the specified table.")
+              .optional(),
+          })
+          .describe(
+            "The maximum number of read and write units for the specified global secondary index. If you use this parameter, you must specify MaxReadRequestUnits, MaxWriteRequestUnits, or both.",
+          )
+          .optional(),
+        warmThroughput: z
+          .object({
+            readUnitsPerSecond: z
+              .int()
+              .describe(
+                "Represents warm throughput read units per second value for a global secondary index.",
+              )
+              .optional(),
+            writeUnitsPerSecond: z
+              .int()
+              .describe(
+                "Represents warm throughput write units per second value for a global secondary index.",
+              )
+              .optional(),
+            status: z
+              .string()
+              .describe(
+                "Represents the warm throughput status being created or updated on a global secondary index. The status can only be UPDATING or ACTIVE.",
+              )
+              .optional(),
+          })
+          .describe(
+            "Represents the warm throughput value (in read units per second and write units per second) for the specified secondary index.",
+          )
+          .optional(),
+      }),
+    )
+    .describe(
+      "The global secondary indexes, if any, on the table. Each index is scoped to a given partition key value. Each element is composed of: Backfilling - If true, then the index is currently in the backfilling phase. Backfilling occurs only when a new global secondary index is added to the table. It is the process by which DynamoDB populates the new index with data from the table. (This attribute does not appear for indexes that were created during a CreateTable operation.) You can delete an index that is being created during the Backfilling phase when IndexStatus is set to CREATING and Backfilling is true. You can't delete the index that is being created when IndexStatus is set to CREATING and Backfilling is false. (This attribute does not appear for indexes that were created during a CreateTable operation.). IndexName - The name of the global secondary index. IndexSizeBytes - The total size of the global secondary index, in bytes. DynamoDB updates this value approximately every six hours. Recent changes might not be reflected in this value. IndexStatus - The current status of the global secondary index: CREATING - The index is being created. UPDATING - The index is being updated. DELETING - The index is being deleted. ACTIVE - The index is ready for use.",
+    )
+    .optional(),
+  latestStreamLabel: z.string().describe("A timestamp, in ISO 8601 format, for this stream.").optional(),
+  latestStreamARN: z
+    .string()
+    .describe("The Amazon Resource Name (ARN) that uniquely identifies the latest stream for this table.")
+    .optional(),
+  globalTableVersion: z
+    .string()
+    .describe(
+      "Represents the version of global tables in use, if the table is replicated across Amazon Web Services Regions.",
+    )
+    .optional(),
+  replicas: z
+    .array(
+      z.object({
+        regionName: z.string().describe("The name of the Region.").optional(),
+        replicaStatus: z
+          .string()
+          .describe(
+            "The current state of the replica: CREATING - The replica is being created. UPDATING - The replica is being updated. DELETING - The replica is being deleted. ACTIVE - The replica is ready for use. REGION_DISABLED - The replica is inaccessible because the Amazon Web Services Region has been disabled. If the Amazon Web Services Region remains inaccessible for more than 20 hours, DynamoDB will remove this replica from the replication group. The replica will not be deleted and replication will stop from and to this region. INACCESSIBLE_ENCRYPTION_CREDENTIALS - The KMS key used to encrypt the table is inaccessible. If the KMS key remains inaccessible for more than 20 hours, DynamoDB will remove this replica from the replication group. The replica will not be deleted and replication will stop from and to this region.",
+          )
+          .optional(),
+        replicaARN: z
+          .string()
+          .describe("The Amazon Resource Name (ARN) of the global table replica.")
+          .optional(),
+        replicaStatusDescription: z
+          .string()
+          .describe("Detailed information about the replica status.")
+          .optional(),
+        replicaStatusPercentProgress: z
+          .string()
+          .describe(
+            "Specifies the progress of a Create, Update, or Delete action on the replica as a percentage.",
+          )
+          .optional(),
+        kmsMasterKeyID: z
+          .string()
+          .describe("The KMS key of the replica that will be used for KMS encryption.")
+          .optional(),
+        provisionedThroughputOverride: z
+          .object({
+            readCapacityUnits: z
+              .int()
+              .describe(
+                "Replica-specific read capacity units. If not specified, uses the source table's read capacity settings.",
+              )
+              .optional(),
+          })
+          .describe(
+            "Replica-specific provisioned throughput. If not described, uses the source table's provisioned throughput settings.",
+          )
+          .optional(),
+        onDemandThroughputOverride: z
+          .object({
+            maxReadRequestUnits: z
+              .int()
+              .describe("Maximum number of read request units for the specified replica table.")
+              .optional(),
+          })
+          .describe("Overrides the maximum on-demand throughput settings for the specified replica table.")
+          .optional(),
+        warmThroughput: z
+          .object({
+            readUnitsPerSecond: z
+              .int()
+              .describe("Represents the base table's warm throughput value in read units per second.")
+              .optional(),
+            writeUnitsPerSecond: z
+              .int()
+              .describe("Represents the base table's warm throughput value in write units per second.")
+              .optional(),
+            status: z.string().describe("Represents warm throughput value of the base table.").optional(),
+          })
+          .describe("Represents the warm throughput value for this replica.")
+          .optional(),
+        globalSecondaryIndexes: z
+          .array(
+            z.object({
+              indexName: z.string().describe("The name of the global secondary index.").optional(),
+              provisionedThroughputOverride: z
+                .object({
+                  readCapacityUnits: z
+                    .int()
+                    .describe(
+                      "Replica-specific read capacity units. If not specified, uses the source table's read capacity settings.",
+                    )
+                    .optional(),
+                })
+                .describe("If not described, uses the source table GSI's read capacity settings.")
+                .optional(),
+              onDemandThroughputOverride: z
+                .object({
+                  maxReadRequestUnits: z
+                    .int()
+                    .describe("Maximum number of read request units for the specified replica table.")
+                    .optional(),
+                })
+                .describe(
+                  "Overrides the maximum on-demand throughput for the specified global secondary index in the specified replica table.",
+                )
+                .optional(),
+              warmThroughput: z
+                .object({
+                  readUnitsPerSecond: z
+                    .int()
+                    .describe(
+                      "Represents warm throughput read units per second value for a global secondary index.",
+                    )
+                    .optional(),
+                  writeUnitsPerSecond: z
+                    .int()
+                    .describe(
+                      "Represents warm throughput write units per second value for a global secondary index.",
+                    )
+                    .optional(),
+                  status: z
+                    .string()
+                    .describe(
+                      "Represents the warm throughput status being created or updated on a global secondary index. The status can only be UPDATING or ACTIVE.",
+                    )
+                    .optional(),
+                })
+                .describe("Represents the warm throughput of the global secondary index for this replica.")
+                .optional(),
+            }),
+          )
+          .describe("Replica-specific global secondary index settings.")
+          .optional(),
+        replicaInaccessibleDateTime: z
+          .string()
+          .meta({ format: "date-time" })
+          .describe(
+            "The time at which the replica was first detected as inaccessible. To determine cause of inaccessibility check the ReplicaStatus property.",
+          )
+          .optional(),
+        replicaTableClassSummary: z
+          .object({
+            tableClass: z
+              .string()
+              .describe(
+                "The table class of the specified table. Valid values are STANDARD and STANDARD_INFREQUENT_ACCESS.",
+              )
+              .optional(),
+            lastUpdateDateTime: z
+              .string()
+              .meta({ format: "date-time" })
+              .describe("The date and time at which the table class was last updated.")
+              .optional(),
+          })
+          .describe("Contains details of the table class.")
+          .optional(),
+        globalTableSettingsReplicationMode: z
+          .string()
+          .describe(
+            "Indicates one of the settings synchronization modes for the global table replica: ENABLED: Indicates that the settings synchronization mode for the global table replica is enabled. DISABLED: Indicates that the settings synchronization mode for the global table replica is disabled. ENABLED_WITH_OVERRIDES: This mode is set by default for a same account global table. Indicates that certain global table settings can be overridden.",
+          )
+          .optional(),
+      }),
+    )
+    .describe("Represents replicas of the table.")
+    .optional(),
+  restoreSummary: z
+    .object({
+      sourceBackupARN: z
+        .string()
+        .describe("The Amazon Resource Name (ARN) of the backup from which the table was restored.")
+        .optional(),
+      sourceTableARN: z
+        .string()
+        .describe("The ARN of the source table of the backup that is being restored.")
+        .optional(),
+      restoreDateTime: z
+        .string()
+        .meta({ format: "date-time" })
+        .describe("Point in time or source backup time.")
+        .optional(),
+      restoreInProgress: z.boolean().describe("Indicates if a restore is in progress or not.").optional(),
+    })
+    .describe("Contains details for the restore.")
+    .optional(),
+  archivalSummary: z
+    .object({
+      archivalDateTime: z
+        .string()
+        .meta({ format: "date-time" })
+        .describe(
+          "The date and time when table archival was initiated by DynamoDB, in UNIX epoch time format.",
+        )
+        .optional(),
+      archivalReason: z
+        .string()
+        .describe(
+          "The reason DynamoDB archived the table. Currently, the only possible value is: INACCESSIBLE_ENCRYPTION_CREDENTIALS - The table was archived due to the table's KMS key being inaccessible for more than seven days. An On-Demand backup was created at the archival time.",
+        )
+        .optional(),
+      archivalBackupARN: z
+        .string()
+        .describe(
+          "The Amazon Resource Name (ARN) of the backup the table was archived to, when applicable in the archival reason. If you wish to restore this backup to the same table name, you will need to delete the original table.",
+        )
+        .optional(),
+    })
+    .describe("Contains information about the table archive.")
+    .optional(),
+};
+
+/** Status field → [AWS member, codec]: AWS's output in status form (src/services/shape-codec.ts). */
+export const tableStatusCodecs = {
+  tableStatus: ["TableStatus", {}],
+  creationDateTime: ["CreationDateTime", { timestamp: true }],
+  tableSizeBytes: ["TableSizeBytes", {}],
+  itemCount: ["ItemCount", {}],
+  tableID: ["TableId", {}],
+  globalSecondaryIndexesDescriptions: [
+    "GlobalSecondaryIndexes",
+    {
+      list: {
+        object: {
+          indexName: ["IndexName", {}],
+          keySchema: [
+            "KeySchema",
+            { list: { object: { attributeName: ["AttributeName", {}], keyType: ["KeyType", {}] } } },
+          ],
+          projection: [
+            "Projection",
+            {
+              object: {
+                projectionType: ["ProjectionType", {}],
+                nonKeyAttributes: ["NonKeyAttributes", { list: {} }],
+              },
+            },
+          ],
+          indexStatus: ["IndexStatus", {}],
+          backfilling: ["Backfilling", {}],
+          provisionedThroughput: [
+            "ProvisionedThroughput",
+            {
+              object: {
+                lastIncreaseDateTime: ["LastIncreaseDateTime", { timestamp: true }],
+                lastDecreaseDateTime: ["LastDecreaseDateTime", { timestamp: true }],
+                numberOfDecreasesToday: ["NumberOfDecreasesToday", {}],
+                readCapacityUnits: ["ReadCapacityUnits", {}],
+                writeCapacityUnits: ["WriteCapacityUnits", {}],
+              },
+            },
+          ],
+          indexSizeBytes: ["IndexSizeBytes", {}],
+          itemCount: ["ItemCount", {}],
+          indexARN: ["IndexArn", {}],
+          onDemandThroughput: [
+            "OnDemandThroughput",
+            {
+              object: {
+                maxReadRequestUnits: ["MaxReadRequestUnits", {}],
+                maxWriteRequestUnits: ["MaxWriteRequestUnits", {}],
+              },
+            },
+          ],
+          warmThroughput: [
+            "WarmThroughput",
+            {
+              object: {
+                readUnitsPerSecond: ["ReadUnitsPerSecond", {}],
+                writeUnitsPerSecond: ["WriteUnitsPerSecond", {}],
+                status: ["Status", {}],
+              },
+            },
+          ],
+        },
+      },
+    },
+  ],
+  latestStreamLabel: ["LatestStreamLabel", {}],
+  latestStreamARN: ["LatestStreamArn", {}],
+  globalTableVersion: ["GlobalTableVersion", {}],
+  replicas: [
+    "Replicas",
+    {
+      list: {
+        object: {
+          regionName: ["RegionName", {}],
+          replicaStatus: ["ReplicaStatus", {}],
+          replicaARN: ["ReplicaArn", {}],
+          replicaStatusDescription: ["ReplicaStatusDescription", {}],
+          replicaStatusPercentProgress: ["ReplicaStatusPercentProgress", {}],
+          kmsMasterKeyID: ["KMSMasterKeyId", {}],
+          provisionedThroughputOverride: [
+            "ProvisionedThroughputOverride",
+            { object: { readCapacityUnits: ["ReadCapacityUnits", {}] } },
+          ],
+          onDemandThroughputOverride: [
+            "OnDemandThroughputOverride",
+            { object: { maxReadRequestUnits: ["MaxReadRequestUnits", {}] } },
+          ],
+          warmThroughput: [
+            "WarmThroughput",
+            {
+              object: {
+                readUnitsPerSecond: ["ReadUnitsPerSecond", {}],
+                writeUnitsPerSecond: ["WriteUnitsPerSecond", {}],
+                status: ["Status", {}],
+              },
+            },
+          ],
+          globalSecondaryIndexes: [
+            "GlobalSecondaryIndexes",
+            {
+              list: {
+                object: {
+                  indexName: ["IndexName", {}],
+                  provisionedThroughputOverride: [
+                    "ProvisionedThroughputOverride",
+                    { object: { readCapacityUnits: ["ReadCapacityUnits", {}] } },
+                  ],
+                  onDemandThroughputOverride: [
+                    "OnDemandThroughputOverride",
+                    { object: { maxReadRequestUnits: ["MaxReadRequestUnits", {}] } },
+                  ],
+                  warmThroughput: [
+                    "WarmThroughput",
+                    {
+                      object: {
+                        readUnitsPerSecond: ["ReadUnitsPerSecond", {}],
+                        writeUnitsPerSecond: ["WriteUnitsPerSecond", {}],
+                        status: ["Status", {}],
+                      },
+                    },
+                  ],
+                },
+              },
+            },
+          ],
+          replicaInaccessibleDateTime: ["ReplicaInaccessibleDateTime", { timestamp: true }],
+          replicaTableClassSummary: [
+            "ReplicaTableClassSummary",
+            {
+              object: {
+                tableClass: ["TableClass", {}],
+                lastUpdateDateTime: ["LastUpdateDateTime", { timestamp: true }],
+              },
+            },
+          ],
+          globalTableSettingsReplicationMode: ["GlobalTableSettingsReplicationMode", {}],
+        },
+      },
+    },
+  ],
+  restoreSummary: [
+    "RestoreSummary",
+    {
+      object: {
+        sourceBackupARN: ["SourceBackupArn", {}],
+        sourceTableARN: ["SourceTableArn", {}],
+        restoreDateTime: ["RestoreDateTime", { timestamp: true }],
+        restoreInProgress: ["RestoreInProgress", {}],
+      },
+    },
+  ],
+  archivalSummary: [
+    "ArchivalSummary",
+    {
+      object: {
+        archivalDateTime: ["ArchivalDateTime", { timestamp: true }],
+        archivalReason: ["ArchivalReason", {}],
+        archivalBackupARN: ["ArchivalBackupArn", {}],
+      },
+    },
+  ],
 } as const satisfies FieldCodecs;
