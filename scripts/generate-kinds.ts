@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { dirname, join, relative } from "node:path";
 import { botocoreVersion, loadModel, modelsDir } from "../src/codegen/aws-model.ts";
 import { emitKind } from "../src/codegen/emit-kind.ts";
-import { specFields } from "../src/codegen/field-tree.ts";
+import { specFields, statusFields } from "../src/codegen/field-tree.ts";
 import { declaredKinds } from "../src/codegen/kind-declarations.ts";
 import { syncGeneratedFiles } from "./generated-files.ts";
 
@@ -26,12 +26,16 @@ function formatted(path: string, source: string): string {
 const wanted = new Map<string, string>();
 for (const { declaration, output, prefix } of declaredKinds) {
   const model = loadModel(dir, declaration.service);
-  const source = emitKind(specFields(declaration, model), {
-    prefix,
-    provenance: `${relative(root, join(root, "src/services", declaration.service))}/*-declaration.ts (${declaration.kind}) and botocore ${version}'s ${declaration.service} ${model.apiVersion} model`,
-    apiImport: relative(dirname(join(root, output)), join(root, "src/api")),
-    servicesImport: relative(dirname(join(root, output)), join(root, "src/services")),
-  });
+  const source = emitKind(
+    specFields(declaration, model),
+    {
+      prefix,
+      provenance: `${relative(root, join(root, "src/services", declaration.service))}/*-declaration.ts (${declaration.kind}) and botocore ${version}'s ${declaration.service} ${model.apiVersion} model`,
+      apiImport: relative(dirname(join(root, output)), join(root, "src/api")),
+      servicesImport: relative(dirname(join(root, output)), join(root, "src/services")),
+    },
+    statusFields(declaration, model),
+  );
   wanted.set(output, formatted(output, source));
 }
 

@@ -62,6 +62,17 @@ export interface ReferenceDeclaration {
   readonly kind: string;
 }
 
+/**
+ * The status fields a kind reports from what AWS describes (ACK's status fields beside
+ * ackResourceMetadata and conditions): members of one output structure, each in ACK's naming.
+ */
+export interface StatusSource {
+  /** The structure the read call answers with (RDS's `DBInstance`). */
+  readonly from: string;
+  /** Its members (AWS names) that become status fields. */
+  readonly only: readonly string[];
+}
+
 export interface KindDeclaration {
   /** The model's service name (botocore's directory: s3, sqs, sns, dynamodb, rds). */
   readonly service: string;
@@ -81,4 +92,6 @@ export interface KindDeclaration {
   readonly notes?: Readonly<Record<string, string>>;
   /** AWS paths of fields whose value is a Secret key (ACK's SecretKeyReference), never inline. */
   readonly secrets?: readonly string[];
+  /** Status fields generated from the describe output (`<prefix>StatusSchemas`, `<prefix>StatusCodecs`). */
+  readonly status?: StatusSource;
 }

@@ -16,8 +16,12 @@ export interface EmitOptions {
 
 const q = (s: string): string => JSON.stringify(s);
 
-/** The generated module's source. */
-export function emitKind(fields: readonly Field[], options: EmitOptions): string {
+/** The generated module's source; `status` (may be empty) are the status fields read from AWS. */
+export function emitKind(
+  fields: readonly Field[],
+  options: EmitOptions,
+  status: readonly Field[] = [],
+): string {
   const references = new Set(fields.flatMap((f) => referencesIn(f.type)));
   const usesSecret = fields.some((f) => usesType(f.type, "secret"));
   const lines = [
@@ -32,7 +36,8 @@ export function emitKind(fields: readonly Field[], options: EmitOptions): string
     ...(usesSecret
       ? [`import { secretKeyReference } from ${q(`${options.apiImport}/secret-key-reference.ts`)};`]
       : []),
-    ...(fields.some((f) => f.type.t !== "reference" && f.type.t !== "secret" && !f.attribute)
+    ...(status.length > 0 ||
+    fields.some((f) => f.type.t !== "reference" && f.type.t !== "secret" && !f.attribute)
       ? [`import type { FieldCodecs } from ${q(`${options.servicesImport}/shape-codec.ts`)};`]
       : []),
     "",
@@ -66,6 +71,20 @@ export function emitKind(fields: readonly Field[], options: EmitOptions): string
       "/** Spec field → [AWS member, codec], for the spec⇄AWS mapping (src/services/shape-codec.ts). */",
       `export const ${options.prefix}Codecs = {`,
       ...mapped.map((f) => `  ${f.name}: [${q(f.aws)}, ${codecOf(f.type)}],`),
+      "} as const satisfies FieldCodecs;",
+      "",
+    );
+  }
+  if (status.length > 0) {
+    lines.push(
+      "/** Every status field read from AWS, described by AWS's documentation (all optional). */",
+      `export const ${options.prefix}StatusSchemas = {`,
+      ...status.map((f) => `  ${f.name}: ${schemaOf(f.type, f.doc, true, "  ", f.name)},`),
+      "};",
+      "",
+      "/** Status field → [AWS member, codec], to fill status from AWS's answer (src/services/shape-codec.ts). */",
+      `export const ${options.prefix}StatusCodecs = {`,
+      ...status.map((f) => `  ${f.name}: [${q(f.aws)}, ${codecOf(f.type)}],`),
       "} as const satisfies FieldCodecs;",
       "",
     );

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AwsModel } from "./aws-model.ts";
 import type { KindDeclaration } from "./declaration.ts";
-import { referenceFieldName, specFields } from "./field-tree.ts";
+import { emitKind } from "./emit-kind.ts";
+import { referenceFieldName, specFields, statusFields } from "./field-tree.ts";
 
 // A small model in botocore's form: a create input with a nested structure, a list, a map, an
 // enum, a recursive shape, and an attribute map documented by a list.
@@ -29,6 +30,20 @@ const model: AwsModel = {
         },
       },
     },
+    Thing: {
+      type: "structure",
+      members: {
+        ThingArn: { shape: "String", documentation: "<p>The thing's ARN.</p>" },
+        CreatedAt: { shape: "Timestamp" },
+        KmsKeyId: { shape: "String" },
+        Endpoint: { shape: "Endpoint" },
+      },
+    },
+    Endpoint: {
+      type: "structure",
+      members: { HostedZoneId: { shape: "String" }, Port: { shape: "Size" } },
+    },
+    Timestamp: { type: "timestamp" },
     PutThingPolicyInput: {
       type: "structure",
       members: { Policy: { shape: "String", documentation: "<p>A policy.</p>" } },
@@ -118,6 +133,65 @@ describe("specFields", () => {
     assert.throws(
       () => specFields({ ...decl, references: [{ field: "Missing", service: "kms", kind: "Key" }] }, model),
       /names Missing, which is no spec field/,
+    );
+  });
+});
+
+describe("statusFields", () => {
+  const decl: KindDeclaration = {
+    service: "demo",
+    kind: "Thing",
+    spec: [{ members: "CreateThingInput", only: ["ThingName"] }],
+    renames: { ThingName: "name", KmsKeyId: "notForStatus" },
+    status: { from: "Thing", only: ["Endpoint", "CreatedAt", "KmsKeyId"] },
+  };
+
+  it("takes the named members of the describe structure, in the declared order, named as ACK does, all optional", () => {
+    const fields = statusFields(decl, model);
+    assert.deepEqual(
+      fields.map((f) => [f.name, f.aws, f.type.t, f.required]),
+      [
+        ["endpoint", "Endpoint", "object", false],
+        ["createdAt", "CreatedAt", "string", false],
+        ["kmsKeyID", "KmsKeyId", "string", false],
+      ],
+    );
+    const endpoint = fields[0]?.type;
+    assert.ok(endpoint?.t === "object");
+    assert.deepEqual(
+      endpoint.fields.map((f) => f.name),
+      ["hostedZoneID", "port"],
+    );
+  });
+
+  it("is empty without a status declaration, and refuses a member the structure lacks", () => {
+    assert.deepEqual(statusFields({ ...decl, status: undefined }, model), []);
+    assert.throws(
+      () => statusFields({ ...decl, status: { from: "Thing", only: ["Nope"] } }, model),
+      /Thing has no member Nope/,
+    );
+  });
+
+  it("is emitted as <prefix>StatusSchemas and <prefix>StatusCodecs, timestamps marked", () => {
+    const source = emitKind(
+      specFields(decl, model),
+      { prefix: "thing", provenance: "test", apiImport: "../api", servicesImport: ".." },
+      statusFields(decl, model),
+    );
+    assert.match(source, /export const thingStatusSchemas = \{\n {2}endpoint: z\s*\.object\(/);
+    assert.match(source, /createdAt: z\.string\(\)\.meta\(\{ format: "date-time" \}\)\.optional\(\),/);
+    assert.match(
+      source,
+      /export const thingStatusCodecs = \{\n {2}endpoint: \["Endpoint", \{ object: \{ hostedZoneID: \["HostedZoneId", \{\}\], port: \["Port", \{\}\] \} \}\],\n {2}createdAt: \["CreatedAt", \{ timestamp: true \}\],/,
+    );
+    assert.doesNotMatch(
+      emitKind(specFields(decl, model), {
+        prefix: "thing",
+        provenance: "t",
+        apiImport: "a",
+        servicesImport: "s",
+      }),
+      /StatusSchemas/,
     );
   });
 });

@@ -82,6 +82,25 @@ export function specFields(decl: KindDeclaration, model: AwsModel): Field[] {
 
 type Named = (awsPath: string) => string;
 
+/**
+ * The status fields a declaration gives (`status: {from, only}`), in the order of `only`, named
+ * by ACK's convention (spec renames do not apply: they are keyed by spec paths). Every one is
+ * optional: AWS reports what applies to the resource.
+ */
+export function statusFields(decl: KindDeclaration, model: AwsModel): Field[] {
+  if (decl.status === undefined) return [];
+  const named: Named = (awsPath) => ackFieldName(awsPath.split(".").at(-1) ?? awsPath);
+  const byName = new Map(
+    membersOf({ members: decl.status.from, only: decl.status.only }, model, named).map((f) => [f.aws, f]),
+  );
+  const fields = decl.status.only.flatMap((aws) => {
+    const f = byName.get(aws);
+    return f === undefined ? [] : [{ ...f, required: false }];
+  });
+  assertUniqueNames(fields, decl.kind, "status");
+  return fields;
+}
+
 /** Replaces the field at a dotted AWS path (`Replication.Role`) with what `change` makes of it. */
 function atPath(
   fields: readonly Field[],
