@@ -10,7 +10,10 @@
 // CreateDBInstance; a reference to another namespace is Terminal SecretNotPermitted and nothing
 // is created; a missing Secret is Recoverable SecretUnavailable until it appears; a changed
 // Secret is sent again with ModifyDBInstance — all checked in moto's own request recording — and
-// no password ever appears in the controller's log output or in Events.
+// no password ever appears in the controller's log output or in Events. ACK's own e2e manifests
+// (db_instance_postgres14_t3_micro, db_instance_postgres17_adopt) apply unchanged and are served
+// (copyTagsToSnapshot, an RDS-managed password, ACK's status fields) with no drift loop at
+// resync; a read replica, not supported yet, is ACK.Terminal naming its field.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -645,6 +648,139 @@ test("service-level team CARM: rds.team-a is preferred over team-a for a DBInsta
   assert.equal(d.status?.ackResourceMetadata?.identity?.["roleARN"], teamRdsRole);
   assert.ok(await instanceIn(T, "rds-team-reports"));
   assert.equal(await instanceIn(Y, "rds-team-reports"), undefined, "not where team-a alone points");
+});
+
+/**
+ * ACK's own e2e manifests (rds-controller v1.11.1, test/e2e/resources/), as they are but for
+ * ACK's $VARIABLES, which its test runner substitutes too.
+ */
+const ackManifests = {
+  postgres14: (id: string, ns: string, secretName: string): KubeObject =>
+    ({
+      apiVersion: "rds.services.k8s.aws/v1alpha1",
+      kind: "DBInstance",
+      metadata: { name: id, namespace: ns },
+      spec: {
+        allocatedStorage: 5,
+        backupRetentionPeriod: 0,
+        copyTagsToSnapshot: true,
+        dbInstanceClass: "db.t3.micro",
+        dbInstanceIdentifier: id,
+        engine: "postgres",
+        engineVersion: "14.18",
+        masterUsername: "root",
+        masterUserPassword: { namespace: ns, name: secretName, key: "password" },
+        multiAZ: false,
+        tags: [{ key: "environment", value: "dev" }],
+      },
+    }) as KubeObject,
+  postgres17Adopt: (id: string, ns: string): KubeObject =>
+    ({
+      apiVersion: "rds.services.k8s.aws/v1alpha1",
+      kind: "DBInstance",
+      metadata: {
+        name: id,
+        namespace: ns,
+        annotations: {
+          "services.k8s.aws/adoption-policy": "adopt-or-create",
+          "services.k8s.aws/deletion-policy": "retain",
+        },
+      },
+      spec: {
+        allocatedStorage: 20,
+        dbInstanceClass: "db.t4g.micro",
+        dbInstanceIdentifier: id,
+        engine: "postgres",
+        engineVersion: "17",
+        manageMasterUserPassword: true,
+        masterUsername: "dbadmin",
+        multiAZ: false,
+        storageType: "gp2",
+      },
+    }) as KubeObject,
+};
+
+test("ACK's db_instance_postgres14_t3_micro applies unchanged: copyTagsToSnapshot reaches RDS, status is ACK's, resyncs send nothing", async () => {
+  const id = "ack-pg14";
+  await e2e.apply([ackManifests.postgres14(id, "rds-x", "orders-db")]);
+  const d = await synced("rds-x", id);
+  const status = statusOf(d);
+  const described = await instanceIn(X, id);
+  assert.equal(described?.CopyTagsToSnapshot, true);
+  assert.equal(described?.BackupRetentionPeriod, 0);
+  assert.deepEqual(
+    (status["vpcSecurityGroups"] as { vpcSecurityGroupID?: string }[] | undefined)?.map(
+      (g) => g.vpcSecurityGroupID,
+    ),
+    described?.VpcSecurityGroups?.map((g) => g.VpcSecurityGroupId),
+    "status.vpcSecurityGroups as RDS reports them",
+  );
+  assert.deepEqual(status["dbParameterGroups"], [
+    { dbParameterGroupName: "default.postgres14", parameterApplyStatus: "in-sync" },
+  ]);
+  assert.equal(status["dbInstancePort"], 5432);
+  assert.match(String(status["latestRestorableTime"]), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+
+  // Late initialisation copies RDS's placement into the spec, then two resyncs find no drift:
+  // every value RDS normalises compares equal, so nothing is sent again.
+  const settled = await waitFor(
+    async () => {
+      const r = await getResource(e2e.kube, "DBInstance", "rds-x", id);
+      return r?.spec?.["vpcSecurityGroupIDs"] !== undefined && r.spec["port"] !== undefined ? r : undefined;
+    },
+    { what: "placement late-initialised from RDS", timeoutMs: 20_000 },
+  );
+  assert.equal(settled.spec?.["port"], 5432);
+  assert.equal(settled.spec?.["preferredMaintenanceWindow"], described?.PreferredMaintenanceWindow);
+  const reads = (await recorded("DescribeDBInstances", id)).length;
+  await waitFor(
+    async () => ((await recorded("DescribeDBInstances", id)).length >= reads + 2 ? true : undefined),
+    { what: "two more resyncs of the DBInstance", timeoutMs: 20_000 },
+  );
+  assert.deepEqual(
+    (await recorded("ModifyDBInstance", id)).map((r) => r.params),
+    [],
+    "no drift loop: nothing to modify",
+  );
+  assert.equal((await recorded("CreateDBInstance", id)).length, 1);
+  await deleteObject("rds-x", id);
+});
+
+test("ACK's db_instance_postgres17_adopt creates (nothing to adopt) with RDS managing the password: status.masterUserSecret", async () => {
+  const id = "ack-pg17-adopt";
+  await e2e.apply([ackManifests.postgres17Adopt(id, "rds-x")]);
+  const d = await synced("rds-x", id);
+  const create = (await recorded("CreateDBInstance", id))[0]?.params ?? {};
+  assert.equal(create["ManageMasterUserPassword"], "true");
+  assert.equal(create["MasterUserPassword"], undefined);
+  const secretStatus = statusOf(d)["masterUserSecret"] as { secretARN?: string } | undefined;
+  assert.match(secretStatus?.secretARN ?? "", /^arn:aws:secretsmanager:/);
+  await deleteObject("rds-x", id);
+  assert.ok(await instanceIn(X, id), "deletion-policy retain keeps the instance");
+});
+
+test("a read replica (not supported yet) is ACK.Terminal naming spec.sourceDBInstanceIdentifier; nothing in AWS", async () => {
+  await e2e.apply([
+    dbInstance("rds-x", "replica", {
+      ...passwordRef("orders-db"),
+      sourceDBInstanceIdentifier: "rds-x-orders",
+    }),
+  ]);
+  const d = await waitForResourceCondition(
+    e2e.kube,
+    "DBInstance",
+    "rds-x",
+    "replica",
+    "ACK.Terminal",
+    "True",
+  );
+  assert.match(
+    condition(d, "ACK.Terminal")?.message ?? "",
+    /spec\.sourceDBInstanceIdentifier: creating a read replica is not supported by crossrole yet/,
+  );
+  assert.deepEqual(await recorded("CreateDBInstance", "rds-x-replica"), []);
+  assert.equal(await instanceIn(X, "rds-x-replica"), undefined);
+  await deleteObject("rds-x", "replica");
 });
 
 test("no password appears in the controller's log output or in any Event", async () => {

@@ -6,7 +6,9 @@
 // existing identifier answered `created: false`, deletion protection reported with its fix, a
 // final snapshot when ACK's annotations ask for one, a refused value as a terminal error naming
 // the field, and isolation between accounts (moto maps sts:AssumeRole keys for 222222222222 to
-// that account).
+// that account). Every ACK field group (placement, settings, the RDS-managed password) is sent on
+// create and update, read back and compared; what moto does not report back is checked on the
+// wire, in moto's request recording.
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,6 +16,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
   CreateDBInstanceCommand,
+  CreateDBSubnetGroupCommand,
   DescribeDBInstancesCommand,
   DescribeDBSnapshotsCommand,
   ModifyDBInstanceCommand,
@@ -421,5 +424,314 @@ describe("RDS DBInstance module against the emulator", () => {
     assert.ok(!err.message.includes("pw-refused-1"));
     assert.equal(dbInstanceService.isTerminal(err), true);
     assert.equal((await readDBInstance(mine, spec(id))).found, false);
+  });
+
+  describe("every ACK field group: sent on create and on update, read back, compared", () => {
+    /** The default VPC's subnets, from EC2 (no EC2 client here: moto reads the service from the credential scope). */
+    async function defaultSubnets(): Promise<string[]> {
+      const res = await fetch(emulator.endpoint, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          authorization: `AWS4-HMAC-SHA256 Credential=${defaultCredentials.accessKeyId}/20240101/${region}/ec2/aws4_request, SignedHeaders=host, Signature=0`,
+        },
+        body: "Action=DescribeSubnets&Version=2016-11-15",
+      });
+      const ids = [...(await res.text()).matchAll(/<subnetId>(subnet-[0-9a-f]+)<\/subnetId>/g)].map(
+        (m) => m[1] ?? "",
+      );
+      assert.ok(ids.length >= 2, "moto's default VPC has subnets");
+      return ids;
+    }
+
+    test("placement: subnet group, security groups, port and Availability Zone on create; a changed security group set is corrected", async () => {
+      const id = uniqueId("vpc");
+      const group = `${id}-subnets`;
+      await mine.rds.send(
+        new CreateDBSubnetGroupCommand({
+          DBSubnetGroupName: group,
+          DBSubnetGroupDescription: "crossrole test",
+          SubnetIds: (await defaultSubnets()).slice(0, 2),
+        }),
+      );
+      const desired = spec(id, {
+        dbSubnetGroupName: group,
+        vpcSecurityGroupIDs: ["sg-0000000000000000a", "sg-0000000000000000b"],
+        port: 5433,
+        availabilityZone: `${region}b`,
+      });
+      const sent = await rdsRequestsDuring(() => createDBInstance(mine, desired, owner, "pw-12345678"));
+      assert.deepEqual(actions(sent), ["CreateDBInstance"], "all of it in the create call");
+      const r = await readDBInstance(mine, desired);
+      assert.ok(r.found);
+      assert.equal(r.dbInstance.dbSubnetGroupName, group);
+      assert.deepEqual(r.dbInstance.vpcSecurityGroupIDs, ["sg-0000000000000000a", "sg-0000000000000000b"]);
+      assert.equal(r.dbInstance.port, 5433);
+      assert.equal(r.dbInstance.availabilityZone, `${region}b`);
+      assert.deepEqual(dbInstanceService.diff(desired, r.dbInstance), []);
+      const status = dbInstanceService.statusFrom?.(r.dbInstance) ?? {};
+      assert.equal((status["dbSubnetGroup"] as { dbSubnetGroupName?: string }).dbSubnetGroupName, group);
+      assert.deepEqual(status["vpcSecurityGroups"], [
+        { vpcSecurityGroupID: "sg-0000000000000000a", status: "active" },
+        { vpcSecurityGroupID: "sg-0000000000000000b", status: "active" },
+      ]);
+      assert.equal(status["dbInstancePort"], 5433);
+
+      await mine.rds.send(
+        new ModifyDBInstanceCommand({
+          DBInstanceIdentifier: id,
+          VpcSecurityGroupIds: ["sg-0000000000000000c"],
+          ApplyImmediately: true,
+        }),
+      );
+      const drifted = await readDBInstance(mine, desired);
+      assert.ok(drifted.found);
+      assert.deepEqual(dbInstanceService.diff(desired, drifted.dbInstance), ["spec.vpcSecurityGroupIDs"]);
+      await updateDBInstance(mine, desired, drifted.dbInstance, owner);
+      assert.deepEqual(
+        (await describeIn(mine, id))?.VpcSecurityGroups?.map((g) => g.VpcSecurityGroupId),
+        ["sg-0000000000000000a", "sg-0000000000000000b"],
+      );
+      await deleteDBInstance(mine, id);
+    });
+
+    test("settings: windows, versions, licence, IOPS and throughput, autoscaling, CA, copyTagsToSnapshot, IAM auth, log exports, monitoring; removal turns them off", async () => {
+      const id = uniqueId("settings");
+      const role = `arn:aws:iam::${myAccount}:role/rds-monitoring`;
+      const desired = spec(id, {
+        storageType: "gp3",
+        iops: 3000,
+        storageThroughput: 125,
+        maxAllocatedStorage: 100,
+        preferredBackupWindow: "03:00-03:30",
+        // RDS stores the window lowercase: the spec's capitals are no drift.
+        preferredMaintenanceWindow: "Sun:05:00-Sun:06:00",
+        autoMinorVersionUpgrade: false,
+        licenseModel: "postgresql-license",
+        caCertificateIdentifier: "rds-ca-rsa2048-g1",
+        copyTagsToSnapshot: true,
+        enableIAMDatabaseAuthentication: true,
+        enableCloudwatchLogsExports: ["postgresql", "upgrade"],
+        monitoringInterval: 30,
+        monitoringRoleARN: role,
+        storageEncrypted: true,
+        kmsKeyID: `arn:aws:kms:${region}:${myAccount}:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
+      });
+      await createDBInstance(mine, desired, owner, "pw-12345678");
+      const r = await readDBInstance(mine, desired);
+      assert.ok(r.found);
+      const o = r.dbInstance;
+      assert.deepEqual(
+        [
+          o.iops,
+          o.storageThroughput,
+          o.maxAllocatedStorage,
+          o.preferredBackupWindow,
+          o.preferredMaintenanceWindow,
+        ],
+        [3000, 125, 100, "03:00-03:30", "sun:05:00-sun:06:00"],
+      );
+      assert.deepEqual(
+        [o.autoMinorVersionUpgrade, o.licenseModel, o.caCertificateIdentifier, o.copyTagsToSnapshot],
+        [false, "postgresql-license", "rds-ca-rsa2048-g1", true],
+      );
+      assert.deepEqual(
+        [
+          o.enableIAMDatabaseAuthentication,
+          o.enableCloudwatchLogsExports,
+          o.monitoringInterval,
+          o.monitoringRoleARN,
+        ],
+        [true, ["postgresql", "upgrade"], 30, role],
+      );
+      assert.equal(o.kmsKeyID, desired.kmsKeyID);
+      assert.deepEqual(dbInstanceService.diff(desired, o), [], "read back as sent: no drift");
+
+      // Changed and removed: one ModifyDBInstance; RDS then has exactly the spec.
+      const {
+        copyTagsToSnapshot: _c,
+        enableIAMDatabaseAuthentication: _i,
+        monitoringInterval: _m,
+        maxAllocatedStorage: _a,
+        ...rest
+      } = desired;
+      const changed = {
+        ...rest,
+        enableCloudwatchLogsExports: ["postgresql"],
+        preferredBackupWindow: "04:00-04:30",
+        iops: 4000,
+        caCertificateIdentifier: "rds-ca-ecc384-g1",
+      };
+      const sent = await rdsRequestsDuring(async () => {
+        const paths = await dbInstanceService.update(mine, changed, o, owner, {}, passwords("pw-12345678"));
+        assert.deepEqual([...paths].sort(), [
+          "spec.caCertificateIdentifier",
+          "spec.copyTagsToSnapshot",
+          "spec.enableCloudwatchLogsExports",
+          "spec.enableIAMDatabaseAuthentication",
+          "spec.iops",
+          "spec.maxAllocatedStorage",
+          "spec.monitoringInterval",
+          "spec.preferredBackupWindow",
+        ]);
+      });
+      assert.deepEqual(actions(sent), ["ModifyDBInstance"]);
+      const after = await readDBInstance(mine, changed);
+      assert.ok(after.found);
+      assert.deepEqual(dbInstanceService.diff(changed, after.dbInstance), []);
+      const a = after.dbInstance;
+      assert.deepEqual(
+        [
+          a.copyTagsToSnapshot,
+          a.enableIAMDatabaseAuthentication,
+          a.monitoringInterval,
+          a.maxAllocatedStorage,
+        ],
+        [false, false, 0, undefined],
+        "what the spec no longer has is off in RDS",
+      );
+      assert.deepEqual(a.enableCloudwatchLogsExports, ["postgresql"]);
+      await deleteDBInstance(mine, id);
+    });
+
+    test("RDS-managed password: manageMasterUserPassword on create fills status.masterUserSecret; false takes the password back with the Secret's", async () => {
+      const id = uniqueId("managed");
+      const desired = dbInstanceSpecSchema.parse({
+        dbInstanceIdentifier: id,
+        dbInstanceClass: "db.t3.micro",
+        engine: "postgres",
+        masterUsername: "dbadmin",
+        manageMasterUserPassword: true,
+      });
+      const created = await rdsRequestsDuring(() => createDBInstance(mine, desired, owner));
+      assert.equal(created[0]?.params["ManageMasterUserPassword"], "true");
+      assert.equal(created[0]?.params["MasterUserPassword"], undefined);
+      const r = await readDBInstance(mine, desired);
+      assert.ok(r.found);
+      assert.equal(r.dbInstance.manageMasterUserPassword, true);
+      assert.deepEqual(dbInstanceService.diff(desired, r.dbInstance), []);
+      const secret = dbInstanceService.statusFrom?.(r.dbInstance)?.["masterUserSecret"] as
+        | { secretARN?: string; secretStatus?: string }
+        | undefined;
+      assert.match(secret?.secretARN ?? "", /^arn:aws:secretsmanager:/);
+
+      const unmanaged = dbInstanceSpecSchema.parse({
+        ...desired,
+        manageMasterUserPassword: false,
+        masterUserPassword: { name: "orders-db", key: "password" },
+      });
+      const sent = await rdsRequestsDuring(() =>
+        dbInstanceService.update(mine, unmanaged, r.dbInstance, owner, {}, passwords("taken-back-1")),
+      );
+      assert.equal(sent[0]?.params["ManageMasterUserPassword"], "false");
+      assert.equal(sent[0]?.params["MasterUserPassword"], "taken-back-1", "RDS needs a password back");
+      const after = await readDBInstance(mine, unmanaged);
+      assert.ok(after.found);
+      assert.equal(after.dbInstance.manageMasterUserPassword, undefined);
+      assert.deepEqual(dbInstanceService.diff(unmanaged, after.dbInstance), []);
+      await deleteDBInstance(mine, id);
+    });
+
+    test("what moto keeps but never reports back, checked on the wire: Performance and Database Insights, processor features, time zone, backup target, TDE, a new port, leaving a domain", async () => {
+      // moto's DescribeDBInstances has no PerformanceInsightsEnabled, PerformanceInsightsKMSKeyId,
+      // DatabaseInsightsMode, ProcessorFeatures, Timezone, BackupTarget or TdeCredentialArn, and
+      // ModifyDBInstance ignores DBPortNumber and DisableDomain: what crossrole sends is checked
+      // in moto's own request recording (the wire).
+      const id = uniqueId("wire");
+      const desired = spec(id, {
+        performanceInsightsEnabled: true,
+        performanceInsightsKMSKeyID: "pi-key",
+        performanceInsightsRetentionPeriod: 7,
+        databaseInsightsMode: "standard",
+        processorFeatures: [{ name: "coreCount", value: "2" }],
+        timezone: "UTC",
+        backupTarget: "region",
+        tdeCredentialARN: "arn:aws:tde:x",
+        tdeCredentialPassword: "tde-secret-1",
+        domain: "d-1234567890",
+        domainIAMRoleName: "rds-directory",
+      });
+      const created = await rdsRequestsDuring(() => createDBInstance(mine, desired, owner, "pw-12345678"));
+      const c = created[0]?.params ?? {};
+      assert.deepEqual(
+        [
+          c["EnablePerformanceInsights"],
+          c["PerformanceInsightsKMSKeyId"],
+          c["PerformanceInsightsRetentionPeriod"],
+          c["DatabaseInsightsMode"],
+          c["ProcessorFeatures.ProcessorFeature.1.Name"],
+          c["ProcessorFeatures.ProcessorFeature.1.Value"],
+          c["Timezone"],
+          c["BackupTarget"],
+          c["TdeCredentialArn"],
+          c["TdeCredentialPassword"],
+          c["Domain"],
+          c["DomainIAMRoleName"],
+        ],
+        [
+          "true",
+          "pi-key",
+          "7",
+          "standard",
+          "coreCount",
+          "2",
+          "UTC",
+          "region",
+          "arn:aws:tde:x",
+          "tde-secret-1",
+          "d-1234567890",
+          "rds-directory",
+        ],
+      );
+      const r = await readDBInstance(mine, desired);
+      assert.ok(r.found);
+      const { domain: _d, ...withoutDomain } = desired;
+      const changed = {
+        ...withoutDomain,
+        port: 6543,
+        performanceInsightsEnabled: false,
+        processorFeatures: [{ name: "coreCount", value: "4" }],
+        tdeCredentialARN: "arn:aws:tde:y",
+      };
+      const sent = await rdsRequestsDuring(() =>
+        updateDBInstance(mine, changed, { ...r.dbInstance, ...desired, port: 5432 }, owner),
+      );
+      const m = sent[0]?.params ?? {};
+      assert.deepEqual(actions(sent), ["ModifyDBInstance"]);
+      assert.deepEqual(
+        [
+          m["DBPortNumber"],
+          m["EnablePerformanceInsights"],
+          m["ProcessorFeatures.ProcessorFeature.1.Value"],
+          m["TdeCredentialArn"],
+          m["TdeCredentialPassword"],
+          m["DisableDomain"],
+          m["ApplyImmediately"],
+        ],
+        ["6543", "false", "4", "arn:aws:tde:y", "tde-secret-1", "true", "true"],
+      );
+      await deleteDBInstance(mine, id);
+    });
+
+    test("a field RDS refuses is terminal naming the field and RDS's reason; a group it cannot find names its field; nothing is created", async () => {
+      const id = uniqueId("bad-field");
+      const err = await rdsError(() =>
+        createDBInstance(mine, spec(id, { monitoringInterval: 60 }), owner, "pw-bad-field-1"),
+      );
+      assert.equal(err.terminal, true);
+      assert.equal(err.code, "InvalidParameterCombination");
+      assert.equal(err.field, "spec.monitoringRoleARN");
+      assert.equal((await readDBInstance(mine, spec(id))).found, false);
+
+      const missing = await rdsError(() =>
+        createDBInstance(mine, spec(id, { optionGroupName: "no-such-options" }), owner, "pw-bad-field-1"),
+      );
+      assert.equal(missing.field, "spec.optionGroupName");
+      assert.match(
+        missing.message,
+        /^spec\.optionGroupName: CreateDBInstance on DB instance ".*" failed with OptionGroupNotFound/,
+      );
+      assert.equal((await readDBInstance(mine, spec(id))).found, false);
+    });
   });
 });

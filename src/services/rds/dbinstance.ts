@@ -121,9 +121,19 @@ export async function readDBInstance(
   return { found: true, dbInstance };
 }
 
-/** What a call that sends `password` (when there is one) tells classifyError: it carried a secret. */
-function carrying(password: string | undefined): { secretFields?: readonly string[] } {
-  return password === undefined ? {} : { secretFields: [masterUserPasswordPath] };
+/** The spec path of the TDE credential's password (ACK keeps it in the spec, as a string). */
+export const tdeCredentialPasswordPath = "spec.tdeCredentialPassword";
+
+/**
+ * What a call tells classifyError about the secrets it carried (the master password when there
+ * is one, the TDE credential's password when sent): RDS's message is then withheld.
+ */
+function carrying(password: string | undefined, tdePassword?: string): { secretFields?: readonly string[] } {
+  const secretFields = [
+    ...(password === undefined ? [] : [masterUserPasswordPath]),
+    ...(tdePassword === undefined ? [] : [tdeCredentialPasswordPath]),
+  ];
+  return secretFields.length === 0 ? {} : { secretFields };
 }
 
 export type CreateResult =
@@ -155,7 +165,7 @@ export async function createDBInstance(
         new CreateDBInstanceCommand(createDBInstanceInput(spec, ownerTags, masterUserPassword)),
         o,
       ),
-    carrying(masterUserPassword),
+    carrying(masterUserPassword, spec.tdeCredentialPassword),
   );
   return out === undefined
     ? { created: false }
@@ -171,7 +181,9 @@ export interface UpdateResult {
 /**
  * Brings the instance to `desired`: the user's tags first (AddTagsToResource /
  * RemoveTagsFromResource, always keeping `ownerTags`), then one ModifyDBInstance with
- * ApplyImmediately for every changed setting and, when given, the new master password.
+ * ApplyImmediately for every changed setting and, when given, the new master password (the
+ * module hands it when the Secret changed, and when manageMasterUserPassword turns off: RDS
+ * then needs a password).
  */
 export async function updateDBInstance(
   client: DBInstanceClient,
@@ -195,6 +207,7 @@ export async function updateDBInstance(
   );
   if (settings.length > 0 || newMasterUserPassword !== undefined) {
     const fields = settings.map((d) => d.field);
+    const input = modifyDBInstanceInput(desired, fields, newMasterUserPassword, observed);
     const paths = [
       ...settings.map((d) => d.path),
       ...(newMasterUserPassword === undefined ? [] : [masterUserPasswordPath]),
@@ -203,15 +216,11 @@ export async function updateDBInstance(
       ctx,
       "ModifyDBInstance",
       id,
-      (o) =>
-        client.rds.send(
-          new ModifyDBInstanceCommand(modifyDBInstanceInput(desired, fields, newMasterUserPassword)),
-          o,
-        ),
+      (o) => client.rds.send(new ModifyDBInstanceCommand(input), o),
       {
         ...(paths.length === 1 && paths[0] !== undefined ? { field: paths[0] } : {}),
         fields: paths,
-        ...carrying(newMasterUserPassword),
+        ...carrying(newMasterUserPassword, input.TdeCredentialPassword),
       },
     );
     changed.push(...settings);

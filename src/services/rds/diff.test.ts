@@ -129,15 +129,131 @@ describe("lateInitialize", () => {
     assert.deepEqual(r.spec, { ...base, dbName: "postgres" });
     assert.equal(lateInitialize(base, base).spec, base, "nothing to fill: the same object");
   });
-  test("never writes a value the spec's schema refuses (io1) nor one RDS does not have", () => {
+  test("never writes a value the spec's schema refuses (aurora's storage) nor one RDS does not have", () => {
     const minimal: DBInstanceFields = {
       dbInstanceIdentifier: "orders",
       dbInstanceClass: "db.t3.micro",
       engine: "postgres",
     };
     const { dbName: _d, ...noDbName } = { ...base, dbName: undefined };
-    const r = lateInitialize(minimal, { ...noDbName, storageType: "io1" as DBInstanceFields["storageType"] });
+    const r = lateInitialize(minimal, {
+      ...noDbName,
+      storageType: "aurora" as DBInstanceFields["storageType"],
+    });
     assert.ok(!r.initialized.includes("storageType"));
     assert.ok(!r.initialized.includes("dbName"));
+  });
+});
+
+describe("diff of the fields RDS normalises, and of the ones whose absence means off", () => {
+  test("windows and group names compare case-insensitively; security groups and log types as sets", () => {
+    const desired: DBInstanceFields = {
+      ...base,
+      preferredMaintenanceWindow: "Sun:05:00-Sun:06:00",
+      dbSubnetGroupName: "Private",
+      dbParameterGroupName: "PG16",
+      vpcSecurityGroupIDs: ["sg-2", "sg-1"],
+      enableCloudwatchLogsExports: ["upgrade", "postgresql"],
+    };
+    const observed: DBInstanceFields = {
+      ...base,
+      preferredMaintenanceWindow: "sun:05:00-sun:06:00",
+      dbSubnetGroupName: "private",
+      dbParameterGroupName: "pg16",
+      vpcSecurityGroupIDs: ["sg-1", "sg-2"],
+      enableCloudwatchLogsExports: ["postgresql", "upgrade"],
+    };
+    assert.deepEqual(paths(desired, observed), []);
+    assert.deepEqual(paths(desired, { ...observed, vpcSecurityGroupIDs: ["sg-1"] }), [
+      "spec.vpcSecurityGroupIDs",
+    ]);
+  });
+
+  test("absent copyTagsToSnapshot, IAM auth, Performance Insights, monitoring, log exports and autoscaling mean off", () => {
+    const on: DBInstanceFields = {
+      ...base,
+      copyTagsToSnapshot: true,
+      enableIAMDatabaseAuthentication: true,
+      performanceInsightsEnabled: true,
+      monitoringInterval: 60,
+      enableCloudwatchLogsExports: ["postgresql"],
+      maxAllocatedStorage: 100,
+      domain: "d-1",
+    };
+    assert.deepEqual(paths(on, on), []);
+    assert.deepEqual(paths(base, on), [
+      "spec.maxAllocatedStorage",
+      "spec.copyTagsToSnapshot",
+      "spec.enableIAMDatabaseAuthentication",
+      "spec.enableCloudwatchLogsExports",
+      "spec.monitoringInterval",
+      "spec.performanceInsightsEnabled",
+      "spec.domain",
+    ]);
+    assert.deepEqual(
+      paths(base, { ...base, maxAllocatedStorage: 20, monitoringInterval: 0, copyTagsToSnapshot: false }),
+      [],
+      "RDS's way of saying off is not drift",
+    );
+  });
+
+  test("a KMS key matches by ARN or key ID; an alias is taken as matching", () => {
+    const arn = "arn:aws:kms:eu-west-1:111111111111:key/1234";
+    for (const want of [arn, "1234", "alias/rds"]) {
+      assert.deepEqual(
+        paths({ ...base, performanceInsightsKMSKeyID: want }, { ...base, performanceInsightsKMSKeyID: arn }),
+        [],
+        want,
+      );
+    }
+    assert.deepEqual(
+      paths({ ...base, performanceInsightsKMSKeyID: "5678" }, { ...base, performanceInsightsKMSKeyID: arn }),
+      ["spec.performanceInsightsKMSKeyID"],
+    );
+  });
+
+  test("manageMasterUserPassword, processor features and TDE are compared only while the spec sets them", () => {
+    const managed: DBInstanceFields = {
+      ...base,
+      manageMasterUserPassword: true,
+      processorFeatures: [{ name: "coreCount", value: "2" }],
+    };
+    assert.deepEqual(paths(base, managed), []);
+    assert.deepEqual(paths({ ...base, manageMasterUserPassword: false }, managed), [
+      "spec.manageMasterUserPassword",
+    ]);
+    assert.deepEqual(paths({ ...base, useDefaultProcessorFeatures: true }, managed), [
+      "spec.processorFeatures",
+    ]);
+    assert.deepEqual(paths({ ...base, tdeCredentialARN: "arn:tde" }, base), ["spec.tdeCredentialARN"]);
+  });
+
+  test("late initialisation copies RDS's placement and settings, but no Availability Zone beside Multi-AZ", () => {
+    const observed: DBInstanceFields = {
+      ...base,
+      availabilityZone: "eu-west-1a",
+      port: 5432,
+      vpcSecurityGroupIDs: ["sg-1"],
+      dbSubnetGroupName: "default",
+      preferredBackupWindow: "03:00-03:30",
+    };
+    const r = lateInitialize(
+      { dbInstanceIdentifier: "orders", dbInstanceClass: "db.t3.micro", engine: "postgres" },
+      observed,
+    );
+    for (const f of [
+      "availabilityZone",
+      "port",
+      "vpcSecurityGroupIDs",
+      "dbSubnetGroupName",
+      "preferredBackupWindow",
+    ] as const) {
+      assert.ok(r.initialized.includes(f), f);
+    }
+    const multi = lateInitialize(
+      { dbInstanceIdentifier: "orders", dbInstanceClass: "db.t3.micro", engine: "postgres" },
+      { ...observed, multiAZ: true },
+    );
+    assert.ok(!multi.initialized.includes("availabilityZone"));
   });
 });

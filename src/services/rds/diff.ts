@@ -1,20 +1,24 @@
 // Which settings of a DB instance differ between the spec and what RDS has (drift), and late
 // initialisation of the ones RDS gives a default. Pure.
 //
-// What an absent field means: "whatever RDS has" (RDS's default at creation), copied into the
-// spec once by `lateInitialize` — as ACK late-initialises engineVersion, allocatedStorage,
-// masterUsername, dbName, multiAZ, storageType, storageEncrypted, publiclyAccessible,
-// backupRetentionPeriod and deletionProtection — and managed from then on. `tags` absent means
-// none: out-of-band additions are corrected, as ACK does.
-//
-// Compared (and changed with ModifyDBInstance): dbInstanceClass, engineVersion,
-// allocatedStorage, multiAZ, storageType, publiclyAccessible, backupRetentionPeriod,
-// deletionProtection; tags with Add/RemoveTagsFromResource. Never compared: what RDS cannot
-// change (dbInstanceIdentifier, engine, masterUsername, dbName, storageEncrypted: immutable at
-// admission) and masterUserPassword (RDS never reveals it; its Secret's changes are applied
+// What an absent field means (the declaration's notes say it in each field's description):
+// - "whatever RDS has" for the settings RDS gives a default (engineVersion, allocatedStorage,
+//   port, windows, parameter and option groups, subnet group, security groups, CA, ...):
+//   copied into the spec once by `lateInitialize`, as ACK does, and managed from then on.
+// - off for copyTagsToSnapshot, enableIAMDatabaseAuthentication, performanceInsightsEnabled
+//   (false), enableCloudwatchLogsExports (none), monitoringInterval (0), maxAllocatedStorage
+//   (no autoscaling) and domain (none): RDS's value is drift, taken back (mapping.ts `removal`).
+// - kept for manageMasterUserPassword, masterUserSecretKMSKeyID, tdeCredentialARN and
+//   processorFeatures (unless useDefaultProcessorFeatures): compared only while the spec sets them.
+// - tags absent means none: out-of-band additions are corrected, as ACK does.
+// Never compared: what RDS cannot change (identifier, engine, masterUsername, dbName,
+// storageEncrypted, kmsKeyID, availabilityZone, characterSetName, ...: immutable at admission)
+// and the secrets (RDS never reveals them; the master password's Secret changes are applied
 // instead, see dbinstance.ts).
 //
-// Two comparisons are one-sided, because RDS only moves one way:
+// Compared canonically, as RDS normalises: the maintenance window and group names
+// case-insensitively, security groups, log types and processor features as sets, KMS keys by
+// key ID or ARN. Two comparisons are one-sided, because RDS only moves one way:
 // - engineVersion: "16" matches "16.4" (RDS picks the minor version, as in ACK); within a major
 //   version only a spec newer than RDS is drift — a minor upgrade RDS applied on its own
 //   (auto minor version upgrade) is not undone (RDS cannot downgrade), one the spec asks for is
@@ -38,10 +42,32 @@ export const lateInitializedFields = [
   "masterUsername",
   "dbName",
   "multiAZ",
+  "availabilityZone",
   "storageType",
+  "iops",
+  "storageThroughput",
   "storageEncrypted",
+  "kmsKeyID",
   "publiclyAccessible",
+  "port",
+  "networkType",
+  "dbSubnetGroupName",
+  "vpcSecurityGroupIDs",
+  "dbParameterGroupName",
+  "optionGroupName",
+  "caCertificateIdentifier",
   "backupRetentionPeriod",
+  "preferredBackupWindow",
+  "preferredMaintenanceWindow",
+  "autoMinorVersionUpgrade",
+  "licenseModel",
+  "monitoringRoleARN",
+  "performanceInsightsKMSKeyID",
+  "performanceInsightsRetentionPeriod",
+  "databaseInsightsMode",
+  "promotionTier",
+  "domainIAMRoleName",
+  "enableCustomerOwnedIP",
   "deletionProtection",
 ] as const satisfies readonly (keyof DBInstanceFields)[];
 export type LateInitializedField = (typeof lateInitializedFields)[number];
@@ -52,6 +78,14 @@ export type FieldDifference = FieldDifferenceOf<DBInstanceField>;
 export function diff(desired: DBInstanceFields, observed: DBInstanceFields): FieldDifference[] {
   return differingFields(dbInstanceFields, desired, observed, equalField);
 }
+
+/** Fields whose absence means off: RDS's value is drift unless it is off too. */
+const offWhenAbsent = {
+  copyTagsToSnapshot: false,
+  enableIAMDatabaseAuthentication: false,
+  performanceInsightsEnabled: false,
+  monitoringInterval: 0,
+} as const;
 
 function equalField(field: DBInstanceField, desired: DBInstanceFields, observed: DBInstanceFields): boolean {
   switch (field) {
@@ -65,6 +99,57 @@ function equalField(field: DBInstanceField, desired: DBInstanceFields, observed:
         desired.allocatedStorage === undefined ||
         (observed.allocatedStorage !== undefined && desired.allocatedStorage <= observed.allocatedStorage)
       );
+    case "copyTagsToSnapshot":
+    case "enableIAMDatabaseAuthentication":
+    case "performanceInsightsEnabled":
+    case "monitoringInterval":
+      return (desired[field] ?? offWhenAbsent[field]) === (observed[field] ?? offWhenAbsent[field]);
+    case "maxAllocatedStorage": {
+      // RDS reports no maximum (or one no larger than the storage) when autoscaling is off.
+      const allocated = observed.allocatedStorage ?? 0;
+      const autoscaling = (m: number | undefined) => (m !== undefined && m > allocated ? m : undefined);
+      return desired.maxAllocatedStorage === undefined
+        ? autoscaling(observed.maxAllocatedStorage) === undefined
+        : desired.maxAllocatedStorage === observed.maxAllocatedStorage;
+    }
+    case "enableCloudwatchLogsExports":
+      return sameSet(desired.enableCloudwatchLogsExports ?? [], observed.enableCloudwatchLogsExports ?? []);
+    case "domain":
+      return (desired.domain ?? "") === (observed.domain ?? "");
+    case "processorFeatures": {
+      const want = desired.processorFeatures;
+      if (want === undefined) {
+        return (
+          desired.useDefaultProcessorFeatures !== true || (observed.processorFeatures ?? []).length === 0
+        );
+      }
+      const feature = (f: { name?: string | undefined; value?: string | undefined }) =>
+        `${f.name}=${f.value}`;
+      return sameSet(want.map(feature), (observed.processorFeatures ?? []).map(feature));
+    }
+    case "vpcSecurityGroupIDs":
+      return (
+        desired.vpcSecurityGroupIDs === undefined ||
+        sameSet(desired.vpcSecurityGroupIDs, observed.vpcSecurityGroupIDs ?? [])
+      );
+    case "preferredMaintenanceWindow":
+    case "dbSubnetGroupName":
+    case "dbParameterGroupName":
+    case "optionGroupName": {
+      // RDS stores these lowercase (and the window's days as it likes): compare case-insensitively.
+      const want = desired[field];
+      return want === undefined || want.toLowerCase() === observed[field]?.toLowerCase();
+    }
+    case "performanceInsightsKMSKeyID":
+    case "masterUserSecretKMSKeyID": {
+      const want = desired[field];
+      return want === undefined || sameKmsKey(want, observed[field]);
+    }
+    case "manageMasterUserPassword":
+      return (
+        desired.manageMasterUserPassword === undefined ||
+        desired.manageMasterUserPassword === (observed.manageMasterUserPassword ?? false)
+      );
     case "tags":
       return sameJson(canonicalTags(desired), canonicalTags(observed));
     default: {
@@ -72,6 +157,23 @@ function equalField(field: DBInstanceField, desired: DBInstanceFields, observed:
       return want === undefined || want === observed[field];
     }
   }
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const x = [...new Set(a)].sort();
+  const y = [...new Set(b)].sort();
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+/**
+ * Whether a KMS key the spec names is the one RDS reports (always as a key ARN): the same ARN,
+ * or the key ID it ends with. An alias cannot be resolved without KMS: it is taken as matching,
+ * so it never causes a change at every resync.
+ */
+export function sameKmsKey(desired: string, observed: string | undefined): boolean {
+  if (observed === undefined) return false;
+  if (desired === observed || observed.endsWith(`:key/${desired}`)) return true;
+  return /(^|:)alias\//.test(desired);
 }
 
 /** Whether RDS's engine version must be changed to the spec's (see the file comment). */
@@ -105,23 +207,25 @@ function canonicalTags(spec: DBInstanceFields): [string, string][] {
   return canonicalTagMap(tagMapOf(spec.tags));
 }
 
-/** A storage type the spec may hold (io1 and io2 need iops, which crossrole does not manage). */
+/** A storage type the spec may hold (RDS may report others, such as aurora's). */
 export function specStorageType(t: string | undefined): StorageType | undefined {
-  return t !== undefined && t !== "io1" && t !== "io2" && (storageTypes as readonly string[]).includes(t)
-    ? (t as StorageType)
-    : undefined;
+  return t !== undefined && (storageTypes as readonly string[]).includes(t) ? (t as StorageType) : undefined;
 }
 
 /**
  * Fills the late-initialised fields the spec leaves out with what RDS has (only values the
- * spec's schema accepts: an io1 storage type is left out). Returns the spec (a new object when
+ * spec's schema accepts: a storage type it does not know is left out). Returns the spec (a new object when
  * something was filled) and the fields filled.
  */
 export function lateInitialize<Spec extends DBInstanceFields>(
   spec: Spec,
   observed: DBInstanceFields,
 ): { spec: Spec; initialized: LateInitializedField[] } {
-  return lateInitializeFields(spec, lateInitializedFields, (field) =>
-    field === "storageType" ? specStorageType(observed.storageType) : observed[field],
-  );
+  return lateInitializeFields(spec, lateInitializedFields, (field) => {
+    if (field === "storageType") return specStorageType(observed.storageType);
+    // RDS refuses an Availability Zone beside Multi-AZ: a Multi-AZ instance's is not copied.
+    if (field === "availabilityZone")
+      return observed.multiAZ === true ? undefined : observed.availabilityZone;
+    return observed[field];
+  });
 }

@@ -153,5 +153,52 @@ describe("RDS errors", () => {
       "spec.backupRetentionPeriod",
     );
     assert.equal(fieldFromMessage("nothing known"), undefined);
+    for (const [message, field] of [
+      ["Invalid security group , groupId= sg-1, groupName=.", "spec.vpcSecurityGroupIDs"],
+      ["DBSubnetGroupName must be set", "spec.dbSubnetGroupName"],
+      ["Invalid value for MaxAllocatedStorage", "spec.maxAllocatedStorage"],
+      ["The specified KmsKeyId is not valid", "spec.kmsKeyID"],
+      ["Invalid PerformanceInsightsKMSKeyId", "spec.performanceInsightsKMSKeyID"],
+      ["ManageMasterUserPassword can't be used with MasterUserPassword", "spec.manageMasterUserPassword"],
+      ["Invalid port number: 80", "spec.port"],
+      ["Invalid Iops to storage ratio", "spec.iops"],
+      ["The preferred maintenance window overlaps the backup window", "spec.preferredBackupWindow"],
+      ["You must specify a MonitoringInterval value other than 0", "spec.monitoringInterval"],
+      ["Invalid log types: slowquery", "spec.enableCloudwatchLogsExports"],
+    ] as const) {
+      assert.equal(fieldFromMessage(message), field, message);
+    }
+  });
+
+  test("an engine and class pair RDS refuses is terminal, naming spec.dbInstanceClass, with RDS's reason", () => {
+    const reason =
+      "RDS does not support creating a DB instance with the following combination: DBInstanceClass=db.t2.micro, Engine=postgres, EngineVersion=16.3, LicenseModel=postgresql-license.";
+    const e = classifyError(sdk("InvalidParameterCombination", reason), {
+      operation: "CreateDBInstance",
+      dbInstance: "orders",
+    });
+    assert.ok(e.terminal);
+    assert.equal(e.field, "spec.dbInstanceClass");
+    assert.ok(e.message.includes(reason), e.message);
+  });
+
+  test("a group, key or network RDS cannot find names its field; one that may appear later is retried", () => {
+    for (const [name, field, terminal] of [
+      ["DBSubnetGroupNotFoundFault", "spec.dbSubnetGroupName", false],
+      ["DBParameterGroupNotFoundFault", "spec.dbParameterGroupName", false],
+      ["OptionGroupNotFoundFault", "spec.optionGroupName", false],
+      ["AuthorizationNotFoundFault", "spec.vpcSecurityGroupIDs", false],
+      ["KMSKeyNotAccessibleFault", "spec.kmsKeyID", false],
+      ["NetworkTypeNotSupported", "spec.networkType", true],
+      ["DBSubnetGroupDoesNotCoverEnoughAZs", "spec.dbSubnetGroupName", true],
+    ] as const) {
+      const e = classifyError(sdk(name, "not there", 404), {
+        operation: "CreateDBInstance",
+        dbInstance: "orders",
+      });
+      assert.equal(e.field, field, name);
+      assert.equal(e.terminal, terminal, name);
+      assert.ok(e.message.startsWith(`${field}: `), e.message);
+    }
   });
 });

@@ -54,7 +54,32 @@ const terminalCodes = new Set([
   "ValidationError",
   "StorageTypeNotSupported",
   "InvalidDBInstanceIdentifier",
+  "NetworkTypeNotSupported",
+  "ProvisionedIopsNotAvailableInAZ",
+  "DBSubnetGroupDoesNotCoverEnoughAZs",
 ]);
+
+/**
+ * RDS's codes that are about one spec field whatever the message says: a group, key, role or
+ * certificate the field names that RDS cannot find or use. Those that may appear later (a
+ * subnet group another tool creates) stay retryable; the field is named either way.
+ */
+const fieldsByCode: Readonly<Record<string, string>> = {
+  DBSubnetGroupNotFound: "spec.dbSubnetGroupName",
+  DBSubnetGroupDoesNotCoverEnoughAZs: "spec.dbSubnetGroupName",
+  InvalidSubnet: "spec.dbSubnetGroupName",
+  InvalidVPCNetworkState: "spec.dbSubnetGroupName",
+  DBParameterGroupNotFound: "spec.dbParameterGroupName",
+  OptionGroupNotFound: "spec.optionGroupName",
+  DBSecurityGroupNotFound: "spec.vpcSecurityGroupIDs",
+  AuthorizationNotFound: "spec.vpcSecurityGroupIDs",
+  KMSKeyNotAccessible: "spec.kmsKeyID",
+  DomainNotFound: "spec.domain",
+  CertificateNotFound: "spec.caCertificateIdentifier",
+  NetworkTypeNotSupported: "spec.networkType",
+  ProvisionedIopsNotAvailableInAZ: "spec.iops",
+  StorageTypeNotSupported: "spec.storageType",
+};
 
 const genericNames = new Set([...genericErrorNames, "RDSServiceException"]);
 
@@ -94,20 +119,53 @@ export function isDeletionProtected(err: unknown): boolean {
 
 /** RDS's request parameters → the spec field they come from, for messages that name a parameter. */
 const fieldsByParameter: readonly [RegExp, string][] = [
+  [/ManageMasterUserPassword/i, "spec.manageMasterUserPassword"],
+  [/MasterUserSecretKmsKeyId/i, "spec.masterUserSecretKMSKeyID"],
+  [/TdeCredential/i, "spec.tdeCredentialARN"],
   [/MasterUserPassword|password/i, "spec.masterUserPassword"],
   [/MasterUsername|master user ?name/i, "spec.masterUsername"],
   [/DBInstanceIdentifier/i, "spec.dbInstanceIdentifier"],
   [/DBInstanceClass|instance class/i, "spec.dbInstanceClass"],
+  [/MaxAllocatedStorage|max storage|storage autoscaling/i, "spec.maxAllocatedStorage"],
   [/AllocatedStorage|storage size|allocated storage/i, "spec.allocatedStorage"],
   [/EngineVersion|engine version|\bversion\b/i, "spec.engineVersion"],
   [/\bEngine\b/i, "spec.engine"],
   [/StorageType|storage type/i, "spec.storageType"],
+  [/PerformanceInsightsKMSKeyId/i, "spec.performanceInsightsKMSKeyID"],
+  [/PerformanceInsightsRetentionPeriod/i, "spec.performanceInsightsRetentionPeriod"],
+  [/EnablePerformanceInsights|Performance Insights/i, "spec.performanceInsightsEnabled"],
+  [/DatabaseInsightsMode|Database Insights/i, "spec.databaseInsightsMode"],
+  [/KmsKeyId|KMS key/i, "spec.kmsKeyID"],
   [/StorageEncrypted|encrypt/i, "spec.storageEncrypted"],
   [/MultiAZ|Multi-AZ/i, "spec.multiAZ"],
   [/PubliclyAccessible|publicly accessible/i, "spec.publiclyAccessible"],
   [/BackupRetentionPeriod|retention period/i, "spec.backupRetentionPeriod"],
   [/DeletionProtection|deletion protection/i, "spec.deletionProtection"],
   [/DBName|database name/i, "spec.dbName"],
+  [/VpcSecurityGroup|security group/i, "spec.vpcSecurityGroupIDs"],
+  [/DBSubnetGroup|subnet/i, "spec.dbSubnetGroupName"],
+  [/DBParameterGroup|parameter group/i, "spec.dbParameterGroupName"],
+  [/OptionGroup|option group/i, "spec.optionGroupName"],
+  [/MonitoringRoleArn|monitoring role/i, "spec.monitoringRoleARN"],
+  [/MonitoringInterval|monitoring interval/i, "spec.monitoringInterval"],
+  [/DBPortNumber|\bPort\b/i, "spec.port"],
+  [/StorageThroughput|throughput/i, "spec.storageThroughput"],
+  [/\bIops\b|\bIOPS\b/i, "spec.iops"],
+  [/PreferredBackupWindow|backup window/i, "spec.preferredBackupWindow"],
+  [/PreferredMaintenanceWindow|maintenance window/i, "spec.preferredMaintenanceWindow"],
+  [/CACertificateIdentifier|certificate/i, "spec.caCertificateIdentifier"],
+  [/CloudwatchLogsExport|log types?/i, "spec.enableCloudwatchLogsExports"],
+  [/AvailabilityZone|availability zone/i, "spec.availabilityZone"],
+  [/LicenseModel|license/i, "spec.licenseModel"],
+  [/ProcessorFeature|coreCount|threadsPerCore/i, "spec.processorFeatures"],
+  [/NetworkType|network type/i, "spec.networkType"],
+  [/IAMDatabaseAuthentication|IAM database authentication/i, "spec.enableIAMDatabaseAuthentication"],
+  [/DomainIAMRoleName/i, "spec.domainIAMRoleName"],
+  [/\bDomain\b/i, "spec.domain"],
+  [/CharacterSetName|character set/i, "spec.characterSetName"],
+  [/Timezone|time zone/i, "spec.timezone"],
+  [/PromotionTier/i, "spec.promotionTier"],
+  [/CopyTagsToSnapshot/i, "spec.copyTagsToSnapshot"],
   [/\bTags?\b/i, "spec.tags"],
 ];
 
@@ -171,6 +229,7 @@ export function classifyError(err: unknown, ctx: ErrorContext): DBInstanceError 
   const named = terminalCodes.has(code) ? fieldFromMessage(messageOf(err)) : undefined;
   const field =
     ctx.field ??
+    fieldsByCode[code] ??
     (named !== undefined && (ctx.fields === undefined || ctx.fields.includes(named))
       ? named
       : ctx.fields?.length === 1
@@ -213,6 +272,21 @@ function hint(code: string, ctx: ErrorContext, field: string | undefined): strin
       return ` (RDS has no capacity for this instance class here right now; retrying, or choose another ${field === "spec.dbInstanceClass" ? "class" : "spec.dbInstanceClass"})`;
     case "KMSKeyNotAccessible":
       return " (the KMS key for storage encryption is not usable; retrying)";
+    case "DBSubnetGroupNotFound":
+    case "DBParameterGroupNotFound":
+    case "OptionGroupNotFound":
+    case "DBSecurityGroupNotFound":
+    case "DomainNotFound":
+    case "CertificateNotFound":
+      return ` (RDS finds no such ${field ?? "resource"} in this account and region: create it or fix ${field ?? "the spec"}; retrying)`;
+    case "AuthorizationNotFound":
+    case "InvalidSubnet":
+    case "InvalidVPCNetworkState":
+      return ` (RDS cannot place the instance in that network; fix ${field ?? "the spec"} or the VPC; retrying)`;
+    case "NetworkTypeNotSupported":
+    case "ProvisionedIopsNotAvailableInAZ":
+    case "DBSubnetGroupDoesNotCoverEnoughAZs":
+      return ` (RDS refused the value of ${field}; fix ${field} and the DB instance is reconciled again)`;
     default:
       return undefined;
   }

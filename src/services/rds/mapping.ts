@@ -11,8 +11,10 @@ import type {
   ModifyDBInstanceCommandInput,
 } from "@aws-sdk/client-rds";
 import { parseRegionalArn, regionalArn } from "../arn.ts";
+import { awsMembers, specMembers, toAws } from "../shape-codec.ts";
 import { awsTags, tagMapFromAws, tagMapOf, userTags, withOwnerTags } from "../tag-list.ts";
-import type { DBInstanceEngine, DBInstanceFields, StorageType, Tag } from "./schema.ts";
+import { dbInstanceCodecs, dbInstanceStatusCodecs } from "./generated/db-instance-fields.ts";
+import type { DBInstanceEngine, DBInstanceFields, Tag } from "./schema.ts";
 
 /** What RDS calls the instance: the spec's identifier, lowercased (RDS stores it so). */
 export function awsIdentifier(spec: Pick<DBInstanceFields, "dbInstanceIdentifier">): string {
@@ -42,6 +44,65 @@ export const instanceTags = withOwnerTags;
 // ---- spec → AWS ----
 
 /**
+ * The spec fields CreateDBInstance takes as they are (the generated codecs name their members).
+ * Not here: the identifier (lowercased), the password (a Secret), tags (with ownership tags),
+ * useDefaultProcessorFeatures (ModifyDBInstance's) and the fields the spec check refuses.
+ */
+export const createFields = [
+  "dbInstanceClass",
+  "engine",
+  "engineVersion",
+  "allocatedStorage",
+  "masterUsername",
+  "manageMasterUserPassword",
+  "masterUserSecretKMSKeyID",
+  "dbName",
+  "multiAZ",
+  "availabilityZone",
+  "storageType",
+  "iops",
+  "storageThroughput",
+  "maxAllocatedStorage",
+  "storageEncrypted",
+  "kmsKeyID",
+  "publiclyAccessible",
+  "port",
+  "networkType",
+  "dbSubnetGroupName",
+  "vpcSecurityGroupIDs",
+  "dbParameterGroupName",
+  "optionGroupName",
+  "caCertificateIdentifier",
+  "backupRetentionPeriod",
+  "preferredBackupWindow",
+  "preferredMaintenanceWindow",
+  "backupTarget",
+  "copyTagsToSnapshot",
+  "autoMinorVersionUpgrade",
+  "licenseModel",
+  "characterSetName",
+  "ncharCharacterSetName",
+  "timezone",
+  "enableIAMDatabaseAuthentication",
+  "enableCloudwatchLogsExports",
+  "monitoringInterval",
+  "monitoringRoleARN",
+  "performanceInsightsEnabled",
+  "performanceInsightsKMSKeyID",
+  "performanceInsightsRetentionPeriod",
+  "databaseInsightsMode",
+  "promotionTier",
+  "processorFeatures",
+  "domain",
+  "domainIAMRoleName",
+  "enableCustomerOwnedIP",
+  "customIAMInstanceProfile",
+  "tdeCredentialARN",
+  "tdeCredentialPassword",
+  "deletionProtection",
+] as const satisfies readonly (keyof DBInstanceFields & keyof typeof dbInstanceCodecs)[];
+
+/**
  * CreateDBInstance with every setting the spec has, the master password (from its Secret, never
  * from the spec) and every tag (the user's and ownership), so the instance never exists untagged.
  */
@@ -53,76 +114,216 @@ export function createDBInstanceInput(
   const tags = instanceTags(spec.tags, ownerTags);
   return {
     DBInstanceIdentifier: awsIdentifier(spec),
-    DBInstanceClass: spec.dbInstanceClass,
-    Engine: spec.engine,
-    ...(spec.engineVersion === undefined ? {} : { EngineVersion: spec.engineVersion }),
-    ...(spec.allocatedStorage === undefined ? {} : { AllocatedStorage: spec.allocatedStorage }),
-    ...(spec.masterUsername === undefined ? {} : { MasterUsername: spec.masterUsername }),
+    ...(awsMembers(dbInstanceCodecs, spec, createFields) as Omit<
+      CreateDBInstanceCommandInput,
+      "DBInstanceIdentifier"
+    > & { DBInstanceClass: string; Engine: string }),
     ...(masterUserPassword === undefined ? {} : { MasterUserPassword: masterUserPassword }),
-    ...(spec.dbName === undefined ? {} : { DBName: spec.dbName }),
-    ...(spec.multiAZ === undefined ? {} : { MultiAZ: spec.multiAZ }),
-    ...(spec.storageType === undefined ? {} : { StorageType: spec.storageType }),
-    ...(spec.storageEncrypted === undefined ? {} : { StorageEncrypted: spec.storageEncrypted }),
-    ...(spec.publiclyAccessible === undefined ? {} : { PubliclyAccessible: spec.publiclyAccessible }),
-    ...(spec.backupRetentionPeriod === undefined
-      ? {}
-      : { BackupRetentionPeriod: spec.backupRetentionPeriod }),
-    ...(spec.deletionProtection === undefined ? {} : { DeletionProtection: spec.deletionProtection }),
     ...(Object.keys(tags).length > 0 ? { Tags: awsTags(tags) } : {}),
   };
 }
 
-/** The fields ModifyDBInstance can change, by spec field. */
+/** The fields ModifyDBInstance can change, by spec field, in the order they are compared. */
 export const modifiableFields = [
   "dbInstanceClass",
   "engineVersion",
   "allocatedStorage",
   "multiAZ",
   "storageType",
+  "iops",
+  "storageThroughput",
+  "maxAllocatedStorage",
   "publiclyAccessible",
+  "port",
+  "networkType",
+  "dbSubnetGroupName",
+  "vpcSecurityGroupIDs",
+  "dbParameterGroupName",
+  "optionGroupName",
+  "caCertificateIdentifier",
   "backupRetentionPeriod",
+  "preferredBackupWindow",
+  "preferredMaintenanceWindow",
+  "copyTagsToSnapshot",
+  "autoMinorVersionUpgrade",
+  "licenseModel",
+  "enableIAMDatabaseAuthentication",
+  "enableCloudwatchLogsExports",
+  "monitoringInterval",
+  "monitoringRoleARN",
+  "performanceInsightsEnabled",
+  "performanceInsightsKMSKeyID",
+  "performanceInsightsRetentionPeriod",
+  "databaseInsightsMode",
+  "promotionTier",
+  "processorFeatures",
+  "domain",
+  "domainIAMRoleName",
+  "enableCustomerOwnedIP",
+  "manageMasterUserPassword",
+  "masterUserSecretKMSKeyID",
+  "tdeCredentialARN",
   "deletionProtection",
 ] as const;
 export type ModifiableField = (typeof modifiableFields)[number];
 
-/** The ModifyDBInstance parameter each modifiable field is sent as. */
+/** The ModifyDBInstance parameter each modifiable field is sent as (where it is not its create name). */
 const modifyParameters = {
-  dbInstanceClass: "DBInstanceClass",
-  engineVersion: "EngineVersion",
-  allocatedStorage: "AllocatedStorage",
-  multiAZ: "MultiAZ",
-  storageType: "StorageType",
-  publiclyAccessible: "PubliclyAccessible",
-  backupRetentionPeriod: "BackupRetentionPeriod",
-  deletionProtection: "DeletionProtection",
+  ...(Object.fromEntries(modifiableFields.map((f) => [f, dbInstanceCodecs[f][0]])) as Record<
+    ModifiableField,
+    keyof ModifyDBInstanceCommandInput
+  >),
+  port: "DBPortNumber",
+  enableCloudwatchLogsExports: "CloudwatchLogsExportConfiguration",
 } as const satisfies Record<ModifiableField, keyof ModifyDBInstanceCommandInput>;
 
 /**
+ * What ModifyDBInstance is sent for a field the spec no longer has, where RDS can take it back
+ * (the declaration's notes say which): off, 0, autoscaling off, out of the domain, the class's
+ * processor features. Undefined: the field is kept (nothing to send).
+ */
+function removal(
+  field: ModifiableField,
+  desired: DBInstanceFields,
+  observed: DBInstanceFields,
+): Partial<ModifyDBInstanceCommandInput> | undefined {
+  switch (field) {
+    case "copyTagsToSnapshot":
+    case "enableIAMDatabaseAuthentication":
+    case "performanceInsightsEnabled":
+      return { [modifyParameters[field]]: false };
+    case "monitoringInterval":
+      return { MonitoringInterval: 0 };
+    case "maxAllocatedStorage": {
+      // RDS turns storage autoscaling off when the maximum is the allocated storage.
+      const allocated = desired.allocatedStorage ?? observed.allocatedStorage;
+      return allocated === undefined ? undefined : { MaxAllocatedStorage: allocated };
+    }
+    case "domain":
+      return { DisableDomain: true };
+    case "processorFeatures":
+      return desired.useDefaultProcessorFeatures === true ? { UseDefaultProcessorFeatures: true } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The log types to turn on and off so that RDS exports exactly `desired` (absent: none). */
+export function cloudwatchLogsChange(
+  desired: readonly string[] | undefined,
+  observed: readonly string[] | undefined,
+): { EnableLogTypes: string[]; DisableLogTypes: string[] } {
+  const want = new Set(desired ?? []);
+  const have = new Set(observed ?? []);
+  return {
+    EnableLogTypes: [...want].filter((t) => !have.has(t)).sort(),
+    DisableLogTypes: [...have].filter((t) => !want.has(t)).sort(),
+  };
+}
+
+/**
  * One ModifyDBInstance for the changed fields (and the master password when its Secret
- * changed). ApplyImmediately, as ACK does: a spec change (or a drift correction) takes effect
- * now, not in the next maintenance window. AllowMajorVersionUpgrade with an engine version
- * change, as ACK does: the spec is the decision.
+ * changed, or when manageMasterUserPassword turns off: RDS then needs one). ApplyImmediately,
+ * as ACK does: a spec change (or a drift correction) takes effect now, not in the next
+ * maintenance window. AllowMajorVersionUpgrade with an engine version change, as ACK does: the
+ * spec is the decision. A new TDE credential ARN carries its password.
  */
 export function modifyDBInstanceInput(
   desired: DBInstanceFields,
   fields: readonly ModifiableField[],
   masterUserPassword: string | undefined,
+  observed: DBInstanceFields = desired,
 ): ModifyDBInstanceCommandInput {
   const input: ModifyDBInstanceCommandInput = {
     DBInstanceIdentifier: awsIdentifier(desired),
     ApplyImmediately: true,
   };
   for (const f of fields) {
-    const value = desired[f];
-    if (value === undefined) continue;
-    Object.assign(input, { [modifyParameters[f]]: value });
+    if (f === "enableCloudwatchLogsExports") {
+      // A change, not a list: absent (none) turns every exported log type off.
+      input.CloudwatchLogsExportConfiguration = cloudwatchLogsChange(
+        desired.enableCloudwatchLogsExports,
+        observed.enableCloudwatchLogsExports,
+      );
+      continue;
+    }
+    if (desired[f] === undefined) {
+      Object.assign(input, removal(f, desired, observed) ?? {});
+      continue;
+    }
+    const [, codec] = dbInstanceCodecs[f];
+    Object.assign(input, { [modifyParameters[f]]: toAws(codec, desired[f]) });
     if (f === "engineVersion") input.AllowMajorVersionUpgrade = true;
+    if (f === "tdeCredentialARN" && desired.tdeCredentialPassword !== undefined) {
+      input.TdeCredentialPassword = desired.tdeCredentialPassword;
+    }
   }
   if (masterUserPassword !== undefined) input.MasterUserPassword = masterUserPassword;
   return input;
 }
 
 // ---- AWS → spec ----
+
+/**
+ * The spec fields DescribeDBInstances' DBInstance reports under their create names (the
+ * generated codecs read them). The others are read by hand below: RDS reports them as
+ * memberships (security groups, parameter and option groups, the domain) or under other names.
+ */
+const describedFields = [
+  "dbInstanceClass",
+  "engineVersion",
+  "allocatedStorage",
+  "masterUsername",
+  "dbName",
+  "multiAZ",
+  "availabilityZone",
+  "storageType",
+  "iops",
+  "storageThroughput",
+  "maxAllocatedStorage",
+  "storageEncrypted",
+  "kmsKeyID",
+  "publiclyAccessible",
+  "networkType",
+  "caCertificateIdentifier",
+  "backupRetentionPeriod",
+  "preferredBackupWindow",
+  "preferredMaintenanceWindow",
+  "backupTarget",
+  "copyTagsToSnapshot",
+  "autoMinorVersionUpgrade",
+  "licenseModel",
+  "characterSetName",
+  "ncharCharacterSetName",
+  "timezone",
+  "monitoringInterval",
+  "monitoringRoleARN",
+  "performanceInsightsKMSKeyID",
+  "performanceInsightsRetentionPeriod",
+  "databaseInsightsMode",
+  "promotionTier",
+  "processorFeatures",
+  "customIAMInstanceProfile",
+  "tdeCredentialARN",
+  "deletionProtection",
+] as const satisfies readonly (keyof DBInstanceFields & keyof typeof dbInstanceCodecs)[];
+
+/** The fields RDS reports as pending modifications under their create names (PendingModifiedValues). */
+const pendingFields = [
+  "dbInstanceClass",
+  "allocatedStorage",
+  "port",
+  "backupRetentionPeriod",
+  "multiAZ",
+  "engineVersion",
+  "licenseModel",
+  "iops",
+  "storageThroughput",
+  "storageType",
+  "caCertificateIdentifier",
+  "dbSubnetGroupName",
+  "processorFeatures",
+] as const satisfies readonly (keyof DBInstanceFields & keyof typeof dbInstanceCodecs)[];
 
 /**
  * What DescribeDBInstances says, in spec form (tags: every tag, ownership tags included). Values
@@ -132,23 +333,45 @@ export function modifyDBInstanceInput(
 export function fieldsFromAws(instance: AwsDBInstance, specIdentifier?: string): DBInstanceFields {
   const pending = instance.PendingModifiedValues ?? {};
   const tags = tagListOf(tagMapFromAws(instance.TagList));
-  const storageType = pending.StorageType ?? instance.StorageType;
+  const described = specMembers(dbInstanceCodecs, instance as Record<string, unknown>, describedFields);
+  const pendingValues = specMembers(dbInstanceCodecs, pending as Record<string, unknown>, pendingFields);
+  const domain = instance.DomainMemberships?.[0];
+  const secret = instance.MasterUserSecret;
+  const logs = pendingLogExports(instance);
   return {
+    ...(described as Partial<DBInstanceFields>),
     dbInstanceIdentifier: specIdentifier ?? instance.DBInstanceIdentifier ?? "",
-    dbInstanceClass: pending.DBInstanceClass ?? instance.DBInstanceClass ?? "",
+    dbInstanceClass: instance.DBInstanceClass ?? "",
     engine: (instance.Engine ?? "") as DBInstanceEngine,
-    ...defined("engineVersion", pending.EngineVersion ?? instance.EngineVersion),
-    ...defined("allocatedStorage", pending.AllocatedStorage ?? instance.AllocatedStorage),
-    ...defined("masterUsername", instance.MasterUsername),
-    ...defined("dbName", instance.DBName),
-    ...defined("multiAZ", pending.MultiAZ ?? instance.MultiAZ),
-    ...(storageType === undefined ? {} : { storageType: storageType as StorageType }),
-    ...defined("storageEncrypted", instance.StorageEncrypted),
-    ...defined("publiclyAccessible", instance.PubliclyAccessible),
-    ...defined("backupRetentionPeriod", pending.BackupRetentionPeriod ?? instance.BackupRetentionPeriod),
-    ...defined("deletionProtection", instance.DeletionProtection),
+    ...defined("port", instance.Endpoint?.Port),
+    ...defined("dbSubnetGroupName", instance.DBSubnetGroup?.DBSubnetGroupName),
+    ...defined(
+      "vpcSecurityGroupIDs",
+      instance.VpcSecurityGroups?.flatMap((g) => (g.VpcSecurityGroupId ? [g.VpcSecurityGroupId] : [])),
+    ),
+    ...defined("dbParameterGroupName", instance.DBParameterGroups?.[0]?.DBParameterGroupName),
+    ...defined("optionGroupName", instance.OptionGroupMemberships?.[0]?.OptionGroupName),
+    ...defined("enableIAMDatabaseAuthentication", instance.IAMDatabaseAuthenticationEnabled),
+    ...defined("performanceInsightsEnabled", instance.PerformanceInsightsEnabled),
+    ...defined("enableCloudwatchLogsExports", logs),
+    ...defined("enableCustomerOwnedIP", instance.CustomerOwnedIpEnabled),
+    ...defined("domain", domain?.Domain),
+    ...defined("domainIAMRoleName", domain?.IAMRoleName),
+    ...(secret === undefined ? {} : { manageMasterUserPassword: true }),
+    ...defined("masterUserSecretKMSKeyID", secret?.KmsKeyId),
+    ...(pendingValues as Partial<DBInstanceFields>),
+    ...defined("enableIAMDatabaseAuthentication", pending.IAMDatabaseAuthenticationEnabled),
     ...(tags.length > 0 ? { tags } : {}),
-  };
+  } as DBInstanceFields;
+}
+
+/** The log types exported once RDS has applied what is pending (as ACK counts them). */
+function pendingLogExports(instance: AwsDBInstance): string[] | undefined {
+  const enabled = instance.EnabledCloudwatchLogsExports;
+  const p = instance.PendingModifiedValues?.PendingCloudwatchLogsExports;
+  if (p === undefined) return enabled;
+  const off = new Set(p.LogTypesToDisable ?? []);
+  return [...new Set([...(enabled ?? []).filter((t) => !off.has(t)), ...(p.LogTypesToEnable ?? [])])];
 }
 
 function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
@@ -189,27 +412,22 @@ export const stuckStatuses: ReadonlySet<string> = new Set([
   "automation-paused",
 ]);
 
-/** ACK's status fields from a DescribeDBInstances answer (status.dbInstanceStatus, endpoint, ...). */
+/**
+ * ACK's status fields from a DescribeDBInstances answer (status.dbInstanceStatus, endpoint,
+ * pendingModifiedValues, vpcSecurityGroups, ...), through the generated status codecs.
+ * Timestamps in whole seconds, as metav1.Time (and so ACK) writes them.
+ */
 export function statusFromInstance(instance: AwsDBInstance): Record<string, unknown> {
-  const e = instance.Endpoint;
-  const endpoint = e
-    ? {
-        ...(e.Address ? { address: e.Address } : {}),
-        ...(e.Port === undefined ? {} : { port: e.Port }),
-        ...(e.HostedZoneId ? { hostedZoneID: e.HostedZoneId } : {}),
-      }
-    : undefined;
-  return {
-    ...(instance.DBInstanceStatus ? { dbInstanceStatus: instance.DBInstanceStatus } : {}),
-    ...(endpoint && Object.keys(endpoint).length > 0 ? { endpoint } : {}),
-    ...(instance.DbiResourceId ? { dbiResourceID: instance.DbiResourceId } : {}),
-    ...(instance.InstanceCreateTime
-      ? { instanceCreateTime: secondsPrecision(instance.InstanceCreateTime) }
-      : {}),
-  };
-}
-
-/** metav1.Time's form: RFC 3339 in UTC, whole seconds. */
-function secondsPrecision(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, "Z");
+  const status = specMembers(
+    dbInstanceStatusCodecs,
+    instance as Record<string, unknown>,
+    Object.keys(dbInstanceStatusCodecs),
+  );
+  return JSON.parse(
+    JSON.stringify(status, (_k, v) =>
+      typeof v === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z$/.test(v)
+        ? v.replace(/\.\d+Z$/, "Z")
+        : v,
+    ),
+  );
 }

@@ -19,6 +19,7 @@ function observed(instance: ObservedDBInstance["instance"]): ObservedDBInstance 
     allocatedStorage: 20,
     masterUsername: "admin",
     storageType: "io1",
+    iops: 3000,
     backupRetentionPeriod: 1,
     deletionProtection: false,
     tags: [
@@ -123,7 +124,7 @@ describe("dbInstanceService", () => {
     assert.deepEqual(adopted.masterUserPassword, spec.masterUserPassword);
     assert.equal(adopted.backupRetentionPeriod, 1);
     assert.deepEqual(adopted.tags, [{ key: "team", value: "shop" }]);
-    assert.equal(adopted.storageType, undefined, "io1 is not a spec value crossrole accepts");
+    assert.equal(adopted.storageType, "io1", "provisioned IOPS storage is served, with its iops");
     assert.deepEqual(parse(adopted), adopted);
     assert.deepEqual(dbInstanceService.diff(spec, observed({})), ["spec.backupRetentionPeriod", "spec.tags"]);
     const bad = dbInstanceService.parseSpec({ dbInstanceIdentifier: "x" });

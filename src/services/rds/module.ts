@@ -105,7 +105,10 @@ export const dbInstanceService: ServiceModule<DBInstanceSpec, ObservedDBInstance
       : { created: false };
   },
   async update(client, desired, observed, ownerTags, ctx, secrets) {
-    const passwordChanged = secrets?.changed.includes(masterUserPasswordPath) === true;
+    // Taking the password back from Secrets Manager needs one: the spec's Secret's.
+    const unmanaging =
+      desired.manageMasterUserPassword === false && observed.manageMasterUserPassword === true;
+    const passwordChanged = secrets?.changed.includes(masterUserPasswordPath) === true || unmanaging;
     const password = passwordChanged ? passwordOf(secrets) : undefined;
     if (passwordChanged && password === undefined) {
       throw passwordMissing(awsIdentifier(desired), "ModifyDBInstance");
@@ -134,11 +137,17 @@ export const dbInstanceService: ServiceModule<DBInstanceSpec, ObservedDBInstance
   },
   ...specFieldComparison(fieldsOf, diff, lateInitialize),
   specFromObserved(observed, spec) {
-    const { tags, storageType, ...fields } = fieldsOf(observed);
+    const { tags, storageType, availabilityZone, manageMasterUserPassword, ...fields } = fieldsOf(observed);
     const user = userTags(tagMapOf(tags));
     const storage = specStorageType(storageType);
     return {
       ...fields,
+      // What the spec's schema refuses together: an AZ beside Multi-AZ, RDS's management of
+      // the password beside the spec's own Secret (the spec's says how it is meant to be).
+      ...(availabilityZone === undefined || fields.multiAZ === true ? {} : { availabilityZone }),
+      ...(manageMasterUserPassword === undefined || spec.masterUserPassword !== undefined
+        ? {}
+        : { manageMasterUserPassword }),
       // The spec's own spelling: RDS reports it lowercase, and the field is immutable.
       dbInstanceIdentifier: spec.dbInstanceIdentifier,
       ...(storage ? { storageType: storage } : {}),

@@ -64,7 +64,8 @@ describe("dbInstanceSpecSchema", () => {
       );
     }
     assert.deepEqual(problems({ ...base, storageType: "gp3", allocatedStorage: 20 }), []);
-    assert.ok(problems({ ...base, storageType: "io2" }).some((p) => p.includes("need provisioned iops")));
+    assert.ok(problems({ ...base, storageType: "io2" }).some((p) => p.includes("need provisioned IOPS")));
+    assert.deepEqual(problems({ ...base, storageType: "io2", iops: 3000 }), []);
     assert.ok(
       problems({ ...base, allocatedStorage: 20.5 }).some((p) => p.startsWith("spec.allocatedStorage: ")),
     );
@@ -233,4 +234,73 @@ describe("dbInstanceCrdSource", () => {
       );
     });
   }
+});
+
+describe("fields crossrole does not act on yet, and ACK's references", () => {
+  for (const [field, value, why] of [
+    ["sourceDBInstanceIdentifier", "orders-primary", "creating a read replica is not supported"],
+    ["dbSnapshotIdentifier", "orders-snap", "restoring a DB instance from a DB snapshot is not supported"],
+    ["dbClusterSnapshotIdentifier", "orders-cs", "restoring a DB instance from a DB cluster snapshot"],
+    ["dbClusterIdentifier", "orders-cluster", "an instance of a DB cluster"],
+    ["replicaMode", "mounted", "read replicas are not supported"],
+    ["sourceRegion", "eu-west-2", "creating a cross-Region read replica"],
+    ["preSignedURL", "https://x", "creating a cross-Region read replica"],
+    ["destinationRegion", "eu-west-1", "creating a cross-Region read replica"],
+  ] as const) {
+    test(`${field} is refused by the spec check, naming it (never silently ignored)`, () => {
+      const found = problems({ ...base, [field]: value });
+      assert.equal(found.length, 1, found.join("\n"));
+      assert.ok(found[0]?.startsWith(`spec.${field}: ${why}`), found[0]);
+      assert.ok(found[0]?.endsWith(`: remove spec.${field} (nothing was created)`), found[0]);
+    });
+  }
+
+  test("a reference to a kind crossrole does not serve is refused, naming the plain field to set", () => {
+    const found = problems({
+      ...base,
+      dbSubnetGroupRef: { from: { name: "private" } },
+      vpcSecurityGroupRefs: [{ from: { name: "db" } }],
+      kmsKeyRef: { from: { name: "key" } },
+    });
+    assert.equal(found.length, 3, found.join("\n"));
+    assert.ok(
+      found.some((p) => p.startsWith("spec.dbSubnetGroupRef: ") && p.includes("set spec.dbSubnetGroupName")),
+    );
+    assert.ok(
+      found.some(
+        (p) => p.startsWith("spec.vpcSecurityGroupRefs: ") && p.includes("set spec.vpcSecurityGroupIDs"),
+      ),
+    );
+    assert.ok(found.some((p) => p.startsWith("spec.kmsKeyRef: ") && p.includes("set spec.kmsKeyID")));
+  });
+
+  test("useDefaultProcessorFeatures true beside processorFeatures is refused", () => {
+    assert.ok(
+      problems({
+        ...base,
+        useDefaultProcessorFeatures: true,
+        processorFeatures: [{ name: "coreCount", value: "2" }],
+      }).some((p) => p.startsWith("spec.useDefaultProcessorFeatures: ")),
+    );
+  });
+
+  test("what RDS fixes at creation is immutable in the CRD", () => {
+    const props = (buildCrd(dbInstanceCrdSource).spec.versions[0]?.schema?.openAPIV3Schema.properties?.[
+      "spec"
+    ] ?? {}) as { properties?: Record<string, { "x-kubernetes-validations"?: { rule: string }[] }> };
+    for (const f of [
+      "kmsKeyID",
+      "availabilityZone",
+      "characterSetName",
+      "ncharCharacterSetName",
+      "timezone",
+      "backupTarget",
+      "customIAMInstanceProfile",
+    ]) {
+      assert.ok(
+        props.properties?.[f]?.["x-kubernetes-validations"]?.some((v) => v.rule === "self == oldSelf"),
+        f,
+      );
+    }
+  });
 });

@@ -1,13 +1,17 @@
-// The DBInstance kind (rds.services.k8s.aws/v1alpha1): ACK's rds-controller field names and
-// shapes for the settings crossrole manages, plus spec.identityRef, so an ACK manifest applies
-// unchanged: integers for storage and retention, tags as a list of {key, value}, and the master
-// password as ACK's SecretKeyReference {namespace, name, key} (the value never enters the spec).
-// Fields ACK has and crossrole does not manage yet (dbSubnetGroupName, vpcSecurityGroupIDs,
-// iops, kmsKeyID, dbClusterIdentifier, ...) are left out on purpose: the apiserver then rejects
-// them as unknown instead of silently ignoring them.
+// The DBInstance kind (rds.services.k8s.aws/v1alpha1): every spec field of ACK's rds-controller,
+// with the names, types and descriptions generated from its declaration
+// (db-instance-declaration.ts, generated/db-instance-fields.ts), plus spec.identityRef, so an
+// ACK manifest applies unchanged: integers for storage and retention, tags as a list of
+// {key, value}, and the master password as ACK's SecretKeyReference {namespace, name, key} (the
+// value never enters the spec). What is written here is what the generated schemas cannot
+// know: RDS's rules on values and which fields RDS cannot change after creation (immutable at
+// admission). Fields crossrole does not act on yet — an instance of a DB cluster, read
+// replicas, restores from snapshots — and ACK's references to kinds crossrole does not serve
+// are accepted by the CRD and refused by the spec check (ACK.Terminal, naming the field).
 
 import { z } from "zod";
 import type { CrdSource } from "../../api/crd.ts";
+import { documentedAs } from "../../api/documented.ts";
 import type { ResourceKind } from "../../api/kinds.ts";
 import {
   type ResourceFields,
@@ -19,8 +23,14 @@ import {
 import { immutable, withRules } from "../../api/rules.ts";
 import { type SecretKeyReference, secretKeyReference } from "../../api/secret-key-reference.ts";
 import { stringField } from "../../api/validation.ts";
+import { refusingUnservedReferences } from "../references.ts";
 import { maxUserTags, tagListSchema } from "../tag-list.ts";
 import { withTransitionRules } from "../transition-rules.ts";
+import {
+  dbInstanceReferences,
+  dbInstanceStatusSchemas,
+  dbInstanceFieldSchemas as generated,
+} from "./generated/db-instance-fields.ts";
 
 export const dbInstanceKind: ResourceKind = requireKind("rds.services.k8s.aws/v1alpha1", "DBInstance");
 
@@ -127,15 +137,9 @@ export const allocatedStorageSchema = withTransitionRules(
 export const storageTypes = ["gp2", "gp3", "io1", "io2", "standard"] as const;
 export type StorageType = (typeof storageTypes)[number];
 
-export const storageTypeSchema = withRules(
-  z.enum(storageTypes, { error: `storageType must be one of ${storageTypes.join(", ")}` }),
-  {
-    cel: "self != 'io1' && self != 'io2'",
-    message:
-      "storageType io1 and io2 need provisioned iops, which crossrole does not manage yet; use gp2, gp3 or standard",
-    check: (s: StorageType) => s !== "io1" && s !== "io2",
-  },
-);
+export const storageTypeSchema = z.enum(storageTypes, {
+  error: `storageType must be one of ${storageTypes.join(", ")}`,
+});
 
 export const storageEncryptedSchema = immutable(
   z.boolean({ error: "storageEncrypted must be true or false" }),
@@ -175,8 +179,16 @@ export type { Tag } from "../tag-list.ts";
 
 // ---- the spec, status and object ----
 
-/** The fields of a DB instance crossrole manages. */
-export const dbInstanceFieldsShape = {
+/** A field RDS sets at creation and cannot change afterwards: a change is refused at admission. */
+function createOnly<S extends z.ZodType>(field: string, schema: S): S {
+  return immutable(
+    schema,
+    `${field} is immutable: RDS sets it at creation and cannot change it; create a new DBInstance resource instead`,
+  );
+}
+
+/** The fields of a DB instance crossrole manages: what `read` observes and `diff` compares. */
+const fields = {
   dbInstanceIdentifier: dbInstanceIdentifierSchema,
   dbInstanceClass: dbInstanceClassSchema,
   engine: engineSchema,
@@ -184,11 +196,34 @@ export const dbInstanceFieldsShape = {
   allocatedStorage: allocatedStorageSchema.optional(),
   masterUsername: masterUsernameSchema.optional(),
   masterUserPassword: secretKeyReferenceSchema.optional(),
+  manageMasterUserPassword: generated.manageMasterUserPassword,
+  masterUserSecretKMSKeyID: generated.masterUserSecretKMSKeyID,
+  masterUserSecretKMSKeyRef: generated.masterUserSecretKMSKeyRef,
   dbName: dbNameSchema.optional(),
   multiAZ: z.boolean({ error: "multiAZ must be true or false" }).optional(),
+  availabilityZone: createOnly("availabilityZone", z.string()).optional(),
   storageType: storageTypeSchema.optional(),
+  iops: generated.iops,
+  storageThroughput: generated.storageThroughput,
+  maxAllocatedStorage: generated.maxAllocatedStorage,
   storageEncrypted: storageEncryptedSchema.optional(),
+  kmsKeyID: createOnly("kmsKeyID", z.string()).optional(),
+  kmsKeyRef: generated.kmsKeyRef,
   publiclyAccessible: z.boolean({ error: "publiclyAccessible must be true or false" }).optional(),
+  port: withRules(z.int({ error: "port must be a whole number" }), {
+    cel: "self >= 1150 && self <= 65535",
+    message: "port must be between 1150 and 65535 (RDS limits; some engines allow fewer)",
+    check: (n: number) => n >= 1150 && n <= 65535,
+  }).optional(),
+  networkType: generated.networkType,
+  dbSubnetGroupName: generated.dbSubnetGroupName,
+  dbSubnetGroupRef: generated.dbSubnetGroupRef,
+  vpcSecurityGroupIDs: generated.vpcSecurityGroupIDs,
+  vpcSecurityGroupRefs: generated.vpcSecurityGroupRefs,
+  dbParameterGroupName: generated.dbParameterGroupName,
+  dbParameterGroupRef: generated.dbParameterGroupRef,
+  optionGroupName: generated.optionGroupName,
+  caCertificateIdentifier: generated.caCertificateIdentifier,
   backupRetentionPeriod: withRules(
     z
       .number({ error: "backupRetentionPeriod must be a whole number of days" })
@@ -200,29 +235,118 @@ export const dbInstanceFieldsShape = {
       check: (n: number) => n >= 0 && n <= 35,
     },
   ).optional(),
+  preferredBackupWindow: generated.preferredBackupWindow,
+  preferredMaintenanceWindow: generated.preferredMaintenanceWindow,
+  backupTarget: createOnly("backupTarget", z.string()).optional(),
+  copyTagsToSnapshot: generated.copyTagsToSnapshot,
+  autoMinorVersionUpgrade: generated.autoMinorVersionUpgrade,
+  licenseModel: generated.licenseModel,
+  characterSetName: createOnly("characterSetName", z.string()).optional(),
+  ncharCharacterSetName: createOnly("ncharCharacterSetName", z.string()).optional(),
+  timezone: createOnly("timezone", z.string()).optional(),
+  enableIAMDatabaseAuthentication: generated.enableIAMDatabaseAuthentication,
+  enableCloudwatchLogsExports: generated.enableCloudwatchLogsExports,
+  monitoringInterval: generated.monitoringInterval,
+  monitoringRoleARN: generated.monitoringRoleARN,
+  monitoringRoleRef: generated.monitoringRoleRef,
+  performanceInsightsEnabled: generated.performanceInsightsEnabled,
+  performanceInsightsKMSKeyID: generated.performanceInsightsKMSKeyID,
+  performanceInsightsKMSKeyRef: generated.performanceInsightsKMSKeyRef,
+  performanceInsightsRetentionPeriod: generated.performanceInsightsRetentionPeriod,
+  databaseInsightsMode: generated.databaseInsightsMode,
+  promotionTier: generated.promotionTier,
+  processorFeatures: generated.processorFeatures,
+  useDefaultProcessorFeatures: generated.useDefaultProcessorFeatures,
+  domain: generated.domain,
+  domainIAMRoleName: generated.domainIAMRoleName,
+  enableCustomerOwnedIP: generated.enableCustomerOwnedIP,
+  customIAMInstanceProfile: createOnly("customIAMInstanceProfile", z.string()).optional(),
+  tdeCredentialARN: generated.tdeCredentialARN,
+  tdeCredentialPassword: generated.tdeCredentialPassword,
   deletionProtection: z.boolean({ error: "deletionProtection must be true or false" }).optional(),
+  dbClusterIdentifier: generated.dbClusterIdentifier,
+  sourceDBInstanceIdentifier: generated.sourceDBInstanceIdentifier,
+  sourceRegion: generated.sourceRegion,
+  destinationRegion: generated.destinationRegion,
+  preSignedURL: generated.preSignedURL,
+  replicaMode: generated.replicaMode,
+  dbSnapshotIdentifier: generated.dbSnapshotIdentifier,
+  dbClusterSnapshotIdentifier: generated.dbClusterSnapshotIdentifier,
   tags: tagsSchema.optional(),
 };
 
+/** The fields of a DB instance crossrole manages, each described by AWS's documentation. */
+export const dbInstanceFieldsShape = Object.fromEntries(
+  Object.entries(fields).map(([name, schema]) => [
+    name,
+    documentedAs(generated[name as keyof typeof generated], schema),
+  ]),
+) as typeof fields;
+
+/**
+ * Fields of ways to create an instance crossrole does not take yet, with what to say. The CRD
+ * accepts them (ACK's manifests apply); the spec check refuses them (ACK.Terminal), so they are
+ * never silently ignored and nothing is created.
+ */
+export const unsupportedFields = {
+  dbClusterIdentifier:
+    "an instance of a DB cluster (Aurora, Multi-AZ DB cluster) is not supported by crossrole yet",
+  sourceDBInstanceIdentifier: "creating a read replica is not supported by crossrole yet",
+  sourceRegion: "creating a cross-Region read replica is not supported by crossrole yet",
+  destinationRegion: "creating a cross-Region read replica is not supported by crossrole yet",
+  preSignedURL: "creating a cross-Region read replica is not supported by crossrole yet",
+  replicaMode: "read replicas are not supported by crossrole yet",
+  dbSnapshotIdentifier: "restoring a DB instance from a DB snapshot is not supported by crossrole yet",
+  dbClusterSnapshotIdentifier:
+    "restoring a DB instance from a DB cluster snapshot is not supported by crossrole yet",
+} as const satisfies Partial<Record<keyof typeof fields, string>>;
+
+/** `schema` refusing every field of `unsupportedFields` a spec sets, naming it. */
+function refusingUnsupported<S extends z.ZodType>(schema: S): S {
+  return schema.superRefine((spec, ctx) => {
+    for (const [field, why] of Object.entries(unsupportedFields)) {
+      if ((spec as Record<string, unknown>)[field] === undefined) continue;
+      ctx.addIssue({
+        code: "custom",
+        path: [field],
+        message: `${why}: remove spec.${field} (nothing was created)`,
+      });
+    }
+  }) as S;
+}
+
 /** `spec` of a DBInstance: the fields above plus the optional `identityRef` every kind carries. */
-export const dbInstanceSpecSchema = resourceSpecSchema(dbInstanceFieldsShape);
+const dbInstanceSpecWithRules = withRules(
+  resourceSpecSchema(dbInstanceFieldsShape),
+  {
+    cel: "!has(self.manageMasterUserPassword) || !self.manageMasterUserPassword || !has(self.masterUserPassword)",
+    message:
+      "manageMasterUserPassword true and masterUserPassword are two ways to set the password and RDS takes one: remove masterUserPassword or set manageMasterUserPassword false",
+    fieldPath: ".masterUserPassword",
+    check: (spec) => spec.manageMasterUserPassword !== true || spec.masterUserPassword === undefined,
+  },
+  {
+    cel: "!has(self.storageType) || !(self.storageType in ['io1', 'io2']) || has(self.iops)",
+    message: "storageType io1 and io2 need provisioned IOPS: set iops, or use gp2, gp3 or standard",
+    fieldPath: ".iops",
+    check: (spec) => !(spec.storageType === "io1" || spec.storageType === "io2") || spec.iops !== undefined,
+  },
+  {
+    cel: "!has(self.useDefaultProcessorFeatures) || !self.useDefaultProcessorFeatures || !has(self.processorFeatures)",
+    message: "useDefaultProcessorFeatures true and processorFeatures contradict each other: remove one",
+    fieldPath: ".useDefaultProcessorFeatures",
+    check: (spec) => spec.useDefaultProcessorFeatures !== true || spec.processorFeatures === undefined,
+  },
+);
+export const dbInstanceSpecSchema = refusingUnsupported(
+  refusingUnservedReferences(dbInstanceSpecWithRules, dbInstanceReferences),
+);
 export type DBInstanceSpec = z.infer<typeof dbInstanceSpecSchema>;
 /** A DB instance's managed configuration, without identityRef. */
 export type DBInstanceFields = ResourceFields<DBInstanceSpec>;
 
-/** ACK's status: ackResourceMetadata and conditions, plus what DescribeDBInstances says (ACK's names). */
-export const dbInstanceStatusSchema = resourceStatusSchema.extend({
-  dbInstanceStatus: z.string().optional(),
-  endpoint: z
-    .object({
-      address: z.string().optional(),
-      port: z.number().int().optional(),
-      hostedZoneID: z.string().optional(),
-    })
-    .optional(),
-  dbiResourceID: z.string().optional(),
-  instanceCreateTime: z.string().optional(),
-});
+/** ACK's status: ackResourceMetadata and conditions, plus what DescribeDBInstances says (generated). */
+export const dbInstanceStatusSchema = resourceStatusSchema.extend(dbInstanceStatusSchemas);
 export type DBInstanceStatus = z.infer<typeof dbInstanceStatusSchema>;
 
 const dbInstance = resourceSchemas(dbInstanceKind, dbInstanceSpecSchema, dbInstanceStatusSchema);

@@ -9,28 +9,47 @@ import type { FieldCodecs } from "../../shape-codec.ts";
 export const dbInstanceFieldSchemas = {
   dbName: z
     .string()
-    .describe("The meaning of this parameter differs according to the database engine you use.")
+    .describe(
+      "The meaning of this parameter differs according to the database engine you use. Immutable: RDS sets it at creation and cannot change it afterwards.",
+    )
     .optional(),
   dbInstanceIdentifier: z
     .string()
-    .describe("The identifier for this DB instance. This parameter is stored as a lowercase string."),
+    .describe(
+      "The identifier for this DB instance. This parameter is stored as a lowercase string. Immutable: RDS sets it at creation and cannot change it afterwards.",
+    ),
   allocatedStorage: z
     .int()
-    .describe("The amount of storage in gibibytes (GiB) to allocate for the DB instance.")
+    .describe(
+      "The amount of storage in gibibytes (GiB) to allocate for the DB instance. It can only grow: RDS cannot shrink storage. Left out, RDS's value is kept and copied into the spec.",
+    )
     .optional(),
   dbInstanceClass: z
     .string()
     .describe(
       "The compute and memory capacity of the DB instance, for example db.m5.large. Not all DB instance classes are available in all Amazon Web Services Regions, or for all database engines. For the full list of DB instance classes, and availability for your engine, see DB instance classes in the Amazon RDS User Guide or Aurora DB instance classes in the Amazon Aurora User Guide.",
     ),
-  engine: z.string().describe("The database engine to use for this DB instance."),
-  masterUsername: z.string().describe("The name for the master user.").optional(),
+  engine: z
+    .string()
+    .describe(
+      "The database engine to use for this DB instance. Immutable: RDS sets it at creation and cannot change it afterwards.",
+    ),
+  masterUsername: z
+    .string()
+    .describe(
+      "The name for the master user. Immutable: RDS sets it at creation and cannot change it afterwards.",
+    )
+    .optional(),
   masterUserPassword: secretKeyReference("masterUserPassword")
-    .describe("The password for the master user.")
+    .describe(
+      "The password for the master user. RDS never reports it: sent at creation and again whenever the Secret's value changes. Not with manageMasterUserPassword true.",
+    )
     .optional(),
   vpcSecurityGroupIDs: z
     .array(z.string())
-    .describe("A list of Amazon EC2 VPC security groups to associate with this DB instance.")
+    .describe(
+      "A list of Amazon EC2 VPC security groups to associate with this DB instance. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
     .optional(),
   vpcSecurityGroupRefs: ackReferences()
     .describe(
@@ -40,10 +59,15 @@ export const dbInstanceFieldSchemas = {
   availabilityZone: z
     .string()
     .describe(
-      "The Availability Zone (AZ) where the database will be created. For information on Amazon Web Services Regions and Availability Zones, see Regions and Availability Zones.",
+      "The Availability Zone (AZ) where the database will be created. For information on Amazon Web Services Regions and Availability Zones, see Regions and Availability Zones. Immutable: RDS sets it at creation and cannot change it afterwards. Left out, RDS's choice is copied into the spec; never compared afterwards (a Multi-AZ failover moves the instance).",
     )
     .optional(),
-  dbSubnetGroupName: z.string().describe("A DB subnet group to associate with this DB instance.").optional(),
+  dbSubnetGroupName: z
+    .string()
+    .describe(
+      "A DB subnet group to associate with this DB instance. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
+    .optional(),
   dbSubnetGroupRef: ackReference()
     .describe(
       "A reference to the rds.services.k8s.aws DBSubnetGroup whose identifier fills dbSubnetGroupName: set one of the two.",
@@ -52,13 +76,13 @@ export const dbInstanceFieldSchemas = {
   preferredMaintenanceWindow: z
     .string()
     .describe(
-      "The time range each week during which system maintenance can occur. For more information, see Amazon RDS Maintenance Window in the Amazon RDS User Guide.",
+      "The time range each week during which system maintenance can occur. For more information, see Amazon RDS Maintenance Window in the Amazon RDS User Guide. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   dbParameterGroupName: z
     .string()
     .describe(
-      "The name of the DB parameter group to associate with this DB instance. If you don't specify a value, then Amazon RDS uses the default DB parameter group for the specified DB engine and version.",
+      "The name of the DB parameter group to associate with this DB instance. If you don't specify a value, then Amazon RDS uses the default DB parameter group for the specified DB engine and version. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   dbParameterGroupRef: ackReference()
@@ -69,52 +93,80 @@ export const dbInstanceFieldSchemas = {
   backupRetentionPeriod: z
     .int()
     .describe(
-      "The number of days for which automated backups are retained. Setting this parameter to a positive number enables backups. Setting this parameter to 0 disables automated backups.",
+      "The number of days for which automated backups are retained. Setting this parameter to a positive number enables backups. Setting this parameter to 0 disables automated backups. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   preferredBackupWindow: z
     .string()
     .describe(
-      "The daily time range during which automated backups are created if automated backups are enabled, using the BackupRetentionPeriod parameter. The default is a 30-minute window selected at random from an 8-hour block of time for each Amazon Web Services Region. For more information, see Backup window in the Amazon RDS User Guide.",
+      "The daily time range during which automated backups are created if automated backups are enabled, using the BackupRetentionPeriod parameter. The default is a 30-minute window selected at random from an 8-hour block of time for each Amazon Web Services Region. For more information, see Backup window in the Amazon RDS User Guide. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
-  port: z.int().describe("The port number on which the database accepts connections.").optional(),
+  port: z
+    .int()
+    .describe(
+      "The port number on which the database accepts connections. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
+    .optional(),
   multiAZ: z
     .boolean()
     .describe(
-      "Specifies whether the DB instance is a Multi-AZ deployment. You can't set the AvailabilityZone parameter if the DB instance is a Multi-AZ deployment.",
+      "Specifies whether the DB instance is a Multi-AZ deployment. You can't set the AvailabilityZone parameter if the DB instance is a Multi-AZ deployment. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
-  engineVersion: z.string().describe("The version number of the database engine to use.").optional(),
+  engineVersion: z
+    .string()
+    .describe(
+      "The version number of the database engine to use. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
+    .optional(),
   autoMinorVersionUpgrade: z
     .boolean()
     .describe(
-      "Specifies whether minor engine upgrades are applied automatically to the DB instance during the maintenance window. By default, minor engine upgrades are applied automatically.",
+      "Specifies whether minor engine upgrades are applied automatically to the DB instance during the maintenance window. By default, minor engine upgrades are applied automatically. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
-  licenseModel: z.string().describe("The license model information for this DB instance.").optional(),
+  licenseModel: z
+    .string()
+    .describe(
+      "The license model information for this DB instance. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
+    .optional(),
   iops: z
     .int()
     .describe(
-      "The amount of Provisioned IOPS (input/output operations per second) to initially allocate for the DB instance. For information about valid IOPS values, see Amazon RDS DB instance storage in the Amazon RDS User Guide.",
+      "The amount of Provisioned IOPS (input/output operations per second) to initially allocate for the DB instance. For information about valid IOPS values, see Amazon RDS DB instance storage in the Amazon RDS User Guide. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   storageThroughput: z
     .int()
-    .describe("The storage throughput value, in mebibyte per second (MiBps), for the DB instance.")
+    .describe(
+      "The storage throughput value, in mebibyte per second (MiBps), for the DB instance. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
     .optional(),
-  optionGroupName: z.string().describe("The option group to associate the DB instance with.").optional(),
+  optionGroupName: z
+    .string()
+    .describe(
+      "The option group to associate the DB instance with. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
+    .optional(),
   characterSetName: z
     .string()
-    .describe("For supported engines, the character set (CharacterSet) to associate the DB instance with.")
+    .describe(
+      "For supported engines, the character set (CharacterSet) to associate the DB instance with. Immutable: RDS sets it at creation and cannot change it afterwards.",
+    )
     .optional(),
   ncharCharacterSetName: z
     .string()
-    .describe("The name of the NCHAR character set for the Oracle DB instance.")
+    .describe(
+      "The name of the NCHAR character set for the Oracle DB instance. Immutable: RDS sets it at creation and cannot change it afterwards.",
+    )
     .optional(),
   publiclyAccessible: z
     .boolean()
-    .describe("Specifies whether the DB instance is publicly accessible.")
+    .describe(
+      "Specifies whether the DB instance is publicly accessible. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
     .optional(),
   tags: z
     .array(
@@ -133,28 +185,45 @@ export const dbInstanceFieldSchemas = {
           .optional(),
       }),
     )
-    .describe("Tags to assign to the DB instance.")
+    .describe(
+      "Tags to assign to the DB instance. Removed from the spec, a tag is removed from the instance (crossrole's ownership tags stay).",
+    )
     .optional(),
   dbClusterIdentifier: z
     .string()
-    .describe("The identifier of the DB cluster that this DB instance will belong to.")
+    .describe(
+      "The identifier of the DB cluster that this DB instance will belong to. An instance of a DB cluster (Aurora, Multi-AZ DB cluster) is not supported by crossrole yet: a DBInstance that sets it is refused (ACK.Terminal) and nothing is created.",
+    )
     .optional(),
-  storageType: z.string().describe("The storage type to associate with the DB instance.").optional(),
+  storageType: z
+    .string()
+    .describe(
+      "The storage type to associate with the DB instance. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
+    .optional(),
   tdeCredentialARN: z
     .string()
-    .describe("The ARN from the key store with which to associate the instance for TDE encryption.")
+    .describe(
+      "The ARN from the key store with which to associate the instance for TDE encryption. Managed while it is in the spec; removed from the spec, RDS keeps what it has.",
+    )
     .optional(),
   tdeCredentialPassword: z
     .string()
-    .describe("The password for the given ARN from the key store in order to access the device.")
+    .describe(
+      "The password for the given ARN from the key store in order to access the device. RDS never reports it: sent at creation and with every change of tdeCredentialARN. Prefer a Secret: this value is stored in the spec.",
+    )
     .optional(),
   storageEncrypted: z
     .boolean()
-    .describe("Specifes whether the DB instance is encrypted. By default, it isn't encrypted.")
+    .describe(
+      "Specifes whether the DB instance is encrypted. By default, it isn't encrypted. Immutable: RDS sets it at creation and cannot change it afterwards.",
+    )
     .optional(),
   kmsKeyID: z
     .string()
-    .describe("The Amazon Web Services KMS key identifier for an encrypted DB instance.")
+    .describe(
+      "The Amazon Web Services KMS key identifier for an encrypted DB instance. Immutable: RDS sets it at creation and cannot change it afterwards. Left out, RDS's key of an encrypted instance is copied into the spec.",
+    )
     .optional(),
   kmsKeyRef: ackReference()
     .describe(
@@ -164,25 +233,25 @@ export const dbInstanceFieldSchemas = {
   domain: z
     .string()
     .describe(
-      "The Active Directory directory ID to create the DB instance in. Currently, you can create only Db2, MySQL, Microsoft SQL Server, Oracle, and PostgreSQL DB instances in an Active Directory Domain.",
+      "The Active Directory directory ID to create the DB instance in. Currently, you can create only Db2, MySQL, Microsoft SQL Server, Oracle, and PostgreSQL DB instances in an Active Directory Domain. Removed from the spec, the instance leaves the Active Directory domain.",
     )
     .optional(),
   copyTagsToSnapshot: z
     .boolean()
     .describe(
-      "Specifies whether to copy tags from the DB instance to snapshots of the DB instance. By default, tags are not copied.",
+      "Specifies whether to copy tags from the DB instance to snapshots of the DB instance. By default, tags are not copied. Removed from the spec, it is set to false.",
     )
     .optional(),
   monitoringInterval: z
     .int()
     .describe(
-      "The interval, in seconds, between points when Enhanced Monitoring metrics are collected for the DB instance. To disable collection of Enhanced Monitoring metrics, specify 0.",
+      "The interval, in seconds, between points when Enhanced Monitoring metrics are collected for the DB instance. To disable collection of Enhanced Monitoring metrics, specify 0. Removed from the spec, Enhanced Monitoring is turned off (0).",
     )
     .optional(),
   monitoringRoleARN: z
     .string()
     .describe(
-      "The ARN for the IAM role that permits RDS to send enhanced monitoring metrics to Amazon CloudWatch Logs. For example, arn:aws:iam:123456789012:role/emaccess. For information on creating a monitoring role, see Setting Up and Enabling Enhanced Monitoring in the Amazon RDS User Guide.",
+      "The ARN for the IAM role that permits RDS to send enhanced monitoring metrics to Amazon CloudWatch Logs. For example, arn:aws:iam:123456789012:role/emaccess. For information on creating a monitoring role, see Setting Up and Enabling Enhanced Monitoring in the Amazon RDS User Guide. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   monitoringRoleRef: ackReference()
@@ -192,39 +261,45 @@ export const dbInstanceFieldSchemas = {
     .optional(),
   domainIAMRoleName: z
     .string()
-    .describe("The name of the IAM role to use when making API calls to the Directory Service.")
+    .describe(
+      "The name of the IAM role to use when making API calls to the Directory Service. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
     .optional(),
   promotionTier: z
     .int()
     .describe(
-      "The order of priority in which an Aurora Replica is promoted to the primary instance after a failure of the existing primary instance. For more information, see Fault Tolerance for an Aurora DB Cluster in the Amazon Aurora User Guide.",
+      "The order of priority in which an Aurora Replica is promoted to the primary instance after a failure of the existing primary instance. For more information, see Fault Tolerance for an Aurora DB Cluster in the Amazon Aurora User Guide. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   timezone: z
     .string()
     .describe(
-      "The time zone of the DB instance. The time zone parameter is currently supported only by RDS for Db2 and RDS for SQL Server.",
+      "The time zone of the DB instance. The time zone parameter is currently supported only by RDS for Db2 and RDS for SQL Server. Immutable: RDS sets it at creation and cannot change it afterwards.",
     )
     .optional(),
   enableIAMDatabaseAuthentication: z
     .boolean()
     .describe(
-      "Specifies whether to enable mapping of Amazon Web Services Identity and Access Management (IAM) accounts to database accounts. By default, mapping isn't enabled.",
+      "Specifies whether to enable mapping of Amazon Web Services Identity and Access Management (IAM) accounts to database accounts. By default, mapping isn't enabled. Removed from the spec, it is set to false.",
     )
     .optional(),
   databaseInsightsMode: z
     .enum(["standard", "advanced"])
-    .describe("The mode of Database Insights to enable for the DB instance.")
+    .describe(
+      "The mode of Database Insights to enable for the DB instance. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
     .optional(),
   performanceInsightsEnabled: z
     .boolean()
     .describe(
-      "Specifies whether to enable Performance Insights for the DB instance. For more information, see Using Amazon Performance Insights in the Amazon RDS User Guide.",
+      "Specifies whether to enable Performance Insights for the DB instance. For more information, see Using Amazon Performance Insights in the Amazon RDS User Guide. Removed from the spec, it is set to false.",
     )
     .optional(),
   performanceInsightsKMSKeyID: z
     .string()
-    .describe("The Amazon Web Services KMS key identifier for encryption of Performance Insights data.")
+    .describe(
+      "The Amazon Web Services KMS key identifier for encryption of Performance Insights data. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
     .optional(),
   performanceInsightsKMSKeyRef: ackReference()
     .describe(
@@ -233,12 +308,14 @@ export const dbInstanceFieldSchemas = {
     .optional(),
   performanceInsightsRetentionPeriod: z
     .int()
-    .describe("The number of days to retain Performance Insights data.")
+    .describe(
+      "The number of days to retain Performance Insights data. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
     .optional(),
   enableCloudwatchLogsExports: z
     .array(z.string())
     .describe(
-      "The list of log types to enable for exporting to CloudWatch Logs. For more information, see Publishing Database Logs to Amazon CloudWatch Logs in the Amazon RDS User Guide.",
+      "The list of log types to enable for exporting to CloudWatch Logs. For more information, see Publishing Database Logs to Amazon CloudWatch Logs in the Amazon RDS User Guide. Compared as a set; a log type removed from the list (or the whole field removed) stops being exported.",
     )
     .optional(),
   processorFeatures: z
@@ -252,52 +329,61 @@ export const dbInstanceFieldSchemas = {
       }),
     )
     .describe(
-      "The number of CPU cores and the number of threads per core for the DB instance class of the DB instance.",
+      "The number of CPU cores and the number of threads per core for the DB instance class of the DB instance. Managed while it is in the spec; removed from the spec, RDS keeps what it has. Compared as a set; useDefaultProcessorFeatures true with this left out restores the class's defaults.",
     )
     .optional(),
   deletionProtection: z
     .boolean()
     .describe(
-      "Specifies whether the DB instance has deletion protection enabled. The database can't be deleted when deletion protection is enabled. By default, deletion protection isn't enabled. For more information, see Deleting a DB Instance.",
+      "Specifies whether the DB instance has deletion protection enabled. The database can't be deleted when deletion protection is enabled. By default, deletion protection isn't enabled. For more information, see Deleting a DB Instance. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   maxAllocatedStorage: z
     .int()
     .describe(
-      "The upper limit in gibibytes (GiB) to which Amazon RDS can automatically scale the storage of the DB instance.",
+      "The upper limit in gibibytes (GiB) to which Amazon RDS can automatically scale the storage of the DB instance. Removed from the spec, storage autoscaling is turned off.",
     )
     .optional(),
   enableCustomerOwnedIP: z
     .boolean()
     .describe(
-      "Specifies whether to enable a customer-owned IP address (CoIP) for an RDS on Outposts DB instance.",
+      "Specifies whether to enable a customer-owned IP address (CoIP) for an RDS on Outposts DB instance. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
-  networkType: z.string().describe("The network type of the DB instance.").optional(),
+  networkType: z
+    .string()
+    .describe(
+      "The network type of the DB instance. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
+    .optional(),
   backupTarget: z
     .string()
-    .describe("The location for storing automated backups and manual snapshots.")
+    .describe(
+      "The location for storing automated backups and manual snapshots. Immutable: RDS sets it at creation and cannot change it afterwards.",
+    )
     .optional(),
   customIAMInstanceProfile: z
     .string()
     .describe(
-      "The instance profile associated with the underlying Amazon EC2 instance of an RDS Custom DB instance.",
+      "The instance profile associated with the underlying Amazon EC2 instance of an RDS Custom DB instance. Immutable: RDS sets it at creation and cannot change it afterwards.",
     )
     .optional(),
   caCertificateIdentifier: z
     .string()
-    .describe("The CA certificate identifier to use for the DB instance's server certificate.")
+    .describe(
+      "The CA certificate identifier to use for the DB instance's server certificate. Left out, RDS's value is kept and copied into the spec: it can be changed, not removed.",
+    )
     .optional(),
   manageMasterUserPassword: z
     .boolean()
     .describe(
-      "Specifies whether to manage the master user password with Amazon Web Services Secrets Manager.",
+      "Specifies whether to manage the master user password with Amazon Web Services Secrets Manager. Managed while it is in the spec; removed from the spec, RDS keeps what it has. Set false together with masterUserPassword to take the password back from Secrets Manager.",
     )
     .optional(),
   masterUserSecretKMSKeyID: z
     .string()
     .describe(
-      "The Amazon Web Services KMS key identifier to encrypt a secret that is automatically generated and managed in Amazon Web Services Secrets Manager.",
+      "The Amazon Web Services KMS key identifier to encrypt a secret that is automatically generated and managed in Amazon Web Services Secrets Manager. Managed while it is in the spec; removed from the spec, RDS keeps what it has. Used with manageMasterUserPassword.",
     )
     .optional(),
   masterUserSecretKMSKeyRef: ackReference()
@@ -308,40 +394,49 @@ export const dbInstanceFieldSchemas = {
   sourceDBInstanceIdentifier: z
     .string()
     .describe(
-      "The identifier of the DB instance that will act as the source for the read replica. Each DB instance can have up to 15 read replicas, except for the following engines: Db2 - Can have up to three replicas. Oracle - Can have up to five read replicas. SQL Server - Can have up to five read replicas.",
+      "The identifier of the DB instance that will act as the source for the read replica. Each DB instance can have up to 15 read replicas, except for the following engines: Db2 - Can have up to three replicas. Oracle - Can have up to five read replicas. SQL Server - Can have up to five read replicas. Creating a read replica or restoring from a snapshot is not supported by crossrole yet: a DBInstance that sets it is refused (ACK.Terminal) and nothing is created.",
     )
     .optional(),
   preSignedURL: z
     .string()
     .describe(
-      "When you are creating a read replica from one Amazon Web Services GovCloud (US) Region to another or from one China Amazon Web Services Region to another, the URL that contains a Signature Version 4 signed request for the CreateDBInstanceReadReplica API operation in the source Amazon Web Services Region that contains the source DB instance.",
+      "When you are creating a read replica from one Amazon Web Services GovCloud (US) Region to another or from one China Amazon Web Services Region to another, the URL that contains a Signature Version 4 signed request for the CreateDBInstanceReadReplica API operation in the source Amazon Web Services Region that contains the source DB instance. Creating a read replica or restoring from a snapshot is not supported by crossrole yet: a DBInstance that sets it is refused (ACK.Terminal) and nothing is created.",
     )
     .optional(),
   replicaMode: z
     .enum(["open-read-only", "mounted"])
-    .describe("The open mode of the replica database.")
+    .describe(
+      "The open mode of the replica database. Creating a read replica or restoring from a snapshot is not supported by crossrole yet: a DBInstance that sets it is refused (ACK.Terminal) and nothing is created.",
+    )
     .optional(),
-  dbSnapshotIdentifier: z.string().describe("The identifier for the DB snapshot to restore from.").optional(),
+  dbSnapshotIdentifier: z
+    .string()
+    .describe(
+      "The identifier for the DB snapshot to restore from. Creating a read replica or restoring from a snapshot is not supported by crossrole yet: a DBInstance that sets it is refused (ACK.Terminal) and nothing is created.",
+    )
+    .optional(),
   useDefaultProcessorFeatures: z
     .boolean()
     .describe(
-      "Specifies whether the DB instance class of the DB instance uses its default processor features.",
+      "Specifies whether the DB instance class of the DB instance uses its default processor features. With processorFeatures left out, true sets the DB instance class's default processor features (ModifyDBInstance).",
     )
     .optional(),
   dbClusterSnapshotIdentifier: z
     .string()
-    .describe("The identifier for the Multi-AZ DB cluster snapshot to restore from.")
+    .describe(
+      "The identifier for the Multi-AZ DB cluster snapshot to restore from. Creating a read replica or restoring from a snapshot is not supported by crossrole yet: a DBInstance that sets it is refused (ACK.Terminal) and nothing is created.",
+    )
     .optional(),
   destinationRegion: z
     .string()
     .describe(
-      "The Region a read replica's presigned CreateDBInstanceReadReplica request is signed for (the SDK's parameter; not sent to RDS).",
+      "The Region a read replica's presigned CreateDBInstanceReadReplica request is signed for (the SDK's parameter; not sent to RDS). Creating a read replica or restoring from a snapshot is not supported by crossrole yet: a DBInstance that sets it is refused (ACK.Terminal) and nothing is created.",
     )
     .optional(),
   sourceRegion: z
     .string()
     .describe(
-      "The Region of the source DB instance of a cross-Region read replica, used to presign the request (not sent to RDS); the same Region as the source's ARN.",
+      "The Region of the source DB instance of a cross-Region read replica, used to presign the request (not sent to RDS); the same Region as the source's ARN. Creating a read replica or restoring from a snapshot is not supported by crossrole yet: a DBInstance that sets it is refused (ACK.Terminal) and nothing is created.",
     )
     .optional(),
 };
@@ -496,4 +591,700 @@ export const dbInstanceCodecs = {
   dbClusterSnapshotIdentifier: ["DBClusterSnapshotIdentifier", {}],
   destinationRegion: ["DestinationRegion", {}],
   sourceRegion: ["SourceRegion", {}],
+} as const satisfies FieldCodecs;
+
+/** The status fields filled from what AWS reports, described by AWS's documentation. */
+export const dbInstanceStatusSchemas = {
+  dbInstanceStatus: z.string().describe("The current state of this database.").optional(),
+  endpoint: z
+    .object({
+      address: z.string().describe("Specifies the DNS address of the DB instance.").optional(),
+      port: z.int().describe("Specifies the port that the database engine is listening on.").optional(),
+      hostedZoneID: z
+        .string()
+        .describe("Specifies the ID that Amazon Route 53 assigns when you create a hosted zone.")
+        .optional(),
+    })
+    .describe("The connection endpoint for the DB instance.")
+    .optional(),
+  instanceCreateTime: z
+    .string()
+    .meta({ format: "date-time" })
+    .describe("The date and time when the DB instance was created.")
+    .optional(),
+  vpcSecurityGroups: z
+    .array(
+      z.object({
+        vpcSecurityGroupID: z.string().describe("The name of the VPC security group.").optional(),
+        status: z.string().describe("The membership status of the VPC security group.").optional(),
+      }),
+    )
+    .describe("The list of Amazon EC2 VPC security groups that the DB instance belongs to.")
+    .optional(),
+  dbParameterGroups: z
+    .array(
+      z.object({
+        dbParameterGroupName: z.string().describe("The name of the DB parameter group.").optional(),
+        parameterApplyStatus: z
+          .string()
+          .describe(
+            "The status of parameter updates. Valid values are: applying: The parameter group change is being applied to the database. failed-to-apply: The parameter group is in an invalid state. in-sync: The parameter group change is synchronized with the database. pending-database-upgrade: The parameter group change will be applied after the DB instance is upgraded. pending-reboot: The parameter group change will be applied after the DB instance reboots.",
+          )
+          .optional(),
+      }),
+    )
+    .describe("The list of DB parameter groups applied to this DB instance.")
+    .optional(),
+  dbSubnetGroup: z
+    .object({
+      dbSubnetGroupName: z.string().describe("The name of the DB subnet group.").optional(),
+      dbSubnetGroupDescription: z
+        .string()
+        .describe("Provides the description of the DB subnet group.")
+        .optional(),
+      vpcID: z.string().describe("Provides the VpcId of the DB subnet group.").optional(),
+      subnetGroupStatus: z.string().describe("Provides the status of the DB subnet group.").optional(),
+      subnets: z
+        .array(
+          z.object({
+            subnetIdentifier: z.string().describe("The identifier of the subnet.").optional(),
+            subnetAvailabilityZone: z
+              .object({
+                name: z.string().describe("The name of the Availability Zone.").optional(),
+              })
+              .describe("Contains Availability Zone information.")
+              .optional(),
+            subnetOutpost: z
+              .object({
+                arn: z.string().describe("The Amazon Resource Name (ARN) of the Outpost.").optional(),
+              })
+              .describe("If the subnet is associated with an Outpost, this value specifies the Outpost.")
+              .optional(),
+            subnetStatus: z.string().describe("The status of the subnet.").optional(),
+          }),
+        )
+        .describe(
+          "Contains a list of Subnet elements. The list of subnets shown here might not reflect the current state of your VPC. For the most up-to-date information, we recommend checking your VPC configuration directly.",
+        )
+        .optional(),
+      dbSubnetGroupARN: z
+        .string()
+        .describe("The Amazon Resource Name (ARN) for the DB subnet group.")
+        .optional(),
+      supportedNetworkTypes: z
+        .array(z.string())
+        .describe("The network type of the DB subnet group.")
+        .optional(),
+    })
+    .describe(
+      "Information about the subnet group associated with the DB instance, including the name, description, and subnets in the subnet group.",
+    )
+    .optional(),
+  pendingModifiedValues: z
+    .object({
+      dbInstanceClass: z
+        .string()
+        .describe("The name of the compute and memory capacity class for the DB instance.")
+        .optional(),
+      allocatedStorage: z
+        .int()
+        .describe("The allocated storage size for the DB instance specified in gibibytes (GiB).")
+        .optional(),
+      masterUserPassword: z.string().describe("The master credentials for the DB instance.").optional(),
+      port: z.int().describe("The port for the DB instance.").optional(),
+      backupRetentionPeriod: z
+        .int()
+        .describe("The number of days for which automated backups are retained.")
+        .optional(),
+      multiAZ: z
+        .boolean()
+        .describe("Indicates whether the Single-AZ DB instance will change to a Multi-AZ deployment.")
+        .optional(),
+      engineVersion: z.string().describe("The database engine version.").optional(),
+      licenseModel: z.string().describe("The license model for the DB instance.").optional(),
+      iops: z.int().describe("The Provisioned IOPS value for the DB instance.").optional(),
+      storageThroughput: z.int().describe("The storage throughput of the DB instance.").optional(),
+      dbInstanceIdentifier: z.string().describe("The database identifier for the DB instance.").optional(),
+      storageType: z.string().describe("The storage type of the DB instance.").optional(),
+      caCertificateIdentifier: z
+        .string()
+        .describe("The identifier of the CA certificate for the DB instance.")
+        .optional(),
+      dbSubnetGroupName: z.string().describe("The DB subnet group for the DB instance.").optional(),
+      pendingCloudwatchLogsExports: z
+        .object({
+          logTypesToEnable: z
+            .array(z.string())
+            .describe(
+              "Log types that are in the process of being deactivated. After they are deactivated, these log types aren't exported to CloudWatch Logs.",
+            )
+            .optional(),
+          logTypesToDisable: z
+            .array(z.string())
+            .describe(
+              "Log types that are in the process of being enabled. After they are enabled, these log types are exported to CloudWatch Logs.",
+            )
+            .optional(),
+        })
+        .describe(
+          "A list of the log types whose configuration is still pending. In other words, these log types are in the process of being activated or deactivated.",
+        )
+        .optional(),
+      processorFeatures: z
+        .array(
+          z.object({
+            name: z
+              .string()
+              .describe("The name of the processor feature. Valid names are coreCount and threadsPerCore.")
+              .optional(),
+            value: z.string().describe("The value of a processor feature.").optional(),
+          }),
+        )
+        .describe(
+          "The number of CPU cores and the number of threads per core for the DB instance class of the DB instance.",
+        )
+        .optional(),
+      automationMode: z
+        .string()
+        .describe(
+          "The automation mode of the RDS Custom DB instance: full or all-paused. If full, the DB instance automates monitoring and instance recovery. If all-paused, the instance pauses automation for the duration set by --resume-full-automation-mode-minutes.",
+        )
+        .optional(),
+      resumeFullAutomationModeTime: z
+        .string()
+        .meta({ format: "date-time" })
+        .describe(
+          "The number of minutes to pause the automation. When the time period ends, RDS Custom resumes full automation. The minimum value is 60 (default). The maximum value is 1,440.",
+        )
+        .optional(),
+      multiTenant: z
+        .boolean()
+        .describe(
+          "Indicates whether the DB instance will change to the multi-tenant configuration (TRUE) or the single-tenant configuration (FALSE).",
+        )
+        .optional(),
+      iamDatabaseAuthenticationEnabled: z
+        .boolean()
+        .describe(
+          "Indicates whether mapping of Amazon Web Services Identity and Access Management (IAM) accounts to database accounts is enabled.",
+        )
+        .optional(),
+      dedicatedLogVolume: z
+        .boolean()
+        .describe("Indicates whether the DB instance has a dedicated log volume (DLV) enabled.>")
+        .optional(),
+      engine: z.string().describe("The database engine of the DB instance.").optional(),
+      additionalStorageVolumes: z
+        .array(
+          z.object({
+            volumeName: z.string().describe("The name of the additional storage volume.").optional(),
+            allocatedStorage: z
+              .int()
+              .describe(
+                "The amount of storage allocated for the additional storage volume, in gibibytes (GiB). The minimum is 20 GiB. The maximum is 65,536 GiB (64 TiB).",
+              )
+              .optional(),
+            iops: z
+              .int()
+              .describe(
+                "The number of I/O operations per second (IOPS) provisioned for the additional storage volume.",
+              )
+              .optional(),
+            maxAllocatedStorage: z
+              .int()
+              .describe(
+                "The upper limit in gibibytes (GiB) to which RDS can automatically scale the storage of the additional storage volume.",
+              )
+              .optional(),
+            storageThroughput: z
+              .int()
+              .describe(
+                "The storage throughput value for the additional storage volume, in mebibytes per second (MiBps). This setting applies only to the General Purpose SSD (gp3) storage type.",
+              )
+              .optional(),
+            storageType: z
+              .string()
+              .describe("The storage type for the additional storage volume.")
+              .optional(),
+          }),
+        )
+        .describe("The additional storage volume modifications that are pending for the DB instance.")
+        .optional(),
+      dbCapacityReservationIdentifier: z
+        .string()
+        .describe(
+          "The identifier of the DB capacity reservation that the DB instance uses after a pending modification completes. Amazon RDS returns this value when a ModifyDBInstance request changes the DB capacity reservation, and the change hasn't been applied yet.",
+        )
+        .optional(),
+    })
+    .describe(
+      "Information about pending changes to the DB instance. This information is returned only when there are pending changes. Specific changes are identified by subelements.",
+    )
+    .optional(),
+  latestRestorableTime: z
+    .string()
+    .meta({ format: "date-time" })
+    .describe(
+      "The latest time to which a database in this DB instance can be restored with point-in-time restore.",
+    )
+    .optional(),
+  readReplicaSourceDBInstanceIdentifier: z
+    .string()
+    .describe("The identifier of the source DB instance if this DB instance is a read replica.")
+    .optional(),
+  readReplicaDBInstanceIdentifiers: z
+    .array(z.string())
+    .describe("The identifiers of the read replicas associated with this DB instance.")
+    .optional(),
+  readReplicaDBClusterIdentifiers: z
+    .array(z.string())
+    .describe(
+      "The identifiers of Aurora DB clusters to which the RDS DB instance is replicated as a read replica. For example, when you create an Aurora read replica of an RDS for MySQL DB instance, the Aurora MySQL DB cluster for the Aurora read replica is shown. This output doesn't contain information about cross-Region Aurora read replicas.",
+    )
+    .optional(),
+  optionGroupMemberships: z
+    .array(
+      z.object({
+        optionGroupName: z
+          .string()
+          .describe("The name of the option group that the instance belongs to.")
+          .optional(),
+        status: z
+          .string()
+          .describe(
+            "The status of the DB instance's option group membership. Valid values are: in-sync, pending-apply, pending-removal, pending-maintenance-apply, pending-maintenance-removal, applying, removing, and failed.",
+          )
+          .optional(),
+      }),
+    )
+    .describe("The list of option group memberships for this DB instance.")
+    .optional(),
+  secondaryAvailabilityZone: z
+    .string()
+    .describe(
+      "If present, specifies the name of the secondary Availability Zone for a DB instance with multi-AZ support.",
+    )
+    .optional(),
+  statusInfos: z
+    .array(
+      z.object({
+        statusType: z.string().describe('This value is currently "read replication."').optional(),
+        normal: z
+          .boolean()
+          .describe(
+            "Indicates whether the instance is operating normally (TRUE) or is in an error state (FALSE).",
+          )
+          .optional(),
+        status: z
+          .string()
+          .describe(
+            "The status of the DB instance. For a StatusType of read replica, the values can be replicating, replication stop point set, replication stop point reached, error, stopped, or terminated.",
+          )
+          .optional(),
+        message: z
+          .string()
+          .describe(
+            "Details of the error if there is an error for the instance. If the instance isn't in an error state, this value is blank.",
+          )
+          .optional(),
+      }),
+    )
+    .describe("The status of a read replica. If the DB instance isn't a read replica, the value is blank.")
+    .optional(),
+  dbInstancePort: z
+    .int()
+    .describe(
+      "The port that the DB instance listens on. If the DB instance is part of a DB cluster, this can be a different port than the DB cluster port.",
+    )
+    .optional(),
+  dbiResourceID: z
+    .string()
+    .describe(
+      "The Amazon Web Services Region-unique, immutable identifier for the DB instance. This identifier is found in Amazon Web Services CloudTrail log entries whenever the Amazon Web Services KMS key for the DB instance is accessed.",
+    )
+    .optional(),
+  domainMemberships: z
+    .array(
+      z.object({
+        domain: z.string().describe("The identifier of the Active Directory Domain.").optional(),
+        status: z
+          .string()
+          .describe(
+            "The status of the Active Directory Domain membership for the DB instance or cluster. Values include joined, pending-join, failed, and so on.",
+          )
+          .optional(),
+        fQDN: z
+          .string()
+          .describe("The fully qualified domain name (FQDN) of the Active Directory Domain.")
+          .optional(),
+        iamRoleName: z
+          .string()
+          .describe("The name of the IAM role used when making API calls to the Directory Service.")
+          .optional(),
+        oU: z
+          .string()
+          .describe("The Active Directory organizational unit for the DB instance or cluster.")
+          .optional(),
+        authSecretARN: z
+          .string()
+          .describe(
+            "The ARN for the Secrets Manager secret with the credentials for the user that's a member of the domain.",
+          )
+          .optional(),
+        dnsIPs: z
+          .array(z.string())
+          .describe(
+            "The IPv4 DNS IP addresses of the primary and secondary Active Directory domain controllers.",
+          )
+          .optional(),
+      }),
+    )
+    .describe("The Active Directory Domain membership records associated with the DB instance.")
+    .optional(),
+  enhancedMonitoringResourceARN: z
+    .string()
+    .describe(
+      "The Amazon Resource Name (ARN) of the Amazon CloudWatch Logs log stream that receives the Enhanced Monitoring metrics data for the DB instance.",
+    )
+    .optional(),
+  iamDatabaseAuthenticationEnabled: z
+    .boolean()
+    .describe(
+      "Indicates whether mapping of Amazon Web Services Identity and Access Management (IAM) accounts to database accounts is enabled for the DB instance.",
+    )
+    .optional(),
+  enabledCloudwatchLogsExports: z
+    .array(z.string())
+    .describe("A list of log types that this DB instance is configured to export to CloudWatch Logs.")
+    .optional(),
+  associatedRoles: z
+    .array(
+      z.object({
+        roleARN: z
+          .string()
+          .describe("The Amazon Resource Name (ARN) of the IAM role that is associated with the DB instance.")
+          .optional(),
+        featureName: z
+          .string()
+          .describe(
+            "The name of the feature associated with the Amazon Web Services Identity and Access Management (IAM) role. For information about supported feature names, see DBEngineVersion.",
+          )
+          .optional(),
+        status: z
+          .string()
+          .describe(
+            "Information about the state of association between the IAM role and the DB instance. The Status property returns one of the following values: ACTIVE - the IAM role ARN is associated with the DB instance and can be used to access other Amazon Web Services services on your behalf. PENDING - the IAM role ARN is being associated with the DB instance. INVALID - the IAM role ARN is associated with the DB instance, but the DB instance is unable to assume the IAM role in order to access other Amazon Web Services services on your behalf.",
+          )
+          .optional(),
+      }),
+    )
+    .describe(
+      "The Amazon Web Services Identity and Access Management (IAM) roles associated with the DB instance.",
+    )
+    .optional(),
+  listenerEndpoint: z
+    .object({
+      address: z.string().describe("Specifies the DNS address of the DB instance.").optional(),
+      port: z.int().describe("Specifies the port that the database engine is listening on.").optional(),
+      hostedZoneID: z
+        .string()
+        .describe("Specifies the ID that Amazon Route 53 assigns when you create a hosted zone.")
+        .optional(),
+    })
+    .describe("The listener connection endpoint for SQL Server Always On.")
+    .optional(),
+  automationMode: z
+    .string()
+    .describe(
+      "The automation mode of the RDS Custom DB instance: full or all paused. If full, the DB instance automates monitoring and instance recovery. If all paused, the instance pauses automation for the duration set by --resume-full-automation-mode-minutes.",
+    )
+    .optional(),
+  resumeFullAutomationModeTime: z
+    .string()
+    .meta({ format: "date-time" })
+    .describe(
+      "The number of minutes to pause the automation. When the time period ends, RDS Custom resumes full automation. The minimum value is 60 (default). The maximum value is 1,440.",
+    )
+    .optional(),
+  customerOwnedIPEnabled: z
+    .boolean()
+    .describe(
+      "Indicates whether a customer-owned IP address (CoIP) is enabled for an RDS on Outposts DB instance.",
+    )
+    .optional(),
+  activityStreamStatus: z.string().describe("The status of the database activity stream.").optional(),
+  activityStreamKMSKeyID: z
+    .string()
+    .describe(
+      "The Amazon Web Services KMS key identifier used for encrypting messages in the database activity stream. The Amazon Web Services KMS key identifier is the key ARN, key ID, alias ARN, or alias name for the KMS key.",
+    )
+    .optional(),
+  activityStreamKinesisStreamName: z
+    .string()
+    .describe("The name of the Amazon Kinesis data stream used for the database activity stream.")
+    .optional(),
+  activityStreamMode: z
+    .string()
+    .describe(
+      "The mode of the database activity stream. Database events such as a change or access generate an activity stream event. RDS for Oracle always handles these events asynchronously.",
+    )
+    .optional(),
+  activityStreamEngineNativeAuditFieldsIncluded: z
+    .boolean()
+    .describe("Indicates whether engine-native audit fields are included in the database activity stream.")
+    .optional(),
+  awsBackupRecoveryPointARN: z
+    .string()
+    .describe("The Amazon Resource Name (ARN) of the recovery point in Amazon Web Services Backup.")
+    .optional(),
+  dbInstanceAutomatedBackupsReplications: z
+    .array(
+      z.object({
+        dbInstanceAutomatedBackupsARN: z
+          .string()
+          .describe("The Amazon Resource Name (ARN) of the replicated automated backups.")
+          .optional(),
+      }),
+    )
+    .describe("The list of replicated automated backups associated with the DB instance.")
+    .optional(),
+  automaticRestartTime: z
+    .string()
+    .meta({ format: "date-time" })
+    .describe("The time when a stopped DB instance is restarted automatically.")
+    .optional(),
+  activityStreamPolicyStatus: z
+    .string()
+    .describe("The status of the policy state of the activity stream.")
+    .optional(),
+  certificateDetails: z
+    .object({
+      cAIdentifier: z
+        .string()
+        .describe("The CA identifier of the CA certificate used for the DB instance's server certificate.")
+        .optional(),
+      validTill: z
+        .string()
+        .meta({ format: "date-time" })
+        .describe("The expiration date of the DB instance’s server certificate.")
+        .optional(),
+    })
+    .describe("The details of the DB instance's server certificate.")
+    .optional(),
+  dbSystemID: z
+    .string()
+    .describe(
+      "The Oracle system ID (Oracle SID) for a container database (CDB). The Oracle SID is also the name of the CDB. This setting is only valid for RDS Custom DB instances.",
+    )
+    .optional(),
+  masterUserSecret: z
+    .object({
+      secretARN: z.string().describe("The Amazon Resource Name (ARN) of the secret.").optional(),
+      secretStatus: z.string().describe("The status of the secret.").optional(),
+      kmsKeyID: z
+        .string()
+        .describe("The Amazon Web Services KMS key identifier that is used to encrypt the secret.")
+        .optional(),
+    })
+    .describe(
+      "The secret managed by RDS in Amazon Web Services Secrets Manager for the master user password.",
+    )
+    .optional(),
+  readReplicaSourceDBClusterIdentifier: z
+    .string()
+    .describe("The identifier of the source DB cluster if this DB instance is a read replica.")
+    .optional(),
+};
+
+/** Status field → [AWS member, codec]: AWS's output in status form (src/services/shape-codec.ts). */
+export const dbInstanceStatusCodecs = {
+  dbInstanceStatus: ["DBInstanceStatus", {}],
+  endpoint: [
+    "Endpoint",
+    { object: { address: ["Address", {}], port: ["Port", {}], hostedZoneID: ["HostedZoneId", {}] } },
+  ],
+  instanceCreateTime: ["InstanceCreateTime", { timestamp: true }],
+  vpcSecurityGroups: [
+    "VpcSecurityGroups",
+    { list: { object: { vpcSecurityGroupID: ["VpcSecurityGroupId", {}], status: ["Status", {}] } } },
+  ],
+  dbParameterGroups: [
+    "DBParameterGroups",
+    {
+      list: {
+        object: {
+          dbParameterGroupName: ["DBParameterGroupName", {}],
+          parameterApplyStatus: ["ParameterApplyStatus", {}],
+        },
+      },
+    },
+  ],
+  dbSubnetGroup: [
+    "DBSubnetGroup",
+    {
+      object: {
+        dbSubnetGroupName: ["DBSubnetGroupName", {}],
+        dbSubnetGroupDescription: ["DBSubnetGroupDescription", {}],
+        vpcID: ["VpcId", {}],
+        subnetGroupStatus: ["SubnetGroupStatus", {}],
+        subnets: [
+          "Subnets",
+          {
+            list: {
+              object: {
+                subnetIdentifier: ["SubnetIdentifier", {}],
+                subnetAvailabilityZone: ["SubnetAvailabilityZone", { object: { name: ["Name", {}] } }],
+                subnetOutpost: ["SubnetOutpost", { object: { arn: ["Arn", {}] } }],
+                subnetStatus: ["SubnetStatus", {}],
+              },
+            },
+          },
+        ],
+        dbSubnetGroupARN: ["DBSubnetGroupArn", {}],
+        supportedNetworkTypes: ["SupportedNetworkTypes", { list: {} }],
+      },
+    },
+  ],
+  pendingModifiedValues: [
+    "PendingModifiedValues",
+    {
+      object: {
+        dbInstanceClass: ["DBInstanceClass", {}],
+        allocatedStorage: ["AllocatedStorage", {}],
+        masterUserPassword: ["MasterUserPassword", {}],
+        port: ["Port", {}],
+        backupRetentionPeriod: ["BackupRetentionPeriod", {}],
+        multiAZ: ["MultiAZ", {}],
+        engineVersion: ["EngineVersion", {}],
+        licenseModel: ["LicenseModel", {}],
+        iops: ["Iops", {}],
+        storageThroughput: ["StorageThroughput", {}],
+        dbInstanceIdentifier: ["DBInstanceIdentifier", {}],
+        storageType: ["StorageType", {}],
+        caCertificateIdentifier: ["CACertificateIdentifier", {}],
+        dbSubnetGroupName: ["DBSubnetGroupName", {}],
+        pendingCloudwatchLogsExports: [
+          "PendingCloudwatchLogsExports",
+          {
+            object: {
+              logTypesToEnable: ["LogTypesToEnable", { list: {} }],
+              logTypesToDisable: ["LogTypesToDisable", { list: {} }],
+            },
+          },
+        ],
+        processorFeatures: [
+          "ProcessorFeatures",
+          { list: { object: { name: ["Name", {}], value: ["Value", {}] } } },
+        ],
+        automationMode: ["AutomationMode", {}],
+        resumeFullAutomationModeTime: ["ResumeFullAutomationModeTime", { timestamp: true }],
+        multiTenant: ["MultiTenant", {}],
+        iamDatabaseAuthenticationEnabled: ["IAMDatabaseAuthenticationEnabled", {}],
+        dedicatedLogVolume: ["DedicatedLogVolume", {}],
+        engine: ["Engine", {}],
+        additionalStorageVolumes: [
+          "AdditionalStorageVolumes",
+          {
+            list: {
+              object: {
+                volumeName: ["VolumeName", {}],
+                allocatedStorage: ["AllocatedStorage", {}],
+                iops: ["IOPS", {}],
+                maxAllocatedStorage: ["MaxAllocatedStorage", {}],
+                storageThroughput: ["StorageThroughput", {}],
+                storageType: ["StorageType", {}],
+              },
+            },
+          },
+        ],
+        dbCapacityReservationIdentifier: ["DBCapacityReservationIdentifier", {}],
+      },
+    },
+  ],
+  latestRestorableTime: ["LatestRestorableTime", { timestamp: true }],
+  readReplicaSourceDBInstanceIdentifier: ["ReadReplicaSourceDBInstanceIdentifier", {}],
+  readReplicaDBInstanceIdentifiers: ["ReadReplicaDBInstanceIdentifiers", { list: {} }],
+  readReplicaDBClusterIdentifiers: ["ReadReplicaDBClusterIdentifiers", { list: {} }],
+  optionGroupMemberships: [
+    "OptionGroupMemberships",
+    { list: { object: { optionGroupName: ["OptionGroupName", {}], status: ["Status", {}] } } },
+  ],
+  secondaryAvailabilityZone: ["SecondaryAvailabilityZone", {}],
+  statusInfos: [
+    "StatusInfos",
+    {
+      list: {
+        object: {
+          statusType: ["StatusType", {}],
+          normal: ["Normal", {}],
+          status: ["Status", {}],
+          message: ["Message", {}],
+        },
+      },
+    },
+  ],
+  dbInstancePort: ["DbInstancePort", {}],
+  dbiResourceID: ["DbiResourceId", {}],
+  domainMemberships: [
+    "DomainMemberships",
+    {
+      list: {
+        object: {
+          domain: ["Domain", {}],
+          status: ["Status", {}],
+          fQDN: ["FQDN", {}],
+          iamRoleName: ["IAMRoleName", {}],
+          oU: ["OU", {}],
+          authSecretARN: ["AuthSecretArn", {}],
+          dnsIPs: ["DnsIps", { list: {} }],
+        },
+      },
+    },
+  ],
+  enhancedMonitoringResourceARN: ["EnhancedMonitoringResourceArn", {}],
+  iamDatabaseAuthenticationEnabled: ["IAMDatabaseAuthenticationEnabled", {}],
+  enabledCloudwatchLogsExports: ["EnabledCloudwatchLogsExports", { list: {} }],
+  associatedRoles: [
+    "AssociatedRoles",
+    {
+      list: {
+        object: { roleARN: ["RoleArn", {}], featureName: ["FeatureName", {}], status: ["Status", {}] },
+      },
+    },
+  ],
+  listenerEndpoint: [
+    "ListenerEndpoint",
+    { object: { address: ["Address", {}], port: ["Port", {}], hostedZoneID: ["HostedZoneId", {}] } },
+  ],
+  automationMode: ["AutomationMode", {}],
+  resumeFullAutomationModeTime: ["ResumeFullAutomationModeTime", { timestamp: true }],
+  customerOwnedIPEnabled: ["CustomerOwnedIpEnabled", {}],
+  activityStreamStatus: ["ActivityStreamStatus", {}],
+  activityStreamKMSKeyID: ["ActivityStreamKmsKeyId", {}],
+  activityStreamKinesisStreamName: ["ActivityStreamKinesisStreamName", {}],
+  activityStreamMode: ["ActivityStreamMode", {}],
+  activityStreamEngineNativeAuditFieldsIncluded: ["ActivityStreamEngineNativeAuditFieldsIncluded", {}],
+  awsBackupRecoveryPointARN: ["AwsBackupRecoveryPointArn", {}],
+  dbInstanceAutomatedBackupsReplications: [
+    "DBInstanceAutomatedBackupsReplications",
+    { list: { object: { dbInstanceAutomatedBackupsARN: ["DBInstanceAutomatedBackupsArn", {}] } } },
+  ],
+  automaticRestartTime: ["AutomaticRestartTime", { timestamp: true }],
+  activityStreamPolicyStatus: ["ActivityStreamPolicyStatus", {}],
+  certificateDetails: [
+    "CertificateDetails",
+    { object: { cAIdentifier: ["CAIdentifier", {}], validTill: ["ValidTill", { timestamp: true }] } },
+  ],
+  dbSystemID: ["DBSystemId", {}],
+  masterUserSecret: [
+    "MasterUserSecret",
+    {
+      object: {
+        secretARN: ["SecretArn", {}],
+        secretStatus: ["SecretStatus", {}],
+        kmsKeyID: ["KmsKeyId", {}],
+      },
+    },
+  ],
+  readReplicaSourceDBClusterIdentifier: ["ReadReplicaSourceDBClusterIdentifier", {}],
 } as const satisfies FieldCodecs;
