@@ -252,7 +252,21 @@ export function s3Operation(r: Pick<RecordedRequest, "method" | "path">): string
   const segments = pathname.split("/").filter((x) => x !== "");
   if (segments.length !== 1) return undefined;
   const sub = query.split("&")[0]?.split("=")[0] ?? "";
+  // The SDK names some operations itself (the List calls of per-ID configurations).
+  const named = new URLSearchParams(query).get("x-id");
+  if (named) return named;
   const names: Record<string, string> = {
+    abac: "BucketAbac",
+    accelerate: "BucketAccelerateConfiguration",
+    acl: "BucketAcl",
+    cors: "BucketCors",
+    lifecycle: "BucketLifecycleConfiguration",
+    logging: "BucketLogging",
+    notification: "BucketNotificationConfiguration",
+    "object-lock": "ObjectLockConfiguration",
+    replication: "BucketReplication",
+    requestPayment: "BucketRequestPayment",
+    website: "BucketWebsite",
     tagging: "BucketTagging",
     versioning: "BucketVersioning",
     encryption: "BucketEncryption",

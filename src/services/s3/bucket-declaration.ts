@@ -52,4 +52,34 @@ export const bucketDeclaration = {
     "Logging.LoggingEnabled.TargetGrants.Grantee.Type": "type_",
   },
   references: [{ field: "Replication.Role", service: "iam", kind: "Role" }],
+  notes: {
+    Bucket: "Immutable: S3 cannot rename a bucket.",
+    CreateBucketConfiguration:
+      "Immutable: used by CreateBucket only. The bucket is created in the resource's region; a locationConstraint naming another region is refused.",
+    BucketNamespace: "Immutable: used by CreateBucket only.",
+    ObjectLockEnabledForBucket:
+      "Sent with CreateBucket; set later, Object Lock is turned on (the bucket must be versioned). It cannot be removed: S3 never turns Object Lock off.",
+    ObjectOwnership:
+      "Sent with CreateBucket and kept as the bucket's ownership controls while ownershipControls is not set.",
+    ACL: "Applied with PutBucketAcl. Removed from the spec (with no grants), the bucket's ACL is reset to private.",
+    ...Object.fromEntries(
+      ["GrantFullControl", "GrantRead", "GrantReadACP", "GrantWrite", "GrantWriteACP"].map((g) => [
+        g,
+        "Applied with PutBucketAcl, together with the other grant fields. Removed from the spec (with no acl), the bucket's ACL is reset to private.",
+      ]),
+    ),
+    Abac: "Removed from the spec, ABAC is disabled (S3's default).",
+    Accelerate: "Removed from the spec, transfer acceleration is suspended (S3 cannot remove it).",
+    RequestPayment: "Removed from the spec, the bucket owner pays again (S3's default).",
+    Logging: "Removed from the spec, logging is turned off.",
+    Notification: "Removed from the spec, every notification is removed.",
+    ObjectLockConfiguration:
+      "Removed from the spec, the default retention is removed; Object Lock itself stays on (S3 cannot turn it off).",
+    Versioning: "Left out, S3's value is kept and copied into the spec: it can be suspended, not removed.",
+    Encryption: "Left out, S3's value is kept and copied into the spec: S3 always encrypts.",
+    PublicAccessBlock: "Left out, S3's value is kept and copied into the spec; all four false removes it.",
+    OwnershipControls: "Left out, S3's value is kept and copied into the spec; no rules removes them.",
+    Policy: 'Removed from the spec (or ""), the bucket policy is removed.',
+    Tagging: "Removed from the spec, the bucket's tags are removed (crossrole's ownership tags stay).",
+  },
 } as const satisfies KindDeclaration;

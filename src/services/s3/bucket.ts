@@ -14,20 +14,34 @@ import {
   GetBucketLocationCommand,
   HeadBucketCommand,
   ListBucketsCommand,
+  PutBucketAclCommand,
   PutBucketEncryptionCommand,
   PutBucketOwnershipControlsCommand,
   PutBucketPolicyCommand,
   PutBucketTaggingCommand,
   PutBucketVersioningCommand,
+  PutObjectLockConfigurationCommand,
   PutPublicAccessBlockCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
 import type { CallContext } from "../call-context.ts";
 import type { Send } from "../service-calls.ts";
-import { diff, type FieldDifference } from "./diff.ts";
+import { putBucketAclInput } from "./acl.ts";
+import {
+  type ConfigurationField,
+  canonicalConfiguration,
+  configurationGroups,
+  configurationToAws,
+  type PerIdField,
+  perIdChanges,
+  perIdGroups,
+  perIdItemToAws,
+} from "./configuration-groups.ts";
+import { desiredOwnershipControls, diff, type FieldDifference } from "./diff.ts";
 import { BucketError, classifyError, errorCode, httpStatus, type S3Operation } from "./errors.ts";
 import {
   bucketTags,
+  constrainedRegion,
   createBucketInput,
   defaultBucketRegion,
   isNoOwnershipControls,
@@ -42,6 +56,7 @@ import {
   putPublicAccessBlockInput,
   tagMapOf,
 } from "./mapping.ts";
+import { putObjectLockInput } from "./object-lock.ts";
 import { readSubresources, s3 } from "./read-subresources.ts";
 import { type BucketFields, type BucketSubresource, bucketSubresources } from "./schema.ts";
 
@@ -91,7 +106,8 @@ export async function readBucket(
  * CreateBucket carried, and in us-east-1 the 200 may be for a bucket another writer made a
  * moment before: the tags tell whose it is) and the defaults the reconciler late-initialises
  * (real S3's SSE-S3, BucketOwnerEnforced and public access blocks; none on the emulator).
- * A new bucket is never versioned and has no policy, in every S3: only a later write sets them.
+ * A new bucket is never versioned and has no policy, in every S3: only a later write sets them;
+ * nor has it any of the configurations (CORS, lifecycle, ...), and its ACL is the owner's alone.
  */
 const decidedOnCreate = [
   "tagging",
@@ -108,13 +124,17 @@ const decidedOnCreate = [
  */
 export async function readCreatedBucket(
   client: S3Client,
-  spec: Pick<BucketFields, "name">,
+  spec: Pick<BucketFields, "name" | "objectLockEnabledForBucket">,
   region: string,
   ctx: CallContext = {},
 ): Promise<ReadResult> {
   const name = spec.name;
   const fields = await readSubresources(client, name, decidedOnCreate, ctx);
-  return fields === undefined ? { found: false } : { found: true, bucket: { name, region, ...fields } };
+  if (fields === undefined) return { found: false };
+  // What the create fixed: no ACL beyond the owner's (createBucket sends none), Object Lock as
+  // asked, and none of the other configurations.
+  const lock = spec.objectLockEnabledForBucket === true ? { objectLockEnabledForBucket: true } : {};
+  return { found: true, bucket: { name, region, acl: "private", ...lock, ...fields } };
 }
 
 const heldByAnotherAccount = Symbol("held by another account");
@@ -166,10 +186,12 @@ export type CreateResult =
 
 /**
  * CreateBucket in `region` (the client must be configured for it), tagged with `ownerTags` and
- * the spec's tags in the same call. Nothing else: a bucket's other sub-resources are applied by
- * updateBucket once the reconciler has read the bucket back and seen from its tags that it is
- * its own — in us-east-1 S3 answers 200 for a bucket the account already had, and writing to it
- * then would take over someone else's bucket.
+ * the spec's tags in the same call, with what only a create can choose (createBucketConfiguration,
+ * namespace, Object Lock) and the object ownership. Nothing else: a bucket's other sub-resources
+ * are applied by updateBucket once the reconciler has read the bucket back and seen from its
+ * tags that it is its own — in us-east-1 S3 answers 200 for a bucket the account already had,
+ * and writing to it then would take over someone else's bucket. The ACL too waits for the update
+ * (PutBucketAcl), for that reason.
  */
 export async function createBucket(
   client: S3Client,
@@ -185,10 +207,21 @@ export async function createBucket(
     );
   }
   const name = spec.name;
+  const constrained = constrainedRegion(spec);
+  if (constrained !== undefined && constrained !== region) {
+    throw new BucketError({
+      disposition: "terminal",
+      code: "IllegalLocationConstraintException",
+      operation: "CreateBucket",
+      bucket: name,
+      field: "spec.createBucketConfiguration.locationConstraint",
+      message: `spec.createBucketConfiguration.locationConstraint: "${spec.createBucketConfiguration?.locationConstraint}" is not the resource's region ${region} (the services.k8s.aws/region annotation, or the namespace's or controller's default): S3 creates a bucket in the region it is asked in; make them agree, or remove locationConstraint`,
+    });
+  }
   try {
     const out = await s3.call(ctx, "CreateBucket", name, (o) =>
       client.send(
-        new CreateBucketCommand(createBucketInput(name, region, bucketTags(spec.tagging, ownerTags))),
+        new CreateBucketCommand(createBucketInput(name, region, bucketTags(spec.tagging, ownerTags), spec)),
         o,
       ),
     );
@@ -282,9 +315,20 @@ export async function updateBucket(
   ownerTags: OwnerTags = {},
   ctx: CallContext = {},
 ): Promise<FieldDifference[]> {
-  const differences = diff(desired, observed);
-  for (const d of differences) await apply(client, desired, d.field, ownerTags, ctx);
+  const differences = inApplyOrder(diff(desired, observed), desired);
+  for (const d of differences) await apply(client, desired, observed, d.field, ownerTags, ctx);
   return differences;
+}
+
+/**
+ * S3 refuses to suspend versioning while replication is configured: a replication the spec
+ * removes goes before versioning (otherwise versioning goes first, as replication needs it).
+ */
+function inApplyOrder(differences: FieldDifference[], desired: BucketFields): FieldDifference[] {
+  const removesReplication = canonicalConfiguration("replication", desired.replication) === undefined;
+  const replication = differences.find((d) => d.field === "replication");
+  if (!removesReplication || replication === undefined) return differences;
+  return [replication, ...differences.filter((d) => d !== replication)];
 }
 
 /**
@@ -312,6 +356,7 @@ export async function claimBucket(
 async function apply(
   client: S3Client,
   spec: BucketFields,
+  observed: BucketFields,
   field: BucketSubresource,
   ownerTags: OwnerTags,
   ctx: CallContext,
@@ -320,7 +365,21 @@ async function apply(
   const send = async (operation: S3Operation, run: Send<unknown>) => {
     await s3.send(ctx, operation, name, run, { field: `spec.${field}` });
   };
+  if (field in configurationGroups) {
+    return applyConfiguration(client, spec, field as ConfigurationField, send);
+  }
+  if (field in perIdGroups) {
+    return applyPerId(client, spec, observed, field as PerIdField, send);
+  }
   switch (field) {
+    case "acl":
+      return send("PutBucketAcl", (o) =>
+        client.send(new PutBucketAclCommand(putBucketAclInput(name, spec)), o),
+      );
+    case "objectLockConfiguration":
+      return send("PutObjectLockConfiguration", (o) =>
+        client.send(new PutObjectLockConfigurationCommand(putObjectLockInput(name, spec)), o),
+      );
     case "tagging": {
       const tags = bucketTags(spec.tagging, ownerTags);
       if (Object.keys(tags).length === 0) {
@@ -355,7 +414,7 @@ async function apply(
       );
     }
     case "ownershipControls": {
-      const controls = spec.ownershipControls;
+      const controls = desiredOwnershipControls(spec);
       if (controls === undefined || isNoOwnershipControls(controls)) {
         return send("DeleteBucketOwnershipControls", (o) =>
           client.send(new DeleteBucketOwnershipControlsCommand({ Bucket: name }), o),
@@ -385,6 +444,44 @@ async function apply(
       );
     }
   }
+}
+
+type SendAs = (operation: S3Operation, run: Send<unknown>) => Promise<void>;
+
+/** Puts a configuration as the spec has it, or removes it when the spec has none. */
+async function applyConfiguration(
+  client: S3Client,
+  spec: BucketFields,
+  field: ConfigurationField,
+  send: SendAs,
+): Promise<void> {
+  const group = configurationGroups[field];
+  const name = spec.name;
+  if (canonicalConfiguration(field, spec[field]) !== undefined) {
+    const configuration = configurationToAws(field, spec[field]);
+    return send(group.put, (o) => group.write(client, name, configuration, o));
+  }
+  const remove = group.remove;
+  if ("put" in remove) return send(group.put, (o) => group.write(client, name, remove.put, o));
+  return send(remove.operation, (o) => remove.run(client, name, o));
+}
+
+/** Puts each configuration that is new or changed, and deletes each ID the spec no longer has. */
+async function applyPerId(
+  client: S3Client,
+  spec: BucketFields,
+  observed: BucketFields,
+  field: PerIdField,
+  send: SendAs,
+): Promise<void> {
+  const group = perIdGroups[field];
+  const name = spec.name;
+  const { put, remove } = perIdChanges(spec[field], observed[field]);
+  for (const item of put) {
+    const configuration = perIdItemToAws(field, item);
+    await send(group.put, (o) => group.write(client, name, item.id, configuration, o));
+  }
+  for (const id of remove) await send(group.delete, (o) => group.remove(client, name, id, o));
 }
 
 /**

@@ -8,9 +8,28 @@
 //   defaults on every new bucket (SSE-S3 encryption, BucketOwnerEnforced, all four public
 //   access blocks on, unversioned), so `lateInitialize` copies S3's value into the spec and
 //   from then on it is managed. Until it is copied, an absent field never shows as a difference.
+//   `objectOwnership` (CreateBucket's) stands for ownershipControls when only it is set.
+// - the configurations (abac, accelerate, cors, lifecycle, logging, notification, replication,
+//   requestPayment, website, and the per-ID analytics, intelligentTiering, inventory, metrics):
+//   none, as ACK has it; where S3 cannot remove one, none is S3's default (accelerate
+//   Suspended, ABAC Disabled, the owner pays). configuration-groups.ts says which is which.
+// - acl and the grants: private (acl.ts). Object Lock: on when asked, never turned off
+//   (S3 cannot); its default retention is none when the spec has no rule (object-lock.ts).
+// - name, createBucketConfiguration, namespace: fixed at creation, never compared.
 import { canonicalDocument, canonicalTagMap, sameJson } from "../canonical-forms.ts";
 import { differingFields, type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
+import { aclAfterApplying, grantFields, sameAcl } from "./acl.ts";
+import {
+  type ConfigurationField,
+  canonicalConfiguration,
+  configurationGroups,
+  type PerIdField,
+  perIdGroups,
+  pruned,
+  sameConfiguration,
+} from "./configuration-groups.ts";
 import { bucketTags, isNoOwnershipControls, isNoPolicy, isNoPublicAccessBlock, tagMapOf } from "./mapping.ts";
+import { objectLockAfterApplying, sameObjectLock, wantsObjectLock } from "./object-lock.ts";
 import type {
   BucketFields,
   BucketSubresource,
@@ -37,10 +56,27 @@ export function diff(desired: BucketFields, observed: BucketFields): FieldDiffer
   return differingFields(bucketSubresources, desired, observed, equalField);
 }
 
-function equalField(field: BucketSubresource, desired: BucketFields, observed: BucketFields): boolean {
+const isConfiguration = (field: string): field is ConfigurationField => field in configurationGroups;
+const isPerId = (field: string): field is PerIdField => field in perIdGroups;
+
+/** The ownership controls the spec asks for: its own, or CreateBucket's objectOwnership. */
+export function desiredOwnershipControls(spec: BucketFields): OwnershipControls | undefined {
+  if (spec.ownershipControls !== undefined || spec.objectOwnership === undefined)
+    return spec.ownershipControls;
+  return { rules: [{ objectOwnership: spec.objectOwnership }] };
+}
+
+function equalField(field: BucketSubresource, spec: BucketFields, observed: BucketFields): boolean {
+  const desired: BucketFields = { ...spec, ownershipControls: desiredOwnershipControls(spec) };
   const isLateInitialized = (lateInitializedSubresources as readonly string[]).includes(field);
-  if (isLateInitialized && desired[field] === undefined) return true;
+  if (isLateInitialized && desired[field as keyof BucketFields] === undefined) return true;
+  if (isConfiguration(field)) return sameConfiguration(field, desired[field], observed[field]);
+  if (isPerId(field)) return sameJson(canonicalPerId(desired[field]), canonicalPerId(observed[field]));
   switch (field) {
+    case "acl":
+      return sameAcl(desired, observed);
+    case "objectLockConfiguration":
+      return sameObjectLock(desired, observed);
     case "tagging":
       return sameJson(canonicalTags(desired.tagging), canonicalTags(observed.tagging));
     case "policy":
@@ -84,12 +120,32 @@ export function afterApplying<F extends BucketFields>(
   ownerTags: Readonly<Record<string, string>>,
 ): F {
   const after: F = { ...observed };
-  const set = <K extends BucketSubresource>(field: K, value: BucketFields[K] | undefined) => {
+  const set = <K extends keyof BucketFields>(field: K, value: BucketFields[K] | undefined) => {
     if (value === undefined) delete (after as BucketFields)[field];
     else (after as BucketFields)[field] = value;
   };
   for (const { field } of diff(desired, observed)) {
+    if (isConfiguration(field)) {
+      set(field, canonicalConfiguration(field, desired[field]) === undefined ? undefined : desired[field]);
+      continue;
+    }
+    if (isPerId(field)) {
+      set(field, desired[field] === undefined || desired[field].length === 0 ? undefined : desired[field]);
+      continue;
+    }
     switch (field) {
+      case "acl": {
+        const acl = aclAfterApplying(desired);
+        for (const f of ["acl", ...grantFields] as const) set(f, acl[f]);
+        break;
+      }
+      case "objectLockConfiguration":
+        if (wantsObjectLock(desired) || observed.objectLockEnabledForBucket === true) {
+          const lock = objectLockAfterApplying(desired);
+          set("objectLockEnabledForBucket", lock.objectLockEnabledForBucket);
+          set("objectLockConfiguration", lock.objectLockConfiguration);
+        }
+        break;
       case "tagging": {
         const tagSet = Object.entries(bucketTags(desired.tagging, ownerTags)).map(([key, value]) => ({
           key,
@@ -107,12 +163,11 @@ export function afterApplying<F extends BucketFields>(
           isNoPublicAccessBlock(desired.publicAccessBlock) ? undefined : desired.publicAccessBlock,
         );
         break;
-      case "ownershipControls":
-        set(
-          "ownershipControls",
-          isNoOwnershipControls(desired.ownershipControls) ? undefined : desired.ownershipControls,
-        );
+      case "ownershipControls": {
+        const controls = desiredOwnershipControls(desired);
+        set("ownershipControls", isNoOwnershipControls(controls) ? undefined : controls);
         break;
+      }
       case "versioning":
       case "encryption":
         // Late-initialised: diff reports them only when the spec sets them.
@@ -152,6 +207,13 @@ function canonicalOwnership(controls: OwnershipControls | undefined): string | n
 /** A bucket never versioned behaves as a suspended one; S3 cannot return it to "never". */
 function canonicalVersioning(versioning: Versioning | undefined): string {
   return versioning?.status ?? "Suspended";
+}
+
+/** A per-ID list compares as a map: S3 lists the configurations in its own order. */
+function canonicalPerId(list: readonly unknown[] | undefined): unknown {
+  if (list === undefined || list.length === 0) return null;
+  const id = (item: unknown) => String((item as { id?: unknown }).id);
+  return [...list].sort((a, b) => (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0)).map(pruned);
 }
 
 /** An absent bucketKeyEnabled is false; an absent KMS key is S3's managed key. */

@@ -40,7 +40,45 @@ export type S3Operation =
   | "DeletePublicAccessBlock"
   | "GetBucketOwnershipControls"
   | "PutBucketOwnershipControls"
-  | "DeleteBucketOwnershipControls";
+  | "DeleteBucketOwnershipControls"
+  | "GetBucketAcl"
+  | "PutBucketAcl"
+  | "GetObjectLockConfiguration"
+  | "PutObjectLockConfiguration"
+  | "GetBucketAbac"
+  | "PutBucketAbac"
+  | "GetBucketAccelerateConfiguration"
+  | "PutBucketAccelerateConfiguration"
+  | "GetBucketCors"
+  | "PutBucketCors"
+  | "DeleteBucketCors"
+  | "GetBucketLifecycleConfiguration"
+  | "PutBucketLifecycleConfiguration"
+  | "DeleteBucketLifecycle"
+  | "GetBucketLogging"
+  | "PutBucketLogging"
+  | "GetBucketNotificationConfiguration"
+  | "PutBucketNotificationConfiguration"
+  | "GetBucketReplication"
+  | "PutBucketReplication"
+  | "DeleteBucketReplication"
+  | "GetBucketRequestPayment"
+  | "PutBucketRequestPayment"
+  | "GetBucketWebsite"
+  | "PutBucketWebsite"
+  | "DeleteBucketWebsite"
+  | "ListBucketAnalyticsConfigurations"
+  | "PutBucketAnalyticsConfiguration"
+  | "DeleteBucketAnalyticsConfiguration"
+  | "ListBucketIntelligentTieringConfigurations"
+  | "PutBucketIntelligentTieringConfiguration"
+  | "DeleteBucketIntelligentTieringConfiguration"
+  | "ListBucketInventoryConfigurations"
+  | "PutBucketInventoryConfiguration"
+  | "DeleteBucketInventoryConfiguration"
+  | "ListBucketMetricsConfigurations"
+  | "PutBucketMetricsConfiguration"
+  | "DeleteBucketMetricsConfiguration";
 
 /** The IAM action each operation needs, for AccessDenied messages (they differ from the names). */
 const iamActions: Record<S3Operation, string> = {
@@ -65,6 +103,44 @@ const iamActions: Record<S3Operation, string> = {
   GetBucketOwnershipControls: "s3:GetBucketOwnershipControls",
   PutBucketOwnershipControls: "s3:PutBucketOwnershipControls",
   DeleteBucketOwnershipControls: "s3:PutBucketOwnershipControls",
+  GetBucketAcl: "s3:GetBucketAcl",
+  PutBucketAcl: "s3:PutBucketAcl",
+  GetObjectLockConfiguration: "s3:GetBucketObjectLockConfiguration",
+  PutObjectLockConfiguration: "s3:PutBucketObjectLockConfiguration",
+  GetBucketAbac: "s3:GetBucketAbac",
+  PutBucketAbac: "s3:PutBucketAbac",
+  GetBucketAccelerateConfiguration: "s3:GetAccelerateConfiguration",
+  PutBucketAccelerateConfiguration: "s3:PutAccelerateConfiguration",
+  GetBucketCors: "s3:GetBucketCORS",
+  PutBucketCors: "s3:PutBucketCORS",
+  DeleteBucketCors: "s3:PutBucketCORS",
+  GetBucketLifecycleConfiguration: "s3:GetLifecycleConfiguration",
+  PutBucketLifecycleConfiguration: "s3:PutLifecycleConfiguration",
+  DeleteBucketLifecycle: "s3:PutLifecycleConfiguration",
+  GetBucketLogging: "s3:GetBucketLogging",
+  PutBucketLogging: "s3:PutBucketLogging",
+  GetBucketNotificationConfiguration: "s3:GetBucketNotification",
+  PutBucketNotificationConfiguration: "s3:PutBucketNotification",
+  GetBucketReplication: "s3:GetReplicationConfiguration",
+  PutBucketReplication: "s3:PutReplicationConfiguration",
+  DeleteBucketReplication: "s3:PutReplicationConfiguration",
+  GetBucketRequestPayment: "s3:GetBucketRequestPayment",
+  PutBucketRequestPayment: "s3:PutBucketRequestPayment",
+  GetBucketWebsite: "s3:GetBucketWebsite",
+  PutBucketWebsite: "s3:PutBucketWebsite",
+  DeleteBucketWebsite: "s3:DeleteBucketWebsite",
+  ListBucketAnalyticsConfigurations: "s3:GetAnalyticsConfiguration",
+  PutBucketAnalyticsConfiguration: "s3:PutAnalyticsConfiguration",
+  DeleteBucketAnalyticsConfiguration: "s3:PutAnalyticsConfiguration",
+  ListBucketIntelligentTieringConfigurations: "s3:GetIntelligentTieringConfiguration",
+  PutBucketIntelligentTieringConfiguration: "s3:PutIntelligentTieringConfiguration",
+  DeleteBucketIntelligentTieringConfiguration: "s3:PutIntelligentTieringConfiguration",
+  ListBucketInventoryConfigurations: "s3:GetInventoryConfiguration",
+  PutBucketInventoryConfiguration: "s3:PutInventoryConfiguration",
+  DeleteBucketInventoryConfiguration: "s3:PutInventoryConfiguration",
+  ListBucketMetricsConfigurations: "s3:GetMetricsConfiguration",
+  PutBucketMetricsConfiguration: "s3:PutMetricsConfiguration",
+  DeleteBucketMetricsConfiguration: "s3:PutMetricsConfiguration",
 };
 
 export interface BucketErrorInit extends ObjectErrorInit<S3Operation, "bucket"> {

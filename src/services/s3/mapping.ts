@@ -5,6 +5,7 @@ import type {
   BucketLocationConstraint,
   BucketVersioningStatus,
   CreateBucketCommandInput,
+  CreateBucketConfiguration,
   GetBucketEncryptionCommandOutput,
   GetBucketOwnershipControlsCommandOutput,
   GetBucketPolicyCommandOutput,
@@ -20,8 +21,11 @@ import type {
 } from "@aws-sdk/client-s3";
 import { partitionOf } from "../arn.ts";
 import { userTagList } from "../pattern-tag-list.ts";
+import { toAws } from "../shape-codec.ts";
 import { awsTags, tagMapOf as listTagMap, tagListFromAws, withOwnerTags } from "../tag-list.ts";
+import { bucketCodecs } from "./generated/bucket-fields.ts";
 import {
+  type BucketFields,
   type Encryption,
   type EncryptionRule,
   type ObjectOwnership,
@@ -59,16 +63,46 @@ export function createBucketInput(
   name: string,
   region: string,
   tags: Readonly<Record<string, string>> = {},
+  spec: CreateTimeFields = {},
 ): CreateBucketCommandInput {
   const Tags = awsTags(tags);
-  const configuration = {
+  const given = (toAws(bucketCodecs.createBucketConfiguration[1], spec.createBucketConfiguration) ??
+    {}) as CreateBucketConfiguration;
+  const configuration: CreateBucketConfiguration = {
+    // The location and bucket type as the spec gives them; the region is the resource's.
+    ...(given.Location === undefined ? {} : { Location: given.Location }),
+    ...(given.Bucket === undefined ? {} : { Bucket: given.Bucket }),
     ...(region === defaultBucketRegion ? {} : { LocationConstraint: region as BucketLocationConstraint }),
     // S3 tags a general purpose bucket at creation (s3:TagResource): ownership is never missing.
     ...(Tags.length > 0 ? { Tags } : {}),
   };
-  return Object.keys(configuration).length === 0
-    ? { Bucket: name }
-    : { Bucket: name, CreateBucketConfiguration: configuration };
+  return {
+    Bucket: name,
+    ...(Object.keys(configuration).length === 0 ? {} : { CreateBucketConfiguration: configuration }),
+    ...(spec.objectLockEnabledForBucket === undefined
+      ? {}
+      : { ObjectLockEnabledForBucket: spec.objectLockEnabledForBucket }),
+    ...(spec.objectOwnership === undefined ? {} : { ObjectOwnership: spec.objectOwnership }),
+    ...(spec.namespace === undefined ? {} : { BucketNamespace: spec.namespace }),
+  };
+}
+
+/** The spec fields CreateBucket itself carries (the ACL does not: see bucket.ts). */
+export type CreateTimeFields = Partial<
+  Pick<
+    BucketFields,
+    "createBucketConfiguration" | "objectLockEnabledForBucket" | "objectOwnership" | "namespace"
+  >
+>;
+
+/**
+ * The region a spec's createBucketConfiguration.locationConstraint names ("EU" is eu-west-1),
+ * or undefined when it names none.
+ */
+export function constrainedRegion(spec: CreateTimeFields): string | undefined {
+  const constraint = spec.createBucketConfiguration?.locationConstraint;
+  if (constraint === undefined) return undefined;
+  return constraint === "EU" ? "eu-west-1" : constraint;
 }
 
 /** The tag set S3 should hold: the user's tags and the ownership tags (which win on a clash). */

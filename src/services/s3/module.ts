@@ -10,6 +10,7 @@ import {
   specFieldComparison,
   withoutKeys,
 } from "../service-module-parts.ts";
+import { grantFields } from "./acl.ts";
 import {
   bucketCreatedAt,
   claimBucket,
@@ -60,7 +61,9 @@ export const bucketService: ServiceModule<BucketSpec, ObservedBucket, S3Client> 
   ...specFieldComparison(withoutRegion, diff, lateInitialize),
   specFromObserved(observed, spec) {
     const { tagging, ...fields } = withoutRegion(observed);
-    return adoptedSpec(fields, "tagging", userTagging(tagging), spec);
+    // S3's ACL reads back in both forms; a spec takes one (the canned ACL where there is one).
+    const acl = fields.acl === undefined ? fields : withoutKeys(fields, grantFields);
+    return adoptedSpec(acl, "tagging", userTagging(tagging), spec);
   },
   arn: (spec, region) => arnOf(spec.name, region),
   observedRegion: (observed) => observed.region,

@@ -1,17 +1,30 @@
-// Reads a chosen set of one bucket's managed sub-resources, one Get call each, in parallel: the
-// whole set when the reconciler looks at a bucket (readBucket), only what S3 decides when it
-// looks at a bucket its own create just made (readCreatedBucket).
+// Reads a chosen set of one bucket's managed sub-resources, one Get (or List) call each, in
+// parallel: the whole set when the reconciler looks at a bucket (readBucket), only what S3
+// decides when it looks at a bucket its own create just made (readCreatedBucket).
 import {
+  GetBucketAclCommand,
   GetBucketEncryptionCommand,
   GetBucketOwnershipControlsCommand,
   GetBucketPolicyCommand,
   GetBucketTaggingCommand,
   GetBucketVersioningCommand,
+  GetObjectLockConfigurationCommand,
   GetPublicAccessBlockCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
 import type { CallContext, SendOptions } from "../call-context.ts";
 import { serviceCalls } from "../service-calls.ts";
+import { aclFromAws } from "./acl.ts";
+import {
+  type ConfigurationField,
+  configurationFields,
+  configurationFromAws,
+  configurationGroups,
+  type PerIdField,
+  perIdFields,
+  perIdFromAws,
+  perIdGroups,
+} from "./configuration-groups.ts";
 import { classifyError, errorCode, type S3Operation } from "./errors.ts";
 import {
   encryptionFromAws,
@@ -21,6 +34,7 @@ import {
   taggingFromAws,
   versioningFromAws,
 } from "./mapping.ts";
+import { objectLockFromAws } from "./object-lock.ts";
 import type { BucketFields, BucketSubresource } from "./schema.ts";
 
 /** S3 calls: logged with the bucket's name, failures as BucketErrors; NoSuchBucket means gone. */
@@ -31,50 +45,102 @@ export const s3 = serviceCalls({
   classify: classifyError,
 });
 
-interface Reader<F extends BucketSubresource> {
+/** One read: the spec fields it observes (absent ones are not set in S3). */
+interface Reader {
   readonly operation: S3Operation;
   /** The error codes with which S3 says the sub-resource is not set. */
   readonly none: readonly string[];
-  readonly read: (client: S3Client, name: string, o: SendOptions) => Promise<BucketFields[F] | undefined>;
+  readonly read: (client: S3Client, name: string, o: SendOptions) => Promise<Partial<BucketFields>>;
 }
 
-const readers: { readonly [F in BucketSubresource]: Reader<F> } = {
-  tagging: {
-    operation: "GetBucketTagging",
-    none: ["NoSuchTagSet"],
-    read: async (client, name, o) =>
-      taggingFromAws(await client.send(new GetBucketTaggingCommand({ Bucket: name }), o)),
-  },
-  versioning: {
-    operation: "GetBucketVersioning",
+/** A reader of one field whose value `read` gives (undefined: not set). */
+function fieldReader<F extends keyof BucketFields>(
+  field: F,
+  operation: S3Operation,
+  none: readonly string[],
+  read: (client: S3Client, name: string, o: SendOptions) => Promise<BucketFields[F] | undefined>,
+): Reader {
+  return {
+    operation,
+    none,
+    read: async (client, name, o) => {
+      const value = await read(client, name, o);
+      return value === undefined ? {} : ({ [field]: value } as Partial<BucketFields>);
+    },
+  };
+}
+
+function configurationReader(field: ConfigurationField): Reader {
+  const group = configurationGroups[field];
+  return fieldReader(field, group.get, group.none, async (client, name, o) => {
+    const aws = await group.read(client, name, o);
+    return configurationFromAws(field, aws) as BucketFields[typeof field];
+  });
+}
+
+/** Every page of a per-ID list (S3 lists 100 configurations a page). */
+function perIdReader(field: PerIdField): Reader {
+  const group = perIdGroups[field];
+  return fieldReader(field, group.list, [], async (client, name, o) => {
+    const items: unknown[] = [];
+    let token: string | undefined;
+    do {
+      const page = await group.page(client, name, token, o);
+      items.push(...page.items);
+      token = page.next;
+    } while (token !== undefined);
+    return perIdFromAws(field, items) as BucketFields[typeof field];
+  });
+}
+
+const readers: { readonly [F in BucketSubresource]: Reader } = {
+  tagging: fieldReader("tagging", "GetBucketTagging", ["NoSuchTagSet"], async (client, name, o) =>
+    taggingFromAws(await client.send(new GetBucketTaggingCommand({ Bucket: name }), o)),
+  ),
+  versioning: fieldReader("versioning", "GetBucketVersioning", [], async (client, name, o) =>
+    versioningFromAws(await client.send(new GetBucketVersioningCommand({ Bucket: name }), o)),
+  ),
+  encryption: fieldReader(
+    "encryption",
+    "GetBucketEncryption",
+    ["ServerSideEncryptionConfigurationNotFoundError"],
+    async (client, name, o) =>
+      encryptionFromAws(await client.send(new GetBucketEncryptionCommand({ Bucket: name }), o)),
+  ),
+  policy: fieldReader("policy", "GetBucketPolicy", ["NoSuchBucketPolicy"], async (client, name, o) =>
+    policyFromAws(await client.send(new GetBucketPolicyCommand({ Bucket: name }), o)),
+  ),
+  publicAccessBlock: fieldReader(
+    "publicAccessBlock",
+    "GetPublicAccessBlock",
+    ["NoSuchPublicAccessBlockConfiguration"],
+    async (client, name, o) =>
+      publicAccessBlockFromAws(await client.send(new GetPublicAccessBlockCommand({ Bucket: name }), o)),
+  ),
+  ownershipControls: fieldReader(
+    "ownershipControls",
+    "GetBucketOwnershipControls",
+    ["OwnershipControlsNotFoundError"],
+    async (client, name, o) =>
+      ownershipControlsFromAws(await client.send(new GetBucketOwnershipControlsCommand({ Bucket: name }), o)),
+  ),
+  acl: {
+    operation: "GetBucketAcl",
     none: [],
     read: async (client, name, o) =>
-      versioningFromAws(await client.send(new GetBucketVersioningCommand({ Bucket: name }), o)),
+      aclFromAws(await client.send(new GetBucketAclCommand({ Bucket: name }), o)),
   },
-  encryption: {
-    operation: "GetBucketEncryption",
-    none: ["ServerSideEncryptionConfigurationNotFoundError"],
+  objectLockConfiguration: {
+    operation: "GetObjectLockConfiguration",
+    none: ["ObjectLockConfigurationNotFoundError"],
     read: async (client, name, o) =>
-      encryptionFromAws(await client.send(new GetBucketEncryptionCommand({ Bucket: name }), o)),
+      objectLockFromAws(await client.send(new GetObjectLockConfigurationCommand({ Bucket: name }), o)),
   },
-  policy: {
-    operation: "GetBucketPolicy",
-    none: ["NoSuchBucketPolicy"],
-    read: async (client, name, o) =>
-      policyFromAws(await client.send(new GetBucketPolicyCommand({ Bucket: name }), o)),
-  },
-  publicAccessBlock: {
-    operation: "GetPublicAccessBlock",
-    none: ["NoSuchPublicAccessBlockConfiguration"],
-    read: async (client, name, o) =>
-      publicAccessBlockFromAws(await client.send(new GetPublicAccessBlockCommand({ Bucket: name }), o)),
-  },
-  ownershipControls: {
-    operation: "GetBucketOwnershipControls",
-    none: ["OwnershipControlsNotFoundError"],
-    read: async (client, name, o) =>
-      ownershipControlsFromAws(await client.send(new GetBucketOwnershipControlsCommand({ Bucket: name }), o)),
-  },
+  ...(Object.fromEntries(configurationFields.map((f) => [f, configurationReader(f)])) as Record<
+    ConfigurationField,
+    Reader
+  >),
+  ...(Object.fromEntries(perIdFields.map((f) => [f, perIdReader(f)])) as Record<PerIdField, Reader>),
 };
 
 /**
@@ -91,23 +157,20 @@ export async function readSubresources(
   let vanished = false;
   const values = await Promise.all(
     fields.map(async (field) => {
-      const reader: Reader<BucketSubresource> = readers[field];
+      const reader = readers[field];
       try {
-        return [
-          field,
-          await s3.call(ctx, reader.operation, name, (o) => reader.read(client, name, o)),
-        ] as const;
+        return await s3.call(ctx, reader.operation, name, (o) => reader.read(client, name, o));
       } catch (err) {
         const code = errorCode(err);
-        if (reader.none.includes(code)) return [field, undefined] as const;
+        if (reader.none.includes(code)) return {};
         if (code !== "NoSuchBucket") {
           throw classifyError(err, { operation: reader.operation, bucket: name, field: `spec.${field}` });
         }
         vanished = true;
-        return [field, undefined] as const;
+        return {};
       }
     }),
   );
   if (vanished) return undefined;
-  return Object.fromEntries(values.filter(([, v]) => v !== undefined)) as Partial<BucketFields>;
+  return Object.assign({}, ...values) as Partial<BucketFields>;
 }

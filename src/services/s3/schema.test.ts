@@ -205,14 +205,38 @@ describe("bucketCrdSource", () => {
 
   test("has ACK's spec field names, requires name and makes it immutable", () => {
     assert.deepEqual(Object.keys(spec?.properties ?? {}).sort(), [
+      "abac",
+      "accelerate",
+      "acl",
+      "analytics",
+      "cors",
+      "createBucketConfiguration",
       "encryption",
+      "grantFullControl",
+      "grantRead",
+      "grantReadACP",
+      "grantWrite",
+      "grantWriteACP",
       "identityRef",
+      "intelligentTiering",
+      "inventory",
+      "lifecycle",
+      "logging",
+      "metrics",
       "name",
+      "namespace",
+      "notification",
+      "objectLockConfiguration",
+      "objectLockEnabledForBucket",
+      "objectOwnership",
       "ownershipControls",
       "policy",
       "publicAccessBlock",
+      "replication",
+      "requestPayment",
       "tagging",
       "versioning",
+      "website",
     ]);
     assert.deepEqual(spec?.required, ["name"]);
     const rules = spec?.properties?.["name"]?.["x-kubernetes-validations"] ?? [];

@@ -1,10 +1,13 @@
-// The Bucket kind (s3.services.k8s.aws/v1alpha1): ACK's s3-controller field names and shapes
-// for the sub-resources crossrole manages (name, tagging, versioning, encryption, policy,
-// publicAccessBlock, ownershipControls), plus spec.identityRef. Fields ACK has and crossrole
-// does not manage yet (cors, website, logging, ...) are left out on purpose: the apiserver then
-// rejects them as unknown under strict field validation instead of silently ignoring them.
+// The Bucket kind (s3.services.k8s.aws/v1alpha1): every field of ACK's s3-controller, with the
+// names, types and descriptions generated from its declaration (bucket-declaration.ts,
+// generated/bucket-fields.ts), plus spec.identityRef. Hand-written here is what the generated
+// schemas cannot know: S3's naming rules, the rules of the six sub-resources crossrole managed
+// first (with messages that name the fix), which fields are fixed at creation, and the keys of
+// the per-ID configuration lists. ACK's replication.roleRef names a kind crossrole does not
+// serve: the spec check refuses it, naming the plain field (src/services/references.ts).
 
 import { z } from "zod";
+import { descriptionOf, documentedAs } from "../../api/documented.ts";
 import type { ResourceKind } from "../../api/kinds.ts";
 import {
   type ResourceFields,
@@ -13,11 +16,13 @@ import {
   resourceSpecSchema,
   resourceStatusSchema,
 } from "../../api/resource.ts";
-import { immutable, type Rule, withRules } from "../../api/rules.ts";
+import { immutable, listMap, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
 import { isJsonObject } from "../json-document.ts";
 import { patternTagListSchema, patternTagSchema } from "../pattern-tag-list.ts";
+import { refusingUnservedReferences } from "../references.ts";
 import { maxUserTags } from "../tag-list.ts";
+import { bucketReferences, bucketFieldSchemas as generated } from "./generated/bucket-fields.ts";
 
 export const bucketKind: ResourceKind = requireKind("s3.services.k8s.aws/v1alpha1", "Bucket");
 
@@ -181,33 +186,143 @@ export const ownershipControlsSchema = z.object({
 });
 export type OwnershipControls = z.infer<typeof ownershipControlsSchema>;
 
+// ---- fields fixed at creation (CreateBucket's input) ----
+
+const fixedAtCreation = (field: string, why: string) =>
+  `${field} is immutable: ${why}; create a new Bucket resource instead`;
+
+/**
+ * Where and how S3 creates the bucket. Its Tags are left out, as in ACK: a bucket's tags are
+ * `tagging`. The region is the resource's (services.k8s.aws/region); a locationConstraint that
+ * names another one is refused at create.
+ */
+export const createBucketConfigurationSchema = immutable(
+  generated.createBucketConfiguration.unwrap().omit({ tags: true }),
+  fixedAtCreation("createBucketConfiguration", "S3 cannot move a bucket or change its type"),
+);
+
+// ---- configurations kept one per ID (analytics, inventory, metrics, Intelligent-Tiering) ----
+
+/** A list of configurations S3 keeps by ID: each needs an ID, and no two the same one. */
+function perIdList<Item extends z.ZodObject>(field: string, list: z.ZodOptional<z.ZodArray<Item>>) {
+  const item = list.unwrap().element;
+  const keyed = item.extend({
+    id: z
+      .string({ error: `${field}[].id is required: S3 keeps these configurations by ID` })
+      .min(1, `${field}[].id must not be empty`)
+      .max(64, `${field}[].id must be at most 64 characters (S3 limit)`)
+      .describe(descriptionOf(item.shape["id"] as z.ZodType) ?? "The configuration's ID."),
+  });
+  return listMap(z.array(keyed), "id", `${field}: two configurations with the same id; S3 keeps one per ID`);
+}
+
 // ---- the spec, status and object ----
 
 /** The fields of a bucket crossrole manages: what `read` observes and `diff` compares. */
-export const bucketFieldsShape = {
+const fields = {
   name: bucketNameSchema,
+  // Fixed at creation: sent with CreateBucket, never compared afterwards.
+  createBucketConfiguration: createBucketConfigurationSchema.optional(),
+  namespace: immutable(
+    generated.namespace.unwrap(),
+    fixedAtCreation("namespace", "S3 cannot move a bucket to another namespace"),
+  ).optional(),
+  objectLockEnabledForBucket: generated.objectLockEnabledForBucket,
+  objectOwnership: generated.objectOwnership,
+  // The bucket's ACL: a canned ACL or grants (PutBucketAcl).
+  acl: generated.acl,
+  grantFullControl: generated.grantFullControl,
+  grantRead: generated.grantRead,
+  grantReadACP: generated.grantReadACP,
+  grantWrite: generated.grantWrite,
+  grantWriteACP: generated.grantWriteACP,
+  // The sub-resources.
   tagging: taggingSchema.optional(),
   versioning: versioningSchema.optional(),
   encryption: encryptionSchema.optional(),
   policy: policySchema.optional(),
   publicAccessBlock: publicAccessBlockSchema.optional(),
   ownershipControls: ownershipControlsSchema.optional(),
+  abac: generated.abac,
+  accelerate: generated.accelerate,
+  cors: generated.cors,
+  lifecycle: generated.lifecycle,
+  logging: generated.logging,
+  notification: generated.notification,
+  objectLockConfiguration: generated.objectLockConfiguration,
+  replication: generated.replication,
+  requestPayment: generated.requestPayment,
+  website: generated.website,
+  analytics: perIdList("analytics", generated.analytics).optional(),
+  intelligentTiering: perIdList("intelligentTiering", generated.intelligentTiering).optional(),
+  inventory: perIdList("inventory", generated.inventory).optional(),
+  metrics: perIdList("metrics", generated.metrics).optional(),
 };
 
+/** The fields of a bucket crossrole manages, each described by AWS's documentation. */
+export const bucketFieldsShape = Object.fromEntries(
+  Object.entries(fields).map(([name, schema]) => [
+    name,
+    documentedAs(generated[name as keyof typeof generated], schema),
+  ]),
+) as typeof fields;
+
+const grantFields = ["grantFullControl", "grantRead", "grantReadACP", "grantWrite", "grantWriteACP"] as const;
+
 /** `spec` of a Bucket: the fields above plus the optional `identityRef` every kind carries. */
-export const bucketSpecSchema = resourceSpecSchema(bucketFieldsShape);
+const bucketSpecWithRules = withRules(
+  resourceSpecSchema(bucketFieldsShape),
+  {
+    cel: `!has(self.acl) || !(${grantFields.map((g) => `has(self.${g})`).join(" || ")})`,
+    message:
+      "acl and the grant fields exclude each other (S3 takes a canned ACL or grants, not both): remove one",
+    fieldPath: ".acl",
+    check: (spec) => spec.acl === undefined || grantFields.every((g) => spec[g] === undefined),
+  },
+  {
+    cel: "!has(self.objectOwnership) || !has(self.ownershipControls) || size(self.ownershipControls.rules) == 0 || self.ownershipControls.rules[0].objectOwnership == self.objectOwnership",
+    message:
+      "objectOwnership and ownershipControls name different object ownerships: S3 keeps one; remove objectOwnership or make them agree",
+    fieldPath: ".objectOwnership",
+    check: (spec) =>
+      spec.objectOwnership === undefined ||
+      spec.ownershipControls === undefined ||
+      spec.ownershipControls.rules.length === 0 ||
+      spec.ownershipControls.rules[0]?.objectOwnership === spec.objectOwnership,
+  },
+);
+export const bucketSpecSchema = refusingUnservedReferences(bucketSpecWithRules, bucketReferences);
 export type BucketSpec = z.infer<typeof bucketSpecSchema>;
 /** A bucket's managed configuration, without identityRef. */
 export type BucketFields = ResourceFields<BucketSpec>;
 
-/** The sub-resources, in the order they are applied (see bucket.ts for why this order). */
+/**
+ * The sub-resources, in the order they are applied (see bucket.ts for why this order): ownership
+ * controls before the ACL (S3 refuses ACLs while BucketOwnerEnforced), the public access block
+ * before the policy and the ACL, versioning before replication and object lock, which need it.
+ */
 export const bucketSubresources = [
   "ownershipControls",
   "publicAccessBlock",
+  "acl",
   "encryption",
   "versioning",
+  "objectLockConfiguration",
+  "replication",
   "tagging",
   "policy",
+  "abac",
+  "accelerate",
+  "cors",
+  "lifecycle",
+  "logging",
+  "notification",
+  "requestPayment",
+  "website",
+  "analytics",
+  "intelligentTiering",
+  "inventory",
+  "metrics",
 ] as const;
 export type BucketSubresource = (typeof bucketSubresources)[number];
 

@@ -8,9 +8,11 @@ import type { FieldCodecs } from "../../shape-codec.ts";
 export const bucketFieldSchemas = {
   acl: z
     .enum(["private", "public-read", "public-read-write", "authenticated-read"])
-    .describe("The canned ACL to apply to the bucket.")
+    .describe(
+      "The canned ACL to apply to the bucket. Applied with PutBucketAcl. Removed from the spec (with no grants), the bucket's ACL is reset to private.",
+    )
     .optional(),
-  name: z.string().describe("The name of the bucket to create."),
+  name: z.string().describe("The name of the bucket to create. Immutable: S3 cannot rename a bucket."),
   createBucketConfiguration: z
     .object({
       locationConstraint: z
@@ -92,28 +94,56 @@ export const bucketFieldSchemas = {
         )
         .optional(),
     })
-    .describe("The configuration information for the bucket.")
+    .describe(
+      "The configuration information for the bucket. Immutable: used by CreateBucket only. The bucket is created in the resource's region; a locationConstraint naming another region is refused.",
+    )
     .optional(),
   grantFullControl: z
     .string()
-    .describe("Allows grantee the read, write, read ACP, and write ACP permissions on the bucket.")
+    .describe(
+      "Allows grantee the read, write, read ACP, and write ACP permissions on the bucket. Applied with PutBucketAcl, together with the other grant fields. Removed from the spec (with no acl), the bucket's ACL is reset to private.",
+    )
     .optional(),
-  grantRead: z.string().describe("Allows grantee to list the objects in the bucket.").optional(),
-  grantReadACP: z.string().describe("Allows grantee to read the bucket ACL.").optional(),
-  grantWrite: z.string().describe("Allows grantee to create new objects in the bucket.").optional(),
-  grantWriteACP: z.string().describe("Allows grantee to write the ACL for the applicable bucket.").optional(),
+  grantRead: z
+    .string()
+    .describe(
+      "Allows grantee to list the objects in the bucket. Applied with PutBucketAcl, together with the other grant fields. Removed from the spec (with no acl), the bucket's ACL is reset to private.",
+    )
+    .optional(),
+  grantReadACP: z
+    .string()
+    .describe(
+      "Allows grantee to read the bucket ACL. Applied with PutBucketAcl, together with the other grant fields. Removed from the spec (with no acl), the bucket's ACL is reset to private.",
+    )
+    .optional(),
+  grantWrite: z
+    .string()
+    .describe(
+      "Allows grantee to create new objects in the bucket. Applied with PutBucketAcl, together with the other grant fields. Removed from the spec (with no acl), the bucket's ACL is reset to private.",
+    )
+    .optional(),
+  grantWriteACP: z
+    .string()
+    .describe(
+      "Allows grantee to write the ACL for the applicable bucket. Applied with PutBucketAcl, together with the other grant fields. Removed from the spec (with no acl), the bucket's ACL is reset to private.",
+    )
+    .optional(),
   objectLockEnabledForBucket: z
     .boolean()
-    .describe("Specifies whether you want S3 Object Lock to be enabled for the new bucket.")
+    .describe(
+      "Specifies whether you want S3 Object Lock to be enabled for the new bucket. Sent with CreateBucket; set later, Object Lock is turned on (the bucket must be versioned). It cannot be removed: S3 never turns Object Lock off.",
+    )
     .optional(),
   objectOwnership: z
     .enum(["BucketOwnerPreferred", "ObjectWriter", "BucketOwnerEnforced"])
-    .describe("The container element for object ownership for a bucket's ownership controls.")
+    .describe(
+      "The container element for object ownership for a bucket's ownership controls. Sent with CreateBucket and kept as the bucket's ownership controls while ownershipControls is not set.",
+    )
     .optional(),
   namespace: z
     .enum(["account-regional", "global"])
     .describe(
-      "Specifies the namespace where you want to create your general purpose bucket. When you create a general purpose bucket, you can choose to create a bucket in the shared global namespace or you can choose to create a bucket in your account regional namespace. Your account regional namespace is a subdivision of the global namespace that only your account can create buckets in. For more information on bucket namespaces, see Namespaces for general purpose buckets.",
+      "Specifies the namespace where you want to create your general purpose bucket. When you create a general purpose bucket, you can choose to create a bucket in the shared global namespace or you can choose to create a bucket in your account regional namespace. Your account regional namespace is a subdivision of the global namespace that only your account can create buckets in. For more information on bucket namespaces, see Namespaces for general purpose buckets. Immutable: used by CreateBucket only.",
     )
     .optional(),
   abac: z
@@ -124,7 +154,7 @@ export const bucketFieldSchemas = {
         .optional(),
     })
     .describe(
-      "The ABAC status of the general purpose bucket. When ABAC is enabled for the general purpose bucket, you can use tags to manage access to the general purpose buckets as well as for cost tracking purposes. When ABAC is disabled for the general purpose buckets, you can only use tags for cost tracking purposes. For more information, see Using tags with S3 general purpose buckets.",
+      "The ABAC status of the general purpose bucket. When ABAC is enabled for the general purpose bucket, you can use tags to manage access to the general purpose buckets as well as for cost tracking purposes. When ABAC is disabled for the general purpose buckets, you can only use tags for cost tracking purposes. For more information, see Using tags with S3 general purpose buckets. Removed from the spec, ABAC is disabled (S3's default).",
     )
     .optional(),
   accelerate: z
@@ -134,7 +164,9 @@ export const bucketFieldSchemas = {
         .describe("Specifies the transfer acceleration status of the bucket.")
         .optional(),
     })
-    .describe("Container for setting the transfer acceleration state.")
+    .describe(
+      "Container for setting the transfer acceleration state. Removed from the spec, transfer acceleration is suspended (S3 cannot remove it).",
+    )
     .optional(),
   analytics: z
     .array(
@@ -323,7 +355,9 @@ export const bucketFieldSchemas = {
         .describe("Container for information about a particular server-side encryption configuration rule.")
         .optional(),
     })
-    .describe("Specifies the default server-side-encryption configuration.")
+    .describe(
+      "Specifies the default server-side-encryption configuration. Left out, S3's value is kept and copied into the spec: S3 always encrypts.",
+    )
     .optional(),
   intelligentTiering: z
     .array(
@@ -796,7 +830,7 @@ export const bucketFieldSchemas = {
         )
         .optional(),
     })
-    .describe("Container for logging status information.")
+    .describe("Container for logging status information. Removed from the spec, logging is turned off.")
     .optional(),
   metrics: z
     .array(
@@ -1131,7 +1165,7 @@ export const bucketFieldSchemas = {
         .optional(),
     })
     .describe(
-      "A container for specifying the notification configuration of the bucket. If this element is empty, notifications are turned off for the bucket.",
+      "A container for specifying the notification configuration of the bucket. If this element is empty, notifications are turned off for the bucket. Removed from the spec, every notification is removed.",
     )
     .optional(),
   objectLockConfiguration: z
@@ -1194,7 +1228,9 @@ export const bucketFieldSchemas = {
         )
         .optional(),
     })
-    .describe("The Object Lock configuration that you want to apply to the specified bucket.")
+    .describe(
+      "The Object Lock configuration that you want to apply to the specified bucket. Removed from the spec, the default retention is removed; Object Lock itself stays on (S3 cannot turn it off).",
+    )
     .optional(),
   ownershipControls: z
     .object({
@@ -1211,10 +1247,15 @@ export const bucketFieldSchemas = {
         .optional(),
     })
     .describe(
-      "The OwnershipControls (BucketOwnerEnforced, BucketOwnerPreferred, or ObjectWriter) that you want to apply to this Amazon S3 bucket.",
+      "The OwnershipControls (BucketOwnerEnforced, BucketOwnerPreferred, or ObjectWriter) that you want to apply to this Amazon S3 bucket. Left out, S3's value is kept and copied into the spec; no rules removes them.",
     )
     .optional(),
-  policy: z.string().describe("The bucket policy as a JSON document.").optional(),
+  policy: z
+    .string()
+    .describe(
+      'The bucket policy as a JSON document. Removed from the spec (or ""), the bucket policy is removed.',
+    )
+    .optional(),
   publicAccessBlock: z
     .object({
       blockPublicACLs: z
@@ -1243,7 +1284,7 @@ export const bucketFieldSchemas = {
         .optional(),
     })
     .describe(
-      'The PublicAccessBlock configuration that you want to apply to this Amazon S3 bucket. You can enable the configuration options in any combination. For more information about when Amazon S3 considers a bucket or object public, see The Meaning of "Public" in the Amazon S3 User Guide.',
+      'The PublicAccessBlock configuration that you want to apply to this Amazon S3 bucket. You can enable the configuration options in any combination. For more information about when Amazon S3 considers a bucket or object public, see The Meaning of "Public" in the Amazon S3 User Guide. Left out, S3\'s value is kept and copied into the spec; all four false removes it.',
     )
     .optional(),
   replication: z
@@ -1601,7 +1642,7 @@ export const bucketFieldSchemas = {
         .describe("Specifies who pays for the download and request fees.")
         .optional(),
     })
-    .describe("Container for Payer.")
+    .describe("Container for Payer. Removed from the spec, the bucket owner pays again (S3's default).")
     .optional(),
   tagging: z
     .object({
@@ -1615,7 +1656,9 @@ export const bucketFieldSchemas = {
         .describe("A collection for a set of tags")
         .optional(),
     })
-    .describe("Container for the TagSet and Tag elements.")
+    .describe(
+      "Container for the TagSet and Tag elements. Removed from the spec, the bucket's tags are removed (crossrole's ownership tags stay).",
+    )
     .optional(),
   versioning: z
     .object({
@@ -1627,7 +1670,9 @@ export const bucketFieldSchemas = {
         .optional(),
       status: z.enum(["Enabled", "Suspended"]).describe("The versioning state of the bucket.").optional(),
     })
-    .describe("Container for setting the versioning state.")
+    .describe(
+      "Container for setting the versioning state. Left out, S3's value is kept and copied into the spec: it can be suspended, not removed.",
+    )
     .optional(),
   website: z
     .object({

@@ -1,0 +1,191 @@
+// The SDK input crossrole builds for each configuration, checked on a recording client: the
+// emulator implements neither ABAC, request payment, nor the analytics, metrics and
+// Intelligent-Tiering calls, so this is where their exact input is pinned.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { S3Client } from "@aws-sdk/client-s3";
+import { updateBucket } from "./bucket.ts";
+import { sameConfiguration } from "./configuration-groups.ts";
+import { diff } from "./diff.ts";
+import { type BucketFields, bucketSpecSchema } from "./schema.ts";
+
+function recordingClient(): { client: S3Client; sent: [string, unknown][] } {
+  const sent: [string, unknown][] = [];
+  const client = {
+    send: async (command: { constructor: { name: string }; input: unknown }) => {
+      sent.push([command.constructor.name.replace(/Command$/, ""), command.input]);
+      return {};
+    },
+  } as unknown as S3Client;
+  return { client, sent };
+}
+
+const spec = (fields: Record<string, unknown>): BucketFields =>
+  bucketSpecSchema.parse({ name: "b-unit", ...fields }) as BucketFields;
+
+describe("configuration groups: what is sent", () => {
+  test("each configuration is put whole, from the generated codec", async () => {
+    const { client, sent } = recordingClient();
+    const desired = spec({
+      abac: { status: "Enabled" },
+      requestPayment: { payer: "Requester" },
+      analytics: [
+        {
+          id: "a1",
+          filter: { prefix: "logs/" },
+          storageClassAnalysis: {
+            dataExport: {
+              outputSchemaVersion: "V_1",
+              destination: {
+                s3BucketDestination: { bucket: "arn:aws:s3:::dest", format: "CSV", prefix: "x" },
+              },
+            },
+          },
+        },
+      ],
+      metrics: [{ id: "m1", filter: { prefix: "p/" } }],
+      intelligentTiering: [
+        { id: "t1", status: "Enabled", tierings: [{ days: 90, accessTier: "ARCHIVE_ACCESS" }] },
+      ],
+    });
+    await updateBucket(client, desired, { name: "b-unit" });
+    assert.deepEqual(sent, [
+      ["PutBucketAbac", { Bucket: "b-unit", AbacStatus: { Status: "Enabled" } }],
+      ["PutBucketRequestPayment", { Bucket: "b-unit", RequestPaymentConfiguration: { Payer: "Requester" } }],
+      [
+        "PutBucketAnalyticsConfiguration",
+        {
+          Bucket: "b-unit",
+          Id: "a1",
+          AnalyticsConfiguration: {
+            Id: "a1",
+            Filter: { Prefix: "logs/" },
+            StorageClassAnalysis: {
+              DataExport: {
+                OutputSchemaVersion: "V_1",
+                Destination: {
+                  S3BucketDestination: { Bucket: "arn:aws:s3:::dest", Format: "CSV", Prefix: "x" },
+                },
+              },
+            },
+          },
+        },
+      ],
+      [
+        "PutBucketIntelligentTieringConfiguration",
+        {
+          Bucket: "b-unit",
+          Id: "t1",
+          IntelligentTieringConfiguration: {
+            Id: "t1",
+            Status: "Enabled",
+            Tierings: [{ Days: 90, AccessTier: "ARCHIVE_ACCESS" }],
+          },
+        },
+      ],
+      [
+        "PutBucketMetricsConfiguration",
+        { Bucket: "b-unit", Id: "m1", MetricsConfiguration: { Id: "m1", Filter: { Prefix: "p/" } } },
+      ],
+    ]);
+  });
+
+  test("removed from the spec: Delete where S3 has one, else S3's 'none' put; per-ID lists delete by ID", async () => {
+    const { client, sent } = recordingClient();
+    const observed = spec({
+      abac: { status: "Enabled" },
+      accelerate: { status: "Enabled" },
+      requestPayment: { payer: "Requester" },
+      logging: { loggingEnabled: { targetBucket: "logs", targetPrefix: "b/" } },
+      notification: {
+        queueConfigurations: [{ queueARN: "arn:aws:sqs:us-east-1:1:q", events: ["s3:ObjectCreated:*"] }],
+      },
+      cors: { corsRules: [{ allowedMethods: ["GET"], allowedOrigins: ["*"] }] },
+      metrics: [{ id: "m1" }, { id: "m2" }],
+    });
+    await updateBucket(client, spec({ metrics: [{ id: "m2" }] }), observed);
+    assert.deepEqual(sent, [
+      ["PutBucketAbac", { Bucket: "b-unit", AbacStatus: { Status: "Disabled" } }],
+      [
+        "PutBucketAccelerateConfiguration",
+        { Bucket: "b-unit", AccelerateConfiguration: { Status: "Suspended" } },
+      ],
+      ["DeleteBucketCors", { Bucket: "b-unit" }],
+      ["PutBucketLogging", { Bucket: "b-unit", BucketLoggingStatus: {} }],
+      ["PutBucketNotificationConfiguration", { Bucket: "b-unit", NotificationConfiguration: {} }],
+      [
+        "PutBucketRequestPayment",
+        { Bucket: "b-unit", RequestPaymentConfiguration: { Payer: "BucketOwner" } },
+      ],
+      ["DeleteBucketMetricsConfiguration", { Bucket: "b-unit", Id: "m1" }],
+    ]);
+  });
+
+  test("a replication the spec removes goes before suspending versioning (S3 refuses the other order)", async () => {
+    const { client, sent } = recordingClient();
+    const observed = {
+      ...spec({ versioning: { status: "Enabled" } }),
+      replication: {
+        role: "arn:aws:iam::1:role/r",
+        rules: [{ status: "Enabled", destination: { bucket: "x" } }],
+      },
+    } as BucketFields;
+    await updateBucket(client, spec({ versioning: { status: "Suspended" } }), observed);
+    assert.deepEqual(
+      sent.map(([op]) => op),
+      ["DeleteBucketReplication", "PutBucketVersioning"],
+    );
+  });
+});
+
+describe("configuration groups: what compares equal", () => {
+  test("S3's defaults are none: accelerate Suspended, ABAC Disabled, the owner paying", () => {
+    assert.deepEqual(
+      diff(spec({}), spec({ accelerate: { status: "Suspended" }, abac: { status: "Disabled" } })),
+      [],
+    );
+    assert.deepEqual(diff(spec({ requestPayment: { payer: "BucketOwner" } }), spec({})), []);
+  });
+
+  test("IDs S3 gives rules the spec left unnamed are not drift; a filter rule name's case is not either", () => {
+    assert.equal(
+      sameConfiguration(
+        "lifecycle",
+        { rules: [{ status: "Enabled", expiration: { days: 3 } }] },
+        { rules: [{ id: "S3-made-up", status: "Enabled", expiration: { days: 3 } }] },
+      ),
+      true,
+    );
+    const notification = (name: string, id?: string) => ({
+      queueConfigurations: [
+        {
+          ...(id ? { id } : {}),
+          queueARN: "arn:aws:sqs:us-east-1:1:q",
+          events: ["s3:ObjectCreated:*"],
+          filter: { key: { filterRules: [{ name, value: "x/" }] } },
+        },
+      ],
+    });
+    assert.equal(
+      sameConfiguration("notification", notification("prefix"), notification("Prefix", "gen")),
+      true,
+    );
+    assert.equal(
+      sameConfiguration("notification", notification("prefix", "mine"), notification("Prefix", "gen")),
+      false,
+    );
+  });
+
+  test("per-ID lists compare as maps: S3's order is not drift, a changed item is", () => {
+    assert.deepEqual(
+      diff(spec({ metrics: [{ id: "b" }, { id: "a" }] }), spec({ metrics: [{ id: "a" }, { id: "b" }] })),
+      [],
+    );
+    assert.deepEqual(
+      diff(spec({ metrics: [{ id: "a", filter: { prefix: "x" } }] }), spec({ metrics: [{ id: "a" }] })).map(
+        (d) => d.path,
+      ),
+      ["spec.metrics"],
+    );
+  });
+});
