@@ -28,6 +28,7 @@ function substitute(text: string): string {
     COPY_TAGS_TO_SNAPSHOT: "true",
     USE_LATEST_RESTORABLE_TIME: "true",
     ADOPTION_POLICY: "adopt",
+    BUCKET_NAMESPACE: "account-regional",
     DELETION_POLICY: "delete",
     REPLICA_REGION_1: "us-west-2",
     REPLICA_REGION_2: "eu-west-1",

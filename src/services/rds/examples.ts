@@ -155,13 +155,6 @@ export const dbInstanceInvalidExamples: readonly InvalidExample[] = [
     apiserverMessage: "Unsupported value",
   },
   {
-    title: "Aurora engine (an Aurora instance belongs to a DB cluster)",
-    object: dbInstance("aurora", { ...minimal, engine: "aurora-postgresql" }),
-    field: "spec.engine",
-    message: "Aurora engines belong to a DB cluster",
-    apiserverMessage: "Unsupported value",
-  },
-  {
     title: "instance class without the db. prefix",
     object: dbInstance("bad-class", { ...minimal, dbInstanceClass: "t3.micro" }),
     field: "spec.dbInstanceClass",

@@ -255,6 +255,16 @@ describe("fields crossrole does not act on yet, and ACK's references", () => {
     });
   }
 
+  test("an Aurora engine passes admission (ACK's cluster-instance manifests apply) and is refused by the spec check", () => {
+    const found = problems({ ...base, engine: "aurora-postgresql" });
+    assert.equal(found.length, 1, found.join("\n"));
+    assert.match(
+      found[0] ?? "",
+      /^spec\.engine: aurora-postgresql instances belong to an Aurora DB cluster, which crossrole does not manage yet/,
+    );
+    assert.equal(problems({ ...base, engine: "oracle-xe" }).length, 1, "an unknown engine is still refused");
+  });
+
   test("a reference to a kind crossrole does not serve is refused, naming the plain field to set", () => {
     const found = problems({
       ...base,

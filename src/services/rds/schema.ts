@@ -86,12 +86,19 @@ export const dbInstanceEngines = [
 ] as const;
 export type DBInstanceEngine = (typeof dbInstanceEngines)[number];
 
+/**
+ * Aurora's engines: accepted by the CRD, so that ACK's manifests of cluster instances apply, and
+ * refused by the spec check (an Aurora instance belongs to a DB cluster, which crossrole does not
+ * manage yet).
+ */
+export const auroraEngines = ["aurora-mysql", "aurora-postgresql", "aurora"] as const;
+
 export const engineSchema = immutable(
-  z.enum(dbInstanceEngines, {
+  z.enum([...dbInstanceEngines, ...auroraEngines], {
     error: (issue) =>
       issue.input === undefined
         ? "engine is required"
-        : `engine must be one of ${dbInstanceEngines.join(", ")} (lowercase; Aurora engines belong to a DB cluster, which crossrole does not manage)`,
+        : `engine must be one of ${dbInstanceEngines.join(", ")} (lowercase)`,
   }),
   "engine is immutable: RDS cannot change a DB instance's engine; create a new DBInstance resource instead",
 );
@@ -304,6 +311,14 @@ export const unsupportedFields = {
 /** `schema` refusing every field of `unsupportedFields` a spec sets, naming it. */
 function refusingUnsupported<S extends z.ZodType>(schema: S): S {
   return schema.superRefine((spec, ctx) => {
+    const engine = (spec as Record<string, unknown>)["engine"];
+    if ((auroraEngines as readonly unknown[]).includes(engine)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["engine"],
+        message: `${String(engine)} instances belong to an Aurora DB cluster, which crossrole does not manage yet: use a stand-alone engine (${dbInstanceEngines.slice(0, 3).join(", ")}, ...) (nothing was created)`,
+      });
+    }
     for (const [field, why] of Object.entries(unsupportedFields)) {
       if ((spec as Record<string, unknown>)[field] === undefined) continue;
       ctx.addIssue({

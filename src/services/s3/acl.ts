@@ -7,7 +7,12 @@
 // the canned ACL adds), and each grant field as its grantees, sorted. A spec with `acl` compares
 // the canned ACL, one with grants compares the grants, and one with neither means private (the
 // owner alone), so removing an ACL from the spec makes the bucket private again.
-import type { GetBucketAclCommandOutput, Grant, PutBucketAclCommandInput } from "@aws-sdk/client-s3";
+import type {
+  BucketCannedACL,
+  GetBucketAclCommandOutput,
+  Grant,
+  PutBucketAclCommandInput,
+} from "@aws-sdk/client-s3";
 import type { BucketFields } from "./schema.ts";
 
 export const grantFields = [
@@ -31,6 +36,7 @@ const permissionOf: Readonly<Record<GrantField, string>> = {
 
 const allUsers = "http://acs.amazonaws.com/groups/global/AllUsers";
 const authenticatedUsers = "http://acs.amazonaws.com/groups/global/AuthenticatedUsers";
+const logDelivery = "http://acs.amazonaws.com/groups/s3/LogDelivery";
 
 /** What each canned ACL grants besides the owner's full control, as `permission grantee`. */
 const cannedGrants: Readonly<Record<CannedAcl, readonly string[]>> = {
@@ -38,6 +44,7 @@ const cannedGrants: Readonly<Record<CannedAcl, readonly string[]>> = {
   "public-read": [`READ uri="${allUsers}"`],
   "public-read-write": [`READ uri="${allUsers}"`, `WRITE uri="${allUsers}"`],
   "authenticated-read": [`READ uri="${authenticatedUsers}"`],
+  "log-delivery-write": [`READ_ACP uri="${logDelivery}"`, `WRITE uri="${logDelivery}"`],
 };
 
 /** A grantee as a grant header writes it: `id="…"`, `uri="…"` or `emailAddress="…"`. */
@@ -118,7 +125,9 @@ export function hasGrants(spec: AclFields): boolean {
 
 /** PutBucketAcl's input: the grants, or the canned ACL (private when the spec sets neither). */
 export function putBucketAclInput(name: string, spec: AclFields): PutBucketAclCommandInput {
-  if (!hasGrants(spec)) return { Bucket: name, ACL: spec.acl ?? "private" };
+  // log-delivery-write is a canned ACL S3 takes for a bucket, though the SDK's type lists only
+  // CreateBucket's four.
+  if (!hasGrants(spec)) return { Bucket: name, ACL: (spec.acl ?? "private") as BucketCannedACL };
   const input: PutBucketAclCommandInput = { Bucket: name };
   if (spec.grantFullControl !== undefined) input.GrantFullControl = spec.grantFullControl;
   if (spec.grantRead !== undefined) input.GrantRead = spec.grantRead;

@@ -219,6 +219,19 @@ function perIdList<Item extends z.ZodObject>(field: string, list: z.ZodOptional<
 // ---- the spec, status and object ----
 
 /** The fields of a bucket crossrole manages: what `read` observes and `diff` compares. */
+/**
+ * The canned ACLs PutBucketAcl takes for a bucket: CreateBucket's four, and log-delivery-write
+ * (for a server access logging target, as ACK's logging manifest uses), which the ACL is applied
+ * with after the create (acl.ts).
+ */
+export const cannedAcls = [
+  "private",
+  "public-read",
+  "public-read-write",
+  "authenticated-read",
+  "log-delivery-write",
+] as const;
+
 const fields = {
   name: bucketNameSchema,
   // Fixed at creation: sent with CreateBucket, never compared afterwards.
@@ -230,7 +243,11 @@ const fields = {
   objectLockEnabledForBucket: generated.objectLockEnabledForBucket,
   objectOwnership: generated.objectOwnership,
   // The bucket's ACL: a canned ACL or grants (PutBucketAcl).
-  acl: generated.acl,
+  acl: z
+    .enum(cannedAcls, {
+      error: `acl must be one of ${cannedAcls.join(", ")} (S3's canned ACLs for a bucket)`,
+    })
+    .optional(),
   grantFullControl: generated.grantFullControl,
   grantRead: generated.grantRead,
   grantReadACP: generated.grantReadACP,
