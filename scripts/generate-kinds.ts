@@ -7,7 +7,7 @@ import { dirname, join, relative } from "node:path";
 import { botocoreVersion, loadModel, modelsDir } from "../src/codegen/aws-model.ts";
 import { emitDocs } from "../src/codegen/emit-docs.ts";
 import { emitKind } from "../src/codegen/emit-kind.ts";
-import { specFields, statusFields } from "../src/codegen/field-tree.ts";
+import { declaredFields, specFields, statusFields } from "../src/codegen/field-tree.ts";
 import { servedKindCatalog } from "../src/services/catalog.ts";
 import { syncGeneratedFiles } from "./generated-files.ts";
 
@@ -30,6 +30,7 @@ for (const { declaration, generated } of declaredKinds) {
   const { path: output, prefix } = generated;
   const model = loadModel(dir, declaration.service);
   const fields = specFields(declaration, model);
+  const declared = declaredFields(declaration, fields);
   const provenance = `${relative(root, join(root, "src/services", declaration.service))}/*-declaration.ts (${declaration.kind}) and botocore ${version}'s ${declaration.service} ${model.apiVersion} model`;
   const docs = `docs/fields/${declaration.kind.toLowerCase()}.md`;
   wanted.set(
@@ -40,6 +41,7 @@ for (const { declaration, generated } of declaredKinds) {
         kind: declaration.kind,
         apiVersion: `${declaration.service}.services.k8s.aws/v1alpha1`,
         provenance: `its declaration and botocore ${version}'s ${declaration.service} ${model.apiVersion} model`,
+        declared,
       }),
     ),
   );
@@ -52,6 +54,7 @@ for (const { declaration, generated } of declaredKinds) {
       servicesImport: relative(dirname(join(root, output)), join(root, "src/services")),
     },
     statusFields(declaration, model),
+    declared,
   );
   wanted.set(output, formatted(output, source));
 }

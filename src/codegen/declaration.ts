@@ -81,6 +81,17 @@ export interface KindDeclaration {
   readonly service: string;
   readonly kind: string;
   readonly spec: readonly SpecSource[];
+  /** The AWS name of the spec field that names the AWS object (`QueueName`, `Bucket`). */
+  readonly identifier: string;
+  /** Fields AWS fixes at creation, by AWS name: the CRD refuses a change (CEL `self == oldSelf`). */
+  readonly immutable?: readonly string[];
+  /**
+   * Fields whose absence in the spec means "take AWS's value", by AWS name, in the order drift
+   * applies them: the reconciler copies AWS's value into the spec (ACK's late initialisation).
+   */
+  readonly lateInitialized?: readonly string[];
+  /** AWS error codes only a spec change can fix: ACK.Terminal, never retried. */
+  readonly terminalCodes: readonly string[];
   /**
    * Spec name by AWS path from the spec's root (`Bucket`, `Logging.LoggingEnabled.TargetGrants.Grantee.Type`;
    * lists are transparent), where ACK departs from its naming convention.

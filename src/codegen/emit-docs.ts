@@ -1,12 +1,14 @@
 // A kind's field tree as a Markdown reference (docs/fields/<kind>.md): every spec field path,
 // its JSON type, where it lives in the AWS API, and AWS's description. Generated with the kind's
 // module, so the table cannot disagree with the CRD. Pure.
+import type { DeclaredLists } from "./emit-kind.ts";
 import type { Field, FieldType } from "./field-tree.ts";
 
 export interface DocsOptions {
   readonly apiVersion: string;
   readonly kind: string;
   readonly provenance: string;
+  readonly declared: DeclaredLists;
 }
 
 function typeName(t: FieldType): string {
@@ -31,6 +33,9 @@ function typeName(t: FieldType): string {
       return t.t;
   }
 }
+
+const list = (names: readonly string[]): string =>
+  names.length === 0 ? "none" : names.map((n) => `\`spec.${n}\``).join(", ");
 
 /** Table cells cannot hold line breaks or bare pipes. */
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim();
@@ -63,6 +68,11 @@ export function emitDocs(fields: readonly Field[], options: DocsOptions): string
     "has ACK's name, JSON type and shape; its description (as `kubectl explain` shows it) is AWS's.",
     "The AWS column says where the field lives in the AWS API: an operation's input member, or a",
     "key of an attribute map. `spec.identityRef` (crossrole's identity choice) is on every kind.",
+    "",
+    `- The AWS object's name: \`spec.${options.declared.identifier}\`.`,
+    `- Immutable (AWS fixes them at creation; the apiserver refuses a change): ${list(options.declared.immutable)}.`,
+    `- Late-initialised (left out, AWS's value is copied into the spec): ${list(options.declared.lateInitialized)}.`,
+    `- AWS errors that are terminal (only a spec change fixes them): ${options.declared.terminalCodes.map((c) => `\`${c}\``).join(", ")}.`,
     "",
     "| field | type | AWS | description |",
     "| ----- | ---- | --- | ----------- |",

@@ -17,10 +17,19 @@ export interface EmitOptions {
 const q = (s: string): string => JSON.stringify(s);
 
 /** The generated module's source; `status`: the generated status fields, if the kind has any. */
+/** What the declaration says of the kind beyond its fields' shapes (field-tree.ts declaredFields). */
+export interface DeclaredLists {
+  readonly identifier: string;
+  readonly immutable: readonly string[];
+  readonly lateInitialized: readonly string[];
+  readonly terminalCodes: readonly string[];
+}
+
 export function emitKind(
   fields: readonly Field[],
   options: EmitOptions,
   status: readonly Field[] = [],
+  declared?: DeclaredLists,
 ): string {
   const references = new Set(fields.flatMap((f) => referencesIn(f.type)));
   const usesSecret = fields.some((f) => usesType(f.type, "secret"));
@@ -46,6 +55,18 @@ export function emitKind(
     ...fields.map((f) => `  ${f.name}: ${schemaOf(f.type, f.doc, !f.required, "  ", f.name)},`),
     "};",
     "",
+    ...(declared === undefined
+      ? []
+      : [
+          "/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes. */",
+          `export const ${options.prefix}Declared = {`,
+          `  identifier: ${q(declared.identifier)},`,
+          `  immutable: [${declared.immutable.map(q).join(", ")}],`,
+          `  lateInitialized: [${declared.lateInitialized.map(q).join(", ")}],`,
+          `  terminalCodes: [${declared.terminalCodes.map(q).join(", ")}],`,
+          "} as const;",
+          "",
+        ]),
     "/** The AWS member (or attribute) name of each spec field. */",
     `export const ${options.prefix}AwsNames = {`,
     ...fields.filter((f) => f.type.t !== "reference").map((f) => `  ${f.name}: ${q(f.aws)},`),

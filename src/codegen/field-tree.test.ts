@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AwsModel } from "./aws-model.ts";
 import type { KindDeclaration } from "./declaration.ts";
-import { referenceFieldName, specFields, statusFields } from "./field-tree.ts";
+import { declaredFields, referenceFieldName, specFields, statusFields } from "./field-tree.ts";
 
 // A small model in botocore's form: a create input with a nested structure, a list, a map, an
 // enum, a recursive shape, and an attribute map documented by a list.
@@ -58,10 +58,15 @@ const model: AwsModel = {
   },
 };
 
+/** The smallest declaration: a kind named by ThingName. */
+const bare = { service: "demo", kind: "Thing", identifier: "ThingName", terminalCodes: [] } as const;
+
 describe("specFields", () => {
   const decl: KindDeclaration = {
     service: "demo",
     kind: "Thing",
+    identifier: "ThingName",
+    terminalCodes: ["ValidationError"],
     spec: [
       { members: "CreateThingInput", ignore: ["Attributes", "Config"] },
       { attributes: "CreateThingInput.Attributes", names: ["DelaySeconds"] },
@@ -110,22 +115,14 @@ describe("specFields", () => {
 
   it("refuses a recursive structure, naming where it recurs", () => {
     assert.throws(
-      () =>
-        specFields(
-          { service: "demo", kind: "Thing", spec: [{ members: "CreateThingInput", only: ["Config"] }] },
-          model,
-        ),
+      () => specFields({ ...bare, spec: [{ members: "CreateThingInput", only: ["Config"] }] }, model),
       /shape Config contains itself at CreateThingInput\.Config\.Config:\.Inner/,
     );
   });
 
   it("refuses a declaration naming what the model lacks", () => {
     assert.throws(
-      () =>
-        specFields(
-          { service: "demo", kind: "Thing", spec: [{ members: "CreateThingInput", only: ["Nope"] }] },
-          model,
-        ),
+      () => specFields({ ...bare, spec: [{ members: "CreateThingInput", only: ["Nope"] }] }, model),
       /has no member Nope/,
     );
     assert.throws(
@@ -139,6 +136,8 @@ describe("statusFields", () => {
   const decl: KindDeclaration = {
     service: "demo",
     kind: "Thing",
+    identifier: "ThingName",
+    terminalCodes: ["ValidationError"],
     spec: [],
     status: {
       from: "ThingDescription",
@@ -187,5 +186,36 @@ describe("referenceFieldName", () => {
     assert.equal(referenceFieldName("monitoringRoleARN", false), "monitoringRoleRef");
     assert.equal(referenceFieldName("dbSubnetGroupName", false), "dbSubnetGroupRef");
     assert.equal(referenceFieldName("policy", false), "policyRef");
+  });
+});
+
+describe("declaredFields", () => {
+  it("names the identifier, immutable and late-initialised fields by their spec names", () => {
+    const decl: KindDeclaration = {
+      ...bare,
+      spec: [{ members: "CreateThingInput", ignore: ["Attributes", "Config"] }],
+      renames: { ThingName: "name" },
+      immutable: ["ThingName", "KmsKeyId"],
+      lateInitialized: ["SecurityGroupIds"],
+      terminalCodes: ["InvalidParameter"],
+    };
+    assert.deepEqual(declaredFields(decl, specFields(decl, model)), {
+      identifier: "name",
+      immutable: ["name", "kmsKeyID"],
+      lateInitialized: ["securityGroupIDs"],
+      terminalCodes: ["InvalidParameter"],
+    });
+  });
+
+  it("refuses a list naming what is no spec field", () => {
+    const decl: KindDeclaration = {
+      ...bare,
+      spec: [{ members: "CreateThingInput", only: ["ThingName"] }],
+      immutable: ["Tags"],
+    };
+    assert.throws(
+      () => declaredFields(decl, specFields(decl, model)),
+      /immutable list names Tags, which is no spec field/,
+    );
   });
 });

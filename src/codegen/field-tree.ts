@@ -315,3 +315,22 @@ function typeOf(
     }
   }
 }
+
+/**
+ * What the declaration says of the spec's fields by AWS name, in spec names: the identifier, the
+ * immutable and late-initialised fields (for the kind's generated `<prefix>Declared`).
+ */
+export function declaredFields(decl: KindDeclaration, fields: readonly Field[]) {
+  const specName = (aws: string, what: string): string => {
+    const f = fields.find((x) => x.aws === aws && x.type.t !== "reference");
+    if (f === undefined)
+      throw new Error(`${decl.kind}: the declaration's ${what} names ${aws}, which is no spec field`);
+    return f.name;
+  };
+  return {
+    identifier: specName(decl.identifier, "identifier"),
+    immutable: (decl.immutable ?? []).map((a) => specName(a, "immutable list")),
+    lateInitialized: (decl.lateInitialized ?? []).map((a) => specName(a, "lateInitialized list")),
+    terminalCodes: decl.terminalCodes,
+  };
+}

@@ -22,6 +22,7 @@
 //   (as in ACK); it is what creates of tables and indexes use.
 import { canonicalDocument, canonicalTagMap, sameJson } from "../canonical-forms.ts";
 import { differingFields, type FieldDifferenceOf } from "../field-drift.ts";
+import { tableDeclared } from "./generated/table-fields.ts";
 import { billingModeOf, tagMapOf } from "./mapping.ts";
 import type {
   ContributorInsights,
@@ -52,7 +53,7 @@ export const tableFields = [
 export type TableField = (typeof tableFields)[number];
 
 /** Fields whose absence in the spec means "take DynamoDB's value" (see the file comment). */
-export const lateInitializedFields = ["billingMode", "deletionProtectionEnabled"] as const;
+export const lateInitializedFields = tableDeclared.lateInitialized;
 
 export type FieldDifference = FieldDifferenceOf<TableField>;
 

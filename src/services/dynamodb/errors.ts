@@ -15,6 +15,7 @@ import {
   type ServiceRules,
   sdkErrorName,
 } from "../service-error.ts";
+import { tableDeclared } from "./generated/table-fields.ts";
 
 /** The DynamoDB operations this module calls; each error names the one that failed. */
 export type DynamoOperation =
@@ -63,7 +64,8 @@ export function isTableError(err: unknown): err is TableError {
 }
 
 /** Codes only a change of the spec can fix. */
-const terminalCodes = new Set(["Validation", "InvalidParameter", "InvalidParameterValue", "Serialization"]);
+/** The declaration's terminal codes (dynamodb's declaration): only a spec change fixes them. */
+const terminalCodes: ReadonlySet<string> = new Set(tableDeclared.terminalCodes);
 
 const genericNames = new Set([...genericErrorNames, "DynamoDBServiceException"]);
 

@@ -19,6 +19,7 @@ import {
 import { dynamodbClientFactory } from "./client.ts";
 import { diff, lateInitialize } from "./diff.ts";
 import { classifyError, isTableError } from "./errors.ts";
+import { tableDeclared } from "./generated/table-fields.ts";
 import { arnOf, statusFromDescription, tagMapOf, userTags } from "./mapping.ts";
 import { type TableFields, type TableSpec, tableKind, tableSpecSchema, tableStatusSchema } from "./schema.ts";
 import {
@@ -44,7 +45,7 @@ export const tableService: ServiceModule<TableSpec, ObservedTable, TableClient> 
   parseSpec: parseSpecWith(tableSpecSchema),
   parseStatus: parseStatusWith(tableStatusSchema),
   client: regionalClient(dynamodbClientFactory, "dynamodb"),
-  ...identifiedBy("tableName"),
+  ...identifiedBy(tableDeclared.identifier),
   read: async (client, spec, ctx) => observationOf(await readTable(client, spec, ctx), "table"),
   tagsOf: (observed) => tagMapOf(observed.tags),
   async create(client, spec, _region, ownerTags, ctx) {

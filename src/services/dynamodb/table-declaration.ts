@@ -8,6 +8,10 @@ const unlimited = "Removed from the spec, the limit is removed (DynamoDB's -1: n
 export const tableDeclaration = {
   service: "dynamodb",
   kind: "Table",
+  identifier: "TableName",
+  immutable: ["TableName", "KeySchema"],
+  lateInitialized: ["BillingMode", "DeletionProtectionEnabled"],
+  terminalCodes: ["Validation", "InvalidParameter", "InvalidParameterValue", "Serialization"],
   spec: [
     {
       members: "CreateTableInput",

@@ -28,6 +28,7 @@
 //   hand or by storage autoscaling) cannot be shrunk back (admission refuses a smaller spec too).
 import { canonicalTagMap, sameJson } from "../canonical-forms.ts";
 import { differingFields, type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
+import { dbInstanceDeclared } from "./generated/db-instance-fields.ts";
 import { modifiableFields, tagMapOf } from "./mapping.ts";
 import { type DBInstanceFields, type StorageType, storageTypes } from "./schema.ts";
 
@@ -36,40 +37,8 @@ export const dbInstanceFields = [...modifiableFields, "tags"] as const;
 export type DBInstanceField = (typeof dbInstanceFields)[number];
 
 /** Fields whose absence in the spec means "take RDS's value" (see the file comment). */
-export const lateInitializedFields = [
-  "engineVersion",
-  "allocatedStorage",
-  "masterUsername",
-  "dbName",
-  "multiAZ",
-  "availabilityZone",
-  "storageType",
-  "iops",
-  "storageThroughput",
-  "storageEncrypted",
-  "kmsKeyID",
-  "publiclyAccessible",
-  "port",
-  "networkType",
-  "dbSubnetGroupName",
-  "vpcSecurityGroupIDs",
-  "dbParameterGroupName",
-  "optionGroupName",
-  "caCertificateIdentifier",
-  "backupRetentionPeriod",
-  "preferredBackupWindow",
-  "preferredMaintenanceWindow",
-  "autoMinorVersionUpgrade",
-  "licenseModel",
-  "monitoringRoleARN",
-  "performanceInsightsKMSKeyID",
-  "performanceInsightsRetentionPeriod",
-  "databaseInsightsMode",
-  "promotionTier",
-  "domainIAMRoleName",
-  "enableCustomerOwnedIP",
-  "deletionProtection",
-] as const satisfies readonly (keyof DBInstanceFields)[];
+export const lateInitializedFields =
+  dbInstanceDeclared.lateInitialized satisfies readonly (keyof DBInstanceFields)[];
 export type LateInitializedField = (typeof lateInitializedFields)[number];
 
 export type FieldDifference = FieldDifferenceOf<DBInstanceField>;

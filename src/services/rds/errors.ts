@@ -18,6 +18,7 @@ import {
   sdkErrorCodeField,
   sdkErrorName,
 } from "../service-error.ts";
+import { dbInstanceDeclared } from "./generated/db-instance-fields.ts";
 
 /** The RDS operations this module calls; each error names the one that failed. */
 export type RdsOperation =
@@ -46,18 +47,8 @@ export function isDBInstanceError(err: unknown): err is DBInstanceError {
 }
 
 /** Codes only a change of the spec can fix (ACK's terminal codes, and RDS's other refusals of a value). */
-const terminalCodes = new Set([
-  "InvalidParameter",
-  "InvalidParameterValue",
-  "InvalidParameterCombination",
-  "MissingParameter",
-  "ValidationError",
-  "StorageTypeNotSupported",
-  "InvalidDBInstanceIdentifier",
-  "NetworkTypeNotSupported",
-  "ProvisionedIopsNotAvailableInAZ",
-  "DBSubnetGroupDoesNotCoverEnoughAZs",
-]);
+/** The declaration's terminal codes (rds's declaration): only a spec change fixes them. */
+const terminalCodes: ReadonlySet<string> = new Set(dbInstanceDeclared.terminalCodes);
 
 /**
  * RDS's codes that are about one spec field whatever the message says: a group, key, role or

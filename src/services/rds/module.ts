@@ -37,6 +37,7 @@ import {
 } from "./dbinstance.ts";
 import { diff, lateInitialize, specStorageType } from "./diff.ts";
 import { classifyError, DBInstanceError, isDBInstanceError } from "./errors.ts";
+import { dbInstanceDeclared } from "./generated/db-instance-fields.ts";
 import {
   arnOf,
   awsIdentifier,
@@ -74,7 +75,7 @@ export const dbInstanceService: ServiceModule<DBInstanceSpec, ObservedDBInstance
   parseStatus: parseStatusWith(dbInstanceStatusSchema),
   client: regionalClient(rdsClientFactory, "rds"),
   identifier: (spec) => awsIdentifier(spec),
-  identifierField: "spec.dbInstanceIdentifier",
+  identifierField: `spec.${dbInstanceDeclared.identifier}`,
   secretFields(spec): readonly SecretField[] {
     const ref = spec.masterUserPassword;
     if (ref === undefined) return [];

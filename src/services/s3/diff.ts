@@ -28,6 +28,7 @@ import {
   pruned,
   sameConfiguration,
 } from "./configuration-groups.ts";
+import { bucketDeclared } from "./generated/bucket-fields.ts";
 import { bucketTags, isNoOwnershipControls, isNoPolicy, isNoPublicAccessBlock, tagMapOf } from "./mapping.ts";
 import { objectLockAfterApplying, sameObjectLock, wantsObjectLock } from "./object-lock.ts";
 import type {
@@ -42,12 +43,8 @@ import type {
 import { bucketSubresources } from "./schema.ts";
 
 /** Sub-resources whose absence in the spec means "take S3's value" (see the file comment). */
-export const lateInitializedSubresources = [
-  "ownershipControls",
-  "publicAccessBlock",
-  "encryption",
-  "versioning",
-] as const satisfies readonly BucketSubresource[];
+export const lateInitializedSubresources =
+  bucketDeclared.lateInitialized satisfies readonly BucketSubresource[];
 
 export type FieldDifference = FieldDifferenceOf<BucketSubresource>;
 

@@ -15,6 +15,7 @@ import {
   sdkErrorCodeField,
   sdkErrorName,
 } from "../service-error.ts";
+import { bucketDeclared } from "./generated/bucket-fields.ts";
 
 export { httpStatus } from "../service-error.ts";
 
@@ -163,21 +164,8 @@ export function isBucketError(err: unknown): err is BucketError {
 }
 
 /** Codes only a change of the spec (or of the bucket's name) can fix. */
-const terminalCodes = new Set([
-  "InvalidBucketName",
-  "BucketAlreadyExists",
-  "InvalidLocationConstraint",
-  "IllegalLocationConstraintException",
-  "IncompatibleLocationConstraint",
-  "PermanentRedirect",
-  "MalformedXML",
-  "MalformedPolicy",
-  "InvalidTag",
-  "InvalidArgument",
-  "InvalidRequest",
-  "InvalidEncryptionAlgorithmError",
-  "InvalidBucketState",
-]);
+/** The declaration's terminal codes (s3's declaration): only a spec change fixes them. */
+const terminalCodes: ReadonlySet<string> = new Set(bucketDeclared.terminalCodes);
 
 /**
  * The error code: S3's `Code`, else the SDK's error name, else a Node system error code

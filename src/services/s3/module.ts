@@ -24,6 +24,7 @@ import {
 import { s3ClientFactory } from "./client.ts";
 import { afterApplying, diff, lateInitialize } from "./diff.ts";
 import { classifyError, isBucketError } from "./errors.ts";
+import { bucketDeclared } from "./generated/bucket-fields.ts";
 import { arnOf, tagMapOf, userTagging } from "./mapping.ts";
 import {
   type BucketFields,
@@ -41,7 +42,7 @@ export const bucketService: ServiceModule<BucketSpec, ObservedBucket, S3Client> 
   parseSpec: parseSpecWith(bucketSpecSchema),
   parseStatus: parseStatusWith(bucketStatusSchema),
   client: (credentials, decision, resource) => credentials.client(s3ClientFactory, decision, resource),
-  ...identifiedBy("name"),
+  ...identifiedBy(bucketDeclared.identifier),
   // A name another account holds reads as `found: false` with `heldElsewhere`.
   read: async (client, spec, ctx) => observationOf(await readBucket(client, spec, ctx), "bucket"),
   tagsOf: (observed) => tagMapOf(observed.tagging),

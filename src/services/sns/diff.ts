@@ -13,6 +13,7 @@
 // - name, fifoTopic: fixed at creation (immutable at admission), never compared.
 import { canonicalDocument, canonicalTagMap, sameJson } from "../canonical-forms.ts";
 import { differingFields, type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
+import { topicDeclared } from "./generated/topic-fields.ts";
 import { stringBoolean, tagMapOf } from "./mapping.ts";
 import {
   type FeedbackRoleField,
@@ -26,14 +27,7 @@ import {
 } from "./schema.ts";
 
 /** Fields whose absence in the spec means "take SNS's value" (see the file comment). */
-export const lateInitializedFields = [
-  "policy",
-  "deliveryPolicy",
-  "signatureVersion",
-  "tracingConfig",
-  "fifoThroughputScope",
-  ...feedbackSampleRateFields,
-] as const satisfies readonly TopicAttribute[];
+export const lateInitializedFields = topicDeclared.lateInitialized satisfies readonly TopicAttribute[];
 
 export type TopicField = TopicAttribute | "dataProtectionPolicy" | "tags";
 

@@ -13,6 +13,7 @@ import {
   sdkErrorCodeField,
   sdkErrorName,
 } from "../service-error.ts";
+import { topicDeclared } from "./generated/topic-fields.ts";
 
 /** The SNS operations this module calls; each error names the one that failed. */
 export type SnsOperation =
@@ -47,15 +48,8 @@ export function isTopicError(err: unknown): err is TopicError {
 }
 
 /** Codes only a change of the spec can fix. */
-const terminalCodes = new Set([
-  "InvalidParameter",
-  "InvalidParameterValue",
-  "TagLimitExceeded",
-  "TagPolicy",
-  "KMSNotFound",
-  "InvalidSecurity",
-  "ValidationError",
-]);
+/** The declaration's terminal codes (sns's declaration): only a spec change fixes them. */
+const terminalCodes: ReadonlySet<string> = new Set(topicDeclared.terminalCodes);
 
 /**
  * SNS's error code: the query protocol's `Code`, else the SDK's error name without its

@@ -11,6 +11,7 @@ import {
 import { snsClientFactory } from "./client.ts";
 import { diff, lateInitialize } from "./diff.ts";
 import { classifyError, isTopicError } from "./errors.ts";
+import { topicDeclared } from "./generated/topic-fields.ts";
 import { arnOf, parseTopicArn, tagMapOf, userTags } from "./mapping.ts";
 import { type TopicFields, type TopicSpec, topicKind, topicSpecSchema, topicStatusSchema } from "./schema.ts";
 import {
@@ -36,7 +37,7 @@ export const topicService: ServiceModule<TopicSpec, ObservedTopic, TopicClient> 
     const account = decision.account ?? (await credentials.callerIdentity(decision, resource)).account;
     return { sns, account, region: await sns.config.region() };
   },
-  ...identifiedBy("name"),
+  ...identifiedBy(topicDeclared.identifier),
   read: async (client, spec, ctx) => observationOf(await readTopic(client, spec, ctx), "topic"),
   tagsOf: (observed) => tagMapOf(observed.tags),
   async create(client, spec, _region, ownerTags, ctx) {

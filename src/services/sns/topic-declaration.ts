@@ -11,6 +11,29 @@ const feedbackRoles = ["Application", "Firehose", "HTTP", "Lambda", "SQS"].flatM
 export const topicDeclaration = {
   service: "sns",
   kind: "Topic",
+  identifier: "Name",
+  immutable: ["Name", "FifoTopic"],
+  lateInitialized: [
+    "Policy",
+    "DeliveryPolicy",
+    "SignatureVersion",
+    "TracingConfig",
+    "FifoThroughputScope",
+    "ApplicationSuccessFeedbackSampleRate",
+    "FirehoseSuccessFeedbackSampleRate",
+    "HTTPSuccessFeedbackSampleRate",
+    "LambdaSuccessFeedbackSampleRate",
+    "SQSSuccessFeedbackSampleRate",
+  ],
+  terminalCodes: [
+    "InvalidParameter",
+    "InvalidParameterValue",
+    "TagLimitExceeded",
+    "TagPolicy",
+    "KMSNotFound",
+    "InvalidSecurity",
+    "ValidationError",
+  ],
   spec: [
     { members: "CreateTopicInput", only: ["Name", "DataProtectionPolicy", "Tags"] },
     {

@@ -15,22 +15,13 @@
 // - queueName, fifoQueue: fixed at creation (immutable at admission), never compared.
 import { canonicalDocument, canonicalTagMap, sameJson } from "../canonical-forms.ts";
 import { differingFields, type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
+import { queueDeclared } from "./generated/queue-fields.ts";
 import { defaultRedriveAllowPolicy, stringBoolean } from "./mapping.ts";
 import type { QueueAttribute, QueueFields } from "./schema.ts";
 import { queueAttributes } from "./schema.ts";
 
 /** Fields whose absence in the spec means "take SQS's value" (see the file comment). */
-export const lateInitializedFields = [
-  "delaySeconds",
-  "maximumMessageSize",
-  "messageRetentionPeriod",
-  "receiveMessageWaitTimeSeconds",
-  "visibilityTimeout",
-  "kmsDataKeyReusePeriodSeconds",
-  "sqsManagedSSEEnabled",
-  "deduplicationScope",
-  "fifoThroughputLimit",
-] as const satisfies readonly QueueAttribute[];
+export const lateInitializedFields = queueDeclared.lateInitialized satisfies readonly QueueAttribute[];
 
 const lateInitialized: ReadonlySet<string> = new Set(lateInitializedFields);
 

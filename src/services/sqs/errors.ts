@@ -14,6 +14,7 @@ import {
   sdkErrorCodeField,
   sdkErrorName,
 } from "../service-error.ts";
+import { queueDeclared } from "./generated/queue-fields.ts";
 import { fieldOfAttribute } from "./mapping.ts";
 
 /** The SQS operations this module calls; each error names the one that failed. */
@@ -47,17 +48,8 @@ export function isQueueError(err: unknown): err is QueueError {
 }
 
 /** Codes only a change of the spec can fix. */
-const terminalCodes = new Set([
-  "InvalidAttributeValue",
-  "InvalidAttributeName",
-  "InvalidParameterValue",
-  "InvalidParameterCombination",
-  "MissingParameter",
-  "UnsupportedOperation",
-  "ValidationError",
-  "KmsNotFound",
-  "KmsInvalidKeyUsage",
-]);
+/** The declaration's terminal codes (sqs's declaration): only a spec change fixes them. */
+const terminalCodes: ReadonlySet<string> = new Set(queueDeclared.terminalCodes);
 
 const genericNames = new Set([...genericErrorNames, "SQSServiceException"]);
 

@@ -12,6 +12,7 @@ import {
 import { sqsClientFactory } from "./client.ts";
 import { diff, lateInitialize } from "./diff.ts";
 import { classifyError, isQueueError } from "./errors.ts";
+import { queueDeclared } from "./generated/queue-fields.ts";
 import { arnOf, userTags } from "./mapping.ts";
 import {
   claimQueue,
@@ -33,7 +34,7 @@ export const queueService: ServiceModule<QueueSpec, ObservedQueue, QueueClient> 
   parseSpec: parseSpecWith(queueSpecSchema),
   parseStatus: parseStatusWith(queueStatusSchema),
   client: regionalClient(sqsClientFactory, "sqs"),
-  ...identifiedBy("queueName"),
+  ...identifiedBy(queueDeclared.identifier),
   read: async (client, spec, ctx) => observationOf(await readQueue(client, spec, ctx), "queue"),
   tagsOf: (observed) => ({ ...(observed.tags ?? {}) }),
   async create(client, spec, _region, ownerTags, ctx) {

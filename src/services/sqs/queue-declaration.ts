@@ -5,6 +5,30 @@ import type { KindDeclaration } from "../../codegen/declaration.ts";
 export const queueDeclaration = {
   service: "sqs",
   kind: "Queue",
+  identifier: "QueueName",
+  immutable: ["QueueName", "FifoQueue"],
+  lateInitialized: [
+    "DelaySeconds",
+    "MaximumMessageSize",
+    "MessageRetentionPeriod",
+    "ReceiveMessageWaitTimeSeconds",
+    "VisibilityTimeout",
+    "KmsDataKeyReusePeriodSeconds",
+    "SqsManagedSseEnabled",
+    "DeduplicationScope",
+    "FifoThroughputLimit",
+  ],
+  terminalCodes: [
+    "InvalidAttributeValue",
+    "InvalidAttributeName",
+    "InvalidParameterValue",
+    "InvalidParameterCombination",
+    "MissingParameter",
+    "UnsupportedOperation",
+    "ValidationError",
+    "KmsNotFound",
+    "KmsInvalidKeyUsage",
+  ],
   spec: [
     { members: "CreateQueueRequest", only: ["QueueName"] },
     {

@@ -458,6 +458,14 @@ export const tableFieldSchemas = {
     .optional(),
 };
 
+/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes. */
+export const tableDeclared = {
+  identifier: "tableName",
+  immutable: ["tableName", "keySchema"],
+  lateInitialized: ["billingMode", "deletionProtectionEnabled"],
+  terminalCodes: ["Validation", "InvalidParameter", "InvalidParameterValue", "Serialization"],
+} as const;
+
 /** The AWS member (or attribute) name of each spec field. */
 export const tableAwsNames = {
   attributeDefinitions: "AttributeDefinitions",

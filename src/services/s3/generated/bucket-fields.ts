@@ -1772,6 +1772,28 @@ export const bucketFieldSchemas = {
     .optional(),
 };
 
+/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes. */
+export const bucketDeclared = {
+  identifier: "name",
+  immutable: ["name", "createBucketConfiguration", "namespace"],
+  lateInitialized: ["ownershipControls", "publicAccessBlock", "encryption", "versioning"],
+  terminalCodes: [
+    "InvalidBucketName",
+    "BucketAlreadyExists",
+    "InvalidLocationConstraint",
+    "IllegalLocationConstraintException",
+    "IncompatibleLocationConstraint",
+    "PermanentRedirect",
+    "MalformedXML",
+    "MalformedPolicy",
+    "InvalidTag",
+    "InvalidArgument",
+    "InvalidRequest",
+    "InvalidEncryptionAlgorithmError",
+    "InvalidBucketState",
+  ],
+} as const;
+
 /** The AWS member (or attribute) name of each spec field. */
 export const bucketAwsNames = {
   acl: "ACL",

@@ -228,6 +228,33 @@ export const topicFieldSchemas = {
     .optional(),
 };
 
+/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes. */
+export const topicDeclared = {
+  identifier: "name",
+  immutable: ["name", "fifoTopic"],
+  lateInitialized: [
+    "policy",
+    "deliveryPolicy",
+    "signatureVersion",
+    "tracingConfig",
+    "fifoThroughputScope",
+    "applicationSuccessFeedbackSampleRate",
+    "firehoseSuccessFeedbackSampleRate",
+    "httpSuccessFeedbackSampleRate",
+    "lambdaSuccessFeedbackSampleRate",
+    "sqsSuccessFeedbackSampleRate",
+  ],
+  terminalCodes: [
+    "InvalidParameter",
+    "InvalidParameterValue",
+    "TagLimitExceeded",
+    "TagPolicy",
+    "KMSNotFound",
+    "InvalidSecurity",
+    "ValidationError",
+  ],
+} as const;
+
 /** The AWS member (or attribute) name of each spec field. */
 export const topicAwsNames = {
   name: "Name",

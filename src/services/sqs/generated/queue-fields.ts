@@ -119,6 +119,34 @@ export const queueFieldSchemas = {
     .optional(),
 };
 
+/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes. */
+export const queueDeclared = {
+  identifier: "queueName",
+  immutable: ["queueName", "fifoQueue"],
+  lateInitialized: [
+    "delaySeconds",
+    "maximumMessageSize",
+    "messageRetentionPeriod",
+    "receiveMessageWaitTimeSeconds",
+    "visibilityTimeout",
+    "kmsDataKeyReusePeriodSeconds",
+    "sqsManagedSSEEnabled",
+    "deduplicationScope",
+    "fifoThroughputLimit",
+  ],
+  terminalCodes: [
+    "InvalidAttributeValue",
+    "InvalidAttributeName",
+    "InvalidParameterValue",
+    "InvalidParameterCombination",
+    "MissingParameter",
+    "UnsupportedOperation",
+    "ValidationError",
+    "KmsNotFound",
+    "KmsInvalidKeyUsage",
+  ],
+} as const;
+
 /** The AWS member (or attribute) name of each spec field. */
 export const queueAwsNames = {
   queueName: "QueueName",
