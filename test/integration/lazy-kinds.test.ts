@@ -1,0 +1,55 @@
+// A kind's code loads only when a resource of the kind exists (src/services/catalog.ts): importing
+// the controller's composition root and the served-kinds catalog loads no service module, no
+// generated schema and no AWS SDK service client; loading one kind's module loads that kind's
+// and no other's.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { test } from "node:test";
+import { promisify } from "node:util";
+
+const root = join(import.meta.dirname, "../..");
+const run = promisify(execFile);
+
+/** The module URLs a Node process loads running `code` (relative to the repository root). */
+async function loadedBy(code: string): Promise<string[]> {
+  const { stderr } = await run(
+    process.execPath,
+    ["--import", join(root, "test/support/record-imports.mjs"), "--input-type=module", "-e", code],
+    { cwd: root, maxBuffer: 64 * 1024 * 1024 },
+  );
+  return stderr
+    .split("\n")
+    .filter((l) => l.startsWith("loaded "))
+    .map((l) => l.slice("loaded ".length));
+}
+
+const kindCode = (urls: readonly string[], service: string): string[] =>
+  urls.filter((u) => u.includes(`/src/services/${service}/`) || u.includes(`/@aws-sdk/client-${service}/`));
+
+const services = ["s3", "sqs", "sns", "dynamodb", "rds"];
+
+test("starting the controller's code loads no kind's module, generated schemas or SDK client", async () => {
+  const urls = await loadedBy(
+    `await import("./src/controller/start.ts"); await import("./src/services/catalog.ts"); await import("./src/services/served.ts");`,
+  );
+  assert.ok(
+    urls.some((u) => u.endsWith("/src/controller/start.ts")),
+    "the hook saw the imports",
+  );
+  for (const service of services) {
+    const loaded = kindCode(urls, service).filter((u) => !u.endsWith("-declaration.ts"));
+    assert.deepEqual(loaded, [], `${service}: nothing but its declaration is loaded`);
+  }
+});
+
+test("a Bucket's module loads S3's code and no other kind's", async () => {
+  const urls = await loadedBy(
+    `const { servedKindCatalog } = await import("./src/services/catalog.ts"); await servedKindCatalog.Bucket.module();`,
+  );
+  assert.ok(kindCode(urls, "s3").some((u) => u.endsWith("/src/services/s3/generated/bucket-fields.ts")));
+  for (const service of services.filter((s) => s !== "s3")) {
+    const loaded = kindCode(urls, service).filter((u) => !u.endsWith("-declaration.ts"));
+    assert.deepEqual(loaded, [], `${service}'s code is not loaded for a Bucket`);
+  }
+});
