@@ -20,6 +20,7 @@ import { type KubeObject, objectKey, objectPath, type ResourceType } from "../ru
 import type { Manager } from "../runtime/manager.ts";
 import type { ReconcileContext, ReconcileRequest, Result } from "../runtime/reconcile.ts";
 import { identityTypes } from "./config-types.ts";
+import type { DecisionMemo } from "./decision-memo.ts";
 import { identityFinalizer, maxListedUsers, planIdentity } from "./identity-plan.ts";
 import { describeUser } from "./identity-usage.ts";
 import { type ConfigSource, UsageTracker } from "./usage-tracker.ts";
@@ -38,6 +39,8 @@ export interface IdentityControllerOptions {
   /** The managed kinds' informers (shared with their resource controllers). */
   readonly resources: readonly { readonly kind: string; readonly informer: Informer }[];
   readonly settings: Settings;
+  /** Decisions shared with the resource controllers (decision-memo.ts). */
+  readonly decisions?: DecisionMemo;
   readonly events: EventRecorder;
   readonly watchNamespaces?: readonly string[];
   readonly resyncPeriodMs: number;
@@ -49,7 +52,12 @@ export interface IdentityControllerOptions {
 export function addIdentityControllers(o: IdentityControllerOptions): Controller[] {
   const log = o.logger.child({ controller: "identity" });
   const now = o.now ?? (() => new Date());
-  const tracker = new UsageTracker({ config: o.config, resources: o.resources, settings: o.settings });
+  const tracker = new UsageTracker({
+    config: o.config,
+    resources: o.resources,
+    settings: o.settings,
+    ...(o.decisions ? { decisions: o.decisions } : {}),
+  });
   const finalizer = identityFinalizer(o.settings.systemNamespace);
   const watch = o.watchNamespaces?.length ? [...o.watchNamespaces] : undefined;
   const byKind = new Map<string, { controller: Controller; informer: Informer<IdentityObject> }>();

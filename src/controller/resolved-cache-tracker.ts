@@ -7,13 +7,15 @@
 //     released (a finalizer, a count) on an incomplete picture;
 //   - deterministic: independent of reconcile order, failures and backoff.
 // Resource events update one entry; a configuration change recomputes everything (any decision
-// may change), coalesced and never from inside an informer handler.
-import { resolve } from "../resolver/resolve.ts";
+// may change), coalesced and never from inside an informer handler. The decisions come from the
+// process's DecisionMemo: a resource the reconciler or another tracker already decided under the
+// current snapshot is not resolved again.
 import type { Snapshot } from "../resolver/snapshot-types.ts";
-import type { Decision, ResourceObject, Settings } from "../resolver/types.ts";
+import type { Decision, Settings } from "../resolver/types.ts";
 import type { Informer } from "../runtime/informer.ts";
 import type { KubeObject } from "../runtime/kube-object.ts";
 import type { SyncGate } from "../runtime/sync-gate.ts";
+import { DecisionMemo } from "./decision-memo.ts";
 
 /** What the tracker needs of the configuration cache. */
 export interface ConfigSource extends SyncGate {
@@ -37,6 +39,8 @@ export interface ResolvedCacheTrackerOptions<Value> {
   readonly config: ConfigSource;
   readonly resources: readonly ResourceCache[];
   readonly settings: Settings;
+  /** Decisions shared with the resource controllers (start.ts); default: a memo of its own. */
+  readonly decisions?: DecisionMemo;
   readonly index: DecisionIndex<Value>;
   /** What the index keeps of a resource's decision. */
   readonly project: (decision: Decision) => Value;
@@ -47,6 +51,7 @@ export interface ResolvedCacheTrackerOptions<Value> {
 export class ResolvedCacheTracker<Value> implements SyncGate {
   readonly name: string;
   readonly #o: ResolvedCacheTrackerOptions<Value>;
+  readonly #decisions: DecisionMemo;
   readonly #listeners = new Set<(keys: readonly string[]) => void>();
   /** The snapshot the index was last fully computed from. */
   #builtFrom: Snapshot | undefined;
@@ -57,6 +62,7 @@ export class ResolvedCacheTracker<Value> implements SyncGate {
   constructor(name: string, o: ResolvedCacheTrackerOptions<Value>) {
     this.name = name;
     this.#o = o;
+    this.#decisions = o.decisions ?? new DecisionMemo(o.settings);
     for (const { kind, informer } of o.resources) {
       informer.addHandler({
         onAdd: (obj) => this.#update(kind, obj),
@@ -112,8 +118,7 @@ export class ResolvedCacheTracker<Value> implements SyncGate {
   }
 
   #valueOf(obj: KubeObject, snapshot: Snapshot): Value {
-    const ns = obj.metadata.namespace ?? "";
-    return this.#o.project(resolve(obj as unknown as ResourceObject, ns, snapshot, this.#o.settings));
+    return this.#o.project(this.#decisions.decide(obj, snapshot));
   }
 
   #scheduleRebuild(): void {

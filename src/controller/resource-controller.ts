@@ -4,8 +4,7 @@ import type { Logger } from "pino";
 import type { DeletionPolicy } from "../api/annotations.ts";
 import type { ResourceKind } from "../api/kinds.ts";
 import type { CredentialService } from "../credentials/service.ts";
-import { resolve } from "../resolver/resolve.ts";
-import type { ResourceObject, Settings } from "../resolver/types.ts";
+import type { Settings } from "../resolver/types.ts";
 import type { Controller } from "../runtime/controller.ts";
 import type { EventRecorder } from "../runtime/events.ts";
 import { type KubeObject, keyOf, type ResourceType } from "../runtime/kube-object.ts";
@@ -14,6 +13,7 @@ import type { ServiceModule } from "../services/service-module.ts";
 import type { ConfigCache } from "./config-cache.ts";
 import { secretType } from "./config-types.ts";
 import type { ControllerKeyStore } from "./controller-key.ts";
+import { DecisionMemo } from "./decision-memo.ts";
 import { DecisionTracker } from "./decision-tracker.ts";
 import { createResourceReconciler, type ManagedObject } from "./resource-reconciler.ts";
 import { SelfWrites } from "./self-writes.ts";
@@ -25,6 +25,8 @@ export interface ResourceControllerOptions<Spec extends object, Observed, Client
   readonly credentials: CredentialService;
   readonly events: EventRecorder;
   readonly settings: Settings;
+  /** Each resource's decision, resolved once per snapshot for every user (decision-memo.ts). */
+  readonly decisions?: DecisionMemo;
   readonly deletionPolicy: DeletionPolicy;
   readonly concurrency: number;
   readonly resyncPeriodMs: number;
@@ -67,7 +69,9 @@ export function addResourceController<Spec extends object, Observed, Client>(
     o.onDecisionChange?.(o.module.kind.kind, c.decision.outcome, c.decision.source),
   );
   const selfWrites = new SelfWrites();
+  const decisions = o.decisions ?? new DecisionMemo(o.settings);
   const reconcile = createResourceReconciler({
+    decisions,
     selfWrites,
     module: o.module,
     resourceType,
@@ -123,13 +127,7 @@ export function addResourceController<Spec extends object, Observed, Client>(
     const snapshot = o.config.snapshot();
     for (const obj of informer.list()) {
       const key = keyOf(obj);
-      const decision = resolve(
-        obj as unknown as ResourceObject,
-        obj.metadata.namespace ?? "",
-        snapshot,
-        o.settings,
-      );
-      if (tracker.differs(key, decision)) controller.enqueue(key);
+      if (tracker.differs(key, decisions.decide(obj, snapshot))) controller.enqueue(key);
     }
   });
   // A rotated static-identity Secret changes credentials, not decisions: re-queue its users.

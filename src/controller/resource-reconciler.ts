@@ -19,8 +19,7 @@ import type { DeletionPolicy } from "../api/annotations.ts";
 import { CredentialError } from "../credentials/errors.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import type { ResourceRef } from "../credentials/types.ts";
-import { resolve } from "../resolver/resolve.ts";
-import type { Decision, ResourceObject, Settings } from "../resolver/types.ts";
+import type { Decision, Settings } from "../resolver/types.ts";
 import { type Condition, conditionsEqual } from "../runtime/conditions.ts";
 import type { EventRecorder } from "../runtime/events.ts";
 import { addFinalizer, hasFinalizer, removeFinalizer } from "../runtime/finalizers.ts";
@@ -73,6 +72,7 @@ import {
   sealIntent,
   unfinishedCreate,
 } from "./create-intent.ts";
+import { DecisionMemo } from "./decision-memo.ts";
 import type { DecisionTracker } from "./decision-tracker.ts";
 import { kubeApiErrorIn, kubeFailureState } from "./kube-failure.ts";
 import { judgeOwnership, type Owner, ownershipTags } from "./ownership.ts";
@@ -128,6 +128,8 @@ export interface ReconcilerDeps<Spec extends object, Observed, Client> {
   readonly events: EventRecorder;
   readonly tracker: DecisionTracker;
   readonly settings: Settings;
+  /** Each resource's decision, resolved once per snapshot (decision-memo.ts); default: its own. */
+  readonly decisions?: DecisionMemo;
   readonly deletionPolicy: DeletionPolicy;
   readonly logger: Logger;
   /** Serialises reconciles on one AWS object across resources (and kinds); shared per process. */
@@ -254,6 +256,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
   const kindName = d.module.kind.kind;
   const locks = d.objectLocks ?? new KeyedMutex();
   const intentWindowMs = d.createIntentWindowMs ?? defaultIntentWindowMs;
+  const decisions = d.decisions ?? new DecisionMemo(d.settings);
   const getSecret: SecretGetter =
     d.getSecret ??
     ((namespace, name) => getIfExists<SecretObject>(d.kube, objectPath(secretType, namespace, name)));
@@ -961,12 +964,7 @@ export function createResourceReconciler<Spec extends object, Observed, Client>(
       d.selfWrites?.forget(key);
       return {};
     }
-    const decision = resolve(
-      obj as unknown as ResourceObject,
-      req.namespace,
-      d.config.snapshot(),
-      d.settings,
-    );
+    const decision = decisions.decide(obj, d.config.snapshot());
     announce(obj, key, decision);
     const log = ctx?.log ?? d.logger;
     const a: Attempt = {

@@ -12,7 +12,7 @@ import { MatchIndex, selectorOf } from "./selector-matches.ts";
 /** The caches to resolve (one informer per managed kind, the resource controllers' shared ones). */
 export type SelectorMatchTrackerOptions = Pick<
   ResolvedCacheTrackerOptions<unknown>,
-  "config" | "resources" | "settings"
+  "config" | "resources" | "settings" | "decisions"
 >;
 
 export class SelectorMatchTracker implements SyncGate {

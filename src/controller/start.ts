@@ -17,6 +17,7 @@ import { ConfigCache } from "./config-cache.ts";
 import { addConfigProblemReporter } from "./config-problem-reporter.ts";
 import { checkControllerAccount } from "./controller-account.ts";
 import { ControllerKeyStore } from "./controller-key.ts";
+import { DecisionMemo } from "./decision-memo.ts";
 import { addIdentityControllers } from "./identity-controller.ts";
 import { addResourceController, resourceTypeOf } from "./resource-controller.ts";
 import { addSelectorController } from "./selector-controller.ts";
@@ -161,6 +162,9 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     secrets: config.secretReader,
     logger: log,
   });
+  // Every resource's decision under the current configuration, resolved once for the resource
+  // controllers, identity protection and selector matches alike.
+  const decisionMemo = new DecisionMemo(settings);
   // One informer per kind from the start (identity protection and selector matches read them
   // all); a kind's controller, with its service module and AWS SDK client, once the first
   // resource of the kind appears: memory goes to the kinds in use.
@@ -181,6 +185,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       credentials,
       events,
       settings,
+      decisions: decisionMemo,
       deletionPolicy: o.deletionPolicy,
       controllerKey,
       ...(o.createIntentWindowMs === undefined ? {} : { createIntentWindowMs: o.createIntentWindowMs }),
@@ -224,6 +229,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     config,
     resources,
     settings,
+    decisions: decisionMemo,
     events,
     ...(o.watchNamespaces?.length ? { watchNamespaces: o.watchNamespaces } : {}),
     resyncPeriodMs: o.resyncSeconds * 1000,
@@ -242,7 +248,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
   addSelectorController({
     manager,
     config,
-    matches: new SelectorMatchTracker({ config, resources, settings }),
+    matches: new SelectorMatchTracker({ config, resources, settings, decisions: decisionMemo }),
     resyncPeriodMs: o.resyncSeconds * 1000,
     logger: log,
   });

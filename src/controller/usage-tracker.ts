@@ -14,7 +14,7 @@ export type { ConfigSource };
 /** The caches to resolve (one informer per managed kind, the resource controllers' shared ones). */
 export type UsageTrackerOptions = Pick<
   ResolvedCacheTrackerOptions<unknown>,
-  "config" | "resources" | "settings"
+  "config" | "resources" | "settings" | "decisions"
 >;
 
 export class UsageTracker implements SyncGate {
