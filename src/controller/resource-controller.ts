@@ -15,7 +15,8 @@ import { secretType } from "./config-types.ts";
 import type { ControllerKeyStore } from "./controller-key.ts";
 import { DecisionMemo } from "./decision-memo.ts";
 import { DecisionTracker } from "./decision-tracker.ts";
-import { createResourceReconciler, type ManagedObject } from "./resource-reconciler.ts";
+import { kubeObjectStore, type ManagedObject } from "./reconcile/object-store.ts";
+import { createResourceReconciler } from "./reconcile/reconciler.ts";
 import { SelfWrites } from "./self-writes.ts";
 
 export interface ResourceControllerOptions<Spec extends object, Observed, Client> {
@@ -75,11 +76,9 @@ export function addResourceController<Spec extends object, Observed, Client>(
     selfWrites,
     module: o.module,
     resourceType,
-    kube: o.manager.client,
-    informer,
+    store: kubeObjectStore({ kube: o.manager.client, resourceType, informer, events: o.events }),
     config: o.config,
     credentials: o.credentials,
-    events: o.events,
     tracker,
     settings: o.settings,
     deletionPolicy: o.deletionPolicy,

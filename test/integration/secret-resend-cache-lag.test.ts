@@ -12,8 +12,9 @@ import { Registry } from "prom-client";
 import type { ConfigCache } from "../../src/controller/config-cache.ts";
 import { ControllerKeyStore } from "../../src/controller/controller-key.ts";
 import { DecisionTracker } from "../../src/controller/decision-tracker.ts";
+import { kubeObjectStore, type ManagedObject } from "../../src/controller/reconcile/object-store.ts";
+import { createResourceReconciler } from "../../src/controller/reconcile/reconciler.ts";
 import { resourceTypeOf } from "../../src/controller/resource-controller.ts";
-import { createResourceReconciler, type ManagedObject } from "../../src/controller/resource-reconciler.ts";
 import type { SecretGetter, SecretObject } from "../../src/controller/secret-inputs.ts";
 import { SelfWrites } from "../../src/controller/self-writes.ts";
 import { createCredentialService } from "../../src/credentials/service.ts";
@@ -105,20 +106,24 @@ test("the echo of our last status write arrives during the Secret read: the pass
     return secret;
   };
   const module = dbInstanceService as unknown as ServiceModule<object, unknown, unknown>;
+  const resourceType = resourceTypeOf(module.kind);
   const reconcile = createResourceReconciler({
     module,
-    resourceType: resourceTypeOf(module.kind),
-    kube: recording,
-    informer,
+    resourceType,
+    store: kubeObjectStore({
+      kube: recording,
+      resourceType,
+      informer,
+      events: new EventRecorder({ client: kube, component: "crossrole-test" }),
+      getSecret,
+    }),
     config,
     credentials,
-    events: new EventRecorder({ client: kube, component: "crossrole-test" }),
     tracker: new DecisionTracker("DBInstance", logger),
     settings,
     deletionPolicy: "delete",
     logger,
     selfWrites,
-    getSecret,
     // The key as the system namespace's Secret informer would serve it.
     controllerKey: new ControllerKeyStore({
       kube,

@@ -1,0 +1,44 @@
+// Converge, when the object under the spec's name is untagged (or an earlier object's) and this
+// object may take it: its own create, interrupted before the tags were written (finishCreate),
+// or an adoption the annotation asks for. Either way the ownership tags are added first.
+import type { OwnerTags } from "../../services/service-module.ts";
+import { describeTarget, type Found, type Target } from "../reconcile-plan.ts";
+import type { Attempt } from "./attempt.ts";
+import type { Connection } from "./connect.ts";
+import type { Env } from "./env.ts";
+
+export type Claim = { readonly do: "finishCreate" } | { readonly do: "adopt"; readonly strict: boolean };
+
+/** Tags the object as this one's; returns the spec to converge to (AWS's, for a strict adoption). */
+export async function claim<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  conn: Connection<Client>,
+  plan: Claim,
+  spec: Spec,
+  observed: Observed,
+  found: Found,
+  target: Target,
+  ownerTags: OwnerTags,
+): Promise<Spec> {
+  await env.module.claim(conn.client, observed, ownerTags, a.call);
+  if (plan.do === "finishCreate") {
+    env.store.event(
+      a.obj,
+      "Normal",
+      "CreateCompleted",
+      `Tagged ${describeTarget(target)} as this object's: its create had been interrupted before the tags were written`,
+    );
+    return spec;
+  }
+  // adopt is a strict import: the spec becomes what AWS has. adopt-or-create keeps the
+  // manifest as the source of truth (ACK): it is applied below like any update.
+  const adopted = plan.strict ? env.module.specFromObserved(observed, spec) : spec;
+  env.store.event(
+    a.obj,
+    "Normal",
+    "Adopted",
+    `Adopted ${env.module.arn(adopted, target.region, target.account)} in account ${target.account} (${found.found && found.ownership.kind === "earlier" ? "left by an earlier object of this name" : "not tagged by crossrole"})`,
+  );
+  return adopted;
+}

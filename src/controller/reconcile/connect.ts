@@ -1,0 +1,80 @@
+// Credentials for exactly the decided chain, the account they act in checked against the one
+// status recorded, and where the spec's object is in AWS (its Target): shared by converge and
+// finalize, both of which then work on that object under its lock.
+import { checkAccount, type Target } from "../reconcile-plan.ts";
+import type { Attempt } from "./attempt.ts";
+import type { Env } from "./env.ts";
+import { errorText } from "./failure.ts";
+import { failed, isOutcome, type Outcome } from "./result.ts";
+
+/** Credentials and the account they act in. */
+export interface Connection<Client> {
+  readonly client: Client;
+  readonly account: string;
+}
+
+/** Credentials for exactly the decided chain, and the account they act in. */
+async function connect<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+): Promise<Connection<Client> | Outcome> {
+  try {
+    const client = await env.module.client(env.credentials, a.decision, a.ref);
+    const account = a.decision.account ?? (await env.credentials.callerIdentity(a.decision, a.ref)).account;
+    return { client, account };
+  } catch (err) {
+    return failed(
+      { kind: "recoverable", reason: "CredentialsUnavailable", message: errorText(env, err) },
+      "backoff",
+      err,
+    );
+  }
+}
+
+/**
+ * connect, then the account it acts in against the one status recorded (checkAccount): a
+ * mismatch blocks, or with --account-drift-policy=recreate is followed with a Warning Event
+ * (checkAccount never lets a delete follow: the recorded object is the one to delete).
+ */
+export async function connectInRecordedAccount<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  deleting: boolean,
+): Promise<Connection<Client> | Outcome> {
+  const conn = await connect(env, a);
+  if (isOutcome(conn)) return conn;
+  const check = checkAccount(
+    a.obj.status?.ackResourceMetadata,
+    conn.account,
+    env.settings.accountDriftPolicy,
+    deleting,
+  );
+  if (check.do === "block") return failed(check.state);
+  if (check.do === "follow") env.store.event(a.obj, "Warning", "AccountDrift", check.event);
+  return conn;
+}
+
+/** Where the spec's object is in AWS: its name, in the account and region decided. */
+export function targetOf<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  spec: Spec,
+  account: string,
+  region: string,
+): Target {
+  // Messages name the kind as users write it (DBInstance, not "dbinstance" or "Dbinstance").
+  return {
+    noun: env.kindName,
+    name: env.module.identifier(spec),
+    account,
+    region,
+    nameField: env.module.identifierField,
+  };
+}
+
+/** The per-object lock's key (DESIGN §3.5, one writer per AWS object): service, account, name. */
+export function lockKey<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  target: Target,
+): string {
+  return `${env.module.kind.service}/${target.account}/${target.name}`;
+}

@@ -1,0 +1,108 @@
+// Step 3 of a sync: bring the one AWS object the spec names to the spec, under its lock.
+//   connect (credentials, the recorded account) → [locked] observe → judge (planSync) →
+//   create (intent recorded first) / adopt / finish an interrupted create / update / only
+//   observe → late-initialise → record status (Synced)
+// After its own create only what AWS decides is read (module.readCreated); after an update
+// nothing is read back where AWS applies writes at once (module.afterUpdate). Nothing is
+// written to an object in another region than decided, nor while AWS is still working on it.
+
+import { pendingCreate } from "../create-intent.ts";
+import { ownershipTags } from "../ownership.ts";
+import { checkRegion, planSync, type Target } from "../reconcile-plan.ts";
+import { claim } from "./adopt.ts";
+import type { Attempt } from "./attempt.ts";
+import { type Connection, connectInRecordedAccount, lockKey, targetOf } from "./connect.ts";
+import { create } from "./create.ts";
+import type { Env } from "./env.ts";
+import { awsFailure, objectGone } from "./failure.ts";
+import { intentIn, pollUntil } from "./intent.ts";
+import { lateInitialize } from "./late-initialize.ts";
+import { observe } from "./observe.ts";
+import type { Prepared } from "./prepare.ts";
+import { done, failed, isOutcome, type Outcome, requeue } from "./result.ts";
+import { metadataAt, whileBusy, writeStatus } from "./status.ts";
+import { update } from "./update.ts";
+
+export async function converge<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  prepared: Prepared<Spec>,
+): Promise<Outcome> {
+  const conn = await connectInRecordedAccount(env, a, false);
+  if (isOutcome(conn)) return conn;
+  const target = targetOf(env, prepared.spec, conn.account, prepared.region);
+  try {
+    return await env.locks.run(lockKey(env, target), () => convergeLocked(env, a, conn, prepared, target));
+  } catch (err) {
+    // The object is gone: the reconcile ends there (reconciler.ts), not with a failure to report.
+    if (objectGone(err)) throw err;
+    return awsFailure(env, err, prepared.spec, "AWSError");
+  }
+}
+
+/** Observe → judge → create / adopt / update → late-initialise → record: one AWS object, locked. */
+async function convergeLocked<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  conn: Connection<Client>,
+  { spec: specIn, inputs: inputsIn, policies }: Prepared<Spec>,
+  target: Target,
+): Promise<Outcome> {
+  let spec = specIn;
+  let inputs = inputsIn;
+  const ownerTags = ownershipTags(a.owner);
+  const recorded = await intentIn(env, a);
+  if (isOutcome(recorded)) return recorded;
+  const intent = recorded.kind === "verified" ? recorded.intent : undefined;
+  // When the read started: a create that follows can only make the object after this.
+  const readAt = env.now();
+  let { observation, found } = await observe(env, a, conn, spec, target, intent);
+  let plan = planSync({
+    found,
+    readOnly: policies.readOnly,
+    adoptionPolicy: policies.adoptionPolicy,
+    target,
+    pending: pendingCreate(intent, target, readAt, env.intentWindowMs),
+    ignoredIntent: recorded.kind === "ignored" ? recorded.why : undefined,
+  });
+  let extraStatus: Readonly<Record<string, unknown>> = {};
+
+  if (plan.do === "awaitCreate") {
+    await writeStatus(env, a, plan.state, metadataAt(env, a, spec, target));
+    return requeue(pollUntil(env, plan.until));
+  }
+  if (plan.do === "create") {
+    const made = await create(env, a, conn, spec, inputs, target, ownerTags, intent, readAt);
+    if (isOutcome(made)) return made;
+    ({ inputs, extraStatus, observation, found, plan } = made);
+  }
+  if (plan.do === "fail") return failed(plan.state);
+  if (!observation.found) return requeue(1_000);
+
+  // Never write to (tag, adopt, update) an object in another region than decided.
+  const regionDrift = checkRegion(env.module.observedRegion(observation.observed), target.region);
+  if (regionDrift) return failed(regionDrift);
+
+  // AWS is still working on it (creating, modifying): touch nothing, say so, look again later.
+  const busy = await whileBusy(env, a, spec, target, observation.observed, extraStatus);
+  if (busy) return busy;
+
+  if (plan.do === "finishCreate" || plan.do === "adopt") {
+    spec = await claim(env, a, conn, plan, spec, observation.observed, found, target, ownerTags);
+  }
+
+  let observed = observation.observed;
+  if (plan.do !== "observe") {
+    const updated = await update(env, a, conn, spec, observed, inputs, target, ownerTags, extraStatus);
+    if (isOutcome(updated)) return updated;
+    ({ observed, extraStatus } = updated);
+  }
+
+  await lateInitialize(env, a, spec, observed, plan.do === "adopt" && plan.strict);
+  await writeStatus(env, a, { kind: "synced" }, metadataAt(env, a, spec, target), {
+    ...extraStatus,
+    ...env.module.statusFrom?.(observed),
+    intent: null,
+  });
+  return done;
+}

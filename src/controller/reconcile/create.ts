@@ -1,0 +1,89 @@
+// Converge, when nothing of this account's is under the spec's name: the intent recorded first,
+// then the create call with the ownership tags, then a read of what AWS made, judged like any
+// object (in us-east-1 S3 answers 200 for a bucket another writer made a moment before).
+import type { Created, Observation, OwnerTags } from "../../services/service-module.ts";
+import { type CreateIntent, createRefused } from "../create-intent.ts";
+import { type Found, planAfterCreate, type SyncPlan, type Target } from "../reconcile-plan.ts";
+import { type Attempt, keyFor } from "./attempt.ts";
+import type { Connection } from "./connect.ts";
+import type { Env } from "./env.ts";
+import { awsFailure } from "./failure.ts";
+import { recordIntent } from "./intent.ts";
+import { observe } from "./observe.ts";
+import { appliedSecrets, type Inputs } from "./prepare.ts";
+import { isOutcome, type Outcome, requeue } from "./result.ts";
+import { deleteWhatWasMade } from "./undo-create.ts";
+
+/** What the create left for the rest of converge: the object read back and judged again. */
+export interface Made<Observed> {
+  /** With nothing left to send again when the create carried every secret value. */
+  readonly inputs: Inputs;
+  /** Status fields the create reported (a bucket's location), and the Secret versions it sent. */
+  readonly extraStatus: Readonly<Record<string, unknown>>;
+  readonly observation: Extract<Observation<Observed>, { readonly found: true }>;
+  readonly found: Found;
+  readonly plan: SyncPlan;
+}
+
+export async function create<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  conn: Connection<Client>,
+  spec: Spec,
+  inputsIn: Inputs,
+  target: Target,
+  ownerTags: OwnerTags,
+  /** The verified intent status held (its window closed), if any. */
+  recorded: CreateIntent | undefined,
+  /** When the read that found nothing started: a create that follows can only make the object after. */
+  readAt: Date,
+): Promise<Made<Observed> | Outcome> {
+  let inputs = inputsIn;
+  let extraStatus: Readonly<Record<string, unknown>> = {};
+  // Synced before, with no create of ours in flight, and now nothing in AWS: it was deleted
+  // out of band. (Status is a record: it only changes the wording of the Event below.)
+  const vanished =
+    recorded === undefined &&
+    a.obj.status?.conditions?.some((c) => c.type === "ACK.ResourceSynced" && c.status === "True") === true;
+  const key = await keyFor(env, a);
+  if (isOutcome(key)) return key;
+  const intent = await recordIntent(env, a, spec, target, key);
+  if (isOutcome(intent)) return intent;
+  a.onGone = () => deleteWhatWasMade(env, a, conn, spec, target, intent);
+  let created: Created;
+  try {
+    created = await env.module.create(conn.client, spec, target.region, ownerTags, a.call, inputs.secrets);
+  } catch (err) {
+    if (!createRefused(err)) throw err;
+    // AWS refused it outright: nothing was made, so the intent is settled and a retry may
+    // create again. (A timeout or a 5xx proves nothing: the intent's window stays open.)
+    return { ...awsFailure(env, err, spec, "AWSError"), status: { intent: null } };
+  }
+  if (created.created) {
+    extraStatus = { ...created.status, ...appliedSecrets(inputs) };
+    // The create carried every secret value: nothing to send again in this reconcile.
+    inputs = { ...inputs, secrets: { ...inputs.secrets, changed: [] } };
+    // Whatever it held is gone: say so loudly, not as a routine creation.
+    const arn = env.module.arn(spec, target.region, target.account);
+    if (vanished) {
+      env.store.event(
+        a.obj,
+        "Warning",
+        "Recreated",
+        `${arn} was not found in account ${target.account} (${target.region}): it was deleted outside crossrole; created it again, empty`,
+      );
+    } else {
+      env.store.event(
+        a.obj,
+        "Normal",
+        "Created",
+        `Created ${arn} in account ${target.account} (${target.region})`,
+      );
+    }
+  }
+  const justCreated = created.created ? { absentAt: readAt, answeredAt: env.now() } : undefined;
+  const { observation, found } = await observe(env, a, conn, spec, target, intent, justCreated);
+  // S3 may not show a new bucket everywhere at once: look again shortly.
+  if (!observation.found) return requeue(1_000);
+  return { inputs, extraStatus, observation, found, plan: planAfterCreate(found, target) };
+}

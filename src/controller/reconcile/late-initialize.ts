@@ -1,0 +1,50 @@
+// Converge, last write before status: AWS's defaults copied into the fields the user left out
+// (ACK late initialisation); after a strict adoption, the spec replaced with AWS's.
+import { checkSpecWrite, WriteRefused } from "../write-check.ts";
+import type { Attempt } from "./attempt.ts";
+import type { Env } from "./env.ts";
+
+export async function lateInitialize<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  spec: Spec,
+  observed: Observed,
+  strictAdoption: boolean,
+): Promise<void> {
+  const late = env.module.lateInitialize(spec, observed);
+  // A strict adoption replaces the spec: fields AWS does not have must go, which a merge
+  // patch of the new spec alone would leave in place (and the next reconcile would apply).
+  const specPatch = strictAdoption
+    ? mergePatchReplacing(a.obj.spec, late.spec)
+    : late.initialized.length > 0
+      ? late.spec
+      : undefined;
+  if (specPatch === undefined) return;
+  // AWS's values may not fit the kind's schema: say which, instead of a 422 on every retry.
+  const refused = checkSpecWrite({
+    kind: env.kindName,
+    parseSpec: env.module.parseSpec,
+    current: a.obj.spec ?? {},
+    next: late.spec,
+    filled: late.initialized,
+    strictAdoption,
+  });
+  if (refused) throw new WriteRefused(refused);
+  a.obj = await env.store.writeSpec(a.obj, specPatch, a.call.signal);
+  // Its echo needs no reconcile: the status written next records this generation.
+  env.selfWrites?.record(a.key, a.obj);
+}
+
+/**
+ * The JSON merge patch (RFC 7386) that turns `from` into `to`: keys `to` lacks become null, so
+ * the apiserver removes them instead of keeping them.
+ */
+function mergePatchReplacing(from: unknown, to: unknown): unknown {
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === "object" && v !== null && !Array.isArray(v);
+  if (!isObject(from) || !isObject(to)) return to;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(from)) if (to[k] === undefined) out[k] = null;
+  for (const [k, v] of Object.entries(to)) if (v !== undefined) out[k] = mergePatchReplacing(from[k], v);
+  return out;
+}

@@ -1,0 +1,54 @@
+// What AWS has under the spec's name, and whose it is: the tags on the object, never status,
+// decide (ownership.ts); an untagged object counts as this object's own only as the create its
+// sealed intent recorded (create-intent.ts).
+import type { Observation } from "../../services/service-module.ts";
+import { type CreateIntent, createdSinceAbsent, unfinishedCreate } from "../create-intent.ts";
+import { judgeOwnership } from "../ownership.ts";
+import type { Found, Target } from "../reconcile-plan.ts";
+import type { Attempt } from "./attempt.ts";
+import type { Connection } from "./connect.ts";
+import type { Env } from "./env.ts";
+
+/** This reconcile's own create answered that it made the object, after a read found nothing. */
+export interface JustCreated {
+  readonly absentAt: Date;
+  readonly answeredAt: Date;
+}
+
+/**
+ * Reads and judges the object. `justCreated` (see ownership.ts, createdSinceAbsent): then only
+ * what AWS decides is read, and an untagged object's creation time need not be asked for.
+ */
+export async function observe<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  conn: Connection<Client>,
+  spec: Spec,
+  target: Target,
+  intent: CreateIntent | undefined,
+  justCreated?: JustCreated,
+): Promise<{ observation: Observation<Observed>; found: Found }> {
+  const m = env.module;
+  const observation =
+    justCreated && m.readCreated
+      ? await m.readCreated(conn.client, spec, target.region, a.call)
+      : await m.read(conn.client, spec, a.call);
+  if (!observation.found) return { observation, found: observation };
+  const ownership = judgeOwnership(m.tagsOf(observation.observed), a.owner);
+  let unfinished = false;
+  // Only kinds whose create can leave an untagged object (createdAt) finish one; for the
+  // others an untagged object is never their own create's.
+  if (ownership.kind === "untagged" && intent !== undefined && m.createdAt) {
+    unfinished =
+      (justCreated !== undefined &&
+        createdSinceAbsent(
+          intent,
+          target,
+          justCreated.absentAt,
+          justCreated.answeredAt,
+          env.intentWindowMs,
+        )) ||
+      unfinishedCreate(intent, target, await m.createdAt(conn.client, spec, a.call), env.intentWindowMs);
+  }
+  return { observation, found: { found: true, ownership, unfinishedCreate: unfinished } };
+}

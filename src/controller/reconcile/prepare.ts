@@ -1,0 +1,126 @@
+// Step 2 of a sync, everything before AWS is touched: may the decision act at all (a clean `use`
+// with a region), the policies from annotations, the spec as the module parses it, the values
+// of its Secret-backed fields, and this controller's finalizer on the object. finalize.ts reads
+// the policies and the spec the same way.
+import { noSecrets, type SecretValues } from "../../services/service-module.ts";
+import { syncStateForDecision } from "../ack-conditions.ts";
+import { type ResourcePolicies, readPolicies } from "../policies.ts";
+import {
+  appliedSecretsField,
+  changedSecretPaths,
+  readSecretInputs,
+  secretFingerprint,
+} from "../secret-inputs.ts";
+import { type Attempt, keyFor } from "./attempt.ts";
+import type { Env } from "./env.ts";
+import { failed, isOutcome, type Outcome } from "./result.ts";
+
+/** The spec's secret field values, and the Secret versions to record once AWS has them. */
+export interface Inputs {
+  readonly secrets: SecretValues;
+  readonly versions: Readonly<Record<string, string>>;
+}
+
+const noInputs: Inputs = { secrets: noSecrets, versions: {} };
+
+/** What a sync converges with. */
+export interface Prepared<Spec> {
+  readonly region: string;
+  readonly policies: ResourcePolicies;
+  readonly spec: Spec;
+  readonly inputs: Inputs;
+}
+
+export async function prepare<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+): Promise<Prepared<Spec> | Outcome> {
+  // Nothing is called in AWS unless the decision is a clean `use`.
+  const blocked = syncStateForDecision(a.decision);
+  if (blocked) {
+    if (blocked.kind === "terminal") return failed(blocked);
+    return failed(blocked, a.decision.outcome === "wait" ? env.waitRequeueMs : "none");
+  }
+  const region = a.decision.region;
+  if (region === null) {
+    return failed(
+      { kind: "recoverable", reason: "IdentityUnavailable", message: "no region decided" },
+      env.waitRequeueMs,
+    );
+  }
+  const policies = policiesOf(env, a);
+  if (isOutcome(policies)) return policies;
+  const spec = specOf(env, a);
+  if (isOutcome(spec)) return spec;
+  const inputs = await inputsOf(env, a, spec);
+  if (isOutcome(inputs)) return inputs;
+  // Before anything is made in AWS, so that a deletion cannot pass it by (not for read-only:
+  // nothing of it is ever deleted).
+  if (!policies.readOnly) {
+    const before = a.obj;
+    a.obj = await env.store.addFinalizer(a.obj, env.finalizer, a.call.signal);
+    if (a.obj !== before) env.selfWrites?.record(a.key, a.obj);
+  }
+  return { region, policies, spec, inputs };
+}
+
+export function policiesOf<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+): ResourcePolicies | Outcome {
+  const r = readPolicies(
+    a.obj.metadata.annotations,
+    env.config.namespaceAnnotations(a.ref.namespace),
+    env.module.kind.service,
+    env.deletionPolicy,
+  );
+  if (r.ok) return r.value;
+  return failed({ kind: "terminal", reason: "InvalidAnnotation", message: r.error });
+}
+
+export function specOf<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+): Spec | Outcome {
+  const r = env.module.parseSpec(a.obj.spec);
+  if (r.ok) return r.value;
+  return failed({ kind: "terminal", reason: "InvalidSpec", message: r.message });
+}
+
+/** Secret-backed spec fields, read from the resource's own namespace only (secret-inputs.ts). */
+async function inputsOf<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  spec: Spec,
+): Promise<Inputs | Outcome> {
+  const fields = env.module.secretFields?.(spec) ?? [];
+  if (fields.length === 0) return noInputs;
+  const key = await keyFor(env, a);
+  if (isOutcome(key)) return key;
+  const r = await readSecretInputs(
+    fields,
+    a.ref.namespace,
+    env.kindName,
+    a.obj.status?.[appliedSecretsField],
+    (namespace, name) => env.store.secret(namespace, name),
+    (path, value) => secretFingerprint(key, a.owner.uid, path, value),
+  );
+  if (!r.ok) return failed(r.state, r.retry === "wait" ? env.waitRequeueMs : "none");
+  // About to send a Secret's value again: the cache may not hold our own last status write yet
+  // (its watch event lags under load), and a stale appliedSecrets would resend a value AWS
+  // already has. Only then ask the apiserver for the object, once: exact, and rare. Only the
+  // record differs there; the Secrets just read stay as they are.
+  if (r.secrets.changed.length > 0 && a.cacheMayLag) {
+    const live = await env.store.live(a.ref.namespace, a.ref.name, a.call.signal);
+    if (live !== undefined && live.metadata.resourceVersion !== a.obj.metadata.resourceVersion) {
+      const changed = changedSecretPaths(r.versions, live.status?.[appliedSecretsField]);
+      return { secrets: { ...r.secrets, changed }, versions: r.versions };
+    }
+  }
+  return { secrets: r.secrets, versions: r.versions };
+}
+
+/** The status record of which Secret versions AWS now has (nothing for kinds without secrets). */
+export function appliedSecrets(inputs: Inputs): Readonly<Record<string, unknown>> {
+  return Object.keys(inputs.versions).length === 0 ? {} : { [appliedSecretsField]: inputs.versions };
+}

@@ -1,0 +1,31 @@
+// The last step of every reconcile: its Outcome (result.ts) as the runtime's Result. A failure
+// is written to status (conditions, and any fields it carries) with a Warning Event, then ends
+// as a TerminalError (not retried), a Reported error (backoff) or a requeue.
+import { type Result as ReconcileResult, TerminalError } from "../../runtime/reconcile.ts";
+import type { Attempt } from "./attempt.ts";
+import type { Env } from "./env.ts";
+import type { Outcome } from "./result.ts";
+import { writeStatus } from "./status.ts";
+
+/** An error already written to status; the runtime retries it with backoff without rewriting it. */
+class Reported extends Error {}
+
+export async function settle<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  outcome: Outcome,
+): Promise<ReconcileResult> {
+  if (outcome.kind === "done") {
+    return outcome.requeueAfterMs === undefined ? {} : { requeueAfter: outcome.requeueAfterMs };
+  }
+  const { state, retry, cause } = outcome;
+  await writeStatus(env, a, state, undefined, outcome.status);
+  env.store.event(a.obj, "Warning", state.reason, state.message);
+  a.log.debug(
+    { resource: `${env.kindName} ${a.key}`, reason: state.reason, err: state.message },
+    "reconcile failed (reported in status)",
+  );
+  if (state.kind === "terminal") throw new TerminalError(state.message, { cause });
+  if (retry === "backoff") throw new Reported(state.message, { cause });
+  return retry === "none" ? {} : { requeueAfter: retry };
+}

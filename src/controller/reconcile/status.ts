@@ -1,0 +1,110 @@
+// What status records, written only when it changed: ACK's conditions for where the reconcile
+// is (ack-conditions.ts), status.ackResourceMetadata for the decided target, and kind fields.
+// Steps write it on their way (a create's intent, AWS still busy, synced); settle.ts writes a
+// failure. Never what the kind's own CRD refuses (write-check.ts).
+import { conditionsEqual } from "../../runtime/conditions.ts";
+import { canonicalJson } from "../../toolkit/canonical-json.ts";
+import { iamRoleSelectedFor, nextConditions, type SyncState } from "../ack-conditions.ts";
+import type { Target } from "../reconcile-plan.ts";
+import { checkStatusWrite, WriteRefused } from "../write-check.ts";
+import type { Attempt } from "./attempt.ts";
+import type { Env } from "./env.ts";
+import type { AckResourceMetadata } from "./object-store.ts";
+import { type Outcome, requeue } from "./result.ts";
+
+/**
+ * Whether `wanted` is what the apiserver already stores. The apiserver hands objects back with
+ * keys sorted and prunes nulls (the schema declares no nullable status field), so a plain
+ * JSON.stringify comparison saw a change on every reconcile and patched status each time.
+ */
+function sameAsStored(wanted: unknown, stored: unknown): boolean {
+  return (
+    canonicalJson(wanted, { omitNullMembers: true }) === canonicalJson(stored, { omitNullMembers: true })
+  );
+}
+
+/**
+ * Writes conditions (and metadata, extra fields) only when something changed. `ifUnchanged`:
+ * only if the object is still the version `a.obj` is (409 Conflict otherwise), for a write that
+ * must not land on an object that changed meanwhile (a create intent).
+ */
+export async function writeStatus<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  state: SyncState,
+  metadata?: AckResourceMetadata,
+  extra?: Readonly<Record<string, unknown>>,
+  ifUnchanged = false,
+): Promise<void> {
+  const obj = a.obj;
+  const current = obj.status?.conditions;
+  const conditions = nextConditions(
+    current,
+    state,
+    iamRoleSelectedFor(a.decision),
+    obj.metadata.generation,
+    env.now(),
+    a.decision.warnings,
+  );
+  const metaChanged = metadata !== undefined && !sameAsStored(metadata, obj.status?.ackResourceMetadata);
+  const extraChanged =
+    extra !== undefined && Object.entries(extra).some(([k, v]) => !sameAsStored(v, obj.status?.[k]));
+  if (conditionsEqual(current, conditions) && !metaChanged && !extraChanged) return;
+  const status = { conditions, ...(metadata ? { ackResourceMetadata: metadata } : {}), ...extra };
+  // Never send what the kind's own CRD refuses: a 422 would come back on every retry.
+  const refused = checkStatusWrite({ kind: env.kindName, parseStatus: env.module.parseStatus, status });
+  if (refused) throw new WriteRefused(refused);
+  // The answer carries the new resourceVersion the finalizer patches are checked against.
+  a.obj = await env.store.writeStatus(a.obj, status, ifUnchanged, a.call.signal);
+  env.selfWrites?.record(a.key, a.obj);
+}
+
+/** status.ackResourceMetadata for the decided target: ARN, account, region, identity. */
+export function metadataAt<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  spec: Spec,
+  target: Target,
+): AckResourceMetadata {
+  const decision = a.decision;
+  const last = decision.chain.at(-1);
+  return {
+    arn: env.module.arn(spec, target.region, target.account),
+    ownerAccountID: target.account,
+    region: target.region,
+    ...(decision.selector
+      ? {
+          iamRoleSelector: {
+            selectorName: decision.selector.name,
+            resourceVersion: decision.selector.resourceVersion,
+          },
+        }
+      : {}),
+    identity: {
+      source: decision.source ?? "default",
+      roleARN: decision.roleARN,
+      sessionName: last?.parameters.sessionName ?? null,
+    },
+  };
+}
+
+/** While AWS is working on the object: progressing status with AWS's words, a later look. */
+export async function whileBusy<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  spec: Spec,
+  target: Target,
+  observed: Observed,
+  extraStatus: Readonly<Record<string, unknown>>,
+): Promise<Outcome | undefined> {
+  const busy = env.module.busy?.(observed);
+  if (!busy) return undefined;
+  await writeStatus(
+    env,
+    a,
+    { kind: "progressing", reason: busy.reason, message: busy.message },
+    metadataAt(env, a, spec, target),
+    { ...extraStatus, ...env.module.statusFrom?.(observed) },
+  );
+  return requeue(busy.requeueAfterMs ?? 10_000);
+}
