@@ -1,0 +1,502 @@
+// The reconciler's orchestration, in process: the steps in their order over an in-memory object
+// store (memory-store.ts, the apiserver's rules) and a fake service module whose "AWS" is a map.
+// What each path writes, calls and says: create (intent before action), update, delete, a forged
+// or absent intent, a failure as conditions, a create whose object went away. The steps' pure
+// decisions have their own tests (reconcile-plan, create-intent, ownership, ack-conditions).
+import assert from "node:assert/strict";
+import { beforeEach, describe, test } from "node:test";
+import pino from "pino";
+import { namespace, settingsWith } from "../../../test/support/resolver-fixtures.ts";
+import { resourceAnnotations } from "../../api/annotations.ts";
+import type { ResourceKind } from "../../api/kinds.ts";
+import { ownershipTagKeys } from "../../api/ownership-tags.ts";
+import type { CredentialService } from "../../credentials/service.ts";
+import { resolve } from "../../resolver/resolve.ts";
+import { buildSnapshot } from "../../resolver/snapshot.ts";
+import type { Condition } from "../../runtime/conditions.ts";
+import { isTerminalError } from "../../runtime/reconcile.ts";
+import type { Observation, ServiceModule } from "../../services/service-module.ts";
+import { controllerKeyFrom } from "../controller-key.ts";
+import { sealIntent } from "../create-intent.ts";
+import { DecisionMemo } from "../decision-memo.ts";
+import { DecisionTracker } from "../decision-tracker.ts";
+import { resourceTypeOf } from "../resource-controller.ts";
+import { SelfWrites } from "../self-writes.ts";
+import { finalizerFor } from "./env.ts";
+import { MemoryObjectStore } from "./memory-store.ts";
+import type { ManagedObject } from "./object-store.ts";
+import { createResourceReconciler } from "./reconciler.ts";
+
+// ---- a fake AWS service: Widgets, a name, a size AWS defaults to 1, tags ----
+
+interface WidgetSpec {
+  readonly name: string;
+  readonly size?: number;
+}
+
+interface Widget {
+  readonly name: string;
+  size: number;
+  tags: Record<string, string>;
+  readonly region: string;
+  readonly createdAt: Date;
+}
+
+/** An AWS error: `status` 4xx is a refusal (nothing made), 5xx proves nothing. */
+class FakeAwsError extends Error {
+  readonly $metadata: { httpStatusCode: number };
+  readonly terminal: boolean;
+  constructor(message: string, status: number, terminal = false) {
+    super(message);
+    this.$metadata = { httpStatusCode: status };
+    this.terminal = terminal;
+  }
+}
+
+type Call = "read" | "create" | "update" | "claim" | "delete" | "createdAt";
+
+class FakeCloud {
+  readonly widgets = new Map<string, Widget>();
+  readonly calls: Call[] = [];
+  /** Runs at a call, before it does anything: a test makes it fail or makes the world change. */
+  readonly before = new Map<Call, () => void>();
+  now = () => new Date(0);
+
+  call(c: Call): void {
+    this.calls.push(c);
+    const hook = this.before.get(c);
+    this.before.delete(c);
+    hook?.();
+  }
+}
+
+const widgetKind: ResourceKind = {
+  group: "fake.services.k8s.aws",
+  version: "v1alpha1",
+  kind: "Widget",
+  plural: "widgets",
+  singular: "widget",
+  service: "fake",
+};
+
+const observedOf = (w: Widget): Widget => ({ ...w, tags: { ...w.tags } });
+
+function fakeModule(cloud: FakeCloud): ServiceModule<WidgetSpec, Widget, FakeCloud> {
+  return {
+    kind: widgetKind,
+    parseSpec(spec) {
+      const s = spec as Partial<WidgetSpec> | undefined;
+      if (typeof s?.name !== "string" || s.name === "") return { ok: false, message: "spec.name: Required" };
+      if (s.size !== undefined && typeof s.size !== "number") {
+        return { ok: false, message: "spec.size: expected a number" };
+      }
+      return { ok: true, value: { name: s.name, ...(s.size === undefined ? {} : { size: s.size }) } };
+    },
+    parseStatus: (status) => ({ ok: true, value: status }),
+    client: async () => cloud,
+    identifier: (spec) => spec.name,
+    identifierField: "spec.name",
+    async read(c, spec): Promise<Observation<Widget>> {
+      c.call("read");
+      const w = c.widgets.get(spec.name);
+      return w ? { found: true, observed: observedOf(w) } : { found: false };
+    },
+    tagsOf: (observed) => observed.tags,
+    async createdAt(c, spec) {
+      c.call("createdAt");
+      return c.widgets.get(spec.name)?.createdAt;
+    },
+    async create(c, spec, region, ownerTags) {
+      c.call("create");
+      if (c.widgets.has(spec.name)) return { created: false };
+      c.widgets.set(spec.name, {
+        name: spec.name,
+        size: spec.size ?? 1,
+        tags: { ...ownerTags },
+        region,
+        createdAt: c.now(),
+      });
+      return { created: true, status: {} };
+    },
+    async update(c, desired, observed, ownerTags) {
+      c.call("update");
+      const w = c.widgets.get(desired.name);
+      if (!w) throw new FakeAwsError("no such widget", 404, true);
+      const changed = desired.size !== undefined && desired.size !== observed.size ? ["spec.size"] : [];
+      if (desired.size !== undefined) w.size = desired.size;
+      w.tags = { ...w.tags, ...ownerTags };
+      return changed;
+    },
+    async claim(c, observed, ownerTags) {
+      c.call("claim");
+      const w = c.widgets.get(observed.name);
+      if (w) w.tags = { ...w.tags, ...ownerTags };
+    },
+    async delete(c, spec) {
+      c.call("delete");
+      return c.widgets.delete(spec.name) ? "deleted" : "not-found";
+    },
+    diff: (desired, observed) =>
+      desired.size !== undefined && desired.size !== observed.size ? ["spec.size"] : [],
+    lateInitialize: (spec, observed) =>
+      spec.size === undefined
+        ? { spec: { ...spec, size: observed.size }, initialized: ["spec.size"] }
+        : { spec, initialized: [] },
+    specFromObserved: (observed) => ({ name: observed.name, size: observed.size }),
+    arn: (spec, region, account) => `arn:aws:fake:${region}:${account}:widget/${spec.name}`,
+    observedRegion: (observed) => observed.region,
+    isTerminal: (err) => err instanceof FakeAwsError && err.terminal,
+    describeError: (err) => `Widget call failed: ${err instanceof Error ? err.message : String(err)}`,
+  };
+}
+
+// ---- the reconciler over them ----
+
+const ns = "shop";
+const account = "999999999999";
+const region = "eu-west-1";
+const settings = settingsWith({ defaultRegion: region, controllerAccount: account });
+const resourceType = resourceTypeOf(widgetKind);
+const finalizer = finalizerFor(resourceType);
+const key = controllerKeyFrom(Buffer.alloc(32, 7));
+const start = new Date("2026-03-01T10:00:00Z");
+
+function widgetObject(name: string, spec: Record<string, unknown>, extra: Partial<ManagedObject> = {}) {
+  return {
+    apiVersion: "fake.services.k8s.aws/v1alpha1",
+    kind: "Widget",
+    metadata: { name, namespace: ns, ...extra.metadata },
+    spec,
+    ...(extra.status ? { status: extra.status } : {}),
+  } as ManagedObject;
+}
+
+function setup() {
+  const store = new MemoryObjectStore(resourceType);
+  const cloud = new FakeCloud();
+  let clock = start;
+  cloud.now = () => clock;
+  let resolutions = 0;
+  const decisions = new DecisionMemo(settings, (...args) => {
+    resolutions += 1;
+    return resolve(...args);
+  });
+  const snapshot = buildSnapshot({ namespaces: [namespace(ns)] }, settings);
+  const reconcile = createResourceReconciler({
+    module: fakeModule(cloud),
+    resourceType,
+    store,
+    config: { snapshot: () => snapshot, namespaceAnnotations: () => ({}) },
+    credentials: {} as CredentialService,
+    tracker: new DecisionTracker("Widget", pino({ level: "silent" })),
+    settings,
+    decisions,
+    deletionPolicy: "delete",
+    logger: pino({ level: "silent" }),
+    selfWrites: new SelfWrites(),
+    controllerKey: { get: async () => key },
+    now: () => clock,
+  });
+  return {
+    store,
+    cloud,
+    reconcile: (name: string, namespace = ns) => reconcile({ namespace, name, key: `${namespace}/${name}` }),
+    stored: (name: string) => store.stored(ns, name),
+    resolutions: () => resolutions,
+    advance(ms: number) {
+      clock = new Date(clock.getTime() + ms);
+    },
+    reasons: () => store.events.map((e) => e.reason),
+  };
+}
+
+type Setup = ReturnType<typeof setup>;
+
+function condition(obj: ManagedObject | undefined, type: string): Condition | undefined {
+  return obj?.status?.conditions?.find((c) => c.type === type);
+}
+
+/** A Widget created and synced, and the setup around it. */
+async function synced(name = "w1"): Promise<Setup> {
+  const s = setup();
+  s.store.apply(widgetObject(name, { name }));
+  assert.deepEqual(await s.reconcile(name), {});
+  return s;
+}
+
+describe("the reconciler's orchestration (in-memory store, fake module)", () => {
+  let s: Setup;
+  beforeEach(() => {
+    s = setup();
+  });
+
+  test("create: finalizer, intent recorded before the create, tagged object, late-initialised spec, Synced", async () => {
+    s.store.apply(widgetObject("w1", { name: "w1" }));
+    const uid = s.stored("w1")?.metadata.uid;
+    // Intent before action: when AWS is asked to create, status already holds the sealed intent.
+    s.cloud.before.set("create", () => {
+      const intent = s.stored("w1")?.status?.["intent"] as { name?: string; mac?: string } | undefined;
+      assert.equal(intent?.name, "w1");
+      assert.ok(intent?.mac, "sealed with the controller's key");
+      assert.ok(s.stored("w1")?.metadata.finalizers?.includes(finalizer), "finalizer before the create");
+    });
+
+    assert.deepEqual(await s.reconcile("w1"), {});
+
+    assert.deepEqual(s.cloud.calls, ["read", "create", "read"]);
+    const w = s.cloud.widgets.get("w1");
+    assert.equal(w?.tags[ownershipTagKeys.ownerUid], uid, "created with the ownership tags");
+    const obj = s.stored("w1");
+    assert.equal(obj?.spec?.["size"], 1, "AWS's default late-initialised into the spec");
+    assert.equal(obj?.metadata.generation, 2);
+    assert.equal(obj?.status?.["intent"], undefined, "the intent is cleared once Synced");
+    assert.equal(condition(obj, "ACK.ResourceSynced")?.status, "True");
+    assert.equal(condition(obj, "ACK.ResourceSynced")?.observedGeneration, 2);
+    assert.equal(condition(obj, "Ready")?.status, "True");
+    assert.deepEqual(obj?.status?.ackResourceMetadata, {
+      arn: `arn:aws:fake:${region}:${account}:widget/w1`,
+      ownerAccountID: account,
+      region,
+      // roleARN and sessionName are null: a merge patch removes them, as the apiserver does.
+      identity: { source: "default" },
+    });
+    assert.deepEqual(s.reasons(), ["IdentitySelected", "Created"]);
+    assert.deepEqual(
+      s.store.writes.map((x) => x.what),
+      ["finalizers", "status", "spec", "status"],
+      "finalizer, intent, late-initialised spec, Synced",
+    );
+  });
+
+  test("a resync of a synced object reads, writes nothing, and decides once per object version", async () => {
+    s = await synced();
+    const writes = s.store.writes.length;
+    const resolved = s.resolutions();
+    assert.deepEqual(await s.reconcile("w1"), {});
+    assert.deepEqual(await s.reconcile("w1"), {});
+    assert.deepEqual(s.cloud.calls.slice(3), ["read", "read"]);
+    assert.equal(s.store.writes.length, writes, "nothing changed: no status write");
+    assert.equal(s.resolutions(), resolved + 1, "the object our writes left, resolved once for both");
+    assert.deepEqual(
+      s.reasons(),
+      ["IdentitySelected", "Created"],
+      "the same decision is not announced again",
+    );
+  });
+
+  test("update: a spec change, and a change made in AWS out of band, are brought to the spec", async () => {
+    s = await synced();
+    const obj = s.stored("w1");
+    assert.ok(obj);
+    s.store.apply({ ...obj, spec: { name: "w1", size: 5 } });
+    assert.deepEqual(await s.reconcile("w1"), {});
+    assert.equal(s.cloud.widgets.get("w1")?.size, 5);
+    assert.equal(s.store.events.at(-1)?.message, "Brought spec.size back to the desired state");
+
+    const w = s.cloud.widgets.get("w1");
+    assert.ok(w);
+    w.size = 9;
+    assert.deepEqual(await s.reconcile("w1"), {});
+    assert.equal(w.size, 5);
+    assert.deepEqual(s.cloud.calls.slice(-3), ["read", "update", "read"]);
+    const after = s.stored("w1");
+    assert.equal(condition(after, "ACK.ResourceSynced")?.status, "True");
+    assert.equal(condition(after, "ACK.ResourceSynced")?.observedGeneration, 3);
+  });
+
+  test("delete: what is ours is deleted in AWS, then the finalizer goes and so does the object", async () => {
+    s = await synced();
+    s.store.delete(ns, "w1");
+    assert.ok(s.stored("w1")?.metadata.deletionTimestamp, "held by the finalizer");
+    assert.deepEqual(await s.reconcile("w1"), {});
+    assert.equal(s.cloud.widgets.has("w1"), false);
+    assert.equal(s.stored("w1"), undefined, "released");
+    assert.equal(
+      s.store.events.at(-1)?.message,
+      `Deleted arn:aws:fake:${region}:${account}:widget/w1 in account ${account}`,
+    );
+    // The object is gone from the cache too: nothing left to do.
+    assert.deepEqual(await s.reconcile("w1"), {});
+    assert.deepEqual(s.cloud.calls.slice(-2), ["read", "delete"]);
+  });
+
+  test("delete with deletion policy retain: AWS is left alone, the object is let go", async () => {
+    s = await synced();
+    const obj = s.stored("w1");
+    assert.ok(obj);
+    s.store.apply({
+      ...obj,
+      metadata: { ...obj.metadata, annotations: { [resourceAnnotations.deletionPolicy]: "retain" } },
+    });
+    s.store.delete(ns, "w1");
+    const calls = s.cloud.calls.length;
+    assert.deepEqual(await s.reconcile("w1"), {});
+    assert.equal(s.cloud.calls.length, calls, "no AWS call at all");
+    assert.ok(s.cloud.widgets.has("w1"));
+    assert.equal(s.stored("w1"), undefined);
+    assert.equal(s.store.events.at(-1)?.reason, "Retained");
+  });
+
+  test("no intent and an untagged object under the name: AlreadyExists, nothing claimed, created or deleted", async () => {
+    s.cloud.widgets.set("w2", { name: "w2", size: 3, tags: {}, region, createdAt: start });
+    s.store.apply(widgetObject("w2", { name: "w2" }));
+    await assert.rejects(s.reconcile("w2"), (err) => isTerminalError(err));
+    const terminal = condition(s.stored("w2"), "ACK.Terminal");
+    assert.equal(terminal?.reason, "AlreadyExists");
+    assert.doesNotMatch(terminal?.message ?? "", /ignored/);
+    assert.deepEqual(s.cloud.calls, ["read"]);
+    assert.deepEqual(s.cloud.widgets.get("w2")?.tags, {});
+  });
+
+  test("a forged intent (not sealed by the controller's key) makes an untagged object neither ours to claim nor to delete", async () => {
+    s.cloud.widgets.set("w2", { name: "w2", size: 3, tags: {}, region, createdAt: start });
+    const forged = {
+      ...sealIntent(
+        controllerKeyFrom(Buffer.alloc(32, 9)),
+        ownerOf("w2"),
+        { name: "w2", account, region },
+        start,
+      ),
+    };
+    s.store.apply(
+      widgetObject(
+        "w2",
+        { name: "w2" },
+        { metadata: { name: "w2", uid: "uid-w2" }, status: { intent: forged } },
+      ),
+    );
+    await assert.rejects(s.reconcile("w2"), (err) => isTerminalError(err));
+    const terminal = condition(s.stored("w2"), "ACK.Terminal");
+    assert.equal(terminal?.reason, "AlreadyExists");
+    assert.match(
+      terminal?.message ?? "",
+      /status\.intent is not sealed by this controller's key.*it was ignored/,
+    );
+    assert.deepEqual(s.cloud.widgets.get("w2")?.tags, {}, "not tagged");
+
+    s.store.delete(ns, "w2");
+    assert.deepEqual(await s.reconcile("w2"), {});
+    assert.ok(s.cloud.widgets.has("w2"), "not deleted");
+    assert.equal(s.store.events.at(-1)?.reason, "Retained");
+    assert.equal(s.stored("w2"), undefined, "let go");
+  });
+
+  test("a create AWS did not answer: no second create while it may land; once it lands untagged, it is finished", async () => {
+    s.store.apply(widgetObject("w3", { name: "w3" }));
+    // The call times out (a 5xx proves nothing): the intent stays.
+    s.cloud.before.set("create", () => {
+      throw new FakeAwsError("request timed out", 503);
+    });
+    await assert.rejects(s.reconcile("w3"), (err) => !isTerminalError(err));
+    assert.equal(condition(s.stored("w3"), "ACK.Recoverable")?.reason, "AWSError");
+    assert.ok(s.stored("w3")?.status?.["intent"], "the intent stays: the create may still land");
+
+    s.advance(10_000);
+    const result = await s.reconcile("w3");
+    assert.ok(result.requeueAfter !== undefined && result.requeueAfter <= 2_000, "looks again soon");
+    assert.equal(condition(s.stored("w3"), "ACK.ResourceSynced")?.reason, "CreatePending");
+    assert.deepEqual(s.cloud.calls, ["read", "create", "read"], "no second create");
+
+    // It lands, made by that create, before its tags were written.
+    s.cloud.widgets.set("w3", {
+      name: "w3",
+      size: 1,
+      tags: {},
+      region,
+      createdAt: new Date(start.getTime() + 1_000),
+    });
+    assert.deepEqual(await s.reconcile("w3"), {});
+    assert.equal(s.cloud.widgets.get("w3")?.tags[ownershipTagKeys.ownerUid], s.stored("w3")?.metadata.uid);
+    assert.ok(s.reasons().includes("CreateCompleted"));
+    assert.equal(condition(s.stored("w3"), "ACK.ResourceSynced")?.status, "True");
+  });
+
+  test("a deletion while this object's create may still land waits (DeletePending), then lets go once the window closes", async () => {
+    s.store.apply(widgetObject("w4", { name: "w4" }));
+    s.cloud.before.set("create", () => {
+      throw new FakeAwsError("request timed out", 503);
+    });
+    await assert.rejects(s.reconcile("w4"));
+    s.store.delete(ns, "w4");
+    const result = await s.reconcile("w4");
+    assert.ok(result.requeueAfter !== undefined);
+    assert.equal(condition(s.stored("w4"), "ACK.ResourceSynced")?.reason, "DeletePending");
+    assert.ok(s.stored("w4"), "held");
+    s.advance(2 * 60_000 + 1);
+    assert.deepEqual(await s.reconcile("w4"), {});
+    assert.equal(s.stored("w4"), undefined, "released once the window has closed");
+  });
+
+  test("failures become conditions and Events: a refused create is Terminal and clears its intent; an invalid spec; an AWS error on update backs off", async () => {
+    s.store.apply(widgetObject("w5", { name: "w5" }));
+    s.cloud.before.set("create", () => {
+      throw new FakeAwsError("size 0 is not allowed", 400, true);
+    });
+    await assert.rejects(s.reconcile("w5"), (err) => isTerminalError(err));
+    let obj = s.stored("w5");
+    assert.equal(condition(obj, "ACK.Terminal")?.status, "True");
+    assert.equal(condition(obj, "ACK.Terminal")?.message, "Widget call failed: size 0 is not allowed");
+    assert.equal(condition(obj, "Ready")?.status, "False");
+    assert.equal(obj?.status?.["intent"], undefined, "nothing was made: the intent is settled");
+    assert.deepEqual(s.store.events.at(-1), {
+      object: `${ns}/w5`,
+      type: "Warning",
+      reason: "AWSError",
+      message: "Widget call failed: size 0 is not allowed",
+    });
+
+    s.store.apply(widgetObject("w6", { size: 2 }));
+    await assert.rejects(s.reconcile("w6"), (err) => isTerminalError(err));
+    assert.equal(condition(s.stored("w6"), "ACK.Terminal")?.reason, "InvalidSpec");
+    assert.equal(s.stored("w6")?.metadata.finalizers, undefined, "no finalizer for what never reaches AWS");
+
+    s = await synced("w7");
+    const synced7 = s.stored("w7");
+    assert.ok(synced7);
+    s.store.apply({ ...synced7, spec: { name: "w7", size: 4 } });
+    s.cloud.before.set("update", () => {
+      throw new FakeAwsError("internal error", 500);
+    });
+    await assert.rejects(s.reconcile("w7"), (err) => !isTerminalError(err));
+    obj = s.stored("w7");
+    assert.equal(condition(obj, "ACK.Recoverable")?.reason, "AWSError");
+    assert.equal(condition(obj, "ACK.ResourceSynced")?.status, "False");
+    // The next attempt succeeds: the failure's condition goes.
+    assert.deepEqual(await s.reconcile("w7"), {});
+    obj = s.stored("w7");
+    assert.equal(condition(obj, "ACK.Recoverable"), undefined);
+    assert.equal(condition(obj, "ACK.ResourceSynced")?.status, "True");
+  });
+
+  test("the object released by someone else while its create was in flight: what the create made is deleted", async () => {
+    s.store.apply(widgetObject("w8", { name: "w8" }));
+    s.cloud.before.set("create", () => {
+      // Another controller drops every finalizer of the deleted object: the apiserver removes it.
+      const obj = s.stored("w8");
+      assert.ok(obj);
+      s.store.apply({ ...obj, metadata: { ...obj.metadata, finalizers: [] } });
+      s.store.delete(ns, "w8");
+    });
+    assert.deepEqual(await s.reconcile("w8"), {});
+    assert.equal(s.stored("w8"), undefined);
+    assert.equal(s.cloud.widgets.has("w8"), false, "what the create made is gone too");
+    // Read before the create, after it, and once more before the delete.
+    assert.deepEqual(s.cloud.calls, ["read", "create", "read", "read", "delete"]);
+  });
+
+  test("a decision that cannot act (the namespace is not known) calls nothing in AWS, says why and waits", async () => {
+    s.store.apply({
+      ...widgetObject("w9", { name: "w9" }),
+      metadata: { name: "w9", namespace: "elsewhere" },
+    });
+    assert.deepEqual(await s.reconcile("w9", "elsewhere"), { requeueAfter: 15_000 });
+    const recoverable = condition(s.store.stored("elsewhere", "w9"), "ACK.Recoverable");
+    assert.match(recoverable?.message ?? "", /Namespace elsewhere .* is not known/);
+    assert.deepEqual(s.cloud.calls, []);
+    assert.equal(s.store.stored("elsewhere", "w9")?.metadata.finalizers, undefined);
+  });
+});
+
+function ownerOf(name: string) {
+  return { kind: "Widget", namespace: ns, name, uid: `uid-${name}` };
+}
