@@ -5,7 +5,6 @@
 // After its own create only what AWS decides is read (module.readCreated); after an update
 // nothing is read back where AWS applies writes at once (module.afterUpdate). Nothing is
 // written to an object in another region than decided, nor while AWS is still working on it.
-
 import { pendingCreate } from "../create-intent.ts";
 import { ownershipTags } from "../ownership.ts";
 import { checkRegion, planSync, type Target } from "../reconcile-plan.ts";

@@ -1,7 +1,6 @@
 // Intent before action (DESIGN §3.5, create-intent.ts): the create intent read from status and
 // judged with the controller's key, recorded before a create call, and how often a create that
 // may still land is looked for.
-
 import { isConflict } from "../../runtime/kube-client.ts";
 import type { ControllerKey } from "../controller-key.ts";
 import {

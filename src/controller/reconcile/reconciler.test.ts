@@ -350,14 +350,9 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
 
   test("a forged intent (not sealed by the controller's key) makes an untagged object neither ours to claim nor to delete", async () => {
     s.cloud.widgets.set("w2", { name: "w2", size: 3, tags: {}, region, createdAt: start });
-    const forged = {
-      ...sealIntent(
-        controllerKeyFrom(Buffer.alloc(32, 9)),
-        ownerOf("w2"),
-        { name: "w2", account, region },
-        start,
-      ),
-    };
+    // Everything right (object, name, account, region, time) but the key it is sealed with.
+    const otherKey = controllerKeyFrom(Buffer.alloc(32, 9));
+    const forged = sealIntent(otherKey, ownerOf("w2"), { name: "w2", account, region }, start);
     s.store.apply(
       widgetObject(
         "w2",
