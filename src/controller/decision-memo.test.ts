@@ -1,6 +1,7 @@
 // One resource under one configuration snapshot is resolved once, however many parts of the
-// controller ask: the identity usage and selector match trackers and the reconciler (here, a
-// direct decide) share one memo, and a resolver that counts its calls says how often it ran.
+// controller ask and however often its status changes: the identity usage and selector match
+// trackers and the reconciler (here, a direct decide) share one memo, and a resolver that counts
+// its calls says how often it ran.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { setImmediate as tick } from "node:timers/promises";
@@ -28,11 +29,12 @@ function countingResolver(): { resolver: Resolver; calls: () => number } {
   };
 }
 
-const bucket = (name: string, generation = 1): KubeObject => ({
+const bucket = (name: string, version = 1, labels: Record<string, string> = {}): KubeObject => ({
   apiVersion: "s3.services.k8s.aws/v1alpha1",
   kind: "Bucket",
-  metadata: { name, namespace: "shop", uid: `uid-${name}`, generation, resourceVersion: `${generation}` },
+  metadata: { name, namespace: "shop", uid: `uid-${name}`, resourceVersion: `${version}`, labels },
   spec: { name },
+  status: { conditions: [{ type: "Ready", status: "True", reason: `v${version}` }] },
 });
 
 const configWith = (selectorRv: string): ConfigObjects => ({
@@ -88,7 +90,7 @@ class StubConfig {
 }
 
 describe("DecisionMemo", () => {
-  test("resolves an object once per snapshot; a new snapshot or a new version of the object is resolved again", () => {
+  test("resolves a resource once per snapshot, and again for a new snapshot or for a change to what the resolver reads", () => {
     const { resolver, calls } = countingResolver();
     const memo = new DecisionMemo(settings, resolver);
     const config = new StubConfig(configWith("1"));
@@ -103,8 +105,16 @@ describe("DecisionMemo", () => {
     assert.equal(memo.decide(a, config.snapshot()).selector?.resourceVersion, "2");
     assert.equal(calls(), 2, "a new snapshot decides again");
 
-    memo.decide(bucket("a", 2), config.snapshot());
-    assert.equal(calls(), 3, "an updated object (a new cached object) decides again");
+    const a2 = bucket("a", 2);
+    assert.equal(memo.decide(a2, config.snapshot()), memo.decide(a, config.snapshot()));
+    assert.equal(
+      calls(),
+      2,
+      "a new version that changed nothing the resolver reads (status): the same Decision",
+    );
+
+    memo.decide(bucket("a", 3, { team: "blue" }), config.snapshot());
+    assert.equal(calls(), 3, "a new version whose labels changed: decided again");
   });
 
   test("the trackers and the reconciler share it: each resource is resolved once per snapshot", async () => {
@@ -137,6 +147,9 @@ describe("DecisionMemo", () => {
 
     informer.put(bucket("b", 2));
     reconcileAll();
-    assert.equal(calls(), 7, "an updated resource: that one once more");
+    assert.equal(calls(), 6, "an echo of our own status write: nothing to decide again");
+    informer.put(bucket("b", 3, { team: "blue" }));
+    reconcileAll();
+    assert.equal(calls(), 7, "a label changed: that resource once more");
   });
 });

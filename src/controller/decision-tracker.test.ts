@@ -132,6 +132,8 @@ describe("record: a change is logged once", () => {
         ["shop/a", role(X, "other"), role(X)],
       ],
     );
+    // Who the previous decision acted as, not the whole Decision: the memo holds the current one.
+    assert.deepEqual(changes[1]?.previous, { account: X, roleARN: role(X) });
   });
 
   test("a non-use decision is logged with its message; keys are tracked independently", () => {

@@ -32,15 +32,29 @@ export function secretOf(d: Decision): string | undefined {
   return first?.kind === "AWSStaticIdentity" ? first.parameters.secretRef : undefined;
 }
 
+/** What the tracker keeps of the previous decision: who it acted as. */
+export type PreviousDecision = Pick<Decision, "account" | "roleARN">;
+
 export interface DecisionChange {
   readonly key: string;
   readonly decision: Decision;
   /** The previous decision in this process, or undefined on the first one. */
-  readonly previous: Decision | undefined;
+  readonly previous: PreviousDecision | undefined;
+}
+
+/**
+ * What is kept per resource: what tells decisions apart, and what the log line and the Secret
+ * index need. Not the Decision itself: the decision memo holds the current one (with its trace),
+ * and a second copy per resource here would double what decisions cost in memory.
+ */
+interface Recorded extends PreviousDecision {
+  readonly fingerprint: string;
+  /** The static-identity Secret the decision reads (secretOf). */
+  readonly secret: string | undefined;
 }
 
 export class DecisionTracker {
-  readonly #last = new Map<string, { fingerprint: string; decision: Decision }>();
+  readonly #last = new Map<string, Recorded>();
   readonly #log: Logger;
   readonly #kind: string;
   readonly #onChange: ((change: DecisionChange) => void) | undefined;
@@ -56,7 +70,12 @@ export class DecisionTracker {
     const fingerprint = decisionFingerprint(decision);
     const prev = this.#last.get(key);
     if (prev?.fingerprint === fingerprint) return false;
-    this.#last.set(key, { fingerprint, decision });
+    this.#last.set(key, {
+      fingerprint,
+      account: decision.account,
+      roleARN: decision.roleARN,
+      secret: secretOf(decision),
+    });
     const last = decision.chain.at(-1);
     this.#log.info(
       {
@@ -71,12 +90,16 @@ export class DecisionTracker {
         selector: decision.selector?.name ?? null,
         identity: last ? `${last.kind}/${last.name}` : null,
         sessionName: last?.parameters.sessionName ?? null,
-        previousAccount: prev?.decision.account ?? null,
-        previousRoleARN: prev?.decision.roleARN ?? null,
+        previousAccount: prev?.account ?? null,
+        previousRoleARN: prev?.roleARN ?? null,
       },
       decision.outcome === "use" ? "identity decided" : decision.message,
     );
-    this.#onChange?.({ key, decision, previous: prev?.decision });
+    this.#onChange?.({
+      key,
+      decision,
+      previous: prev === undefined ? undefined : { account: prev.account, roleARN: prev.roleARN },
+    });
     return true;
   }
 
@@ -88,7 +111,7 @@ export class DecisionTracker {
   /** Keys whose last decision read the given static-identity Secret. */
   keysUsingSecret(name: string): string[] {
     const out: string[] = [];
-    for (const [key, { decision }] of this.#last) if (secretOf(decision) === name) out.push(key);
+    for (const [key, { secret }] of this.#last) if (secret === name) out.push(key);
     return out;
   }
 

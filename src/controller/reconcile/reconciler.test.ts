@@ -268,7 +268,7 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
     );
   });
 
-  test("a resync of a synced object reads, writes nothing, and decides once per object version", async () => {
+  test("a resync of a synced object reads, writes nothing; a decision is made again only when its inputs changed", async () => {
     s = await synced();
     const writes = s.store.writes.length;
     const resolved = s.resolutions();
@@ -276,10 +276,19 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
     assert.deepEqual(await s.reconcile("w1"), {});
     assert.deepEqual(s.cloud.calls.slice(3), ["read", "read"]);
     assert.equal(s.store.writes.length, writes, "nothing changed: no status write");
-    assert.equal(s.resolutions(), resolved + 1, "the object our writes left, resolved once for both");
+    // The resolver reads status.ackResourceMetadata (where the object was placed), which the
+    // first reconcile recorded: decided once more for it, and not for the second resync.
+    assert.equal(s.resolutions(), resolved + 1);
+    // A spec change the resolver does not read (nor the status writes that follow): not again.
+    const obj = s.stored("w1");
+    assert.ok(obj);
+    s.store.apply({ ...obj, spec: { name: "w1", size: 3 } });
+    assert.deepEqual(await s.reconcile("w1"), {});
+    assert.deepEqual(await s.reconcile("w1"), {});
+    assert.equal(s.resolutions(), resolved + 1);
     assert.deepEqual(
       s.reasons(),
-      ["IdentitySelected", "Created"],
+      ["IdentitySelected", "Created", "Updated"],
       "the same decision is not announced again",
     );
   });
