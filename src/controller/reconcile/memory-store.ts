@@ -3,9 +3,8 @@
 // resourceVersion precondition to an object that changed is a 409 Conflict, a write to an object
 // that is gone a 404; status and spec writes are JSON merge patches (a null removes the key); a
 // spec change bumps the generation; an object being deleted goes once its last finalizer does.
-// Answers are copies, as the apiserver's are; the cache (`cached`) hands out its own objects,
-// replaced on every write, as an informer does, and follows the writes unless a test holds it
-// back (`holdCache`).
+// Answers are copies, as the apiserver's are; `cached` hands out the stored objects themselves,
+// replaced on every write, as an informer that has caught up does.
 import type { EventType } from "../../runtime/events.ts";
 import { KubeApiError } from "../../runtime/kube-client.ts";
 import { objectPath, type ResourceType } from "../../runtime/kube-object.ts";
@@ -28,12 +27,9 @@ export interface RecordedWrite {
 export class MemoryObjectStore implements ObjectStore {
   readonly #rt: ResourceType;
   readonly #objects = new Map<string, ManagedObject>();
-  readonly #cache = new Map<string, ManagedObject>();
   readonly #secrets = new Map<string, SecretObject>();
   #version = 0;
   #uids = 0;
-  /** While true, writes do not reach the cache (an informer whose watch lags). */
-  holdCache = false;
   readonly events: RecordedEvent[] = [];
   readonly writes: RecordedWrite[] = [];
 
@@ -84,17 +80,11 @@ export class MemoryObjectStore implements ObjectStore {
     return obj === undefined ? undefined : clone(obj);
   }
 
-  /** Brings the cache up to what is stored (the informer catching up). */
-  syncCache(): void {
-    this.#cache.clear();
-    for (const [key, obj] of this.#objects) this.#cache.set(key, obj);
-  }
-
   // ---- ObjectStore ----
 
   /** The cached object itself, as an informer hands it out: the same one until it is replaced. */
   cached(namespace: string, name: string): ManagedObject | undefined {
-    return this.#cache.get(keyOf(namespace, name));
+    return this.#objects.get(keyOf(namespace, name));
   }
 
   async live(namespace: string, name: string): Promise<ManagedObject | undefined> {
@@ -189,13 +179,11 @@ export class MemoryObjectStore implements ObjectStore {
   #commit(key: string, obj: ManagedObject): ManagedObject {
     obj.metadata.resourceVersion = `${++this.#version}`;
     this.#objects.set(key, obj);
-    if (!this.holdCache) this.#cache.set(key, obj);
     return obj;
   }
 
   #remove(key: string): void {
     this.#objects.delete(key);
-    if (!this.holdCache) this.#cache.delete(key);
   }
 }
 
