@@ -220,3 +220,11 @@ test("resource kinds get a CRD from a spec schema that embeds identityRef", () =
   });
   assert.equal(parsed.success, true);
 });
+
+describe("toStructuralSchema", () => {
+  test("an empty structure has no properties key (kubectl drops an empty map: two appliers would conflict)", () => {
+    const schema = toStructuralSchema(z.object({ simplePrefix: z.object({}).optional(), name: z.string() }));
+    assert.deepEqual(schema.properties?.["simplePrefix"], { type: "object" });
+    assert.deepEqual(Object.keys(schema.properties ?? {}), ["simplePrefix", "name"]);
+  });
+});

@@ -84,6 +84,10 @@ function normalise(node: Record<string, unknown>, path: string): OpenApiSchema {
       case "$schema":
         break;
       case "properties":
+        // An empty structure (S3's SimplePrefix, SSES3, EventBridgeConfiguration: "set it to {}")
+        // has no properties key: kubectl's client drops an empty map, and a CRD applied by two
+        // managers, one sending `properties: {}` and one not, conflicts on .spec.versions.
+        if (Object.keys(value as object).length === 0) break;
         out.properties = Object.fromEntries(
           Object.entries(value as Record<string, Record<string, unknown>>).map(([name, child]) => [
             name,
