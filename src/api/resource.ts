@@ -28,6 +28,8 @@ export const ackResourceMetadataSchema = z.object({
   arn: z.string().optional(),
   ownerAccountID: z.string().optional(),
   region: z.string().optional(),
+  /** The AWS partition of the region (aws, aws-cn, aws-us-gov, ...), as ACK's. */
+  partition: z.string().optional(),
   /** Set when an IAMRoleSelector chose the role. */
   iamRoleSelector: z.object({ selectorName: z.string(), resourceVersion: z.string() }).optional(),
   /** What was actually assumed; never secret material. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { awsPartitions } from "./aws-partitions.ts";
-import { indexPartitions, regionStanding, unknownRegionWarning } from "./known-regions.ts";
+import { indexPartitions, partitionOf, regionStanding, unknownRegionWarning } from "./known-regions.ts";
 
 const awsPattern = String.raw`^(us|eu|ap|sa|ca|me|af|il|mx)\-\w+\-\d+$`;
 
@@ -77,5 +77,15 @@ describe("regions the AWS SDK's partition data knows", () => {
     assert.equal(regionStanding("mars-south-2", index).kind, "pattern");
     assert.equal(regionStanding("eu-west-1", index).kind, "unknown");
     assert.match(unknownRegionWarning("eu-west-1", "here", index) ?? "", /known regions follow mars \^mars/);
+  });
+});
+
+describe("partitionOf (ACK's status.ackResourceMetadata.partition)", () => {
+  test("names the partition the SDK's data puts a region in, by list or by pattern; aws otherwise", () => {
+    assert.equal(partitionOf("eu-west-1"), "aws");
+    assert.equal(partitionOf("cn-north-1"), "aws-cn");
+    assert.equal(partitionOf("us-gov-west-1"), "aws-us-gov");
+    assert.equal(partitionOf("cn-west-9"), "aws-cn", "a newer region of the China partition's form");
+    assert.equal(partitionOf("mars-north-1"), "aws");
   });
 });

@@ -43,6 +43,14 @@ export function regionStanding(region: string, index: RegionIndex = sdkRegions):
   return match === undefined ? { kind: "unknown" } : { kind: "pattern", partition: match.partition };
 }
 
+/** The partition a region belongs to (`aws`, `aws-cn`, `aws-us-gov`, ...); `aws` when none claims it. */
+export function partitionOf(region: string, index: RegionIndex = sdkRegions): string {
+  const standing = regionStanding(region, index);
+  if (standing.kind === "listed") return standing.partition;
+  if (standing.kind === "pattern") return standing.partition.id;
+  return "aws";
+}
+
 /**
  * The warning for a region the partition data does not list, naming the pattern known regions
  * follow and where the region came from (`from`); undefined for a listed region.

@@ -30,6 +30,7 @@ export interface AckResourceMetadata {
   arn?: string;
   ownerAccountID?: string;
   region?: string;
+  partition?: string;
   iamRoleSelector?: { selectorName: string; resourceVersion: string };
   identity?: { source: string; roleARN: string | null; sessionName: string | null };
 }

@@ -257,6 +257,7 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
       arn: `arn:aws:fake:${region}:${account}:widget/w1`,
       ownerAccountID: account,
       region,
+      partition: "aws",
       // roleARN and sessionName are null: a merge patch removes them, as the apiserver does.
       identity: { source: "default" },
     });

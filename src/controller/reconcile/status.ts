@@ -2,6 +2,8 @@
 // is (ack-conditions.ts), status.ackResourceMetadata for the decided target, and kind fields.
 // Steps write it on their way (a create's intent, AWS still busy, synced); settle.ts writes a
 // failure. Never what the kind's own CRD refuses (write-check.ts).
+
+import { partitionOf } from "../../resolver/known-regions.ts";
 import { conditionsEqual } from "../../runtime/conditions.ts";
 import { canonicalJson } from "../../toolkit/canonical-json.ts";
 import { iamRoleSelectedFor, nextConditions, type SyncState } from "../ack-conditions.ts";
@@ -72,6 +74,7 @@ export function metadataAt<Spec extends object, Observed, Client>(
     arn: env.module.arn(spec, target.region, target.account),
     ownerAccountID: target.account,
     region: target.region,
+    partition: partitionOf(target.region),
     ...(decision.selector
       ? {
           iamRoleSelector: {
