@@ -25,7 +25,10 @@ command -v python3 >/dev/null || { step "FAILED: python3 is not on PATH (needed 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 step "downloading botocore==$BOTOCORE_VERSION (models only; nothing is installed)"
-python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+# A throwaway virtualenv's pip, as install-emulator.sh uses: the system Python may have no pip.
+python3 -m venv "$WORK/venv" >"$WORK/venv.log" 2>&1 \
+  || { cat "$WORK/venv.log" >&2; step "FAILED: python3 -m venv (needed to fetch botocore's models)"; exit 1; }
+"$WORK/venv/bin/pip" download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
   --dest "$WORK" "botocore==$BOTOCORE_VERSION" >"$WORK/pip.log" 2>&1 \
   || { tail -20 "$WORK/pip.log" >&2; step "FAILED: pip download botocore==$BOTOCORE_VERSION"; exit 1; }
 rm -rf "$DEST"
