@@ -3,13 +3,13 @@
 import type { Logger } from "pino";
 import { Counter } from "prom-client";
 import type { DeletionPolicy } from "../api/annotations.ts";
-import { lookupKind, type ResourceKind } from "../api/kinds.ts";
+import { resourceKinds } from "../api/kinds.ts";
 import { type CredentialService, createCredentialService } from "../credentials/service.ts";
 import { kubeTokenRequester } from "../credentials/token-requester.ts";
 import type { Decision, Settings } from "../resolver/types.ts";
 import { Manager } from "../runtime/manager.ts";
 import type { RestConfig } from "../runtime/rest-config.ts";
-import { serviceModuleLoaders } from "../services/loaders.ts";
+import { type AnyServiceModule, servedKindCatalog } from "../services/catalog.ts";
 import { servedKindNames } from "../services/served.ts";
 import type { RateLimit } from "../toolkit/token-bucket.ts";
 import { crossroleVersion, userAgent } from "../version.ts";
@@ -168,15 +168,13 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
   // One informer per kind from the start (identity protection and selector matches read them
   // all); a kind's controller, with its service module and AWS SDK client, once the first
   // resource of the kind appears: memory goes to the kinds in use.
-  const kinds = servedKindNames.map((name) => {
-    const kind = lookupKind(name);
-    if (!kind) throw new Error(`served kind ${name} is not in src/api/kinds.ts`);
-    return { kind, informer: manager.informer({ resource: resourceTypeOf(kind) }) };
-  });
-  const addController = async (kind: ResourceKind) => {
-    const load = serviceModuleLoaders[kind.kind];
-    if (!load) throw new Error(`no service module loader for ${kind.kind}`);
-    const module = await load();
+  // Every kind is served: the catalog's type makes each one's module exist.
+  const kinds = resourceKinds.map((kind) => ({
+    kind,
+    informer: manager.informer({ resource: resourceTypeOf(kind) }),
+  }));
+  const addController = async (kind: (typeof resourceKinds)[number]) => {
+    const module: AnyServiceModule = await servedKindCatalog[kind.kind].module();
     const name = kind.kind.toLowerCase();
     addResourceController({
       manager,

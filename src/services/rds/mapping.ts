@@ -13,7 +13,11 @@ import type {
 import { parseRegionalArn, regionalArn } from "../arn.ts";
 import { awsMembers, specMembers, toAws } from "../shape-codec.ts";
 import { awsTags, tagMapFromAws, tagMapOf, userTags, withOwnerTags } from "../tag-list.ts";
-import { dbInstanceCodecs, dbInstanceStatusCodecs } from "./generated/db-instance-fields.ts";
+import {
+  dbInstanceCodecs,
+  dbInstanceDeclared,
+  dbInstanceStatusCodecs,
+} from "./generated/db-instance-fields.ts";
 import type { DBInstanceEngine, DBInstanceFields, Tag } from "./schema.ts";
 
 /** What RDS calls the instance: the spec's identifier, lowercased (RDS stores it so). */
@@ -42,65 +46,6 @@ export { awsTags, tagMapOf, userTags };
 export const instanceTags = withOwnerTags;
 
 // ---- spec → AWS ----
-
-/**
- * The spec fields CreateDBInstance takes as they are (the generated codecs name their members).
- * Not here: the identifier (lowercased), the password (a Secret), tags (with ownership tags),
- * useDefaultProcessorFeatures (ModifyDBInstance's) and the fields the spec check refuses.
- */
-export const createFields = [
-  "dbInstanceClass",
-  "engine",
-  "engineVersion",
-  "allocatedStorage",
-  "masterUsername",
-  "manageMasterUserPassword",
-  "masterUserSecretKMSKeyID",
-  "dbName",
-  "multiAZ",
-  "availabilityZone",
-  "storageType",
-  "iops",
-  "storageThroughput",
-  "maxAllocatedStorage",
-  "storageEncrypted",
-  "kmsKeyID",
-  "publiclyAccessible",
-  "port",
-  "networkType",
-  "dbSubnetGroupName",
-  "vpcSecurityGroupIDs",
-  "dbParameterGroupName",
-  "optionGroupName",
-  "caCertificateIdentifier",
-  "backupRetentionPeriod",
-  "preferredBackupWindow",
-  "preferredMaintenanceWindow",
-  "backupTarget",
-  "copyTagsToSnapshot",
-  "autoMinorVersionUpgrade",
-  "licenseModel",
-  "characterSetName",
-  "ncharCharacterSetName",
-  "timezone",
-  "enableIAMDatabaseAuthentication",
-  "enableCloudwatchLogsExports",
-  "monitoringInterval",
-  "monitoringRoleARN",
-  "performanceInsightsEnabled",
-  "performanceInsightsKMSKeyID",
-  "performanceInsightsRetentionPeriod",
-  "databaseInsightsMode",
-  "promotionTier",
-  "processorFeatures",
-  "domain",
-  "domainIAMRoleName",
-  "enableCustomerOwnedIP",
-  "customIAMInstanceProfile",
-  "tdeCredentialARN",
-  "tdeCredentialPassword",
-  "deletionProtection",
-] as const satisfies readonly (keyof DBInstanceFields & keyof typeof dbInstanceCodecs)[];
 
 /**
  * CreateDBInstance with every setting the spec has, the master password (from its Secret, never
@@ -166,6 +111,19 @@ export const modifiableFields = [
   "deletionProtection",
 ] as const;
 export type ModifiableField = (typeof modifiableFields)[number];
+
+/**
+ * The spec fields CreateDBInstance takes as they are (the generated codecs name their members):
+ * every field ModifyDBInstance can change, the ones RDS fixes at creation (the declaration's
+ * immutable fields) and the TDE password. Not here: the identifier (lowercased), the password (a
+ * Secret), tags (with ownership tags), useDefaultProcessorFeatures (ModifyDBInstance's) and the
+ * fields the spec check refuses.
+ */
+export const createFields: readonly string[] = [
+  ...dbInstanceDeclared.immutable.filter((f) => f !== dbInstanceDeclared.identifier),
+  "tdeCredentialPassword",
+  ...modifiableFields,
+];
 
 /** The ModifyDBInstance parameter each modifiable field is sent as (where it is not its create name). */
 const modifyParameters = {
