@@ -7,6 +7,7 @@ import { dirname, join, relative } from "node:path";
 import { botocoreVersion, loadModel, modelsDir } from "../src/codegen/aws-model.ts";
 import { emitDocs } from "../src/codegen/emit-docs.ts";
 import { emitKind } from "../src/codegen/emit-kind.ts";
+import { resolveGroups } from "../src/codegen/field-groups.ts";
 import { declaredFields, specFields, statusFields } from "../src/codegen/field-tree.ts";
 import { servedKindCatalog } from "../src/services/catalog.ts";
 import { syncGeneratedFiles } from "./generated-files.ts";
@@ -30,7 +31,10 @@ for (const { declaration, generated } of declaredKinds) {
   const { path: output, prefix } = generated;
   const model = loadModel(dir, declaration.service);
   const fields = specFields(declaration, model);
-  const declared = declaredFields(declaration, fields);
+  const declared = {
+    ...declaredFields(declaration, fields),
+    fieldGroups: resolveGroups(declaration, fields, model),
+  };
   const provenance = `${relative(root, join(root, "src/services", declaration.service))}/*-declaration.ts (${declaration.kind}) and botocore ${version}'s ${declaration.service} ${model.apiVersion} model`;
   const docs = `docs/fields/${declaration.kind.toLowerCase()}.md`;
   wanted.set(

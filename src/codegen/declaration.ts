@@ -2,6 +2,7 @@
 // renames, which fields are immutable, and the AWS names of the attributes it keeps in a
 // string map (SQS, SNS). Everything else about a field — its JSON type and shape, its
 // description, AWS's constraints — is read from the model by field-tree.ts.
+import type { Absence, DefaultValue, DriftForm } from "../services/declared-drift.ts";
 
 /** The members of one model structure, as spec fields (ACK: the create call's input first). */
 export interface MembersSource {
@@ -76,6 +77,31 @@ export interface StatusSource {
   readonly renames?: Readonly<Record<string, string>>;
 }
 
+export interface DriftRule {
+  readonly form?: DriftForm;
+  readonly absent?: Absence;
+  /** The value AWS takes when a side has none (SQS's "false", DynamoDB's table class STANDARD). */
+  readonly default?: DefaultValue;
+  /**
+   * Compared by the kind's own hook instead, for this reason (it goes into the docs); the
+   * generated drift will not build without the hook.
+   */
+  readonly custom?: string;
+}
+
+/**
+ * A group of spec fields one AWS call changes after creation: the call, the one that reads them
+ * back, the one that removes them where it is not `set` with the none value, and how each field
+ * compares for drift.
+ */
+export interface FieldGroup {
+  readonly set: string;
+  readonly read: string;
+  readonly remove?: string;
+  /** The fields by AWS name (top level), in the order updates apply them; `{}`: compared by value. */
+  readonly fields: Readonly<Record<string, DriftRule>>;
+}
+
 export interface KindDeclaration {
   /** The model's service name (botocore's directory: s3, sqs, sns, dynamodb, rds). */
   readonly service: string;
@@ -106,6 +132,15 @@ export interface KindDeclaration {
   readonly notes?: Readonly<Record<string, string>>;
   /** AWS paths of fields whose value is a Secret key (ACK's SecretKeyReference), never inline. */
   readonly secrets?: readonly string[];
+  /** The call that creates the AWS object (it takes the fields its input has). */
+  readonly create: string;
+  /** After creation, which call changes (and reads back) each group of fields, in the order applied. */
+  readonly groups: readonly FieldGroup[];
+  /**
+   * Spec fields neither immutable nor in a group, by AWS name, with the reason they are not
+   * compared (a secret applied on its own, a field another one's comparison covers).
+   */
+  readonly notCompared?: Readonly<Record<string, string>>;
   /** Status fields generated from the model, beside the hand-written ones. */
   readonly status?: StatusSource;
 }

@@ -59,6 +59,58 @@ function rows(fields: readonly Field[], at: string, awsAt: string | undefined, o
   }
 }
 
+const forms: Readonly<Record<string, string>> = {
+  value: "as is, member by member (empty is none)",
+  document: "as a JSON document",
+  number: "as a number",
+  boolean: "as a boolean",
+  set: "as a set",
+  caseInsensitive: "ignoring case",
+  tags: "as a map, without ownership tags",
+};
+
+/** The calls that change each field after creation, and how each is compared for drift. */
+function callsSection(declared: DeclaredLists): string[] {
+  const g = declared.fieldGroups;
+  if (g === undefined) return [];
+  const late = new Set(declared.lateInitialized);
+  const out = [
+    "## Calls and drift",
+    "",
+    `\`${g.create}\` creates the AWS object with every field its input takes. After creation each`,
+    "field below is changed by its call, read back by the next, and compared at every resync in",
+    "the form given (`src/services/declared-drift.ts`); a difference is drift, corrected with the call.",
+    "",
+    "| field | changed by | read by | removed by | left out of the spec | compared |",
+    "| ----- | ---------- | ------- | ---------- | -------------------- | -------- |",
+  ];
+  for (const group of g.groups) {
+    for (const f of group.fields) {
+      const fallback = `\`${String(f.default)}\``;
+      const absent =
+        f.absent === "kept"
+          ? late.has(f.field)
+            ? "AWS's value, copied into the spec"
+            : "AWS's value is kept"
+          : f.default === undefined
+            ? "none: AWS's is removed"
+            : `${fallback}, AWS's default`;
+      const removed =
+        group.remove !== undefined ? `\`${group.remove}\`` : f.absent === "kept" ? "—" : `\`${group.set}\``;
+      const compared = f.custom === undefined ? (forms[f.form] ?? f.form) : `by the kind's hook: ${f.custom}`;
+      out.push(
+        `| \`spec.${f.field}\` | \`${group.set}\` | \`${group.read}\` | ${removed} | ${cell(absent)} | ${cell(compared)} |`,
+      );
+    }
+  }
+  const notCompared = Object.entries(g.notCompared);
+  if (notCompared.length > 0) {
+    out.push("", "Not compared:", "", ...notCompared.map(([f, why]) => `- \`spec.${f}\`: ${why}.`));
+  }
+  out.push("");
+  return out;
+}
+
 /** The Markdown page. */
 export function emitDocs(fields: readonly Field[], options: DocsOptions): string {
   const out = [
@@ -73,6 +125,9 @@ export function emitDocs(fields: readonly Field[], options: DocsOptions): string
     `- Immutable (AWS fixes them at creation; the apiserver refuses a change): ${list(options.declared.immutable)}.`,
     `- Late-initialised (left out, AWS's value is copied into the spec): ${list(options.declared.lateInitialized)}.`,
     `- AWS errors that are terminal (only a spec change fixes them): ${options.declared.terminalCodes.map((c) => `\`${c}\``).join(", ")}.`,
+    "",
+    ...callsSection(options.declared),
+    "## Fields",
     "",
     "| field | type | AWS | description |",
     "| ----- | ---- | --- | ----------- |",

@@ -2,6 +2,7 @@
 // described by AWS's documentation and bounded by AWS's constraints, and the table that maps
 // each spec field to its AWS name. The output is checked in (src/services/<service>/generated/)
 // and kept fresh by `npm run generate:check`. Pure.
+import type { ResolvedGroups } from "./field-groups.ts";
 import type { Field, FieldType } from "./field-tree.ts";
 
 export interface EmitOptions {
@@ -23,6 +24,8 @@ export interface DeclaredLists {
   readonly immutable: readonly string[];
   readonly lateInitialized: readonly string[];
   readonly terminalCodes: readonly string[];
+  /** The calls and field groups (field-groups.ts), when the declaration has them. */
+  readonly fieldGroups?: ResolvedGroups;
 }
 
 export function emitKind(
@@ -45,6 +48,9 @@ export function emitKind(
     ...(usesSecret
       ? [`import { secretKeyReference } from ${q(`${options.apiImport}/secret-key-reference.ts`)};`]
       : []),
+    ...(declared?.fieldGroups === undefined
+      ? []
+      : [`import type { DeclaredFieldGroups } from ${q(`${options.servicesImport}/declared-drift.ts`)};`]),
     ...(status.length > 0 ||
     fields.some((f) => f.type.t !== "reference" && f.type.t !== "secret" && !f.attribute)
       ? [`import type { FieldCodecs } from ${q(`${options.servicesImport}/shape-codec.ts`)};`]
@@ -67,6 +73,7 @@ export function emitKind(
           "} as const;",
           "",
         ]),
+    ...(declared?.fieldGroups === undefined ? [] : fieldGroupsSource(options.prefix, declared.fieldGroups)),
     "/** The AWS member (or attribute) name of each spec field. */",
     `export const ${options.prefix}AwsNames = {`,
     ...fields.filter((f) => f.type.t !== "reference").map((f) => `  ${f.name}: ${q(f.aws)},`),
@@ -111,6 +118,38 @@ export function emitKind(
     );
   }
   return lines.join("\n");
+}
+
+function fieldGroupsSource(prefix: string, g: ResolvedGroups): string[] {
+  return [
+    "/**",
+    " * From the declaration: the create call, which call changes (and reads back) each group of",
+    " * fields after creation, in the order updates apply them, and how each field compares for",
+    " * drift (src/services/declared-drift.ts); the fields never compared, and why.",
+    " */",
+    `export const ${prefix}FieldGroups = {`,
+    `  create: ${q(g.create)},`,
+    "  groups: [",
+    ...g.groups.flatMap((group) => [
+      "    {",
+      `      set: ${q(group.set)},`,
+      `      read: ${q(group.read)},`,
+      ...(group.remove === undefined ? [] : [`      remove: ${q(group.remove)},`]),
+      "      fields: [",
+      ...group.fields.map(
+        (f) =>
+          `        { field: ${q(f.field)}, absent: ${q(f.absent)}, ${f.default === undefined ? "" : `default: ${JSON.stringify(f.default)}, `}form: ${q(f.form)}${f.custom === undefined ? "" : `, custom: ${q(f.custom)}`} },`,
+      ),
+      "      ],",
+      "    },",
+    ]),
+    "  ],",
+    "  notCompared: {",
+    ...Object.entries(g.notCompared).map(([field, reason]) => `    ${field}: ${q(reason)},`),
+    "  },",
+    "} as const satisfies DeclaredFieldGroups;",
+    "",
+  ];
 }
 
 function usesType(t: FieldType, kind: FieldType["t"]): boolean {

@@ -59,7 +59,14 @@ const model: AwsModel = {
 };
 
 /** The smallest declaration: a kind named by ThingName. */
-const bare = { service: "demo", kind: "Thing", identifier: "ThingName", terminalCodes: [] } as const;
+const bare = {
+  service: "demo",
+  kind: "Thing",
+  identifier: "ThingName",
+  terminalCodes: [],
+  create: "CreateThing",
+  groups: [],
+} as const;
 
 describe("specFields", () => {
   const decl: KindDeclaration = {
@@ -67,6 +74,8 @@ describe("specFields", () => {
     kind: "Thing",
     identifier: "ThingName",
     terminalCodes: ["ValidationError"],
+    create: "CreateThing",
+    groups: [],
     spec: [
       { members: "CreateThingInput", ignore: ["Attributes", "Config"] },
       { attributes: "CreateThingInput.Attributes", names: ["DelaySeconds"] },
@@ -138,6 +147,8 @@ describe("statusFields", () => {
     kind: "Thing",
     identifier: "ThingName",
     terminalCodes: ["ValidationError"],
+    create: "CreateThing",
+    groups: [],
     spec: [],
     status: {
       from: "ThingDescription",

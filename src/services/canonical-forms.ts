@@ -31,3 +31,67 @@ export function canonicalTagMap(tags: Readonly<Record<string, string>>): [string
     .filter(([k]) => !isReservedTagKey(k))
     .sort(([a], [b]) => compareText(a, b));
 }
+
+/**
+ * A value member by member, keys sorted, with what AWS leaves out of its answers taken as none:
+ * absent members, null, empty text, empty lists and empty objects. Undefined when nothing is left.
+ */
+export function canonicalValue(value: unknown): unknown {
+  if (value === undefined || value === null || value === "") return undefined;
+  if (Array.isArray(value)) {
+    const items = value.map(canonicalValue).filter((v) => v !== undefined);
+    return items.length === 0 ? undefined : items;
+  }
+  if (typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort(compareText)) {
+      const v = canonicalValue((value as Record<string, unknown>)[key]);
+      if (v !== undefined) out[key] = v;
+    }
+    return Object.keys(out).length === 0 ? undefined : out;
+  }
+  return value;
+}
+
+/** A number, or one written as text ("030" and 30 are 30); text that is no number stays. */
+export function canonicalNumber(value: unknown): unknown {
+  if (value === undefined || value === null || value === "") return undefined;
+  const n = typeof value === "number" ? value : Number(value);
+  return Number.isFinite(n) ? n : value;
+}
+
+/** A boolean, or one written as text ("True" is true); none stays none. */
+export function canonicalBoolean(value: unknown): boolean | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  return typeof value === "boolean" ? value : String(value).toLowerCase() === "true";
+}
+
+/** A list whose order and repeats do not matter, as a sorted list of its items' JSON. */
+export function canonicalSet(value: unknown): string[] {
+  const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  return [...new Set(items.map((v) => JSON.stringify(canonicalValue(v) ?? null)))].sort(compareText);
+}
+
+/** A whole number written as text ("5"; not "05") is the number a service answers with. */
+export function numberFromText(value: unknown): unknown {
+  return typeof value === "string" && /^(0|[1-9][0-9]{0,14})$/.test(value) ? Number(value) : value;
+}
+
+/**
+ * Tags in any of the services' shapes — a map, a list of `{key, value}`, or S3's
+ * `{tagSet: [...]}` — as sorted [key, value] pairs without the ownership tags.
+ */
+export function canonicalTags(tags: unknown): [string, string][] {
+  if (tags === undefined || tags === null) return [];
+  const list = Array.isArray(tags)
+    ? tags
+    : typeof tags === "object" && Array.isArray((tags as { tagSet?: unknown }).tagSet)
+      ? (tags as { tagSet: unknown[] }).tagSet
+      : undefined;
+  if (list === undefined) return canonicalTagMap(tags as Record<string, string>);
+  const map: Record<string, string> = {};
+  for (const t of list as { key?: string; value?: string }[]) {
+    if (t?.key !== undefined) map[t.key] = t.value ?? "";
+  }
+  return canonicalTagMap(map);
+}

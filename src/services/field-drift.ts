@@ -1,6 +1,6 @@
-// The loops every service's diff.ts runs the same way: walking its compared fields for the
-// ones that differ, and copying into the spec the late-initialised fields AWS decided. What
-// "equal" and "which value to copy" mean stays with each service.
+// What drift reports (one differing field), and the loop every service's diff.ts runs the same
+// way to copy into the spec the late-initialised fields AWS decided. Which fields differ is the
+// declaration's table (declared-drift.ts); which value to copy stays with each service.
 
 /** One field of the spec that differs from what AWS has. */
 export interface FieldDifferenceOf<Field extends string> {
@@ -9,22 +9,6 @@ export interface FieldDifferenceOf<Field extends string> {
   readonly path: string;
   readonly desired: unknown;
   readonly observed: unknown;
-}
-
-/** The `fields` (in their order) that `equal` says differ between `desired` and `observed`. */
-export function differingFields<Field extends string, Fields extends Partial<Record<Field, unknown>>>(
-  fields: readonly Field[],
-  desired: Fields,
-  observed: Fields,
-  equal: (field: Field, desired: Fields, observed: Fields) => boolean,
-): FieldDifferenceOf<Field>[] {
-  const out: FieldDifferenceOf<Field>[] = [];
-  for (const field of fields) {
-    if (!equal(field, desired, observed)) {
-      out.push({ field, path: `spec.${field}`, desired: desired[field], observed: observed[field] });
-    }
-  }
-  return out;
 }
 
 /**

@@ -20,10 +20,11 @@
 // - tableName, keySchema, localSecondaryIndexes: fixed at creation (immutable at admission), never compared;
 //   attributeDefinitions: DynamoDB only reports the key attributes, so it is not compared either
 //   (as in ACK); it is what creates of tables and indexes use.
-import { canonicalDocument, canonicalTagMap, sameJson } from "../canonical-forms.ts";
-import { differingFields, type FieldDifferenceOf } from "../field-drift.ts";
-import { tableDeclared } from "./generated/table-fields.ts";
-import { billingModeOf, tagMapOf } from "./mapping.ts";
+import { sameJson } from "../canonical-forms.ts";
+import { type ComparedField, declaredDrift } from "../declared-drift.ts";
+import type { FieldDifferenceOf } from "../field-drift.ts";
+import { tableDeclared, tableFieldGroups } from "./generated/table-fields.ts";
+import { billingModeOf } from "./mapping.ts";
 import type {
   ContributorInsights,
   GlobalSecondaryIndex,
@@ -32,99 +33,51 @@ import type {
   TableReplica,
 } from "./schema.ts";
 
-/** The compared fields, in the order update applies them. */
-export const tableFields = [
-  "billingMode",
-  "provisionedThroughput",
-  "onDemandThroughput",
-  "streamSpecification",
-  "sseSpecification",
-  "deletionProtectionEnabled",
-  "tableClass",
-  "globalSecondaryIndexes",
-  // After the stream (a replica needs one) and the indexes (a replica's index overrides name them).
-  "tableReplicas",
-  "timeToLive",
-  "continuousBackups",
-  "contributorInsights",
-  "resourcePolicy",
-  "tags",
-] as const;
-export type TableField = (typeof tableFields)[number];
+export type TableField = ComparedField<typeof tableFieldGroups>;
 
 /** Fields whose absence in the spec means "take DynamoDB's value" (see the file comment). */
 export const lateInitializedFields = tableDeclared.lateInitialized;
 
 export type FieldDifference = FieldDifferenceOf<TableField>;
 
-/** The fields to change so that DynamoDB matches `desired`, in the order they are applied. */
-export function diff(desired: TableFields, observed: TableFields): FieldDifference[] {
-  return differingFields(tableFields, desired, observed, equalField);
-}
-
-function equalField(field: TableField, desired: TableFields, observed: TableFields): boolean {
-  switch (field) {
-    case "billingMode":
-      return billingModeOf(desired) === billingModeOf(observed);
-    case "provisionedThroughput": {
-      const want = desired.provisionedThroughput;
-      if (want === undefined) return true;
-      const have = observed.provisionedThroughput;
-      return (
-        have !== undefined &&
-        want.readCapacityUnits === have.readCapacityUnits &&
-        want.writeCapacityUnits === have.writeCapacityUnits
-      );
-    }
-    case "streamSpecification":
-      return canonicalStream(desired) === canonicalStream(observed);
-    case "sseSpecification": {
-      const want = desired.sseSpecification;
-      if (want === undefined) return true;
-      return (want.enabled ?? false) === (observed.sseSpecification?.enabled ?? false);
-    }
-    case "deletionProtectionEnabled":
-      return (
-        desired.deletionProtectionEnabled === undefined ||
-        desired.deletionProtectionEnabled === (observed.deletionProtectionEnabled ?? false)
-      );
-    case "tableClass":
-      return desired.tableClass === undefined || desired.tableClass === (observed.tableClass ?? "STANDARD");
-    case "globalSecondaryIndexes":
-      return gsiChanges(desired, observed).length === 0;
-    case "timeToLive":
-      return canonicalTtl(desired) === canonicalTtl(observed);
-    case "onDemandThroughput":
-      return (
-        billingModeOf(desired) !== "PAY_PER_REQUEST" ||
-        sameOnDemand(desired.onDemandThroughput, observed.onDemandThroughput)
-      );
-    case "tableReplicas":
-      return replicaChanges(desired, observed).length === 0;
-    case "continuousBackups": {
-      const want = desired.continuousBackups;
-      const have = observed.continuousBackups;
-      if ((want?.pointInTimeRecoveryEnabled ?? false) !== (have?.pointInTimeRecoveryEnabled ?? false))
-        return false;
-      return (
-        !want?.pointInTimeRecoveryEnabled ||
-        want.recoveryPeriodInDays === undefined ||
-        want.recoveryPeriodInDays === have?.recoveryPeriodInDays
-      );
-    }
-    case "contributorInsights": {
-      const want = canonicalContributorInsights(desired.contributorInsights);
-      return (
-        want === undefined ||
-        want === (canonicalContributorInsights(observed.contributorInsights) ?? "DISABLED")
-      );
-    }
-    case "resourcePolicy":
-      return sameJson(canonicalDocument(desired.resourcePolicy), canonicalDocument(observed.resourcePolicy));
-    case "tags":
-      return sameJson(canonicalTags(desired), canonicalTags(observed));
-  }
-}
+/**
+ * The fields to change so that DynamoDB matches `desired`, in the order update applies them
+ * (the declaration's); the hooks are DynamoDB's quirks.
+ */
+export const diff: (desired: TableFields, observed: TableFields) => FieldDifference[] = declaredDrift<
+  TableFields,
+  typeof tableFieldGroups
+>(tableFieldGroups, {
+  onDemandThroughput: (desired, observed) =>
+    billingModeOf(desired) !== "PAY_PER_REQUEST" ||
+    sameOnDemand(desired.onDemandThroughput, observed.onDemandThroughput),
+  streamSpecification: (desired, observed) => canonicalStream(desired) === canonicalStream(observed),
+  sseSpecification: (desired, observed) => {
+    const want = desired.sseSpecification;
+    return want === undefined || (want.enabled ?? false) === (observed.sseSpecification?.enabled ?? false);
+  },
+  globalSecondaryIndexes: (desired, observed) => gsiChanges(desired, observed).length === 0,
+  tableReplicas: (desired, observed) => replicaChanges(desired, observed).length === 0,
+  timeToLive: (desired, observed) => canonicalTtl(desired) === canonicalTtl(observed),
+  continuousBackups: (desired, observed) => {
+    const want = desired.continuousBackups;
+    const have = observed.continuousBackups;
+    if ((want?.pointInTimeRecoveryEnabled ?? false) !== (have?.pointInTimeRecoveryEnabled ?? false))
+      return false;
+    return (
+      !want?.pointInTimeRecoveryEnabled ||
+      want.recoveryPeriodInDays === undefined ||
+      want.recoveryPeriodInDays === have?.recoveryPeriodInDays
+    );
+  },
+  contributorInsights: (desired, observed) => {
+    const want = canonicalContributorInsights(desired.contributorInsights);
+    return (
+      want === undefined ||
+      want === (canonicalContributorInsights(observed.contributorInsights) ?? "DISABLED")
+    );
+  },
+});
 
 /** ACK's two spellings as one: ENABLE and ENABLED are "ENABLED", DISABLE and DISABLED "DISABLED". */
 export function canonicalContributorInsights(
@@ -150,11 +103,6 @@ function canonicalStream(spec: TableFields): string {
 function canonicalTtl(spec: TableFields): string {
   const t = spec.timeToLive;
   return t?.enabled ? `enabled:${t.attributeName}` : "disabled";
-}
-
-/** Tags compare as a map; ownership tags are the controller's, never drift (DESIGN §3.5). */
-function canonicalTags(spec: TableFields): [string, string][] {
-  return canonicalTagMap(tagMapOf(spec.tags));
 }
 
 // ---- global secondary indexes ----

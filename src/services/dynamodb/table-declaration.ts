@@ -32,6 +32,61 @@ export const tableDeclaration = {
     },
     { field: "TimeToLive", from: "UpdateTimeToLive.TimeToLiveSpecification" },
   ],
+  create: "CreateTable",
+  groups: [
+    {
+      set: "UpdateTable",
+      read: "DescribeTable",
+      fields: {
+        BillingMode: { absent: "none", default: "PROVISIONED" },
+        ProvisionedThroughput: { absent: "kept" },
+        OnDemandThroughput: { custom: "compared only for an on-demand table; a maximum left out is -1" },
+        StreamSpecification: { custom: "a disabled stream compares equal whatever its view type" },
+        SSESpecification: { custom: "only whether it is enabled: DynamoDB reports the key it chose" },
+        DeletionProtectionEnabled: { default: false },
+        TableClass: { absent: "kept", default: "STANDARD" },
+        GlobalSecondaryIndexes: { custom: "index by index: one change per UpdateTable" },
+        // After the stream (a replica needs one) and the indexes (a replica's index overrides name them).
+        TableReplicas: { custom: "by Region, and of each replica only the overrides the spec sets" },
+      },
+    },
+    {
+      set: "UpdateTimeToLive",
+      read: "DescribeTimeToLive",
+      fields: { TimeToLive: { custom: "a disabled time to live compares equal whatever its attribute" } },
+    },
+    {
+      set: "UpdateContinuousBackups",
+      read: "DescribeContinuousBackups",
+      fields: {
+        ContinuousBackups: { custom: "the recovery period only while recovery is on and the spec sets it" },
+      },
+    },
+    {
+      set: "UpdateContributorInsights",
+      read: "DescribeContributorInsights",
+      fields: {
+        ContributorInsights: { custom: "ENABLE and ENABLED (DISABLE, DISABLED) are one; managed while set" },
+      },
+    },
+    {
+      set: "PutResourcePolicy",
+      remove: "DeleteResourcePolicy",
+      read: "GetResourcePolicy",
+      fields: { ResourcePolicy: { form: "document" } },
+    },
+    {
+      set: "TagResource",
+      remove: "UntagResource",
+      read: "ListTagsOfResource",
+      fields: { Tags: { form: "tags" } },
+    },
+  ],
+  notCompared: {
+    AttributeDefinitions:
+      "DynamoDB reports only the key attributes back; the creates of the table and of its indexes use it",
+    LocalSecondaryIndexes: "fixed at creation: DynamoDB cannot add, change or remove one",
+  },
   references: [{ field: "SSESpecification.KMSMasterKeyId", service: "kms", kind: "Key" }],
   notes: {
     TableName: "Immutable: DynamoDB cannot rename a table.",

@@ -26,15 +26,13 @@
 //   says so).
 // - allocatedStorage: only a spec larger than RDS is drift. Storage grown outside the spec (by
 //   hand or by storage autoscaling) cannot be shrunk back (admission refuses a smaller spec too).
-import { canonicalTagMap, sameJson } from "../canonical-forms.ts";
-import { differingFields, type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
-import { dbInstanceDeclared } from "./generated/db-instance-fields.ts";
-import { modifiableFields, tagMapOf } from "./mapping.ts";
+import { type ComparedField, declaredDrift } from "../declared-drift.ts";
+import { type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
+import { dbInstanceDeclared, dbInstanceFieldGroups } from "./generated/db-instance-fields.ts";
 import { type DBInstanceFields, type StorageType, storageTypes } from "./schema.ts";
 
-/** The compared fields: ModifyDBInstance's, then tags. */
-export const dbInstanceFields = [...modifiableFields, "tags"] as const;
-export type DBInstanceField = (typeof dbInstanceFields)[number];
+/** The compared fields: ModifyDBInstance's, then tags (the declaration's groups). */
+export type DBInstanceField = ComparedField<typeof dbInstanceFieldGroups>;
 
 /** Fields whose absence in the spec means "take RDS's value" (see the file comment). */
 export const lateInitializedFields =
@@ -43,49 +41,30 @@ export type LateInitializedField = (typeof lateInitializedFields)[number];
 
 export type FieldDifference = FieldDifferenceOf<DBInstanceField>;
 
-/** The fields to change so that RDS matches `desired`. */
-export function diff(desired: DBInstanceFields, observed: DBInstanceFields): FieldDifference[] {
-  return differingFields(dbInstanceFields, desired, observed, equalField);
-}
-
-/** Fields whose absence means off: RDS's value is drift unless it is off too. */
-const offWhenAbsent = {
-  copyTagsToSnapshot: false,
-  enableIAMDatabaseAuthentication: false,
-  performanceInsightsEnabled: false,
-  monitoringInterval: 0,
-} as const;
-
-function equalField(field: DBInstanceField, desired: DBInstanceFields, observed: DBInstanceFields): boolean {
-  switch (field) {
-    case "engineVersion":
-      return (
-        desired.engineVersion === undefined ||
-        !engineVersionDrift(desired.engineVersion, observed.engineVersion)
-      );
-    case "allocatedStorage":
-      return (
-        desired.allocatedStorage === undefined ||
-        (observed.allocatedStorage !== undefined && desired.allocatedStorage <= observed.allocatedStorage)
-      );
-    case "copyTagsToSnapshot":
-    case "enableIAMDatabaseAuthentication":
-    case "performanceInsightsEnabled":
-    case "monitoringInterval":
-      return (desired[field] ?? offWhenAbsent[field]) === (observed[field] ?? offWhenAbsent[field]);
-    case "maxAllocatedStorage": {
+/** The fields to change so that RDS matches `desired`; the hooks are RDS's one-way moves and key names. */
+export const diff: (desired: DBInstanceFields, observed: DBInstanceFields) => FieldDifference[] =
+  declaredDrift<DBInstanceFields, typeof dbInstanceFieldGroups>(dbInstanceFieldGroups, {
+    engineVersion: (desired, observed) =>
+      desired.engineVersion === undefined ||
+      !engineVersionDrift(desired.engineVersion, observed.engineVersion),
+    allocatedStorage: (desired, observed) =>
+      desired.allocatedStorage === undefined ||
+      (observed.allocatedStorage !== undefined && desired.allocatedStorage <= observed.allocatedStorage),
+    maxAllocatedStorage: (desired, observed) => {
       // RDS reports no maximum (or one no larger than the storage) when autoscaling is off.
       const allocated = observed.allocatedStorage ?? 0;
       const autoscaling = (m: number | undefined) => (m !== undefined && m > allocated ? m : undefined);
       return desired.maxAllocatedStorage === undefined
         ? autoscaling(observed.maxAllocatedStorage) === undefined
         : desired.maxAllocatedStorage === observed.maxAllocatedStorage;
-    }
-    case "enableCloudwatchLogsExports":
-      return sameSet(desired.enableCloudwatchLogsExports ?? [], observed.enableCloudwatchLogsExports ?? []);
-    case "domain":
-      return (desired.domain ?? "") === (observed.domain ?? "");
-    case "processorFeatures": {
+    },
+    performanceInsightsKMSKeyID: (desired, observed) =>
+      desired.performanceInsightsKMSKeyID === undefined ||
+      sameKmsKey(desired.performanceInsightsKMSKeyID, observed.performanceInsightsKMSKeyID),
+    masterUserSecretKMSKeyID: (desired, observed) =>
+      desired.masterUserSecretKMSKeyID === undefined ||
+      sameKmsKey(desired.masterUserSecretKMSKeyID, observed.masterUserSecretKMSKeyID),
+    processorFeatures: (desired, observed) => {
       const want = desired.processorFeatures;
       if (want === undefined) {
         return (
@@ -95,38 +74,8 @@ function equalField(field: DBInstanceField, desired: DBInstanceFields, observed:
       const feature = (f: { name?: string | undefined; value?: string | undefined }) =>
         `${f.name}=${f.value}`;
       return sameSet(want.map(feature), (observed.processorFeatures ?? []).map(feature));
-    }
-    case "vpcSecurityGroupIDs":
-      return (
-        desired.vpcSecurityGroupIDs === undefined ||
-        sameSet(desired.vpcSecurityGroupIDs, observed.vpcSecurityGroupIDs ?? [])
-      );
-    case "preferredMaintenanceWindow":
-    case "dbSubnetGroupName":
-    case "dbParameterGroupName":
-    case "optionGroupName": {
-      // RDS stores these lowercase (and the window's days as it likes): compare case-insensitively.
-      const want = desired[field];
-      return want === undefined || want.toLowerCase() === observed[field]?.toLowerCase();
-    }
-    case "performanceInsightsKMSKeyID":
-    case "masterUserSecretKMSKeyID": {
-      const want = desired[field];
-      return want === undefined || sameKmsKey(want, observed[field]);
-    }
-    case "manageMasterUserPassword":
-      return (
-        desired.manageMasterUserPassword === undefined ||
-        desired.manageMasterUserPassword === (observed.manageMasterUserPassword ?? false)
-      );
-    case "tags":
-      return sameJson(canonicalTags(desired), canonicalTags(observed));
-    default: {
-      const want = desired[field];
-      return want === undefined || want === observed[field];
-    }
-  }
-}
+    },
+  });
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
   const x = [...new Set(a)].sort();
@@ -169,11 +118,6 @@ export function compareVersions(a: string, b: string): number {
     if (c !== 0) return c < 0 ? -1 : 1;
   }
   return 0;
-}
-
-/** Tags compare as a map; ownership tags are the controller's, never drift (DESIGN §3.5). */
-function canonicalTags(spec: DBInstanceFields): [string, string][] {
-  return canonicalTagMap(tagMapOf(spec.tags));
 }
 
 /** A storage type the spec may hold (RDS may report others, such as aurora's). */

@@ -11,11 +11,13 @@ import type {
   ModifyDBInstanceCommandInput,
 } from "@aws-sdk/client-rds";
 import { parseRegionalArn, regionalArn } from "../arn.ts";
+import { fieldsSetBy } from "../declared-drift.ts";
 import { awsMembers, specMembers, toAws } from "../shape-codec.ts";
 import { awsTags, tagMapFromAws, tagMapOf, userTags, withOwnerTags } from "../tag-list.ts";
 import {
   dbInstanceCodecs,
   dbInstanceDeclared,
+  dbInstanceFieldGroups,
   dbInstanceStatusCodecs,
 } from "./generated/db-instance-fields.ts";
 import type { DBInstanceEngine, DBInstanceFields, Tag } from "./schema.ts";
@@ -68,48 +70,8 @@ export function createDBInstanceInput(
   };
 }
 
-/** The fields ModifyDBInstance can change, by spec field, in the order they are compared. */
-export const modifiableFields = [
-  "dbInstanceClass",
-  "engineVersion",
-  "allocatedStorage",
-  "multiAZ",
-  "storageType",
-  "iops",
-  "storageThroughput",
-  "maxAllocatedStorage",
-  "publiclyAccessible",
-  "port",
-  "networkType",
-  "dbSubnetGroupName",
-  "vpcSecurityGroupIDs",
-  "dbParameterGroupName",
-  "optionGroupName",
-  "caCertificateIdentifier",
-  "backupRetentionPeriod",
-  "preferredBackupWindow",
-  "preferredMaintenanceWindow",
-  "copyTagsToSnapshot",
-  "autoMinorVersionUpgrade",
-  "licenseModel",
-  "enableIAMDatabaseAuthentication",
-  "enableCloudwatchLogsExports",
-  "monitoringInterval",
-  "monitoringRoleARN",
-  "performanceInsightsEnabled",
-  "performanceInsightsKMSKeyID",
-  "performanceInsightsRetentionPeriod",
-  "databaseInsightsMode",
-  "promotionTier",
-  "processorFeatures",
-  "domain",
-  "domainIAMRoleName",
-  "enableCustomerOwnedIP",
-  "manageMasterUserPassword",
-  "masterUserSecretKMSKeyID",
-  "tdeCredentialARN",
-  "deletionProtection",
-] as const;
+/** The fields ModifyDBInstance can change, by spec field, in the order they are compared (the declaration's). */
+export const modifiableFields = fieldsSetBy(dbInstanceFieldGroups, "ModifyDBInstance");
 export type ModifiableField = (typeof modifiableFields)[number];
 
 /**

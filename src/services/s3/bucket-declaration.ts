@@ -3,6 +3,11 @@
 // whole configuration (`lifecycle` is PutBucketLifecycleConfiguration's LifecycleConfiguration).
 import type { KindDeclaration } from "../../codegen/declaration.ts";
 
+const grants = ["GrantFullControl", "GrantRead", "GrantReadACP", "GrantWrite", "GrantWriteACP"];
+
+/** A configuration S3 holds whole: compared by its canonical form (configuration-groups.ts). */
+const configuration = { custom: "as S3 would behave: IDs S3 made up and S3's defaults are none" };
+
 export const bucketDeclaration = {
   service: "s3",
   kind: "Bucket",
@@ -69,6 +74,112 @@ export const bucketDeclaration = {
     // ACK's Go field tag for the grantee's XML type attribute.
     "Logging.LoggingEnabled.TargetGrants.Grantee.Type": "type_",
   },
+  create: "CreateBucket",
+  // Each sub-resource is its own Put (and Get, and Delete where S3 has one), in the order they
+  // are applied: ownership controls before the ACL (S3 refuses ACLs while BucketOwnerEnforced),
+  // the public access block before the policy and the ACL, versioning before replication and
+  // object lock, which need it. The configurations compare by configuration-groups.ts's
+  // canonical forms: an ID S3 made up is no difference, and S3's default is none.
+  groups: [
+    {
+      set: "PutBucketOwnershipControls",
+      read: "GetBucketOwnershipControls",
+      remove: "DeleteBucketOwnershipControls",
+      fields: { OwnershipControls: { custom: "objectOwnership stands for it when it is not set" } },
+    },
+    {
+      set: "PutPublicAccessBlock",
+      read: "GetPublicAccessBlock",
+      remove: "DeletePublicAccessBlock",
+      fields: { PublicAccessBlock: { custom: "a flag left out is not blocked" } },
+    },
+    {
+      set: "PutBucketAcl",
+      read: "GetBucketAcl",
+      fields: { ACL: { custom: "the canned ACL and the grant fields, as the grants S3 reports" } },
+    },
+    {
+      set: "PutBucketEncryption",
+      read: "GetBucketEncryption",
+      fields: { Encryption: { custom: "bucketKeyEnabled left out is false; a KMS key left out is S3's" } },
+    },
+    {
+      set: "PutBucketVersioning",
+      read: "GetBucketVersioning",
+      fields: { Versioning: { custom: "never versioned is Suspended" } },
+    },
+    {
+      set: "PutObjectLockConfiguration",
+      read: "GetObjectLockConfiguration",
+      fields: {
+        ObjectLockConfiguration: { custom: "Object Lock stays on; no rule is no default retention" },
+      },
+    },
+    {
+      set: "PutBucketReplication",
+      read: "GetBucketReplication",
+      remove: "DeleteBucketReplication",
+      fields: { Replication: configuration },
+    },
+    {
+      set: "PutBucketTagging",
+      read: "GetBucketTagging",
+      remove: "DeleteBucketTagging",
+      fields: { Tagging: { form: "tags" } },
+    },
+    {
+      set: "PutBucketPolicy",
+      read: "GetBucketPolicy",
+      remove: "DeleteBucketPolicy",
+      fields: { Policy: { form: "document" } },
+    },
+    { set: "PutBucketAbac", read: "GetBucketAbac", fields: { Abac: configuration } },
+    {
+      set: "PutBucketAccelerateConfiguration",
+      read: "GetBucketAccelerateConfiguration",
+      fields: { Accelerate: configuration },
+    },
+    {
+      set: "PutBucketCors",
+      read: "GetBucketCors",
+      remove: "DeleteBucketCors",
+      fields: { CORS: configuration },
+    },
+    {
+      set: "PutBucketLifecycleConfiguration",
+      read: "GetBucketLifecycleConfiguration",
+      remove: "DeleteBucketLifecycle",
+      fields: { Lifecycle: configuration },
+    },
+    { set: "PutBucketLogging", read: "GetBucketLogging", fields: { Logging: configuration } },
+    {
+      set: "PutBucketNotificationConfiguration",
+      read: "GetBucketNotificationConfiguration",
+      fields: { Notification: configuration },
+    },
+    {
+      set: "PutBucketRequestPayment",
+      read: "GetBucketRequestPayment",
+      fields: { RequestPayment: configuration },
+    },
+    {
+      set: "PutBucketWebsite",
+      read: "GetBucketWebsite",
+      remove: "DeleteBucketWebsite",
+      fields: { Website: configuration },
+    },
+    ...(["Analytics", "IntelligentTiering", "Inventory", "Metrics"] as const).map((kind) => ({
+      set: `PutBucket${kind}Configuration`,
+      read: `ListBucket${kind}Configurations`,
+      remove: `DeleteBucket${kind}Configuration`,
+      fields: { [kind]: { custom: "one configuration per ID, in any order" } },
+    })),
+  ],
+  notCompared: {
+    ...Object.fromEntries(grants.map((g) => [g, "compared with acl: one PutBucketAcl sets both"])),
+    ObjectLockEnabledForBucket: "compared with objectLockConfiguration",
+    ObjectOwnership: "compared as ownershipControls, which it stands for while that is not set",
+  },
   references: [{ field: "Replication.Role", service: "iam", kind: "Role" }],
   notes: {
     Bucket: "Immutable: S3 cannot rename a bucket.",
@@ -81,7 +192,7 @@ export const bucketDeclaration = {
       "Sent with CreateBucket and kept as the bucket's ownership controls while ownershipControls is not set.",
     ACL: "Applied with PutBucketAcl. Removed from the spec (with no grants), the bucket's ACL is reset to private.",
     ...Object.fromEntries(
-      ["GrantFullControl", "GrantRead", "GrantReadACP", "GrantWrite", "GrantWriteACP"].map((g) => [
+      grants.map((g) => [
         g,
         "Applied with PutBucketAcl, together with the other grant fields. Removed from the spec (with no acl), the bucket's ACL is reset to private.",
       ]),

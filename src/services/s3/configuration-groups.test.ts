@@ -5,8 +5,15 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { updateBucket } from "./bucket.ts";
-import { sameConfiguration } from "./configuration-groups.ts";
+import {
+  type ConfigurationField,
+  configurationGroups,
+  type PerIdField,
+  perIdGroups,
+  sameConfiguration,
+} from "./configuration-groups.ts";
 import { diff } from "./diff.ts";
+import { bucketFieldGroups } from "./generated/bucket-fields.ts";
 import { type BucketFields, bucketSpecSchema } from "./schema.ts";
 
 function recordingClient(): { client: S3Client; sent: [string, unknown][] } {
@@ -187,5 +194,37 @@ describe("configuration groups: what compares equal", () => {
       ),
       ["spec.metrics"],
     );
+  });
+});
+
+describe("configuration groups: the declaration's calls", () => {
+  const declared = new Map(bucketFieldGroups.groups.map((g) => [g.fields[0]?.field, g]));
+
+  test("each configuration is read, put and removed with the calls bucket-declaration.ts names", () => {
+    for (const [field, group] of Object.entries(configurationGroups)) {
+      const d = declared.get(field as ConfigurationField);
+      assert.ok(d, `${field} has a declared group`);
+      assert.deepEqual(
+        {
+          get: group.get,
+          put: group.put,
+          remove: "operation" in group.remove ? group.remove.operation : undefined,
+        },
+        { get: d.read, put: d.set, remove: "remove" in d ? d.remove : undefined },
+        field,
+      );
+    }
+  });
+
+  test("each per-ID configuration is listed, put and deleted with the declared calls", () => {
+    for (const [field, group] of Object.entries(perIdGroups)) {
+      const d = declared.get(field as PerIdField);
+      assert.ok(d, `${field} has a declared group`);
+      assert.deepEqual(
+        { list: group.list, put: group.put, delete: group.delete },
+        { list: d.read, put: d.set, delete: "remove" in d ? d.remove : undefined },
+        field,
+      );
+    }
   });
 });

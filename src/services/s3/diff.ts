@@ -16,8 +16,9 @@
 // - acl and the grants: private (acl.ts). Object Lock: on when asked, never turned off
 //   (S3 cannot); its default retention is none when the spec has no rule (object-lock.ts).
 // - name, createBucketConfiguration, namespace: fixed at creation, never compared.
-import { canonicalDocument, canonicalTagMap, sameJson } from "../canonical-forms.ts";
-import { differingFields, type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
+import { sameJson } from "../canonical-forms.ts";
+import { type ComparedField, declaredDrift, type EqualHook } from "../declared-drift.ts";
+import { type FieldDifferenceOf, lateInitializeFields } from "../field-drift.ts";
 import { aclAfterApplying, grantFields, sameAcl } from "./acl.ts";
 import {
   type ConfigurationField,
@@ -28,8 +29,8 @@ import {
   pruned,
   sameConfiguration,
 } from "./configuration-groups.ts";
-import { bucketDeclared } from "./generated/bucket-fields.ts";
-import { bucketTags, isNoOwnershipControls, isNoPolicy, isNoPublicAccessBlock, tagMapOf } from "./mapping.ts";
+import { bucketDeclared, bucketFieldGroups } from "./generated/bucket-fields.ts";
+import { bucketTags, isNoOwnershipControls, isNoPolicy, isNoPublicAccessBlock } from "./mapping.ts";
 import { objectLockAfterApplying, sameObjectLock, wantsObjectLock } from "./object-lock.ts";
 import type {
   BucketFields,
@@ -37,21 +38,14 @@ import type {
   Encryption,
   OwnershipControls,
   PublicAccessBlock,
-  Tagging,
   Versioning,
 } from "./schema.ts";
-import { bucketSubresources } from "./schema.ts";
 
 /** Sub-resources whose absence in the spec means "take S3's value" (see the file comment). */
 export const lateInitializedSubresources =
   bucketDeclared.lateInitialized satisfies readonly BucketSubresource[];
 
-export type FieldDifference = FieldDifferenceOf<BucketSubresource>;
-
-/** The sub-resources to change so that S3 matches `desired`, in the order they must be applied. */
-export function diff(desired: BucketFields, observed: BucketFields): FieldDifference[] {
-  return differingFields(bucketSubresources, desired, observed, equalField);
-}
+export type FieldDifference = FieldDifferenceOf<ComparedField<typeof bucketFieldGroups>>;
 
 const isConfiguration = (field: string): field is ConfigurationField => field in configurationGroups;
 const isPerId = (field: string): field is PerIdField => field in perIdGroups;
@@ -63,32 +57,58 @@ export function desiredOwnershipControls(spec: BucketFields): OwnershipControls 
   return { rules: [{ objectOwnership: spec.objectOwnership }] };
 }
 
-function equalField(field: BucketSubresource, spec: BucketFields, observed: BucketFields): boolean {
-  const desired: BucketFields = { ...spec, ownershipControls: desiredOwnershipControls(spec) };
-  const isLateInitialized = (lateInitializedSubresources as readonly string[]).includes(field);
-  if (isLateInitialized && desired[field as keyof BucketFields] === undefined) return true;
-  if (isConfiguration(field)) return sameConfiguration(field, desired[field], observed[field]);
-  if (isPerId(field)) return sameJson(canonicalPerId(desired[field]), canonicalPerId(observed[field]));
-  switch (field) {
-    case "acl":
-      return sameAcl(desired, observed);
-    case "objectLockConfiguration":
-      return sameObjectLock(desired, observed);
-    case "tagging":
-      return sameJson(canonicalTags(desired.tagging), canonicalTags(observed.tagging));
-    case "policy":
-      // Policies compare as JSON documents: whitespace and key order do not matter.
-      return sameJson(canonicalDocument(desired.policy), canonicalDocument(observed.policy));
-    case "publicAccessBlock":
-      return sameJson(canonicalBlock(desired.publicAccessBlock), canonicalBlock(observed.publicAccessBlock));
-    case "ownershipControls":
-      return canonicalOwnership(desired.ownershipControls) === canonicalOwnership(observed.ownershipControls);
-    case "versioning":
-      return canonicalVersioning(desired.versioning) === canonicalVersioning(observed.versioning);
-    case "encryption":
-      return sameJson(canonicalEncryption(desired.encryption), canonicalEncryption(observed.encryption));
-  }
-}
+/** A late-initialised sub-resource: equal while the spec leaves it out, else by `canonical`. */
+const keptUnlessSet =
+  <K extends keyof BucketFields>(
+    field: K,
+    canonical: (value: BucketFields[K]) => unknown,
+  ): EqualHook<BucketFields> =>
+  (desired, observed) =>
+    desired[field] === undefined || sameJson(canonical(desired[field]), canonical(observed[field]));
+
+/** Each configuration S3 holds whole, compared as S3 would behave (configuration-groups.ts). */
+const configurationHooks = Object.fromEntries(
+  Object.keys(configurationGroups).map((field) => [
+    field,
+    (desired: BucketFields, observed: BucketFields) =>
+      sameConfiguration(
+        field as ConfigurationField,
+        desired[field as ConfigurationField],
+        observed[field as ConfigurationField],
+      ),
+  ]),
+) as Record<ConfigurationField, EqualHook<BucketFields>>;
+
+/** Each per-ID list (analytics, Intelligent-Tiering, inventory, metrics) compared as a map by ID. */
+const perIdHooks = Object.fromEntries(
+  Object.keys(perIdGroups).map((field) => [
+    field,
+    (desired: BucketFields, observed: BucketFields) =>
+      sameJson(canonicalPerId(desired[field as PerIdField]), canonicalPerId(observed[field as PerIdField])),
+  ]),
+) as Record<PerIdField, EqualHook<BucketFields>>;
+
+/**
+ * The sub-resources to change so that S3 matches `desired`, in the order they must be applied
+ * (the declaration's); tagging and policy compare by their declared forms, the rest as S3 would
+ * behave.
+ */
+export const diff: (desired: BucketFields, observed: BucketFields) => FieldDifference[] = declaredDrift<
+  BucketFields,
+  typeof bucketFieldGroups
+>(bucketFieldGroups, {
+  ...configurationHooks,
+  ...perIdHooks,
+  ownershipControls: (desired, observed) => {
+    const want = desiredOwnershipControls(desired);
+    return want === undefined || canonicalOwnership(want) === canonicalOwnership(observed.ownershipControls);
+  },
+  publicAccessBlock: keptUnlessSet("publicAccessBlock", canonicalBlock),
+  acl: sameAcl,
+  encryption: keptUnlessSet("encryption", canonicalEncryption),
+  versioning: keptUnlessSet("versioning", canonicalVersioning),
+  objectLockConfiguration: sameObjectLock,
+});
 
 /**
  * Fills the late-initialised sub-resources the spec leaves out with what S3 has. Returns the
@@ -176,14 +196,6 @@ export function afterApplying<F extends BucketFields>(
 }
 
 // ---- canonical forms: equal exactly when S3 would behave the same ----
-
-/**
- * Tags are a map: S3 does not keep their order. Ownership tags are the controller's, not the
- * user's: they never show as drift (DESIGN §3.5).
- */
-function canonicalTags(tagging: Tagging | undefined): [string, string][] {
-  return canonicalTagMap(tagMapOf(tagging));
-}
 
 /** An absent block and an absent flag both mean "not blocked". */
 function canonicalBlock(block: PublicAccessBlock | undefined): boolean[] {

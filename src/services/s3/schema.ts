@@ -18,11 +18,16 @@ import {
 } from "../../api/resource.ts";
 import { immutable, listMap, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
+import { comparedFields } from "../declared-drift.ts";
 import { isJsonObject } from "../json-document.ts";
 import { patternTagListSchema, patternTagSchema } from "../pattern-tag-list.ts";
 import { refusingUnservedReferences } from "../references.ts";
 import { maxUserTags } from "../tag-list.ts";
-import { bucketReferences, bucketFieldSchemas as generated } from "./generated/bucket-fields.ts";
+import {
+  bucketFieldGroups,
+  bucketReferences,
+  bucketFieldSchemas as generated,
+} from "./generated/bucket-fields.ts";
 
 export const bucketKind: ResourceKind = requireKind("s3.services.k8s.aws/v1alpha1", "Bucket");
 
@@ -313,34 +318,8 @@ export type BucketSpec = z.infer<typeof bucketSpecSchema>;
 /** A bucket's managed configuration, without identityRef. */
 export type BucketFields = ResourceFields<BucketSpec>;
 
-/**
- * The sub-resources, in the order they are applied (see bucket.ts for why this order): ownership
- * controls before the ACL (S3 refuses ACLs while BucketOwnerEnforced), the public access block
- * before the policy and the ACL, versioning before replication and object lock, which need it.
- */
-export const bucketSubresources = [
-  "ownershipControls",
-  "publicAccessBlock",
-  "acl",
-  "encryption",
-  "versioning",
-  "objectLockConfiguration",
-  "replication",
-  "tagging",
-  "policy",
-  "abac",
-  "accelerate",
-  "cors",
-  "lifecycle",
-  "logging",
-  "notification",
-  "requestPayment",
-  "website",
-  "analytics",
-  "intelligentTiering",
-  "inventory",
-  "metrics",
-] as const;
+/** The sub-resources, in the order they are applied (the declaration's groups say why this order). */
+export const bucketSubresources = comparedFields(bucketFieldGroups);
 export type BucketSubresource = (typeof bucketSubresources)[number];
 
 /** ACK's status plus `location` (CreateBucket's Location, "/<name>" for us-east-1). */

@@ -3,17 +3,12 @@
 // form. SNS's attribute map is string-valued, like ACK's spec fields.
 import type { CreateTopicCommandInput, Tag as SnsTag } from "@aws-sdk/client-sns";
 import { parseNamedArn, regionalArn } from "../arn.ts";
+import { attributeWhenAbsent, ruleOf } from "../declared-drift.ts";
 import { userTagList } from "../pattern-tag-list.ts";
 import { stringBoolean } from "../string-boolean.ts";
 import { awsTags, tagListFromAws, tagMapOf, withOwnerTags } from "../tag-list.ts";
-import { topicAwsNames } from "./generated/topic-fields.ts";
-import {
-  feedbackRoleFields,
-  type Tag,
-  type TopicAttribute,
-  type TopicFields,
-  topicAttributes,
-} from "./schema.ts";
+import { topicAwsNames, topicFieldGroups } from "./generated/topic-fields.ts";
+import { type Tag, type TopicAttribute, type TopicFields, topicAttributes } from "./schema.ts";
 
 export { stringBoolean, tagMapOf };
 
@@ -31,18 +26,6 @@ export function parseTopicArn(arn: string) {
 export const attributeNames: Readonly<Record<TopicAttribute | "fifoTopic", string>> = Object.fromEntries(
   [...topicAttributes, "fifoTopic" as const].map((field) => [field, topicAwsNames[field]]),
 ) as Record<TopicAttribute | "fifoTopic", string>;
-
-/**
- * Attributes whose absence in the spec means "none", written as "" to clear them: the display
- * name, the KMS key, the delivery status roles. contentBasedDeduplication's absence is "false".
- * The others (policies, sample rates, signature version, tracing, FIFO throughput scope) are
- * late-initialised: absent means "keep SNS's" (diff.ts).
- */
-const clearedWhenAbsent: ReadonlySet<TopicAttribute> = new Set<TopicAttribute>([
-  "displayName",
-  "kmsMasterKeyID",
-  ...feedbackRoleFields,
-]);
 
 /** The tag set SNS should hold: the user's tags and the ownership tags (which win on a clash). */
 export const topicTags = withOwnerTags;
@@ -77,14 +60,14 @@ export function createTopicInput(
 }
 
 /**
- * The value SetTopicAttributes writes for `field` so that SNS matches `spec`: an absent
- * displayName / kmsMasterKeyID / delivery status role is "" (none), an absent
- * contentBasedDeduplication "false". The late-initialised ones mean "keep SNS's" when absent, so
- * there is nothing to write (undefined).
+ * The value SetTopicAttributes writes for `field` so that SNS matches `spec`, by the field's
+ * declared absence (topic-declaration.ts): an absent displayName / kmsMasterKeyID / delivery
+ * status role is "" (none), an absent contentBasedDeduplication "false". The late-initialised
+ * ones (policies, sample rates, signature version, tracing, FIFO throughput scope) mean "keep
+ * SNS's" when absent, so there is nothing to write (undefined).
  */
 export function attributeValue(spec: TopicFields, field: TopicAttribute): string | undefined {
-  if (field === "contentBasedDeduplication") return spec.contentBasedDeduplication ?? "false";
-  return clearedWhenAbsent.has(field) ? (spec[field] ?? "") : spec[field];
+  return spec[field] ?? attributeWhenAbsent(ruleOf(topicFieldGroups, field));
 }
 
 /**

@@ -19,12 +19,17 @@ import {
 } from "../../api/resource.ts";
 import { immutable, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
+import { fieldsSetBy } from "../declared-drift.ts";
 import { jsonDocumentField } from "../json-document.ts";
 import { patternTagListSchema, patternTagSchema } from "../pattern-tag-list.ts";
 import { refusingUnservedReferences } from "../references.ts";
 import { stringBooleanField } from "../string-boolean.ts";
 import { maxUserTags } from "../tag-list.ts";
-import { topicFieldSchemas as generated, topicReferences } from "./generated/topic-fields.ts";
+import {
+  topicFieldSchemas as generated,
+  topicFieldGroups,
+  topicReferences,
+} from "./generated/topic-fields.ts";
 
 export const topicKind: ResourceKind = requireKind("sns.services.k8s.aws/v1alpha1", "Topic");
 
@@ -211,19 +216,8 @@ export type TopicSpec = z.infer<typeof topicSpecSchema>;
 /** A topic's managed configuration, without identityRef. */
 export type TopicFields = ResourceFields<TopicSpec>;
 
-/** The attributes set with SetTopicAttributes, in the order they are applied. */
-export const topicAttributes = [
-  "displayName",
-  "policy",
-  "deliveryPolicy",
-  "kmsMasterKeyID",
-  "contentBasedDeduplication",
-  "fifoThroughputScope",
-  "signatureVersion",
-  "tracingConfig",
-  ...feedbackRoleFields,
-  ...feedbackSampleRateFields,
-] as const;
+/** The attributes set with SetTopicAttributes, in the order they are applied (the declaration's). */
+export const topicAttributes = fieldsSetBy(topicFieldGroups, "SetTopicAttributes");
 export type TopicAttribute = (typeof topicAttributes)[number];
 
 /** ACK's status: ackResourceMetadata and conditions, plus the read-only attributes ACK shows. */

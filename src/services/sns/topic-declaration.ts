@@ -8,6 +8,8 @@ const feedbackRoles = ["Application", "Firehose", "HTTP", "Lambda", "SQS"].flatM
   `${endpoint}SuccessFeedbackRoleArn`,
 ]);
 
+const endpoints = ["Application", "Firehose", "HTTP", "Lambda", "SQS"];
+
 export const topicDeclaration = {
   service: "sns",
   kind: "Topic",
@@ -56,6 +58,44 @@ export const topicDeclaration = {
         "SQSSuccessFeedbackSampleRate",
         "TracingConfig",
       ],
+    },
+  ],
+  create: "CreateTopic",
+  groups: [
+    {
+      set: "SetTopicAttributes",
+      read: "GetTopicAttributes",
+      fields: {
+        DisplayName: {},
+        Policy: { form: "document" },
+        DeliveryPolicy: { form: "document" },
+        KmsMasterKeyId: {},
+        ContentBasedDeduplication: { form: "boolean", default: "false" },
+        FifoThroughputScope: {},
+        SignatureVersion: {},
+        TracingConfig: {},
+        ...Object.fromEntries(
+          endpoints.flatMap((e) => [
+            [`${e}SuccessFeedbackRoleArn`, {}],
+            [`${e}FailureFeedbackRoleArn`, {}],
+          ]),
+        ),
+        ...Object.fromEntries(
+          endpoints.map((e) => [`${e}SuccessFeedbackSampleRate`, { form: "number" as const }]),
+        ),
+      },
+    },
+    {
+      // SNS has no call that removes a data protection policy: it is managed while the spec sets it.
+      set: "PutDataProtectionPolicy",
+      read: "GetDataProtectionPolicy",
+      fields: { DataProtectionPolicy: { form: "document", absent: "kept" } },
+    },
+    {
+      set: "TagResource",
+      remove: "UntagResource",
+      read: "ListTagsForResource",
+      fields: { Tags: { form: "tags" } },
     },
   ],
   notes: {

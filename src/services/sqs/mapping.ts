@@ -4,8 +4,9 @@
 import type { CreateQueueCommandInput } from "@aws-sdk/client-sqs";
 import { withoutReservedTags } from "../../api/ownership-tags.ts";
 import { parseNamedArn, regionalArn } from "../arn.ts";
+import { attributeWhenAbsent, ruleOf } from "../declared-drift.ts";
 import { stringBoolean } from "../string-boolean.ts";
-import { queueAwsNames } from "./generated/queue-fields.ts";
+import { queueAwsNames, queueFieldGroups } from "./generated/queue-fields.ts";
 import { type QueueAttribute, type QueueFields, queueAttributes } from "./schema.ts";
 
 export { stringBoolean };
@@ -90,27 +91,17 @@ export function createQueueInput(
 }
 
 /** What SQS does without a RedriveAllowPolicy: any queue may use this one as its dead-letter queue. */
-export const defaultRedriveAllowPolicy = '{"redrivePermission":"allowAll"}';
+export const defaultRedriveAllowPolicy = String(ruleOf(queueFieldGroups, "redriveAllowPolicy").default);
 
 /**
- * The value SetQueueAttributes writes for `field` so that SQS matches `spec`: an absent
- * policy / redrivePolicy / kmsMasterKeyID is "" (none), an absent redriveAllowPolicy SQS's
- * default (allowAll), an absent contentBasedDeduplication "false". The late-initialised attributes (numbers, sqsManagedSSEEnabled) mean "keep SQS's"
- * when absent, so there is nothing to write (undefined).
+ * The value SetQueueAttributes writes for `field` so that SQS matches `spec`, by the field's
+ * declared absence (queue-declaration.ts): an absent policy / redrivePolicy / kmsMasterKeyID is
+ * "" (none), an absent redriveAllowPolicy SQS's default (allowAll), an absent
+ * contentBasedDeduplication "false". The late-initialised attributes (numbers,
+ * sqsManagedSSEEnabled) mean "keep SQS's" when absent, so there is nothing to write (undefined).
  */
 export function attributeValue(spec: QueueFields, field: QueueAttribute): string | undefined {
-  switch (field) {
-    case "redriveAllowPolicy":
-      return spec.redriveAllowPolicy ?? defaultRedriveAllowPolicy;
-    case "policy":
-    case "redrivePolicy":
-    case "kmsMasterKeyID":
-      return spec[field] ?? "";
-    case "contentBasedDeduplication":
-      return spec.contentBasedDeduplication ?? "false";
-    default:
-      return spec[field];
-  }
+  return spec[field] ?? attributeWhenAbsent(ruleOf(queueFieldGroups, field));
 }
 
 /**

@@ -75,6 +75,31 @@ export const queueDeclaration = {
     RedriveAllowPolicy: "Removed from the spec, SQS's default is set again (allowAll).",
     ContentBasedDeduplication: 'Removed from the spec, it is set to "false".',
   },
+  create: "CreateQueue",
+  groups: [
+    {
+      set: "SetQueueAttributes",
+      read: "GetQueueAttributes",
+      fields: {
+        DelaySeconds: { form: "number" },
+        MaximumMessageSize: { form: "number" },
+        MessageRetentionPeriod: { form: "number" },
+        ReceiveMessageWaitTimeSeconds: { form: "number" },
+        VisibilityTimeout: { form: "number" },
+        Policy: { form: "document" },
+        RedrivePolicy: { form: "document" },
+        RedriveAllowPolicy: { form: "document", default: '{"redrivePermission":"allowAll"}' },
+        // Only FIFO queues have it (the schema refuses it on a standard one, which reports none).
+        ContentBasedDeduplication: { form: "boolean", default: "false" },
+        DeduplicationScope: {},
+        FifoThroughputLimit: {},
+        KmsMasterKeyId: {},
+        KmsDataKeyReusePeriodSeconds: { form: "number" },
+        SqsManagedSseEnabled: { form: "boolean" },
+      },
+    },
+    { set: "TagQueue", remove: "UntagQueue", read: "ListQueueTags", fields: { tags: { form: "tags" } } },
+  ],
   references: [
     { field: "KmsMasterKeyId", service: "kms", kind: "Key" },
     { field: "Policy", service: "iam", kind: "Policy" },

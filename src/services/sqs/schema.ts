@@ -20,10 +20,15 @@ import {
 } from "../../api/resource.ts";
 import { immutable, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
+import { fieldsSetBy } from "../declared-drift.ts";
 import { jsonDocumentField } from "../json-document.ts";
 import { refusingUnservedReferences } from "../references.ts";
 import { stringBooleanField } from "../string-boolean.ts";
-import { queueFieldSchemas as generated, queueReferences } from "./generated/queue-fields.ts";
+import {
+  queueFieldSchemas as generated,
+  queueFieldGroups,
+  queueReferences,
+} from "./generated/queue-fields.ts";
 
 export const queueKind: ResourceKind = requireKind("sqs.services.k8s.aws/v1alpha1", "Queue");
 
@@ -234,25 +239,11 @@ export type QueueSpec = z.infer<typeof queueSpecSchema>;
 export type QueueFields = ResourceFields<QueueSpec>;
 
 /**
- * The attributes set with SetQueueAttributes, in the order they are applied (the KMS key
- * before SSE-SQS, so that switching from one encryption to the other never asks for both).
+ * The attributes set with SetQueueAttributes, in the order they are applied (the declaration's:
+ * the KMS key before SSE-SQS, so that switching from one encryption to the other never asks for
+ * both).
  */
-export const queueAttributes = [
-  "delaySeconds",
-  "maximumMessageSize",
-  "messageRetentionPeriod",
-  "receiveMessageWaitTimeSeconds",
-  "visibilityTimeout",
-  "policy",
-  "redrivePolicy",
-  "redriveAllowPolicy",
-  "contentBasedDeduplication",
-  "deduplicationScope",
-  "fifoThroughputLimit",
-  "kmsMasterKeyID",
-  "kmsDataKeyReusePeriodSeconds",
-  "sqsManagedSSEEnabled",
-] as const;
+export const queueAttributes = fieldsSetBy(queueFieldGroups, "SetQueueAttributes");
 export type QueueAttribute = (typeof queueAttributes)[number];
 
 /** ACK's status: ackResourceMetadata and conditions, plus the queue's URL and ARN. */

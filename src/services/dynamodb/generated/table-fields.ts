@@ -2,6 +2,7 @@
 // Do not edit: change the declaration and run `npm run generate`.
 import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
+import type { DeclaredFieldGroups } from "../../declared-drift.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
@@ -465,6 +466,110 @@ export const tableDeclared = {
   lateInitialized: ["billingMode", "deletionProtectionEnabled"],
   terminalCodes: ["Validation", "InvalidParameter", "InvalidParameterValue", "Serialization"],
 } as const;
+
+/**
+ * From the declaration: the create call, which call changes (and reads back) each group of
+ * fields after creation, in the order updates apply them, and how each field compares for
+ * drift (src/services/declared-drift.ts); the fields never compared, and why.
+ */
+export const tableFieldGroups = {
+  create: "CreateTable",
+  groups: [
+    {
+      set: "UpdateTable",
+      read: "DescribeTable",
+      fields: [
+        { field: "billingMode", absent: "none", default: "PROVISIONED", form: "value" },
+        { field: "provisionedThroughput", absent: "kept", form: "value" },
+        {
+          field: "onDemandThroughput",
+          absent: "none",
+          form: "value",
+          custom: "compared only for an on-demand table; a maximum left out is -1",
+        },
+        {
+          field: "streamSpecification",
+          absent: "none",
+          form: "value",
+          custom: "a disabled stream compares equal whatever its view type",
+        },
+        {
+          field: "sseSpecification",
+          absent: "none",
+          form: "value",
+          custom: "only whether it is enabled: DynamoDB reports the key it chose",
+        },
+        { field: "deletionProtectionEnabled", absent: "kept", default: false, form: "value" },
+        { field: "tableClass", absent: "kept", default: "STANDARD", form: "value" },
+        {
+          field: "globalSecondaryIndexes",
+          absent: "none",
+          form: "value",
+          custom: "index by index: one change per UpdateTable",
+        },
+        {
+          field: "tableReplicas",
+          absent: "none",
+          form: "value",
+          custom: "by Region, and of each replica only the overrides the spec sets",
+        },
+      ],
+    },
+    {
+      set: "UpdateTimeToLive",
+      read: "DescribeTimeToLive",
+      fields: [
+        {
+          field: "timeToLive",
+          absent: "none",
+          form: "value",
+          custom: "a disabled time to live compares equal whatever its attribute",
+        },
+      ],
+    },
+    {
+      set: "UpdateContinuousBackups",
+      read: "DescribeContinuousBackups",
+      fields: [
+        {
+          field: "continuousBackups",
+          absent: "none",
+          form: "value",
+          custom: "the recovery period only while recovery is on and the spec sets it",
+        },
+      ],
+    },
+    {
+      set: "UpdateContributorInsights",
+      read: "DescribeContributorInsights",
+      fields: [
+        {
+          field: "contributorInsights",
+          absent: "none",
+          form: "value",
+          custom: "ENABLE and ENABLED (DISABLE, DISABLED) are one; managed while set",
+        },
+      ],
+    },
+    {
+      set: "PutResourcePolicy",
+      read: "GetResourcePolicy",
+      remove: "DeleteResourcePolicy",
+      fields: [{ field: "resourcePolicy", absent: "none", form: "document" }],
+    },
+    {
+      set: "TagResource",
+      read: "ListTagsOfResource",
+      remove: "UntagResource",
+      fields: [{ field: "tags", absent: "none", form: "tags" }],
+    },
+  ],
+  notCompared: {
+    attributeDefinitions:
+      "DynamoDB reports only the key attributes back; the creates of the table and of its indexes use it",
+    localSecondaryIndexes: "fixed at creation: DynamoDB cannot add, change or remove one",
+  },
+} as const satisfies DeclaredFieldGroups;
 
 /** The AWS member (or attribute) name of each spec field. */
 export const tableAwsNames = {

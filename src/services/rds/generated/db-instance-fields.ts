@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ackReference, ackReferences } from "../../../api/ack-reference.ts";
 import { secretKeyReference } from "../../../api/secret-key-reference.ts";
+import type { DeclaredFieldGroups } from "../../declared-drift.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
@@ -505,6 +506,119 @@ export const dbInstanceDeclared = {
     "DBSubnetGroupDoesNotCoverEnoughAZs",
   ],
 } as const;
+
+/**
+ * From the declaration: the create call, which call changes (and reads back) each group of
+ * fields after creation, in the order updates apply them, and how each field compares for
+ * drift (src/services/declared-drift.ts); the fields never compared, and why.
+ */
+export const dbInstanceFieldGroups = {
+  create: "CreateDBInstance",
+  groups: [
+    {
+      set: "ModifyDBInstance",
+      read: "DescribeDBInstances",
+      fields: [
+        { field: "dbInstanceClass", absent: "kept", form: "value" },
+        {
+          field: "engineVersion",
+          absent: "kept",
+          form: "value",
+          custom: '"16" matches "16.4"; a minor version RDS upgraded to on its own is not undone',
+        },
+        {
+          field: "allocatedStorage",
+          absent: "kept",
+          form: "value",
+          custom: "only a spec larger than RDS's is drift: storage cannot shrink",
+        },
+        { field: "multiAZ", absent: "kept", form: "value" },
+        { field: "storageType", absent: "kept", form: "value" },
+        { field: "iops", absent: "kept", form: "value" },
+        { field: "storageThroughput", absent: "kept", form: "value" },
+        {
+          field: "maxAllocatedStorage",
+          absent: "none",
+          form: "value",
+          custom: "no maximum, or one no larger than the storage, is autoscaling off",
+        },
+        { field: "publiclyAccessible", absent: "kept", form: "value" },
+        { field: "port", absent: "kept", form: "value" },
+        { field: "networkType", absent: "kept", form: "value" },
+        { field: "dbSubnetGroupName", absent: "kept", form: "caseInsensitive" },
+        { field: "vpcSecurityGroupIDs", absent: "kept", form: "set" },
+        { field: "dbParameterGroupName", absent: "kept", form: "caseInsensitive" },
+        { field: "optionGroupName", absent: "kept", form: "caseInsensitive" },
+        { field: "caCertificateIdentifier", absent: "kept", form: "value" },
+        { field: "backupRetentionPeriod", absent: "kept", form: "value" },
+        { field: "preferredBackupWindow", absent: "kept", form: "value" },
+        { field: "preferredMaintenanceWindow", absent: "kept", form: "caseInsensitive" },
+        { field: "copyTagsToSnapshot", absent: "none", default: false, form: "value" },
+        { field: "autoMinorVersionUpgrade", absent: "kept", form: "value" },
+        { field: "licenseModel", absent: "kept", form: "value" },
+        { field: "enableIAMDatabaseAuthentication", absent: "none", default: false, form: "value" },
+        { field: "enableCloudwatchLogsExports", absent: "none", form: "set" },
+        { field: "monitoringInterval", absent: "none", default: 0, form: "value" },
+        { field: "monitoringRoleARN", absent: "kept", form: "value" },
+        { field: "performanceInsightsEnabled", absent: "none", default: false, form: "value" },
+        {
+          field: "performanceInsightsKMSKeyID",
+          absent: "kept",
+          form: "value",
+          custom: "a key ID matches RDS's key ARN; an alias matches any",
+        },
+        { field: "performanceInsightsRetentionPeriod", absent: "kept", form: "value" },
+        { field: "databaseInsightsMode", absent: "kept", form: "value" },
+        { field: "promotionTier", absent: "kept", form: "value" },
+        {
+          field: "processorFeatures",
+          absent: "none",
+          form: "value",
+          custom: "as a set; left out, compared only with useDefaultProcessorFeatures",
+        },
+        { field: "domain", absent: "none", form: "value" },
+        { field: "domainIAMRoleName", absent: "kept", form: "value" },
+        { field: "enableCustomerOwnedIP", absent: "kept", form: "value" },
+        { field: "manageMasterUserPassword", absent: "kept", default: false, form: "value" },
+        {
+          field: "masterUserSecretKMSKeyID",
+          absent: "none",
+          form: "value",
+          custom: "a key ID matches RDS's key ARN; an alias matches any",
+        },
+        { field: "tdeCredentialARN", absent: "kept", form: "value" },
+        { field: "deletionProtection", absent: "kept", form: "value" },
+      ],
+    },
+    {
+      set: "AddTagsToResource",
+      read: "ListTagsForResource",
+      remove: "RemoveTagsFromResource",
+      fields: [{ field: "tags", absent: "none", form: "tags" }],
+    },
+  ],
+  notCompared: {
+    masterUserPassword: "a Secret's key, which RDS never reveals: a change of the Secret is applied instead",
+    tdeCredentialPassword: "a Secret's key, which RDS never reveals; sent at creation",
+    useDefaultProcessorFeatures: "compared with processorFeatures",
+    dbClusterIdentifier:
+      "refused by the spec check: Aurora, read replicas and snapshot restores are not supported yet",
+    sourceDBInstanceIdentifier:
+      "refused by the spec check: Aurora, read replicas and snapshot restores are not supported yet",
+    preSignedURL:
+      "refused by the spec check: Aurora, read replicas and snapshot restores are not supported yet",
+    replicaMode:
+      "refused by the spec check: Aurora, read replicas and snapshot restores are not supported yet",
+    dbSnapshotIdentifier:
+      "refused by the spec check: Aurora, read replicas and snapshot restores are not supported yet",
+    dbClusterSnapshotIdentifier:
+      "refused by the spec check: Aurora, read replicas and snapshot restores are not supported yet",
+    destinationRegion:
+      "refused by the spec check: Aurora, read replicas and snapshot restores are not supported yet",
+    sourceRegion:
+      "refused by the spec check: Aurora, read replicas and snapshot restores are not supported yet",
+  },
+} as const satisfies DeclaredFieldGroups;
 
 /** The AWS member (or attribute) name of each spec field. */
 export const dbInstanceAwsNames = {

@@ -2,6 +2,7 @@
 // Do not edit: change the declaration and run `npm run generate`.
 import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
+import type { DeclaredFieldGroups } from "../../declared-drift.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
@@ -1793,6 +1794,266 @@ export const bucketDeclared = {
     "InvalidBucketState",
   ],
 } as const;
+
+/**
+ * From the declaration: the create call, which call changes (and reads back) each group of
+ * fields after creation, in the order updates apply them, and how each field compares for
+ * drift (src/services/declared-drift.ts); the fields never compared, and why.
+ */
+export const bucketFieldGroups = {
+  create: "CreateBucket",
+  groups: [
+    {
+      set: "PutBucketOwnershipControls",
+      read: "GetBucketOwnershipControls",
+      remove: "DeleteBucketOwnershipControls",
+      fields: [
+        {
+          field: "ownershipControls",
+          absent: "kept",
+          form: "value",
+          custom: "objectOwnership stands for it when it is not set",
+        },
+      ],
+    },
+    {
+      set: "PutPublicAccessBlock",
+      read: "GetPublicAccessBlock",
+      remove: "DeletePublicAccessBlock",
+      fields: [
+        {
+          field: "publicAccessBlock",
+          absent: "kept",
+          form: "value",
+          custom: "a flag left out is not blocked",
+        },
+      ],
+    },
+    {
+      set: "PutBucketAcl",
+      read: "GetBucketAcl",
+      fields: [
+        {
+          field: "acl",
+          absent: "none",
+          form: "value",
+          custom: "the canned ACL and the grant fields, as the grants S3 reports",
+        },
+      ],
+    },
+    {
+      set: "PutBucketEncryption",
+      read: "GetBucketEncryption",
+      fields: [
+        {
+          field: "encryption",
+          absent: "kept",
+          form: "value",
+          custom: "bucketKeyEnabled left out is false; a KMS key left out is S3's",
+        },
+      ],
+    },
+    {
+      set: "PutBucketVersioning",
+      read: "GetBucketVersioning",
+      fields: [
+        { field: "versioning", absent: "kept", form: "value", custom: "never versioned is Suspended" },
+      ],
+    },
+    {
+      set: "PutObjectLockConfiguration",
+      read: "GetObjectLockConfiguration",
+      fields: [
+        {
+          field: "objectLockConfiguration",
+          absent: "none",
+          form: "value",
+          custom: "Object Lock stays on; no rule is no default retention",
+        },
+      ],
+    },
+    {
+      set: "PutBucketReplication",
+      read: "GetBucketReplication",
+      remove: "DeleteBucketReplication",
+      fields: [
+        {
+          field: "replication",
+          absent: "none",
+          form: "value",
+          custom: "as S3 would behave: IDs S3 made up and S3's defaults are none",
+        },
+      ],
+    },
+    {
+      set: "PutBucketTagging",
+      read: "GetBucketTagging",
+      remove: "DeleteBucketTagging",
+      fields: [{ field: "tagging", absent: "none", form: "tags" }],
+    },
+    {
+      set: "PutBucketPolicy",
+      read: "GetBucketPolicy",
+      remove: "DeleteBucketPolicy",
+      fields: [{ field: "policy", absent: "none", form: "document" }],
+    },
+    {
+      set: "PutBucketAbac",
+      read: "GetBucketAbac",
+      fields: [
+        {
+          field: "abac",
+          absent: "none",
+          form: "value",
+          custom: "as S3 would behave: IDs S3 made up and S3's defaults are none",
+        },
+      ],
+    },
+    {
+      set: "PutBucketAccelerateConfiguration",
+      read: "GetBucketAccelerateConfiguration",
+      fields: [
+        {
+          field: "accelerate",
+          absent: "none",
+          form: "value",
+          custom: "as S3 would behave: IDs S3 made up and S3's defaults are none",
+        },
+      ],
+    },
+    {
+      set: "PutBucketCors",
+      read: "GetBucketCors",
+      remove: "DeleteBucketCors",
+      fields: [
+        {
+          field: "cors",
+          absent: "none",
+          form: "value",
+          custom: "as S3 would behave: IDs S3 made up and S3's defaults are none",
+        },
+      ],
+    },
+    {
+      set: "PutBucketLifecycleConfiguration",
+      read: "GetBucketLifecycleConfiguration",
+      remove: "DeleteBucketLifecycle",
+      fields: [
+        {
+          field: "lifecycle",
+          absent: "none",
+          form: "value",
+          custom: "as S3 would behave: IDs S3 made up and S3's defaults are none",
+        },
+      ],
+    },
+    {
+      set: "PutBucketLogging",
+      read: "GetBucketLogging",
+      fields: [
+        {
+          field: "logging",
+          absent: "none",
+          form: "value",
+          custom: "as S3 would behave: IDs S3 made up and S3's defaults are none",
+        },
+      ],
+    },
+    {
+      set: "PutBucketNotificationConfiguration",
+      read: "GetBucketNotificationConfiguration",
+      fields: [
+        {
+          field: "notification",
+          absent: "none",
+          form: "value",
+          custom: "as S3 would behave: IDs S3 made up and S3's defaults are none",
+        },
+      ],
+    },
+    {
+      set: "PutBucketRequestPayment",
+      read: "GetBucketRequestPayment",
+      fields: [
+        {
+          field: "requestPayment",
+          absent: "none",
+          form: "value",
+          custom: "as S3 would behave: IDs S3 made up and S3's defaults are none",
+        },
+      ],
+    },
+    {
+      set: "PutBucketWebsite",
+      read: "GetBucketWebsite",
+      remove: "DeleteBucketWebsite",
+      fields: [
+        {
+          field: "website",
+          absent: "none",
+          form: "value",
+          custom: "as S3 would behave: IDs S3 made up and S3's defaults are none",
+        },
+      ],
+    },
+    {
+      set: "PutBucketAnalyticsConfiguration",
+      read: "ListBucketAnalyticsConfigurations",
+      remove: "DeleteBucketAnalyticsConfiguration",
+      fields: [
+        {
+          field: "analytics",
+          absent: "none",
+          form: "value",
+          custom: "one configuration per ID, in any order",
+        },
+      ],
+    },
+    {
+      set: "PutBucketIntelligentTieringConfiguration",
+      read: "ListBucketIntelligentTieringConfigurations",
+      remove: "DeleteBucketIntelligentTieringConfiguration",
+      fields: [
+        {
+          field: "intelligentTiering",
+          absent: "none",
+          form: "value",
+          custom: "one configuration per ID, in any order",
+        },
+      ],
+    },
+    {
+      set: "PutBucketInventoryConfiguration",
+      read: "ListBucketInventoryConfigurations",
+      remove: "DeleteBucketInventoryConfiguration",
+      fields: [
+        {
+          field: "inventory",
+          absent: "none",
+          form: "value",
+          custom: "one configuration per ID, in any order",
+        },
+      ],
+    },
+    {
+      set: "PutBucketMetricsConfiguration",
+      read: "ListBucketMetricsConfigurations",
+      remove: "DeleteBucketMetricsConfiguration",
+      fields: [
+        { field: "metrics", absent: "none", form: "value", custom: "one configuration per ID, in any order" },
+      ],
+    },
+  ],
+  notCompared: {
+    grantFullControl: "compared with acl: one PutBucketAcl sets both",
+    grantRead: "compared with acl: one PutBucketAcl sets both",
+    grantReadACP: "compared with acl: one PutBucketAcl sets both",
+    grantWrite: "compared with acl: one PutBucketAcl sets both",
+    grantWriteACP: "compared with acl: one PutBucketAcl sets both",
+    objectLockEnabledForBucket: "compared with objectLockConfiguration",
+    objectOwnership: "compared as ownershipControls, which it stands for while that is not set",
+  },
+} as const satisfies DeclaredFieldGroups;
 
 /** The AWS member (or attribute) name of each spec field. */
 export const bucketAwsNames = {

@@ -2,6 +2,7 @@
 // Do not edit: change the declaration and run `npm run generate`.
 import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
+import type { DeclaredFieldGroups } from "../../declared-drift.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
@@ -254,6 +255,58 @@ export const topicDeclared = {
     "ValidationError",
   ],
 } as const;
+
+/**
+ * From the declaration: the create call, which call changes (and reads back) each group of
+ * fields after creation, in the order updates apply them, and how each field compares for
+ * drift (src/services/declared-drift.ts); the fields never compared, and why.
+ */
+export const topicFieldGroups = {
+  create: "CreateTopic",
+  groups: [
+    {
+      set: "SetTopicAttributes",
+      read: "GetTopicAttributes",
+      fields: [
+        { field: "displayName", absent: "none", form: "value" },
+        { field: "policy", absent: "kept", form: "document" },
+        { field: "deliveryPolicy", absent: "kept", form: "document" },
+        { field: "kmsMasterKeyID", absent: "none", form: "value" },
+        { field: "contentBasedDeduplication", absent: "none", default: "false", form: "boolean" },
+        { field: "fifoThroughputScope", absent: "kept", form: "value" },
+        { field: "signatureVersion", absent: "kept", form: "value" },
+        { field: "tracingConfig", absent: "kept", form: "value" },
+        { field: "applicationSuccessFeedbackRoleARN", absent: "none", form: "value" },
+        { field: "applicationFailureFeedbackRoleARN", absent: "none", form: "value" },
+        { field: "firehoseSuccessFeedbackRoleARN", absent: "none", form: "value" },
+        { field: "firehoseFailureFeedbackRoleARN", absent: "none", form: "value" },
+        { field: "httpSuccessFeedbackRoleARN", absent: "none", form: "value" },
+        { field: "httpFailureFeedbackRoleARN", absent: "none", form: "value" },
+        { field: "lambdaSuccessFeedbackRoleARN", absent: "none", form: "value" },
+        { field: "lambdaFailureFeedbackRoleARN", absent: "none", form: "value" },
+        { field: "sqsSuccessFeedbackRoleARN", absent: "none", form: "value" },
+        { field: "sqsFailureFeedbackRoleARN", absent: "none", form: "value" },
+        { field: "applicationSuccessFeedbackSampleRate", absent: "kept", form: "number" },
+        { field: "firehoseSuccessFeedbackSampleRate", absent: "kept", form: "number" },
+        { field: "httpSuccessFeedbackSampleRate", absent: "kept", form: "number" },
+        { field: "lambdaSuccessFeedbackSampleRate", absent: "kept", form: "number" },
+        { field: "sqsSuccessFeedbackSampleRate", absent: "kept", form: "number" },
+      ],
+    },
+    {
+      set: "PutDataProtectionPolicy",
+      read: "GetDataProtectionPolicy",
+      fields: [{ field: "dataProtectionPolicy", absent: "kept", form: "document" }],
+    },
+    {
+      set: "TagResource",
+      read: "ListTagsForResource",
+      remove: "UntagResource",
+      fields: [{ field: "tags", absent: "none", form: "tags" }],
+    },
+  ],
+  notCompared: {},
+} as const satisfies DeclaredFieldGroups;
 
 /** The AWS member (or attribute) name of each spec field. */
 export const topicAwsNames = {

@@ -2,6 +2,7 @@
 // Do not edit: change the declaration and run `npm run generate`.
 import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
+import type { DeclaredFieldGroups } from "../../declared-drift.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
@@ -146,6 +147,49 @@ export const queueDeclared = {
     "KmsInvalidKeyUsage",
   ],
 } as const;
+
+/**
+ * From the declaration: the create call, which call changes (and reads back) each group of
+ * fields after creation, in the order updates apply them, and how each field compares for
+ * drift (src/services/declared-drift.ts); the fields never compared, and why.
+ */
+export const queueFieldGroups = {
+  create: "CreateQueue",
+  groups: [
+    {
+      set: "SetQueueAttributes",
+      read: "GetQueueAttributes",
+      fields: [
+        { field: "delaySeconds", absent: "kept", form: "number" },
+        { field: "maximumMessageSize", absent: "kept", form: "number" },
+        { field: "messageRetentionPeriod", absent: "kept", form: "number" },
+        { field: "receiveMessageWaitTimeSeconds", absent: "kept", form: "number" },
+        { field: "visibilityTimeout", absent: "kept", form: "number" },
+        { field: "policy", absent: "none", form: "document" },
+        { field: "redrivePolicy", absent: "none", form: "document" },
+        {
+          field: "redriveAllowPolicy",
+          absent: "none",
+          default: '{"redrivePermission":"allowAll"}',
+          form: "document",
+        },
+        { field: "contentBasedDeduplication", absent: "none", default: "false", form: "boolean" },
+        { field: "deduplicationScope", absent: "kept", form: "value" },
+        { field: "fifoThroughputLimit", absent: "kept", form: "value" },
+        { field: "kmsMasterKeyID", absent: "none", form: "value" },
+        { field: "kmsDataKeyReusePeriodSeconds", absent: "kept", form: "number" },
+        { field: "sqsManagedSSEEnabled", absent: "kept", form: "boolean" },
+      ],
+    },
+    {
+      set: "TagQueue",
+      read: "ListQueueTags",
+      remove: "UntagQueue",
+      fields: [{ field: "tags", absent: "none", form: "tags" }],
+    },
+  ],
+  notCompared: {},
+} as const satisfies DeclaredFieldGroups;
 
 /** The AWS member (or attribute) name of each spec field. */
 export const queueAwsNames = {

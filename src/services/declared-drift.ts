@@ -1,0 +1,182 @@
+// The drift comparison every kind gets from its declaration (DESIGN §7): the generated
+// `<prefix>FieldGroups` says, field by field in the order updates apply them, what leaving the
+// field out means and in which form spec and AWS compare (src/codegen/declaration.ts DriftForm).
+// A kind adds hooks only for its genuine quirks (RDS's one-way engine version, DynamoDB's
+// indexes); the types make a hook for each field declared `custom`, and nothing else. Pure.
+import {
+  canonicalBoolean,
+  canonicalDocument,
+  canonicalNumber,
+  canonicalSet,
+  canonicalTags,
+  canonicalValue,
+  numberFromText,
+  sameJson,
+} from "./canonical-forms.ts";
+import type { FieldDifferenceOf } from "./field-drift.ts";
+
+/**
+ * How the spec's and AWS's values of a compared field are brought to one form before they are
+ * compared (src/services/declared-drift.ts): equal forms are no drift.
+ * - `value`: member by member; members left out, empty text and empty lists are none.
+ * - `document`: JSON text (a policy): whitespace, key order and numbers written as text ignored.
+ * - `number`: a number, or one written as text ("030" is 30).
+ * - `boolean`: a boolean, or one written as text ("True" is true).
+ * - `set`: a list whose order and repeats do not matter.
+ * - `caseInsensitive`: text AWS stores in its own case.
+ * - `tags`: a tag map or list, without the controller's ownership tags (DESIGN §3.5).
+ */
+export type DriftForm = "value" | "document" | "number" | "boolean" | "set" | "caseInsensitive" | "tags";
+
+/**
+ * What leaving a compared field out of the spec means: `none` (AWS's value is drift unless it is
+ * none, or the field's default) or `kept` (never drift until the spec sets it). Declarations
+ * default to `kept` for late-initialised fields (the spec gets AWS's value), else `none`.
+ */
+export type Absence = "none" | "kept";
+
+/** A scalar a field's default may be: the value AWS takes when a side has none. */
+export type DefaultValue = string | number | boolean;
+
+export interface DeclaredField {
+  readonly field: string;
+  readonly absent: Absence;
+  /** What AWS's silence (or the spec's, when absent is none) means: SQS's "false", DynamoDB's STANDARD. */
+  readonly default?: DefaultValue;
+  readonly form: DriftForm;
+  /** Why the kind compares it with a hook of its own. */
+  readonly custom?: string;
+}
+
+export interface DeclaredGroup {
+  /** The AWS call that changes the group's fields after creation. */
+  readonly set: string;
+  readonly read: string;
+  /** The call that removes them, where removing is not `set` with the none value. */
+  readonly remove?: string;
+  readonly fields: readonly DeclaredField[];
+}
+
+/** A kind's generated `<prefix>FieldGroups`. */
+export interface DeclaredFieldGroups {
+  readonly create: string;
+  readonly groups: readonly DeclaredGroup[];
+  readonly notCompared: Readonly<Record<string, string>>;
+}
+
+type FieldsOf<G extends DeclaredFieldGroups> = G["groups"][number]["fields"][number];
+/** The spec names of a kind's compared fields. */
+export type ComparedField<G extends DeclaredFieldGroups> = FieldsOf<G>["field"];
+/** The spec names of the fields the declaration gives to a hook. */
+export type CustomField<G extends DeclaredFieldGroups> = Extract<FieldsOf<G>, { custom: string }>["field"];
+
+/** Whether spec and AWS agree on a field, as the kind's hook judges. */
+export type EqualHook<Fields> = (desired: Fields, observed: Fields) => boolean;
+
+/** The compared fields in the order updates apply them. */
+export function comparedFields<G extends DeclaredFieldGroups>(declared: G): ComparedField<G>[] {
+  return declared.groups.flatMap((g) => g.fields.map((f) => f.field)) as ComparedField<G>[];
+}
+
+/** The spec names of the fields the call `S` changes. */
+export type FieldSetBy<G extends DeclaredFieldGroups, S extends string> = Extract<
+  G["groups"][number],
+  { set: S }
+>["fields"][number]["field"];
+
+/** The fields of the group that `set` changes, in order. */
+export function fieldsSetBy<G extends DeclaredFieldGroups, S extends G["groups"][number]["set"]>(
+  declared: G,
+  set: S,
+): FieldSetBy<G, S>[] {
+  const group = declared.groups.find((g) => g.set === set);
+  if (group === undefined) throw new Error(`no field group is changed by ${set}`);
+  return group.fields.map((f) => f.field) as FieldSetBy<G, S>[];
+}
+
+/** How a compared field compares (its declared absence, default and form). */
+export function ruleOf<G extends DeclaredFieldGroups>(declared: G, field: ComparedField<G>): DeclaredField {
+  const rule = declared.groups.flatMap((g) => g.fields).find((f) => f.field === field);
+  if (rule === undefined) throw new Error(`spec.${field} is no compared field`);
+  return rule;
+}
+
+/** The call that changes a compared field after creation. */
+export function callSetting(declared: DeclaredFieldGroups, field: string): string | undefined {
+  return declared.groups.find((g) => g.fields.some((f) => f.field === field))?.set;
+}
+
+/**
+ * What an attribute map (SQS's, SNS's) is sent for a field the spec leaves out: nothing for a
+ * kept field (AWS keeps its value), its default, or "" (none).
+ */
+export function attributeWhenAbsent(rule: DeclaredField): string | undefined {
+  return rule.absent === "kept" ? undefined : String(rule.default ?? "");
+}
+
+/**
+ * The drift comparison of a kind: the compared fields (in order) that differ between the spec
+ * (`desired`) and AWS's value in spec form (`observed`).
+ */
+export function declaredDrift<Fields extends object, G extends DeclaredFieldGroups>(
+  declared: G,
+  hooks: { readonly [K in CustomField<G>]: EqualHook<Fields> },
+): (desired: Fields, observed: Fields) => FieldDifferenceOf<ComparedField<G>>[] {
+  const rules = declared.groups.flatMap((g) => g.fields);
+  const hookOf = hooks as Readonly<Record<string, EqualHook<Fields>>>;
+  for (const rule of rules) {
+    if (rule.custom !== undefined && typeof hookOf[rule.field] !== "function")
+      throw new Error(`spec.${rule.field} is declared custom but has no hook`);
+  }
+  return (desired, observed) => {
+    const out: FieldDifferenceOf<ComparedField<G>>[] = [];
+    for (const rule of rules) {
+      const d = (desired as Record<string, unknown>)[rule.field];
+      const o = (observed as Record<string, unknown>)[rule.field];
+      const hook = rule.custom === undefined ? undefined : hookOf[rule.field];
+      const equal = hook === undefined ? sameByRule(rule, d, o) : hook(desired, observed);
+      if (!equal) {
+        out.push({
+          field: rule.field as ComparedField<G>,
+          path: `spec.${rule.field}`,
+          desired: d,
+          observed: o,
+        });
+      }
+    }
+    return out;
+  };
+}
+
+/** Whether two values of a field are the same, by the field's declared absence and form. */
+export function sameByRule(
+  rule: Pick<DeclaredField, "absent" | "default" | "form">,
+  desired: unknown,
+  observed: unknown,
+): boolean {
+  if (desired === undefined && rule.absent === "kept") return true;
+  return sameJson(
+    canonicalForm(rule.form, desired ?? rule.default),
+    canonicalForm(rule.form, observed ?? rule.default),
+  );
+}
+
+/** A value in the form it compares in (see DriftForm). */
+export function canonicalForm(form: DriftForm, value: unknown): unknown {
+  switch (form) {
+    case "value":
+      return canonicalValue(value) ?? null;
+    case "document":
+      return canonicalDocument(typeof value === "string" ? value : undefined, numberFromText);
+    case "number":
+      return canonicalNumber(value) ?? null;
+    case "boolean":
+      return canonicalBoolean(value) ?? null;
+    case "set":
+      return canonicalSet(value);
+    case "caseInsensitive":
+      return typeof value === "string" && value !== "" ? value.toLowerCase() : null;
+    case "tags":
+      return canonicalTags(value);
+  }
+}
