@@ -9,6 +9,8 @@ export const resourceAnnotations = {
   region: "services.k8s.aws/region",
   deletionPolicy: "services.k8s.aws/deletion-policy",
   adoptionPolicy: "services.k8s.aws/adoption-policy",
+  /** ACK's: what names the AWS object to adopt when the resource has no spec (a JSON object). */
+  adoptionFields: "services.k8s.aws/adoption-fields",
   readOnly: "services.k8s.aws/read-only",
   /** Picks one of several matching IAMRoleSelectors by name (DESIGN §3.1.2). */
   iamRoleSelector: "services.k8s.aws/iam-role-selector",
@@ -123,6 +125,35 @@ export function parseAdoptionPolicy(value: string): ParseResult<AdoptionPolicy> 
       );
 }
 
+/**
+ * ACK's adoption fields: a JSON object of strings naming the AWS object to adopt, such as
+ * `{"name": "my-bucket"}` (which keys a kind takes is the kind's: src/controller/adoption-seed.ts).
+ */
+export function parseAdoptionFields(value: string): ParseResult<Readonly<Record<string, string>>> {
+  const annotation = resourceAnnotations.adoptionFields;
+  const example = 'write a JSON object of strings, e.g. {"name": "my-bucket"}';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return fail(annotation, value, `is not JSON; ${example}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    return fail(annotation, value, `is not a JSON object; ${example}`);
+  }
+  const entries = Object.entries(parsed);
+  if (entries.length === 0) return fail(annotation, value, `names no field; ${example}`);
+  const notText = entries.filter(([, v]) => typeof v !== "string" || v === "").map(([k]) => k);
+  if (notText.length > 0) {
+    return fail(
+      annotation,
+      value,
+      `has values that are not non-empty strings (${notText.join(", ")}); ${example}`,
+    );
+  }
+  return ok(Object.fromEntries(entries) as Record<string, string>);
+}
+
 export function parseReadOnly(value: string): ParseResult<boolean> {
   const v = value.trim();
   if (v === "true") return ok(true);
@@ -169,6 +200,7 @@ export interface ResourceSettings {
   readonly region?: string;
   readonly deletionPolicy?: DeletionPolicy;
   readonly adoptionPolicy?: AdoptionPolicy;
+  readonly adoptionFields?: Readonly<Record<string, string>>;
   readonly readOnly?: boolean;
   readonly iamRoleSelector?: string;
   readonly ownerAccountID?: string;
@@ -235,6 +267,7 @@ export function readResourceAnnotations(annotations: Annotations): AnnotationsRe
     parseDeletionPolicy(resourceAnnotations.deletionPolicy, v),
   );
   c.take("adoptionPolicy", a[resourceAnnotations.adoptionPolicy], parseAdoptionPolicy);
+  c.take("adoptionFields", a[resourceAnnotations.adoptionFields], parseAdoptionFields);
   c.take("readOnly", a[resourceAnnotations.readOnly], parseReadOnly);
   c.take("iamRoleSelector", a[resourceAnnotations.iamRoleSelector], parseIamRoleSelectorName);
   c.take("ownerAccountID", a[resourceAnnotations.ownerAccountId], (v) =>

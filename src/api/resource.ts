@@ -61,7 +61,9 @@ export function resourceObjectSchema<
   return z.object({
     ...typeMetaShape(apiVersionOf(kind), kind.kind),
     metadata: objectMetaSchema,
-    spec,
+    // Optional, as in ACK: an adoption by services.k8s.aws/adoption-fields has no spec until
+    // the controller writes AWS's configuration as the spec (src/controller/adoption-seed.ts).
+    spec: spec.optional(),
     status: status.optional(),
   });
 }

@@ -23,6 +23,7 @@ describe("deletion policy: resource annotation > namespace <service>.services.k8
       deletionPolicy: "delete",
       deletionPolicySource: "--deletion-policy",
       adoptionPolicy: null,
+      adoptionFields: null,
       readOnly: false,
     });
     assert.equal(ok({}, {}, "s3", "retain").deletionPolicy, "retain");
@@ -136,8 +137,26 @@ describe("adoption policy and read-only", () => {
         deletionPolicy: "retain",
         deletionPolicySource: `annotation ${resourceKey}`,
         adoptionPolicy: "adopt-or-create",
+        adoptionFields: null,
         readOnly: true,
       },
+    );
+  });
+});
+
+describe("adoption fields", () => {
+  test("parsed with the policies; an invalid value names the annotation and the fix", () => {
+    const ok = readPolicies(
+      { "services.k8s.aws/adoption-policy": "adopt", "services.k8s.aws/adoption-fields": '{"name": "b"}' },
+      undefined,
+      "s3",
+      "delete",
+    );
+    assert.deepEqual(ok.ok && ok.value.adoptionFields, { name: "b" });
+    const bad = readPolicies({ "services.k8s.aws/adoption-fields": "name=b" }, undefined, "s3", "delete");
+    assert.match(
+      bad.ok ? "" : bad.error,
+      /annotation services\.k8s\.aws\/adoption-fields: "name=b" is not JSON/,
     );
   });
 });

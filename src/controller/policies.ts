@@ -1,10 +1,11 @@
 // The per-resource policies ACK reads from annotations (pure): deletion policy (resource
 // annotation > namespace `<service>.services.k8s.aws/deletion-policy` > `--deletion-policy`),
-// adoption policy and read-only. An invalid value is an error naming the annotation and the fix,
+// adoption policy and fields, and read-only. An invalid value is an error naming the annotation and the fix,
 // never a silent default: a typo in "retain" must not delete a bucket.
 import {
   type AdoptionPolicy,
   type DeletionPolicy,
+  parseAdoptionFields,
   parseAdoptionPolicy,
   parseDeletionPolicy,
   parseReadOnly,
@@ -19,6 +20,8 @@ export interface ResourcePolicies {
   /** Where the deletion policy came from, for messages ("annotation ...", "--deletion-policy"). */
   readonly deletionPolicySource: string;
   readonly adoptionPolicy: AdoptionPolicy | null;
+  /** ACK's adoption fields: what names the object to adopt when the resource has no spec. */
+  readonly adoptionFields: Readonly<Record<string, string>> | null;
   readonly readOnly: boolean;
 }
 
@@ -55,6 +58,14 @@ export function readPolicies(
     adoptionPolicy = r.value;
   }
 
+  let adoptionFields: Readonly<Record<string, string>> | null = null;
+  const rawFields = resource?.[resourceAnnotations.adoptionFields];
+  if (rawFields !== undefined) {
+    const r = parseAdoptionFields(rawFields);
+    if (!r.ok) return { ok: false, error: r.error };
+    adoptionFields = r.value;
+  }
+
   let readOnly = false;
   const rawReadOnly = resource?.[resourceAnnotations.readOnly];
   if (rawReadOnly !== undefined) {
@@ -62,5 +73,8 @@ export function readPolicies(
     if (!r.ok) return { ok: false, error: r.error };
     readOnly = r.value;
   }
-  return { ok: true, value: { deletionPolicy, deletionPolicySource, adoptionPolicy, readOnly } };
+  return {
+    ok: true,
+    value: { deletionPolicy, deletionPolicySource, adoptionPolicy, adoptionFields, readOnly },
+  };
 }

@@ -64,6 +64,8 @@ export interface SyncInput {
   readonly pending?: PendingCreate | undefined;
   /** Why status.intent was not taken as this object's own (create-intent.ts), for messages. */
   readonly ignoredIntent?: string | undefined;
+  /** The object has no spec, only adoption fields naming the AWS object (adoption-seed.ts). */
+  readonly seeded?: boolean;
 }
 
 export function planSync(i: SyncInput): SyncPlan {
@@ -79,7 +81,9 @@ export function planSync(i: SyncInput): SyncPlan {
     if (i.readOnly || i.adoptionPolicy === "adopt") {
       const why = i.readOnly
         ? `it is read-only (${resourceAnnotations.readOnly})`
-        : `its adoption policy is adopt (${resourceAnnotations.adoptionPolicy})`;
+        : i.seeded
+          ? `this object has no spec, only ${resourceAnnotations.adoptionFields} naming what to adopt`
+          : `its adoption policy is adopt (${resourceAnnotations.adoptionPolicy})`;
       return fail(
         "recoverable",
         "NotFound",

@@ -9,7 +9,7 @@ import type { CredentialService } from "../credentials/service.ts";
 import type { ResourceRef } from "../credentials/types.ts";
 import type { Decision } from "../resolver/types.ts";
 import type { ServiceError } from "./service-error.ts";
-import type { Observation, ServiceModule } from "./service-module.ts";
+import type { Observation, ParseResult, ServiceModule } from "./service-module.ts";
 
 /** An SDK client that says which region it acts in (every AWS SDK v3 client does). */
 interface RegionalSdkClient extends Destroyable {
@@ -137,4 +137,40 @@ export function errorReporting<Spec extends object, E extends ServiceError>(
     isTerminal: (err) => isServiceError(err) && err.terminal,
     describeError: (err, spec) => (isServiceError(err) ? err : classifyReading(err, spec)).message,
   };
+}
+
+/**
+ * An adoption seed (ServiceModule.adoptionSeed) from an AWS address ACK's adoption fields give
+ * (a queue's URL, a topic's ARN): the spec naming the object, unless the address is no such
+ * address or names another account or region than the resource's decision. An adoption must
+ * never pull another account's object into this one.
+ */
+export function seedFromAddress(
+  key: string,
+  address: string,
+  located:
+    | { readonly account: string; readonly region?: string | undefined; readonly name: string }
+    | undefined,
+  identifierField: string,
+  at: { readonly region: string; readonly account: string | null },
+): ParseResult<Record<string, unknown>> {
+  if (located === undefined || located.name === "") {
+    return {
+      ok: false,
+      message: `${key} ${JSON.stringify(address)} is not one; write the ${key} AWS reports`,
+    };
+  }
+  if (at.account !== null && located.account !== at.account) {
+    return {
+      ok: false,
+      message: `${key} names account ${located.account}, but this resource acts in account ${at.account}: an adoption never takes another account's object`,
+    };
+  }
+  if (located.region !== undefined && at.region !== "" && located.region !== at.region) {
+    return {
+      ok: false,
+      message: `${key} names region ${located.region}, but this resource acts in ${at.region}: set services.k8s.aws/region or adopt the object in its region`,
+    };
+  }
+  return { ok: true, value: { [identifierField]: located.name } };
 }

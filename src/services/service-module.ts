@@ -17,6 +17,8 @@ export type ParseResult<T> =
       readonly message: string;
       /** Where the problems are, below the root ("spec"): to show the values refused. */
       readonly paths?: readonly (readonly PropertyKey[])[];
+      /** One message per problem, beside its path in `paths`. */
+      readonly issues?: readonly string[];
     };
 
 /** parseSpec for a kind whose spec is one zod schema: errors name the field as the apiserver would. */
@@ -32,13 +34,14 @@ export function parseStatusWith(schema: z.ZodType): (status: unknown) => ParseRe
 function parseAt<T>(schema: z.ZodType<T>, root: string): (value: unknown) => ParseResult<T> {
   return (value) => {
     const r = schema.safeParse(value);
-    return r.success
-      ? { ok: true, value: r.data }
-      : {
-          ok: false,
-          message: describeIssues(r.error, [root]).join("; "),
-          paths: r.error.issues.map((issue) => issue.path),
-        };
+    if (r.success) return { ok: true, value: r.data };
+    const issues = describeIssues(r.error, [root]);
+    return {
+      ok: false,
+      message: issues.join("; "),
+      paths: r.error.issues.map((issue) => issue.path),
+      issues,
+    };
   };
 }
 
@@ -98,6 +101,17 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
   identifier(spec: Spec): string;
   /** The spec field that holds it, for messages ("choose another spec.queueName"). */
   readonly identifierField: string;
+  /**
+   * The spec that names the object ACK's `services.k8s.aws/adoption-fields` point at, for a
+   * resource with no spec (src/controller/adoption-seed.ts). Optional: by default the fields
+   * must hold the identifier field (`{"name": "my-bucket"}`). Kinds whose ACK key is something
+   * else (a queue's URL, a topic's ARN) say how it names the object, and refuse one that names
+   * another account or region than `at`.
+   */
+  adoptionSeed?(
+    fields: Readonly<Record<string, string>>,
+    at: { readonly region: string; readonly account: string | null },
+  ): ParseResult<Record<string, unknown>>;
   /**
    * What AWS has under the spec's name in the client's account. Where names are global (S3), a
    * name another account owns is `found: false` with `heldElsewhere` — never an error the

@@ -18,9 +18,11 @@ import {
   PutBucketVersioningCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
+import { parse as parseYaml } from "yaml";
 import { accountsHolding, bucketTagsIn, s3As as harnessS3As } from "../../src/local-stack/accounts.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
 import { patchTypes } from "../../src/runtime/kube-client.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import {
   bucket,
   bucketPath,
@@ -231,6 +233,63 @@ test("adopt for a bucket that does not exist: not created; the condition names t
   assert.equal(b.status?.ackResourceMetadata, undefined);
   assert.deepEqual(await holders(name), []);
   assert.equal(await createRequests(name), 0);
+});
+
+// ---- adoption without a spec (ACK's adoption-fields) ----
+
+/** A manifest as written in YAML (ACK's e2e manifests are). */
+const applyYaml = (text: string): Promise<void> => e2e.apply([parseYaml(text) as KubeObject]);
+
+test("ACK's bucket_adopt.yaml: no spec, adoption-fields name an untagged bucket — adopted as it is, AWS's configuration written as the spec, then managed", async () => {
+  const name = "ack-adopt-fields";
+  await createOutOfBand(X, name, { owner: "data-team" }, "Enabled");
+  // ACK's e2e manifest (s3-controller test/e2e/resources/bucket_adopt.yaml), its variables filled in.
+  await applyYaml(`apiVersion: s3.services.k8s.aws/v1alpha1
+kind: Bucket
+metadata:
+  name: ack-adopt
+  namespace: adopt
+  annotations:
+    services.k8s.aws/adoption-policy: adopt
+    services.k8s.aws/adoption-fields: "{\\"name\\": \\"${name}\\"}"
+    services.k8s.aws/deletion-policy: retain
+`);
+  const b = await conditionAtGeneration("adopt", "ack-adopt", "ACK.ResourceSynced", "True", 2);
+  assert.equal(b.spec?.["name"], name, "the spec names the adopted bucket");
+  assert.deepEqual(b.spec?.["versioning"], { status: "Enabled" }, "spec.versioning comes from AWS");
+  assert.deepEqual(tagSet(b.spec), [{ key: "owner", value: "data-team" }], "spec.tagging comes from AWS");
+  assert.equal(b.status?.ackResourceMetadata?.ownerAccountID, X);
+  assert.equal(await ownerUidIn(X, name), b.metadata.uid, "tagged as this object's");
+  assert.equal(await createRequests(name), 1, "nothing created");
+  await eventFor("adopt", "ack-adopt", "Adopted");
+
+  // As ACK's test goes on: the adopted resource is managed, a spec change reaches AWS.
+  await patch(bucketPath("adopt", "ack-adopt"), { spec: { versioning: { status: "Suspended" } } });
+  await conditionAtGeneration("adopt", "ack-adopt", "ACK.ResourceSynced", "True", 3);
+  assert.equal(await versioningIn(X, name), "Suspended");
+});
+
+test("no spec, adoption-fields naming another object's bucket: refused, nothing written to it or to the spec", async () => {
+  await e2e.apply([bucket("adopt", "owned")]);
+  const owner = await waitForCondition(e2e.kube, "adopt", "owned", "ACK.ResourceSynced", "True");
+  const name = "adopt-owned";
+  await applyYaml(`apiVersion: s3.services.k8s.aws/v1alpha1
+kind: Bucket
+metadata:
+  name: grab
+  namespace: adopt-create
+  annotations:
+    services.k8s.aws/adoption-policy: adopt
+    services.k8s.aws/adoption-fields: '{"name": "${name}"}'
+`);
+  const b = await waitForCondition(e2e.kube, "adopt-create", "grab", "ACK.Terminal", "True", "NameTaken");
+  assert.match(
+    condition(b, "ACK.Terminal")?.message ?? "",
+    /never updates, adopts or deletes another object's/,
+  );
+  assert.equal(b.spec, undefined, "no spec written");
+  assert.equal(await ownerUidIn(X, name), owner.metadata.uid, "still the owner's");
+  assert.equal(await createRequests(name), 1);
 });
 
 // ---- adopt-or-create ----

@@ -44,7 +44,7 @@ async function convergeLocked<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
   a: Attempt,
   conn: Connection<Client>,
-  { spec: specIn, inputs: inputsIn, policies }: Prepared<Spec>,
+  { spec: specIn, inputs: inputsIn, policies, seeded }: Prepared<Spec>,
   target: Target,
 ): Promise<Outcome> {
   let spec = specIn;
@@ -59,11 +59,16 @@ async function convergeLocked<Spec extends object, Observed, Client>(
   let plan = planSync({
     found,
     readOnly: policies.readOnly,
-    adoptionPolicy: policies.adoptionPolicy,
+    // With no spec there is nothing to create or to bring AWS to: only AWS's object, adopted as it is.
+    adoptionPolicy: seeded ? "adopt" : policies.adoptionPolicy,
     target,
     pending: pendingCreate(intent, target, readAt, env.intentWindowMs),
     ignoredIntent: recorded.kind === "ignored" ? recorded.why : undefined,
+    seeded,
   });
+  // Already ours (tagged by an adoption whose spec write did not happen): adopt it again, never
+  // "update" AWS to a seed that names it only.
+  if (seeded && plan.do === "update") plan = { do: "adopt", strict: true };
   let extraStatus: Readonly<Record<string, unknown>> = {};
 
   if (plan.do === "awaitCreate") {

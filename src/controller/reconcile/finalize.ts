@@ -31,8 +31,9 @@ export async function finalize<Spec extends object, Observed, Client>(
     if (plan.state.kind === "terminal") return failed(plan.state);
     return failed(plan.state, plan.requeue ? env.waitRequeueMs : "none");
   }
-  const spec = specOf(env, a);
-  if (isOutcome(spec)) return spec;
+  const given = specOf(env, a, policies);
+  if (isOutcome(given)) return given;
+  const { spec } = given;
   const conn = await connectInRecordedAccount(env, a, true);
   if (isOutcome(conn)) return conn;
   const target = targetOf(env, spec, conn.account, a.decision.region ?? "");

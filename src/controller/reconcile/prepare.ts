@@ -4,6 +4,7 @@
 // the policies and the spec the same way.
 import { noSecrets, type SecretValues } from "../../services/service-module.ts";
 import { syncStateForDecision } from "../ack-conditions.ts";
+import { adoptionSeed } from "../adoption-seed.ts";
 import { type ResourcePolicies, readPolicies } from "../policies.ts";
 import {
   appliedSecretsField,
@@ -28,6 +29,8 @@ export interface Prepared<Spec> {
   readonly region: string;
   readonly policies: ResourcePolicies;
   readonly spec: Spec;
+  /** The object has no spec: `spec` only names the AWS object to adopt (adoption-seed.ts). */
+  readonly seeded: boolean;
   readonly inputs: Inputs;
 }
 
@@ -50,8 +53,9 @@ export async function prepare<Spec extends object, Observed, Client>(
   }
   const policies = policiesOf(env, a);
   if (isOutcome(policies)) return policies;
-  const spec = specOf(env, a);
-  if (isOutcome(spec)) return spec;
+  const given = specOf(env, a, policies);
+  if (isOutcome(given)) return given;
+  const { spec, seeded } = given;
   const inputs = await inputsOf(env, a, spec);
   if (isOutcome(inputs)) return inputs;
   // Before anything is made in AWS, so that a deletion cannot pass it by (not for read-only:
@@ -61,7 +65,7 @@ export async function prepare<Spec extends object, Observed, Client>(
     a.obj = await env.store.addFinalizer(a.obj, env.finalizer, a.call.signal);
     if (a.obj !== before) env.selfWrites?.record(a.key, a.obj);
   }
-  return { region, policies, spec, inputs };
+  return { region, policies, spec, seeded, inputs };
 }
 
 export function policiesOf<Spec extends object, Observed, Client>(
@@ -78,12 +82,31 @@ export function policiesOf<Spec extends object, Observed, Client>(
   return failed({ kind: "terminal", reason: "InvalidAnnotation", message: r.error });
 }
 
+/**
+ * The spec as the module parses it; for an object with no spec, the seed that names the AWS
+ * object its adoption fields point at (adoption-seed.ts), or why there is none.
+ */
 export function specOf<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
   a: Attempt,
-): Spec | Outcome {
-  const r = env.module.parseSpec(a.obj.spec);
-  if (r.ok) return r.value;
+  policies: ResourcePolicies,
+): { readonly spec: Spec; readonly seeded: boolean } | Outcome {
+  const given = a.obj.spec;
+  if (
+    given === undefined ||
+    given === null ||
+    (typeof given === "object" && Object.keys(given).length === 0)
+  ) {
+    const seed = adoptionSeed(env.module, policies, {
+      region: a.decision.region ?? "",
+      account: a.decision.account,
+    });
+    if (!seed.ok) return failed({ kind: "terminal", reason: "InvalidSpec", message: seed.message });
+    // Only what names the object: converge adopts it strictly and writes AWS's spec.
+    return { spec: seed.value as Spec, seeded: true };
+  }
+  const r = env.module.parseSpec(given);
+  if (r.ok) return { spec: r.value, seeded: false };
   return failed({ kind: "terminal", reason: "InvalidSpec", message: r.message });
 }
 

@@ -505,3 +505,96 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
 function ownerOf(name: string) {
   return { kind: "Widget", namespace: ns, name, uid: `uid-${name}` };
 }
+
+describe("adoption without a spec (ACK's adoption-fields)", () => {
+  const adopting = (name: string, fields: Record<string, string> | null = { name }) => {
+    const obj = widgetObject(
+      name,
+      {},
+      {
+        metadata: {
+          name,
+          namespace: ns,
+          annotations: {
+            [resourceAnnotations.adoptionPolicy]: "adopt-or-create",
+            ...(fields === null ? {} : { [resourceAnnotations.adoptionFields]: JSON.stringify(fields) }),
+          },
+        },
+      },
+    );
+    delete (obj as { spec?: unknown }).spec;
+    return obj;
+  };
+  const untagged = (cloud: FakeCloud, name: string, tags: Record<string, string> = { team: "data" }) =>
+    cloud.widgets.set(name, { name, size: 4, tags, region, createdAt: start });
+
+  test("the object the fields name is adopted as it is: tagged as this object's, AWS's configuration becomes the spec", async () => {
+    const s = setup();
+    untagged(s.cloud, "old");
+    s.store.apply(adopting("old"));
+    assert.deepEqual(await s.reconcile("old"), {});
+    assert.deepEqual(s.cloud.calls, ["read", "claim"], "nothing created; no update towards a seed");
+    const obj = s.stored("old");
+    assert.deepEqual(obj?.spec, { name: "old", size: 4 }, "the spec is AWS's");
+    assert.equal(s.cloud.widgets.get("old")?.tags[ownershipTagKeys.ownerUid], obj?.metadata.uid);
+    assert.equal(s.cloud.widgets.get("old")?.size, 4, "AWS unchanged");
+    assert.equal(condition(obj, "ACK.ResourceSynced")?.status, "True");
+    assert.ok(s.reasons().includes("Adopted"));
+  });
+
+  test("already tagged as this object's (the spec write did not happen): adopted again, never updated to the seed", async () => {
+    const s = setup();
+    s.store.apply(adopting("mine"));
+    const uid = s.stored("mine")?.metadata.uid ?? "";
+    untagged(s.cloud, "mine", {
+      [ownershipTagKeys.ownerUid]: uid,
+      [ownershipTagKeys.namespace]: ns,
+    });
+    assert.deepEqual(await s.reconcile("mine"), {});
+    assert.ok(!s.cloud.calls.includes("create"));
+    assert.deepEqual(s.stored("mine")?.spec, { name: "mine", size: 4 });
+  });
+
+  test("nothing under the name: not created (adopt-or-create has no spec to create from); the condition says why", async () => {
+    const s = setup();
+    s.store.apply(adopting("absent"));
+    await s.reconcile("absent").catch(() => undefined);
+    assert.deepEqual(s.cloud.calls, ["read"]);
+    const c = condition(s.stored("absent"), "ACK.Recoverable");
+    assert.equal(c?.reason, "NotFound");
+    assert.match(c?.message ?? "", /no spec, only services\.k8s\.aws\/adoption-fields/);
+  });
+
+  test("another object's widget: refused, untouched", async () => {
+    const s = setup();
+    untagged(s.cloud, "theirs", {
+      [ownershipTagKeys.ownerUid]: "someone-else",
+      [ownershipTagKeys.namespace]: "other",
+    });
+    s.store.apply(adopting("theirs"));
+    await s.reconcile("theirs").catch(() => undefined);
+    assert.deepEqual(s.cloud.calls, ["read"]);
+    assert.equal(condition(s.stored("theirs"), "ACK.Terminal")?.reason, "NameTaken");
+    assert.equal(s.cloud.widgets.get("theirs")?.tags[ownershipTagKeys.ownerUid], "someone-else");
+  });
+
+  test("no spec and no adoption fields, or fields that name nothing: Terminal naming the annotations, nothing in AWS", async () => {
+    const s = setup();
+    s.store.apply(adopting("bare", null));
+    await s.reconcile("bare").catch(() => undefined);
+    const bare = condition(s.stored("bare"), "ACK.Terminal");
+    assert.equal(bare?.reason, "InvalidSpec");
+    assert.match(
+      bare?.message ?? "",
+      /has no spec: give it one, or adopt .* services\.k8s\.aws\/adoption-fields: \{"name"/,
+    );
+
+    s.store.apply(adopting("wrongkey", { bucket: "x" }));
+    await s.reconcile("wrongkey").catch(() => undefined);
+    assert.match(
+      condition(s.stored("wrongkey"), "ACK.Terminal")?.message ?? "",
+      /names no name \(it has bucket\)/,
+    );
+    assert.deepEqual(s.cloud.calls, []);
+  });
+});

@@ -5,6 +5,7 @@ import {
   identifiedBy,
   observationOf,
   pathsOf,
+  seedFromAddress,
   specFieldComparison,
   withoutKeys,
 } from "../service-module-parts.ts";
@@ -38,6 +39,15 @@ export const topicService: ServiceModule<TopicSpec, ObservedTopic, TopicClient> 
     return { sns, account, region: await sns.config.region() };
   },
   ...identifiedBy(topicDeclared.identifier),
+  adoptionSeed: (fields, at) => {
+    const arn = fields["arn"];
+    if (arn === undefined) {
+      return fields["name"] === undefined
+        ? { ok: false, message: 'names no arn: write {"arn": "<the topic\'s ARN>"} (ACK\'s key)' }
+        : { ok: true, value: { name: fields["name"] } };
+    }
+    return seedFromAddress("arn", arn, parseTopicArn(arn), "name", at);
+  },
   read: async (client, spec, ctx) => observationOf(await readTopic(client, spec, ctx), "topic"),
   tagsOf: (observed) => tagMapOf(observed.tags),
   async create(client, spec, _region, ownerTags, ctx) {

@@ -6,6 +6,7 @@ import {
   observationOf,
   pathsOf,
   regionalClient,
+  seedFromAddress,
   specFieldComparison,
   withoutKeys,
 } from "../service-module-parts.ts";
@@ -13,7 +14,7 @@ import { sqsClientFactory } from "./client.ts";
 import { diff, lateInitialize } from "./diff.ts";
 import { classifyError, isQueueError } from "./errors.ts";
 import { queueDeclared } from "./generated/queue-fields.ts";
-import { arnOf, userTags } from "./mapping.ts";
+import { arnOf, regionOfQueueUrl, userTags } from "./mapping.ts";
 import {
   claimQueue,
   createQueue,
@@ -25,6 +26,21 @@ import {
 } from "./queue.ts";
 import { type QueueFields, type QueueSpec, queueKind, queueSpecSchema, queueStatusSchema } from "./schema.ts";
 
+/** The account, region (where the host says it) and name a queue URL names: `.../<account>/<name>`. */
+function queueUrlParts(
+  url: string,
+): { account: string; region: string | undefined; name: string } | undefined {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+  const m = /^\/([0-9]{12})\/([^/]+)\/?$/.exec(path);
+  if (m === null) return undefined;
+  return { account: m[1] ?? "", region: regionOfQueueUrl(url), name: decodeURIComponent(m[2] ?? "") };
+}
+
 /** The spec fields of what AWS has. */
 const fieldsOf = (observed: ObservedQueue): QueueFields =>
   withoutKeys(observed, ["queueURL", "queueARN", "region"]);
@@ -35,6 +51,23 @@ export const queueService: ServiceModule<QueueSpec, ObservedQueue, QueueClient> 
   parseStatus: parseStatusWith(queueStatusSchema),
   client: regionalClient(sqsClientFactory, "sqs"),
   ...identifiedBy(queueDeclared.identifier),
+  adoptionSeed: (fields, at) => {
+    const url = fields["queueURL"];
+    const seed =
+      url !== undefined
+        ? seedFromAddress("queueURL", url, queueUrlParts(url), "queueName", at)
+        : fields["queueName"] !== undefined
+          ? { ok: true as const, value: { queueName: fields["queueName"] } }
+          : {
+              ok: false as const,
+              message: 'names no queueURL: write {"queueURL": "<the queue\'s URL>"} (ACK\'s key)',
+            };
+    // A FIFO queue's name says it is one; the spec's schema wants both to agree.
+    if (seed.ok && String(seed.value["queueName"]).endsWith(".fifo")) {
+      return { ok: true, value: { ...seed.value, fifoQueue: "true" } };
+    }
+    return seed;
+  },
   read: async (client, spec, ctx) => observationOf(await readQueue(client, spec, ctx), "queue"),
   tagsOf: (observed) => ({ ...(observed.tags ?? {}) }),
   async create(client, spec, _region, ownerTags, ctx) {

@@ -1,0 +1,66 @@
+// ACK's adoption without a spec: a resource with `services.k8s.aws/adoption-policy` and
+// `services.k8s.aws/adoption-fields` (`{"name": "my-bucket"}`) but no spec names the AWS object
+// to adopt by those fields. The spec it converges with is a seed holding only what names the
+// object; the adoption then writes AWS's configuration as the spec (always a strict adoption:
+// there is no spec to bring AWS to). Pure.
+import { resourceAnnotations } from "../api/annotations.ts";
+import type { ParseResult, ServiceModule } from "../services/service-module.ts";
+
+type SeedModule = Pick<
+  ServiceModule<object, unknown, unknown>,
+  "kind" | "identifierField" | "parseSpec" | "adoptionSeed"
+>;
+
+/** The fields the annotation must give by default: the identifier field itself. */
+function identifierSeed(
+  identifierField: string,
+  fields: Readonly<Record<string, string>>,
+): ParseResult<Record<string, unknown>> {
+  const name = fields[identifierField];
+  if (name === undefined) {
+    return {
+      ok: false,
+      message: `${resourceAnnotations.adoptionFields} names no ${identifierField} (it has ${Object.keys(fields).join(", ")}): write {"${identifierField}": "<the AWS name>"}`,
+    };
+  }
+  return { ok: true, value: { [identifierField]: name } };
+}
+
+/**
+ * The seed spec for a resource with no spec, or why there is none: no adoption asked for, no
+ * fields, fields that do not name an object of this kind, or a name the kind's schema refuses.
+ */
+export function adoptionSeed(
+  module: SeedModule,
+  policies: {
+    readonly adoptionPolicy: string | null;
+    readonly adoptionFields: Readonly<Record<string, string>> | null;
+  },
+  at: { readonly region: string; readonly account: string | null },
+): ParseResult<Record<string, unknown>> {
+  const kind = module.kind.kind;
+  if (policies.adoptionPolicy === null || policies.adoptionFields === null) {
+    return {
+      ok: false,
+      message: `this ${kind} has no spec: give it one, or adopt an existing AWS object with the annotations ${resourceAnnotations.adoptionPolicy}: adopt and ${resourceAnnotations.adoptionFields}: {"${module.identifierField.replace(/^spec\./, "")}": "<the AWS name>"}`,
+    };
+  }
+  const seed = module.adoptionSeed
+    ? module.adoptionSeed(policies.adoptionFields, at)
+    : identifierSeed(module.identifierField.replace(/^spec\./, ""), policies.adoptionFields);
+  if (!seed.ok) return { ok: false, message: `${resourceAnnotations.adoptionFields}: ${seed.message}` };
+  // The seed names the object only; the rest of the spec comes from AWS. Only problems with what
+  // it does hold count: the name must be one the kind's schema accepts.
+  const parsed = module.parseSpec(seed.value);
+  if (!parsed.ok) {
+    const held = new Set(Object.keys(seed.value));
+    const problems = (parsed.issues ?? []).filter((_, i) => held.has(String(parsed.paths?.[i]?.[0])));
+    if (problems.length > 0) {
+      return {
+        ok: false,
+        message: `${resourceAnnotations.adoptionFields} names an object this ${kind} cannot hold: ${problems.join("; ")}`,
+      };
+    }
+  }
+  return seed;
+}
