@@ -68,7 +68,9 @@ export function resourceObjectSchema<
   });
 }
 
-const conditionStatus = (type: string): string => `.status.conditions[?(@.type=="${type}")].status`;
+const conditionOf = (type: string, field: "status" | "reason"): string =>
+  `.status.conditions[?(@.type=="${type}")].${field}`;
+const conditionStatus = (type: string): string => conditionOf(type, "status");
 
 /**
  * A managed kind's CRD source (the shared printer columns and status subresource), from its spec
@@ -102,6 +104,9 @@ function crdSourceOf(kind: ResourceKind, schema: z.ZodType): CrdSource {
       { name: "Region", type: "string", jsonPath: ".status.ackResourceMetadata.region" },
       { name: "Synced", type: "string", jsonPath: conditionStatus(ackConditionTypes.resourceSynced) },
       { name: "Ready", type: "string", jsonPath: conditionStatus(ackConditionTypes.ready) },
+      // Why it is (not) ready in one word (Synced, NameTaken, IdentityDenied, ...): what
+      // \`kubectl get\` users look at first when a resource is stuck.
+      { name: "Reason", type: "string", jsonPath: conditionOf(ackConditionTypes.ready, "reason") },
       { name: "ARN", type: "string", jsonPath: ".status.ackResourceMetadata.arn", priority: 1 },
     ],
   };

@@ -180,7 +180,10 @@ describe("planSync: what to do once AWS has answered", () => {
 describe("planAfterCreate: after our own create call, only our object may be written", () => {
   test("ours, or our unfinished create → go on", () => {
     assert.deepEqual(planAfterCreate(ours, target), { do: "update" });
-    assert.deepEqual(planAfterCreate(found({ kind: "untagged" }, true), target), { do: "finishCreate" });
+    assert.deepEqual(planAfterCreate(found({ kind: "untagged" }, true), target), {
+      do: "finishCreate",
+      justCreated: true,
+    });
   });
 
   test("untagged and older than our intent (us-east-1's 200 for an existing bucket) → AlreadyExists", () => {

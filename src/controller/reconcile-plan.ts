@@ -38,8 +38,11 @@ export type SyncPlan =
   | { readonly do: "update" }
   /** Read-only: read and report, never write. */
   | { readonly do: "observe" }
-  /** Our own create, interrupted before its tags were written: tag it, then update. */
-  | { readonly do: "finishCreate" }
+  /**
+   * Our own create, untagged: interrupted before its tags were written, or (`justCreated`) made
+   * a moment ago by a create call that did not apply the tags it carried. Tag it, then update.
+   */
+  | { readonly do: "finishCreate"; readonly justCreated?: boolean }
   /** An untagged object (or one an earlier object of this name left): tag it; strict = spec becomes AWS's. */
   | { readonly do: "adopt"; readonly strict: boolean }
   /** Nothing found, but this object's own create may still land: no second create; look again. */
@@ -142,7 +145,8 @@ export function planSync(i: SyncInput): SyncPlan {
 export function planAfterCreate(found: Found, target: Target): SyncPlan {
   if (!found.found) return { do: "create" };
   if (found.ownership.kind === "ours") return { do: "update" };
-  if (found.ownership.kind === "untagged" && found.unfinishedCreate) return { do: "finishCreate" };
+  if (found.ownership.kind === "untagged" && found.unfinishedCreate)
+    return { do: "finishCreate", justCreated: true };
   return planSync({ found, readOnly: false, adoptionPolicy: null, target });
 }
 

@@ -36,6 +36,8 @@ export interface KubeRequest {
   readonly body?: unknown;
   /** Defaults to application/json; one of `patchTypes` for PATCH. */
   readonly contentType?: string;
+  /** Defaults to application/json; e.g. the server-side Table form kubectl get prints. */
+  readonly accept?: string;
   readonly signal?: AbortSignal;
   /** Per-request deadline; defaults to the client's `requestTimeoutMs`. */
   readonly timeoutMs?: number;
@@ -299,6 +301,7 @@ class ConfigKubeClient implements KubeClient {
     const body = r.body === undefined ? undefined : JSON.stringify(r.body);
     const headers: Record<string, string> = {};
     if (body !== undefined) headers["content-type"] = r.contentType ?? "application/json";
+    if (r.accept !== undefined) headers["accept"] = r.accept;
     let status = 0;
     try {
       const res = await this.#open(r.method, url, headers, body, signal);

@@ -237,6 +237,17 @@ test("adopt for a bucket that does not exist: not created; the condition names t
 
 // ---- adoption without a spec (ACK's adoption-fields) ----
 
+/** A column of the resource as `kubectl get` prints it (the apiserver's Table form). */
+async function printed(ns: string, name: string, column: string): Promise<unknown> {
+  const table = await e2e.kube.request<{
+    columnDefinitions: { name: string }[];
+    rows: { cells: unknown[] }[];
+  }>({ method: "GET", path: bucketPath(ns, name), accept: "application/json;as=Table;v=v1;g=meta.k8s.io" });
+  const i = table.columnDefinitions.findIndex((c) => c.name === column);
+  assert.ok(i >= 0, `a ${column} column (has ${table.columnDefinitions.map((c) => c.name).join(", ")})`);
+  return table.rows[0]?.cells[i];
+}
+
 /** A manifest as written in YAML (ACK's e2e manifests are). */
 const applyYaml = (text: string): Promise<void> => e2e.apply([parseYaml(text) as KubeObject]);
 
@@ -262,6 +273,7 @@ metadata:
   assert.equal(await ownerUidIn(X, name), b.metadata.uid, "tagged as this object's");
   assert.equal(await createRequests(name), 1, "nothing created");
   await eventFor("adopt", "ack-adopt", "Adopted");
+  assert.equal(await printed("adopt", "ack-adopt", "Reason"), "Synced", "kubectl get shows why it is ready");
 
   // As ACK's test goes on: the adopted resource is managed, a spec change reaches AWS.
   await patch(bucketPath("adopt", "ack-adopt"), { spec: { versioning: { status: "Suspended" } } });

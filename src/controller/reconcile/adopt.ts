@@ -7,7 +7,9 @@ import type { Attempt } from "./attempt.ts";
 import type { Connection } from "./connect.ts";
 import type { Env } from "./env.ts";
 
-export type Claim = { readonly do: "finishCreate" } | { readonly do: "adopt"; readonly strict: boolean };
+export type Claim =
+  | { readonly do: "finishCreate"; readonly justCreated?: boolean }
+  | { readonly do: "adopt"; readonly strict: boolean };
 
 /** Tags the object as this one's; returns the spec to converge to (AWS's, for a strict adoption). */
 export async function claim<Spec extends object, Observed, Client>(
@@ -23,12 +25,23 @@ export async function claim<Spec extends object, Observed, Client>(
 ): Promise<Spec> {
   await env.module.claim(conn.client, observed, ownerTags, a.call);
   if (plan.do === "finishCreate") {
-    env.store.event(
-      a.obj,
-      "Normal",
-      "CreateCompleted",
-      `Tagged ${describeTarget(target)} as this object's: its create had been interrupted before the tags were written`,
-    );
+    // Right after this reconcile's own create, an untagged object is no fault: the store did not
+    // apply the tags the create call carried (an emulator's CreateBucket), and they are written now.
+    if (plan.justCreated) {
+      env.store.event(
+        a.obj,
+        "Normal",
+        "Tagged",
+        `Tagged ${describeTarget(target)} with its ownership tags, which the create call did not apply`,
+      );
+    } else {
+      env.store.event(
+        a.obj,
+        "Normal",
+        "CreateCompleted",
+        `Tagged ${describeTarget(target)} as this object's: its create had been interrupted before the tags were written`,
+      );
+    }
     return spec;
   }
   // adopt is a strict import: the spec becomes what AWS has. adopt-or-create keeps the

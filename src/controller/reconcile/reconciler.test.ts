@@ -60,6 +60,8 @@ class FakeCloud {
   readonly calls: Call[] = [];
   /** Runs at a call, before it does anything: a test makes it fail or makes the world change. */
   readonly before = new Map<Call, () => void>();
+  /** Whether create applies the tags it is sent (an emulator's CreateBucket does not). */
+  tagsOnCreate = true;
   now = () => new Date(0);
 
   call(c: Call): void {
@@ -112,7 +114,7 @@ function fakeModule(cloud: FakeCloud): ServiceModule<WidgetSpec, Widget, FakeClo
       c.widgets.set(spec.name, {
         name: spec.name,
         size: spec.size ?? 1,
-        tags: { ...ownerTags },
+        tags: c.tagsOnCreate ? { ...ownerTags } : {},
         region,
         createdAt: c.now(),
       });
@@ -292,6 +294,16 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
       ["IdentitySelected", "Created", "Updated"],
       "the same decision is not announced again",
     );
+  });
+
+  test("a create call that does not apply its tags: tagged at once, said without fault wording", async () => {
+    s.cloud.tagsOnCreate = false;
+    s.store.apply(widgetObject("w1", { name: "w1" }));
+    assert.deepEqual(await s.reconcile("w1"), {});
+    assert.equal(s.cloud.widgets.get("w1")?.tags[ownershipTagKeys.ownerUid], s.stored("w1")?.metadata.uid);
+    assert.deepEqual(s.reasons(), ["IdentitySelected", "Created", "Tagged"]);
+    assert.doesNotMatch(s.store.events.at(-1)?.message ?? "", /interrupted/);
+    assert.equal(condition(s.stored("w1"), "ACK.ResourceSynced")?.status, "True");
   });
 
   test("update: a spec change, and a change made in AWS out of band, are brought to the spec", async () => {

@@ -149,7 +149,7 @@ describe("dbInstanceCrdSource", () => {
     const columns = (version.additionalPrinterColumns ?? []).map((c) => [c.name, c.jsonPath]);
     assert.deepEqual(
       columns.map(([n]) => n),
-      ["Account", "Region", "Status", "Synced", "Ready", "ARN", "Endpoint", "Age"],
+      ["Account", "Region", "Status", "Synced", "Ready", "Reason", "ARN", "Endpoint", "Age"],
     );
     assert.ok(columns.some(([n, p]) => n === "Status" && p === ".status.dbInstanceStatus"));
   });

@@ -252,7 +252,7 @@ describe("bucketCrdSource", () => {
     const status = schema.properties?.["status"]?.properties ?? {};
     assert.ok(status["location"] !== undefined && status["ackResourceMetadata"] !== undefined);
     const columns = (version.additionalPrinterColumns ?? []).map((c) => c.name);
-    for (const name of ["Account", "Region", "Synced", "Ready", "Age"])
+    for (const name of ["Account", "Region", "Synced", "Ready", "Reason", "Age"])
       assert.ok(columns.includes(name), name);
   });
 });
