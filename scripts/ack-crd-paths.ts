@@ -17,6 +17,7 @@ export const ackReleases = [
   { service: "sns", release: "v1.6.0", crd: "sns.services.k8s.aws_topics.yaml" },
   { service: "dynamodb", release: "v1.9.2", crd: "dynamodb.services.k8s.aws_tables.yaml" },
   { service: "rds", release: "v1.11.1", crd: "rds.services.k8s.aws_dbinstances.yaml" },
+  { service: "rds", release: "v1.11.1", crd: "rds.services.k8s.aws_dbsubnetgroups.yaml" },
 ] as const;
 
 const mirror = process.argv[2];

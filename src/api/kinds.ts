@@ -36,6 +36,7 @@ export const resourceKinds = [
   kind("sns", "Topic", "topics"),
   kind("dynamodb", "Table", "tables"),
   kind("rds", "DBInstance", "dbinstances", { readsSecrets: true }),
+  kind("rds", "DBSubnetGroup", "dbsubnetgroups"),
 ] as const satisfies readonly ResourceKind[];
 
 /**

@@ -27,7 +27,7 @@ import type { AuditReach, AuditReport } from "./model.ts";
 import { witnessLabels } from "./selectors.ts";
 
 const kinds = resourceKinds;
-const allKinds = ["Bucket", "DBInstance", "Queue", "Table", "Topic"];
+const allKinds = resourceKinds.map((k) => k.kind).sort();
 
 function audit(
   objects: ConfigObjects,
@@ -231,7 +231,7 @@ describe("computeAudit: CARM mode", () => {
     const report = audit(objects, settingsWith({ gates: { TeamLevelCARM: true, ServiceLevelCARM: true } }));
     assert.deepEqual(reachesOf(report, "web"), [
       "web teamMap:ack-role-team-map/s3.web actual [Bucket]",
-      "web teamMap:ack-role-team-map/web actual [DBInstance,Queue,Table,Topic]",
+      "web teamMap:ack-role-team-map/web actual [DBInstance,DBSubnetGroup,Queue,Table,Topic]",
     ]);
     assert.deepEqual(reachesOf(report, "shop"), ["shop accountMap:ack-role-account-map/111111111111 actual"]);
     assert.deepEqual(reachesOf(report, "other"), [
@@ -338,7 +338,7 @@ describe("computeAudit: IAMRoleSelector mode", () => {
   test("actual, conflicting, label-only and unreachable selectors", () => {
     assert.deepEqual(reachesOf(report, "a"), [
       "a IAMRoleSelector:a-buckets potential [Bucket]",
-      "a IAMRoleSelector:team-a actual [DBInstance,Queue,Table,Topic]",
+      "a IAMRoleSelector:team-a actual [DBInstance,DBSubnetGroup,Queue,Table,Topic]",
       "a IAMRoleSelector:team-a potential [Bucket]",
     ]);
     assert.deepEqual(reachesOf(report, "b"), ["b IAMRoleSelector:web potential"]);
@@ -382,7 +382,7 @@ describe("computeAudit: IAMRoleSelector mode", () => {
         checked.push(`${reach.namespace}/${kind}/${name}`);
       }
     }
-    assert.equal(checked.length, 1 + 1 + 5 + 5);
+    assert.equal(checked.length, 1 + 1 + 2 * resourceKinds.length);
   });
 
   test("witnessLabels finds a label set each satisfiable selector matches, and none for a contradiction", () => {

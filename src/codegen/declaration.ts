@@ -102,6 +102,33 @@ export interface FieldGroup {
   readonly fields: Readonly<Record<string, DriftRule>>;
 }
 
+/**
+ * How the generic runtime (src/services/declared-kind/) reads, deletes and tags a kind that has
+ * no hand-written module: the calls beyond the create call and the field groups'.
+ */
+export interface RuntimeDeclaration {
+  /** How messages name the service and the object: "RDS", "DB subnet group". */
+  readonly service: string;
+  readonly noun: string;
+  /** The call that reads one object by its identifier, and the output member listing it. */
+  readonly read: { readonly call: string; readonly output: string };
+  readonly delete: string;
+  /** The member of the read answer holding the object's ARN. */
+  readonly arn: string;
+  /** The ARN's resource part before the name (RDS's `subgrp:`). */
+  readonly arnResource: string;
+  /** Error codes (without AWS's "Fault" suffix) that say: no such object; it already exists. */
+  readonly notFound: readonly string[];
+  readonly alreadyExists: readonly string[];
+  /**
+   * The tag calls' members (the calls are the tags group's): the ARN's member, the keys' member
+   * of the untag call, the list's member of the read answer.
+   */
+  readonly tags: { readonly resource: string; readonly keys: string; readonly list: string };
+  /** Error codes that are about one spec field whatever call failed, by the field's AWS name. */
+  readonly errorFields?: Readonly<Record<string, string>>;
+}
+
 export interface KindDeclaration {
   /** The model's service name (botocore's directory: s3, sqs, sns, dynamodb, rds). */
   readonly service: string;
@@ -143,4 +170,6 @@ export interface KindDeclaration {
   readonly notCompared?: Readonly<Record<string, string>>;
   /** Status fields generated from the model, beside the hand-written ones. */
   readonly status?: StatusSource;
+  /** For a kind the generic runtime serves: its read, delete and tag calls. */
+  readonly runtime?: RuntimeDeclaration;
 }

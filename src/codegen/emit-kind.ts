@@ -87,7 +87,7 @@ export function emitKind(
       `export const ${options.prefix}References = [`,
       ...refs.map(
         (r) =>
-          `  { path: [${r.path.map(q).join(", ")}], plain: ${q(r.plain)}, service: ${q(r.service)}, kind: ${q(r.kind)} },`,
+          `  { path: [${r.path.map(q).join(", ")}], plain: ${q(r.plain)}, service: ${q(r.service)}, kind: ${q(r.kind)}${r.required ? ", required: true" : ""} },`,
       ),
       "] as const;",
       "",
@@ -129,6 +129,7 @@ function fieldGroupsSource(prefix: string, g: ResolvedGroups): string[] {
     " */",
     `export const ${prefix}FieldGroups = {`,
     `  create: ${q(g.create)},`,
+    `  createFields: [${g.createFields.map(q).join(", ")}],`,
     "  groups: [",
     ...g.groups.flatMap((group) => [
       "    {",
@@ -165,6 +166,7 @@ interface ReferencePath {
   readonly plain: string;
   readonly service: string;
   readonly kind: string;
+  readonly required?: boolean;
 }
 
 /** Every reference field under `fields`, by spec path (`[]` steps into a list's items). */
@@ -174,7 +176,13 @@ function referencePaths(fields: readonly Field[], at: readonly string[]): Refere
     const t = f.type;
     if (t.t === "reference") {
       const plain = fields.find((p) => p.aws === f.aws && p.type.t !== "reference");
-      out.push({ path: [...at, f.name], plain: plain?.name ?? f.aws, service: t.service, kind: t.kind });
+      out.push({
+        path: [...at, f.name],
+        plain: plain?.name ?? f.aws,
+        service: t.service,
+        kind: t.kind,
+        ...(t.plainRequired ? { required: true } : {}),
+      });
       continue;
     }
     const inner = t.t === "list" ? t.item : t;

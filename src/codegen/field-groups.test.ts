@@ -54,6 +54,7 @@ describe("resolveGroups", () => {
   it("names every field by its spec name, with late-initialised fields kept and the rest none", () => {
     assert.deepEqual(resolve(base), {
       create: "CreateThing",
+      createFields: ["thingName", "size", "mode", "password", "tags"],
       groups: [
         {
           set: "UpdateThing",

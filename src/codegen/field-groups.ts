@@ -5,7 +5,7 @@
 // src/services/declared-drift.ts) and the docs' "how each field is managed" table. Pure.
 
 import type { Absence, DefaultValue, DriftForm } from "../services/declared-drift.ts";
-import type { AwsModel } from "./aws-model.ts";
+import { type AwsModel, inputOf, outputOf } from "./aws-model.ts";
 import type { KindDeclaration } from "./declaration.ts";
 import type { Field } from "./field-tree.ts";
 
@@ -27,6 +27,8 @@ export interface ResolvedGroup {
 
 export interface ResolvedGroups {
   readonly create: string;
+  /** The spec fields the create call's input takes, in spec names. */
+  readonly createFields: readonly string[];
   readonly groups: readonly ResolvedGroup[];
   /** Spec name → why it is not compared. */
   readonly notCompared: Readonly<Record<string, string>>;
@@ -91,5 +93,17 @@ export function resolveGroups(
     fail(
       `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} in no group, not immutable and not in notCompared: say which call changes ${missing.length === 1 ? "it" : "each"}`,
     );
-  return { create: operation(decl.create, "create"), groups, notCompared };
+  const create = operation(decl.create, "create");
+  const createInput = new Set(Object.keys(inputOf(model, create).members ?? {}));
+  const createFields = topLevel.filter((f) => createInput.has(f.aws)).map((f) => f.name);
+  if (decl.runtime !== undefined) {
+    const r = decl.runtime;
+    operation(r.delete, "delete");
+    const output = outputOf(model, operation(r.read.call, "read"));
+    if (output.members?.[r.read.output] === undefined)
+      fail(`the read call ${r.read.call} answers no member ${r.read.output}`);
+    if (!decl.groups.some((g) => Object.values(g.fields).some((rule) => rule.form === "tags")))
+      fail("the generic runtime needs a group of tags (its calls are the tag calls)");
+  }
+  return { create, createFields, groups, notCompared };
 }

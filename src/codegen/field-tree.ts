@@ -28,7 +28,14 @@ export type FieldType =
   | { readonly t: "map"; readonly value: FieldType }
   | { readonly t: "object"; readonly shape: string; readonly fields: readonly Field[] }
   /** ACK's `{from: {name, namespace}}` to another kind's resource (one, or a list of them). */
-  | { readonly t: "reference"; readonly service: string; readonly kind: string; readonly many: boolean }
+  | {
+      readonly t: "reference";
+      readonly service: string;
+      readonly kind: string;
+      readonly many: boolean;
+      /** The model requires the plain field: one of the two must be set. */
+      readonly plainRequired?: boolean;
+    }
   /** A key of a Secret in the resource's namespace (ACK's SecretKeyReference), never the value. */
   | { readonly t: "secret" };
 
@@ -67,12 +74,19 @@ export function specFields(decl: KindDeclaration, model: AwsModel): Field[] {
     withRefs = atPath(withRefs, ref.field, decl.kind, (target) => {
       const many = target.type.t === "list";
       return [
-        target,
+        // As in ACK, a field a reference may stand for is not required: one of the two is set.
+        { ...target, required: false },
         {
           name: referenceFieldName(target.name, many),
           aws: target.aws,
           doc: `A reference to the ${ref.service}.services.k8s.aws ${ref.kind} whose identifier fills ${target.name}: set one of the two.`,
-          type: { t: "reference", service: ref.service, kind: ref.kind, many },
+          type: {
+            t: "reference",
+            service: ref.service,
+            kind: ref.kind,
+            many,
+            ...(target.required ? { plainRequired: true } : {}),
+          },
           required: false,
         },
       ];

@@ -8,4 +8,5 @@ export const ackParityGaps: Readonly<Record<string, readonly string[]>> = {
   "sns.services.k8s.aws_topics": [],
   "dynamodb.services.k8s.aws_tables": [],
   "rds.services.k8s.aws_dbinstances": [],
+  "rds.services.k8s.aws_dbsubnetgroups": [],
 };

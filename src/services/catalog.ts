@@ -15,6 +15,7 @@ import type { KindName } from "../api/kinds.ts";
 import type { KindDeclaration } from "../codegen/declaration.ts";
 import { tableDeclaration } from "./dynamodb/table-declaration.ts";
 import { dbInstanceDeclaration } from "./rds/db-instance-declaration.ts";
+import { dbSubnetGroupDeclaration } from "./rds/db-subnet-group-declaration.ts";
 import { bucketDeclaration } from "./s3/bucket-declaration.ts";
 import type { ServiceModule } from "./service-module.ts";
 import { topicDeclaration } from "./sns/topic-declaration.ts";
@@ -90,6 +91,13 @@ export const servedKindCatalog = {
       ),
     declaration: dbInstanceDeclaration,
     generated: { path: "src/services/rds/generated/db-instance-fields.ts", prefix: "dbInstance" },
+  },
+  // Served by the generic runtime (src/services/declared-kind/): a declaration and its hooks.
+  DBSubnetGroup: {
+    module: async () => (await import("./rds/db-subnet-group.ts")).dbSubnetGroupService,
+    crd: async () => (await import("./rds/db-subnet-group.ts")).dbSubnetGroupCrdSource,
+    declaration: dbSubnetGroupDeclaration,
+    generated: { path: "src/services/rds/generated/db-subnet-group-fields.ts", prefix: "dbSubnetGroup" },
   },
 } as const satisfies { readonly [K in KindName]: ServedKind };
 

@@ -15,6 +15,7 @@ import {
 // A kind's generated table, as scripts/generate-kinds.ts writes one.
 const groups = {
   create: "CreateThing",
+  createFields: [],
   groups: [
     {
       set: "SetThingAttributes",

@@ -60,6 +60,8 @@ export interface DeclaredGroup {
 /** A kind's generated `<prefix>FieldGroups`. */
 export interface DeclaredFieldGroups {
   readonly create: string;
+  /** The spec fields the create call's input takes. */
+  readonly createFields: readonly string[];
   readonly groups: readonly DeclaredGroup[];
   readonly notCompared: Readonly<Record<string, string>>;
 }

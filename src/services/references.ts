@@ -12,6 +12,8 @@ export interface ReferenceField {
   readonly plain: string;
   readonly service: string;
   readonly kind: string;
+  /** AWS requires the plain field: a spec must set it or the reference. */
+  readonly required?: boolean;
 }
 
 /** Where a path is present in a value: one concrete path per list item it crosses. */
@@ -36,6 +38,14 @@ export function refusingUnservedReferences<S extends z.ZodType>(
 ): S {
   return schema.superRefine((spec, ctx) => {
     for (const r of references) {
+      // A top-level field AWS requires, which the CRD leaves optional because a reference may
+      // stand for it: without either, say which to set.
+      if (r.required && r.path.length === 1 && typeof spec === "object" && spec !== null) {
+        const s = spec as Record<string, unknown>;
+        if (s[r.plain] === undefined && s[r.path[0] ?? ""] === undefined) {
+          ctx.addIssue({ code: "custom", path: [r.plain], message: `Required: set ${r.plain}` });
+        }
+      }
       for (const path of presentAt(spec, r.path)) {
         const plain = ["spec", ...path.slice(0, -1), r.plain]
           .map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? s : `.${s}`))

@@ -474,6 +474,22 @@ export const tableDeclared = {
  */
 export const tableFieldGroups = {
   create: "CreateTable",
+  createFields: [
+    "attributeDefinitions",
+    "tableName",
+    "keySchema",
+    "localSecondaryIndexes",
+    "globalSecondaryIndexes",
+    "billingMode",
+    "provisionedThroughput",
+    "streamSpecification",
+    "sseSpecification",
+    "tags",
+    "tableClass",
+    "deletionProtectionEnabled",
+    "resourcePolicy",
+    "onDemandThroughput",
+  ],
   groups: [
     {
       set: "UpdateTable",

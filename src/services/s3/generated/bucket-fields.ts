@@ -1802,6 +1802,19 @@ export const bucketDeclared = {
  */
 export const bucketFieldGroups = {
   create: "CreateBucket",
+  createFields: [
+    "acl",
+    "name",
+    "createBucketConfiguration",
+    "grantFullControl",
+    "grantRead",
+    "grantReadACP",
+    "grantWrite",
+    "grantWriteACP",
+    "objectLockEnabledForBucket",
+    "objectOwnership",
+    "namespace",
+  ],
   groups: [
     {
       set: "PutBucketOwnershipControls",

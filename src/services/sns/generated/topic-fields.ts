@@ -263,6 +263,7 @@ export const topicDeclared = {
  */
 export const topicFieldGroups = {
   create: "CreateTopic",
+  createFields: ["name", "tags", "dataProtectionPolicy"],
   groups: [
     {
       set: "SetTopicAttributes",

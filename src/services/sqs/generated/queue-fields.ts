@@ -155,6 +155,7 @@ export const queueDeclared = {
  */
 export const queueFieldGroups = {
   create: "CreateQueue",
+  createFields: ["queueName", "tags"],
   groups: [
     {
       set: "SetQueueAttributes",

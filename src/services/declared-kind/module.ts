@@ -1,0 +1,349 @@
+// A kind served from its declaration alone (DESIGN §7): the ServiceModule the reconciler drives,
+// built from the declaration (its calls: create, the field groups' set and read calls, read,
+// delete, tags), the generated module (schemas, codecs, the calls and drift table) and the SDK
+// package whose `<Operation>Command` classes make the calls. What a kind adds is its genuine
+// quirks, as hooks: spec fields its read answer holds in another shape, compare hooks for the
+// fields it declares `custom`. Every promise of the reconciler holds as for the hand-written
+// modules: ownership tags in the create call, nothing written to an object not read first.
+import type { z } from "zod";
+import type { ResourceKind } from "../../api/kinds.ts";
+import { resourceSchemas, resourceSpecSchema, resourceStatusSchema } from "../../api/resource.ts";
+import { immutable } from "../../api/rules.ts";
+import type { KindDeclaration, RuntimeDeclaration } from "../../codegen/declaration.ts";
+import type { ClientFactory } from "../../credentials/client-pool.ts";
+import { parseRegionalArn, regionalArn } from "../arn.ts";
+import type { CallContext, SendOptions } from "../call-context.ts";
+import { type DeclaredFieldGroups, declaredDrift, type EqualHook } from "../declared-drift.ts";
+import { lateInitializeFields } from "../field-drift.ts";
+import { type ReferenceField, refusingUnservedReferences } from "../references.ts";
+import { serviceCalls } from "../service-calls.ts";
+import {
+  failureError,
+  fallbackCode,
+  genericErrorNames,
+  objectErrorClass,
+  type ServiceRules,
+  sdkErrorCodeField,
+  sdkErrorName,
+} from "../service-error.ts";
+import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-module.ts";
+import { adoptedSpec, errorReporting, pathsOf, regionalClient } from "../service-module-parts.ts";
+import { awsMembers, type FieldCodecs, fromAws, toAws } from "../shape-codec.ts";
+import { applyTagChanges } from "../tag-changes.ts";
+import { type Tag, tagListFromAws, tagMapFromAws, userTags, withOwnerTags } from "../tag-list.ts";
+
+/** What the generated module of a kind gives the runtime (src/services/<service>/generated/). */
+export interface GeneratedKind {
+  readonly fieldSchemas: Readonly<Record<string, z.ZodType>>;
+  readonly statusSchemas: z.ZodRawShape;
+  readonly codecs: FieldCodecs;
+  readonly statusCodecs: FieldCodecs;
+  readonly fieldGroups: DeclaredFieldGroups;
+  readonly declared: {
+    readonly identifier: string;
+    readonly immutable: readonly string[];
+    readonly lateInitialized: readonly string[];
+  };
+  readonly references: readonly ReferenceField[];
+}
+
+/** A kind's genuine quirks. */
+export interface DeclaredKindHooks {
+  /** Spec fields the read answer holds in another shape (a subnet group's subnets as subnetIDs). */
+  readonly fieldsFromAnswer?: (answer: Readonly<Record<string, unknown>>) => Record<string, unknown>;
+  /** Compare hooks, one per field the declaration says is `custom`. */
+  readonly equal?: Readonly<Record<string, EqualHook<Record<string, unknown>>>>;
+}
+
+export interface DeclaredKindSource<Sdk extends SdkClient> {
+  readonly kind: ResourceKind;
+  readonly declaration: KindDeclaration & { readonly runtime: RuntimeDeclaration };
+  readonly generated: GeneratedKind;
+  /** The SDK package: `sdk.<Operation>Command` makes each call. */
+  readonly sdk: Readonly<Record<string, unknown>>;
+  readonly clientFactory: ClientFactory<Sdk>;
+  readonly hooks?: DeclaredKindHooks;
+}
+
+type Fields = Record<string, unknown>;
+
+/** What AWS has: the spec fields (tags as the spec holds them), every tag, status, the ARN. */
+export interface DeclaredObserved {
+  readonly fields: Fields;
+  readonly tags: Readonly<Record<string, string>>;
+  readonly status: Readonly<Record<string, unknown>>;
+  readonly arn: string;
+}
+
+interface SdkClient {
+  send(command: unknown, options?: SendOptions): Promise<unknown>;
+  readonly config: { region(): Promise<string> };
+  destroy(): void;
+}
+
+/**
+ * The kind's object schema and CRD source, from the generated schemas: the declared immutable
+ * fields refuse a change at admission (CEL `self == oldSelf`), references to unserved kinds are
+ * refused with the plain field to set.
+ */
+export function declaredKindSchemas(kind: ResourceKind, generated: GeneratedKind) {
+  const fields: Record<string, z.ZodType> = { ...(generated.fieldSchemas as Record<string, z.ZodType>) };
+  for (const field of generated.declared.immutable) {
+    const schema = fields[field];
+    if (schema === undefined) throw new Error(`${kind.kind}: immutable field ${field} is no spec field`);
+    fields[field] = immutable(
+      schema,
+      `${field} is immutable: AWS sets it at creation; to change it, create a new ${kind.kind}`,
+    );
+  }
+  const spec = refusingUnservedReferences(resourceSpecSchema(fields), generated.references);
+  const status = resourceStatusSchema.extend(generated.statusSchemas);
+  return { spec, status, ...resourceSchemas(kind, spec, status) };
+}
+
+export function declaredKindModule<Sdk extends SdkClient>(
+  source: DeclaredKindSource<Sdk>,
+): ServiceModule<Fields, DeclaredObserved, { readonly sdk: Sdk; readonly region: string }> {
+  const { kind, declaration, generated, hooks } = source;
+  const runtime = declaration.runtime;
+  const groups = generated.fieldGroups;
+  const idField = generated.declared.identifier;
+  const idAws = codecOf(generated.codecs, idField)[0];
+  const tagsGroup = groups.groups.find((g) => g.fields.some((f) => f.form === "tags"));
+  const tagsField = tagsGroup?.fields.find((f) => f.form === "tags")?.field;
+  if (tagsGroup === undefined || tagsField === undefined || tagsGroup.remove === undefined) {
+    throw new Error(`${kind.kind}: the generic runtime needs a tags group with a remove call`);
+  }
+  const [tagsAws, tagsCodec] = codecOf(generated.codecs, tagsField);
+  const schemas = declaredKindSchemas(kind, generated);
+
+  // ---- calls and their errors ----
+  const code = (err: unknown): string =>
+    (sdkErrorName(err, genericErrorNames) ?? sdkErrorCodeField(err) ?? fallbackCode(err)).replace(
+      /Fault$/,
+      "",
+    );
+  const codes = (list: readonly string[]) => new Set(list);
+  const notFound = codes(runtime.notFound);
+  const alreadyExists = codes(runtime.alreadyExists);
+  const operations = [
+    groups.create,
+    runtime.read.call,
+    runtime.delete,
+    ...groups.groups.flatMap((g) => [g.set, g.read, ...(g.remove === undefined ? [] : [g.remove])]),
+  ];
+  const rules: ServiceRules<string> = {
+    service: runtime.service,
+    noun: runtime.noun,
+    genericNames: genericErrorNames,
+    terminalCodes: codes(declaration.terminalCodes),
+    iamActions: Object.fromEntries(operations.map((op) => [op, `${kind.service}:${op}`])),
+    refusedValue: codes(declaration.terminalCodes),
+    accessDenied: codes(["AccessDenied", "AccessDeniedException", "UnauthorizedOperation"]),
+    gone: notFound,
+    throttled: codes([
+      "Throttling",
+      "ThrottlingException",
+      "RequestLimitExceeded",
+      "TooManyRequestsException",
+    ]),
+  };
+  const ErrorClass = objectErrorClass<string, "name">(`${kind.kind}Error`, "name");
+  // A code about one field names it, whichever call failed (a subnet RDS cannot use: spec.subnetIDs).
+  const specNameOf = new Map(Object.entries(generated.codecs).map(([field, [aws]]) => [aws, field]));
+  const fieldOfCode = (c: string): string | undefined => {
+    const aws = runtime.errorFields?.[c];
+    const field = aws === undefined ? undefined : specNameOf.get(aws);
+    return field === undefined ? undefined : `spec.${field}`;
+  };
+  const classify = (err: unknown, c: { operation: string; name: string; field?: string }) => {
+    const failed = code(err);
+    return failureError(ErrorClass, rules, err, {
+      operation: c.operation,
+      name: c.name,
+      code: failed,
+      field: fieldOfCode(failed) ?? c.field,
+    });
+  };
+  const calls = serviceCalls<"name", { operation: string; name: string; field?: string }>({
+    service: kind.service,
+    object: "name",
+    isGone: (err) => notFound.has(code(err)),
+    classify,
+  });
+  const command = (operation: string, input: unknown): unknown => {
+    const Command = source.sdk[`${operation}Command`] as (new (input: unknown) => unknown) | undefined;
+    if (Command === undefined) throw new Error(`the SDK has no ${operation}Command`);
+    return new Command(input);
+  };
+  /** One call: `input` sent as `operation`, its answer as plain data. */
+  const run =
+    (client: { readonly sdk: Sdk }, operation: string, input: unknown) =>
+    async (o: SendOptions): Promise<Fields> =>
+      ((await client.sdk.send(command(operation, input), o)) ?? {}) as Fields;
+
+  const nameOf = (spec: Fields): string => String(spec[idField] ?? "");
+  const tagWrites = (client: { readonly sdk: Sdk }, name: string, arn: string, ctx: CallContext) => ({
+    tag: (tags: Record<string, string>) =>
+      calls.send(
+        ctx,
+        tagsGroup.set,
+        name,
+        run(client, tagsGroup.set, {
+          [runtime.tags.resource]: arn,
+          [tagsAws]: toAws(tagsCodec, tagList(tags)),
+        }),
+        { field: `spec.${tagsField}` },
+      ),
+    untag: (keys: string[]) =>
+      calls.send(
+        ctx,
+        tagsGroup.remove ?? "",
+        name,
+        run(client, tagsGroup.remove ?? "", {
+          [runtime.tags.resource]: arn,
+          [runtime.tags.keys]: keys,
+        }),
+        { field: `spec.${tagsField}` },
+      ),
+  });
+  const diff = declaredDrift<Fields, DeclaredFieldGroups>(groups, (hooks?.equal ?? {}) as never);
+
+  return {
+    kind,
+    parseSpec: parseSpecWith(schemas.spec as unknown as z.ZodType<Fields>),
+    parseStatus: parseStatusWith(schemas.status),
+    client: regionalClient(source.clientFactory, "sdk"),
+    identifier: nameOf,
+    identifierField: `spec.${idField}`,
+
+    async read(client, spec, ctx) {
+      const name = nameOf(spec);
+      const answer = await calls.sendUnlessGone(
+        ctx,
+        runtime.read.call,
+        name,
+        run(client, runtime.read.call, { [idAws]: name }),
+      );
+      const item = (answer?.[runtime.read.output] as Fields[] | undefined)?.[0];
+      if (item === undefined) return { found: false };
+      const arn = String(item[runtime.arn] ?? "");
+      const listed = await calls.send(
+        ctx,
+        tagsGroup.read,
+        name,
+        run(client, tagsGroup.read, { [runtime.tags.resource]: arn }),
+      );
+      const aws = listed[runtime.tags.list] as { Key?: string; Value?: string }[] | undefined;
+      const fields: Fields = {};
+      for (const [field, [member, codec]] of Object.entries(generated.codecs)) {
+        if (field === tagsField || item[member] === undefined) continue;
+        fields[field] = fromAws(codec, item[member]);
+      }
+      Object.assign(fields, hooks?.fieldsFromAnswer?.(item));
+      const tagsInSpecForm = tagListFromAws(aws);
+      if (tagsInSpecForm.length > 0) fields[tagsField] = tagsInSpecForm;
+      const status: Fields = {};
+      for (const [field, [member, codec]] of Object.entries(generated.statusCodecs)) {
+        if (item[member] !== undefined) status[field] = fromAws(codec, item[member]);
+      }
+      return { found: true, observed: { fields, tags: tagMapFromAws(aws), status, arn } };
+    },
+    tagsOf: (observed) => observed.tags,
+
+    async create(client, spec, _region, ownerTags, ctx) {
+      const name = nameOf(spec);
+      const input = {
+        ...awsMembers(
+          generated.codecs,
+          spec,
+          groups.createFields.filter((f) => f !== tagsField),
+        ),
+        [idAws]: name,
+        [tagsAws]: toAws(tagsCodec, tagList(withOwnerTags(spec[tagsField] as Tag[] | undefined, ownerTags))),
+      };
+      const made = await calls.sendUnless(
+        (err) => alreadyExists.has(code(err)),
+        ctx,
+        groups.create,
+        name,
+        run(client, groups.create, input),
+      );
+      return made === undefined ? { created: false } : { created: true, status: {} };
+    },
+
+    async update(client, desired, observed, ownerTags, ctx) {
+      const name = nameOf(desired);
+      const differences = diff(desired, observed.fields);
+      const differing = new Set(differences.map((d) => d.field));
+      for (const group of groups.groups) {
+        if (!group.fields.some((f) => differing.has(f.field))) continue;
+        if (group === tagsGroup) {
+          await applyTagChanges(
+            withOwnerTags(desired[tagsField] as Tag[] | undefined, ownerTags),
+            observed.tags,
+            tagWrites(client, name, observed.arn, ctx),
+          );
+          continue;
+        }
+        // A group is set whole: its call takes (and some calls require) every one of its fields.
+        const fields = group.fields.map((f) => f.field);
+        await calls.send(
+          ctx,
+          group.set,
+          name,
+          run(client, group.set, { [idAws]: name, ...awsMembers(generated.codecs, desired, fields) }),
+          { field: fields.map((f) => `spec.${f}`).join(", ") },
+        );
+      }
+      return pathsOf(differences);
+    },
+
+    claim: (client, observed, ownerTags, ctx) =>
+      tagWrites(client, String(observed.fields[idField] ?? ""), observed.arn, ctx)
+        .tag({ ...ownerTags })
+        .then(() => undefined),
+
+    delete: (client, spec, ctx) =>
+      calls.deleteUnlessGone(
+        ctx,
+        runtime.delete,
+        nameOf(spec),
+        run(client, runtime.delete, { [idAws]: nameOf(spec) }),
+      ),
+
+    diff: (desired, observed) => pathsOf(diff(desired, observed.fields)),
+    lateInitialize(spec, observed) {
+      const r = lateInitializeFields(spec, generated.declared.lateInitialized, (f) => observed.fields[f]);
+      return { spec: r.spec, initialized: r.initialized.map((f) => `spec.${f}`) };
+    },
+    specFromObserved(observed, spec) {
+      const { [tagsField]: _tags, ...fields } = observed.fields;
+      return adoptedSpec(
+        fields,
+        tagsField,
+        userTags(observed.tags),
+        spec as Fields & { identityRef?: unknown },
+      );
+    },
+    arn: (spec, region, account) =>
+      regionalArn(kind.service, region, account, `${runtime.arnResource}${nameOf(spec)}`),
+    statusFrom: (observed) => observed.status,
+    observedRegion: (observed) => parseRegionalArn(observed.arn, kind.service)?.region,
+    ...errorReporting(
+      (err: unknown): err is InstanceType<typeof ErrorClass> => err instanceof ErrorClass,
+      (err, spec: Fields) => classify(err, { operation: runtime.read.call, name: nameOf(spec) }),
+    ),
+  };
+}
+
+function codecOf(codecs: FieldCodecs, field: string) {
+  const entry = codecs[field];
+  if (entry === undefined) throw new Error(`no codec for spec field ${field}`);
+  return entry;
+}
+
+/** A tag map as the spec's `{key, value}` list. */
+function tagList(tags: Readonly<Record<string, string>>): Tag[] {
+  return Object.entries(tags).map(([key, value]) => ({ key, value }));
+}

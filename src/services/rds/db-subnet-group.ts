@@ -1,0 +1,46 @@
+// The DBSubnetGroup kind: its declaration (db-subnet-group-declaration.ts) served by the generic
+// runtime, plus its one quirk: RDS answers a group's subnets as `Subnets[].SubnetIdentifier`,
+// which the spec holds as `subnetIDs` (CreateDBSubnetGroup's SubnetIds).
+import * as rdsSdk from "@aws-sdk/client-rds";
+import { requireKind } from "../../api/resource.ts";
+import { declaredKindModule, declaredKindSchemas, type GeneratedKind } from "../declared-kind/module.ts";
+import { rdsClientFactory } from "./client.ts";
+import { dbSubnetGroupDeclaration } from "./db-subnet-group-declaration.ts";
+import {
+  dbSubnetGroupCodecs,
+  dbSubnetGroupDeclared,
+  dbSubnetGroupFieldGroups,
+  dbSubnetGroupFieldSchemas,
+  dbSubnetGroupReferences,
+  dbSubnetGroupStatusCodecs,
+  dbSubnetGroupStatusSchemas,
+} from "./generated/db-subnet-group-fields.ts";
+
+const kind = requireKind("rds.services.k8s.aws/v1alpha1", "DBSubnetGroup");
+
+const generated: GeneratedKind = {
+  fieldSchemas: dbSubnetGroupFieldSchemas,
+  statusSchemas: dbSubnetGroupStatusSchemas,
+  codecs: dbSubnetGroupCodecs,
+  statusCodecs: dbSubnetGroupStatusCodecs,
+  fieldGroups: dbSubnetGroupFieldGroups,
+  declared: dbSubnetGroupDeclared,
+  references: dbSubnetGroupReferences,
+};
+
+export const dbSubnetGroupService = declaredKindModule({
+  kind,
+  declaration: dbSubnetGroupDeclaration,
+  generated,
+  sdk: rdsSdk,
+  clientFactory: rdsClientFactory,
+  hooks: {
+    fieldsFromAnswer: (answer) => {
+      const subnets = answer["Subnets"] as { SubnetIdentifier?: string }[] | undefined;
+      const ids = (subnets ?? []).flatMap((s) => (s.SubnetIdentifier ? [s.SubnetIdentifier] : []));
+      return ids.length > 0 ? { subnetIDs: ids } : {};
+    },
+  },
+});
+
+export const { crdSource: dbSubnetGroupCrdSource } = declaredKindSchemas(kind, generated);

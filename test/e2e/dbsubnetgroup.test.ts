@@ -1,0 +1,142 @@
+// DBSubnetGroup — the sixth kind, a declaration served by the generic runtime — end to end with
+// the real controller process: a group in a namespace mapped to 111111111111 lands in that
+// account (checked with that account's own credentials) over that account's subnets, tagged as
+// the object's, Synced with ACK's status; a tag change is applied; a reference to an unserved
+// kind is ACK.Terminal naming the plain field, and nothing is created; deleting the object
+// deletes the group. (A description change is not run here: moto 5.2.5's ModifyDBSubnetGroup
+// loses the group it modifies; test/integration/rds-dbsubnetgroup.test.ts checks it on the wire.)
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { DescribeDBSubnetGroupsCommand, ListTagsForResourceCommand, RDSClient } from "@aws-sdk/client-rds";
+import { waitFor } from "../../src/local-stack/wait.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
+import {
+  clientAs,
+  condition,
+  configMap,
+  credentialsFor,
+  deleteResourceAndWait,
+  type E2E,
+  namespace,
+  patchResource,
+  region,
+  startE2E,
+  waitForResourceCondition,
+} from "./fixture.ts";
+
+const X = "111111111111";
+const ownerAccount = "services.k8s.aws/owner-account-id";
+
+let e2e: E2E;
+let endpoint: string;
+
+before(async () => {
+  e2e = await startE2E();
+  endpoint = e2e.stack.awsEndpoint ?? "";
+  await e2e.apply([
+    namespace("ack-system"),
+    namespace("net", { [ownerAccount]: X }),
+    configMap("ack-role-account-map", { [X]: `arn:aws:iam::${X}:role/net-x` }),
+  ]);
+  await e2e.startController();
+});
+after(() => e2e?.stop());
+
+const rdsAs = (account: string) => clientAs(RDSClient, endpoint, account);
+
+/** The default VPC's subnets in `account` (no EC2 client here: moto reads the service from the credential scope). */
+async function subnetsIn(account: string): Promise<string[]> {
+  const credentials = await credentialsFor(endpoint, account);
+  const res = await fetch(endpoint, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/20240101/${region}/ec2/aws4_request, SignedHeaders=host, Signature=0`,
+    },
+    body: "Action=DescribeSubnets&Version=2016-11-15",
+  });
+  return [...(await res.text()).matchAll(/<subnetId>(subnet-[0-9a-f]+)<\/subnetId>/g)].map((m) => m[1] ?? "");
+}
+
+async function groupIn(account: string, name: string) {
+  try {
+    const out = await (await rdsAs(account)).send(
+      new DescribeDBSubnetGroupsCommand({ DBSubnetGroupName: name }),
+    );
+    return out.DBSubnetGroups?.[0];
+  } catch (err) {
+    if ((err as { name?: string }).name === "DBSubnetGroupNotFoundFault") return undefined;
+    throw err;
+  }
+}
+
+async function tagsIn(account: string, arn: string): Promise<Record<string, string>> {
+  const out = await (await rdsAs(account)).send(new ListTagsForResourceCommand({ ResourceName: arn }));
+  return Object.fromEntries((out.TagList ?? []).map((t) => [t.Key ?? "", t.Value ?? ""]));
+}
+
+function subnetGroup(name: string, spec: Record<string, unknown>): KubeObject {
+  return {
+    apiVersion: "rds.services.k8s.aws/v1alpha1",
+    kind: "DBSubnetGroup",
+    metadata: { name, namespace: "net" },
+    spec: { name, description: "shop database subnets", ...spec },
+  } as KubeObject;
+}
+
+const synced = (name: string, minGeneration = 1) =>
+  waitFor(
+    async () => {
+      const r = await waitForResourceCondition(
+        e2e.kube,
+        "DBSubnetGroup",
+        "net",
+        name,
+        "ACK.ResourceSynced",
+        "True",
+      );
+      const c = condition(r, "ACK.ResourceSynced") as { observedGeneration?: number } | undefined;
+      return (c?.observedGeneration ?? 0) >= minGeneration ? r : undefined;
+    },
+    { what: `DBSubnetGroup net/${name} Synced at generation ${minGeneration}`, timeoutMs: 20_000 },
+  );
+
+test("a DBSubnetGroup lands in the namespace's account over its subnets, tagged, Synced with ACK's status; a tag change is applied; delete deletes it", async () => {
+  const subnets = await subnetsIn(X);
+  assert.ok(subnets.length >= 2, "account X has a default VPC with subnets");
+  const name = "shop-db-subnets";
+  await e2e.apply([
+    subnetGroup(name, { subnetIDs: subnets.slice(0, 2), tags: [{ key: "team", value: "shop" }] }),
+  ]);
+  const r = await synced(name);
+  const status = r.status as Record<string, unknown> | undefined;
+  const arn = `arn:aws:rds:${region}:${X}:subgrp:${name}`;
+  assert.equal(r.status?.ackResourceMetadata?.ownerAccountID, X);
+  assert.equal(r.status?.ackResourceMetadata?.arn, arn);
+  assert.equal(status?.["subnetGroupStatus"], "Complete");
+  assert.match(String(status?.["vpcID"]), /^vpc-/);
+  assert.ok(r.metadata.finalizers?.includes("finalizers.rds.services.k8s.aws/DBSubnetGroup"));
+
+  const group = await groupIn(X, name);
+  assert.deepEqual(group?.Subnets?.map((s) => s.SubnetIdentifier).sort(), subnets.slice(0, 2).sort());
+  const tags = await tagsIn(X, arn);
+  assert.equal(tags["team"], "shop");
+  assert.equal(tags["crossrole.dev/owner-uid"], r.metadata.uid, "tagged as this object's");
+
+  await patchResource(e2e.kube, "DBSubnetGroup", "net", name, {
+    spec: { tags: [{ key: "team", value: "payments" }] },
+  });
+  await synced(name, 2);
+  assert.equal((await tagsIn(X, arn))["team"], "payments");
+
+  await deleteResourceAndWait(e2e.kube, "DBSubnetGroup", "net", name);
+  assert.equal(await groupIn(X, name), undefined, "deleted in AWS");
+});
+
+test("subnetRefs to an ec2 Subnet (a kind crossrole does not serve): ACK.Terminal naming subnetIDs; nothing created", async () => {
+  const name = "by-ref";
+  await e2e.apply([subnetGroup(name, { subnetRefs: [{ from: { name: "private-a" } }] })]);
+  const r = await waitForResourceCondition(e2e.kube, "DBSubnetGroup", "net", name, "ACK.Terminal", "True");
+  assert.match(condition(r, "ACK.Terminal")?.message ?? "", /does not serve.*set spec\.subnetIDs/);
+  assert.equal(await groupIn(X, name), undefined);
+});
