@@ -89,9 +89,11 @@ export function canonicalTags(tags: unknown): [string, string][] {
       ? (tags as { tagSet: unknown[] }).tagSet
       : undefined;
   if (list === undefined) return canonicalTagMap(tags as Record<string, string>);
-  const map: Record<string, string> = {};
-  for (const t of list as { key?: string; value?: string }[]) {
-    if (t?.key !== undefined) map[t.key] = t.value ?? "";
-  }
+  // fromEntries, not assignment: a tag may be named "__proto__".
+  const map = Object.fromEntries(
+    (list as { key?: string; value?: string }[])
+      .filter((t) => t?.key !== undefined)
+      .map((t): [string, string] => [t.key ?? "", t.value ?? ""]),
+  );
   return canonicalTagMap(map);
 }

@@ -184,3 +184,14 @@ describe("canonical forms", () => {
     assert.deepEqual(canonicalForm("tags", { tagSet: [{ key: "k", value: "v" }] }), want);
   });
 });
+
+describe("tags named like Object's own members", () => {
+  it("a tag named __proto__ is a tag like any other", () => {
+    const rule = { absent: "none", form: "tags" } as const;
+    assert.equal(sameByRule(rule, [{ key: "__proto__", value: "" }], undefined), false);
+    assert.equal(
+      sameByRule(rule, { tagSet: [{ key: "__proto__", value: "x" }] }, [{ key: "__proto__", value: "x" }]),
+      true,
+    );
+  });
+});

@@ -90,9 +90,12 @@ export interface AwsTag {
 
 /** The AWS SDK's `{Key, Value}` tags as a map; a tag without a key is skipped, a missing value is "". */
 export function tagMapFromAws(tags: readonly AwsTag[] | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const t of tags ?? []) if (t.Key !== undefined) out[t.Key] = t.Value ?? "";
-  return out;
+  // fromEntries, not assignment: a tag may be named "__proto__".
+  return Object.fromEntries(
+    (tags ?? [])
+      .filter((t) => t.Key !== undefined)
+      .map((t): [string, string] => [t.Key ?? "", t.Value ?? ""]),
+  );
 }
 
 /** The AWS SDK's `{Key, Value}` tags as a spec-form list, in AWS's order; a missing part is "". */
