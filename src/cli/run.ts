@@ -115,6 +115,12 @@ const runFlags: readonly FlagSpec[] = [
     help: "STS calls that may start at once.",
   },
   {
+    name: "allow-cross-namespace-references",
+    type: "boolean",
+    default: false,
+    help: "Let ACK's references (e.g. spec.dbSubnetGroupRef) name an object in another namespace; off, a reference names one in the resource's own namespace.",
+  },
+  {
     name: "create-intent-window-seconds",
     type: "string",
     value: "<seconds>",
@@ -202,6 +208,7 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
     leaseName: stringFlag(values, "leader-election-name") ?? "crossrole-leader",
     stsRateLimit: { ratePerSecond: positiveInt(values, "sts-qps"), burst: positiveInt(values, "sts-burst") },
     createIntentWindowMs: positiveInt(values, "create-intent-window-seconds") * 1000,
+    allowCrossNamespaceReferences: booleanFlag(values, "allow-cross-namespace-references"),
   }).catch((err: unknown) => {
     // A contradiction between the configuration and AWS is the user's to fix: say it as such.
     if (err instanceof ControllerAccountError) throw badInput(`${commandName}: ${err.message}`);

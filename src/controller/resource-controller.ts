@@ -15,6 +15,7 @@ import { secretType } from "./config-types.ts";
 import type { ControllerKeyStore } from "./controller-key.ts";
 import { DecisionMemo } from "./decision-memo.ts";
 import { DecisionTracker } from "./decision-tracker.ts";
+import type { ReferencePolicy } from "./reconcile/env.ts";
 import { kubeObjectStore, type ManagedObject } from "./reconcile/object-store.ts";
 import { createResourceReconciler } from "./reconcile/reconciler.ts";
 import { SelfWrites } from "./self-writes.ts";
@@ -36,6 +37,8 @@ export interface ResourceControllerOptions<Spec extends object, Observed, Client
   readonly controllerKey: ControllerKeyStore;
   /** --create-intent-window-seconds, in ms. */
   readonly createIntentWindowMs?: number;
+  /** How references to served kinds are followed (reconcile/references.ts). */
+  readonly references?: ReferencePolicy;
   readonly onDecisionChange?: (kind: string, outcome: string, source: string | null) => void;
 }
 
@@ -85,6 +88,7 @@ export function addResourceController<Spec extends object, Observed, Client>(
     logger: log,
     controllerKey: o.controllerKey,
     ...(o.createIntentWindowMs === undefined ? {} : { createIntentWindowMs: o.createIntentWindowMs }),
+    ...(o.references === undefined ? {} : { references: o.references }),
   });
   // Updates that arrive while their object's reconcile runs wait for it to end: by then the
   // reconcile has recorded what its own writes returned, and an echo that overtook the HTTP

@@ -43,6 +43,8 @@ export interface ControllerOptions {
   readonly stsRateLimit?: RateLimit;
   /** How long after its intent a create may still land (--create-intent-window-seconds), in ms. */
   readonly createIntentWindowMs?: number;
+  /** --allow-cross-namespace-references: a reference may name an object in another namespace. */
+  readonly allowCrossNamespaceReferences?: boolean;
   /** Overrides the SDK default chain for the controller identity (tests, demos). */
   readonly controllerChain?: Parameters<typeof createCredentialService>[0]["controllerChain"];
 }
@@ -187,6 +189,16 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       deletionPolicy: o.deletionPolicy,
       controllerKey,
       ...(o.createIntentWindowMs === undefined ? {} : { createIntentWindowMs: o.createIntentWindowMs }),
+      references: {
+        allowCrossNamespace: o.allowCrossNamespaceReferences ?? false,
+        // The referenced kind's module names its identifier field (loaded if not yet).
+        identifierOf: async (kind) =>
+          kind in servedKindCatalog
+            ? (
+                await servedKindCatalog[kind as keyof typeof servedKindCatalog].module()
+              ).identifierField.replace(/^spec\./, "")
+            : undefined,
+      },
       concurrency: o.maxConcurrentSyncsByKind?.[name] ?? o.maxConcurrentSyncs,
       resyncPeriodMs: (o.resyncSecondsByKind?.[name] ?? o.resyncSeconds) * 1000,
       logger: log,

@@ -4,6 +4,12 @@
 // resolved, so the resource is Terminal, naming the plain field to set instead (DESIGN §2.1).
 // Only zod checks this (no CEL): the answer belongs on the resource's conditions.
 import type { z } from "zod";
+import { resourceKinds } from "../api/kinds.ts";
+
+/** Whether crossrole serves the kind a reference names (then the reconciler resolves it). */
+export function isServedReference(r: Pick<ReferenceField, "service" | "kind">): boolean {
+  return resourceKinds.some((k) => k.service === r.service && k.kind === r.kind);
+}
 
 export interface ReferenceField {
   /** Spec path of the reference (`[]` steps into a list's items). */
@@ -31,6 +37,14 @@ function presentAt(
   return presentAt((value as Record<string, unknown>)[head], rest, [...at, head]);
 }
 
+/** The value at a concrete path. */
+function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+  let v = value;
+  for (const p of path)
+    v = v === null || typeof v !== "object" ? undefined : (v as Record<string | number, unknown>)[p];
+  return v;
+}
+
 /** `schema` refusing every reference in `references` that a spec sets (none is served yet). */
 export function refusingUnservedReferences<S extends z.ZodType>(
   schema: S,
@@ -50,6 +64,18 @@ export function refusingUnservedReferences<S extends z.ZodType>(
         const plain = ["spec", ...path.slice(0, -1), r.plain]
           .map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? s : `.${s}`))
           .join("");
+        if (isServedReference(r)) {
+          // Resolved by the reconciler (src/controller/references.ts); set one of the two.
+          const holder = valueAt(spec, path.slice(0, -1));
+          if (holder !== undefined && (holder as Record<string, unknown>)[r.plain] !== undefined) {
+            ctx.addIssue({
+              code: "custom",
+              path,
+              message: `and ${plain} are both set: set one of the two`,
+            });
+          }
+          continue;
+        }
         ctx.addIssue({
           code: "custom",
           path,

@@ -9,6 +9,7 @@ import type { CredentialService } from "../credentials/service.ts";
 import type { ResourceRef } from "../credentials/types.ts";
 import type { Decision } from "../resolver/types.ts";
 import type { CallContext } from "./call-context.ts";
+import type { ReferenceField } from "./references.ts";
 
 export type ParseResult<T> =
   | { readonly ok: true; readonly value: T }
@@ -101,6 +102,11 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
   identifier(spec: Spec): string;
   /** The spec field that holds it, for messages ("choose another spec.queueName"). */
   readonly identifierField: string;
+  /**
+   * ACK's references in the spec (the generated `<prefix>References`): those to served kinds are
+   * resolved by the reconciler (src/controller/references.ts) into their plain fields.
+   */
+  readonly references?: readonly ReferenceField[];
   /**
    * The spec that names the object ACK's `services.k8s.aws/adoption-fields` point at, for a
    * resource with no spec (src/controller/adoption-seed.ts). Optional: by default the fields

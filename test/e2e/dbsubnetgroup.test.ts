@@ -3,11 +3,19 @@
 // account (checked with that account's own credentials) over that account's subnets, tagged as
 // the object's, Synced with ACK's status; a tag change is applied; a reference to an unserved
 // kind is ACK.Terminal naming the plain field, and nothing is created; deleting the object
-// deletes the group. (A description change is not run here: moto 5.2.5's ModifyDBSubnetGroup
+// deletes the group. A DBInstance's dbSubnetGroupRef is resolved: it waits for the group, then
+// the instance is placed in it; a reference to another namespace (without
+// --allow-cross-namespace-references) or to a group in another account is ACK.Terminal and
+// nothing is created. (A description change is not run here: moto 5.2.5's ModifyDBSubnetGroup
 // loses the group it modifies; test/integration/rds-dbsubnetgroup.test.ts checks it on the wire.)
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { DescribeDBSubnetGroupsCommand, ListTagsForResourceCommand, RDSClient } from "@aws-sdk/client-rds";
+import {
+  DescribeDBInstancesCommand,
+  DescribeDBSubnetGroupsCommand,
+  ListTagsForResourceCommand,
+  RDSClient,
+} from "@aws-sdk/client-rds";
 import { waitFor } from "../../src/local-stack/wait.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import {
@@ -17,6 +25,7 @@ import {
   credentialsFor,
   deleteResourceAndWait,
   type E2E,
+  identity,
   namespace,
   patchResource,
   region,
@@ -25,6 +34,7 @@ import {
 } from "./fixture.ts";
 
 const X = "111111111111";
+const Y = "222222222222";
 const ownerAccount = "services.k8s.aws/owner-account-id";
 
 let e2e: E2E;
@@ -36,7 +46,25 @@ before(async () => {
   await e2e.apply([
     namespace("ack-system"),
     namespace("net", { [ownerAccount]: X }),
+    namespace("apps", { [ownerAccount]: X }),
     configMap("ack-role-account-map", { [X]: `arn:aws:iam::${X}:role/net-x` }),
+    identity("AWSControllerIdentity", "default", {
+      allowedNamespaces: { list: ["net", "apps", "ack-system"] },
+    }),
+    identity("AWSRoleIdentity", "central-it", {
+      sourceIdentityRef: { kind: "AWSControllerIdentity", name: "default" },
+      roleARN: `arn:aws:iam::${Y}:role/central-it`,
+      allowedNamespaces: { list: ["net"] },
+    }),
+    ...["net", "apps"].map(
+      (ns) =>
+        ({
+          apiVersion: "v1",
+          kind: "Secret",
+          metadata: { name: "db-password", namespace: ns },
+          stringData: { password: "not-a-real-password-1" },
+        }) as KubeObject,
+    ),
   ]);
   await e2e.startController();
 });
@@ -139,4 +167,111 @@ test("subnetRefs to an ec2 Subnet (a kind crossrole does not serve): ACK.Termina
   const r = await waitForResourceCondition(e2e.kube, "DBSubnetGroup", "net", name, "ACK.Terminal", "True");
   assert.match(condition(r, "ACK.Terminal")?.message ?? "", /does not serve.*set spec\.subnetIDs/);
   assert.equal(await groupIn(X, name), undefined);
+});
+
+// ---- references: a DBInstance's dbSubnetGroupRef ----
+
+function dbInstance(ns: string, name: string, spec: Record<string, unknown>): KubeObject {
+  return {
+    apiVersion: "rds.services.k8s.aws/v1alpha1",
+    kind: "DBInstance",
+    metadata: { name, namespace: ns },
+    spec: {
+      dbInstanceIdentifier: `${ns}-${name}`,
+      dbInstanceClass: "db.t3.micro",
+      engine: "postgres",
+      engineVersion: "16.3",
+      allocatedStorage: 20,
+      masterUsername: "shop_admin",
+      masterUserPassword: { name: "db-password", key: "password" },
+      ...spec,
+    },
+  } as KubeObject;
+}
+
+async function instanceIn(account: string, id: string) {
+  try {
+    const out = await (await rdsAs(account)).send(
+      new DescribeDBInstancesCommand({ DBInstanceIdentifier: id }),
+    );
+    return out.DBInstances?.[0];
+  } catch (err) {
+    if ((err as { name?: string }).name === "DBInstanceNotFoundFault") return undefined;
+    throw err;
+  }
+}
+
+test("dbSubnetGroupRef: the instance waits for the group, then is placed in it (the group's AWS name, from its spec)", async () => {
+  await e2e.apply([dbInstance("net", "shop-db", { dbSubnetGroupRef: { from: { name: "shop-db-net" } } })]);
+  const waiting = await waitForResourceCondition(
+    e2e.kube,
+    "DBInstance",
+    "net",
+    "shop-db",
+    "ACK.Recoverable",
+    "True",
+  );
+  assert.equal(condition(waiting, "ACK.Recoverable")?.reason, "ReferenceNotFound");
+  assert.match(
+    condition(waiting, "ACK.Recoverable")?.message ?? "",
+    /spec\.dbSubnetGroupRef names DBSubnetGroup net\/shop-db-net/,
+  );
+  assert.equal(await instanceIn(X, "net-shop-db"), undefined, "nothing created while the reference waits");
+
+  const subnets = await subnetsIn(X);
+  await e2e.apply([
+    {
+      ...subnetGroup("shop-db-net", { subnetIDs: subnets.slice(0, 2) }),
+      spec: { name: "shop-db-subnets-in-aws", description: "shop", subnetIDs: subnets.slice(0, 2) },
+    } as KubeObject,
+  ]);
+  await waitForResourceCondition(
+    e2e.kube,
+    "DBInstance",
+    "net",
+    "shop-db",
+    "ACK.ResourceSynced",
+    "True",
+    undefined,
+    60_000,
+  );
+  const instance = await instanceIn(X, "net-shop-db");
+  assert.equal(
+    instance?.DBSubnetGroup?.DBSubnetGroupName,
+    "shop-db-subnets-in-aws",
+    "placed in the referenced group",
+  );
+});
+
+test("dbSubnetGroupRef to another namespace, without --allow-cross-namespace-references: ACK.Terminal, nothing created", async () => {
+  await e2e.apply([
+    dbInstance("apps", "api-db", { dbSubnetGroupRef: { from: { name: "shop-db-net", namespace: "net" } } }),
+  ]);
+  const r = await waitForResourceCondition(e2e.kube, "DBInstance", "apps", "api-db", "ACK.Terminal", "True");
+  assert.equal(condition(r, "ACK.Terminal")?.reason, "ReferenceNotAllowed");
+  assert.equal(await instanceIn(X, "apps-api-db"), undefined);
+});
+
+test("dbSubnetGroupRef to a group in another account than the instance's: ACK.Terminal naming both, nothing created anywhere", async () => {
+  await e2e.apply([
+    dbInstance("net", "central-db", {
+      identityRef: { kind: "AWSRoleIdentity", name: "central-it" },
+      dbSubnetGroupRef: { from: { name: "shop-db-net" } },
+    }),
+  ]);
+  const r = await waitForResourceCondition(
+    e2e.kube,
+    "DBInstance",
+    "net",
+    "central-db",
+    "ACK.Terminal",
+    "True",
+  );
+  assert.equal(condition(r, "ACK.Terminal")?.reason, "ReferenceAccountMismatch");
+  assert.match(
+    condition(r, "ACK.Terminal")?.message ?? "",
+    new RegExp(`placed in account ${X}, but this DBInstance is placed in account ${Y}`),
+  );
+  assert.equal(await instanceIn(Y, "net-central-db"), undefined);
+  assert.equal(await instanceIn(X, "net-central-db"), undefined);
 });

@@ -44,7 +44,7 @@ async function convergeLocked<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
   a: Attempt,
   conn: Connection<Client>,
-  { spec: specIn, inputs: inputsIn, policies, seeded }: Prepared<Spec>,
+  { spec: specIn, inputs: inputsIn, policies, seeded, referenced }: Prepared<Spec>,
   target: Target,
 ): Promise<Outcome> {
   let spec = specIn;
@@ -102,7 +102,7 @@ async function convergeLocked<Spec extends object, Observed, Client>(
     ({ observed, extraStatus } = updated);
   }
 
-  await lateInitialize(env, a, spec, observed, plan.do === "adopt" && plan.strict);
+  await lateInitialize(env, a, spec, observed, plan.do === "adopt" && plan.strict, referenced);
   await writeStatus(env, a, { kind: "synced" }, metadataAt(env, a, spec, target), {
     ...extraStatus,
     ...env.module.statusFrom?.(observed),

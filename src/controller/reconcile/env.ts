@@ -44,7 +44,16 @@ export interface ReconcilerDeps<Spec extends object, Observed, Client> {
   readonly controllerKey: Pick<ControllerKeyStore, "get">;
   /** How long a create may land after its intent (--create-intent-window-seconds; create-intent.ts). */
   readonly createIntentWindowMs?: number;
+  /** How ACK's references to served kinds are followed (reconcile/references.ts); none: not at all. */
+  readonly references?: ReferencePolicy;
   readonly now?: () => Date;
+}
+
+export interface ReferencePolicy {
+  /** --allow-cross-namespace-references. */
+  readonly allowCrossNamespace: boolean;
+  /** The spec field (without "spec.") that names a served kind's AWS object. */
+  identifierOf(kind: string): Promise<string | undefined>;
 }
 
 /** The dependencies with their defaults, and what every step derives from them. */

@@ -10,8 +10,10 @@ export async function lateInitialize<Spec extends object, Observed, Client>(
   spec: Spec,
   observed: Observed,
   strictAdoption: boolean,
+  /** Plain fields a reference filled: they stay out of the spec (the reference stands for them). */
+  referenced: readonly string[] = [],
 ): Promise<void> {
-  const late = env.module.lateInitialize(spec, observed);
+  const late = withoutReferenced(env.module.lateInitialize(spec, observed), referenced);
   // A strict adoption replaces the spec: fields AWS does not have must go, which a merge
   // patch of the new spec alone would leave in place (and the next reconcile would apply).
   const specPatch = strictAdoption
@@ -33,6 +35,18 @@ export async function lateInitialize<Spec extends object, Observed, Client>(
   a.obj = await env.store.writeSpec(a.obj, specPatch, a.call.signal);
   // Its echo needs no reconcile: the status written next records this generation.
   env.selfWrites?.record(a.key, a.obj);
+}
+
+/** The late-initialised spec without the fields references filled, which the user never set. */
+function withoutReferenced<Spec extends object>(
+  late: { readonly spec: Spec; readonly initialized: readonly string[] },
+  referenced: readonly string[],
+): { readonly spec: Spec; readonly initialized: readonly string[] } {
+  if (referenced.length === 0) return late;
+  const spec = { ...late.spec } as Record<string, unknown>;
+  for (const field of referenced) delete spec[field];
+  const initialized = late.initialized.filter((path) => !referenced.some((f) => path === `spec.${f}`));
+  return { spec: spec as Spec, initialized };
 }
 
 /**

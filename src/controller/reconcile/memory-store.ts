@@ -28,6 +28,8 @@ export class MemoryObjectStore implements ObjectStore {
   readonly #rt: ResourceType;
   readonly #objects = new Map<string, ManagedObject>();
   readonly #secrets = new Map<string, SecretObject>();
+  /** Objects of other kinds, by `<kind>/<namespace>/<name>` (what a spec's references name). */
+  readonly #others = new Map<string, ManagedObject>();
   #version = 0;
   #uids = 0;
   readonly events: RecordedEvent[] = [];
@@ -67,6 +69,11 @@ export class MemoryObjectStore implements ObjectStore {
   }
 
   /** Stores a Secret of `namespace` with `data` (values as given: base64 is the caller's). */
+  /** Puts an object of another kind, as the apiserver would hold it (a referenced object). */
+  putOther(obj: ManagedObject): void {
+    this.#others.set(`${obj.kind}/${keyOf(obj.metadata.namespace ?? "", obj.metadata.name)}`, clone(obj));
+  }
+
   putSecret(namespace: string, name: string, data: Record<string, string>): void {
     this.#secrets.set(keyOf(namespace, name), {
       metadata: { uid: `secret-${name}`, resourceVersion: `${++this.#version}` },
@@ -93,6 +100,11 @@ export class MemoryObjectStore implements ObjectStore {
 
   async secret(namespace: string, name: string): Promise<SecretObject | undefined> {
     return this.#secrets.get(keyOf(namespace, name));
+  }
+
+  async referenced(type: ResourceType, namespace: string, name: string): Promise<ManagedObject | undefined> {
+    const obj = this.#others.get(`${type.kind}/${keyOf(namespace, name)}`);
+    return obj === undefined ? undefined : clone(obj);
   }
 
   async writeStatus(

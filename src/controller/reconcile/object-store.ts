@@ -42,6 +42,13 @@ export interface ObjectStore {
   live(namespace: string, name: string, signal?: AbortSignal): Promise<ManagedObject | undefined>;
   /** A Secret of the object's namespace that a spec field references (never from a cache). */
   secret(namespace: string, name: string): Promise<SecretObject | undefined>;
+  /** An object of another kind a spec references (ACK's `*Ref`), as the apiserver has it now. */
+  referenced(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<ManagedObject | undefined>;
   /**
    * Merges `status` into the object's status (JSON merge patch). `ifUnchanged`: only if the
    * object is still the version `obj` is (409 Conflict otherwise).
@@ -88,6 +95,8 @@ export function kubeObjectStore(o: KubeObjectStoreOptions): ObjectStore {
     live: (namespace, name, signal) =>
       getIfExists<ManagedObject>(kube, objectPath(resourceType, namespace, name), signal),
     secret: getSecret,
+    referenced: (type, namespace, name, signal) =>
+      getIfExists<ManagedObject>(kube, objectPath(type, namespace, name), signal),
     writeStatus(obj, status, ifUnchanged, signal) {
       const precondition = ifUnchanged ? { metadata: { resourceVersion: obj.metadata.resourceVersion } } : {};
       return kube.request<ManagedObject>({

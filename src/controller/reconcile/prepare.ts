@@ -14,6 +14,7 @@ import {
 } from "../secret-inputs.ts";
 import { type Attempt, keyFor } from "./attempt.ts";
 import type { Env } from "./env.ts";
+import { resolveReferences } from "./references.ts";
 import { failed, isOutcome, type Outcome } from "./result.ts";
 
 /** The spec's secret field values, and the Secret versions to record once AWS has them. */
@@ -31,6 +32,8 @@ export interface Prepared<Spec> {
   readonly spec: Spec;
   /** The object has no spec: `spec` only names the AWS object to adopt (adoption-seed.ts). */
   readonly seeded: boolean;
+  /** The plain fields `spec` has from references (references.ts): AWS's, never the user's to be written. */
+  readonly referenced: readonly string[];
   readonly inputs: Inputs;
 }
 
@@ -55,7 +58,10 @@ export async function prepare<Spec extends object, Observed, Client>(
   if (isOutcome(policies)) return policies;
   const given = specOf(env, a, policies);
   if (isOutcome(given)) return given;
-  const { spec, seeded } = given;
+  const { seeded } = given;
+  const resolved = seeded ? { spec: given.spec, filled: [] } : await resolveReferences(env, a, given.spec);
+  if (isOutcome(resolved)) return resolved;
+  const { spec } = resolved;
   const inputs = await inputsOf(env, a, spec);
   if (isOutcome(inputs)) return inputs;
   // Before anything is made in AWS, so that a deletion cannot pass it by (not for read-only:
@@ -65,7 +71,7 @@ export async function prepare<Spec extends object, Observed, Client>(
     a.obj = await env.store.addFinalizer(a.obj, env.finalizer, a.call.signal);
     if (a.obj !== before) env.selfWrites?.record(a.key, a.obj);
   }
-  return { region, policies, spec, seeded, inputs };
+  return { region, policies, spec, seeded, referenced: resolved.filled, inputs };
 }
 
 export function policiesOf<Spec extends object, Observed, Client>(

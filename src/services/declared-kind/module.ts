@@ -216,6 +216,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
     client: regionalClient(source.clientFactory, "sdk"),
     identifier: nameOf,
     identifierField: `spec.${idField}`,
+    references: generated.references,
 
     async read(client, spec, ctx) {
       const name = nameOf(spec);

@@ -37,7 +37,7 @@ import {
 } from "./dbinstance.ts";
 import { diff, lateInitialize, specStorageType } from "./diff.ts";
 import { classifyError, DBInstanceError, isDBInstanceError } from "./errors.ts";
-import { dbInstanceDeclared } from "./generated/db-instance-fields.ts";
+import { dbInstanceDeclared, dbInstanceReferences } from "./generated/db-instance-fields.ts";
 import {
   arnOf,
   awsIdentifier,
@@ -76,6 +76,7 @@ export const dbInstanceService: ServiceModule<DBInstanceSpec, ObservedDBInstance
   client: regionalClient(rdsClientFactory, "rds"),
   identifier: (spec) => awsIdentifier(spec),
   identifierField: `spec.${dbInstanceDeclared.identifier}`,
+  references: dbInstanceReferences,
   secretFields(spec): readonly SecretField[] {
     const ref = spec.masterUserPassword;
     if (ref === undefined) return [];

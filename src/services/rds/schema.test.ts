@@ -268,20 +268,30 @@ describe("fields crossrole does not act on yet, and ACK's references", () => {
   test("a reference to a kind crossrole does not serve is refused, naming the plain field to set", () => {
     const found = problems({
       ...base,
-      dbSubnetGroupRef: { from: { name: "private" } },
       vpcSecurityGroupRefs: [{ from: { name: "db" } }],
       kmsKeyRef: { from: { name: "key" } },
     });
-    assert.equal(found.length, 3, found.join("\n"));
-    assert.ok(
-      found.some((p) => p.startsWith("spec.dbSubnetGroupRef: ") && p.includes("set spec.dbSubnetGroupName")),
-    );
+    assert.equal(found.length, 2, found.join("\n"));
     assert.ok(
       found.some(
         (p) => p.startsWith("spec.vpcSecurityGroupRefs: ") && p.includes("set spec.vpcSecurityGroupIDs"),
       ),
     );
     assert.ok(found.some((p) => p.startsWith("spec.kmsKeyRef: ") && p.includes("set spec.kmsKeyID")));
+  });
+
+  test("a reference to a served kind (DBSubnetGroup) passes the spec check; beside its plain field it is refused", () => {
+    assert.deepEqual(problems({ ...base, dbSubnetGroupRef: { from: { name: "private" } } }), []);
+    const both = problems({
+      ...base,
+      dbSubnetGroupRef: { from: { name: "private" } },
+      dbSubnetGroupName: "x",
+    });
+    assert.equal(both.length, 1, both.join("\n"));
+    assert.match(
+      both[0] ?? "",
+      /^spec\.dbSubnetGroupRef: and spec\.dbSubnetGroupName are both set: set one of the two/,
+    );
   });
 
   test("useDefaultProcessorFeatures true beside processorFeatures is refused", () => {

@@ -1,0 +1,83 @@
+// Step 2, after the spec is parsed: ACK's references to served kinds (`dbSubnetGroupRef`)
+// resolved into their plain fields (`dbSubnetGroupName`) as references.ts judges them — the
+// referenced object read from the apiserver now, its placement decided now, its AWS name from
+// its spec. Nothing is called in AWS until every reference resolves.
+import { resourceKinds } from "../../api/kinds.ts";
+import { isServedReference } from "../../services/references.ts";
+import { judgeReference, type Referenced, setReferences } from "../references.ts";
+import type { Attempt } from "./attempt.ts";
+import type { Env } from "./env.ts";
+import { failed, type Outcome } from "./result.ts";
+
+/** A spec with the plain fields its references filled (for AWS calls only, never written back). */
+export interface Resolved<Spec> {
+  readonly spec: Spec;
+  /** The plain fields filled (`dbSubnetGroupName`). */
+  readonly filled: readonly string[];
+}
+
+/** The spec with each set reference's plain field filled, or why it cannot be yet. */
+export async function resolveReferences<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  spec: Spec,
+): Promise<Resolved<Spec> | Outcome> {
+  const served = (env.module.references ?? []).filter(isServedReference);
+  const set = setReferences(spec as Record<string, unknown>, served, a.ref.namespace);
+  if (set.length === 0) return { spec, filled: [] };
+  const filled = { ...spec } as Record<string, unknown>;
+  for (const ref of set) {
+    const kind = resourceKinds.find((k) => k.kind === ref.kind);
+    const identifierField = kind === undefined ? undefined : await env.references?.identifierOf(ref.kind);
+    if (kind === undefined || identifierField === undefined) {
+      // Fail closed: a reference this controller cannot follow fills nothing.
+      return failed({
+        kind: "terminal",
+        reason: "ReferenceNotResolved",
+        message: `${ref.path} names a ${ref.kind}, which this controller does not resolve: set spec.${ref.plain} instead`,
+      });
+    }
+    const type = {
+      group: kind.group,
+      version: kind.version,
+      plural: kind.plural,
+      kind: kind.kind,
+      namespaced: true,
+    };
+    const obj = await env.store.referenced(type, ref.namespace, ref.name, a.call.signal);
+    const synced = obj?.status?.conditions?.find((c) => c.type === "ACK.ResourceSynced");
+    const target: Referenced | undefined =
+      obj === undefined
+        ? undefined
+        : {
+            spec: obj.spec,
+            generation: obj.metadata.generation,
+            deleting: obj.metadata.deletionTimestamp !== undefined,
+            synced:
+              synced === undefined
+                ? undefined
+                : {
+                    status: synced.status,
+                    ...(synced.observedGeneration === undefined
+                      ? {}
+                      : { observedGeneration: synced.observedGeneration }),
+                  },
+            decision: env.decisions.decide(obj, env.config.snapshot()),
+          };
+    const judged = judgeReference(
+      ref,
+      {
+        kind: env.kindName,
+        namespace: a.ref.namespace,
+        account: a.decision.account,
+        region: a.decision.region,
+      },
+      target,
+      identifierField,
+      env.references?.allowCrossNamespace ?? false,
+    );
+    if (!judged.ok) return failed(judged.state, judged.wait ? env.waitRequeueMs : "none");
+    filled[ref.plain] = judged.value;
+  }
+  return { spec: filled as Spec, filled: set.map((r) => r.plain) };
+}
