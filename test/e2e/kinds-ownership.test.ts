@@ -9,8 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
-import { servedKindNames } from "../../src/services/served.ts";
-import { minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
+import { minimalResource, namespaceObjectsFor, selfContainedKinds } from "../support/minimal-resources.ts";
 import { createOutOfBand } from "../support/out-of-band.ts";
 import {
   condition,
@@ -46,14 +45,14 @@ before(async () => {
     namespace("own-a", { "services.k8s.aws/owner-account-id": account }),
     namespace("own-b", { "services.k8s.aws/owner-account-id": account }),
     configMap("ack-role-account-map", { [account]: `arn:aws:iam::${account}:role/owners` }),
-    ...namespaceObjectsFor(servedKindNames, "own-a"),
-    ...namespaceObjectsFor(servedKindNames, "own-b"),
+    ...namespaceObjectsFor(selfContainedKinds, "own-a"),
+    ...namespaceObjectsFor(selfContainedKinds, "own-b"),
   ]);
   await e2e.startController();
 });
 after(() => e2e?.stop());
 
-for (const kind of servedKindNames) {
+for (const kind of selfContainedKinds) {
   describe(`${kind}: ownership and read-only`, () => {
     const shared = awsName(kind, "shared");
     before(async () => {

@@ -9,8 +9,7 @@ import { after, before, test } from "node:test";
 import { promisify } from "node:util";
 import { lookupKind } from "../../src/api/kinds.ts";
 import { binaries, kubeVersion } from "../../src/local-stack/versions.ts";
-import { servedKindNames } from "../../src/services/served.ts";
-import { minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
+import { minimalResource, namespaceObjectsFor, selfContainedKinds } from "../support/minimal-resources.ts";
 import { configMap, type E2E, namespace, region, startE2E, waitForResourceCondition } from "./fixture.ts";
 
 const run = promisify(execFile);
@@ -31,11 +30,11 @@ before(async () => {
     namespace("ack-system"),
     namespace("cols", { "services.k8s.aws/owner-account-id": "111111111111" }),
     configMap("ack-role-account-map", { "111111111111": "arn:aws:iam::111111111111:role/cols" }),
-    ...namespaceObjectsFor(servedKindNames, "cols"),
-    ...servedKindNames.map((kind) => minimalResource(kind, "cols", "shown", `cols-${kind.toLowerCase()}`)),
+    ...namespaceObjectsFor(selfContainedKinds, "cols"),
+    ...selfContainedKinds.map((kind) => minimalResource(kind, "cols", "shown", `cols-${kind.toLowerCase()}`)),
   ]);
   await e2e.startController();
-  for (const kind of servedKindNames)
+  for (const kind of selfContainedKinds)
     await waitForResourceCondition(
       e2e.kube,
       kind,
@@ -58,11 +57,11 @@ test(`kubectl is the pinned ${kubeVersion}`, async () => {
 });
 
 test("kubectl get <every kind> -A prints each with its account, region, Synced and Ready", async () => {
-  const plurals = servedKindNames.map((k) => lookupKind(k)?.plural).join(",");
+  const plurals = selfContainedKinds.map((k) => lookupKind(k)?.plural).join(",");
   const { stdout } = await kubectl("get", plurals, "-A");
   const rows = stdout.split("\n").filter((l) => l.startsWith("cols "));
-  assert.equal(rows.length, servedKindNames.length, stdout);
-  for (const kind of servedKindNames) {
+  assert.equal(rows.length, selfContainedKinds.length, stdout);
+  for (const kind of selfContainedKinds) {
     const k = lookupKind(kind);
     const row = rows.find((l) => l.includes(`${k?.singular}.${k?.group}/shown `));
     assert.ok(row, `${kind} is listed:\n${stdout}`);

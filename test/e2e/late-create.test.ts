@@ -12,7 +12,6 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
-import { servedKindNames } from "../../src/services/served.ts";
 import {
   type AwsProxy,
   type RecordedRequest,
@@ -20,7 +19,7 @@ import {
   s3Operation,
   startAwsProxy,
 } from "../support/aws-proxy.ts";
-import { minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
+import { minimalResource, namespaceObjectsFor, selfContainedKinds } from "../support/minimal-resources.ts";
 import {
   type ControllerProcess,
   condition,
@@ -46,7 +45,7 @@ let controller: ControllerProcess;
 before(async () => {
   e2e = await startE2E();
   proxy = await startAwsProxy(e2e.stack.awsEndpoint ?? "");
-  await e2e.apply([namespace("ack-system"), namespace(ns), ...namespaceObjectsFor(servedKindNames, ns)]);
+  await e2e.apply([namespace("ack-system"), namespace(ns), ...namespaceObjectsFor(selfContainedKinds, ns)]);
   controller = await startController();
 });
 after(async () => {
@@ -74,7 +73,7 @@ const awsName = (prefix: string, kind: string) => `${prefix}${kind.toLowerCase()
 
 async function held(prefix: string): Promise<string[]> {
   const out: string[] = [];
-  for (const kind of servedKindNames) {
+  for (const kind of selfContainedKinds) {
     const where = await accountsHoldingResource(
       e2e.stack.awsEndpoint ?? "",
       kind,
@@ -98,15 +97,17 @@ async function createsInFlightThenDeleted(prefix: string, landing: Promise<unkno
     match: isCreate(prefix),
     respond: { holdUntil: landing },
   });
-  const names = servedKindNames.map((k) => `${prefix}${k.toLowerCase()}`);
-  await e2e.apply(servedKindNames.map((k) => minimalResource(k, ns, awsName(prefix, k), awsName(prefix, k))));
-  await waitFor(() => proxy.requests.filter((r) => isCreate(prefix)(r)).length >= servedKindNames.length, {
-    what: `the ${servedKindNames.length} creates of ${prefix}* sent`,
+  const names = selfContainedKinds.map((k) => `${prefix}${k.toLowerCase()}`);
+  await e2e.apply(
+    selfContainedKinds.map((k) => minimalResource(k, ns, awsName(prefix, k), awsName(prefix, k))),
+  );
+  await waitFor(() => proxy.requests.filter((r) => isCreate(prefix)(r)).length >= selfContainedKinds.length, {
+    what: `the ${selfContainedKinds.length} creates of ${prefix}* sent`,
     timeoutMs: 30_000,
   });
   await controller.stop("SIGKILL");
   remove();
-  for (const kind of servedKindNames) {
+  for (const kind of selfContainedKinds) {
     await e2e.kube.request({ method: "DELETE", path: resourcePath(kind, ns, awsName(prefix, kind)) });
   }
   controller = await startController();
@@ -115,7 +116,7 @@ async function createsInFlightThenDeleted(prefix: string, landing: Promise<unkno
 
 /** Every resource of the round is held back with DeletePending, saying until when. */
 async function assertHeldBack(prefix: string): Promise<void> {
-  for (const kind of servedKindNames) {
+  for (const kind of selfContainedKinds) {
     const r = await waitForResourceCondition(
       e2e.kube,
       kind,
@@ -136,7 +137,7 @@ async function assertHeldBack(prefix: string): Promise<void> {
 async function waitAllGone(prefix: string, timeoutMs: number): Promise<void> {
   await waitFor(
     async () => {
-      for (const kind of servedKindNames)
+      for (const kind of selfContainedKinds)
         if ((await getResource(e2e.kube, kind, ns, awsName(prefix, kind))) !== undefined) return false;
       return true;
     },
@@ -156,7 +157,7 @@ test("creates that land after their resources were deleted: found, deleted, and 
   assert.deepEqual(await held(prefix), [], "nothing in AWS yet: the creates are still held");
 
   land();
-  await waitFor(async () => (await held(prefix)).length === servedKindNames.length, {
+  await waitFor(async () => (await held(prefix)).length === selfContainedKinds.length, {
     what: "the held creates landed",
     timeoutMs: 15_000,
   }).catch(() => undefined); // some may already be deleted by the time all landed
@@ -203,15 +204,18 @@ test("a create answered after its resource was released by hand: what it made is
   });
   try {
     await e2e.apply(
-      servedKindNames.map((k) => minimalResource(k, ns, awsName(prefix, k), awsName(prefix, k))),
+      selfContainedKinds.map((k) => minimalResource(k, ns, awsName(prefix, k), awsName(prefix, k))),
     );
-    await waitFor(() => proxy.requests.filter((r) => isCreate(prefix)(r)).length >= servedKindNames.length, {
-      what: `the ${servedKindNames.length} creates of ${prefix}* sent`,
-      timeoutMs: 30_000,
-    });
+    await waitFor(
+      () => proxy.requests.filter((r) => isCreate(prefix)(r)).length >= selfContainedKinds.length,
+      {
+        what: `the ${selfContainedKinds.length} creates of ${prefix}* sent`,
+        timeoutMs: 30_000,
+      },
+    );
     // An operator clears the finalizers of resources being deleted: Kubernetes lets them go at
     // once, while the controller still waits for AWS's answer to their creates.
-    for (const kind of servedKindNames) {
+    for (const kind of selfContainedKinds) {
       const path = resourcePath(kind, ns, awsName(prefix, kind));
       await e2e.kube.request({ method: "DELETE", path });
       await e2e.kube.request({
@@ -227,7 +231,7 @@ test("a create answered after its resource was released by hand: what it made is
   }
   land();
   const cleaned = () => controller.logs().filter((l) => l["event"] === "resource.gone-during-create");
-  await waitFor(() => cleaned().length >= servedKindNames.length, {
+  await waitFor(() => cleaned().length >= selfContainedKinds.length, {
     what: "the controller to handle each create whose resource was gone",
     timeoutMs: 20_000,
   });

@@ -14,8 +14,7 @@ import { after, before, describe, test } from "node:test";
 import { lookupKind } from "../../src/api/kinds.ts";
 import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { servedKindNames } from "../../src/services/served.ts";
-import { minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
+import { minimalResource, namespaceObjectsFor, selfContainedKinds } from "../support/minimal-resources.ts";
 import {
   type ControllerProcess,
   configMap,
@@ -28,7 +27,7 @@ import {
   waitForResourceCondition,
 } from "./fixture.ts";
 
-const kinds = servedKindNames;
+const kinds = selfContainedKinds;
 const accounts = [
   controllerAccount,
   "111111111111",

@@ -3,6 +3,7 @@
 // new kind is added in one place. ACK's field names.
 import { lookupKind } from "../../src/api/kinds.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
+import { servedKindNames } from "../../src/services/served.ts";
 
 export interface KindMaker {
   /** ACK's spec with `awsName` as the AWS name. */
@@ -44,6 +45,14 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
     ],
   },
 };
+
+/**
+ * The served kinds a cross-kind test can make from Kubernetes objects alone. Not DBSubnetGroup:
+ * its subnets must exist in the account it lands in, and moto names each account's default
+ * subnets at random; test/e2e/dbsubnetgroup.test.ts and test/integration/rds-dbsubnetgroup.test.ts
+ * cover it, looking its subnets up first.
+ */
+export const selfContainedKinds: readonly string[] = servedKindNames.filter((k) => k in kindMakers);
 
 /** A minimal `kindName` object `name` in `namespace` whose AWS name is `awsName`, plus `extraSpec`. */
 export function minimalResource(
