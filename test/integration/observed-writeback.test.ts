@@ -55,6 +55,7 @@ const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
   Queue: async () => ({ sqs: await clientAs(SQSClient, endpoint, account), region }),
   Table: async () => ({ dynamodb: await clientAs(DynamoDBClient, endpoint, account), region }),
   DBInstance: async () => ({ rds: await clientAs(RDSClient, endpoint, account), region }),
+  DBSubnetGroup: async () => ({ sdk: await clientAs(RDSClient, endpoint, account), region }),
 };
 
 type Obj = Record<string, unknown>;

@@ -6,7 +6,7 @@
 // for each and checks the apiserver agrees with the controller's own check. A new kind adds its
 // cases here (the test fails for a served kind without any).
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { CreateDBInstanceCommand, RDSClient } from "@aws-sdk/client-rds";
+import { CreateDBInstanceCommand, CreateDBSubnetGroupCommand, RDSClient } from "@aws-sdk/client-rds";
 import {
   CreateBucketCommand,
   PutBucketEncryptionCommand,
@@ -344,12 +344,52 @@ const dbInstanceCases: AwkwardCase[] = [
 ];
 
 /** The cases by kind name; region: every case is made there. */
+/** The default VPC's subnets of `account` (no EC2 client here: moto reads the service from the credential scope). */
+export async function defaultSubnets(endpoint: string, account: string): Promise<string[]> {
+  const { credentialsFor } = await import("../../src/local-stack/accounts.ts");
+  const credentials = await credentialsFor(endpoint, account);
+  const res = await fetch(endpoint, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/20240101/${region}/ec2/aws4_request, SignedHeaders=host, Signature=0`,
+    },
+    body: "Action=DescribeSubnets&Version=2016-11-15",
+  });
+  return [...(await res.text()).matchAll(/<subnetId>(subnet-[0-9a-f]+)<\/subnetId>/g)].map((m) => m[1] ?? "");
+}
+
+/** The subnets the out-of-band group was made over: its spec names them (see spec below). */
+let subnetGroupSubnets: string[] = [];
+
+const dbSubnetGroupCases: AwkwardCase[] = [
+  {
+    title: "over two of the account's default subnets, with a tag and a description of its own",
+    make: async (endpoint, account, name) => {
+      subnetGroupSubnets = (await defaultSubnets(endpoint, account)).slice(0, 2);
+      await (await clientAs(RDSClient, endpoint, account)).send(
+        new CreateDBSubnetGroupCommand({
+          DBSubnetGroupName: name,
+          DBSubnetGroupDescription: "made by another tool",
+          SubnetIds: subnetGroupSubnets,
+          Tags: [{ Key: "cost-center", Value: "42" }],
+        }),
+      );
+    },
+    // Read after make(): the subnets it was made over.
+    get spec() {
+      return { subnetIDs: subnetGroupSubnets };
+    },
+  },
+];
+
 export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
   Queue: queueCases,
   Topic: topicCases,
   Bucket: bucketCases,
   Table: tableCases,
   DBInstance: dbInstanceCases,
+  DBSubnetGroup: dbSubnetGroupCases,
 };
 
 export { region };

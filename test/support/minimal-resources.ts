@@ -10,6 +10,11 @@ export interface KindMaker {
   spec(awsName: string): Record<string, unknown>;
   /** Objects each namespace needs before resources of this kind. */
   namespaceObjects?(namespace: string): KubeObject[];
+  /**
+   * Why the spec is not enough on its own: something must exist in AWS first, in the account the
+   * object lands in (a subnet group's subnets). Such a kind is left out of `selfContainedKinds`.
+   */
+  readonly needsInAws?: string;
 }
 
 export const minimalPasswordSecret = "crossrole-test-db-password";
@@ -25,6 +30,12 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
       keySchema: [{ attributeName: "id", keyType: "HASH" }],
       billingMode: "PAY_PER_REQUEST",
     }),
+  },
+  DBSubnetGroup: {
+    // subnetIDs: the caller's, looked up in the account the group lands in.
+    spec: (name) => ({ name, description: "crossrole test subnets" }),
+    needsInAws:
+      "its subnets must exist in the account it lands in, and moto names each account's default subnets at random",
   },
   DBInstance: {
     spec: (name) => ({
@@ -52,7 +63,9 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
  * subnets at random; test/e2e/dbsubnetgroup.test.ts and test/integration/rds-dbsubnetgroup.test.ts
  * cover it, looking its subnets up first.
  */
-export const selfContainedKinds: readonly string[] = servedKindNames.filter((k) => k in kindMakers);
+export const selfContainedKinds: readonly string[] = servedKindNames.filter(
+  (k) => kindMakers[k] !== undefined && kindMakers[k].needsInAws === undefined,
+);
 
 /** A minimal `kindName` object `name` in `namespace` whose AWS name is `awsName`, plus `extraSpec`. */
 export function minimalResource(
