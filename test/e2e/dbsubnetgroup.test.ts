@@ -18,6 +18,7 @@ import {
 } from "@aws-sdk/client-rds";
 import { waitFor } from "../../src/local-stack/wait.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
+import { defaultSubnets } from "../support/default-subnets.ts";
 import {
   clientAs,
   condition,
@@ -72,19 +73,9 @@ after(() => e2e?.stop());
 
 const rdsAs = (account: string) => clientAs(RDSClient, endpoint, account);
 
-/** The default VPC's subnets in `account` (no EC2 client here: moto reads the service from the credential scope). */
-async function subnetsIn(account: string): Promise<string[]> {
-  const credentials = await credentialsFor(endpoint, account);
-  const res = await fetch(endpoint, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/20240101/${region}/ec2/aws4_request, SignedHeaders=host, Signature=0`,
-    },
-    body: "Action=DescribeSubnets&Version=2016-11-15",
-  });
-  return [...(await res.text()).matchAll(/<subnetId>(subnet-[0-9a-f]+)<\/subnetId>/g)].map((m) => m[1] ?? "");
-}
+/** The default VPC's subnets in `account`. */
+const subnetsIn = async (account: string) =>
+  defaultSubnets(endpoint, (await credentialsFor(endpoint, account)).accessKeyId, region);
 
 async function groupIn(account: string, name: string) {
   try {

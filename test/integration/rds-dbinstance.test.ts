@@ -38,6 +38,7 @@ import type { DBInstanceError } from "../../src/services/rds/errors.ts";
 import { dbInstanceService } from "../../src/services/rds/module.ts";
 import { type DBInstanceFields, dbInstanceSpecSchema } from "../../src/services/rds/schema.ts";
 import type { SecretValues } from "../../src/services/service-module.ts";
+import { defaultSubnets } from "../support/default-subnets.ts";
 import { type MotoRecordedRequest, readMotoRecording } from "../support/moto-recording.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {
@@ -427,19 +428,9 @@ describe("RDS DBInstance module against the emulator", () => {
   });
 
   describe("every ACK field group: sent on create and on update, read back, compared", () => {
-    /** The default VPC's subnets, from EC2 (no EC2 client here: moto reads the service from the credential scope). */
-    async function defaultSubnets(): Promise<string[]> {
-      const res = await fetch(emulator.endpoint, {
-        method: "POST",
-        headers: {
-          "content-type": "application/x-www-form-urlencoded",
-          authorization: `AWS4-HMAC-SHA256 Credential=${defaultCredentials.accessKeyId}/20240101/${region}/ec2/aws4_request, SignedHeaders=host, Signature=0`,
-        },
-        body: "Action=DescribeSubnets&Version=2016-11-15",
-      });
-      const ids = [...(await res.text()).matchAll(/<subnetId>(subnet-[0-9a-f]+)<\/subnetId>/g)].map(
-        (m) => m[1] ?? "",
-      );
+    /** The default VPC's subnets. */
+    async function defaultSubnetsHere(): Promise<string[]> {
+      const ids = await defaultSubnets(emulator.endpoint, defaultCredentials.accessKeyId, region);
       assert.ok(ids.length >= 2, "moto's default VPC has subnets");
       return ids;
     }
@@ -451,7 +442,7 @@ describe("RDS DBInstance module against the emulator", () => {
         new CreateDBSubnetGroupCommand({
           DBSubnetGroupName: group,
           DBSubnetGroupDescription: "crossrole test",
-          SubnetIds: (await defaultSubnets()).slice(0, 2),
+          SubnetIds: (await defaultSubnetsHere()).slice(0, 2),
         }),
       );
       const desired = spec(id, {

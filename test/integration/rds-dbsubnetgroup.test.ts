@@ -21,6 +21,7 @@ import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
 import type { DeclaredObserved } from "../../src/services/declared-kind/module.ts";
 import { dbSubnetGroupService as service } from "../../src/services/rds/db-subnet-group.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
+import { defaultSubnets } from "../support/default-subnets.ts";
 import { type MotoRecordedRequest, readMotoRecording } from "../support/moto-recording.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {
@@ -74,18 +75,7 @@ before(async () => {
     region,
   };
   sts.destroy();
-  // The default VPC's subnets (no EC2 client here: moto reads the service from the credential scope).
-  const res = await fetch(emulator.endpoint, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      authorization: `AWS4-HMAC-SHA256 Credential=${defaultCredentials.accessKeyId}/20240101/${region}/ec2/aws4_request, SignedHeaders=host, Signature=0`,
-    },
-    body: "Action=DescribeSubnets&Version=2016-11-15",
-  });
-  subnets = [...(await res.text()).matchAll(/<subnetId>(subnet-[0-9a-f]+)<\/subnetId>/g)].map(
-    (m) => m[1] ?? "",
-  );
+  subnets = await defaultSubnets(emulator.endpoint, defaultCredentials.accessKeyId, region);
   assert.ok(subnets.length >= 3, "moto's default VPC has subnets");
 });
 

@@ -16,8 +16,9 @@ import {
 } from "@aws-sdk/client-s3";
 import { CreateTopicCommand, SNSClient } from "@aws-sdk/client-sns";
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
-import { clientAs, s3As } from "../../src/local-stack/accounts.ts";
+import { clientAs, credentialsFor, s3As } from "../../src/local-stack/accounts.ts";
 import { region } from "../../src/local-stack/controller-process.ts";
+import { defaultSubnets } from "./default-subnets.ts";
 
 /** A KMS key in an account other than the object's (SSE with a central team's key). */
 export const otherAccountsKey = "arn:aws:kms:us-east-1:222222222222:key/1234abcd-12ab-34cd-56ef-1234567890ab";
@@ -344,21 +345,6 @@ const dbInstanceCases: AwkwardCase[] = [
 ];
 
 /** The cases by kind name; region: every case is made there. */
-/** The default VPC's subnets of `account` (no EC2 client here: moto reads the service from the credential scope). */
-export async function defaultSubnets(endpoint: string, account: string): Promise<string[]> {
-  const { credentialsFor } = await import("../../src/local-stack/accounts.ts");
-  const credentials = await credentialsFor(endpoint, account);
-  const res = await fetch(endpoint, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/20240101/${region}/ec2/aws4_request, SignedHeaders=host, Signature=0`,
-    },
-    body: "Action=DescribeSubnets&Version=2016-11-15",
-  });
-  return [...(await res.text()).matchAll(/<subnetId>(subnet-[0-9a-f]+)<\/subnetId>/g)].map((m) => m[1] ?? "");
-}
-
 /** The subnets the out-of-band group was made over: its spec names them (see spec below). */
 let subnetGroupSubnets: string[] = [];
 
@@ -366,7 +352,8 @@ const dbSubnetGroupCases: AwkwardCase[] = [
   {
     title: "over two of the account's default subnets, with a tag and a description of its own",
     make: async (endpoint, account, name) => {
-      subnetGroupSubnets = (await defaultSubnets(endpoint, account)).slice(0, 2);
+      const { accessKeyId } = await credentialsFor(endpoint, account);
+      subnetGroupSubnets = (await defaultSubnets(endpoint, accessKeyId, region)).slice(0, 2);
       await (await clientAs(RDSClient, endpoint, account)).send(
         new CreateDBSubnetGroupCommand({
           DBSubnetGroupName: name,
