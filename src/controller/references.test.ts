@@ -63,6 +63,18 @@ describe("judgeReference", () => {
       [undefined, "ReferenceNotFound"],
       [target({ deleting: true }), "ReferenceDeleting"],
       [target({ decision: { outcome: "deny", account: null, region: null } }), "ReferenceNotPlaced"],
+      // Its status records another account than it is decided in now (forged, or moved): not settled.
+      [
+        target({
+          decision: {
+            outcome: "use",
+            account: "111111111111",
+            region: "eu-west-1",
+            drift: { message: "recorded in account 333333333333" },
+          },
+        }),
+        "ReferenceNotPlaced",
+      ],
       [target({ synced: { status: "False", observedGeneration: 2 } }), "ReferenceNotSynced"],
       // A Synced condition written for an older generation says nothing of the current spec.
       [target({ synced: { status: "True", observedGeneration: 1 } }), "ReferenceNotSynced"],

@@ -35,6 +35,8 @@ export interface Referenced {
     readonly outcome: string;
     readonly account: string | null;
     readonly region: string | null;
+    /** Where it was placed (its status) differs from where it is decided now: not settled. */
+    readonly drift?: { readonly message: string } | null;
   };
 }
 
@@ -89,10 +91,11 @@ export function judgeReference(
     );
   }
   const d = target.decision;
-  if (d.outcome !== "use" || d.account === null) {
+  if (d.outcome !== "use" || d.account === null || (d.drift ?? null) !== null) {
+    const why = d.drift ? `its placement moved: ${d.drift.message}` : `its decision: ${d.outcome}`;
     return waiting(
       "ReferenceNotPlaced",
-      `${ref.path} names ${what}, which has no usable placement now (its decision: ${d.outcome}): waiting for it`,
+      `${ref.path} names ${what}, which has no settled placement now (${why}): waiting for it`,
     );
   }
   if (referrer.account !== null && d.account !== referrer.account) {
