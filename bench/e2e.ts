@@ -12,18 +12,16 @@
 // number of distinct roles), Kubernetes API requests per resource (the controller's
 // rest_client_requests_total), and the controller's peak RSS (VmHWM). Ends with one JSON line.
 import { lookupKind } from "../src/api/kinds.ts";
-import { accountsHolding } from "../src/local-stack/accounts.ts";
-import { startControllerProcess } from "../src/local-stack/controller-process.ts";
+import { accountsHolding, credentialsFor } from "../src/local-stack/accounts.ts";
+import { region, startControllerProcess } from "../src/local-stack/controller-process.ts";
 import { installCrds } from "../src/local-stack/install-crds.ts";
 import { applyObjects } from "../src/local-stack/manifests.ts";
 import { startStack, waitFor } from "../src/local-stack/stack.ts";
 import { createKubeClient, type KubeClient } from "../src/runtime/kube-client.ts";
 import type { KubeObject } from "../src/runtime/kube-object.ts";
-import {
-  minimalResource,
-  namespaceObjectsFor,
-  selfContainedKinds,
-} from "../test/support/minimal-resources.ts";
+import { servedKindNames } from "../src/services/served.ts";
+import { defaultSubnets } from "../test/support/default-subnets.ts";
+import { kindMakers, minimalResource, namespaceObjectsFor } from "../test/support/minimal-resources.ts";
 import { readMotoRecording } from "../test/support/moto-recording.ts";
 import { perOperation } from "./aws-operations.ts";
 import { peakRssMB, readPhases, steadyRssMB, summarisePhases } from "./memory.ts";
@@ -146,8 +144,35 @@ const selectors: Scenario = {
   },
 };
 
-// Every kind a test can make from Kubernetes objects alone (minimal-resources.ts says which are not).
-const mixedKinds = selfContainedKinds;
+// Every served kind: those that need something in AWS first (a DB subnet group's subnets) get it
+// from the account each namespace lands in (awsExtras, below).
+const unknownKinds = servedKindNames.filter((k) => !(k in kindMakers));
+if (unknownKinds.length > 0) {
+  throw new Error(
+    `add ${unknownKinds.join(", ")} to test/support/minimal-resources.ts so the mixed scenario covers every served kind`,
+  );
+}
+const mixedKinds = servedKindNames;
+
+/**
+ * The spec a kind that needs something in AWS takes in each account (kindMakers' needsInAws): a
+ * DB subnet group's subnets, two of the account's default VPC. By kind, then account.
+ */
+async function awsExtras(
+  endpoint: string,
+  kinds: readonly string[],
+  accounts: readonly string[],
+): Promise<Record<string, Record<string, Record<string, unknown>>>> {
+  const out: Record<string, Record<string, Record<string, unknown>>> = {};
+  if (!kinds.includes("DBSubnetGroup")) return out;
+  const byAccount: Record<string, Record<string, unknown>> = {};
+  for (const account of accounts) {
+    const { accessKeyId } = await credentialsFor(endpoint, account);
+    byAccount[account] = { subnetIDs: (await defaultSubnets(endpoint, accessKeyId, region)).slice(0, 2) };
+  }
+  out["DBSubnetGroup"] = byAccount;
+  return out;
+}
 
 const mixed: Scenario = {
   name: "mixed",
@@ -240,11 +265,18 @@ async function run(scenario: Scenario) {
       namespaces.flatMap((n) => namespaceObjectsFor(kinds, n.name)),
     );
     const perNamespace = total / namespaces.length;
-    // Kinds take turns within each namespace, so each kind gets total / kinds.length resources.
+    const extras = await awsExtras(stack.awsEndpoint ?? "", kinds, [
+      ...new Set(namespaces.map((n) => n.account)),
+    ]);
+    // Kinds take turns within each namespace, so each kind gets about total / kinds.length resources.
     const items = namespaces.flatMap((n) =>
-      Array.from({ length: perNamespace }, (_, k) =>
-        minimalResource(kinds[k % kinds.length] ?? "Bucket", n.name, `r${k}`, `${n.name}-r${k}`, n.spec),
-      ),
+      Array.from({ length: perNamespace }, (_, k) => {
+        const kind = kinds[k % kinds.length] ?? "Bucket";
+        return minimalResource(kind, n.name, `r${k}`, `${n.name}-r${k}`, {
+          ...n.spec,
+          ...extras[kind]?.[n.account],
+        });
+      }),
     );
     const perKind = Object.fromEntries(
       kinds.map((kind) => [kind, items.filter((item) => item.kind === kind).length]),
@@ -272,10 +304,15 @@ async function run(scenario: Scenario) {
     const metrics = await (await fetch(`${controller.metricsURL}/metrics`)).text();
     const rss = await peakRssMB(controller.pid);
     const recording = await readMotoRecording(stack.emulator?.recordingPath ?? "");
-    const assumeRoleCalls = recording.filter((r) => r.params["Action"] === "AssumeRole").length;
-    // One role per account, and per service when service-level roles are in use.
+    // The controller's: the bench's own inspector (a subnet lookup) assumes role/e2e-inspector.
+    const assumeRoleCalls = recording.filter(
+      (r) => r.params["Action"] === "AssumeRole" && String(r.params["RoleArn"]).includes(":role/bench"),
+    ).length;
+    // One role per account, and per service when service-level roles are in use (DBInstance and
+    // DBSubnetGroup share rds's).
+    const services = new Set(kinds.map((k) => lookupKind(k)?.service));
     const distinctRoles =
-      new Set(namespaces.map((n) => n.account)).size * (scenario.name === "mixed" ? kinds.length : 1);
+      new Set(namespaces.map((n) => n.account)).size * (scenario.name === "mixed" ? services.size : 1);
     const reconciles = metricSum(metrics, "controller_runtime_reconcile_total");
     const apiRequests = metricSum(metrics, "rest_client_requests_total");
     // Then until idle: no reconcile for 3 s (a second pass after all-Ready costs reads and memory).
