@@ -39,15 +39,16 @@ export function adoptionSeed(
   at: { readonly region: string; readonly account: string | null },
 ): ParseResult<Record<string, unknown>> {
   const kind = module.kind.kind;
+  const identifierField = module.identifierField.replace(/^spec\./, "");
   if (policies.adoptionPolicy === null || policies.adoptionFields === null) {
     return {
       ok: false,
-      message: `this ${kind} has no spec: give it one, or adopt an existing AWS object with the annotations ${resourceAnnotations.adoptionPolicy}: adopt and ${resourceAnnotations.adoptionFields}: {"${module.identifierField.replace(/^spec\./, "")}": "<the AWS name>"}`,
+      message: `this ${kind} has no spec: give it one, or adopt an existing AWS object with the annotations ${resourceAnnotations.adoptionPolicy}: adopt and ${resourceAnnotations.adoptionFields}: {"${identifierField}": "<the AWS name>"}`,
     };
   }
   const seed = module.adoptionSeed
     ? module.adoptionSeed(policies.adoptionFields, at)
-    : identifierSeed(module.identifierField.replace(/^spec\./, ""), policies.adoptionFields);
+    : identifierSeed(identifierField, policies.adoptionFields);
   if (!seed.ok) return { ok: false, message: `${resourceAnnotations.adoptionFields}: ${seed.message}` };
   // The seed names the object only; the rest of the spec comes from AWS. Only problems with what
   // it does hold count: the name must be one the kind's schema accepts.

@@ -2,12 +2,11 @@
 // re-queue resources at once when the configuration changes their decision (DESIGN §5).
 import type { Logger } from "pino";
 import type { DeletionPolicy } from "../api/annotations.ts";
-import type { ResourceKind } from "../api/kinds.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import type { Settings } from "../resolver/types.ts";
 import type { Controller } from "../runtime/controller.ts";
 import type { EventRecorder } from "../runtime/events.ts";
-import { type KubeObject, keyOf, type ResourceType } from "../runtime/kube-object.ts";
+import { type KubeObject, keyOf } from "../runtime/kube-object.ts";
 import type { Manager } from "../runtime/manager.ts";
 import type { ServiceModule } from "../services/service-module.ts";
 import type { ConfigCache } from "./config-cache.ts";
@@ -18,6 +17,7 @@ import { DecisionTracker } from "./decision-tracker.ts";
 import type { ReferencePolicy } from "./reconcile/env.ts";
 import { kubeObjectStore, type ManagedObject } from "./reconcile/object-store.ts";
 import { createResourceReconciler } from "./reconcile/reconciler.ts";
+import { resourceTypeOf } from "./resource-type.ts";
 import { SelfWrites } from "./self-writes.ts";
 
 export interface ResourceControllerOptions<Spec extends object, Observed, Client> {
@@ -42,10 +42,7 @@ export interface ResourceControllerOptions<Spec extends object, Observed, Client
   readonly onDecisionChange?: (kind: string, outcome: string, source: string | null) => void;
 }
 
-/** The API resource of a managed kind (from the kind alone: its service module need not be loaded). */
-export function resourceTypeOf(k: ResourceKind): ResourceType {
-  return { group: k.group, version: k.version, plural: k.plural, kind: k.kind, namespaced: true };
-}
+export { resourceTypeOf };
 
 /**
  * A spec, label, annotation, finalizer or deletion change needs a reconcile; a status-only

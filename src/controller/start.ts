@@ -19,7 +19,8 @@ import { checkControllerAccount } from "./controller-account.ts";
 import { ControllerKeyStore } from "./controller-key.ts";
 import { DecisionMemo } from "./decision-memo.ts";
 import { addIdentityControllers } from "./identity-controller.ts";
-import { addResourceController, resourceTypeOf } from "./resource-controller.ts";
+import { addResourceController } from "./resource-controller.ts";
+import { resourceTypeOf } from "./resource-type.ts";
 import { addSelectorController } from "./selector-controller.ts";
 import { SelectorMatchTracker } from "./selector-match-tracker.ts";
 

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   attributeWhenAbsent,
-  callSetting,
   canonicalForm,
   comparedFields,
   type DeclaredFieldGroups,
@@ -139,8 +138,6 @@ describe("the table's views", () => {
       "tags",
     ]);
     assert.deepEqual(fieldsSetBy(groups, "TagThing"), ["tags"]);
-    assert.equal(callSetting(groups, "window"), "SetThingAttributes");
-    assert.equal(callSetting(groups, "password"), undefined);
   });
 
   it("says what an attribute map is sent for a field the spec leaves out", () => {

@@ -103,11 +103,6 @@ export function ruleOf<G extends DeclaredFieldGroups>(declared: G, field: Compar
   return rule;
 }
 
-/** The call that changes a compared field after creation. */
-export function callSetting(declared: DeclaredFieldGroups, field: string): string | undefined {
-  return declared.groups.find((g) => g.fields.some((f) => f.field === field))?.set;
-}
-
 /**
  * What an attribute map (SQS's, SNS's) is sent for a field the spec leaves out: nothing for a
  * kept field (AWS keeps its value), its default, or "" (none).

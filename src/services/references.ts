@@ -4,11 +4,15 @@
 // resolved, so the resource is Terminal, naming the plain field to set instead (DESIGN §2.1).
 // Only zod checks this (no CEL): the answer belongs on the resource's conditions.
 import type { z } from "zod";
-import { resourceKinds } from "../api/kinds.ts";
+import { type ResourceKind, resourceKinds } from "../api/kinds.ts";
 
-/** Whether crossrole serves the kind a reference names (then the reconciler resolves it). */
+/** The served kind a reference names, if crossrole serves it (then the reconciler resolves it). */
+export function servedKindOf(r: Pick<ReferenceField, "service" | "kind">): ResourceKind | undefined {
+  return resourceKinds.find((k) => k.service === r.service && k.kind === r.kind);
+}
+
 export function isServedReference(r: Pick<ReferenceField, "service" | "kind">): boolean {
-  return resourceKinds.some((k) => k.service === r.service && k.kind === r.kind);
+  return servedKindOf(r) !== undefined;
 }
 
 export interface ReferenceField {

@@ -2,9 +2,9 @@
 // resolved into their plain fields (`dbSubnetGroupName`) as references.ts judges them — the
 // referenced object read from the apiserver now, its placement decided now, its AWS name from
 // its spec. Nothing is called in AWS until every reference resolves.
-import { resourceKinds } from "../../api/kinds.ts";
-import { isServedReference } from "../../services/references.ts";
+import { isServedReference, servedKindOf } from "../../services/references.ts";
 import { judgeReference, type Referenced, setReferences } from "../references.ts";
+import { resourceTypeOf } from "../resource-type.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Env } from "./env.ts";
 import { failed, type Outcome } from "./result.ts";
@@ -27,7 +27,9 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
   if (set.length === 0) return { spec, filled: [] };
   const filled = { ...spec } as Record<string, unknown>;
   for (const ref of set) {
-    const kind = resourceKinds.find((k) => k.kind === ref.kind);
+    // The declared reference it came from (its service and kind): the kind's API resource.
+    const declared = served.find((r) => r.plain === ref.plain);
+    const kind = declared === undefined ? undefined : servedKindOf(declared);
     const identifierField = kind === undefined ? undefined : await env.references?.identifierOf(ref.kind);
     if (kind === undefined || identifierField === undefined) {
       // Fail closed: a reference this controller cannot follow fills nothing.
@@ -37,14 +39,7 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
         message: `${ref.path} names a ${ref.kind}, which this controller does not resolve: set spec.${ref.plain} instead`,
       });
     }
-    const type = {
-      group: kind.group,
-      version: kind.version,
-      plural: kind.plural,
-      kind: kind.kind,
-      namespaced: true,
-    };
-    const obj = await env.store.referenced(type, ref.namespace, ref.name, a.call.signal);
+    const obj = await env.store.referenced(resourceTypeOf(kind), ref.namespace, ref.name, a.call.signal);
     const synced = obj?.status?.conditions?.find((c) => c.type === "ACK.ResourceSynced");
     const target: Referenced | undefined =
       obj === undefined
