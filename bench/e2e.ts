@@ -14,13 +14,13 @@
 import { lookupKind } from "../src/api/kinds.ts";
 import { accountsHolding, credentialsFor } from "../src/local-stack/accounts.ts";
 import { region, startControllerProcess } from "../src/local-stack/controller-process.ts";
+import { defaultSubnets } from "../src/local-stack/default-subnets.ts";
 import { installCrds } from "../src/local-stack/install-crds.ts";
 import { applyObjects } from "../src/local-stack/manifests.ts";
 import { startStack, waitFor } from "../src/local-stack/stack.ts";
 import { createKubeClient, type KubeClient } from "../src/runtime/kube-client.ts";
 import type { KubeObject } from "../src/runtime/kube-object.ts";
 import { servedKindNames } from "../src/services/served.ts";
-import { defaultSubnets } from "../test/support/default-subnets.ts";
 import { kindMakers, minimalResource, namespaceObjectsFor } from "../test/support/minimal-resources.ts";
 import { readMotoRecording } from "../test/support/moto-recording.ts";
 import { perOperation } from "./aws-operations.ts";

@@ -6,9 +6,11 @@
 // with --once it is torn down at once.
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { DescribeDBInstancesCommand, RDSClient } from "@aws-sdk/client-rds";
 import { type KindName, lookupKind } from "../src/api/kinds.ts";
 import { runCli } from "../src/cli/main.ts";
-import { accountsHoldingResource } from "../src/local-stack/accounts.ts";
+import { referenceWaitReasons } from "../src/controller/references.ts";
+import { accountsHoldingResource, credentialsFor } from "../src/local-stack/accounts.ts";
 import {
   type ControllerProcess,
   controllerAccount,
@@ -16,6 +18,7 @@ import {
   region,
   startControllerProcess,
 } from "../src/local-stack/controller-process.ts";
+import { fillSubnetPlaceholders } from "../src/local-stack/example-subnets.ts";
 import { installCrds } from "../src/local-stack/install-crds.ts";
 import { applyObjects, readManifests } from "../src/local-stack/manifests.ts";
 import { startStack, waitFor } from "../src/local-stack/stack.ts";
@@ -51,6 +54,20 @@ type Resource = KubeObject & {
   };
 };
 
+/** Where a DB instance sits, as its own account's RDS answers: subnet group and VPC. */
+async function networkOf(endpoint: string, account: string, identifier: string, inRegion: string) {
+  const rds = new RDSClient({
+    region: inRegion,
+    endpoint,
+    credentials: await credentialsFor(endpoint, account),
+  });
+  const out = await rds.send(new DescribeDBInstancesCommand({ DBInstanceIdentifier: identifier }));
+  const group = out.DBInstances?.[0]?.DBSubnetGroup;
+  return group?.DBSubnetGroupName
+    ? `DB subnet group ${group.DBSubnetGroupName} in ${group.VpcId} over ${(group.Subnets ?? []).map((s) => s.SubnetIdentifier).join(", ")}`
+    : "no DB subnet group (the account's default VPC)";
+}
+
 const say = (line = "") => process.stdout.write(`${line}\n`);
 const t0 = Date.now();
 const seconds = () => ((Date.now() - t0) / 1000).toFixed(1);
@@ -83,7 +100,8 @@ try {
   const kube = createKubeClient(stack.kubeConfig);
   const crds = await installCrds(kube);
   say(`installed ${crds.length} CRDs (${seconds()} s)`);
-  const objects = await readManifests(values.example);
+  // The example names central IT's subnets by placeholder: the emulator's are random.
+  const objects = await fillSubnetPlaceholders(await readManifests(values.example), endpoint);
   await applyObjects(kube, objects);
   say(`applied ${objects.length} objects from ${values.example}`);
 
@@ -107,7 +125,11 @@ try {
         const settled = o.status?.conditions?.some(
           (c) =>
             (c.type === "ACK.ResourceSynced" && c.status === "True") ||
-            ((c.type === "ACK.Recoverable" || c.type === "ACK.Terminal") && c.status === "True"),
+            (c.type === "ACK.Terminal" && c.status === "True") ||
+            // Waiting for a referenced object (the database for its subnet group) is not a verdict.
+            (c.type === "ACK.Recoverable" &&
+              c.status === "True" &&
+              !referenceWaitReasons.has(c.reason ?? "")),
         );
         return settled ? o : undefined;
       },
@@ -138,6 +160,8 @@ try {
       );
     }
     if (blocking) say(`  status:   ${blocking.type} ${blocking.reason}`);
+    if (r.kind === "DBInstance" && holders[0])
+      say(`  network:  ${await networkOf(endpoint, holders[0], name, meta?.region ?? region)}`);
     let explained = "";
     await runCli(
       [
@@ -173,7 +197,9 @@ try {
     `try: npx crossrole explain bucket/shop-billing-exports -n shop --kubeconfig ${stack.kubeconfigPath} --aws-endpoint-url ${endpoint}`,
   );
   // kubectl is built with the other Kubernetes binaries (same pinned version, same cache).
-  say(`     KUBECONFIG=${stack.kubeconfigPath} ${binaries.kubectl} get buckets,queues,dbinstances -A`);
+  say(
+    `     KUBECONFIG=${stack.kubeconfigPath} ${binaries.kubectl} get buckets,queues,dbsubnetgroups,dbinstances -A`,
+  );
 } catch (err) {
   process.stderr.write(`the main job failed: ${err instanceof Error ? err.message : String(err)}\n`);
   await shutdown(1);

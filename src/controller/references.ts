@@ -51,6 +51,14 @@ export type ReferenceJudgement =
   | { readonly ok: true; readonly value: string }
   | { readonly ok: false; readonly state: FailureState; readonly wait: boolean };
 
+/** The reasons a referrer waits with (ACK.Recoverable): a change of the referenced object wakes it. */
+export const referenceWaitReasons: ReadonlySet<string> = new Set([
+  "ReferenceNotFound",
+  "ReferenceDeleting",
+  "ReferenceNotPlaced",
+  "ReferenceNotSynced",
+]);
+
 const terminal = (reason: string, message: string): ReferenceJudgement => ({
   ok: false,
   state: { kind: "terminal", reason, message },

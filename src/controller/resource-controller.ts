@@ -17,6 +17,7 @@ import { DecisionTracker } from "./decision-tracker.ts";
 import type { ReferencePolicy } from "./reconcile/env.ts";
 import { kubeObjectStore, type ManagedObject } from "./reconcile/object-store.ts";
 import { createResourceReconciler } from "./reconcile/reconciler.ts";
+import { watchReferencedKinds } from "./referrer-wakeup.ts";
 import { resourceTypeOf } from "./resource-type.ts";
 import { SelfWrites } from "./self-writes.ts";
 
@@ -135,6 +136,14 @@ export function addResourceController<Spec extends object, Observed, Client>(
     for (const key of tracker.keysUsingSecret(name)) controller.enqueue(key);
   });
   if (o.module.secretFields) watchReferencedSecrets(o.manager, o.module, informer, controller);
+  if (o.module.references?.length)
+    watchReferencedKinds(
+      o.manager,
+      o.module.references,
+      informer,
+      controller,
+      o.references?.allowCrossNamespace ?? false,
+    );
   return controller;
 }
 

@@ -179,6 +179,11 @@ async function holds(kind: string, name: string, config: InspectorConfig): Promi
         await new RDSClient(config).send(new DescribeDBInstancesCommand({ DBInstanceIdentifier: name }));
         return true;
       }
+      case "DBSubnetGroup": {
+        const { RDSClient, DescribeDBSubnetGroupsCommand } = await import("@aws-sdk/client-rds");
+        await new RDSClient(config).send(new DescribeDBSubnetGroupsCommand({ DBSubnetGroupName: name }));
+        return true;
+      }
       default:
         throw new Error(`accountsHoldingResource: no inspector for kind ${kind}`);
     }
@@ -191,6 +196,7 @@ async function holds(kind: string, name: string, config: InspectorConfig): Promi
         "ResourceNotFoundException",
         "DBInstanceNotFoundFault",
         "DBInstanceNotFound",
+        "DBSubnetGroupNotFoundFault",
       )
     )
       return false;

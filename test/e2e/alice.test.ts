@@ -1,10 +1,13 @@
 // Alice's story end to end, with the real controller process: the same namespace's buckets
 // land in two accounts, her queue in her team's account and her database in central IT's, and
-// the same identity reference from another namespace is denied.
+// the same identity reference from another namespace is denied. The database is placed in
+// central IT's VPC through a DB subnet group in the same account (dbSubnetGroupRef).
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
+import { DescribeDBInstancesCommand, RDSClient } from "@aws-sdk/client-rds";
+import { accountsHoldingResource, credentialsFor } from "../../src/local-stack/accounts.ts";
+import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
 import { repoRoot } from "../../src/local-stack/versions.ts";
 import {
   bucketsIn,
@@ -84,6 +87,39 @@ test("Alice's database lands in central IT's account 222222222222 through spec.i
   });
   assert.deepEqual(await holders("DBInstance", "shop-db"), ["222222222222"]);
   assert.doesNotMatch(JSON.stringify(db), /demo-only-change-me/, "the password is never copied");
+});
+
+test("Alice's database sits in central IT's VPC through dbSubnetGroupRef, the group in the same account", async () => {
+  const group = await waitForResourceCondition(
+    e2e.kube,
+    "DBSubnetGroup",
+    "shop",
+    "shop-db-subnets",
+    "Ready",
+    "True",
+  );
+  assert.equal(group.status?.ackResourceMetadata?.ownerAccountID, "222222222222");
+  assert.deepEqual(await holders("DBSubnetGroup", "shop-db-subnets"), ["222222222222"]);
+  await waitForResourceCondition(e2e.kube, "DBInstance", "shop", "shop-db", "Ready", "True");
+  // As central IT's account itself sees the instance: in the referenced group, over its subnets.
+  const rds = new RDSClient({
+    region: "eu-west-1",
+    endpoint: e2e.stack.awsEndpoint!,
+    credentials: await credentialsFor(e2e.stack.awsEndpoint!, "222222222222"),
+  });
+  const out = await rds.send(new DescribeDBInstancesCommand({ DBInstanceIdentifier: "shop-db" }));
+  const placed = out.DBInstances?.[0]?.DBSubnetGroup;
+  assert.equal(placed?.DBSubnetGroupName, "shop-db-subnets");
+  const centralItSubnets = await defaultSubnets(
+    e2e.stack.awsEndpoint!,
+    (await credentialsFor(e2e.stack.awsEndpoint!, "222222222222")).accessKeyId,
+    "eu-west-1",
+  );
+  assert.deepEqual(
+    (placed?.Subnets ?? []).map((s) => s.SubnetIdentifier).sort(),
+    centralItSubnets.slice(0, 2).sort(),
+    "the example's subnet placeholders became central IT's first two subnets",
+  );
 });
 
 /** Which of the story's accounts hold `name` of `kind` in shop's region, asked as each account. */

@@ -16,9 +16,9 @@ import {
   ListTagsForResourceCommand,
   RDSClient,
 } from "@aws-sdk/client-rds";
+import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { defaultSubnets } from "../support/default-subnets.ts";
 import {
   clientAs,
   condition,
@@ -192,7 +192,7 @@ async function instanceIn(account: string, id: string) {
   }
 }
 
-test("dbSubnetGroupRef: the instance waits for the group, then is placed in it (the group's AWS name, from its spec)", async () => {
+test("dbSubnetGroupRef: the instance waits for the group, is woken when it is Synced, and placed in it (the group's AWS name, from its spec)", async () => {
   await e2e.apply([dbInstance("net", "shop-db", { dbSubnetGroupRef: { from: { name: "shop-db-net" } } })]);
   const waiting = await waitForResourceCondition(
     e2e.kube,
@@ -216,6 +216,10 @@ test("dbSubnetGroupRef: the instance waits for the group, then is placed in it (
       spec: { name: "shop-db-subnets-in-aws", description: "shop", subnetIDs: subnets.slice(0, 2) },
     } as KubeObject,
   ]);
+  await synced("shop-db-net");
+  // The group's Synced status wakes the waiting instance (referrer-wakeup.ts): it is placed well
+  // before its timed retry (15 s) would have come.
+  const woken = Date.now();
   await waitForResourceCondition(
     e2e.kube,
     "DBInstance",
@@ -224,8 +228,9 @@ test("dbSubnetGroupRef: the instance waits for the group, then is placed in it (
     "ACK.ResourceSynced",
     "True",
     undefined,
-    60_000,
+    10_000,
   );
+  assert.ok(Date.now() - woken < 10_000);
   const instance = await instanceIn(X, "net-shop-db");
   assert.equal(
     instance?.DBSubnetGroup?.DBSubnetGroupName,

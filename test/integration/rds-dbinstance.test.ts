@@ -24,6 +24,7 @@ import {
 } from "@aws-sdk/client-rds";
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import type { AwsCredentialIdentity } from "@smithy/types";
+import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
 import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
 import {
   claimDBInstance,
@@ -38,7 +39,6 @@ import type { DBInstanceError } from "../../src/services/rds/errors.ts";
 import { dbInstanceService } from "../../src/services/rds/module.ts";
 import { type DBInstanceFields, dbInstanceSpecSchema } from "../../src/services/rds/schema.ts";
 import type { SecretValues } from "../../src/services/service-module.ts";
-import { defaultSubnets } from "../support/default-subnets.ts";
 import { type MotoRecordedRequest, readMotoRecording } from "../support/moto-recording.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {

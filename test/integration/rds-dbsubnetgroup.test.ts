@@ -17,11 +17,11 @@ import { after, before, describe, test } from "node:test";
 import { AddTagsToResourceCommand, CreateDBSubnetGroupCommand, RDSClient } from "@aws-sdk/client-rds";
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import type { AwsCredentialIdentity } from "@smithy/types";
+import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
 import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
 import type { DeclaredObserved } from "../../src/services/declared-kind/module.ts";
 import { dbSubnetGroupService as service } from "../../src/services/rds/db-subnet-group.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
-import { defaultSubnets } from "../support/default-subnets.ts";
 import { type MotoRecordedRequest, readMotoRecording } from "../support/moto-recording.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {

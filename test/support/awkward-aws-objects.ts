@@ -18,7 +18,7 @@ import { CreateTopicCommand, SNSClient } from "@aws-sdk/client-sns";
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { clientAs, credentialsFor, s3As } from "../../src/local-stack/accounts.ts";
 import { region } from "../../src/local-stack/controller-process.ts";
-import { defaultSubnets } from "./default-subnets.ts";
+import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
 
 /** A KMS key in an account other than the object's (SSE with a central team's key). */
 export const otherAccountsKey = "arn:aws:kms:us-east-1:222222222222:key/1234abcd-12ab-34cd-56ef-1234567890ab";

@@ -1,0 +1,65 @@
+// Subnet placeholders in examples, filled with the emulator's subnets. An example that places a
+// database in a VPC must name real subnet IDs, but moto makes each account's default-VPC subnets
+// with random IDs. So an example writes `subnet-<account>-<letter>` ("the account's first,
+// second, ... subnet") and the local stack (the main job, the e2e tests) replaces it with that
+// account's default subnets in the object's region before applying. In a real account the
+// reader writes their own subnet IDs instead.
+import type { KubeObject } from "../runtime/kube-object.ts";
+import { credentialsFor } from "./accounts.ts";
+import { region as stackRegion } from "./controller-process.ts";
+import { defaultSubnets } from "./default-subnets.ts";
+
+const placeholder = /^subnet-(\d{12})-([a-z])$/;
+const regionAnnotation = "services.k8s.aws/default-region";
+
+/** Whether `value` is an example's subnet placeholder. */
+export const isSubnetPlaceholder = (value: unknown): boolean =>
+  typeof value === "string" && placeholder.test(value);
+
+/**
+ * `objects` with every placeholder in a `spec.subnetIDs` list replaced by the emulator's subnet
+ * (the region is the object's `spec.region`, else its namespace's default-region annotation in
+ * `objects`, else the stack's). Objects without placeholders are returned as they are.
+ */
+export async function fillSubnetPlaceholders(objects: KubeObject[], endpoint: string): Promise<KubeObject[]> {
+  const namespaceRegion = new Map(
+    objects
+      .filter((o) => o.kind === "Namespace" && o.metadata.annotations?.[regionAnnotation])
+      .map((o) => [o.metadata.name, o.metadata.annotations?.[regionAnnotation] ?? ""]),
+  );
+  const subnets = new Map<string, Promise<string[]>>();
+  const subnetsOf = (account: string, region: string) => {
+    const key = `${account}/${region}`;
+    let found = subnets.get(key);
+    if (!found) {
+      found = credentialsFor(endpoint, account).then((c) => defaultSubnets(endpoint, c.accessKeyId, region));
+      subnets.set(key, found);
+    }
+    return found;
+  };
+  return Promise.all(
+    objects.map(async (o) => {
+      const spec = (o as { spec?: Record<string, unknown> }).spec;
+      const ids = spec?.["subnetIDs"];
+      if (!Array.isArray(ids) || !ids.some(isSubnetPlaceholder)) return o;
+      const region =
+        (typeof spec?.["region"] === "string" ? spec["region"] : undefined) ??
+        namespaceRegion.get(o.metadata.namespace ?? "") ??
+        stackRegion;
+      const filled = await Promise.all(
+        ids.map(async (id) => {
+          const [, account = "", letter = "a"] = placeholder.exec(String(id)) ?? [];
+          if (!account) return id;
+          const available = await subnetsOf(account, region);
+          const subnet = available[letter.charCodeAt(0) - "a".charCodeAt(0)];
+          if (subnet === undefined)
+            throw new Error(
+              `${o.kind} ${o.metadata.namespace}/${o.metadata.name}: spec.subnetIDs names ${id}, but account ${account} has ${available.length} default subnets in ${region}`,
+            );
+          return subnet;
+        }),
+      );
+      return { ...o, spec: { ...spec, subnetIDs: filled } } as KubeObject;
+    }),
+  );
+}
