@@ -160,3 +160,41 @@ export function setReferences(
   }
   return out;
 }
+
+/** One object whose spec references another: `DBInstance shop/shop-db (spec.dbSubnetGroupRef)`. */
+export interface ReferrerOf {
+  readonly kind: string;
+  readonly key: string;
+  readonly path: string;
+  readonly deleting: boolean;
+}
+
+/**
+ * Why the deletion in AWS of `what` (`DBSubnetGroup shop/shop-db-subnets`) waits, or null when
+ * nothing references it. `referrers` undefined: who does cannot be known yet (wait, fail closed).
+ * The AWS object stays until its last referrer is gone: deleting it first would fail in AWS
+ * (a subnet group in use) or break the referrer's configuration.
+ */
+export function deletionInUse(
+  referrers: readonly ReferrerOf[] | undefined,
+  what: string,
+): FailureState | null {
+  if (referrers === undefined) {
+    return {
+      kind: "recoverable",
+      reason: "ReferrersUnknown",
+      message: `Deletion waits: the controller has not yet read every object that may reference ${what}`,
+    };
+  }
+  if (referrers.length === 0) return null;
+  const shown = referrers
+    .slice(0, 5)
+    .map((r) => `${r.kind} ${r.key} (${r.path}${r.deleting ? ", being deleted" : ""})`)
+    .join(", ");
+  const more = referrers.length > 5 ? ` and ${referrers.length - 5} more` : "";
+  return {
+    kind: "recoverable",
+    reason: "ReferencedInUse",
+    message: `Deletion blocked: ${what} is still referenced by ${shown}${more}; delete those, or change their reference, and this deletion goes on`,
+  };
+}

@@ -7,6 +7,7 @@ import { resourceKinds } from "../api/kinds.ts";
 import { type CredentialService, createCredentialService } from "../credentials/service.ts";
 import { kubeTokenRequester } from "../credentials/token-requester.ts";
 import type { Decision, Settings } from "../resolver/types.ts";
+import type { Informer } from "../runtime/informer.ts";
 import { Manager } from "../runtime/manager.ts";
 import type { RestConfig } from "../runtime/rest-config.ts";
 import { type AnyServiceModule, servedKindCatalog } from "../services/catalog.ts";
@@ -19,6 +20,8 @@ import { checkControllerAccount } from "./controller-account.ts";
 import { ControllerKeyStore } from "./controller-key.ts";
 import { DecisionMemo } from "./decision-memo.ts";
 import { addIdentityControllers } from "./identity-controller.ts";
+import type { ManagedObject } from "./reconcile/object-store.ts";
+import { ReferrerIndex } from "./referrer-index.ts";
 import { addResourceController } from "./resource-controller.ts";
 import { resourceTypeOf } from "./resource-type.ts";
 import { addSelectorController } from "./selector-controller.ts";
@@ -176,10 +179,15 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     kind,
     informer: manager.informer({ resource: resourceTypeOf(kind) }),
   }));
+  // Who references what (a DBInstance its DBSubnetGroup), for deletions that must wait.
+  const referrers = new ReferrerIndex(
+    new Map(kinds.map(({ kind, informer }) => [kind.kind, informer as Informer<ManagedObject>])),
+    o.allowCrossNamespaceReferences ?? false,
+  );
   const addController = async (kind: (typeof resourceKinds)[number]) => {
     const module: AnyServiceModule = await servedKindCatalog[kind.kind].module();
     const name = kind.kind.toLowerCase();
-    addResourceController({
+    const controller = addResourceController({
       manager,
       module,
       config,
@@ -199,12 +207,14 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
                 await servedKindCatalog[kind as keyof typeof servedKindCatalog].module()
               ).identifierField.replace(/^spec\./, "")
             : undefined,
+        referrersOf: (kind, namespace, name) => referrers.referrersOf(kind, namespace, name),
       },
       concurrency: o.maxConcurrentSyncsByKind?.[name] ?? o.maxConcurrentSyncs,
       resyncPeriodMs: (o.resyncSecondsByKind?.[name] ?? o.resyncSeconds) * 1000,
       logger: log,
       onDecisionChange: (kind, outcome, source) => decisions.inc({ kind, outcome, source: source ?? "none" }),
     });
+    referrers.register(kind.kind, module.references ?? [], controller);
     log.debug(
       { event: "controller.kind-loaded", kind: kind.kind },
       "first resource of the kind: controller added",

@@ -6,7 +6,8 @@
 // deletes the group. A DBInstance's dbSubnetGroupRef is resolved: it waits for the group, then
 // the instance is placed in it; a reference to another namespace (without
 // --allow-cross-namespace-references) or to a group in another account is ACK.Terminal and
-// nothing is created. (A description change is not run here: moto 5.2.5's ModifyDBSubnetGroup
+// nothing is created; deleting a group still referenced waits until its referrers are gone.
+// (A description change is not run here: moto 5.2.5's ModifyDBSubnetGroup
 // loses the group it modifies; test/integration/rds-dbsubnetgroup.test.ts checks it on the wire.)
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -26,10 +27,12 @@ import {
   credentialsFor,
   deleteResourceAndWait,
   type E2E,
+  getResource,
   identity,
   namespace,
   patchResource,
   region,
+  resourcePath,
   startE2E,
   waitForResourceCondition,
 } from "./fixture.ts";
@@ -270,4 +273,37 @@ test("dbSubnetGroupRef to a group in another account than the instance's: ACK.Te
   );
   assert.equal(await instanceIn(Y, "net-central-db"), undefined);
   assert.equal(await instanceIn(X, "net-central-db"), undefined);
+});
+
+test("deleting a group still referenced waits (ACK.Recoverable ReferencedInUse, kept in AWS); it goes once its referrers are gone", async () => {
+  // net/shop-db is placed in shop-db-net; net/central-db names it too (refused, but still a referrer).
+  await e2e.kube.request({ method: "DELETE", path: resourcePath("DBSubnetGroup", "net", "shop-db-net") });
+  const blocked = await waitForResourceCondition(
+    e2e.kube,
+    "DBSubnetGroup",
+    "net",
+    "shop-db-net",
+    "ACK.Recoverable",
+    "True",
+    "ReferencedInUse",
+  );
+  const message = condition(blocked, "ACK.Recoverable")?.message ?? "";
+  assert.match(message, /DBSubnetGroup net\/shop-db-net is still referenced by /);
+  assert.match(message, /DBInstance net\/shop-db \(spec\.dbSubnetGroupRef\)/);
+  assert.match(message, /DBInstance net\/central-db \(spec\.dbSubnetGroupRef\)/);
+  assert.ok(await groupIn(X, "shop-db-subnets-in-aws"), "kept in AWS while in use");
+  assert.ok((await getResource(e2e.kube, "DBSubnetGroup", "net", "shop-db-net"))?.metadata.deletionTimestamp);
+
+  await deleteResourceAndWait(e2e.kube, "DBInstance", "net", "central-db");
+  await deleteResourceAndWait(e2e.kube, "DBInstance", "net", "shop-db", 60_000);
+  assert.equal(await instanceIn(X, "net-shop-db"), undefined);
+  // The last referrer's deletion wakes the group (referrer-index.ts): well before its 15 s retry.
+  await waitFor(
+    async () => (await getResource(e2e.kube, "DBSubnetGroup", "net", "shop-db-net")) === undefined,
+    {
+      what: "DBSubnetGroup net/shop-db-net gone once unreferenced",
+      timeoutMs: 10_000,
+    },
+  );
+  assert.equal(await groupIn(X, "shop-db-subnets-in-aws"), undefined, "deleted in AWS");
 });

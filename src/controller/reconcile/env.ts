@@ -12,6 +12,7 @@ import type { ControllerKeyStore } from "../controller-key.ts";
 import { defaultIntentWindowMs } from "../create-intent.ts";
 import { DecisionMemo } from "../decision-memo.ts";
 import type { DecisionTracker } from "../decision-tracker.ts";
+import type { ReferrerOf } from "../references.ts";
 import type { SelfWrites } from "../self-writes.ts";
 import type { ObjectStore } from "./object-store.ts";
 
@@ -54,6 +55,8 @@ export interface ReferencePolicy {
   readonly allowCrossNamespace: boolean;
   /** The spec field (without "spec.") that names a served kind's AWS object. */
   identifierOf(kind: string): Promise<string | undefined>;
+  /** Who references an object now (referrer-index.ts); undefined: not known yet. */
+  referrersOf?(kind: string, namespace: string, name: string): readonly ReferrerOf[] | undefined;
 }
 
 /** The dependencies with their defaults, and what every step derives from them. */

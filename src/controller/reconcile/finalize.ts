@@ -5,6 +5,7 @@
 import { hasFinalizer } from "../../runtime/finalizers.ts";
 import { pendingCreate } from "../create-intent.ts";
 import { planDelete, planFinalize } from "../reconcile-plan.ts";
+import { deletionInUse } from "../references.ts";
 import type { Attempt } from "./attempt.ts";
 import { connectInRecordedAccount, lockKey, targetOf } from "./connect.ts";
 import type { Env } from "./env.ts";
@@ -31,6 +32,12 @@ export async function finalize<Spec extends object, Observed, Client>(
     if (plan.state.kind === "terminal") return failed(plan.state);
     return failed(plan.state, plan.requeue ? env.waitRequeueMs : "none");
   }
+  // A referenced object (a subnet group) outlives its referrers in AWS (references.ts).
+  const referrers = env.references?.referrersOf?.(env.kindName, a.ref.namespace, a.ref.name);
+  const inUse = env.references?.referrersOf
+    ? deletionInUse(referrers, `${env.kindName} ${a.ref.namespace}/${a.ref.name}`)
+    : null;
+  if (inUse) return failed(inUse, env.waitRequeueMs);
   const given = specOf(env, a, policies);
   if (isOutcome(given)) return given;
   const { spec } = given;

@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Controller } from "../runtime/controller.ts";
+import type { ReferenceField } from "../services/references.ts";
+import type { ManagedObject } from "./reconcile/object-store.ts";
+import { deletionInUse } from "./references.ts";
+import { ReferrerIndex } from "./referrer-index.ts";
+
+const refs: ReferenceField[] = [
+  { path: ["dbSubnetGroupRef"], plain: "dbSubnetGroupName", service: "rds", kind: "DBSubnetGroup" },
+];
+
+/** An informer's surface over a fixed list (pure logic: the index reads nothing else). */
+function informerOf(objects: ManagedObject[], synced = true) {
+  const handlers: {
+    onUpdate?: (a: ManagedObject, b: ManagedObject) => void;
+    onDelete?: (o: ManagedObject) => void;
+  }[] = [];
+  return {
+    objects,
+    synced,
+    handlers,
+    list: (namespace?: string) =>
+      objects.filter((o) => namespace === undefined || o.metadata.namespace === namespace),
+    hasSynced() {
+      return this.synced;
+    },
+    addHandler(h: (typeof handlers)[number]) {
+      handlers.push(h);
+    },
+  };
+}
+const instance = (
+  namespace: string,
+  name: string,
+  from?: { name: string; namespace?: string },
+  deleting = false,
+) =>
+  ({
+    kind: "DBInstance",
+    metadata: { namespace, name, ...(deleting ? { deletionTimestamp: "2026-11-25T00:00:00Z" } : {}) },
+    spec: from ? { dbSubnetGroupRef: { from } } : {},
+  }) as ManagedObject;
+const controllerRecording = () => {
+  const enqueued: string[] = [];
+  return { enqueued, controller: { enqueue: (k: string) => enqueued.push(k) } as unknown as Controller };
+};
+
+test("referrersOf: the instances naming the group, with the field and whether they are being deleted", () => {
+  const instances = informerOf([
+    instance("shop", "db", { name: "net" }),
+    instance("shop", "old", { name: "net" }, true),
+    instance("shop", "other", { name: "elsewhere" }),
+    instance("apps", "across", { name: "net", namespace: "shop" }),
+  ]);
+  const groups = informerOf([]);
+  const index = new ReferrerIndex(
+    new Map([
+      ["DBInstance", instances],
+      ["DBSubnetGroup", groups],
+    ]),
+    false,
+  );
+  index.register("DBInstance", refs, controllerRecording().controller);
+  index.register("DBSubnetGroup", [], controllerRecording().controller);
+  assert.deepEqual(index.referrersOf("DBSubnetGroup", "shop", "net"), [
+    { kind: "DBInstance", key: "shop/db", path: "spec.dbSubnetGroupRef", deleting: false },
+    { kind: "DBInstance", key: "shop/old", path: "spec.dbSubnetGroupRef", deleting: true },
+  ]);
+  assert.deepEqual(index.referrersOf("DBSubnetGroup", "shop", "unused"), []);
+
+  const across = new ReferrerIndex(new Map([["DBInstance", instances]]), true);
+  across.register("DBInstance", refs, controllerRecording().controller);
+  assert.deepEqual(
+    across.referrersOf("DBSubnetGroup", "shop", "net")?.map((r) => r.key),
+    ["shop/db", "shop/old", "apps/across"],
+  );
+});
+
+test("referrersOf fails closed: an unsynced informer, or a kind with objects whose controller is not loaded", () => {
+  const instances = informerOf([instance("shop", "db", { name: "net" })], false);
+  const index = new ReferrerIndex(new Map([["DBInstance", instances]]), false);
+  assert.equal(index.referrersOf("DBSubnetGroup", "shop", "net"), undefined, "not registered, has objects");
+  index.register("DBInstance", refs, controllerRecording().controller);
+  assert.equal(index.referrersOf("DBSubnetGroup", "shop", "net"), undefined, "not synced");
+  instances.synced = true;
+  assert.equal(index.referrersOf("DBSubnetGroup", "shop", "net")?.length, 1);
+  // A kind that is not loaded but has no objects references nothing.
+  const empty = new ReferrerIndex(new Map([["DBInstance", informerOf([])]]), false);
+  assert.deepEqual(empty.referrersOf("DBSubnetGroup", "shop", "net"), []);
+});
+
+test("a referrer deleted, or its reference changed, re-queues the group it named", () => {
+  const instances = informerOf([]);
+  const groups = informerOf([]);
+  const index = new ReferrerIndex(
+    new Map([
+      ["DBInstance", instances],
+      ["DBSubnetGroup", groups],
+    ]),
+    false,
+  );
+  const groupController = controllerRecording();
+  index.register("DBSubnetGroup", [], groupController.controller);
+  index.register("DBInstance", refs, controllerRecording().controller);
+  const [h] = instances.handlers;
+  h?.onDelete?.(instance("shop", "db", { name: "net" }));
+  h?.onUpdate?.(instance("shop", "db", { name: "old-net" }), instance("shop", "db", { name: "new-net" }));
+  h?.onUpdate?.(instance("shop", "db", { name: "same" }), instance("shop", "db", { name: "same" }));
+  assert.deepEqual(groupController.enqueued, ["shop/net", "shop/old-net"]);
+});
+
+test("deletionInUse: names each referrer and the fix; unknown waits; none lets the deletion go", () => {
+  assert.equal(deletionInUse([], "DBSubnetGroup shop/net"), null);
+  assert.equal(deletionInUse(undefined, "DBSubnetGroup shop/net")?.reason, "ReferrersUnknown");
+  const state = deletionInUse(
+    [{ kind: "DBInstance", key: "shop/db", path: "spec.dbSubnetGroupRef", deleting: true }],
+    "DBSubnetGroup shop/net",
+  );
+  assert.equal(state?.kind, "recoverable");
+  assert.equal(state?.reason, "ReferencedInUse");
+  assert.match(
+    state?.message ?? "",
+    /DBSubnetGroup shop\/net is still referenced by DBInstance shop\/db \(spec\.dbSubnetGroupRef, being deleted\)/,
+  );
+  assert.match(state?.message ?? "", /delete those, or change their reference/);
+  const many = Array.from({ length: 7 }, (_, i) => ({
+    kind: "DBInstance",
+    key: `shop/db-${i}`,
+    path: "spec.dbSubnetGroupRef",
+    deleting: false,
+  }));
+  assert.match(deletionInUse(many, "DBSubnetGroup shop/net")?.message ?? "", /and 2 more/);
+});

@@ -1,0 +1,99 @@
+// Who references a served object (ACK's `*Ref` fields), from the informers every kind already
+// has: the deletion of a referenced object waits while any referrer exists (a DB subnet group
+// is not deleted under the DB instance placed in it), as an identity in use waits (DESIGN §2.5).
+// When a referrer goes, or its reference changes, the referenced object's controller is
+// re-queued, so the deletion goes on at once.
+//
+// It fails closed: while a kind's informer has not synced, or a kind has objects but its
+// controller (and so the list of its references) is not loaded yet, who references what is not
+// known, and the answer is "unknown" (the deletion waits).
+import type { Controller } from "../runtime/controller.ts";
+import { type KubeObject, keyOf } from "../runtime/kube-object.ts";
+import { isServedReference, type ReferenceField } from "../services/references.ts";
+import type { ManagedObject } from "./reconcile/object-store.ts";
+import { type ReferrerOf, setReferences } from "./references.ts";
+
+interface KindInformer {
+  list(namespace?: string): readonly ManagedObject[];
+  hasSynced(): boolean;
+  addHandler(h: {
+    onUpdate?: (before: ManagedObject, after: ManagedObject) => void;
+    onDelete?: (obj: ManagedObject) => void;
+  }): unknown;
+}
+
+interface Registered {
+  readonly references: readonly ReferenceField[];
+  readonly controller: Controller;
+}
+
+export class ReferrerIndex {
+  readonly #informers: ReadonlyMap<string, KindInformer>;
+  readonly #allowCrossNamespace: boolean;
+  readonly #registered = new Map<string, Registered>();
+
+  constructor(informers: ReadonlyMap<string, KindInformer>, allowCrossNamespace: boolean) {
+    this.#informers = informers;
+    this.#allowCrossNamespace = allowCrossNamespace;
+  }
+
+  /** A kind's controller is up: its references are known, and its referrers' changes wake targets. */
+  register(kind: string, references: readonly ReferenceField[], controller: Controller): void {
+    const served = references.filter(isServedReference);
+    this.#registered.set(kind, { references: served, controller });
+    const informer = this.#informers.get(kind);
+    if (served.length === 0 || informer === undefined) return;
+    // A referrer gone, or its reference moved: the objects it named may now be deleted.
+    const wakeTargets = (obj: ManagedObject) => {
+      const spec = obj.spec;
+      if (typeof spec !== "object" || spec === null) return;
+      for (const ref of setReferences(
+        spec as Record<string, unknown>,
+        served,
+        obj.metadata.namespace ?? "",
+      )) {
+        const target = this.#registered.get(ref.kind)?.controller;
+        target?.enqueue(`${ref.namespace}/${ref.name}`);
+      }
+    };
+    informer.addHandler({
+      onUpdate: (before, after) => {
+        if (JSON.stringify(before.spec) !== JSON.stringify(after.spec)) wakeTargets(before);
+      },
+      onDelete: wakeTargets,
+    });
+  }
+
+  /**
+   * The objects whose spec references `kind` `namespace`/`name`, or undefined when that cannot be
+   * known yet (see the file comment).
+   */
+  referrersOf(kind: string, namespace: string, name: string): readonly ReferrerOf[] | undefined {
+    const out: ReferrerOf[] = [];
+    for (const [referrerKind, informer] of this.#informers) {
+      const registered = this.#registered.get(referrerKind);
+      if (!informer.hasSynced()) return undefined;
+      if (registered === undefined) {
+        if (informer.list().length > 0) return undefined;
+        continue;
+      }
+      const refs = registered.references.filter((r) => r.kind === kind);
+      if (refs.length === 0) continue;
+      const candidates = this.#allowCrossNamespace ? informer.list() : informer.list(namespace);
+      for (const obj of candidates) {
+        const spec = obj.spec;
+        if (typeof spec !== "object" || spec === null) continue;
+        const set = setReferences(spec as Record<string, unknown>, refs, obj.metadata.namespace ?? "");
+        const hit = set.find((r) => r.namespace === namespace && r.name === name);
+        if (hit)
+          out.push({
+            kind: referrerKind,
+            key: keyOf(obj as KubeObject),
+            path: hit.path,
+            deleting: obj.metadata.deletionTimestamp !== undefined,
+          });
+      }
+    }
+    return out;
+  }
+}
