@@ -12,9 +12,9 @@
 // number of distinct roles), Kubernetes API requests per resource (the controller's
 // rest_client_requests_total), and the controller's peak RSS (VmHWM). Ends with one JSON line.
 import { lookupKind } from "../src/api/kinds.ts";
-import { accountsHolding, credentialsFor } from "../src/local-stack/accounts.ts";
-import { region, startControllerProcess } from "../src/local-stack/controller-process.ts";
-import { defaultSubnets } from "../src/local-stack/default-subnets.ts";
+import { accountsHolding } from "../src/local-stack/accounts.ts";
+import { startControllerProcess } from "../src/local-stack/controller-process.ts";
+import { fillSubnetPlaceholders } from "../src/local-stack/example-subnets.ts";
 import { installCrds } from "../src/local-stack/install-crds.ts";
 import { applyObjects } from "../src/local-stack/manifests.ts";
 import { startStack, waitFor } from "../src/local-stack/stack.ts";
@@ -144,8 +144,7 @@ const selectors: Scenario = {
   },
 };
 
-// Every served kind: those that need something in AWS first (a DB subnet group's subnets) get it
-// from the account each namespace lands in (awsExtras, below).
+// Every served kind: a DB subnet group's subnets come from the account its namespace lands in.
 const unknownKinds = servedKindNames.filter((k) => !(k in kindMakers));
 if (unknownKinds.length > 0) {
   throw new Error(
@@ -153,26 +152,6 @@ if (unknownKinds.length > 0) {
   );
 }
 const mixedKinds = servedKindNames;
-
-/**
- * The spec a kind that needs something in AWS takes in each account (kindMakers' needsInAws): a
- * DB subnet group's subnets, two of the account's default VPC. By kind, then account.
- */
-async function awsExtras(
-  endpoint: string,
-  kinds: readonly string[],
-  accounts: readonly string[],
-): Promise<Record<string, Record<string, Record<string, unknown>>>> {
-  const out: Record<string, Record<string, Record<string, unknown>>> = {};
-  if (!kinds.includes("DBSubnetGroup")) return out;
-  const byAccount: Record<string, Record<string, unknown>> = {};
-  for (const account of accounts) {
-    const { accessKeyId } = await credentialsFor(endpoint, account);
-    byAccount[account] = { subnetIDs: (await defaultSubnets(endpoint, accessKeyId, region)).slice(0, 2) };
-  }
-  out["DBSubnetGroup"] = byAccount;
-  return out;
-}
 
 const mixed: Scenario = {
   name: "mixed",
@@ -265,18 +244,16 @@ async function run(scenario: Scenario) {
       namespaces.flatMap((n) => namespaceObjectsFor(kinds, n.name)),
     );
     const perNamespace = total / namespaces.length;
-    const extras = await awsExtras(stack.awsEndpoint ?? "", kinds, [
-      ...new Set(namespaces.map((n) => n.account)),
-    ]);
     // Kinds take turns within each namespace, so each kind gets about total / kinds.length resources.
-    const items = namespaces.flatMap((n) =>
-      Array.from({ length: perNamespace }, (_, k) => {
-        const kind = kinds[k % kinds.length] ?? "Bucket";
-        return minimalResource(kind, n.name, `r${k}`, `${n.name}-r${k}`, {
-          ...n.spec,
-          ...extras[kind]?.[n.account],
-        });
-      }),
+    // A DB subnet group's subnets are its account's (placeholders filled from the emulator).
+    const items = await fillSubnetPlaceholders(
+      namespaces.flatMap((n) =>
+        Array.from({ length: perNamespace }, (_, k) => {
+          const kind = kinds[k % kinds.length] ?? "Bucket";
+          return minimalResource(kind, n.name, `r${k}`, `${n.name}-r${k}`, n.spec, n.account);
+        }),
+      ),
+      stack.awsEndpoint ?? "",
     );
     const perKind = Object.fromEntries(
       kinds.map((kind) => [kind, items.filter((item) => item.kind === kind).length]),

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
-import { minimalResource, namespaceObjectsFor, selfContainedKinds } from "../support/minimal-resources.ts";
+import { minimalKinds, minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
 import { createOutOfBand } from "../support/out-of-band.ts";
 import {
   condition,
@@ -45,18 +45,18 @@ before(async () => {
     namespace("own-a", { "services.k8s.aws/owner-account-id": account }),
     namespace("own-b", { "services.k8s.aws/owner-account-id": account }),
     configMap("ack-role-account-map", { [account]: `arn:aws:iam::${account}:role/owners` }),
-    ...namespaceObjectsFor(selfContainedKinds, "own-a"),
-    ...namespaceObjectsFor(selfContainedKinds, "own-b"),
+    ...namespaceObjectsFor(minimalKinds, "own-a"),
+    ...namespaceObjectsFor(minimalKinds, "own-b"),
   ]);
   await e2e.startController();
 });
 after(() => e2e?.stop());
 
-for (const kind of selfContainedKinds) {
+for (const kind of minimalKinds) {
   describe(`${kind}: ownership and read-only`, () => {
     const shared = awsName(kind, "shared");
     before(async () => {
-      await e2e.apply([minimalResource(kind, "own-a", "first", shared)]);
+      await e2e.apply([minimalResource(kind, "own-a", "first", shared, {}, account)]);
       await waitForResourceCondition(
         e2e.kube,
         kind,
@@ -70,7 +70,7 @@ for (const kind of selfContainedKinds) {
     });
 
     test("a name another object owns is NameTaken naming the owner; deleting the loser leaves the object", async () => {
-      await e2e.apply([minimalResource(kind, "own-b", "twin", shared)]);
+      await e2e.apply([minimalResource(kind, "own-b", "twin", shared, {}, account)]);
       const twin = await waitForResourceCondition(
         e2e.kube,
         kind,
@@ -98,7 +98,7 @@ for (const kind of selfContainedKinds) {
       await deleteResourceAndWait(e2e.kube, kind, "own-a", "first");
       assert.deepEqual(await held(kind, shared), [account], "retain leaves it in AWS");
 
-      await e2e.apply([minimalResource(kind, "own-a", "first", shared)]);
+      await e2e.apply([minimalResource(kind, "own-a", "first", shared, {}, account)]);
       const again = await waitForResourceCondition(
         e2e.kube,
         kind,
@@ -145,7 +145,7 @@ for (const kind of selfContainedKinds) {
       const untagged = awsName(kind, "untagged");
       await createOutOfBand(e2e.stack.awsEndpoint ?? "", kind, untagged, account);
       const readOnly = (name: string, aws: string) => {
-        const obj = minimalResource(kind, "own-b", name, aws);
+        const obj = minimalResource(kind, "own-b", name, aws, {}, account);
         return { ...obj, metadata: { ...obj.metadata, annotations: { [annotation.readOnly]: "true" } } };
       };
       await e2e.apply([

@@ -19,7 +19,7 @@ import {
   s3Operation,
   startAwsProxy,
 } from "../support/aws-proxy.ts";
-import { minimalResource, namespaceObjectsFor, selfContainedKinds } from "../support/minimal-resources.ts";
+import { minimalKinds, minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
 import {
   type ControllerProcess,
   condition,
@@ -45,7 +45,7 @@ let controller: ControllerProcess;
 before(async () => {
   e2e = await startE2E();
   proxy = await startAwsProxy(e2e.stack.awsEndpoint ?? "");
-  await e2e.apply([namespace("ack-system"), namespace(ns), ...namespaceObjectsFor(selfContainedKinds, ns)]);
+  await e2e.apply([namespace("ack-system"), namespace(ns), ...namespaceObjectsFor(minimalKinds, ns)]);
   controller = await startController();
 });
 after(async () => {
@@ -64,7 +64,7 @@ function startController(): Promise<ControllerProcess> {
 function isCreate(prefix: string) {
   return (r: Omit<RecordedRequest, "fault">): boolean => {
     if (s3Operation(r) === "CreateBucket") return (s3Bucket(r) ?? "").startsWith(prefix);
-    const creates = ["CreateQueue", "CreateTopic", "CreateTable", "CreateDBInstance"];
+    const creates = ["CreateQueue", "CreateTopic", "CreateTable", "CreateDBSubnetGroup", "CreateDBInstance"];
     return creates.includes(r.action ?? "") && (r.body.includes(prefix) || r.path.includes(prefix));
   };
 }
@@ -73,7 +73,7 @@ const awsName = (prefix: string, kind: string) => `${prefix}${kind.toLowerCase()
 
 async function held(prefix: string): Promise<string[]> {
   const out: string[] = [];
-  for (const kind of selfContainedKinds) {
+  for (const kind of minimalKinds) {
     const where = await accountsHoldingResource(
       e2e.stack.awsEndpoint ?? "",
       kind,
@@ -97,17 +97,19 @@ async function createsInFlightThenDeleted(prefix: string, landing: Promise<unkno
     match: isCreate(prefix),
     respond: { holdUntil: landing },
   });
-  const names = selfContainedKinds.map((k) => `${prefix}${k.toLowerCase()}`);
+  const names = minimalKinds.map((k) => `${prefix}${k.toLowerCase()}`);
   await e2e.apply(
-    selfContainedKinds.map((k) => minimalResource(k, ns, awsName(prefix, k), awsName(prefix, k))),
+    minimalKinds.map((k) =>
+      minimalResource(k, ns, awsName(prefix, k), awsName(prefix, k), {}, controllerAccount),
+    ),
   );
-  await waitFor(() => proxy.requests.filter((r) => isCreate(prefix)(r)).length >= selfContainedKinds.length, {
-    what: `the ${selfContainedKinds.length} creates of ${prefix}* sent`,
+  await waitFor(() => proxy.requests.filter((r) => isCreate(prefix)(r)).length >= minimalKinds.length, {
+    what: `the ${minimalKinds.length} creates of ${prefix}* sent`,
     timeoutMs: 30_000,
   });
   await controller.stop("SIGKILL");
   remove();
-  for (const kind of selfContainedKinds) {
+  for (const kind of minimalKinds) {
     await e2e.kube.request({ method: "DELETE", path: resourcePath(kind, ns, awsName(prefix, kind)) });
   }
   controller = await startController();
@@ -116,7 +118,7 @@ async function createsInFlightThenDeleted(prefix: string, landing: Promise<unkno
 
 /** Every resource of the round is held back with DeletePending, saying until when. */
 async function assertHeldBack(prefix: string): Promise<void> {
-  for (const kind of selfContainedKinds) {
+  for (const kind of minimalKinds) {
     const r = await waitForResourceCondition(
       e2e.kube,
       kind,
@@ -137,7 +139,7 @@ async function assertHeldBack(prefix: string): Promise<void> {
 async function waitAllGone(prefix: string, timeoutMs: number): Promise<void> {
   await waitFor(
     async () => {
-      for (const kind of selfContainedKinds)
+      for (const kind of minimalKinds)
         if ((await getResource(e2e.kube, kind, ns, awsName(prefix, kind))) !== undefined) return false;
       return true;
     },
@@ -157,7 +159,7 @@ test("creates that land after their resources were deleted: found, deleted, and 
   assert.deepEqual(await held(prefix), [], "nothing in AWS yet: the creates are still held");
 
   land();
-  await waitFor(async () => (await held(prefix)).length === selfContainedKinds.length, {
+  await waitFor(async () => (await held(prefix)).length === minimalKinds.length, {
     what: "the held creates landed",
     timeoutMs: 15_000,
   }).catch(() => undefined); // some may already be deleted by the time all landed
@@ -204,18 +206,17 @@ test("a create answered after its resource was released by hand: what it made is
   });
   try {
     await e2e.apply(
-      selfContainedKinds.map((k) => minimalResource(k, ns, awsName(prefix, k), awsName(prefix, k))),
+      minimalKinds.map((k) =>
+        minimalResource(k, ns, awsName(prefix, k), awsName(prefix, k), {}, controllerAccount),
+      ),
     );
-    await waitFor(
-      () => proxy.requests.filter((r) => isCreate(prefix)(r)).length >= selfContainedKinds.length,
-      {
-        what: `the ${selfContainedKinds.length} creates of ${prefix}* sent`,
-        timeoutMs: 30_000,
-      },
-    );
+    await waitFor(() => proxy.requests.filter((r) => isCreate(prefix)(r)).length >= minimalKinds.length, {
+      what: `the ${minimalKinds.length} creates of ${prefix}* sent`,
+      timeoutMs: 30_000,
+    });
     // An operator clears the finalizers of resources being deleted: Kubernetes lets them go at
     // once, while the controller still waits for AWS's answer to their creates.
-    for (const kind of selfContainedKinds) {
+    for (const kind of minimalKinds) {
       const path = resourcePath(kind, ns, awsName(prefix, kind));
       await e2e.kube.request({ method: "DELETE", path });
       await e2e.kube.request({
@@ -231,7 +232,7 @@ test("a create answered after its resource was released by hand: what it made is
   }
   land();
   const cleaned = () => controller.logs().filter((l) => l["event"] === "resource.gone-during-create");
-  await waitFor(() => cleaned().length >= selfContainedKinds.length, {
+  await waitFor(() => cleaned().length >= minimalKinds.length, {
     what: "the controller to handle each create whose resource was gone",
     timeoutMs: 20_000,
   });

@@ -14,7 +14,7 @@ import { after, before, describe, test } from "node:test";
 import { lookupKind } from "../../src/api/kinds.ts";
 import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { minimalResource, namespaceObjectsFor, selfContainedKinds } from "../support/minimal-resources.ts";
+import { minimalKinds, minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
 import {
   type ControllerProcess,
   configMap,
@@ -27,7 +27,7 @@ import {
   waitForResourceCondition,
 } from "./fixture.ts";
 
-const kinds = selfContainedKinds;
+const kinds = minimalKinds;
 const accounts = [
   controllerAccount,
   "111111111111",
@@ -111,7 +111,9 @@ describe("CARM mode: every kind through the account map, the service-level team 
     });
     await e2e.apply(
       carmRoutes.flatMap((route) =>
-        kinds.map((kind) => minimalResource(kind, route.ns, "placed", awsName(kind, route.ns), route.spec)),
+        kinds.map((kind) =>
+          minimalResource(kind, route.ns, "placed", awsName(kind, route.ns), route.spec, route.account),
+        ),
       ),
     );
   });
@@ -148,7 +150,9 @@ describe("IAMRoleSelector mode: a selector whose resourceTypeSelector names one 
       name: "placement-selectors",
     });
     await e2e.apply(
-      kinds.map((kind) => minimalResource(kind, "place-sel", "placed", awsName(kind, "place-sel"))),
+      kinds.map((kind) =>
+        minimalResource(kind, "place-sel", "placed", awsName(kind, "place-sel"), {}, "555555555555"),
+      ),
     );
   });
   after(() => controller?.stop());

@@ -130,7 +130,7 @@ for (const module of serviceModules) {
         const base = `wb-${kindName.toLowerCase()}-${i}`;
         const awsName = c.name?.(base) ?? base;
         await c.make(endpoint, account, awsName);
-        const parsed = module.parseSpec({ ...kindMakers[kindName]?.spec(awsName), ...c.spec });
+        const parsed = module.parseSpec({ ...kindMakers[kindName]?.spec(awsName, account), ...c.spec });
         assert.ok(parsed.ok, parsed.ok ? "" : parsed.message);
         const spec = parsed.value;
         const client = await clientFor[kindName]?.();

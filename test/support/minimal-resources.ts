@@ -6,15 +6,14 @@ import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { servedKindNames } from "../../src/services/served.ts";
 
 export interface KindMaker {
-  /** ACK's spec with `awsName` as the AWS name. */
-  spec(awsName: string): Record<string, unknown>;
+  /**
+   * ACK's spec with `awsName` as the AWS name. `account`: the account the object lands in, for a
+   * kind whose spec names something there (a subnet group's subnets, as the placeholders that
+   * src/local-stack/example-subnets.ts fills when the object is applied).
+   */
+  spec(awsName: string, account: string | undefined): Record<string, unknown>;
   /** Objects each namespace needs before resources of this kind. */
   namespaceObjects?(namespace: string): KubeObject[];
-  /**
-   * Why the spec is not enough on its own: something must exist in AWS first, in the account the
-   * object lands in (a subnet group's subnets). Such a kind is left out of `selfContainedKinds`.
-   */
-  readonly needsInAws?: string;
 }
 
 export const minimalPasswordSecret = "crossrole-test-db-password";
@@ -32,10 +31,15 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
     }),
   },
   DBSubnetGroup: {
-    // subnetIDs: the caller's, looked up in the account the group lands in.
-    spec: (name) => ({ name, description: "crossrole test subnets" }),
-    needsInAws:
-      "its subnets must exist in the account it lands in, and moto names each account's default subnets at random",
+    spec: (name, account) => {
+      if (account === undefined)
+        throw new Error("a minimal DBSubnetGroup needs the account it lands in (its subnets are there)");
+      return {
+        name,
+        description: "crossrole test subnets",
+        subnetIDs: [`subnet-${account}-a`, `subnet-${account}-b`],
+      };
+    },
   },
   DBInstance: {
     spec: (name) => ({
@@ -57,23 +61,24 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
   },
 };
 
-/**
- * The served kinds a cross-kind test can make from Kubernetes objects alone. Not DBSubnetGroup:
- * its subnets must exist in the account it lands in, and moto names each account's default
- * subnets at random; test/e2e/dbsubnetgroup.test.ts and test/integration/rds-dbsubnetgroup.test.ts
- * cover it, looking its subnets up first.
- */
-export const selfContainedKinds: readonly string[] = servedKindNames.filter(
-  (k) => kindMakers[k] !== undefined && kindMakers[k].needsInAws === undefined,
-);
+/** Every served kind: a new kind must add its maker above, or the cross-kind tests say so. */
+export const minimalKinds: readonly string[] = servedKindNames.map((k) => {
+  if (kindMakers[k] === undefined) throw new Error(`add ${k} to test/support/minimal-resources.ts`);
+  return k;
+});
 
-/** A minimal `kindName` object `name` in `namespace` whose AWS name is `awsName`, plus `extraSpec`. */
+/**
+ * A minimal `kindName` object `name` in `namespace` whose AWS name is `awsName`, plus
+ * `extraSpec`; `account` is where it will land (needed by the kinds whose spec names something
+ * there; the e2e fixture's apply fills their placeholders).
+ */
 export function minimalResource(
   kindName: string,
   namespace: string,
   name: string,
   awsName: string,
   extraSpec: Record<string, unknown> = {},
+  account?: string,
 ): KubeObject {
   const kind = lookupKind(kindName);
   const maker = kindMakers[kindName];
@@ -82,7 +87,7 @@ export function minimalResource(
     apiVersion: `${kind.group}/${kind.version}`,
     kind: kind.kind,
     metadata: { name, namespace },
-    spec: { ...maker.spec(awsName), ...extraSpec },
+    spec: { ...maker.spec(awsName, account), ...extraSpec },
   } as KubeObject;
 }
 

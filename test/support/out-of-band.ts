@@ -2,6 +2,7 @@
 // credentials and no ownership tags. Tests use them for adoption, read-only and takeover cases.
 import { credentialsFor } from "../../src/local-stack/accounts.ts";
 import { region } from "../../src/local-stack/controller-process.ts";
+import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
 
 /** Creates an untagged `kind` named `name` in `account` (any served kind). */
 export async function createOutOfBand(
@@ -53,6 +54,17 @@ export async function createOutOfBand(
           AllocatedStorage: 20,
           MasterUsername: "outofband",
           MasterUserPassword: "out-of-band-pw-1",
+        }),
+      );
+      return;
+    }
+    case "DBSubnetGroup": {
+      const { RDSClient, CreateDBSubnetGroupCommand } = await import("@aws-sdk/client-rds");
+      await new RDSClient(config).send(
+        new CreateDBSubnetGroupCommand({
+          DBSubnetGroupName: name,
+          DBSubnetGroupDescription: "made out of band",
+          SubnetIds: (await defaultSubnets(endpoint, config.credentials.accessKeyId, region)).slice(0, 2),
         }),
       );
       return;
