@@ -5,6 +5,7 @@
 import { type AdoptionPolicy, type DeletionPolicy, resourceAnnotations } from "../api/annotations.ts";
 import type { Decision } from "../resolver/types.ts";
 import { type FailureState, type SyncState, syncStateForDecision } from "./ack-conditions.ts";
+import type { AckMade } from "./ack-takeover.ts";
 import { describeOwnership, type Ownership } from "./ownership.ts";
 
 /** The AWS object a reconcile is about, for messages: `Bucket "x" in account 1111… (us-east-1)`. */
@@ -30,6 +31,8 @@ export type Found =
       readonly ownership: Ownership;
       /** Untagged, but this object's own recorded create made it (ownership.ts, unfinishedCreate). */
       readonly unfinishedCreate: boolean;
+      /** Untagged by crossrole, but ACK made it (ack-takeover.ts). */
+      readonly ack?: AckMade;
     };
 
 export type SyncPlan =
@@ -43,8 +46,11 @@ export type SyncPlan =
    * a moment ago by a create call that did not apply the tags it carried. Tag it, then update.
    */
   | { readonly do: "finishCreate"; readonly justCreated?: boolean }
-  /** An untagged object (or one an earlier object of this name left): tag it; strict = spec becomes AWS's. */
-  | { readonly do: "adopt"; readonly strict: boolean }
+  /**
+   * An untagged object (or one an earlier object of this name left): tag it; strict = spec
+   * becomes AWS's. `takeover`: ACK made it and an administrator approved its takeover.
+   */
+  | { readonly do: "adopt"; readonly strict: boolean; readonly takeover?: AckMade }
   /** Nothing found, but this object's own create may still land: no second create; look again. */
   | { readonly do: "awaitCreate"; readonly state: ProgressState; readonly until: Date }
   | { readonly do: "fail"; readonly state: FailureState };
@@ -127,14 +133,30 @@ export function planSync(i: SyncInput): SyncPlan {
         `${what} is ${describeOwnership(o)}; crossrole never updates, adopts or deletes another object's AWS resource: choose another ${i.target.nameField}`,
       );
     case "untagged":
-    case "earlier":
+    case "earlier": {
       if (o.kind === "untagged" && i.found.unfinishedCreate) return { do: "finishCreate" };
+      const ack = i.found.ack;
+      // What ACK made for another namespace is that namespace's: never adopted from here.
+      if (ack?.forOtherNamespace)
+        return fail(
+          "terminal",
+          "NameTaken",
+          `${what} is not crossrole's: ${ack.why}; choose another ${i.target.nameField}`,
+        );
       if (i.adoptionPolicy !== null) return { do: "adopt", strict: i.adoptionPolicy === "adopt" };
+      if (ack?.approved) return { do: "adopt", strict: false, takeover: ack };
+      if (ack)
+        return fail(
+          "terminal",
+          "TakeoverNotApproved",
+          `${what} is not crossrole's yet: ${ack.why}. Nothing was changed in AWS`,
+        );
       return fail(
         "terminal",
         "AlreadyExists",
         `${what} already exists and is ${describeOwnership(o)}; to take it over set the annotation ${resourceAnnotations.adoptionPolicy}: adopt (import it as it is) or adopt-or-create (make it match this spec); otherwise choose another ${i.target.nameField}${i.ignoredIntent ? `. (${i.ignoredIntent}: it was ignored)` : ""}`,
       );
+    }
   }
 }
 

@@ -9,6 +9,7 @@ import type { EventRecorder } from "../runtime/events.ts";
 import { type KubeObject, keyOf } from "../runtime/kube-object.ts";
 import type { Manager } from "../runtime/manager.ts";
 import type { ServiceModule } from "../services/service-module.ts";
+import { changedApprovals, takeoverApprovals, takeoverConfigMapName } from "./ack-takeover.ts";
 import type { ConfigCache } from "./config-cache.ts";
 import { secretType } from "./config-types.ts";
 import type { ControllerKeyStore } from "./controller-key.ts";
@@ -71,6 +72,16 @@ export function addResourceController<Spec extends object, Observed, Client>(
     o.onDecisionChange?.(o.module.kind.kind, c.decision.outcome, c.decision.source),
   );
   const selfWrites = new SelfWrites();
+  // Takeovers from ACK an administrator approved (ack-takeover.ts), as the config cache holds them.
+  const approvals = (): ReadonlyMap<string, string> =>
+    takeoverApprovals(
+      o.config.object({
+        kind: "ConfigMap",
+        namespace: o.config.systemNamespace,
+        name: takeoverConfigMapName,
+      }),
+    );
+  let approvedBefore = approvals();
   const decisions = o.decisions ?? new DecisionMemo(o.settings);
   const reconcile = createResourceReconciler({
     decisions,
@@ -87,6 +98,7 @@ export function addResourceController<Spec extends object, Observed, Client>(
     controllerKey: o.controllerKey,
     ...(o.createIntentWindowMs === undefined ? {} : { createIntentWindowMs: o.createIntentWindowMs }),
     ...(o.references === undefined ? {} : { references: o.references }),
+    takeover: { approvedUid: (key) => approvals().get(key) },
   });
   // Updates that arrive while their object's reconcile runs wait for it to end: by then the
   // reconcile has recorded what its own writes returned, and an echo that overtook the HTTP
@@ -125,6 +137,10 @@ export function addResourceController<Spec extends object, Observed, Client>(
   // whose decision differs from the one last acted on.
   o.config.onChange(() => {
     if (!o.config.hasSynced()) return;
+    // A takeover approved (or withdrawn) re-queues the objects it names: they were left Terminal.
+    const approved = approvals();
+    for (const key of changedApprovals(approvedBefore, approved, o.module.kind.kind)) controller.enqueue(key);
+    approvedBefore = approved;
     const snapshot = o.config.snapshot();
     for (const obj of informer.list()) {
       const key = keyOf(obj);

@@ -2,6 +2,7 @@
 // object may take it: its own create, interrupted before the tags were written (finishCreate),
 // or an adoption the annotation asks for. Either way the ownership tags are added first.
 import type { OwnerTags } from "../../services/service-module.ts";
+import type { AckMade } from "../ack-takeover.ts";
 import { describeTarget, type Found, type Target } from "../reconcile-plan.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Connection } from "./connect.ts";
@@ -9,7 +10,7 @@ import type { Env } from "./env.ts";
 
 export type Claim =
   | { readonly do: "finishCreate"; readonly justCreated?: boolean }
-  | { readonly do: "adopt"; readonly strict: boolean };
+  | { readonly do: "adopt"; readonly strict: boolean; readonly takeover?: AckMade };
 
 /** Tags the object as this one's; returns the spec to converge to (AWS's, for a strict adoption). */
 export async function claim<Spec extends object, Observed, Client>(
@@ -47,6 +48,15 @@ export async function claim<Spec extends object, Observed, Client>(
   // adopt is a strict import: the spec becomes what AWS has. adopt-or-create keeps the
   // manifest as the source of truth (ACK): it is applied below like any update.
   const adopted = plan.strict ? env.module.specFromObserved(observed, spec) : spec;
+  if (plan.takeover) {
+    env.store.event(
+      a.obj,
+      "Normal",
+      "TakenOver",
+      `Took over ${env.module.arn(adopted, target.region, target.account)} in account ${target.account} from ACK: ${plan.takeover.why}; crossrole's ownership tags were added (services.k8s.aws/controller-version now names crossrole)`,
+    );
+    return adopted;
+  }
   env.store.event(
     a.obj,
     "Normal",

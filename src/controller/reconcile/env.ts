@@ -47,7 +47,14 @@ export interface ReconcilerDeps<Spec extends object, Observed, Client> {
   readonly createIntentWindowMs?: number;
   /** How ACK's references to served kinds are followed (reconcile/references.ts); none: not at all. */
   readonly references?: ReferencePolicy;
+  /** Takeovers from ACK an administrator approved (ack-takeover.ts). */
+  readonly takeover?: TakeoverApprovals;
   readonly now?: () => Date;
+}
+
+export interface TakeoverApprovals {
+  /** The UID approved for `<Kind>.<namespace>.<name>` in ConfigMap crossrole-ack-takeover, if any. */
+  approvedUid(key: string): string | undefined;
 }
 
 export interface ReferencePolicy {

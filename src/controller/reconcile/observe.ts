@@ -2,6 +2,7 @@
 // decide (ownership.ts); an untagged object counts as this object's own only as the create its
 // sealed intent recorded (create-intent.ts).
 import type { Observation } from "../../services/service-module.ts";
+import { judgeAckMade, takeoverKey } from "../ack-takeover.ts";
 import { type CreateIntent, createdSinceAbsent, unfinishedCreate } from "../create-intent.ts";
 import { judgeOwnership } from "../ownership.ts";
 import type { Found, Target } from "../reconcile-plan.ts";
@@ -50,5 +51,18 @@ export async function observe<Spec extends object, Observed, Client>(
         )) ||
       unfinishedCreate(intent, target, await m.createdAt(conn.client, spec, a.call), env.intentWindowMs);
   }
-  return { observation, found: { found: true, ownership, unfinishedCreate: unfinished } };
+  // Untagged by crossrole: ACK's, and approved for takeover? (ack-takeover.ts)
+  const ack =
+    ownership.kind === "untagged"
+      ? judgeAckMade(
+          m.tagsOf(observation.observed),
+          a.owner,
+          m.kind.service,
+          env.takeover?.approvedUid(takeoverKey(a.owner)),
+        )
+      : undefined;
+  return {
+    observation,
+    found: { found: true, ownership, unfinishedCreate: unfinished, ...(ack ? { ack } : {}) },
+  };
 }
