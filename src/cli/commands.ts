@@ -5,6 +5,7 @@ import { explainCommand } from "./explain.ts";
 import { migrateCommand } from "./migrate.ts";
 import { rbacCommand } from "./rbac.ts";
 import { runCommand } from "./run.ts";
+import { takeoverCommand } from "./takeover.ts";
 
 export const commands: readonly Command[] = [
   explainCommand,
@@ -12,4 +13,5 @@ export const commands: readonly Command[] = [
   rbacCommand,
   migrateCommand,
   auditCommand,
+  takeoverCommand,
 ];

@@ -1,0 +1,114 @@
+// What `crossrole takeover --from-ack` reads and writes in the cluster besides the resources:
+// the preflight (ACK's controllers scaled to zero, crossrole's CRDs in place of ACK's) and the
+// approvals it writes to ConfigMap crossrole-ack-takeover in the system namespace.
+import type { ResourceKind } from "../api/kinds.ts";
+import { takeoverConfigMapName } from "../controller/ack-takeover.ts";
+import { isNotFound, type KubeClient, patchTypes } from "../runtime/kube-client.ts";
+
+/** One thing that must be fixed before anything is approved; `fix` is a command or a step. */
+export interface PreflightProblem {
+  readonly what: string;
+  readonly fix: string;
+}
+
+interface Deployment {
+  readonly metadata: { readonly name: string; readonly namespace?: string };
+  readonly spec?: {
+    readonly replicas?: number;
+    readonly template?: { readonly spec?: { readonly containers?: readonly { readonly image?: string }[] } };
+  };
+  readonly status?: { readonly replicas?: number };
+}
+
+/** An ACK service controller's Deployment: its chart's name, or ACK's image. */
+export function isAckController(d: Deployment): boolean {
+  const images = (d.spec?.template?.spec?.containers ?? []).map((c) => c.image ?? "");
+  return (
+    /^ack-[a-z0-9]+-controller/.test(d.metadata.name) ||
+    images.some((i) => /aws-controllers-k8s\/[a-z0-9]+-controller/.test(i))
+  );
+}
+
+/**
+ * ACK controllers that still run (replicas wanted or still up): two controllers acting on the
+ * same objects would race each other's writes, so nothing is approved while one runs.
+ */
+export async function runningAckControllers(kube: KubeClient): Promise<PreflightProblem[]> {
+  const list = await kube.request<{ items?: Deployment[] }>({
+    method: "GET",
+    path: "/apis/apps/v1/deployments",
+  });
+  return (list.items ?? [])
+    .filter(isAckController)
+    .filter((d) => (d.spec?.replicas ?? 1) > 0 || (d.status?.replicas ?? 0) > 0)
+    .map((d) => {
+      const ns = d.metadata.namespace ?? "default";
+      return {
+        what: `ACK's controller ${ns}/${d.metadata.name} still runs (${d.spec?.replicas ?? 1} replicas wanted, ${d.status?.replicas ?? 0} up)`,
+        fix: `kubectl scale deployment -n ${ns} ${d.metadata.name} --replicas=0`,
+      };
+    });
+}
+
+/** Served kinds whose CRD is missing or still ACK's (crossrole's carry the category `crossrole`). */
+export async function crdsNotCrossroles(
+  kube: KubeClient,
+  kinds: readonly ResourceKind[],
+): Promise<PreflightProblem[]> {
+  const out: PreflightProblem[] = [];
+  for (const k of kinds) {
+    const name = `${k.plural}.${k.group}`;
+    try {
+      const crd = await kube.request<{ spec?: { names?: { categories?: string[] } } }>({
+        method: "GET",
+        path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`,
+      });
+      if (!(crd.spec?.names?.categories ?? []).includes("crossrole")) {
+        out.push({
+          what: `CRD ${name} is not crossrole's (ACK's is still installed)`,
+          fix: `kubectl apply --server-side --force-conflicts -f config/crd/${k.group}_${k.plural}.yaml (or helm upgrade with crossrole's chart)`,
+        });
+      }
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      // No CRD: no objects of the kind either; nothing to take over for it.
+    }
+  }
+  return out;
+}
+
+/** Adds `approvals` (`<Kind>.<namespace>.<name>` → UID) to the takeover ConfigMap, creating it if needed. */
+export async function writeApprovals(
+  kube: KubeClient,
+  systemNamespace: string,
+  approvals: Readonly<Record<string, string>>,
+): Promise<void> {
+  const path = `/api/v1/namespaces/${encodeURIComponent(systemNamespace)}/configmaps`;
+  try {
+    await kube.request({
+      method: "PATCH",
+      path: `${path}/${takeoverConfigMapName}`,
+      contentType: patchTypes.merge,
+      body: { data: approvals },
+    });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await kube.request({
+      method: "POST",
+      path,
+      body: {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: {
+          name: takeoverConfigMapName,
+          namespace: systemNamespace,
+          annotations: {
+            "crossrole.dev/purpose":
+              "Objects an administrator approved for takeover from ACK (crossrole takeover --from-ack); delete once every object is taken over",
+          },
+        },
+        data: approvals,
+      },
+    });
+  }
+}
