@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs everything crossrole needs to run and test, idempotently, caching outside the repo:
+# Installs everything crossrole needs to run and test, idempotently, caching outside the repo
+# (`ensure-deps.sh main`: only what the main job needs — npm packages, control plane, emulator):
 #   - npm packages (Node 24 itself comes from the npm 'node' package) — reinstalled only when
 #     package-lock.json changes;
 #   - kube-apiserver, kube-controller-manager, kubectl, etcd and helm, built from the Go module proxy;
@@ -25,9 +26,14 @@ fi
 node_major=$(node_modules/.bin/node -p 'process.versions.node.split(".")[0]')
 [[ "$node_major" -ge 24 ]] || { step "FAILED: node_modules/.bin/node is Node $node_major, expected 24+"; exit 1; }
 
+# What the main job runs on: the control plane and the emulator. The rest only the tests need.
 bash scripts/build-control-plane.sh
-bash scripts/build-helm.sh
 bash scripts/install-emulator.sh
+if [[ "${1:-all}" == "main" ]]; then
+  step "main job: skipping helm, the AWS models, the browser and the image (the tests install them)"
+  exit 0
+fi
+bash scripts/build-helm.sh
 bash scripts/install-models.sh
 bash scripts/install-browser.sh >/dev/null
 bash scripts/build-image.sh >/dev/null

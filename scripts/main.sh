@@ -4,5 +4,5 @@
 # Arguments are passed on (e.g. --once to tear the stack down as soon as the job is done).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bash scripts/ensure-deps.sh
+bash scripts/ensure-deps.sh main
 exec node_modules/.bin/node scripts/main.ts "$@"
