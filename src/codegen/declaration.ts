@@ -1,4 +1,4 @@
-// What a kind declares (DESIGN §7): where its spec fields come from in the AWS API model, ACK's
+// What a kind declares (CONTRIBUTING.md, "How a kind is made"): where its spec fields come from in the AWS API model, ACK's
 // renames, which fields are immutable, and the AWS names of the attributes it keeps in a
 // string map (SQS, SNS). Everything else about a field — its JSON type and shape, its
 // description, AWS's constraints — is read from the model by field-tree.ts.

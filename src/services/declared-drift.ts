@@ -1,4 +1,4 @@
-// The drift comparison every kind gets from its declaration (DESIGN §7): the generated
+// The drift comparison every kind gets from its declaration (CONTRIBUTING.md, "How a kind is made"): the generated
 // `<prefix>FieldGroups` says, field by field in the order updates apply them, what leaving the
 // field out means and in which form spec and AWS compare (src/codegen/declaration.ts DriftForm).
 // A kind adds hooks only for its genuine quirks (RDS's one-way engine version, DynamoDB's

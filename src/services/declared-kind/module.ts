@@ -1,4 +1,4 @@
-// A kind served from its declaration alone (DESIGN §7): the ServiceModule the reconciler drives,
+// A kind served from its declaration alone (CONTRIBUTING.md, "How a kind is made"): the ServiceModule the reconciler drives,
 // built from the declaration (its calls: create, the field groups' set and read calls, read,
 // delete, tags), the generated module (schemas, codecs, the calls and drift table) and the SDK
 // package whose `<Operation>Command` classes make the calls. What a kind adds is its genuine

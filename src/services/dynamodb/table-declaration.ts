@@ -1,4 +1,4 @@
-// The Table kind as a declaration (DESIGN §7): CreateTable's input, plus the settings ACK's
+// The Table kind as a declaration (CONTRIBUTING.md, "How a kind is made"): CreateTable's input, plus the settings ACK's
 // dynamodb-controller manages through other calls (continuous backups, time to live,
 // contributor insights, replicas), and ACK's status fields from DescribeTable's answer.
 import type { KindDeclaration } from "../../codegen/declaration.ts";

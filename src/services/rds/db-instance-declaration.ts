@@ -1,4 +1,4 @@
-// The DBInstance kind as a declaration (DESIGN §7): CreateDBInstance's input with ACK's
+// The DBInstance kind as a declaration (CONTRIBUTING.md, "How a kind is made"): CreateDBInstance's input with ACK's
 // renames and references, what removing each field does (notes, in the CRD's descriptions),
 // and ACK's status fields from DescribeDBInstances' DBInstance.
 import type { KindDeclaration } from "../../codegen/declaration.ts";

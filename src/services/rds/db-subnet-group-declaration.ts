@@ -1,4 +1,4 @@
-// The DBSubnetGroup kind as a declaration (DESIGN §7): CreateDBSubnetGroup's input with ACK's
+// The DBSubnetGroup kind as a declaration (CONTRIBUTING.md, "How a kind is made"): CreateDBSubnetGroup's input with ACK's
 // names, ModifyDBSubnetGroup for what can change, and ACK's status from DescribeDBSubnetGroups.
 // It has no hand-written module: the generic runtime (src/services/declared-kind/) serves it from
 // this declaration, the generated module and the hooks in db-subnet-group.ts.

@@ -1,4 +1,4 @@
-// The Bucket kind as a declaration (DESIGN §7): CreateBucket's input, plus each bucket
+// The Bucket kind as a declaration (CONTRIBUTING.md, "How a kind is made"): CreateBucket's input, plus each bucket
 // sub-resource ACK's s3-controller manages as one spec field whose value is the sub-resource's
 // whole configuration (`lifecycle` is PutBucketLifecycleConfiguration's LifecycleConfiguration).
 import type { KindDeclaration } from "../../codegen/declaration.ts";

@@ -1,4 +1,4 @@
-// The Topic kind as a declaration (DESIGN §7): CreateTopic's name, tags and data protection
+// The Topic kind as a declaration (CONTRIBUTING.md, "How a kind is made"): CreateTopic's name, tags and data protection
 // policy, plus the topic attributes ACK's sns-controller exposes, each a string as in SNS's
 // attribute map.
 import type { KindDeclaration } from "../../codegen/declaration.ts";

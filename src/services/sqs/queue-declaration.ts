@@ -1,4 +1,4 @@
-// The Queue kind as a declaration (DESIGN §7): its spec is CreateQueue's name and tags plus the
+// The Queue kind as a declaration (CONTRIBUTING.md, "How a kind is made"): its spec is CreateQueue's name and tags plus the
 // queue attributes ACK's sqs-controller exposes, each a string as in SQS's attribute map.
 import type { KindDeclaration } from "../../codegen/declaration.ts";
 
