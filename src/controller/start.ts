@@ -23,6 +23,7 @@ import { addIdentityControllers } from "./identity-controller.ts";
 import type { ManagedObject } from "./reconcile/object-store.ts";
 import { ReferrerIndex } from "./referrer-index.ts";
 import { addResourceController } from "./resource-controller.ts";
+import { registerResourceOutcomes } from "./resource-outcomes.ts";
 import { resourceTypeOf } from "./resource-type.ts";
 import { addSelectorController } from "./selector-controller.ts";
 import { SelectorMatchTracker } from "./selector-match-tracker.ts";
@@ -245,6 +246,12 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
   // Deletion protection for identities, from the same (shared) resource informers.
   // The managed kinds' informers, shared by the resource controllers and the trackers below.
   const resources = kinds.map(({ kind, informer }) => ({ kind: kind.kind, informer }));
+  registerResourceOutcomes({
+    registry: manager.metrics.registry,
+    resources,
+    synced: () => config.hasSynced() && resources.every((r) => r.informer.hasSynced()),
+    decide: (obj) => decisionMemo.decide(obj, config.snapshot()),
+  });
   addIdentityControllers({
     manager,
     config,

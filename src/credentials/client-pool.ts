@@ -6,6 +6,7 @@
 import type { AwsCredentialIdentityProvider } from "@smithy/types";
 import { LRUCache } from "lru-cache";
 import { userAgent } from "../version.ts";
+import type { AwsCallObserver, ObservableClient } from "./aws-call-observer.ts";
 
 /** What a client is specific to. */
 export interface ClientKey {
@@ -51,17 +52,24 @@ export interface AwsClientPoolOptions {
   readonly connectionTimeoutMs?: number;
   /** Socket idle timeout per request (ms, default 10,000): an AWS call that goes quiet fails. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Added to every client built (its middleware counts and audits each call): the one place all
+   * of crossrole's AWS calls pass, whatever the service. `factory.name` is the service label.
+   */
+  readonly observe?: AwsCallObserver;
 }
 
 export class AwsClientPool {
   readonly #clients: LRUCache<string, Destroyable>;
   readonly #requestHandler: BaseClientConfig["requestHandler"];
+  readonly #observe: AwsCallObserver | undefined;
 
   constructor(opts: AwsClientPoolOptions = {}) {
     this.#clients = new LRUCache<string, Destroyable>({
       max: opts.maxClients ?? 1_000,
       dispose: (client) => client.destroy(),
     });
+    this.#observe = opts.observe;
     this.#requestHandler = {
       connectionTimeout: opts.connectionTimeoutMs ?? 3_000,
       requestTimeout: opts.requestTimeoutMs ?? 10_000,
@@ -90,6 +98,7 @@ export class AwsClientPool {
         ...(key.endpoint ? { endpoint: key.endpoint } : {}),
         ...(credentials ? { credentials } : {}),
       });
+      this.#observe?.(client as unknown as ObservableClient, factory.name, key.region);
       this.#clients.set(id, client);
     }
     return client;

@@ -10,6 +10,7 @@ import type { Random } from "../toolkit/backoff.ts";
 import { type Clock, type Sleep, systemClock, systemSleep } from "../toolkit/clock.ts";
 import { type RateLimit, TokenBucket } from "../toolkit/token-bucket.ts";
 import { logIssuedCredentials } from "./audit.ts";
+import { awsCallObserver, createAwsCallMetrics } from "./aws-call-observer.ts";
 import { CredentialCache, type CredentialCacheOptions } from "./cache.ts";
 import { classifyStsError } from "./classify-error.ts";
 import { AwsClientPool, type ClientFactory, type Destroyable } from "./client-pool.ts";
@@ -41,7 +42,10 @@ export interface CredentialServiceOptions {
   readonly tokens?: TokenRequester;
   /** Replaces the SDK default chain for AWSControllerIdentity (per STS target). */
   readonly controllerChain?: (target: StsTarget) => CredentialProvider;
-  /** SDK client pool (shared with the rest of the controller). */
+  /**
+   * SDK client pool (shared with the rest of the controller). By default one whose clients count
+   * every call under ACK's metric names and log each write (aws-call-observer.ts).
+   */
   readonly clients?: AwsClientPool;
   /** STS behind crossrole's narrow interface; default: the SDK through `clients`. */
   readonly sts?: StsApi;
@@ -88,7 +92,9 @@ export function createCredentialService(opts: CredentialServiceOptions): Credent
   const sleep = opts.sleep ?? systemSleep;
   const random = opts.random ?? Math.random;
   const ownsClients = opts.clients === undefined;
-  const clients = opts.clients ?? new AwsClientPool();
+  const clients =
+    opts.clients ??
+    new AwsClientPool({ observe: awsCallObserver(createAwsCallMetrics(opts.registry), opts.logger) });
   // The gauge reads the cache's size at scrape time, after both exist.
   const metrics = createCredentialMetrics(opts.registry, () => entries.size);
   const entries = new CredentialCache({ ...opts.cache, clock, random, metrics });

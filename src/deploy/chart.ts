@@ -351,6 +351,14 @@ export function valuesSchema(): Schema {
         }),
         labels: stringMap("Extra ServiceMonitor labels (e.g. what your Prometheus selects)."),
       }),
+      prometheusRule: obj({
+        enabled: bool("Create a Prometheus Operator PrometheusRule with crossrole's alerts."),
+        labels: stringMap("Extra PrometheusRule labels (e.g. what your Prometheus selects)."),
+      }),
+      grafanaDashboard: obj({
+        enabled: bool('Create a ConfigMap with the Grafana dashboard, labelled grafana_dashboard: "1".'),
+        labels: stringMap("Extra labels on the dashboard ConfigMap."),
+      }),
       carm: obj({
         accountMap: stringMap(
           "ConfigMap ack-role-account-map: <accountID> or <service>.<accountID> → role ARN. Empty: not created.",

@@ -101,6 +101,46 @@ describe("Controller (reconcile contract, with a manual clock)", () => {
     await c.stop();
   });
 
+  test("a failure the reconciler reported ({failed: true}) counts as an error, not a success, and is resynced", async () => {
+    const { c, clock, calls, metrics } = harness(async () => ({ failed: true }), { resyncPeriodMs: 60_000 });
+    await c.start();
+    c.enqueue("ns/denied");
+    await settle();
+    const total = await metrics.registry.getSingleMetricAsString("controller_runtime_reconcile_total");
+    assert.match(total, /controller_runtime_reconcile_total\{controller="test",result="error"\} 1/);
+    assert.match(total, /controller_runtime_reconcile_total\{controller="test",result="success"\} 0/);
+    assert.equal(c.queue.numRequeues("ns/denied"), 0, "not retried with backoff");
+    clock.advance(60_000);
+    await settle();
+    assert.deepEqual(calls, ["ns/denied", "ns/denied"], "resynced like a success");
+    await c.stop();
+  });
+
+  test("the in-flight gauges read the queue when scraped", async () => {
+    const release = deferred();
+    const { c, clock, metrics } = harness(async () => {
+      await release.promise;
+      return {};
+    });
+    await c.start();
+    c.enqueue("ns/slow");
+    await settle();
+    clock.advance(2_500);
+    const longest = await metrics.registry.getSingleMetricAsString(
+      "workqueue_longest_running_processor_seconds",
+    );
+    assert.match(longest, /workqueue_longest_running_processor_seconds\{controller="test",name="test"\} 2.5/);
+    const unfinished = await metrics.registry.getSingleMetricAsString("workqueue_unfinished_work_seconds");
+    assert.match(unfinished, /workqueue_unfinished_work_seconds\{controller="test",name="test"\} 2.5/);
+    release.resolve();
+    await settle();
+    assert.match(
+      await metrics.registry.getSingleMetricAsString("workqueue_longest_running_processor_seconds"),
+      /\{controller="test",name="test"\} 0/,
+    );
+    await c.stop();
+  });
+
   test("a TerminalError is not requeued", async () => {
     const { c, clock, calls, metrics } = harness(async () => {
       throw new TerminalError("region drift: cannot move a bucket");

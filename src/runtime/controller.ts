@@ -70,7 +70,9 @@ export class Controller {
     this.queue = new WorkQueue({
       clock: this.#clock,
       rateLimiter: opts.rateLimiter,
-      metrics: opts.metrics ? workQueueMetricsFor(opts.metrics, opts.name) : undefined,
+      metrics: opts.metrics
+        ? workQueueMetricsFor(opts.metrics, opts.name, () => this.queue.inFlight())
+        : undefined,
     });
     this.#gates.push(...(opts.waitFor ?? []));
     if (opts.primary) this.watch(opts.primary);
@@ -206,6 +208,12 @@ export class Controller {
         count("requeue_after");
         this.queue.addAfter(key, after);
         log.debug({ requeueAfterMs: after }, "reconciled; requeue after");
+      } else if (result?.failed) {
+        // Reported by the reconciler (e.g. a denied identity in status): no retry, but no success.
+        count("error");
+        m?.reconcileErrors.inc(labels);
+        this.#resync(key);
+        log.debug("reconciled; failure reported, waiting for a change");
       } else {
         count("success");
         this.#resync(key);

@@ -5,7 +5,7 @@
 // Registry (never prom-client's global one), so tests and several managers stay isolated.
 import { Counter, collectDefaultMetrics, exponentialBuckets, Gauge, Histogram, Registry } from "prom-client";
 import type { ResponseInfo } from "./kube-client.ts";
-import type { WorkQueueMetrics } from "./workqueue.ts";
+import type { InFlightWork, WorkQueueMetrics } from "./workqueue.ts";
 
 export interface RuntimeMetrics {
   readonly registry: Registry;
@@ -20,6 +20,11 @@ export interface RuntimeMetrics {
   readonly workqueueQueueDuration: Histogram<"controller" | "name">;
   readonly workqueueWorkDuration: Histogram<"controller" | "name">;
   readonly workqueueRetries: Counter<"controller" | "name">;
+  /** Set at scrape time from each queue's in-flight keys (workQueueMetricsFor registers the queue). */
+  readonly workqueueUnfinishedWork: Gauge<"controller" | "name">;
+  readonly workqueueLongestRunning: Gauge<"controller" | "name">;
+  /** The queues the two gauges above read, by controller name. */
+  readonly inFlightSources: Map<string, () => InFlightWork>;
   readonly leaderElectionMasterStatus: Gauge<"name">;
   readonly restClientRequests: Counter<"code" | "method" | "host">;
   /** 1 while the informer's list/watch reaches the apiserver, 0 once it has failed past the grace period. */
@@ -46,6 +51,12 @@ export function createRuntimeMetrics(opts: RuntimeMetricsOptions = {}): RuntimeM
   const registers = [registry];
   if (opts.defaultMetrics) collectDefaultMetrics({ register: registry });
   const wq = ["controller", "name"] as const;
+  const inFlightSources = new Map<string, () => InFlightWork>();
+  // Both gauges are read from the queues when scraped, as client-go's unfinished-work loop
+  // would have last set them; one reading per queue serves both.
+  const readInFlight = (set: (labels: { controller: string; name: string }, w: InFlightWork) => void) => {
+    for (const [controller, read] of inFlightSources) set({ controller, name: controller }, read());
+  };
   return {
     registry,
     reconcileTotal: new Counter({
@@ -117,6 +128,25 @@ export function createRuntimeMetrics(opts: RuntimeMetricsOptions = {}): RuntimeM
       labelNames: wq,
       registers,
     }),
+    workqueueUnfinishedWork: new Gauge({
+      name: "workqueue_unfinished_work_seconds",
+      help: "How many seconds of work has been done that is in progress and hasn't been observed by work_duration. Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.",
+      labelNames: wq,
+      registers,
+      collect() {
+        readInFlight((labels, w) => this.set(labels, w.unfinishedSeconds));
+      },
+    }),
+    workqueueLongestRunning: new Gauge({
+      name: "workqueue_longest_running_processor_seconds",
+      help: "How many seconds has the longest running processor for workqueue been running.",
+      labelNames: wq,
+      registers,
+      collect() {
+        readInFlight((labels, w) => this.set(labels, w.longestSeconds));
+      },
+    }),
+    inFlightSources,
     leaderElectionMasterStatus: new Gauge({
       name: "leader_election_master_status",
       help: "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease.",
@@ -138,9 +168,17 @@ export function createRuntimeMetrics(opts: RuntimeMetricsOptions = {}): RuntimeM
   };
 }
 
-/** The work-queue view of the metrics for one controller's queue. */
-export function workQueueMetricsFor(m: RuntimeMetrics, controller: string): WorkQueueMetrics {
+/**
+ * The work-queue view of the metrics for one controller's queue; `inFlight` is read when
+ * /metrics is scraped (workqueue_unfinished_work_seconds, workqueue_longest_running_processor_seconds).
+ */
+export function workQueueMetricsFor(
+  m: RuntimeMetrics,
+  controller: string,
+  inFlight: () => InFlightWork,
+): WorkQueueMetrics {
   const labels = { controller, name: controller };
+  m.inFlightSources.set(controller, inFlight);
   // Zero-initialise, as client-go does, so the series exist before the first event.
   m.workqueueDepth.set(labels, 0);
   m.workqueueAdds.inc(labels, 0);

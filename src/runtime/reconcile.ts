@@ -3,6 +3,11 @@
 //   return {}                      → success: forget the failure history; the controller
 //                                    reconciles the object again after its resync period;
 //   return { requeueAfter: ms }    → reconcile again after ms (failure history forgotten);
+//   return { failed: true }        → the object did not reach its desired state (a failure the
+//                                    reconciler reported itself, e.g. in status) and waits for a
+//                                    change rather than retrying: counted as result "error", so
+//                                    reconcile_total{result="success"} means what it says;
+//                                    otherwise treated like {} (resync, history forgotten);
 //   throw new TerminalError(...)   → failed and retrying cannot help: not requeued (a change to
 //                                    the object, or a config change, queues it again);
 //   throw anything else            → failed, retry with per-item exponential backoff.
@@ -12,6 +17,8 @@ import type { Logger } from "./logger.ts";
 export interface Result {
   /** Milliseconds until the object should be reconciled again. */
   readonly requeueAfter?: number;
+  /** Reported and not retried: counted as an error, not a success (see the contract above). */
+  readonly failed?: boolean;
 }
 
 export interface ReconcileRequest {

@@ -228,3 +228,22 @@ describe("WorkQueue: shutdown and metrics", () => {
     assert.equal(m.retries, 1);
   });
 });
+
+describe("WorkQueue: in-flight work (workqueue_unfinished_work_seconds, _longest_running_processor_seconds)", () => {
+  test("sums and maxes the time each held key has been processed, by the queue's clock", async () => {
+    const clock = new FakeClock();
+    const q = new WorkQueue({ clock });
+    assert.deepEqual(q.inFlight(), { unfinishedSeconds: 0, longestSeconds: 0 });
+    q.add("a");
+    q.add("b");
+    assert.equal(await q.get(), "a");
+    clock.advance(3_000);
+    assert.equal(await q.get(), "b");
+    clock.advance(1_000);
+    assert.deepEqual(q.inFlight(), { unfinishedSeconds: 5, longestSeconds: 4 });
+    q.done("a");
+    assert.deepEqual(q.inFlight(), { unfinishedSeconds: 1, longestSeconds: 1 });
+    q.done("b");
+    assert.deepEqual(q.inFlight(), { unfinishedSeconds: 0, longestSeconds: 0 });
+  });
+});

@@ -21,6 +21,14 @@ export interface WorkQueueMetrics {
   retried(): void;
 }
 
+/** The work workers hold now, as controller-runtime's in-flight gauges read it at scrape time. */
+export interface InFlightWork {
+  /** Seconds of work started and not yet done, summed over the keys being processed. */
+  readonly unfinishedSeconds: number;
+  /** Seconds the longest-held key has been processed (0 when none is). */
+  readonly longestSeconds: number;
+}
+
 export interface WorkQueueOptions {
   readonly clock?: Clock;
   readonly rateLimiter?: RateLimiter;
@@ -133,6 +141,19 @@ export class WorkQueue {
 
   isProcessing(key: string): boolean {
     return this.#processing.has(key);
+  }
+
+  /** What workers hold now, by this queue's clock (client-go's updateUnfinishedWork, on demand). */
+  inFlight(): InFlightWork {
+    const now = this.#clock.now();
+    let unfinished = 0;
+    let longest = 0;
+    for (const started of this.#startedAt.values()) {
+      const held = (now - started) / 1000;
+      unfinished += held;
+      if (held > longest) longest = held;
+    }
+    return { unfinishedSeconds: unfinished, longestSeconds: longest };
   }
 
   /** Number of keys currently held by workers. */

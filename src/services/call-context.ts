@@ -1,11 +1,15 @@
 // What every AWS call of a service module carries from the reconcile that made it: the abort
 // signal (controller shutdown aborts calls in flight instead of abandoning them) and a logger
-// bound to the reconcile ID, so one reconcile's AWS calls can be read together in the logs.
+// bound to the reconcile ID, so one reconcile's AWS calls can be read together in the logs; and,
+// once the reconcile knows the account it acts in, on whose behalf the calls are made (the
+// resource, account, role) for the audit line each write gets (credentials/aws-call-observer.ts).
 import type { Logger } from "pino";
+import { type AwsCallSubject, withCallSubject } from "../credentials/aws-call-subject.ts";
 
 export interface CallContext {
   readonly signal?: AbortSignal;
   readonly log?: Pick<Logger, "debug">;
+  readonly subject?: AwsCallSubject;
 }
 
 /** For callers outside a reconcile (tests, the CLI): no abort, no logging. */
@@ -25,5 +29,5 @@ export function awsCall<T>(
   run: (options: SendOptions) => Promise<T>,
 ): Promise<T> {
   ctx.log?.debug({ aws: action, ...names }, "aws call");
-  return run(ctx.signal ? { abortSignal: ctx.signal } : {});
+  return withCallSubject(ctx.subject, () => run(ctx.signal ? { abortSignal: ctx.signal } : {}));
 }

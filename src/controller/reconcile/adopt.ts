@@ -24,7 +24,7 @@ export async function claim<Spec extends object, Observed, Client>(
   target: Target,
   ownerTags: OwnerTags,
 ): Promise<Spec> {
-  await env.module.claim(conn.client, observed, ownerTags, a.call);
+  await env.module.claim(conn.client, observed, ownerTags, conn.call);
   if (plan.do === "finishCreate") {
     // Right after this reconcile's own create, an untagged object is no fault: the store did not
     // apply the tags the create call carried (an emulator's CreateBucket), and they are written now.

@@ -1,6 +1,7 @@
 // Credentials for exactly the decided chain, the account they act in checked against the one
 // status recorded, and where the spec's object is in AWS (its Target): shared by converge and
 // finalize, both of which then work on that object under its lock.
+import type { CallContext } from "../../services/call-context.ts";
 import { checkAccount, type Target } from "../reconcile-plan.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Env } from "./env.ts";
@@ -11,6 +12,8 @@ import { failed, isOutcome, type Outcome } from "./result.ts";
 export interface Connection<Client> {
   readonly client: Client;
   readonly account: string;
+  /** The attempt's call context, naming the resource, account and role its AWS calls act for. */
+  readonly call: CallContext;
 }
 
 /** Credentials for exactly the decided chain, and the account they act in. */
@@ -21,7 +24,14 @@ async function connect<Spec extends object, Observed, Client>(
   try {
     const client = await env.module.client(env.credentials, a.decision, a.ref);
     const account = a.decision.account ?? (await env.credentials.callerIdentity(a.decision, a.ref)).account;
-    return { client, account };
+    const last = a.decision.chain.at(-1);
+    const subject = {
+      ...a.ref,
+      account,
+      roleARN: a.decision.roleARN,
+      identity: last ? `${last.kind}/${last.name}` : null,
+    };
+    return { client, account, call: { ...a.call, subject } };
   } catch (err) {
     return failed(
       { kind: "recoverable", reason: "CredentialsUnavailable", message: errorText(env, err) },

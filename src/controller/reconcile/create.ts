@@ -52,7 +52,7 @@ export async function create<Spec extends object, Observed, Client>(
   a.onGone = () => deleteWhatWasMade(env, a, conn, spec, target, intent);
   let created: Created;
   try {
-    created = await env.module.create(conn.client, spec, target.region, ownerTags, a.call, inputs.secrets);
+    created = await env.module.create(conn.client, spec, target.region, ownerTags, conn.call, inputs.secrets);
   } catch (err) {
     if (!createRefused(err)) throw err;
     // AWS refused it outright: nothing was made, so the intent is settled and a retry may

@@ -62,7 +62,7 @@ export async function finalize<Spec extends object, Observed, Client>(
         return null;
       }
       if (del.do === "gone") return null;
-      const result = await env.module.delete(conn.client, spec, a.call, a.obj.metadata.annotations ?? {});
+      const result = await env.module.delete(conn.client, spec, conn.call, a.obj.metadata.annotations ?? {});
       env.store.event(
         a.obj,
         "Normal",

@@ -32,8 +32,8 @@ export async function observe<Spec extends object, Observed, Client>(
   const m = env.module;
   const observation =
     justCreated && m.readCreated
-      ? await m.readCreated(conn.client, spec, target.region, a.call)
-      : await m.read(conn.client, spec, a.call);
+      ? await m.readCreated(conn.client, spec, target.region, conn.call)
+      : await m.read(conn.client, spec, conn.call);
   if (!observation.found) return { observation, found: observation };
   const ownership = judgeOwnership(m.tagsOf(observation.observed), a.owner);
   let unfinished = false;
@@ -49,7 +49,7 @@ export async function observe<Spec extends object, Observed, Client>(
           justCreated.answeredAt,
           env.intentWindowMs,
         )) ||
-      unfinishedCreate(intent, target, await m.createdAt(conn.client, spec, a.call), env.intentWindowMs);
+      unfinishedCreate(intent, target, await m.createdAt(conn.client, spec, conn.call), env.intentWindowMs);
   }
   // Untagged by crossrole: ACK's, and approved for takeover? (ack-takeover.ts)
   const ack =

@@ -27,5 +27,6 @@ export async function settle<Spec extends object, Observed, Client>(
   );
   if (state.kind === "terminal") throw new TerminalError(state.message, { cause });
   if (retry === "backoff") throw new Reported(state.message, { cause });
-  return retry === "none" ? {} : { requeueAfter: retry };
+  // Not retried (a denied identity waits for a configuration change): still not a success.
+  return retry === "none" ? { failed: true } : { requeueAfter: retry };
 }

@@ -44,7 +44,7 @@ export async function deleteWhatWasMade<Spec extends object, Observed, Client>(
         );
         return;
       }
-      await env.module.delete(conn.client, spec, a.call, a.obj.metadata.annotations ?? {});
+      await env.module.delete(conn.client, spec, conn.call, a.obj.metadata.annotations ?? {});
       a.log.warn(
         fields,
         "the resource was deleted while its create was in flight; deleted what the create made",

@@ -30,7 +30,7 @@ export async function update<Spec extends object, Observed, Client>(
   const m = env.module;
   const drift = [...m.diff(spec, observed), ...inputs.secrets.changed];
   if (drift.length === 0) return { observed, extraStatus: extraStatusIn };
-  const changed = await m.update(conn.client, spec, observed, ownerTags, a.call, inputs.secrets);
+  const changed = await m.update(conn.client, spec, observed, ownerTags, conn.call, inputs.secrets);
   const extraStatus = { ...extraStatusIn, ...appliedSecrets(inputs) };
   if (changed.length > 0) {
     env.store.event(a.obj, "Normal", "Updated", `Brought ${changed.join(", ")} back to the desired state`);
@@ -38,7 +38,7 @@ export async function update<Spec extends object, Observed, Client>(
   // Where AWS applies writes at once, a read would only echo them (module.afterUpdate).
   const after = m.afterUpdate
     ? { found: true as const, observed: m.afterUpdate(spec, observed, ownerTags) }
-    : await m.read(conn.client, spec, a.call);
+    : await m.read(conn.client, spec, conn.call);
   if (!after.found) return requeue(1_000);
   // The update may have started a long-running change (an index building, a modify).
   const stillBusy = await whileBusy(env, a, spec, target, after.observed, extraStatus);

@@ -1,0 +1,74 @@
+// How many resources are in each state now, per kind and namespace, as a gauge on-call teams can
+// alert on: crossrole_resources{kind, namespace, outcome}. `outcome` is the resource's identity
+// decision (use, deny, wait, conflict), or `terminal` when its ACK.Terminal condition is True
+// (retrying cannot help; that overrides whatever the decision is). Computed at scrape time from
+// the shared resource caches and the decision memo (resolved once per configuration snapshot),
+// like the other trackers: nothing to keep in step, right after a restart too.
+import { Gauge, type Registry } from "prom-client";
+import type { Decision, Outcome } from "../resolver/types.ts";
+import type { KubeObject } from "../runtime/kube-object.ts";
+import { conditionTypes } from "./ack-conditions.ts";
+
+export type ResourceOutcome = Outcome | "terminal";
+
+interface Conditioned {
+  readonly status?: { readonly conditions?: readonly { readonly type: string; readonly status: string }[] };
+}
+
+/** A resource's outcome: terminal when ACK.Terminal is True, else its decision's outcome. */
+export function outcomeOf(obj: KubeObject, decision: Pick<Decision, "outcome">): ResourceOutcome {
+  const terminal = (obj as Conditioned).status?.conditions?.some(
+    (c) => c.type === conditionTypes.terminal && c.status === "True",
+  );
+  return terminal ? "terminal" : decision.outcome;
+}
+
+export interface OutcomeCount {
+  readonly kind: string;
+  readonly namespace: string;
+  readonly outcome: ResourceOutcome;
+  readonly count: number;
+}
+
+/** Counts per (kind, namespace, outcome) of the resources given. */
+export function countOutcomes(
+  resources: Iterable<{ readonly kind: string; readonly obj: KubeObject; readonly outcome: ResourceOutcome }>,
+): OutcomeCount[] {
+  const counts = new Map<string, OutcomeCount>();
+  for (const { kind, obj, outcome } of resources) {
+    const namespace = obj.metadata.namespace ?? "";
+    const key = JSON.stringify([kind, namespace, outcome]);
+    const c = counts.get(key);
+    counts.set(key, { kind, namespace, outcome, count: (c?.count ?? 0) + 1 });
+  }
+  return [...counts.values()];
+}
+
+export interface ResourceOutcomeSources {
+  readonly registry: Registry;
+  /** The managed kinds' shared informers. */
+  readonly resources: readonly { readonly kind: string; readonly informer: { list(): KubeObject[] } }[];
+  /** Whether the caches and the configuration have synced (nothing is reported before). */
+  readonly synced: () => boolean;
+  /** The decision for a cached object under the current configuration (the decision memo). */
+  readonly decide: (obj: KubeObject) => Decision;
+}
+
+export function registerResourceOutcomes(o: ResourceOutcomeSources): Gauge<"kind" | "namespace" | "outcome"> {
+  return new Gauge({
+    name: "crossrole_resources",
+    help: "Managed resources by kind, namespace and outcome: their identity decision (use, deny, wait, conflict), or terminal when ACK.Terminal is True",
+    labelNames: ["kind", "namespace", "outcome"] as const,
+    registers: [o.registry],
+    collect() {
+      // Reset: a (kind, namespace, outcome) no resource has any more must not keep its last count.
+      this.reset();
+      if (!o.synced()) return;
+      const all = o.resources.flatMap(({ kind, informer }) =>
+        informer.list().map((obj) => ({ kind, obj, outcome: outcomeOf(obj, o.decide(obj)) })),
+      );
+      for (const c of countOutcomes(all))
+        this.set({ kind: c.kind, namespace: c.namespace, outcome: c.outcome }, c.count);
+    },
+  });
+}

@@ -1,0 +1,127 @@
+// Every AWS call crossrole makes, STS included, seen once in one SDK middleware that the client
+// pool adds to each client it builds (client-pool.ts):
+//   - counted under ACK's names, labels and help texts (aws-controllers-k8s/runtime
+//     pkg/metrics/metrics.go), so dashboards and alerts written for ACK's controllers work:
+//       ack_outbound_api_requests_total{service, op_type, op_id}
+//       ack_outbound_api_requests_error_total{service, op_id, status_code}
+//     `service` is the client's service ("s3", "sqs", "sts"), `op_id` the SDK operation
+//     ("CreateBucket"), `op_type` ACK's (ack-op-type.ts). One count per call as the caller
+//     sees it (the SDK's own retries inside it are not separate calls, as in ACK). Every failed
+//     call is an error, expected ones (NotFound on a read) included, as in ACK. `status_code`
+//     is the HTTP status AWS answered (404, 400, 503), as the help text says, and "-1" when no
+//     answer came (timeout, connection refused), as ACK records an error without one.
+//   - each write (create, update, delete, attributes, tags) logged at info, once, after AWS
+//     answered: the resource it was for, account, role, region and the call ("s3:CreateBucket")
+//     — the audit trail to match CloudTrail against. Reads are not logged at info.
+import type {
+  HandlerExecutionContext,
+  InitializeHandler,
+  InitializeHandlerArguments,
+  MetadataBearer,
+} from "@smithy/types";
+import type { Logger } from "pino";
+import { Counter, type Registry } from "prom-client";
+import { ackOpType, isWrite } from "./ack-op-type.ts";
+import { type AwsCallSubject, currentCallSubject } from "./aws-call-subject.ts";
+
+/** What the pool needs of an SDK client to observe it (every AWS SDK v3 client has it). */
+export interface ObservableClient {
+  readonly middlewareStack: {
+    add(
+      middleware: (
+        next: InitializeHandler<object, MetadataBearer>,
+        context: HandlerExecutionContext,
+      ) => InitializeHandler<object, MetadataBearer>,
+      options: { step: "initialize"; name: string; priority: "high" },
+    ): void;
+  };
+}
+
+/** Adds the observing middleware to a client of `service` built for `region`. */
+export type AwsCallObserver = (client: ObservableClient, service: string, region: string) => void;
+
+export interface AwsCallMetrics {
+  readonly requests: Counter<"service" | "op_type" | "op_id">;
+  readonly errors: Counter<"service" | "op_id" | "status_code">;
+}
+
+export function createAwsCallMetrics(registry: Registry): AwsCallMetrics {
+  const registers = [registry];
+  return {
+    requests: new Counter({
+      name: "ack_outbound_api_requests_total",
+      help: "Total number of outbound AWS API requests made by the controller.",
+      labelNames: ["service", "op_type", "op_id"] as const,
+      registers,
+    }),
+    errors: new Counter({
+      name: "ack_outbound_api_requests_error_total",
+      help: "Total number of outbound AWS API requests made by the controller that resulted in a 4XX or 5XX HTTP status code.",
+      labelNames: ["service", "op_id", "status_code"] as const,
+      registers,
+    }),
+  };
+}
+
+/** The HTTP status AWS answered a failed call with, or "-1" when no answer came. */
+export function statusCodeOf(err: unknown): string {
+  const e = err as { $metadata?: { httpStatusCode?: number }; $response?: { statusCode?: number } } | null;
+  const code = e?.$metadata?.httpStatusCode ?? e?.$response?.statusCode;
+  return typeof code === "number" && code > 0 ? String(code) : "-1";
+}
+
+/** The audit line's fields for one write. */
+export function auditFields(
+  call: { service: string; operation: string; region: string },
+  subject: AwsCallSubject | undefined,
+  err: unknown,
+): Record<string, unknown> {
+  return {
+    event: "aws.write",
+    call: `${call.service}:${call.operation}`,
+    resource: subject ? `${subject.kind} ${subject.namespace}/${subject.name}` : null,
+    account: subject?.account ?? null,
+    roleARN: subject?.roleARN ?? null,
+    identity: subject?.identity ?? null,
+    region: call.region,
+    result: err === undefined ? "ok" : "error",
+    ...(err === undefined
+      ? {}
+      : {
+          statusCode: statusCodeOf(err),
+          err: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+        }),
+  };
+}
+
+export function awsCallObserver(metrics: AwsCallMetrics, logger: Pick<Logger, "info">): AwsCallObserver {
+  return (client, service, region) => {
+    client.middlewareStack.add(
+      (next, context) => async (args: InitializeHandlerArguments<object>) => {
+        const operation = (context.commandName ?? "Unknown").replace(/Command$/, "");
+        const opType = ackOpType(service, operation);
+        metrics.requests.inc({ service, op_type: opType, op_id: operation });
+        const write = isWrite(opType);
+        try {
+          const out = await next(args);
+          if (write)
+            logger.info(
+              auditFields({ service, operation, region }, currentCallSubject(), undefined),
+              "aws write",
+            );
+          return out;
+        } catch (err) {
+          metrics.errors.inc({ service, op_id: operation, status_code: statusCodeOf(err) });
+          if (write)
+            logger.info(
+              auditFields({ service, operation, region }, currentCallSubject(), err),
+              "aws write failed",
+            );
+          throw err;
+        }
+      },
+      // Outermost: once per call as the caller made it, around the SDK's retries.
+      { step: "initialize", name: "crossroleAwsCallObserver", priority: "high" },
+    );
+  };
+}
