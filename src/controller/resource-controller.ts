@@ -14,6 +14,7 @@ import { secretType } from "./config-types.ts";
 import type { ControllerKeyStore } from "./controller-key.ts";
 import { DecisionMemo } from "./decision-memo.ts";
 import { DecisionTracker } from "./decision-tracker.ts";
+import type { DefaultTag } from "./default-tags.ts";
 import type { ReferencePolicy } from "./reconcile/env.ts";
 import { kubeObjectStore, type ManagedObject } from "./reconcile/object-store.ts";
 import { createResourceReconciler } from "./reconcile/reconciler.ts";
@@ -40,6 +41,8 @@ export interface ResourceControllerOptions<Spec extends object, Observed, Client
   readonly createIntentWindowMs?: number;
   /** How references to served kinds are followed (reconcile/references.ts). */
   readonly references?: ReferencePolicy;
+  /** --resource-tags (default-tags.ts). */
+  readonly defaultTags?: readonly DefaultTag[];
   readonly onDecisionChange?: (kind: string, outcome: string, source: string | null) => void;
 }
 
@@ -87,6 +90,7 @@ export function addResourceController<Spec extends object, Observed, Client>(
     controllerKey: o.controllerKey,
     ...(o.createIntentWindowMs === undefined ? {} : { createIntentWindowMs: o.createIntentWindowMs }),
     ...(o.references === undefined ? {} : { references: o.references }),
+    ...(o.defaultTags?.length ? { defaultTags: o.defaultTags } : {}),
   });
   // Updates that arrive while their object's reconcile runs wait for it to end: by then the
   // reconcile has recorded what its own writes returned, and an echo that overtook the HTTP
