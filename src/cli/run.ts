@@ -5,6 +5,7 @@ import { setFlagsFromString } from "node:v8";
 import { type DeletionPolicy, deletionPolicies } from "../api/annotations.ts";
 import { createLogger } from "../runtime/logger.ts";
 import { servedKindNames } from "../services/served.ts";
+import { parseReconcileResources, parseResourceTagsFlag, parseWatchSelectors } from "./ack-run-flags.ts";
 import { booleanFlag, type FlagSpec, helpFlag, renderFlagHelp, stringFlag, stringListFlag } from "./args.ts";
 import type { Command } from "./command.ts";
 import { parseArgsOrHelp, rejectArguments } from "./command-args.ts";
@@ -121,6 +122,27 @@ const runFlags: readonly FlagSpec[] = [
     help: "Let ACK's references (e.g. spec.dbSubnetGroupRef) name an object in another namespace; off, a reference names one in the resource's own namespace.",
   },
   {
+    name: "resource-tags",
+    type: "string",
+    value: "<key=value,...>",
+    multiple: true,
+    help: "Tags written on every AWS object crossrole creates or adopts (ACK's); values may use %CONTROLLER_SERVICE%, %CONTROLLER_VERSION%, %K8S_NAMESPACE%, %K8S_RESOURCE_NAME%, %K8S_RESOURCE_KIND%, %MANAGED_BY%, %KRO_VERSION%, %MANAGED_ACCOUNT_ID%, %MANAGED_REGION%. A spec's own tag of the same key wins; crossrole's ownership tags cannot be set.",
+  },
+  {
+    name: "watch-selectors",
+    type: "string",
+    value: "<selector>",
+    multiple: true,
+    help: "Only see managed resources whose labels match (ACK's; e.g. team=a,tier!=test).",
+  },
+  {
+    name: "reconcile-resources",
+    type: "string",
+    value: "<Kind,...>",
+    multiple: true,
+    help: "Reconcile only these kinds (ACK's); empty: every served kind.",
+  },
+  {
     name: "create-intent-window-seconds",
     type: "string",
     value: "<seconds>",
@@ -177,6 +199,15 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
     if (!r.ok) throw badInput(`${commandName}: ${r.message}`);
     return r.value;
   };
+  const orBadInput = <T>(r: { ok: true; value: T } | { ok: false; message: string }): T => {
+    if (!r.ok) throw badInput(`${commandName}: ${r.message}`);
+    return r.value;
+  };
+  const resourceTags = orBadInput(parseResourceTagsFlag(stringListFlag(values, "resource-tags")));
+  const watchSelectors = orBadInput(parseWatchSelectors(stringListFlag(values, "watch-selectors")));
+  const reconcileKinds = orBadInput(
+    parseReconcileResources(stringListFlag(values, "reconcile-resources"), servedKindNames),
+  );
   const resyncSecondsByKind = perKind("reconcile-resource-resync-seconds");
   const maxConcurrentSyncsByKind = perKind("reconcile-resource-max-concurrent-syncs");
   const { kubeConfig } = await kubeconfigFromFlags(values, io);
@@ -192,6 +223,12 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
   const memory = memoryPhaseLog(io.env);
   memory?.mark("imports");
   const logger = createLogger(stringFlag(values, "log-level") ?? "info");
+  if (resourceTags.reserved.length > 0) {
+    logger.info(
+      { event: "controller.resource-tags-reserved", keys: resourceTags.reserved },
+      "--resource-tags: these keys are crossrole's ownership tags, which it writes itself; the given values are not used",
+    );
+  }
   const running = await startController({
     kubeConfig,
     logger,
@@ -209,6 +246,9 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
     stsRateLimit: { ratePerSecond: positiveInt(values, "sts-qps"), burst: positiveInt(values, "sts-burst") },
     createIntentWindowMs: positiveInt(values, "create-intent-window-seconds") * 1000,
     allowCrossNamespaceReferences: booleanFlag(values, "allow-cross-namespace-references"),
+    defaultTags: resourceTags.tags,
+    ...(watchSelectors === undefined ? {} : { watchSelectors }),
+    reconcileKinds,
   }).catch((err: unknown) => {
     // A contradiction between the configuration and AWS is the user's to fix: say it as such.
     if (err instanceof ControllerAccountError) throw badInput(`${commandName}: ${err.message}`);

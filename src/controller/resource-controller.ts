@@ -15,6 +15,7 @@ import { secretType } from "./config-types.ts";
 import type { ControllerKeyStore } from "./controller-key.ts";
 import { DecisionMemo } from "./decision-memo.ts";
 import { DecisionTracker } from "./decision-tracker.ts";
+import type { DefaultTag } from "./default-tags.ts";
 import type { ReferencePolicy } from "./reconcile/env.ts";
 import { kubeObjectStore, type ManagedObject } from "./reconcile/object-store.ts";
 import { createResourceReconciler } from "./reconcile/reconciler.ts";
@@ -41,6 +42,8 @@ export interface ResourceControllerOptions<Spec extends object, Observed, Client
   readonly createIntentWindowMs?: number;
   /** How references to served kinds are followed (reconcile/references.ts). */
   readonly references?: ReferencePolicy;
+  /** --resource-tags (default-tags.ts). */
+  readonly defaultTags?: readonly DefaultTag[];
   readonly onDecisionChange?: (kind: string, outcome: string, source: string | null) => void;
 }
 
@@ -99,6 +102,7 @@ export function addResourceController<Spec extends object, Observed, Client>(
     ...(o.createIntentWindowMs === undefined ? {} : { createIntentWindowMs: o.createIntentWindowMs }),
     ...(o.references === undefined ? {} : { references: o.references }),
     takeover: { approvedUid: (key) => approvals().get(key) },
+    ...(o.defaultTags?.length ? { defaultTags: o.defaultTags } : {}),
   });
   // Updates that arrive while their object's reconcile runs wait for it to end: by then the
   // reconcile has recorded what its own writes returned, and an echo that overtook the HTTP

@@ -8,6 +8,7 @@ import { type CredentialService, createCredentialService } from "../credentials/
 import { kubeTokenRequester } from "../credentials/token-requester.ts";
 import type { Decision, Settings } from "../resolver/types.ts";
 import type { Informer } from "../runtime/informer.ts";
+import type { ResourceType } from "../runtime/kube-object.ts";
 import { Manager } from "../runtime/manager.ts";
 import type { RestConfig } from "../runtime/rest-config.ts";
 import { type AnyServiceModule, servedKindCatalog } from "../services/catalog.ts";
@@ -19,6 +20,7 @@ import { addConfigProblemReporter } from "./config-problem-reporter.ts";
 import { checkControllerAccount } from "./controller-account.ts";
 import { ControllerKeyStore } from "./controller-key.ts";
 import { DecisionMemo } from "./decision-memo.ts";
+import type { DefaultTag } from "./default-tags.ts";
 import { addIdentityControllers } from "./identity-controller.ts";
 import type { ManagedObject } from "./reconcile/object-store.ts";
 import { ReferrerIndex } from "./referrer-index.ts";
@@ -50,6 +52,12 @@ export interface ControllerOptions {
   readonly createIntentWindowMs?: number;
   /** --allow-cross-namespace-references: a reference may name an object in another namespace. */
   readonly allowCrossNamespaceReferences?: boolean;
+  /** --resource-tags: written on every AWS object created or adopted (default-tags.ts). */
+  readonly defaultTags?: readonly DefaultTag[];
+  /** --watch-selectors: only managed objects with these labels are seen at all (ACK's). */
+  readonly watchSelectors?: string;
+  /** --reconcile-resources: the kinds reconciled; absent or empty: every served kind (ACK's). */
+  readonly reconcileKinds?: readonly string[];
   /** Overrides the SDK default chain for the controller identity (tests, demos). */
   readonly controllerChain?: Parameters<typeof createCredentialService>[0]["controllerChain"];
 }
@@ -85,6 +93,9 @@ function controllerDecision(settings: Settings): Decision {
   };
 }
 
+/** The API groups of the managed kinds (s3.services.k8s.aws, ...): what --watch-selectors filters. */
+const managedGroups: ReadonlySet<string> = new Set(resourceKinds.map((k) => k.group));
+
 export async function startController(o: ControllerOptions): Promise<RunningController> {
   const log = o.logger;
   const manager = new Manager({
@@ -93,6 +104,14 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     ...(o.metricsAddr ? { metricsAddr: o.metricsAddr } : {}),
     ...(o.healthAddr ? { healthAddr: o.healthAddr } : {}),
     ...(o.watchNamespaces?.length ? { watchNamespaces: o.watchNamespaces } : {}),
+    // ACK's --watch-selectors: on the managed kinds' informers only (never the configuration's),
+    // so every user of them (controllers, identity protection, selector matches) sees the same.
+    ...(o.watchSelectors
+      ? {
+          defaultLabelSelector: (rt: ResourceType) =>
+            managedGroups.has(rt.group) && rt.namespaced ? o.watchSelectors : undefined,
+        }
+      : {}),
     ...(o.leaderElection
       ? { leaderElection: { namespace: o.settings.systemNamespace, name: o.leaseName ?? "crossrole-leader" } }
       : {}),
@@ -199,6 +218,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       deletionPolicy: o.deletionPolicy,
       controllerKey,
       ...(o.createIntentWindowMs === undefined ? {} : { createIntentWindowMs: o.createIntentWindowMs }),
+      ...(o.defaultTags?.length ? { defaultTags: o.defaultTags } : {}),
       references: {
         allowCrossNamespace: o.allowCrossNamespaceReferences ?? false,
         // The referenced kind's module names its identifier field (loaded if not yet).
@@ -221,7 +241,11 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       "first resource of the kind: controller added",
     );
   };
+  // ACK's --reconcile-resources: a kind left out gets no controller (its objects are still
+  // watched, so that identity protection and selector matches see every resource).
+  const reconciled = o.reconcileKinds?.length ? new Set(o.reconcileKinds) : undefined;
   for (const { kind, informer } of kinds) {
+    if (reconciled && !reconciled.has(kind.kind)) continue;
     let loading = false;
     const remove = informer.addHandler({
       onAdd: () => {
@@ -285,7 +309,9 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     {
       event: "controller.started",
       version: crossroleVersion,
-      kinds: servedKindNames,
+      kinds: reconciled ? servedKindNames.filter((k) => reconciled.has(k)) : servedKindNames,
+      ...(o.watchSelectors ? { watchSelectors: o.watchSelectors } : {}),
+      ...(o.defaultTags?.length ? { resourceTags: o.defaultTags.map((t) => `${t.key}=${t.value}`) } : {}),
       systemNamespace: settings.systemNamespace,
       watchNamespaces: o.watchNamespaces ?? "all",
       // Which apiserver, as whom: what to check first when /readyz says it cannot reach it.

@@ -112,7 +112,10 @@ export function rbacTemplate(): { readonly template: string; readonly helpers: s
     ...nameKeys.map((k) => [token(`NAME_${k}`), `{{ $names.${k} }}`] as const),
   ]);
 
-  const tokenize = (value: unknown, path: readonly string[]): unknown => {
+  // Roles and ClusterRoles carry ACK's role.labels too (crossrole.roleLabels).
+  const labelToken = (kind: string | undefined) =>
+    kind === "Role" || kind === "ClusterRole" ? token("ROLELABELS") : token("LABELS");
+  const tokenize = (value: unknown, path: readonly string[], kind?: string): unknown => {
     if (typeof value === "string") {
       if (path.at(-3) === "subjects" && path.at(-1) === "name" && value === serviceAccountName) {
         return token("SA");
@@ -131,13 +134,13 @@ export function rbacTemplate(): { readonly template: string; readonly helpers: s
       if (path.at(-1) === "resourceNames" && JSON.stringify(value) === JSON.stringify(phWatch)) {
         return token("WATCH");
       }
-      return value.map((v) => tokenize(v, [...path, "[]"]));
+      return value.map((v) => tokenize(v, [...path, "[]"], kind));
     }
     if (typeof value === "object" && value !== null) {
       return Object.fromEntries(
         Object.entries(value).map(([k, v]) => {
-          if (k === "labels" && path.at(-1) === "metadata") return [k, token("LABELS")];
-          return [k, tokenize(v, [...path, k])];
+          if (k === "labels" && path.at(-1) === "metadata") return [k, labelToken(kind)];
+          return [k, tokenize(v, [...path, k], kind)];
         }),
       );
     }
@@ -145,7 +148,7 @@ export function rbacTemplate(): { readonly template: string; readonly helpers: s
   };
 
   const docs = (objects: readonly KubeObject[]) =>
-    objects.map((o) => `---\n${stringify(tokenize(o, []), yamlOptions)}`).join("");
+    objects.map((o) => `---\n${stringify(tokenize(o, [], o.kind), yamlOptions)}`).join("");
   let body = [
     "{{- /* The controller's RBAC, from src/deploy/rbac.ts (`crossrole rbac` prints the same objects). */}}",
     '{{- $sys := include "crossrole.systemNamespace" . }}',
@@ -163,11 +166,16 @@ export function rbacTemplate(): { readonly template: string; readonly helpers: s
     "{{- end }}",
     "",
   ].join("\n");
-  body = body.replace(
-    new RegExp(`^( *)labels: ${token("LABELS")}$`, "gm"),
-    (_m, indent: string) =>
-      `${indent}labels:\n${indent}  {{- include "crossrole.labels" $ | nindent ${indent.length + 2} }}`,
-  );
+  for (const [t, helper] of [
+    [token("LABELS"), "crossrole.labels"],
+    [token("ROLELABELS"), "crossrole.roleLabels"],
+  ] as const) {
+    body = body.replace(
+      new RegExp(`^( *)labels: ${t}$`, "gm"),
+      (_m, indent: string) =>
+        `${indent}labels:\n${indent}  {{- include "${helper}" $ | nindent ${indent.length + 2} }}`,
+    );
+  }
   for (const [t, expr] of replacements) body = body.replaceAll(t, expr);
   if (body.includes("HELMTOKEN_")) throw new Error("chart.ts: a token was left in the RBAC template");
 
@@ -195,6 +203,12 @@ export function rbacTemplate(): { readonly template: string; readonly helpers: s
     "{{- end }}",
     "{{- end }}",
     "",
+    "{{- /* The kinds crossrole serves (src/api/kinds.ts): what reconcile.resources may select. */}}",
+    `{{- define "crossrole.servedKinds" -}}${kindNames.join(",")}{{- end }}`,
+    "",
+    "{{- /* ACK's feature gates crossrole always has on: accepted in values, never passed to --feature-gates. */}}",
+    `{{- define "crossrole.alwaysOnGates" -}}${alwaysOnAckFeatureGates.join(",")}{{- end }}`,
+    "",
   ].join("\n");
   return { template: `{{- /* ${generatedBy} */}}\n${body}`, helpers };
 }
@@ -220,6 +234,28 @@ const stringMap = (description: string, extra: Schema = {}): Schema => ({
   additionalProperties: { type: "string" },
   ...extra,
 });
+
+/** A list of Kubernetes objects the chart passes through (extraEnvVars, extraVolumes...). */
+const objectList = (description: string): Schema => ({
+  type: "array",
+  description,
+  items: { type: "object" },
+});
+
+/**
+ * The kinds ACK's five controllers' charts list in `reconcile.resources` (their helm/values.yaml,
+ * releases and main), so that their values files pass unchanged: the ones crossrole serves are
+ * reconciled (--reconcile-resources), the others are named by the install notes as not served.
+ */
+export const ackReconcileKinds: readonly string[] = [
+  ...["Bucket", "Queue", "Topic", "PlatformApplication", "PlatformEndpoint", "Subscription"],
+  ...["Table", "Backup", "GlobalTable", "DBInstance", "DBSubnetGroup", "DBCluster", "DBClusterEndpoint"],
+  ...["DBClusterParameterGroup", "DBClusterSnapshot", "DBParameterGroup", "DBProxy", "DBSnapshot"],
+  "GlobalCluster",
+];
+
+/** ACK's feature gates that crossrole always has on: accepted, never passed to --feature-gates. */
+export const alwaysOnAckFeatureGates = ["ReadOnlyResources", "ResourceAdoption"] as const;
 
 const dnsLabel = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 const namespaceName: Schema = { type: "string", pattern: `^${dnsLabel}$`, maxLength: 63 };
@@ -257,6 +293,14 @@ export function valuesSchema(): Schema {
           items: { type: "string", minLength: 1 },
         },
       }),
+      nameOverride: str(
+        "ACK's: replaces the chart name in the app.kubernetes.io/name label and in the names of the Deployment, metrics Service and ServiceMonitor.",
+        { pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$", maxLength: 63 },
+      ),
+      fullnameOverride: str(
+        "ACK's: the name of the Deployment, metrics Service and ServiceMonitor (empty: crossrole, or <release>-<nameOverride>).",
+        { pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$", maxLength: 63 },
+      ),
       installScope: str(
         "cluster: reconcile every namespace (a ClusterRole); namespace: only watchNamespace (a Role in each, no cluster-wide read).",
         { enum: ["cluster", "namespace"] },
@@ -275,10 +319,30 @@ export function valuesSchema(): Schema {
         anyOf: [{ type: "string", maxLength: 0 }, namespaceName],
       },
       // An unknown gate is "at '/featureGates': additional properties 'X' not allowed".
-      featureGates: obj(Object.fromEntries(featureGateNames.map((g) => [g, { type: "boolean" }])), {
-        description: `Feature gates, name → true|false: ${featureGateNames.join(", ")}.`,
-      }),
+      featureGates: obj(
+        Object.fromEntries(
+          [...featureGateNames, ...alwaysOnAckFeatureGates].map((g) => [g, { type: "boolean" }]),
+        ),
+        {
+          description: `Feature gates, name → true|false: ${featureGateNames.join(", ")}; ACK's ${alwaysOnAckFeatureGates.join(" and ")} are accepted and always on in crossrole.`,
+        },
+      ),
       enableCARM: bool("Cross-account resource management through the CARM ConfigMaps."),
+      enableCrossNamespace: bool(
+        "ACK's: references may name objects in other namespaces (--allow-cross-namespace-references). crossrole's default is false.",
+      ),
+      watchSelectors: str(
+        "ACK's: a label selector; only managed resources whose labels match are seen (--watch-selectors). Empty: all.",
+      ),
+      resourceTags: {
+        type: "array",
+        description:
+          "ACK's: key=value tags written on every AWS object crossrole creates or adopts (--resource-tags); values may use ACK's %VARIABLES%.",
+        items: { type: "string", pattern: "^[^=,]*=[^=,]*$" },
+      },
+      role: obj({
+        labels: stringMap("ACK's: extra labels on the controller's ClusterRole and Roles."),
+      }),
       aws: obj({
         region: str("Default AWS region (--aws-region and AWS_REGION); empty: none.", {
           pattern: "^([a-z]{2}(-[a-z]+)+-[0-9]+)?$",
@@ -290,6 +354,23 @@ export function valuesSchema(): Schema {
           "The controller's own AWS account (--controller-account); empty: sts:GetCallerIdentity tells.",
           { pattern: "^([0-9]{12})?$" },
         ),
+        identity_endpoint_url: str(
+          "ACK's STS endpoint. No effect: crossrole sends STS calls to endpoint_url (else AWS's regional STS endpoint).",
+          { pattern: "^(https?://.+)?$" },
+        ),
+        allow_unsafe_aws_endpoint_urls: bool("ACK's. No effect: crossrole accepts any http(s) endpoint_url."),
+        endpoint_use_path_style: bool(
+          "ACK's (S3). No effect: crossrole's S3 client uses path-style requests whenever endpoint_url is set, virtual-hosted otherwise.",
+        ),
+        credentials: obj({
+          secretName: str(
+            "ACK's: a Secret in the system namespace holding a shared credentials file, mounted read-only; empty: none.",
+          ),
+          secretKey: str("The Secret's key holding the file (AWS_SHARED_CREDENTIALS_FILE points at it).", {
+            minLength: 1,
+          }),
+          profile: str("The profile in that file to use (AWS_PROFILE).", { minLength: 1 }),
+        }),
       }),
       deletionPolicy: str("Default deletion policy for managed resources.", { enum: ["delete", "retain"] }),
       accountDriftPolicy: str("What to do when a resource's recorded account differs from its role's.", {
@@ -300,6 +381,11 @@ export function valuesSchema(): Schema {
         resourceResyncPeriods: perKind("Resync period in seconds for one kind, overriding the default."),
         defaultMaxConcurrentSyncs: positiveInt("Concurrent reconciles per kind."),
         resourceMaxConcurrentSyncs: perKind("Concurrent reconciles for one kind, overriding the default."),
+        resources: {
+          type: "array",
+          description: `ACK's: the kinds to reconcile (--reconcile-resources); empty: all of crossrole's (${kindNames.join(", ")}). ACK's other kinds are accepted and not served.`,
+          items: { type: "string", enum: [...ackReconcileKinds] },
+        },
       }),
       sts: obj({
         qps: positiveInt("Process-wide STS calls per second."),
@@ -315,6 +401,9 @@ export function valuesSchema(): Schema {
       }),
       log: obj({
         level: str("Log level.", { enum: ["trace", "debug", "info", "warn", "error"] }),
+        enable_development_logging: bool(
+          "ACK's human-readable logs. No effect: crossrole always logs JSON lines (use log.level: debug for detail).",
+        ),
       }),
       serviceAccount: obj({
         create: bool("Create the controller's ServiceAccount."),
@@ -333,6 +422,24 @@ export function valuesSchema(): Schema {
         tolerations: { type: "array", description: "Pod tolerations.", items: { type: "object" } },
         affinity: passThrough("Pod affinity."),
         priorityClassName: str("Pod priorityClassName."),
+        containerPort: {
+          type: "integer",
+          minimum: 1,
+          maximum: 65535,
+          description: "The container's metrics port (--metrics-addr), as in ACK.",
+        },
+        hostNetwork: bool("The Pod's hostNetwork."),
+        dnsPolicy: str("The Pod's dnsPolicy.", {
+          enum: ["ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"],
+        }),
+        strategy: passThrough(
+          "The Deployment's strategy; empty: RollingUpdate with leader election, else Recreate.",
+        ),
+        extraVolumes: objectList("More Pod volumes (e.g. a CA bundle ConfigMap)."),
+        extraVolumeMounts: objectList("More volumeMounts of the controller container."),
+        extraEnvVars: objectList(
+          "More env entries of the controller container (e.g. HTTPS_PROXY, AWS_CA_BUNDLE).",
+        ),
       }),
       resources: passThrough("The controller container's resources (requests, limits)."),
       podSecurityContext: passThrough("The Pod's securityContext."),

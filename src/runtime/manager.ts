@@ -22,7 +22,7 @@ import {
 } from "./http-server.ts";
 import { Informer, type InformerOptions } from "./informer.ts";
 import { createKubeClient, type KubeClient } from "./kube-client.ts";
-import type { KubeObject } from "./kube-object.ts";
+import type { KubeObject, ResourceType } from "./kube-object.ts";
 import { defaultIdentity, LeaderElector, type LeaseOptions } from "./leader-election.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { countRestRequests, createRuntimeMetrics, type RuntimeMetrics } from "./metrics.ts";
@@ -43,6 +43,11 @@ export interface ManagerOptions {
   readonly leaderElection?: LeaseOptions;
   /** Default namespaces for informers of namespaced kinds (--watch-namespace); all if absent. */
   readonly watchNamespaces?: readonly string[];
+  /**
+   * The label selector informers of a resource use when they name none (--watch-selectors, for
+   * the managed kinds only); none if absent or it answers undefined.
+   */
+  readonly defaultLabelSelector?: (resource: ResourceType) => string | undefined;
   /** How long stop() waits for in-flight reconciles (30 s). */
   readonly shutdownTimeoutMs?: number;
   /**
@@ -163,12 +168,13 @@ export class Manager {
       ? [...(opts.namespaces ?? this.#o.watchNamespaces ?? [])].sort()
       : [];
     const r = opts.resource;
+    const labelSelector = opts.labelSelector ?? this.#o.defaultLabelSelector?.(r);
     const key = JSON.stringify([
       r.group,
       r.version,
       r.plural,
       namespaces,
-      opts.labelSelector,
+      labelSelector,
       opts.fieldSelector,
       opts.metadataOnly ?? false,
     ]);
@@ -176,6 +182,7 @@ export class Manager {
     if (!informer) {
       informer = new Informer({
         ...opts,
+        ...(labelSelector === undefined ? {} : { labelSelector }),
         unhealthyAfterMs: opts.unhealthyAfterMs ?? this.#o.informerUnhealthyAfterMs,
         namespaces,
         client: this.client,

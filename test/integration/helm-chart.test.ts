@@ -232,6 +232,7 @@ describe("installScope: cluster (the default values)", () => {
       "--sts-burst=40",
       "--enable-leader-election=true",
       "--log-level=info",
+      "--allow-cross-namespace-references=false",
       "--metrics-addr=:8080",
       "--healthz-addr=:8081",
     ]);
@@ -437,6 +438,7 @@ describe("values → the Deployment", () => {
       "--sts-burst=10",
       "--enable-leader-election=true",
       "--log-level=debug",
+      "--allow-cross-namespace-references=false",
       "--metrics-addr=:8080",
       "--healthz-addr=:8081",
     ]);

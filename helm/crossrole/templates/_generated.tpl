@@ -26,3 +26,9 @@ namespaceRole: crossrole-resources
 clusterEventsRole: crossrole-cluster-events-{{ $sys }}
 {{- end }}
 {{- end }}
+
+{{- /* The kinds crossrole serves (src/api/kinds.ts): what reconcile.resources may select. */}}
+{{- define "crossrole.servedKinds" -}}Bucket,Queue,Topic,Table,DBInstance,DBSubnetGroup{{- end }}
+
+{{- /* ACK's feature gates crossrole always has on: accepted in values, never passed to --feature-gates. */}}
+{{- define "crossrole.alwaysOnGates" -}}ReadOnlyResources,ResourceAdoption{{- end }}

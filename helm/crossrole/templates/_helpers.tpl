@@ -32,17 +32,70 @@ dropped, as `crossrole run --watch-namespace` reads it), else the release namesp
 {{- toJson $list -}}
 {{- end }}
 
+{{- /* ACK's nameOverride: the app.kubernetes.io/name label (crossrole unless overridden). */}}
+{{- define "crossrole.name" -}}
+{{- .Values.nameOverride | default "crossrole" | trunc 63 | trimSuffix "-" -}}
+{{- end }}
+
+{{- /* The name of the Deployment, metrics Service and ServiceMonitor: fullnameOverride, else with a
+nameOverride ACK's rule (<release>-<name>, or the release name when it contains the name), else
+crossrole (stable whatever the release is called; the RBAC names are rbac.ts's). */}}
+{{- define "crossrole.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else if .Values.nameOverride -}}
+{{- if contains .Values.nameOverride .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- else -}}
+crossrole
+{{- end -}}
+{{- end }}
+
 {{- define "crossrole.selectorLabels" -}}
-app.kubernetes.io/name: crossrole
+app.kubernetes.io/name: {{ include "crossrole.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 
 {{- define "crossrole.labels" -}}
-{{ include "crossrole.baseLabels" . }}
+{{- $base := include "crossrole.baseLabels" . | fromYaml -}}
+{{- $_ := set $base "app.kubernetes.io/name" (include "crossrole.name" .) -}}
+{{ toYaml $base }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{- end }}
+
+{{- /* ACK's role.labels on the ClusterRole and Roles; crossrole's own labels win. */}}
+{{- define "crossrole.roleLabels" -}}
+{{- mergeOverwrite (dict) .Values.role.labels (include "crossrole.labels" . | fromYaml) | toYaml -}}
+{{- end }}
+
+{{- /* reconcile.resources: the kinds crossrole serves among them, as a JSON list (empty: all). */}}
+{{- define "crossrole.reconcileKinds" -}}
+{{- $served := include "crossrole.servedKinds" . | splitList "," -}}
+{{- $list := list -}}
+{{- range .Values.reconcile.resources | default list -}}
+{{- if and (has . $served) (not (has . $list)) -}}
+{{- $list = append $list . -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $list -}}
+{{- end }}
+
+{{- /* reconcile.resources: ACK's kinds crossrole does not serve, as a JSON list. */}}
+{{- define "crossrole.unservedKinds" -}}
+{{- $served := include "crossrole.servedKinds" . | splitList "," -}}
+{{- $list := list -}}
+{{- range .Values.reconcile.resources | default list -}}
+{{- if not (has . $served) -}}
+{{- $list = append $list . -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $list -}}
 {{- end }}
 
 {{- /* Checks across values that the schema cannot say clearly; each failure names the values
@@ -64,6 +117,9 @@ and the fix. */}}
 {{- end -}}
 {{- if and (gt (int .Values.deployment.replicas) 1) (not .Values.leaderElection.enabled) -}}
 {{- fail (printf "deployment.replicas %v needs leaderElection.enabled: true (two controllers without a leader would reconcile the same resources)" .Values.deployment.replicas) -}}
+{{- end -}}
+{{- if and .Values.reconcile.resources (not (include "crossrole.reconcileKinds" . | fromJsonArray)) -}}
+{{- fail (printf "reconcile.resources %v names no kind crossrole serves (%s): nothing would be reconciled; list some of those, or leave it empty for all" .Values.reconcile.resources (include "crossrole.servedKinds" . | splitList "," | join ", ")) -}}
 {{- end -}}
 {{- if and .Values.serviceMonitor.enabled (not .Values.metrics.service.create) -}}
 {{- fail "serviceMonitor.enabled needs metrics.service.create: true (the ServiceMonitor selects the metrics Service)" -}}

@@ -5,9 +5,12 @@
 // After its own create only what AWS decides is read (module.readCreated); after an update
 // nothing is read back where AWS applies writes at once (module.afterUpdate). Nothing is
 // written to an object in another region than decided, nor while AWS is still working on it.
+import { crossroleVersion } from "../../version.ts";
 import { pendingCreate } from "../create-intent.ts";
+import { expandDefaultTags } from "../default-tags.ts";
 import { ownershipTags } from "../ownership.ts";
 import { checkRegion, planSync, type Target } from "../reconcile-plan.ts";
+import { withDefaultTags, withoutDefaultTags } from "../spec-default-tags.ts";
 import { claim } from "./adopt.ts";
 import type { Attempt } from "./attempt.ts";
 import { type Connection, connectInRecordedAccount, lockKey, targetOf } from "./connect.ts";
@@ -47,7 +50,11 @@ async function convergeLocked<Spec extends object, Observed, Client>(
   { spec: specIn, inputs: inputsIn, policies, seeded, referenced }: Prepared<Spec>,
   target: Target,
 ): Promise<Outcome> {
-  let spec = specIn;
+  // What AWS is brought to: the user's spec with the default tags it does not set itself
+  // (spec-default-tags.ts); `userSpec` is what may be written back to the Kubernetes object.
+  const defaults = defaultTagsFor(env, a, target);
+  let userSpec = specIn;
+  let spec = withDefaultTags(env.kindName, userSpec, defaults).spec;
   let inputs = inputsIn;
   const ownerTags = ownershipTags(a.owner);
   const recorded = await intentIn(env, a);
@@ -92,7 +99,12 @@ async function convergeLocked<Spec extends object, Observed, Client>(
   if (busy) return busy;
 
   if (plan.do === "finishCreate" || plan.do === "adopt") {
-    spec = await claim(env, a, conn, plan, spec, observation.observed, found, target, ownerTags);
+    const claimed = await claim(env, a, conn, plan, spec, observation.observed, found, target, ownerTags);
+    if (claimed !== spec) {
+      // A strict adoption: AWS's spec, whose default tags are the controller's, not the user's.
+      userSpec = withoutDefaultTags(env.kindName, claimed, Object.keys(defaults));
+      spec = withDefaultTags(env.kindName, userSpec, defaults).spec;
+    }
   }
 
   let observed = observation.observed;
@@ -102,11 +114,30 @@ async function convergeLocked<Spec extends object, Observed, Client>(
     ({ observed, extraStatus } = updated);
   }
 
-  await lateInitialize(env, a, spec, observed, plan.do === "adopt" && plan.strict, referenced);
+  await lateInitialize(env, a, userSpec, observed, plan.do === "adopt" && plan.strict, referenced);
   await writeStatus(env, a, { kind: "synced" }, metadataAt(env, a, spec, target), {
     ...extraStatus,
     ...env.module.statusFrom?.(observed),
     intent: null,
   });
   return done;
+}
+
+/** This object's default tags (--resource-tags), variables expanded for where it lands. */
+function defaultTagsFor<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  target: Target,
+): Record<string, string> {
+  if (!env.defaultTags?.length) return {};
+  return expandDefaultTags(env.defaultTags, {
+    service: env.module.kind.service,
+    controllerVersion: crossroleVersion,
+    namespace: a.owner.namespace,
+    name: a.owner.name,
+    kind: a.owner.kind,
+    labels: a.obj.metadata.labels ?? {},
+    account: target.account,
+    region: target.region,
+  });
 }

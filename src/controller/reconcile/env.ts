@@ -12,6 +12,7 @@ import type { ControllerKeyStore } from "../controller-key.ts";
 import { defaultIntentWindowMs } from "../create-intent.ts";
 import { DecisionMemo } from "../decision-memo.ts";
 import type { DecisionTracker } from "../decision-tracker.ts";
+import type { DefaultTag } from "../default-tags.ts";
 import type { ReferrerOf } from "../references.ts";
 import type { SelfWrites } from "../self-writes.ts";
 import type { ObjectStore } from "./object-store.ts";
@@ -49,6 +50,8 @@ export interface ReconcilerDeps<Spec extends object, Observed, Client> {
   readonly references?: ReferencePolicy;
   /** Takeovers from ACK an administrator approved (ack-takeover.ts). */
   readonly takeover?: TakeoverApprovals;
+  /** --resource-tags: written on every object created or adopted (default-tags.ts); none if absent. */
+  readonly defaultTags?: readonly DefaultTag[];
   readonly now?: () => Date;
 }
 

@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { expandDefaultTags, parseDefaultTags, type TagVariables } from "./default-tags.ts";
+import { withDefaultTags, withoutDefaultTags } from "./spec-default-tags.ts";
+
+const vars: TagVariables = {
+  service: "s3",
+  controllerVersion: "1.2.3",
+  namespace: "team-a",
+  name: "assets",
+  kind: "Bucket",
+  labels: { "app.kubernetes.io/managed-by": "argocd" },
+  account: "111111111111",
+  region: "eu-west-1",
+};
+
+function parsed(items: string[]) {
+  const r = parseDefaultTags(items);
+  assert.ok(r.ok, JSON.stringify(r));
+  return r.value;
+}
+
+describe("--resource-tags (ACK's default tags)", () => {
+  test("every variable expands for the object and where it lands", () => {
+    const { tags } = parsed([
+      "svc=%CONTROLLER_SERVICE%-%CONTROLLER_VERSION%",
+      "where=%K8S_NAMESPACE%/%K8S_RESOURCE_NAME%",
+      "kind=%K8S_RESOURCE_KIND%",
+      "by=%MANAGED_BY%",
+      "landing=%MANAGED_ACCOUNT_ID%@%MANAGED_REGION%",
+      "plain=cost-centre-7",
+    ]);
+    assert.deepEqual(expandDefaultTags(tags, vars), {
+      svc: "s3-1.2.3",
+      where: "team-a/assets",
+      kind: "Bucket",
+      by: "argocd",
+      landing: "111111111111@eu-west-1",
+      plain: "cost-centre-7",
+    });
+  });
+
+  test("a tag whose value expands to nothing is skipped (ACK: no label, no kro-version tag)", () => {
+    const { tags } = parsed(["kro.run/kro-version=%KRO_VERSION%", "by=%MANAGED_BY%"]);
+    assert.deepEqual(expandDefaultTags(tags, { ...vars, labels: {} }), {});
+    assert.deepEqual(expandDefaultTags(tags, { ...vars, labels: { "kro.run/kro-version": "0.3.0" } }), {
+      "kro.run/kro-version": "0.3.0",
+    });
+  });
+
+  test("empty keys or values are skipped, whitespace trimmed, a later key wins, as in ACK", () => {
+    assert.deepEqual(parsed([" a = 1 ", "=x", "b=", "", "a=2"]).tags, [{ key: "a", value: "2" }]);
+  });
+
+  test("an item without exactly one = is refused, naming it", () => {
+    for (const item of ["foobar", "foo=bar=baz"]) {
+      const r = parseDefaultTags([item]);
+      assert.equal(r.ok, false, item);
+      assert.match(r.ok ? "" : r.message, new RegExp(`"${item}": expected exactly one =`));
+    }
+  });
+
+  test("crossrole's ownership tags can never be set by a default tag: reported, not used", () => {
+    const r = parsed([
+      "services.k8s.aws/controller-version=%CONTROLLER_SERVICE%-%CONTROLLER_VERSION%",
+      "services.k8s.aws/namespace=%K8S_NAMESPACE%",
+      "crossrole.dev/owner=me",
+      "team=a",
+    ]);
+    assert.deepEqual(r.tags, [{ key: "team", value: "a" }]);
+    assert.deepEqual(r.reserved, [
+      "services.k8s.aws/controller-version",
+      "services.k8s.aws/namespace",
+      "crossrole.dev/owner",
+    ]);
+  });
+});
+
+describe("default tags in a spec: the user's tags win; never written back", () => {
+  const defaults = { team: "platform", env: "prod" };
+
+  test("list-shaped tags (Topic, Table, DBInstance, DBSubnetGroup): only keys the spec lacks are added", () => {
+    const spec = { name: "t", tags: [{ key: "team", value: "mine" }] };
+    const r = withDefaultTags("Topic", spec, defaults);
+    assert.deepEqual(r.spec.tags, [
+      { key: "team", value: "mine" },
+      { key: "env", value: "prod" },
+    ]);
+    assert.deepEqual(r.added, ["env"]);
+    assert.deepEqual(spec.tags, [{ key: "team", value: "mine" }], "the given spec is not changed");
+  });
+
+  test("a Queue's tag map and a Bucket's tagging.tagSet, also when the spec has no tags", () => {
+    assert.deepEqual(withDefaultTags("Queue", { queueName: "q", tags: { env: "dev" } }, defaults).spec, {
+      queueName: "q",
+      tags: { env: "dev", team: "platform" },
+    });
+    assert.deepEqual(withDefaultTags("Bucket", { name: "b" }, defaults).spec, {
+      name: "b",
+      tagging: {
+        tagSet: [
+          { key: "team", value: "platform" },
+          { key: "env", value: "prod" },
+        ],
+      },
+    });
+  });
+
+  test("no default tags: the very same spec", () => {
+    const spec = { name: "t" };
+    assert.equal(withDefaultTags("Table", spec, {}).spec, spec);
+  });
+
+  test("AWS's spec (a strict adoption) loses the default tags' keys, keeps the rest", () => {
+    const adopted = {
+      name: "t",
+      tags: [
+        { key: "env", value: "old" },
+        { key: "owner", value: "bob" },
+      ],
+    };
+    assert.deepEqual(withoutDefaultTags("Table", adopted, Object.keys(defaults)), {
+      name: "t",
+      tags: [{ key: "owner", value: "bob" }],
+    });
+    assert.deepEqual(
+      withoutDefaultTags("Bucket", { name: "b", tagging: { tagSet: [{ key: "team", value: "x" }] } }, [
+        "team",
+      ]),
+      { name: "b" },
+    );
+  });
+});

@@ -1,0 +1,90 @@
+// Default tags (default-tags.ts) in a spec, the way ACK's EnsureTags does it: the reconciler
+// converges to the spec with the default tags the user's spec lacks added, so that create and
+// update write them and the drift comparison expects them (never drift while AWS has them); and
+// it never writes them into the Kubernetes object (late initialisation, a strict adoption's
+// spec): they are removed again, as ACK's FilterSystemTags does. The user's own tags win: a key
+// the spec sets is left as the spec says. Pure.
+import type { KindName } from "../api/kinds.ts";
+
+/** Where a kind's spec holds its tags, and in which of the three shapes ACK's kinds use. */
+interface SpecTagField {
+  readonly field: string;
+  /** map: {key: value}; list: [{key, value}]; tagSet: {tagSet: [{key, value}]} (S3's Tagging). */
+  readonly shape: "map" | "list" | "tagSet";
+}
+
+const specTagFields = {
+  Bucket: { field: "tagging", shape: "tagSet" },
+  Queue: { field: "tags", shape: "map" },
+  Topic: { field: "tags", shape: "list" },
+  Table: { field: "tags", shape: "list" },
+  DBInstance: { field: "tags", shape: "list" },
+  DBSubnetGroup: { field: "tags", shape: "list" },
+} as const satisfies Record<KindName, SpecTagField>;
+
+type TagPair = { key?: string; value?: string };
+
+function fieldOf(kind: string): SpecTagField | undefined {
+  return Object.hasOwn(specTagFields, kind) ? specTagFields[kind as KindName] : undefined;
+}
+
+function pairsOf(value: unknown, shape: SpecTagField["shape"]): TagPair[] {
+  if (shape === "map") {
+    return Object.entries((value ?? {}) as Record<string, string>).map(([key, v]) => ({ key, value: v }));
+  }
+  const list = shape === "tagSet" ? (value as { tagSet?: unknown } | undefined)?.tagSet : value;
+  return Array.isArray(list) ? (list as TagPair[]) : [];
+}
+
+function withPairs(spec: object, f: SpecTagField, pairs: readonly TagPair[], original: unknown): object {
+  const out: Record<string, unknown> = { ...spec };
+  if (pairs.length === 0 && original === undefined) {
+    delete out[f.field];
+    return out;
+  }
+  if (f.shape === "map") {
+    out[f.field] = Object.fromEntries(pairs.map((p): [string, string] => [p.key ?? "", p.value ?? ""]));
+  } else if (f.shape === "tagSet") {
+    out[f.field] = { ...((original ?? {}) as object), tagSet: pairs };
+  } else {
+    out[f.field] = pairs;
+  }
+  return out;
+}
+
+/**
+ * `spec` with the default tags whose keys it does not set added, and the keys added (to take
+ * them out again with withoutDefaultTags). A kind without a known tag field is left alone.
+ */
+export function withDefaultTags<Spec extends object>(
+  kind: string,
+  spec: Spec,
+  defaults: Readonly<Record<string, string>>,
+): { readonly spec: Spec; readonly added: readonly string[] } {
+  const f = fieldOf(kind);
+  if (f === undefined || Object.keys(defaults).length === 0) return { spec, added: [] };
+  const original = (spec as Record<string, unknown>)[f.field];
+  const pairs = pairsOf(original, f.shape);
+  const have = new Set(pairs.map((p) => p.key));
+  const added = Object.keys(defaults).filter((k) => !have.has(k));
+  if (added.length === 0) return { spec, added };
+  const all = [...pairs, ...added.map((key) => ({ key, value: defaults[key] }))];
+  return { spec: withPairs(spec, f, all, original) as Spec, added };
+}
+
+/** `spec` without the tags of `keys` (the default tags), e.g. AWS's spec after a strict adoption. */
+export function withoutDefaultTags<Spec extends object>(
+  kind: string,
+  spec: Spec,
+  keys: readonly string[],
+): Spec {
+  const f = fieldOf(kind);
+  if (f === undefined || keys.length === 0) return spec;
+  const original = (spec as Record<string, unknown>)[f.field];
+  if (original === undefined) return spec;
+  const pairs = pairsOf(original, f.shape);
+  const kept = pairs.filter((p) => !keys.includes(p.key ?? ""));
+  if (kept.length === pairs.length) return spec;
+  // Nothing of the user's left: the field goes, as it was before the defaults were added.
+  return withPairs(spec, f, kept, kept.length === 0 ? undefined : original) as Spec;
+}
