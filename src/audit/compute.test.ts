@@ -182,7 +182,11 @@ describe("computeAudit: identity chains", () => {
     });
     assert.deepEqual(
       report.roles.map((r) => [r.roleARN, r.credentials, r.namespaces.map((n) => n.namespace)]),
-      [[null, "AWSStaticIdentity/keys", ["a"]]],
+      // The controller's credentials admit no namespace, but their grants exist: listed, unused.
+      [
+        [null, "controller", []],
+        [null, "AWSStaticIdentity/keys", ["a"]],
+      ],
     );
   });
 

@@ -5,6 +5,7 @@
 
 import { configurationProblems } from "../resolver/configuration-problems.ts";
 import { carmActive, createContext } from "./context.ts";
+import { Denials } from "./denied.ts";
 import { applyExistingResources } from "./existing.ts";
 import { applyFilter, withTotals } from "./filter.ts";
 import { computeFindings } from "./findings.ts";
@@ -26,15 +27,16 @@ export function computeAudit(input: AuditInput): AuditReport {
     for (const selector of ctx.snapshot.selectors.all) grants.selector(selector);
 
   const conflicts = new Conflicts();
+  const denials = new Denials();
   // Identity grants first: decisions through spec.identityRef (existing resources) name them.
   const chains = addIdentityReaches(ctx);
   const plain = probePlainResources(ctx, conflicts);
   if (ctx.mode === "IAMRoleSelector") addSelectorReaches(ctx, plain);
   addResourceAccountReaches(ctx, conflicts);
-  if (input.resources !== undefined) applyExistingResources(ctx, input.resources, conflicts);
+  if (input.resources !== undefined) applyExistingResources(ctx, input.resources, conflicts, denials);
 
   const tally = tallyReaches(ctx, plain);
-  const findings = computeFindings(ctx, tally, chains, conflicts.all());
+  const findings = computeFindings(ctx, tally, chains, conflicts.all(), denials.findings());
   const report = withTotals({
     apiVersion: "crossrole.dev/audit/v1",
     mode: ctx.mode,

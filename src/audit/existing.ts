@@ -1,5 +1,6 @@
 // Existing resources: each is resolved as the controller would, and a `use` decision names it
-// on the reach it goes through ("in use by"), a `conflict` adds it to the conflict findings.
+// on the reach it goes through ("in use by"), a `conflict` adds it to the conflict findings, a
+// `deny` to the denied ones (denied.ts).
 // A resource that reaches a grant by a route the audit lists under another reach of the same
 // namespace and grant (labels, an annotation) is attached there; one whose route is not listed
 // at all gets a reach of its own, so nothing in use is ever missing from the report.
@@ -11,12 +12,14 @@ import { annotationOf } from "../resolver/resource-info.ts";
 import type { ResourceObject } from "../resolver/types.ts";
 import type { AuditContext } from "./context.ts";
 import { grantOfDecision } from "./context.ts";
+import type { Denials } from "./denied.ts";
 import type { Conflicts } from "./plain.ts";
 
 export function applyExistingResources(
   ctx: AuditContext,
   resources: readonly ResourceObject[],
   conflicts: Conflicts,
+  denials: Denials,
 ): void {
   const { snapshot, settings, kinds, kindSets, reaches } = ctx;
   for (const resource of resources) {
@@ -29,6 +32,10 @@ export function applyExistingResources(
     const decision = resolve(resource, namespace, snapshot, settings);
     if (decision.outcome === "conflict") {
       conflicts.record(decision, namespace, bit, label);
+      continue;
+    }
+    if (decision.outcome === "deny") {
+      denials.record(ctx, resource, decision, label);
       continue;
     }
     const config = snapshot.namespaces.get(namespace);

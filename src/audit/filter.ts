@@ -6,19 +6,20 @@
 import { accountOfRoleArn, isAccountId } from "../api/validation.ts";
 import { type AuditFilter, AuditFilterError } from "./input.ts";
 import type { AuditFinding, AuditReport } from "./model.ts";
+import { reportObjects } from "./report-objects.ts";
 
 function objectKey(ref: { kind: string; name: string; namespace?: string }): string {
   return `${ref.kind}\u0000${ref.namespace ?? ""}\u0000${ref.name}`;
 }
 
+/** Counted by reportObjects, like the map's nodes: the summary and the map always agree. */
 function totalsOf(report: Omit<AuditReport, "totals">): AuditReport["totals"] {
-  const accounts = new Set<string>();
-  for (const role of report.roles) if (role.account !== null) accounts.add(role.account);
+  const objects = reportObjects(report);
   return {
-    namespaces: report.namespaces.length,
-    roles: report.roles.length,
-    accounts: accounts.size,
-    grants: report.grants.length,
+    namespaces: objects.namespaces.length,
+    roles: objects.roles.size,
+    accounts: objects.accounts.size,
+    grants: objects.grants.length,
     reaches: report.reaches.length,
     findings: report.findings.length,
   };

@@ -25,8 +25,9 @@ const codeRank: Readonly<Record<FindingCode, number>> = {
   RoleWiderThanKey: 2,
   CrossAccountChain: 3,
   Conflict: 4,
-  UnusedMapKey: 5,
-  InvalidObject: 6,
+  DeniedResource: 5,
+  UnusedMapKey: 6,
+  InvalidObject: 7,
 };
 
 /** How many names a message lists before "and N more" (the full list is in `namespaces`). */
@@ -304,6 +305,7 @@ export function computeFindings(
   tally: Tally,
   chains: readonly IdentityChains[],
   conflictGroups: readonly ConflictGroup[],
+  denied: readonly AuditFinding[] = [],
 ): AuditFinding[] {
   return [
     ...identityAdmitsEveryNamespace(ctx, chains),
@@ -313,5 +315,6 @@ export function computeFindings(
     ...roleWiderThanKey(ctx, tally),
     ...crossAccountChains(ctx, chains),
     ...invalidObjects(ctx),
+    ...denied,
   ].sort(compareFindings);
 }

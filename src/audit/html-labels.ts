@@ -8,11 +8,6 @@ export function objectText(ref: ObjectRef): string {
   return `${ref.kind} ${ref.namespace === undefined ? "" : `${ref.namespace}/`}${ref.name}`;
 }
 
-/** The map's key for a role: the ARN, or `controller` for the controller's own credentials. */
-export function roleKey(roleARN: string | null): string {
-  return roleARN ?? "controller";
-}
-
 /** The role's name without its ARN prefix and path (`arn:aws:iam::1:role/team/x` → `x`). */
 export function roleName(roleARN: string | null): string {
   if (roleARN === null) return "controller's credentials";

@@ -1,6 +1,8 @@
 // The report's detail tables, which list everything even when the map is aggregated: the
 // grants (and the chain each leads through), each role (who uses it today, who could), and
 // each namespace (what a plain resource gets, every role it can reach and how).
+
+import { compareText } from "../toolkit/compare-text.ts";
 import { escapeHtml as esc } from "./html-escape.ts";
 import { grantKindText, grantLabel, objectText } from "./html-labels.ts";
 import {
@@ -13,6 +15,7 @@ import {
   tableHtml,
 } from "./html-parts.ts";
 import type { AuditHop, AuditNamespace, AuditReach } from "./model.ts";
+import { controllerRoleKey, grantRoleKey, roleKeyOf } from "./report-objects.ts";
 
 function hopHtml(hop: AuditHop): string {
   const where = hop.namespace === undefined ? hop.name : `${hop.namespace}/${hop.name}`;
@@ -39,7 +42,32 @@ export function grantsTableHtml(ctx: RenderContext): string {
   return tableHtml(["Grant", "Kind", "Object", "Chain", "Role", "Account", "Namespaces"], rows, "grants");
 }
 
+/**
+ * Existing resources using each role, by role key: from every reach, actual or potential — a
+ * resource naming an identity in spec.identityRef uses it today although a plain resource of
+ * its namespace would not (Alice's database, through AWSRoleIdentity central-it).
+ */
+function resourcesByRole(ctx: RenderContext): Map<string, string[]> {
+  const byRole = new Map<string, string[]>();
+  for (const reach of ctx.report.reaches) {
+    if (reach.resources === undefined) continue;
+    const grant = ctx.grants.get(reach.grant);
+    const key = grant === undefined ? (reach.roleARN ?? controllerRoleKey) : grantRoleKey(grant);
+    byRole.set(key, [...(byRole.get(key) ?? []), ...reach.resources]);
+  }
+  for (const list of byRole.values()) list.sort(compareText);
+  return byRole;
+}
+
+/** Who uses a role today: namespaces whose plain resources would, and each existing resource. */
+function usedTodayHtml(namespaces: readonly string[], resources: readonly string[]): string {
+  if (resources.length === 0) return namesHtml(namespaces, "namespaces");
+  const used = `<div data-used-by="resources"><span class="muted">resources:</span> ${namesHtml(resources, "resources")}</div>`;
+  return namespaces.length === 0 ? used : `${namesHtml(namespaces, "namespaces")}${used}`;
+}
+
 export function rolesTableHtml(ctx: RenderContext): string {
+  const inUse = resourcesByRole(ctx);
   const rows = ctx.report.roles.map((role) => {
     const actual = role.namespaces.filter((n) => n.actual).map((n) => n.namespace);
     const potential = role.namespaces.filter((n) => !n.actual).map((n) => n.namespace);
@@ -48,7 +76,7 @@ export function rolesTableHtml(ctx: RenderContext): string {
       `<tr data-role="${esc(role.roleARN ?? "controller")}">` +
       `<td>${roleHtml(role.roleARN)}${role.roleARN === null ? "" : `<br><code class="muted">${esc(role.roleARN)}</code>`}</td>` +
       `<td>${accountHtml(role.account, ctx)}</td>` +
-      `<td>${namesHtml(actual, "namespaces")}</td>` +
+      `<td>${usedTodayHtml(actual, inUse.get(roleKeyOf(role)) ?? [])}</td>` +
       `<td>${namesHtml(potential, "namespaces")}</td>` +
       `<td>${listHtml(
         grants.map((id) => grantHtml(id, ctx)),

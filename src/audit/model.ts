@@ -110,6 +110,7 @@ export type FindingCode =
   | "IdentityAdmitsEveryNamespace" // allowedNamespaces: {}
   | "SelectorWithoutNamespaceSelector"
   | "Conflict" // a namespace × kind whose decision is `conflict`
+  | "DeniedResource" // existing resources the controller refuses (`deny`), grouped by message
   | "UnusedMapKey" // a CARM key no namespace uses
   | "RoleWiderThanKey" // a role reachable by more namespaces than its map key suggests
   | "CrossAccountChain" // an identity chain whose hops cross into another account

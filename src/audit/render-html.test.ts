@@ -47,7 +47,7 @@ describe("renderHtml", () => {
     }
     assert.equal(attributeValues(html, "data-finding").length, report.findings.length);
     // Worst first: high before low.
-    assert.deepEqual(attributeValues(html, "data-severity"), ["high", "low"]);
+    assert.deepEqual(attributeValues(html, "data-severity"), ["high", "medium", "low"]);
     assert.equal(textOf(html, "data-meta", "mode"), "CARM");
     assert.match(html, /<dd data-meta="controllerAccount"><span class="mono">999999999999<\/span>/);
   });
@@ -92,6 +92,18 @@ describe("renderHtml", () => {
     );
     assert.ok(nodesOf(html).includes(`grant:${report.grants[0]?.id}`));
     assert.equal(attributeValues(html, "data-finding").length, report.findings.length);
+  });
+
+  test("a role's “used today” cell lists every resource using it, through a potential reach too", () => {
+    const html = renderHtml(aliceAuditReport());
+    const cell = (role: string) =>
+      new RegExp(`<tr data-role="${role}">(?:<td>.*?</td>){2}<td>(.*?)</td>`).exec(html)?.[1] ?? "";
+    assert.match(
+      cell("arn:aws:iam::222222222222:role/central-it"),
+      /^<div data-used-by="resources">.*Bucket shop\/shop-billing-exports, DBInstance shop\/shop-db<\/div>$/,
+    );
+    assert.match(cell("arn:aws:iam::111111111111:role/shop-team"), /^shop<div data-used-by="resources">/);
+    assert.match(cell("controller"), /^sandbox$/);
   });
 
   test("is deterministic: the same report gives the same bytes", () => {

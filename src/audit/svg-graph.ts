@@ -4,8 +4,9 @@
 // An edge is `actual` when any reach along it is actual (a plain resource uses it today),
 // otherwise `potential`. Node ids are what the HTML's data-node attributes carry, so a test can
 // count them against the JSON.
-import { grantLabel, roleKey, roleName } from "./html-labels.ts";
+import { grantLabel, roleName } from "./html-labels.ts";
 import type { AuditReport } from "./model.ts";
+import { controllerRoleKey, grantRoleKey, reportObjects } from "./report-objects.ts";
 
 export type Column = "namespace" | "grant" | "role" | "account";
 export const columns: readonly Column[] = ["namespace", "grant", "role", "account"];
@@ -58,7 +59,10 @@ export function buildGraph(report: AuditReport): Graph {
 
   for (const reach of report.reaches) {
     const grant = grantsById.get(reach.grant);
-    const roleId = nodeId("role", roleKey(grant?.roleARN ?? reach.roleARN));
+    const roleId = nodeId(
+      "role",
+      grant === undefined ? (reach.roleARN ?? controllerRoleKey) : grantRoleKey(grant),
+    );
     edges.add(nodeId("namespace", reach.namespace), nodeId("grant", reach.grant), reach.actual);
     edges.add(nodeId("grant", reach.grant), roleId, reach.actual);
     if (reach.actual) actualRoles.add(roleId);
@@ -76,8 +80,9 @@ export function buildGraph(report: AuditReport): Graph {
       nodes.set(node.id, { ...node, weight: reachers.get(node.id)?.size ?? 0, more: 0 });
   };
 
-  const namespaces = new Set([...report.namespaces.map((n) => n.name), ...nsGrants.keys()]);
-  for (const name of namespaces) {
+  // The same objects the totals count (report-objects.ts), so the two always agree.
+  const objects = reportObjects(report);
+  for (const name of objects.namespaces) {
     const mine = nsGrants.get(name);
     const actual = mine?.actual.size ?? 0;
     const potential = (mine?.all.size ?? 0) - actual;
@@ -94,10 +99,7 @@ export function buildGraph(report: AuditReport): Graph {
     });
   }
 
-  // Roles: those of the report, then any only a grant names (an unused key's role).
-  const roles = new Map<string, { roleARN: string | null; account: string | null }>();
-  for (const role of report.roles) roles.set(roleKey(role.roleARN), role);
-  for (const grant of report.grants) {
+  for (const grant of objects.grants) {
     const { label, sub } = grantLabel(grant);
     put({
       id: nodeId("grant", grant.id),
@@ -107,16 +109,15 @@ export function buildGraph(report: AuditReport): Graph {
       title: `${grant.id} (${grant.namespaceCount} namespace(s))`,
       account: grant.account,
     });
-    const key = roleKey(grant.roleARN);
-    if (!roles.has(key)) roles.set(key, { roleARN: grant.roleARN, account: grant.account });
-    edges.add(nodeId("grant", grant.id), nodeId("role", key), false);
+    edges.add(nodeId("grant", grant.id), nodeId("role", grantRoleKey(grant)), false);
   }
-  const accounts = new Set<string>();
+  const { roles, accounts } = objects;
   for (const [key, role] of roles) {
     put({
       id: nodeId("role", key),
       column: "role",
-      label: roleName(role.roleARN),
+      // Without an ARN the key says whose credentials: the controller's, or static keys'.
+      label: role.roleARN === null && key !== controllerRoleKey ? key : roleName(role.roleARN),
       sub: role.account === null ? "account not known" : `account ${role.account}`,
       title: role.roleARN ?? "the controller's own credentials (no role assumed)",
       account: role.account,
@@ -124,7 +125,6 @@ export function buildGraph(report: AuditReport): Graph {
     // A role's line to its account is as actual as the role's use; the account is reached by
     // every namespace reaching one of its roles.
     if (role.account !== null) {
-      accounts.add(role.account);
       const roleId = nodeId("role", key);
       edges.add(roleId, nodeId("account", role.account), actualRoles.has(roleId));
       for (const ns of reachers.get(roleId) ?? []) reached(nodeId("account", role.account), ns);

@@ -102,6 +102,9 @@ export function tallyReaches(ctx: AuditContext, plain: ReadonlyMap<string, Plain
     });
   }
 
+  // Every role a grant leads to is listed, used or not (an unused key's role): the totals and
+  // the map count it, so the roles the report lists must include it too.
+  for (const grant of grantBook.all()) if (!roles.has(grant.roleKey)) newRole(grant, roles);
   const roleList = [...roles.values()]
     .sort(compareRoles)
     .map((entry): AuditRole => ({ ...roleFields(entry), namespaces: entry.uses }));

@@ -1,6 +1,7 @@
 // Flag parsing shared by every subcommand: one declarative table per command drives both
 // `node:util` parseArgs and the --help text, so the two cannot drift apart.
 import { parseArgs } from "node:util";
+import { didYouMean } from "./did-you-mean.ts";
 import { badInput } from "./errors.ts";
 
 export interface FlagSpec {
@@ -72,10 +73,26 @@ export function parseCommandArgs(
   } catch (error) {
     const detail = error instanceof Error ? error.message.split(". To specify")[0] : String(error);
     throw badInput(
-      `${command}: ${detail}.\nAccepted flags: ${flags.map(flagSynopsis).join(", ")}.\n` +
+      `${command}: ${detail}.${unknownFlagHint(error, flags)}\nAccepted flags: ${flags.map(flagSynopsis).join(", ")}.\n` +
         `Run \`${command} --help\` for details.`,
     );
   }
+}
+
+/** For parseArgs' "Unknown option '--form'": the flag it most likely misspells. */
+function unknownFlagHint(error: unknown, flags: readonly FlagSpec[]): string {
+  if (!(error instanceof Error) || (error as { code?: unknown }).code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    return "";
+  }
+  const typed = /Unknown option '([^']+)'/.exec(error.message)?.[1];
+  if (typed === undefined) return "";
+  const known = flags.flatMap((f) => [
+    `--${f.name}`,
+    ...(f.short === undefined ? [] : [`-${f.short}`]),
+    ...(f.type === "boolean" ? [`--no-${f.name}`] : []),
+  ]);
+  // `--form=x` is reported whole; the name is what was misspelt.
+  return didYouMean(typed.split("=")[0] ?? typed, known);
 }
 
 function flagSynopsis(flag: FlagSpec): string {

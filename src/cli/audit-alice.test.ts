@@ -1,8 +1,18 @@
 // `crossrole audit` offline on Alice's story (examples/alice), in-process through runCli: the
 // exact reaches, the text report, and `-o json` being the report model computeAudit returns.
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
-import { aliceExample, parseJson, repoRoot, runCrossrole } from "../../test/support/run-crossrole.ts";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { after, describe, test } from "node:test";
+import { attributeValues, textOf, unescapeHtml } from "../../test/support/html-query.ts";
+import {
+  aliceExample,
+  manifestDir,
+  parseJson,
+  removeManifestDirs,
+  repoRoot,
+  runCrossrole,
+} from "../../test/support/run-crossrole.ts";
 import { resourceKinds } from "../api/kinds.ts";
 import { computeAudit } from "../audit/compute.ts";
 import type { AuditReport } from "../audit/model.ts";
@@ -11,6 +21,8 @@ import { buildSnapshot } from "../resolver/snapshot.ts";
 import { isServed } from "../services/served.ts";
 import { collectAllFromManifests } from "./all-from-manifests.ts";
 import { loadManifests } from "./manifests.ts";
+
+after(removeManifestDirs);
 
 const shopTeam = "arn:aws:iam::111111111111:role/shop-team";
 const centralIt = "arn:aws:iam::222222222222:role/central-it";
@@ -86,11 +98,14 @@ describe("audit: Alice's story, offline", { concurrency: true }, () => {
       accounts: 2,
       grants: 4,
       reaches: 7,
-      findings: 1,
+      findings: 2,
     });
     assert.deepEqual(
       report.findings.map((f) => [f.code, f.severity, f.object.name]),
-      [["IdentityAdmitsEveryNamespace", "medium", "default"]],
+      [
+        ["IdentityAdmitsEveryNamespace", "medium", "default"],
+        ["DeniedResource", "medium", "sandbox-billing-exports"],
+      ],
     );
     const centralGrant = report.grants.find((g) => g.id === "identity:AWSRoleIdentity/central-it");
     assert.deepEqual(
@@ -105,6 +120,30 @@ describe("audit: Alice's story, offline", { concurrency: true }, () => {
       report.reaches.some((r) => r.namespace === "sandbox" && r.roleARN === centralIt),
       false,
     );
+  });
+
+  test("the sandbox Bucket naming central-it is denied, and that is a finding", async () => {
+    const report = await aliceJson();
+    const denied = report.findings.filter((f) => f.code === "DeniedResource");
+    assert.deepEqual(
+      denied.map((f) => [f.severity, f.object, f.roleARN, f.namespaces]),
+      [
+        [
+          "medium",
+          { kind: "Bucket", name: "sandbox-billing-exports", namespace: "sandbox" },
+          centralIt,
+          ["sandbox"],
+        ],
+      ],
+    );
+    assert.match(
+      denied[0]?.message ?? "",
+      /^Bucket sandbox\/sandbox-billing-exports exists but is denied \(IdentityNotPermitted\), so nothing is done in AWS: AWSRoleIdentity central-it does not allow namespace sandbox/,
+    );
+    assert.match(denied[0]?.fix ?? "", /adds it to that identity's spec\.allowedNamespaces/);
+    // It concerns central-it's role, so --role keeps it.
+    const narrowed = await aliceJson("--role", centralIt);
+    assert.ok(narrowed.findings.some((f) => f.code === "DeniedResource"));
   });
 
   test("-o json is the report model computeAudit returns for the same manifests", async () => {
@@ -132,9 +171,9 @@ describe("audit: Alice's story, offline", { concurrency: true }, () => {
     const text = run.stdout;
     assert.match(
       text,
-      /^crossrole audit: CARM mode, from files .*examples\/alice\nController account: 999999999999\nKinds: Bucket, DBInstance, DBSubnetGroup, Queue, Table, Topic\nTotals: 3 namespaces, 3 roles in 3 accounts, 4 grants, 7 reaches \(3 actual, 4 potential\), 1 finding\n/,
+      /^crossrole audit: CARM mode, from files .*examples\/alice\nController account: 999999999999\nKinds: Bucket, DBInstance, DBSubnetGroup, Queue, Table, Topic\nTotals: 3 namespaces, 3 roles in 3 accounts, 4 grants, 7 reaches \(3 actual, 4 potential\), 2 findings\n/,
     );
-    const order = ["Findings (1, most severe first):", "Roles (3):", "Namespaces (3):"].map((h) =>
+    const order = ["Findings (2, most severe first):", "Roles (3):", "Namespaces (3):"].map((h) =>
       text.indexOf(h),
     );
     assert.ok(
@@ -149,6 +188,52 @@ describe("audit: Alice's story, offline", { concurrency: true }, () => {
     assert.match(
       text,
       / {2}shop\n {4}plain resources: use arn:aws:iam::111111111111:role\/shop-team \(account 111111111111\)\n {4}reaches:\n {6}arn:aws:iam::111111111111:role\/shop-team: actual via accountMap:ack-role-account-map\/111111111111\n {6}arn:aws:iam::222222222222:role\/central-it: potential via identity:AWSRoleIdentity\/central-it\n {6}the controller's own credentials: potential via identity:AWSControllerIdentity\/default\n/,
+    );
+  });
+
+  test("-o html: every resource using a role is in its “used today” cell, the database too", async () => {
+    const run = await runCrossrole(["audit", "--from", aliceExample, "-o", "html"]);
+    assert.equal(run.code, 0, run.stderr);
+    const usedBy = (role: string) =>
+      unescapeHtml(
+        new RegExp(`<tr data-role="${role}">(?:<td>.*?</td>){2}<td>(.*?)</td>`).exec(run.stdout)?.[1] ?? "",
+      ).replace(/<[^>]+>/g, "");
+    assert.equal(
+      usedBy(centralIt),
+      "resources: Bucket shop/shop-billing-exports, DBInstance shop/shop-db, DBSubnetGroup shop/shop-db-subnets",
+    );
+    assert.equal(usedBy(shopTeam), "shopresources: Bucket shop/shop-assets, Queue shop/shop-orders");
+  });
+
+  test("the summary's counts are the map's: one node per counted object, an unused key's role too", async () => {
+    // Alice's files with one more account-map key that no namespace is annotated for.
+    const files: Record<string, string> = {};
+    for (const name of await readdir(aliceExample)) {
+      if (name.endsWith(".yaml")) files[name] = await readFile(path.join(aliceExample, name), "utf8");
+    }
+    files["10-carm.yaml"] =
+      `${files["10-carm.yaml"]}  "333333333333": arn:aws:iam::333333333333:role/nobody\n`;
+    const dir = await manifestDir(files);
+    for (const source of [aliceExample, dir]) {
+      const report = parseJson(
+        await runCrossrole(["audit", "--from", source, "-o", "json"]),
+      ) as unknown as AuditReport;
+      const html = (await runCrossrole(["audit", "--from", source, "-o", "html"])).stdout;
+      const nodes = attributeValues(html, "data-node");
+      for (const column of ["namespace", "grant", "role", "account"] as const) {
+        const total = report.totals[`${column}s`];
+        assert.equal(textOf(html, "data-total", `${column}s`), String(total), `${column}s box`);
+        assert.equal(nodes.filter((n) => n.startsWith(`${column}:`)).length, total, `${column} nodes`);
+      }
+      // And the lists the text and tables show are as long as the totals say.
+      assert.equal(report.roles.length, report.totals.roles);
+    }
+    const withUnused = parseJson(
+      await runCrossrole(["audit", "--from", dir, "-o", "json"]),
+    ) as unknown as AuditReport;
+    assert.deepEqual(
+      withUnused.roles.find((r) => r.account === "333333333333"),
+      { roleARN: "arn:aws:iam::333333333333:role/nobody", account: "333333333333", namespaces: [] },
     );
   });
 

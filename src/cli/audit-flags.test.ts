@@ -118,8 +118,13 @@ describe("audit: --role and --namespace", { concurrency: true }, () => {
       accounts: 1,
       grants: 1,
       reaches: 1,
-      findings: 0,
+      // sandbox's Bucket asking for central-it and denied: about this role.
+      findings: 1,
     });
+    assert.deepEqual(
+      report.findings.map((f) => f.code),
+      ["DeniedResource"],
+    );
     assert.deepEqual(
       report.roles.map((r) => r.roleARN),
       [centralIt],
@@ -133,7 +138,7 @@ describe("audit: --role and --namespace", { concurrency: true }, () => {
     assert.equal(run.code, 0, run.stderr);
     assert.match(
       run.stdout,
-      /\nFilter: --role arn:aws:iam::222222222222:role\/central-it \(the lists and totals below cover only this\)\nTotals: 1 namespace, 1 role in 1 account, 1 grant, 1 reach \(0 actual, 1 potential\), 0 findings\n/,
+      /\nFilter: --role arn:aws:iam::222222222222:role\/central-it \(the lists and totals below cover only this\)\nTotals: 1 namespace, 1 role in 1 account, 1 grant, 1 reach \(0 actual, 1 potential\), 1 finding\n/,
     );
   });
 
@@ -162,7 +167,8 @@ describe("audit: --role and --namespace", { concurrency: true }, () => {
     );
     assert.deepEqual(
       report.findings.map((f) => f.code),
-      ["IdentityAdmitsEveryNamespace"],
+      // The second: sandbox's own Bucket, denied the identity it names.
+      ["IdentityAdmitsEveryNamespace", "DeniedResource"],
     );
     const both = await json(["--from", aliceExample, "-n", "shop", "--role", shopTeam]);
     assert.deepEqual(

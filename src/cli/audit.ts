@@ -18,6 +18,7 @@ import {
 } from "./args.ts";
 import type { Command } from "./command.ts";
 import { parseArgsOrHelp } from "./command-args.ts";
+import { didYouMean } from "./did-you-mean.ts";
 import { badInput, type CliError, ExitCode, type ExitCodeValue } from "./errors.ts";
 import type { CliIO } from "./io.ts";
 import { outputFlag, outputFormat } from "./output-flag.ts";
@@ -106,7 +107,8 @@ function settingsForMode(values: FlagValues, env: CliIO["env"]): Settings {
   if (mode === undefined) return settingsFromFlags(values, env);
   if (!(modes as readonly string[]).includes(mode)) {
     throw badInput(
-      `${commandName}: --mode ${mode} is not a mode; use --mode CARM or --mode IAMRoleSelector.`,
+      `${commandName}: --mode ${mode} is not a mode; use --mode CARM or --mode IAMRoleSelector.` +
+        didYouMean(mode, modes, (m) => `--mode ${m}`),
     );
   }
   const selectorMode = mode === "IAMRoleSelector";

@@ -4,6 +4,7 @@
 import { crossroleVersion } from "../version.ts";
 import type { Command } from "./command.ts";
 import { commands } from "./commands.ts";
+import { didYouMean } from "./did-you-mean.ts";
 import { CliError, ExitCode, type ExitCodeValue } from "./errors.ts";
 import { type CliIO, processIO } from "./io.ts";
 
@@ -19,6 +20,9 @@ ${list.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join("\n")}
 Run \`crossrole <command> --help\` for a command's flags; \`crossrole --version\` prints the version.
 `;
 }
+
+/** What `crossrole` itself accepts before a command. */
+const topLevelFlags = ["--help", "-h", "--version"];
 
 export async function runCli(
   argv: readonly string[],
@@ -41,9 +45,11 @@ export async function runCli(
   }
   const command = list.find((c) => c.name === first);
   if (command === undefined) {
-    const what = first.startsWith("-") ? `unknown flag ${first}` : `unknown command "${first}"`;
+    const flag = first.startsWith("-");
+    const what = flag ? `unknown flag ${first}` : `unknown command "${first}"`;
+    const known = flag ? topLevelFlags : [...list.map((c) => c.name), "help", "version"];
     io.stderr(
-      `crossrole: ${what}. Commands: ${list.map((c) => c.name).join(", ")}; see \`crossrole --help\`.\n`,
+      `crossrole: ${what}.${didYouMean(first, known)} Commands: ${list.map((c) => c.name).join(", ")}; see \`crossrole --help\`.\n`,
     );
     return ExitCode.badInput;
   }

@@ -1,6 +1,8 @@
 // Offline `explain`: picks the resource and the configuration the resolver reads out of a set
 // of manifests, as if they had been applied to an otherwise empty cluster.
+import { resourceKinds } from "../api/kinds.ts";
 import type { ResourceObject } from "../resolver/types.ts";
+import { closestKnown } from "./did-you-mean.ts";
 import { badInput } from "./errors.ts";
 import {
   assumedNamespace,
@@ -51,9 +53,18 @@ export interface SortedConfiguration extends ConfigurationObjects {
 }
 
 /**
+ * Core kinds crossrole reads besides Namespaces and ConfigMaps: Secrets (static identities'
+ * keys, database passwords) and ServiceAccounts (AWSServiceAccountIdentity). Offline they
+ * decide nothing, but a manifest of them is expected, not a mistake.
+ */
+const otherCoreKinds: readonly string[] = ["Secret", "ServiceAccount"];
+
+/**
  * The configuration the resolver reads out of `manifests` (Namespaces, ConfigMaps,
- * IAMRoleSelectors, identities), in file order; every other manifest goes to `other`. Rejects
- * an object defined twice, and notes a CARM map outside the system namespace.
+ * IAMRoleSelectors, identities), in file order; every manifest of a resource kind crossrole
+ * knows goes to `other`. Rejects an object defined twice, notes a CARM map outside the system
+ * namespace, and notes every manifest of a kind crossrole neither serves nor reads (a misspelt
+ * `Buckets`, an ACK kind it does not serve): silently skipping it would hide the mistake.
  */
 export function sortManifests(
   manifests: readonly ManifestObject[],
@@ -81,11 +92,35 @@ export function sortManifests(
       objects.iamRoleSelectors.push(object);
     } else if (identityKinds.some((k) => k.group === group && k.kind === kind)) {
       objects.identities.push(object);
-    } else {
+    } else if (resourceKinds.some((k) => k.group === group && k.kind === kind)) {
       other(manifest, group, kind);
+    } else if (!(group === "" && otherCoreKinds.includes(String(kind)))) {
+      notes.push(unknownKindNote(origin, group, String(kind)));
     }
   }
   return objects;
+}
+
+/** Every kind a manifest may hold without a note, as `kind` + API group. */
+const knownKinds: readonly { readonly kind: string; readonly group: string }[] = [
+  ...resourceKinds,
+  ...identityKinds,
+  iamRoleSelectorKind,
+  ...["Namespace", "ConfigMap", ...otherCoreKinds].map((kind) => ({ kind, group: "" })),
+];
+
+function unknownKindNote(origin: string, group: string | undefined, kind: string): string {
+  const what = `${kind}${group === "" || group === undefined ? "" : ` (${group})`}`;
+  const sameGroup = resourceKinds.filter((k) => k.group === group).map((k) => k.kind);
+  // A kind of a group crossrole serves is most likely a typo of one of that group's kinds.
+  const near = closestKnown(kind, sameGroup.length > 0 ? sameGroup : knownKinds.map((k) => k.kind));
+  const hint =
+    near !== null
+      ? ` Did you mean ${near}?`
+      : group?.endsWith(".services.k8s.aws") === true
+        ? " It is an ACK kind crossrole does not serve: its own ACK controller must manage it."
+        : "";
+  return `${origin}: kind ${what} is neither a kind crossrole serves nor configuration it reads; it is skipped.${hint}`;
 }
 
 function pickResource(

@@ -7,13 +7,13 @@ import type { ComparedField, MigrationChange, MigrationResult, ModeDecision } fr
 export function selectorsYaml(result: MigrationResult): string {
   if (result.selectors.length === 0) return "";
   return result.selectors
-    .map(({ selector, grant, kinds }) => {
+    .map(({ selector, grant, kinds, namespaces, label }) => {
       const doc = new Document(selector);
-      const names = selector.spec.namespaceSelector?.names ?? [];
       const types = selector.spec.resourceTypeSelector === undefined ? "every kind" : kinds.join(", ");
+      const by = label === undefined ? "" : `, and any namespace labelled ${label.key}=${label.value}`;
       // On the contents, not the document: a document comment is followed by a blank line.
       if (doc.contents !== null) {
-        doc.contents.commentBefore = ` Replaces ${grant.origin} for namespace${names.length === 1 ? "" : "s"} ${names.join(", ")} (${types}).`;
+        doc.contents.commentBefore = ` Replaces ${grant.origin} for namespace${namespaces.length === 1 ? "" : "s"} ${namespaces.join(", ")}${by} (${types}).`;
       }
       return doc.toString({ lineWidth: 0 });
     })
@@ -29,6 +29,8 @@ export function jsonReport(result: MigrationResult): string {
       decided: result.decided,
       proofOver: result.proofOver,
       notes: result.notes,
+      selectBy: result.selectBy,
+      namespaceLabels: result.namespaceLabels,
     },
     null,
     2,
@@ -113,12 +115,23 @@ export function proofSummary(result: MigrationResult, opts: SummaryOptions): str
     lines.push(`    why: ${change.why}`);
     lines.push(`    fix: ${change.fix}`);
   }
+  const labels = result.namespaceLabels;
+  if (labels.length > 0) {
+    // One line per namespace, all its labels at once: what to run before applying.
+    lines.push("First label the namespaces the selectors select (the proof assumes these labels):");
+    const byNamespace = new Map<string, string[]>();
+    for (const l of labels)
+      byNamespace.set(l.namespace, [...(byNamespace.get(l.namespace) ?? []), `${l.key}=${l.value}`]);
+    for (const [namespace, pairs] of byNamespace)
+      lines.push(`  kubectl label namespace ${namespace} ${pairs.join(" ")}`);
+  }
   const notes = [...opts.inputNotes, ...result.notes];
   if (notes.length > 0) {
     lines.push("Notes:");
     for (const note of notes) lines.push(`  - ${note}`);
   }
   const next =
+    (labels.length > 0 ? "label the namespaces (above), " : "") +
     "apply the selectors (kubectl apply -f <the output>), then restart the controller with --feature-gates IAMRoleSelector=true --enable-carm=false";
   if (m === 0) lines.push(`Next: ${next}.`);
   else if (opts.allowChanges)

@@ -247,3 +247,102 @@ describe("crossrole migrate, offline", { concurrency: true }, () => {
     assert.match(help.stdout, /Exit status: 0 nothing would change/);
   });
 });
+
+describe("crossrole migrate --select-by: onboarding new namespaces after the switch", {
+  concurrency: true,
+}, () => {
+  test("names (default): the proof says a namespace annotated later gets no role, and offers labels", async () => {
+    const run = await runCrossrole(["migrate", "--from", aliceExample]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stderr,
+      /Onboarding changes: carm-account-111111111111 selects namespaces by name \(namespaceSelector\.names\), so a namespace created or annotated with services\.k8s\.aws\/owner-account-id after the switch gets no role from it .*--select-by labels/,
+    );
+    assert.doesNotMatch(run.stderr, /kubectl label/);
+  });
+
+  test("labels: selectors by namespace label, one kubectl label line per namespace, nothing changes", async () => {
+    const dir = await manifestDir({
+      "ns.yaml": namespaces,
+      "carm.yaml": carmMap(false),
+      "r.yaml": resources,
+    });
+    const run = await runCrossrole(["migrate", "--from", dir, ...gates, "--select-by", "labels"]);
+    assert.equal(run.code, 0, run.stderr);
+    const specs = documents(run.stdout).map((d) => [
+      (d["metadata"] as { name: string }).name,
+      (d["spec"] as { namespaceSelector: unknown }).namespaceSelector,
+    ]);
+    const team = (id: string) => ({ labelSelector: { matchLabels: { "crossrole.dev/team-id": id } } });
+    assert.deepEqual(specs, [
+      ["carm-team-payments", team("payments")],
+      ["carm-team-s3-shop", team("shop")],
+      ["carm-team-shop", team("shop")],
+    ]);
+    // Labelled first, then proven: the same 3 resources, none moves.
+    assert.match(
+      run.stderr,
+      /First label the namespaces .*:\n {2}kubectl label namespace payments crossrole\.dev\/team-id=payments\n {2}kubectl label namespace shop crossrole\.dev\/team-id=shop\n/,
+    );
+    assert.match(run.stderr, /^3 resources decided in both modes, none would change\.$/m);
+    assert.match(run.stderr, /Next: label the namespaces \(above\), apply the selectors/);
+    assert.match(run.stderr, /Onboarding: .*labelled crossrole\.dev\/team-id=<id>/);
+
+    const json = parseJson(
+      await runCrossrole(["migrate", "--from", dir, ...gates, "--select-by", "labels", "-o", "json"]),
+    );
+    assert.equal(json["selectBy"], "labels");
+    assert.deepEqual(json["namespaceLabels"], [
+      { namespace: "payments", key: "crossrole.dev/team-id", value: "payments" },
+      { namespace: "shop", key: "crossrole.dev/team-id", value: "shop" },
+    ]);
+  });
+
+  test("labels: a namespace that already has the label needs no line; one that should not be matched is a change", async () => {
+    const labelled = namespaces.replace(
+      "  name: payments\n",
+      "  name: payments\n  labels:\n    crossrole.dev/team-id: payments\n",
+    );
+    // A namespace CARM gives no role today, already carrying the label a selector will match.
+    const stray = `---
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: lab
+  labels:
+    crossrole.dev/team-id: shop
+`;
+    const dir = await manifestDir({
+      "ns.yaml": labelled + stray,
+      "carm.yaml": carmMap(false),
+      "r.yaml": resources,
+    });
+    const run = await runCrossrole(["migrate", "--from", dir, ...gates, "--select-by", "labels"]);
+    assert.doesNotMatch(run.stderr, /kubectl label namespace payments/);
+    assert.match(run.stderr, /kubectl label namespace shop crossrole\.dev\/team-id=shop/);
+    // No resources in lab: the proof covers it as namespace × kind and sees it gain shop's role.
+    assert.equal(run.code, 0, run.stderr);
+    const bare = await manifestDir({ "ns.yaml": labelled + stray, "carm.yaml": carmMap(false) });
+    const proof = await runCrossrole(["migrate", "--from", bare, ...gates, "--select-by", "labels"]);
+    assert.equal(proof.code, 3, proof.stderr);
+    assert.match(
+      proof.stderr,
+      /Queue lab\/\* \(any Queue in lab\): role \(the controller's own credentials\) → arn:aws:iam::111111111111:role\/shop;/,
+    );
+  });
+
+  test("an unknown --select-by is bad input with a did-you-mean", async () => {
+    const run = await runCrossrole(["migrate", "--from", aliceExample, "--select-by", "label"]);
+    assert.equal(run.code, 2);
+    assert.match(
+      run.stderr,
+      /--select-by label is not a choice; use --select-by names or --select-by labels\. Did you mean --select-by labels\?/,
+    );
+  });
+
+  test("--help explains the trade-off", async () => {
+    const run = await runCrossrole(["migrate", "--help"]);
+    assert.match(run.stdout, /--select-by <names\|labels>/);
+    assert.match(run.stdout, /whoever may label namespaces may now choose a role/);
+  });
+});

@@ -1,6 +1,7 @@
 // The -o flag of the commands that print a report in more than one format: one definition of
 // the flag and of the mistake "not an output format", whatever formats a command offers.
 import { type FlagSpec, type FlagValues, stringFlag } from "./args.ts";
+import { didYouMean } from "./did-you-mean.ts";
 import { badInput } from "./errors.ts";
 
 /** The formats a command offers (two or more), its default first. */
@@ -28,6 +29,7 @@ export function outputFormat<F extends string>(
   if (offered !== undefined) return offered;
   const choices = formats.map((format) => `-o ${format}`);
   throw badInput(
-    `${command}: -o ${output} is not an output format; use ${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}.`,
+    `${command}: -o ${output} is not an output format; use ${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}.` +
+      didYouMean(output, formats, (format) => `-o ${format}`),
   );
 }

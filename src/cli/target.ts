@@ -1,5 +1,6 @@
 // The `<kind>/<name>` argument of `explain` (kubectl's spelling; `<kind> <name>` works too).
 import { lookupKind, type ResourceKind, resourceKinds } from "../api/kinds.ts";
+import { didYouMean } from "./did-you-mean.ts";
 import { badInput } from "./errors.ts";
 
 export interface Target {
@@ -33,7 +34,10 @@ export function parseTarget(command: string, positionals: readonly string[]): Ta
   }
   const kind = lookupKind(kindText ?? "");
   if (kind === undefined) {
-    throw badInput(`${command}: unknown resource kind "${kindText}". Known kinds: ${knownKindsText()}.`);
+    const spellings = resourceKinds.flatMap((k) => [k.kind, k.plural, `${k.plural}.${k.group}`]);
+    throw badInput(
+      `${command}: unknown resource kind "${kindText}".${didYouMean(kindText ?? "", spellings)} Known kinds: ${knownKindsText()}.`,
+    );
   }
   if (name === undefined || !objectName.test(name) || name.length > 253) {
     throw badInput(

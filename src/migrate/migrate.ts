@@ -10,6 +10,7 @@ import type { ConfigObjects, ResourceObject } from "../resolver/types.ts";
 import { compareText } from "../toolkit/compare-text.ts";
 import { classify, syntheticResource } from "./classify.ts";
 import { notCarmMode, selectorModeSettings } from "./modes.ts";
+import { labelsToAdd, withNamespaceLabels } from "./namespace-labels.ts";
 import { collectNotes } from "./notes.ts";
 import { decide, differences, type Mode } from "./proof.ts";
 import { buildSelectors } from "./selectors.ts";
@@ -56,17 +57,22 @@ function order(kinds: readonly ResourceKind[]) {
 
 export function migrate(input: MigrationInput): MigrationResult {
   const { objects, settings, resources, kinds } = input;
+  const selectBy = input.selectBy ?? "names";
   const wrongMode = notCarmMode(settings);
   if (wrongMode !== null) throw new Error(wrongMode);
 
   const cells = classify(objects, settings, kinds);
-  const generated = buildSelectors(cells, kinds);
+  const generated = buildSelectors(cells, kinds, selectBy);
+  const namespaceLabels = labelsToAdd(generated, objects.namespaces ?? []);
   const generatedNames = new Set(generated.map((g) => g.selector.metadata.name));
   const existing = Array.isArray(objects.iamRoleSelectors) ? objects.iamRoleSelectors : [];
   // `kubectl apply` of the output replaces a selector of the same name, so it counts only once.
   const kept = existing.filter((raw) => !generatedNames.has(objectRefOf(raw, "IAMRoleSelector").name));
+  // After the switch: the generated selectors applied and, with `labels`, the labels put on.
+  const labelled = withNamespaceLabels(objects.namespaces ?? [], namespaceLabels);
   const withSelectors = (selectors: readonly unknown[]): ConfigObjects => ({
     ...objects,
+    namespaces: labelled,
     iamRoleSelectors: selectors,
   });
 
@@ -126,6 +132,9 @@ export function migrate(input: MigrationInput): MigrationResult {
       existing,
       carmSnapshot: carmMode.snapshot,
       changes,
+      selectBy,
     }),
+    selectBy,
+    namespaceLabels,
   };
 }

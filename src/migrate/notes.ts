@@ -6,7 +6,8 @@ import { namespaceAnnotations } from "../api/annotations.ts";
 import type { Snapshot } from "../resolver/snapshot-types.ts";
 import { canonicalJson } from "../toolkit/canonical-json.ts";
 import type { Cell } from "./classify.ts";
-import type { GeneratedSelector, MigrationChange } from "./types.ts";
+import { namespaceLabelKeys } from "./selectors.ts";
+import type { GeneratedSelector, MigrationChange, SelectBy } from "./types.ts";
 
 export interface NotesInput {
   readonly cells: readonly Cell[];
@@ -14,6 +15,7 @@ export interface NotesInput {
   readonly existing: readonly unknown[];
   readonly carmSnapshot: Snapshot;
   readonly changes: readonly MigrationChange[];
+  readonly selectBy: SelectBy;
 }
 
 function unusedEntries({ cells, carmSnapshot }: NotesInput): string[] {
@@ -63,8 +65,48 @@ function teamEndpoints({ cells, carmSnapshot, changes }: NotesInput): string[] {
   return [...notes].sort();
 }
 
+/**
+ * CARM onboards a namespace by annotation: annotate a new namespace with an owner account (or
+ * team) and its resources get that role. A selector that lists names does not: after the
+ * switch such a namespace matches nothing. Say so, per selector, and how to keep onboarding.
+ */
+function onboarding({ generated, selectBy }: NotesInput): string[] {
+  const notes: string[] = [];
+  const byLabel = generated.filter((g) => g.label !== undefined);
+  if (byLabel.length > 0) {
+    const keys = [...new Set(byLabel.map((g) => g.label!.key))].join(" or ");
+    notes.push(
+      `Onboarding: after the switch a new namespace gets a role by being labelled ${keys}=<id> (the selectors' labelSelector) instead of annotated; whoever may label namespaces may choose their role.`,
+    );
+  }
+  const byName = generated.filter((g) => g.label === undefined);
+  if (byName.length === 0) return notes;
+  const names = byName.map((g) => g.selector.metadata.name);
+  const shown =
+    names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
+  const annotations = [...new Set(byName.map((g) => g.grant.subject))]
+    .sort()
+    .map((subject) =>
+      subject === "account" ? namespaceAnnotations.ownerAccountId : namespaceAnnotations.teamId,
+    )
+    .join(" or ");
+  notes.push(
+    `Onboarding changes: ${shown} select${byName.length === 1 ? "s" : ""} namespaces by name (namespaceSelector.names), so a namespace created or annotated with ${annotations} after the switch gets no role from ${byName.length === 1 ? "it" : "them"} (the annotation is no longer read); add each new namespace to the selector's names${
+      selectBy === "names"
+        ? `, or re-run with --select-by labels to select namespaces by a label (${namespaceLabelKeys.account}, ${namespaceLabelKeys.team}) and onboard them by labelling.`
+        : " (their kinds differ between namespaces, or the CARM id is not a valid label value, so they cannot select by label)."
+    }`,
+  );
+  return notes;
+}
+
 export function collectNotes(input: NotesInput): string[] {
-  const notes = [...unusedEntries(input), ...replacedSelectors(input), ...teamEndpoints(input)];
+  const notes = [
+    ...onboarding(input),
+    ...unusedEntries(input),
+    ...replacedSelectors(input),
+    ...teamEndpoints(input),
+  ];
   if (input.generated.length > 0) {
     notes.push(
       "After the switch, AssumeRole session names follow the selectors (crossrole-<selector name>) instead of the CARM keys (crossrole-<key>); CloudTrail shows the new names.",

@@ -12,19 +12,27 @@ import {
   type IAMRoleSelector,
   iamRoleSelectorApiVersion,
   iamRoleSelectorSchema,
+  type NamespaceSelector,
   type ResourceTypeSelectorEntry,
 } from "../api/iam-role-selector.ts";
 import { apiVersionOf, type ResourceKind } from "../api/kinds.ts";
 import { describeIssues } from "../api/rules.ts";
+import { labelValueErrors } from "../selector/label-syntax.ts";
 import { compareText } from "../toolkit/compare-text.ts";
 import type { Cell } from "./classify.ts";
 import { numbered, selectorName } from "./naming.ts";
-import type { CarmGrant, GeneratedSelector } from "./types.ts";
+import type { CarmGrant, GeneratedSelector, SelectBy } from "./types.ts";
 
 /** Label on every generated selector: `kubectl delete iamroleselectors -l` undoes the migration. */
 export const migratedLabel = "crossrole.dev/migrated-from";
 /** Annotation naming the CARM map entry a selector replaces. */
 export const carmEntryAnnotation = "crossrole.dev/carm-entry";
+
+/** The namespace label a `labels` selector matches, per CARM subject: the annotation's twin. */
+export const namespaceLabelKeys = {
+  account: "crossrole.dev/owner-account-id",
+  team: "crossrole.dev/team-id",
+} as const;
 
 /** The IAMRoleSelector schema's limit on `namespaceSelector.names`. */
 const maxNamesPerSelector = 1000;
@@ -81,7 +89,7 @@ function chunks<T>(list: readonly T[], size: number): T[][] {
 function selectorObject(
   name: string,
   grant: CarmGrant,
-  namespaces: readonly string[],
+  namespaces: NamespaceSelector,
   types: ResourceTypeSelectorEntry[] | null,
 ): IAMRoleSelector {
   const selector: IAMRoleSelector = {
@@ -94,7 +102,7 @@ function selectorObject(
     },
     spec: {
       arn: grant.roleARN,
-      namespaceSelector: { names: [...namespaces] },
+      namespaceSelector: namespaces,
       ...(types === null ? {} : { resourceTypeSelector: types }),
       ...(grant.externalID === null ? {} : { externalID: grant.externalID }),
     },
@@ -109,8 +117,23 @@ function selectorObject(
   return selector;
 }
 
-/** The selectors replacing the CARM grants `cells` use, sorted by name. */
-export function buildSelectors(cells: readonly Cell[], kinds: readonly ResourceKind[]): GeneratedSelector[] {
+/** The label a grant's `labels` selector matches: the CARM id, when it is a valid label value. */
+function labelFor(grant: CarmGrant): { key: string; value: string } | null {
+  const value = grant.service === null ? grant.id : grant.id.slice(grant.service.length + 1);
+  return labelValueErrors(value).length === 0 ? { key: namespaceLabelKeys[grant.subject], value } : null;
+}
+
+/**
+ * The selectors replacing the CARM grants `cells` use, sorted by name. With `labels`, a grant
+ * whose namespaces all use it for the same kinds gets one selector by label; otherwise (kinds
+ * differ between its namespaces, or its id is no label value) it keeps listing names, which is
+ * exact whatever the labels.
+ */
+export function buildSelectors(
+  cells: readonly Cell[],
+  kinds: readonly ResourceKind[],
+  selectBy: SelectBy = "names",
+): GeneratedSelector[] {
   const out: GeneratedSelector[] = [];
   for (const { grant, kindsByNamespace } of groupCells(cells)) {
     // Namespaces of one grant normally share one kind set; split by set in case they do not.
@@ -126,14 +149,28 @@ export function buildSelectors(cells: readonly Cell[], kinds: readonly ResourceK
       bySet.set(signature, entry);
     }
     const base = selectorName(grant);
+    const label = selectBy === "labels" && bySet.size === 1 ? labelFor(grant) : null;
     let index = 0;
     for (const { kinds: wanted, namespaces } of bySet.values()) {
       const types = typeSelectorFor(wanted, kinds);
+      const matched = kinds.filter((k) => wanted.has(k.kind)).map((k) => k.kind);
+      if (label !== null) {
+        const byLabel = { labelSelector: { matchLabels: { [label.key]: label.value } } };
+        out.push({
+          selector: selectorObject(base, grant, byLabel, types),
+          grant,
+          kinds: matched,
+          namespaces,
+          label,
+        });
+        continue;
+      }
       for (const part of chunks(namespaces, maxNamesPerSelector)) {
         out.push({
-          selector: selectorObject(numbered(base, index++), grant, part, types),
+          selector: selectorObject(numbered(base, index++), grant, { names: part }, types),
           grant,
-          kinds: kinds.filter((k) => wanted.has(k.kind)).map((k) => k.kind),
+          kinds: matched,
+          namespaces: part,
         });
       }
     }

@@ -16,6 +16,22 @@ export interface MigrationInput {
   readonly resources: readonly ResourceObject[];
   /** The kinds the controller serves (src/api/kinds.ts ∩ src/services/served.ts). */
   readonly kinds: readonly ResourceKind[];
+  /**
+   * How selectors pick their namespaces (default `names`): `names` lists today's namespaces
+   * (closed: a namespace added later needs the selector edited); `labels` selects by a label
+   * this migration asks to put on them (open: labelling a namespace onboards it, as the CARM
+   * annotation did). See SelectBy.
+   */
+  readonly selectBy?: SelectBy;
+}
+
+export type SelectBy = "names" | "labels";
+
+/** A label a namespace must carry for a `labels` selector to match it. */
+export interface NamespaceLabel {
+  readonly namespace: string;
+  readonly key: string;
+  readonly value: string;
 }
 
 /** The CARM map entry a generated selector replaces. */
@@ -38,6 +54,10 @@ export interface GeneratedSelector {
   readonly grant: CarmGrant;
   /** Kinds it matches in its namespaces (all served kinds when it has no resourceTypeSelector). */
   readonly kinds: readonly string[];
+  /** The namespaces it takes over from CARM today (its names, or those to label). */
+  readonly namespaces: readonly string[];
+  /** With `labels`: the label it selects namespaces by; absent when it lists names. */
+  readonly label?: { readonly key: string; readonly value: string };
 }
 
 /** What one mode decided for one subject, reduced to what the proof compares. */
@@ -97,4 +117,7 @@ export interface MigrationResult {
   readonly changes: readonly MigrationChange[];
   /** Things worth knowing that change no decision (unused keys, replaced selectors, ...). */
   readonly notes: readonly string[];
+  readonly selectBy: SelectBy;
+  /** With `labels`: each label to put on a namespace first (the proof assumes they are on). */
+  readonly namespaceLabels: readonly NamespaceLabel[];
 }

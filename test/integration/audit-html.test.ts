@@ -95,6 +95,24 @@ describe("audit -o html in chromium", () => {
       "solid namespace → grant lines",
     );
     assert.equal(attributeValues(dom, "data-more-node").length, 0, "nothing aggregated");
+    // The summary boxes and the map count the same objects.
+    const nodes = attributeValues(dom, "data-node");
+    for (const column of ["namespace", "grant", "role", "account"] as const) {
+      assert.equal(
+        nodes.filter((n) => n.startsWith(`${column}:`)).length,
+        report.totals[`${column}s`],
+        `${column} nodes = the ${column}s box`,
+      );
+    }
+    // Every resource using a role is in its row, those naming an identity (the database) too.
+    for (const reach of report.reaches) {
+      for (const resource of reach.resources ?? []) {
+        const row = new RegExp(`<tr data-role="${reach.roleARN ?? "controller"}">.*?</tr>`, "s").exec(
+          dom,
+        )?.[0];
+        assert.ok(row?.includes(resource), `${resource} in the row of ${reach.roleARN}`);
+      }
+    }
 
     // The whole page, as a person sees it.
     const height = Math.min(maxScreenshotHeight, await pageHeight(page, { width }));

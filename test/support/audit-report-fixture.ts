@@ -214,18 +214,36 @@ const crossAccountFinding: AuditFinding = {
   namespaces: ["shop"],
 };
 
+const deniedFinding: AuditFinding = {
+  code: "DeniedResource",
+  severity: "medium",
+  object: { kind: "Bucket", name: "sandbox-billing-exports", namespace: "sandbox" },
+  message:
+    "Bucket sandbox/sandbox-billing-exports exists but is denied (IdentityNotPermitted), so nothing is done in AWS: AWSRoleIdentity central-it does not allow namespace sandbox",
+  fix: "if namespace sandbox should act as AWSRoleIdentity central-it, an administrator adds it to that identity's spec.allowedNamespaces; otherwise remove spec.identityRef from the resource, or delete it",
+  roleARN: centralIt,
+  namespaces: ["sandbox"],
+};
+
 export function aliceAuditReport(): AuditReport {
   const shopMap = accountMapGrant("111111111111", shopTeam, 1);
   const viaDefault = controllerDefault(1);
   const viaIdentity = controllerIdentity(2);
   const shop = [
-    reach(
-      "shop",
-      shopMap,
-      true,
-      "namespace annotation services.k8s.aws/owner-account-id: 111111111111, mapped by ConfigMap ack-system/ack-role-account-map",
-    ),
-    reach("shop", centralItGrant, false, "spec.identityRef to AWSRoleIdentity central-it"),
+    {
+      ...reach(
+        "shop",
+        shopMap,
+        true,
+        "namespace annotation services.k8s.aws/owner-account-id: 111111111111, mapped by ConfigMap ack-system/ack-role-account-map",
+      ),
+      resources: ["Bucket shop/shop-assets", "Queue shop/shop-orders"],
+    },
+    // In use although only potential: these resources name the identity in spec.identityRef.
+    {
+      ...reach("shop", centralItGrant, false, "spec.identityRef to AWSRoleIdentity central-it"),
+      resources: ["Bucket shop/shop-billing-exports", "DBInstance shop/shop-db"],
+    },
     reach("shop", viaIdentity, false, "spec.identityRef to AWSControllerIdentity default"),
   ];
   const sandbox = [
@@ -249,7 +267,7 @@ export function aliceAuditReport(): AuditReport {
         shop,
       ),
     ],
-    [everyNamespaceFinding(["sandbox", "shop"]), crossAccountFinding],
+    [everyNamespaceFinding(["sandbox", "shop"]), deniedFinding, crossAccountFinding],
   );
 }
 
