@@ -90,7 +90,8 @@ function because(report: ExplainReport, context: ExplainContext): string {
       const name =
         selector === null
           ? "an IAMRoleSelector"
-          : `IAMRoleSelector ${selector.name} (resourceVersion ${selector.resourceVersion})`;
+          : // Offline (manifests) a selector has no resourceVersion: say nothing rather than "()".
+            `IAMRoleSelector ${selector.name}${selector.resourceVersion ? ` (resourceVersion ${selector.resourceVersion})` : ""}`;
       return picked !== undefined && picked === selector?.name
         ? `${name} matches it and its services.k8s.aws/iam-role-selector annotation picks that selector`
         : `${name} matches it`;

@@ -3,7 +3,7 @@
 // which account's AWS holds what (asked in the emulator with that account's credentials).
 import { lookupKind, type ResourceKind } from "../../src/api/kinds.ts";
 import { type ControllerProcess, startControllerProcess } from "../../src/local-stack/controller-process.ts";
-import { fillSubnetPlaceholders } from "../../src/local-stack/example-subnets.ts";
+import { fillExamplePlaceholders } from "../../src/local-stack/example-placeholders.ts";
 import { installCrds } from "../../src/local-stack/install-crds.ts";
 import { applyObjects, readManifests } from "../../src/local-stack/manifests.ts";
 import { type Stack, type StackOptions, startStack } from "../../src/local-stack/stack.ts";
@@ -57,11 +57,11 @@ export async function startE2E(opts: StackOptions = {}): Promise<E2E> {
     stack,
     kube,
     async apply(objects) {
-      // Examples name subnets by placeholder (src/local-stack/example-subnets.ts).
+      // Examples name subnets by placeholder (src/local-stack/example-placeholders.ts).
       const read = typeof objects === "string" ? await readManifests(objects) : [...objects];
       await applyObjects(
         kube,
-        stack.awsEndpoint ? await fillSubnetPlaceholders(read, stack.awsEndpoint) : read,
+        stack.awsEndpoint ? await fillExamplePlaceholders(read, stack.awsEndpoint) : read,
       );
     },
     async startController(extraArgs = [], o = {}) {

@@ -9,7 +9,7 @@ export interface KindMaker {
   /**
    * ACK's spec with `awsName` as the AWS name. `account`: the account the object lands in, for a
    * kind whose spec names something there (a subnet group's subnets, as the placeholders that
-   * src/local-stack/example-subnets.ts fills when the object is applied).
+   * src/local-stack/example-placeholders.ts fills when the object is applied).
    */
   spec(awsName: string, account: string | undefined): Record<string, unknown>;
   /** Objects each namespace needs before resources of this kind. */

@@ -1,9 +1,12 @@
-// Subnet placeholders in examples, filled with the emulator's subnets. An example that places a
-// database in a VPC must name real subnet IDs, but moto makes each account's default-VPC subnets
-// with random IDs. So an example writes `subnet-<account>-<letter>` ("the account's first,
-// second, ... subnet") and the local stack (the main job, the e2e tests) replaces it with that
-// account's default subnets in the object's region before applying. In a real account the
-// reader writes their own subnet IDs instead.
+// Placeholders in examples for what only exists in a real account, filled from the emulator by
+// the local stack (the main job, the e2e tests) before applying. In a real account the reader
+// writes their own values instead.
+// - Subnets: an example that places a database in a VPC must name real subnet IDs, but moto makes
+//   each account's default-VPC subnets with random IDs. An example writes
+//   `subnet-<account>-<letter>` ("the account's first, second, ... subnet"), replaced with that
+//   account's default subnets in the object's region.
+// - Access keys: a static identity's Secret holds `local-stack-keys-for-<account>` as its
+//   AccessKeyID and SecretAccessKey, replaced with keys the emulator issues for that account.
 import type { KubeObject } from "../runtime/kube-object.ts";
 import { credentialsFor } from "./accounts.ts";
 import { region as stackRegion } from "./controller-process.ts";
@@ -17,11 +20,35 @@ export const isSubnetPlaceholder = (value: unknown): boolean =>
   typeof value === "string" && placeholder.test(value);
 
 /**
- * `objects` with every placeholder in a `spec.subnetIDs` list replaced by the emulator's subnet
+ * `objects` with every placeholder (see the file comment) replaced. Subnets: a placeholder in a
+ * `spec.subnetIDs` list becomes the emulator's subnet
  * (the region is the object's `spec.region`, else its namespace's default-region annotation in
  * `objects`, else the stack's). Objects without placeholders are returned as they are.
  */
-export async function fillSubnetPlaceholders(objects: KubeObject[], endpoint: string): Promise<KubeObject[]> {
+export async function fillExamplePlaceholders(objects: KubeObject[], endpoint: string): Promise<KubeObject[]> {
+  return Promise.all((await fillSubnets(objects, endpoint)).map((o) => fillKeys(o, endpoint)));
+}
+
+const keysPlaceholder = /^local-stack-keys-for-(\d{12})$/;
+
+/** A Secret whose AccessKeyID is a keys placeholder, with the emulator's keys for that account. */
+async function fillKeys(o: KubeObject, endpoint: string): Promise<KubeObject> {
+  const data = (o as { stringData?: Record<string, string> }).stringData;
+  const account = o.kind === "Secret" ? keysPlaceholder.exec(data?.["AccessKeyID"] ?? "")?.[1] : undefined;
+  if (account === undefined) return o;
+  const c = await credentialsFor(endpoint, account);
+  return {
+    ...o,
+    stringData: {
+      ...data,
+      AccessKeyID: c.accessKeyId,
+      SecretAccessKey: c.secretAccessKey,
+      ...("sessionToken" in c && c.sessionToken ? { SessionToken: c.sessionToken } : {}),
+    },
+  } as KubeObject;
+}
+
+async function fillSubnets(objects: KubeObject[], endpoint: string): Promise<KubeObject[]> {
   const namespaceRegion = new Map(
     objects
       .filter((o) => o.kind === "Namespace" && o.metadata.annotations?.[regionAnnotation])

@@ -1,0 +1,166 @@
+// Every example beside Alice's (examples/<name>/) applied as it is — placeholders filled by the
+// local stack (src/local-stack/example-placeholders.ts) — to its own local stack, with the
+// controller flags its README names; each resource lands where the README's table says, checked
+// in the emulator with every candidate account's own credentials, and a resource the README says
+// is denied is created nowhere. (examples/alice has its own test, alice.test.ts.)
+import assert from "node:assert/strict";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
+import { repoRoot } from "../../src/local-stack/versions.ts";
+import {
+  condition,
+  controllerAccount,
+  type E2E,
+  region,
+  startE2E,
+  waitForResourceCondition,
+} from "./fixture.ts";
+
+interface Placed {
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  /** The AWS name (spec.name, spec.tableName, ...). */
+  readonly awsName: string;
+  /** Where it lands; null: denied with `deniedReason`, created nowhere. */
+  readonly account: string | null;
+  readonly deniedReason?: string;
+}
+
+interface Example {
+  readonly dir: string;
+  readonly flags: readonly string[];
+  readonly resources: readonly Placed[];
+}
+
+const examples: readonly Example[] = [
+  {
+    dir: "selector-mode",
+    flags: ["--feature-gates=IAMRoleSelector=true", "--enable-carm=false"],
+    resources: [
+      {
+        kind: "Bucket",
+        namespace: "payments",
+        name: "ledger-archive",
+        awsName: "payments-ledger-archive",
+        account: "333333333333",
+      },
+      {
+        kind: "Table",
+        namespace: "analytics",
+        name: "events",
+        awsName: "analytics-events",
+        account: "444444444444",
+      },
+      {
+        kind: "Bucket",
+        namespace: "analytics",
+        name: "scratch",
+        awsName: "analytics-scratch",
+        account: null,
+        deniedReason: "IdentityNotPermitted",
+      },
+    ],
+  },
+  {
+    dir: "team-maps",
+    flags: ["--feature-gates=TeamLevelCARM=true,ServiceLevelCARM=true"],
+    resources: [
+      {
+        kind: "Bucket",
+        namespace: "web",
+        name: "site-assets",
+        awsName: "web-site-assets",
+        account: "111111111111",
+      },
+      { kind: "Queue", namespace: "data", name: "ingest", awsName: "data-ingest", account: "222222222222" },
+      {
+        kind: "Bucket",
+        namespace: "data",
+        name: "raw-archive",
+        awsName: "data-raw-archive",
+        account: "555555555555",
+      },
+    ],
+  },
+  {
+    dir: "serviceaccount-identity",
+    flags: [],
+    resources: [
+      { kind: "Bucket", namespace: "ml", name: "models", awsName: "ml-models", account: "777777777777" },
+    ],
+  },
+  {
+    dir: "static-identity",
+    flags: [],
+    resources: [
+      {
+        kind: "Bucket",
+        namespace: "legacy",
+        name: "reports",
+        awsName: "legacy-reports",
+        account: "888888888888",
+      },
+    ],
+  },
+];
+
+test("every example directory has a test here (or is Alice's)", async () => {
+  const dirs = (await readdir(join(repoRoot, "examples"), { withFileTypes: true }))
+    .filter((d) => d.isDirectory() && d.name !== "alice")
+    .map((d) => d.name)
+    .sort();
+  assert.deepEqual(dirs, examples.map((e) => e.dir).sort());
+});
+
+for (const example of examples) {
+  describe(`examples/${example.dir}`, () => {
+    let e2e: E2E;
+    const candidates = [
+      controllerAccount,
+      ...new Set(example.resources.flatMap((r) => (r.account ? [r.account] : []))),
+      "111111111111",
+    ].filter((a, i, all) => all.indexOf(a) === i);
+    before(async () => {
+      e2e = await startE2E();
+      await e2e.apply(join(repoRoot, "examples", example.dir));
+      await e2e.startController([...example.flags]);
+    });
+    after(() => e2e?.stop());
+
+    for (const r of example.resources) {
+      test(`${r.kind} ${r.namespace}/${r.name} ${r.account ? `lands in ${r.account}` : `is denied (${r.deniedReason})`}`, async () => {
+        if (r.account !== null) {
+          const obj = await waitForResourceCondition(
+            e2e.kube,
+            r.kind,
+            r.namespace,
+            r.name,
+            "ACK.ResourceSynced",
+            "True",
+            undefined,
+            30_000,
+          );
+          assert.equal(obj.status?.ackResourceMetadata?.ownerAccountID, r.account);
+        } else {
+          const obj = await waitForResourceCondition(
+            e2e.kube,
+            r.kind,
+            r.namespace,
+            r.name,
+            "ACK.Recoverable",
+            "True",
+            r.deniedReason,
+          );
+          assert.equal(condition(obj, "ACK.ResourceSynced")?.status, "False");
+        }
+        assert.deepEqual(
+          await accountsHoldingResource(e2e.stack.awsEndpoint ?? "", r.kind, r.awsName, region, candidates),
+          r.account ? [r.account] : [],
+        );
+      });
+    }
+  });
+}
