@@ -14,7 +14,7 @@
 import { lookupKind } from "../src/api/kinds.ts";
 import { accountsHolding } from "../src/local-stack/accounts.ts";
 import { startControllerProcess } from "../src/local-stack/controller-process.ts";
-import { fillSubnetPlaceholders } from "../src/local-stack/example-subnets.ts";
+import { fillExamplePlaceholders } from "../src/local-stack/example-placeholders.ts";
 import { installCrds } from "../src/local-stack/install-crds.ts";
 import { applyObjects } from "../src/local-stack/manifests.ts";
 import { startStack, waitFor } from "../src/local-stack/stack.ts";
@@ -246,7 +246,7 @@ async function run(scenario: Scenario) {
     const perNamespace = total / namespaces.length;
     // Kinds take turns within each namespace, so each kind gets about total / kinds.length resources.
     // A DB subnet group's subnets are its account's (placeholders filled from the emulator).
-    const items = await fillSubnetPlaceholders(
+    const items = await fillExamplePlaceholders(
       namespaces.flatMap((n) =>
         Array.from({ length: perNamespace }, (_, k) => {
           const kind = kinds[k % kinds.length] ?? "Bucket";

@@ -18,7 +18,7 @@ import {
   region,
   startControllerProcess,
 } from "../src/local-stack/controller-process.ts";
-import { fillSubnetPlaceholders } from "../src/local-stack/example-subnets.ts";
+import { fillExamplePlaceholders } from "../src/local-stack/example-placeholders.ts";
 import { installCrds } from "../src/local-stack/install-crds.ts";
 import { applyObjects, readManifests } from "../src/local-stack/manifests.ts";
 import { startStack, waitFor } from "../src/local-stack/stack.ts";
@@ -101,7 +101,7 @@ try {
   const crds = await installCrds(kube);
   say(`installed ${crds.length} CRDs (${seconds()} s)`);
   // The example names central IT's subnets by placeholder: the emulator's are random.
-  const objects = await fillSubnetPlaceholders(await readManifests(values.example), endpoint);
+  const objects = await fillExamplePlaceholders(await readManifests(values.example), endpoint);
   await applyObjects(kube, objects);
   say(`applied ${objects.length} objects from ${values.example}`);
 
