@@ -25,7 +25,10 @@ export const isSubnetPlaceholder = (value: unknown): boolean =>
  * (the region is the object's `spec.region`, else its namespace's default-region annotation in
  * `objects`, else the stack's). Objects without placeholders are returned as they are.
  */
-export async function fillExamplePlaceholders(objects: KubeObject[], endpoint: string): Promise<KubeObject[]> {
+export async function fillExamplePlaceholders(
+  objects: KubeObject[],
+  endpoint: string,
+): Promise<KubeObject[]> {
   return Promise.all((await fillSubnets(objects, endpoint)).map((o) => fillKeys(o, endpoint)));
 }
 
