@@ -99,7 +99,7 @@ test("each write is one audit line naming the resource, account, role, region an
       region: "eu-west-1",
       result: "error",
       statusCode: "403",
-      err: "QueueDoesNotExist: The specified queue does not exist.",
+      errorCode: "QueueDoesNotExist",
     },
   ]);
 });

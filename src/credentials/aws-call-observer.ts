@@ -89,7 +89,9 @@ export function auditFields(
       ? {}
       : {
           statusCode: statusCodeOf(err),
-          err: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+          // AWS's code only, never its message: a message can echo what the call carried (RDS
+          // quotes a refused password). The reconcile reports the failure, redacted, on its own.
+          errorCode: err instanceof Error ? err.name : "unknown",
         }),
   };
 }

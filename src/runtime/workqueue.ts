@@ -5,8 +5,11 @@
 //   - delayed adds (addAfter) merge to the EARLIEST requested time;
 //   - rate-limited adds (addRateLimited) wait as long as the rate limiter says (per-item
 //     exponential backoff combined with a global token bucket by default), until forget().
-// Keys are strings ("namespace/name"). Time comes from an injectable Clock.
+// Keys are strings ("namespace/name"). Unlike client-go, ready keys are handed out round-robin
+// across namespaces (fair-queue.ts): one tenant's burst does not starve another's resource.
+// Time comes from an injectable Clock.
 import { type Clock, systemClock, type TimerHandle } from "../toolkit/clock.ts";
+import { FairQueue } from "./fair-queue.ts";
 import { MinHeap } from "./min-heap.ts";
 import { defaultControllerRateLimiter, type RateLimiter } from "./rate-limiter.ts";
 
@@ -40,9 +43,8 @@ export class WorkQueue {
   readonly #limiter: RateLimiter;
   readonly #metrics: WorkQueueMetrics | undefined;
 
-  /** FIFO of keys ready for a worker; `#head` avoids O(n) shifts. */
-  #queue: string[] = [];
-  #head = 0;
+  /** Keys ready for a worker: FIFO per namespace, namespaces in turn (fair-queue.ts). */
+  readonly #queue = new FairQueue();
   /** Keys that need processing: queued, or re-added while being processed. */
   readonly #dirty = new Set<string>();
   readonly #processing = new Set<string>();
@@ -131,7 +133,7 @@ export class WorkQueue {
 
   /** Keys ready for a worker now. */
   len(): number {
-    return this.#queue.length - this.#head;
+    return this.#queue.size;
   }
 
   /** True if `key` will be handed to a worker later: queued, re-added while processing, or delayed. */
@@ -176,8 +178,7 @@ export class WorkQueue {
     this.#timer = undefined;
     this.#timerAt = Number.POSITIVE_INFINITY;
     this.#waiting.clear();
-    this.#queue = [];
-    this.#head = 0;
+    this.#queue.clear();
     this.#metrics?.depth(0);
     for (const g of this.#getters.splice(0)) g(undefined);
   }
@@ -206,12 +207,8 @@ export class WorkQueue {
   }
 
   #take(): string | undefined {
-    if (this.#head >= this.#queue.length) return undefined;
-    const key = this.#queue[this.#head++]!;
-    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
-      this.#queue = this.#queue.slice(this.#head);
-      this.#head = 0;
-    }
+    const key = this.#queue.shift();
+    if (key === undefined) return undefined;
     this.#processing.add(key);
     this.#dirty.delete(key);
     const now = this.#clock.now();
