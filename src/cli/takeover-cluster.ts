@@ -55,26 +55,28 @@ export async function crdsNotCrossroles(
   kube: KubeClient,
   kinds: readonly ResourceKind[],
 ): Promise<PreflightProblem[]> {
-  const out: PreflightProblem[] = [];
-  for (const k of kinds) {
-    const name = `${k.plural}.${k.group}`;
-    try {
-      const crd = await kube.request<{ spec?: { names?: { categories?: string[] } } }>({
-        method: "GET",
-        path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`,
-      });
-      if (!(crd.spec?.names?.categories ?? []).includes("crossrole")) {
-        out.push({
+  // One GET per kind, together: none depends on another.
+  const problems = await Promise.all(
+    kinds.map(async (k): Promise<PreflightProblem | undefined> => {
+      const name = `${k.plural}.${k.group}`;
+      try {
+        const crd = await kube.request<{ spec?: { names?: { categories?: string[] } } }>({
+          method: "GET",
+          path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`,
+        });
+        if ((crd.spec?.names?.categories ?? []).includes("crossrole")) return undefined;
+        return {
           what: `CRD ${name} is not crossrole's (ACK's is still installed)`,
           fix: `kubectl apply --server-side --force-conflicts -f config/crd/${k.group}_${k.plural}.yaml (or helm upgrade with crossrole's chart)`,
-        });
+        };
+      } catch (err) {
+        // No CRD: no objects of the kind either; nothing to take over for it.
+        if (isNotFound(err)) return undefined;
+        throw err;
       }
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      // No CRD: no objects of the kind either; nothing to take over for it.
-    }
-  }
-  return out;
+    }),
+  );
+  return problems.filter((p) => p !== undefined);
 }
 
 /** Adds `approvals` (`<Kind>.<namespace>.<name>` → UID) to the takeover ConfigMap, creating it if needed. */

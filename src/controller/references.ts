@@ -161,6 +161,19 @@ export function setReferences(
   return out;
 }
 
+/** The reference `spec` (of an object in `ownNamespace`) sets to `target`, if any. */
+export function referenceTo(
+  spec: unknown,
+  refs: readonly { readonly path: readonly string[]; readonly plain: string; readonly kind: string }[],
+  ownNamespace: string,
+  target: { readonly kind: string; readonly namespace: string; readonly name: string },
+): SetReference | undefined {
+  if (typeof spec !== "object" || spec === null) return undefined;
+  return setReferences(spec as Record<string, unknown>, refs, ownNamespace).find(
+    (r) => r.kind === target.kind && r.namespace === target.namespace && r.name === target.name,
+  );
+}
+
 /** One object whose spec references another: `DBInstance shop/shop-db (spec.dbSubnetGroupRef)`. */
 export interface ReferrerOf {
   readonly kind: string;

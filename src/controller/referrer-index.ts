@@ -11,7 +11,7 @@ import type { Controller } from "../runtime/controller.ts";
 import { type KubeObject, keyOf } from "../runtime/kube-object.ts";
 import { isServedReference, type ReferenceField } from "../services/references.ts";
 import type { ManagedObject } from "./reconcile/object-store.ts";
-import { type ReferrerOf, setReferences } from "./references.ts";
+import { type ReferrerOf, referenceTo, setReferences } from "./references.ts";
 
 interface KindInformer {
   list(namespace?: string): readonly ManagedObject[];
@@ -81,10 +81,7 @@ export class ReferrerIndex {
       if (refs.length === 0) continue;
       const candidates = this.#allowCrossNamespace ? informer.list() : informer.list(namespace);
       for (const obj of candidates) {
-        const spec = obj.spec;
-        if (typeof spec !== "object" || spec === null) continue;
-        const set = setReferences(spec as Record<string, unknown>, refs, obj.metadata.namespace ?? "");
-        const hit = set.find((r) => r.namespace === namespace && r.name === name);
+        const hit = referenceTo(obj.spec, refs, obj.metadata.namespace ?? "", { kind, namespace, name });
         if (hit)
           out.push({
             kind: referrerKind,

@@ -15,7 +15,7 @@ import { keyOf } from "../runtime/kube-object.ts";
 import type { Manager } from "../runtime/manager.ts";
 import { isServedReference, type ReferenceField, servedKindOf } from "../services/references.ts";
 import type { ManagedObject } from "./reconcile/object-store.ts";
-import { referenceWaitReasons, setReferences } from "./references.ts";
+import { referenceTo, referenceWaitReasons } from "./references.ts";
 import { resourceTypeOf } from "./resource-type.ts";
 
 /** Whether `obj` waits on a reference now (as its own conditions say: only a hint to wake it). */
@@ -44,18 +44,10 @@ export function referrersOf(
   referrers: readonly ManagedObject[],
   wake: (obj: ManagedObject) => boolean,
 ): string[] {
-  const namespace = target.metadata.namespace ?? "";
-  const out: string[] = [];
-  for (const obj of referrers) {
-    const spec = obj.spec;
-    if (typeof spec !== "object" || spec === null) continue;
-    const set = setReferences(spec as Record<string, unknown>, references, obj.metadata.namespace ?? "");
-    const names = set.some(
-      (r) => r.kind === kind && r.namespace === namespace && r.name === target.metadata.name,
-    );
-    if (names && wake(obj)) out.push(keyOf(obj));
-  }
-  return out;
+  const named = { kind, namespace: target.metadata.namespace ?? "", name: target.metadata.name };
+  return referrers
+    .filter((obj) => referenceTo(obj.spec, references, obj.metadata.namespace ?? "", named) && wake(obj))
+    .map(keyOf);
 }
 
 /** Watches each served kind `references` name and re-queues `controller`'s referrers. */

@@ -33,9 +33,12 @@ export async function finalize<Spec extends object, Observed, Client>(
     return failed(plan.state, plan.requeue ? env.waitRequeueMs : "none");
   }
   // A referenced object (a subnet group) outlives its referrers in AWS (references.ts).
-  const referrers = env.references?.referrersOf?.(env.kindName, a.ref.namespace, a.ref.name);
-  const inUse = env.references?.referrersOf
-    ? deletionInUse(referrers, `${env.kindName} ${a.ref.namespace}/${a.ref.name}`)
+  const referrersOf = env.references?.referrersOf;
+  const inUse = referrersOf
+    ? deletionInUse(
+        referrersOf(env.kindName, a.ref.namespace, a.ref.name),
+        `${env.kindName} ${a.ref.namespace}/${a.ref.name}`,
+      )
     : null;
   if (inUse) return failed(inUse, env.waitRequeueMs);
   const given = specOf(env, a, policies);

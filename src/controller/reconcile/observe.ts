@@ -35,7 +35,8 @@ export async function observe<Spec extends object, Observed, Client>(
       ? await m.readCreated(conn.client, spec, target.region, conn.call)
       : await m.read(conn.client, spec, conn.call);
   if (!observation.found) return { observation, found: observation };
-  const ownership = judgeOwnership(m.tagsOf(observation.observed), a.owner);
+  const tags = m.tagsOf(observation.observed);
+  const ownership = judgeOwnership(tags, a.owner);
   let unfinished = false;
   // Only kinds whose create can leave an untagged object (createdAt) finish one; for the
   // others an untagged object is never their own create's.
@@ -54,12 +55,7 @@ export async function observe<Spec extends object, Observed, Client>(
   // Untagged by crossrole: ACK's, and approved for takeover? (ack-takeover.ts)
   const ack =
     ownership.kind === "untagged"
-      ? judgeAckMade(
-          m.tagsOf(observation.observed),
-          a.owner,
-          m.kind.service,
-          env.takeover?.approvedUid(takeoverKey(a.owner)),
-        )
+      ? judgeAckMade(tags, a.owner, m.kind.service, env.takeover?.approvedUid(takeoverKey(a.owner)))
       : undefined;
   return {
     observation,
