@@ -21,7 +21,9 @@ else
   step "installing npm packages (npm install, from package-lock.json)"
   # npm ci rejects a lock without other platforms' optional packages (biome's), which npm 11 omits here.
   npm install --no-audit --no-fund --loglevel=error
-  echo "$lock_hash" >"$stamp"
+  # Stamp what the install left: npm may add entries to the lock, and the stamp must match the
+  # file the next run reads, or every run would reinstall.
+  sha256sum package-lock.json | cut -d' ' -f1 >"$stamp"
 fi
 node_major=$(node_modules/.bin/node -p 'process.versions.node.split(".")[0]')
 [[ "$node_major" -ge 24 ]] || { step "FAILED: node_modules/.bin/node is Node $node_major, expected 24+"; exit 1; }
