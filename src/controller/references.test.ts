@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { judgeReference, type Referenced, type SetReference, setReferences } from "./references.ts";
+import {
+  judgeReference,
+  judgeReferencedInAws,
+  type Referenced,
+  type ReferencedInAws,
+  type SetReference,
+  setReferences,
+} from "./references.ts";
 
 const ref: SetReference = {
   path: "spec.dbSubnetGroupRef",
@@ -87,12 +94,92 @@ describe("judgeReference", () => {
     }
   });
 
+  test("an account only STS can name (static keys) is not judged here: judgeReferencedInAws holds it", () => {
+    const staticKeys = { ...referrer, account: null };
+    assert.deepEqual(judgeReference(ref, staticKeys, target(), "name", false), {
+      ok: true,
+      value: "shop-db-subnets-aws",
+    });
+    assert.deepEqual(judge(target({ decision: { outcome: "use", account: null, region: "eu-west-1" } })), {
+      ok: true,
+      value: "shop-db-subnets-aws",
+    });
+  });
+
   test("the name comes from the spec, never from status: a forged status changes nothing it gives", () => {
     const forged = target({ spec: { name: "mine" } });
     assert.deepEqual(judge({ ...forged, synced: { status: "True", observedGeneration: 2 } }), {
       ok: true,
       value: "mine",
     });
+  });
+});
+
+describe("judgeReferencedInAws", () => {
+  const found = (over: Partial<ReferencedInAws> = {}): ReferencedInAws => ({
+    referrerAccount: "111111111111",
+    referencedAccount: "111111111111",
+    ownership: { kind: "ours" },
+    readOnly: false,
+    awsName: "shop-db-subnets-aws",
+    region: "eu-west-1",
+    ...over,
+  });
+  const judgeAws = (f: ReferencedInAws) => judgeReferencedInAws(ref, "DBInstance", f);
+  const refusal = (j: ReturnType<typeof judgeAws>) => {
+    if (j.ok) return assert.fail("expected a refusal");
+    return j;
+  };
+
+  test("the same account, and the AWS object tagged as the referenced resource's own: it holds", () => {
+    assert.deepEqual(judgeAws(found()), { ok: true });
+  });
+
+  test("accounts STS named apart (static keys on either side): Terminal naming both", () => {
+    const j = refusal(judgeAws(found({ referencedAccount: "222222222222" })));
+    assert.equal(j.state.kind, "terminal");
+    assert.equal(j.state.reason, "ReferenceAccountMismatch");
+    assert.match(
+      j.state.message,
+      /placed in account 222222222222, but this DBInstance is placed in account 111111111111/,
+    );
+  });
+
+  test("nothing under the name in the referrer's account yet: wait, naming the account and region", () => {
+    const j = refusal(judgeAws(found({ ownership: undefined })));
+    assert.equal(j.state.kind, "recoverable");
+    assert.equal(j.state.reason, "ReferenceNotInAWS");
+    assert.equal(j.wait, true);
+    assert.match(
+      j.state.message,
+      /no DBSubnetGroup "shop-db-subnets-aws" exists in account 111111111111 \(eu-west-1\)/,
+    );
+  });
+
+  test("another object's, or untagged (a refused resource with a forged Synced status): Terminal, nothing lent", () => {
+    const other = refusal(
+      judgeAws(found({ ownership: { kind: "other", owner: "DBSubnetGroup/platform/net", uid: "u-2" } })),
+    );
+    assert.equal(other.state.kind, "terminal");
+    assert.equal(other.state.reason, "ReferenceNotOwned");
+    assert.match(
+      other.state.message,
+      /is not that resource's own \(owned by DBSubnetGroup\/platform\/net \(uid u-2\)\)/,
+    );
+    const untagged = refusal(judgeAws(found({ ownership: { kind: "untagged" } })));
+    assert.equal(untagged.state.reason, "ReferenceNotOwned");
+    const earlier = refusal(judgeAws(found({ ownership: { kind: "earlier", uid: "u-0" } })));
+    assert.equal(earlier.state.reason, "ReferenceNotOwned");
+  });
+
+  test("a read-only referenced resource observes an object it never tags: untagged holds for it", () => {
+    assert.deepEqual(judgeAws(found({ ownership: { kind: "untagged" }, readOnly: true })), { ok: true });
+    const other = refusal(
+      judgeAws(
+        found({ ownership: { kind: "other", owner: "DBSubnetGroup/x/y", uid: "u-3" }, readOnly: true }),
+      ),
+    );
+    assert.equal(other.state.reason, "ReferenceNotOwned");
   });
 });
 

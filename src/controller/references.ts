@@ -9,9 +9,15 @@
 //   both objects now (never as either status says: status is the tenant's to write). A reference
 //   must never pull one team's object into another account's configuration;
 // - its AWS name from its spec (the field naming the AWS object), never from its status; and only
-//   once it is Synced for its current generation (until then: wait, saying for what). A forged
-//   Synced condition gains nothing: the name is the spec's, and the placement is decided here.
+//   once it is Synced for its current generation (until then: wait, saying for what);
+// - and then, once the referrer's credentials are known, only an AWS object that is really the
+//   referenced resource's (judgeReferencedInAws): found with the referrer's own credentials, so
+//   in the account it acts in, and tagged as that resource's own. The Synced condition is status,
+//   which the tenant may forge; the tags in AWS are not. So a referenced resource that was refused
+//   (NameTaken: the name is another team's object) lends nothing, whatever its status says, and
+//   a referrer whose account is only known from STS (static keys) is held to it all the same.
 import type { FailureState } from "./ack-conditions.ts";
+import { describeOwnership, type Ownership } from "./ownership.ts";
 
 /** One reference the spec sets, to a served kind. */
 export interface SetReference {
@@ -43,6 +49,7 @@ export interface Referenced {
 export interface Referrer {
   readonly kind: string;
   readonly namespace: string;
+  /** As decided; null when only STS can say (static keys): then judgeReferencedInAws checks it. */
   readonly account: string | null;
   readonly region: string | null;
 }
@@ -57,7 +64,14 @@ export const referenceWaitReasons: ReadonlySet<string> = new Set([
   "ReferenceDeleting",
   "ReferenceNotPlaced",
   "ReferenceNotSynced",
+  "ReferenceNotInAWS",
 ]);
+
+/**
+ * Terminal reasons a change of the referenced object can clear (its AWS object becoming its own
+ * again): such a change wakes the referrer too, as the wait reasons do.
+ */
+export const referenceRecheckReasons: ReadonlySet<string> = new Set(["ReferenceNotOwned"]);
 
 const terminal = (reason: string, message: string): ReferenceJudgement => ({
   ok: false,
@@ -99,18 +113,16 @@ export function judgeReference(
     );
   }
   const d = target.decision;
-  if (d.outcome !== "use" || d.account === null || (d.drift ?? null) !== null) {
+  // An account only STS can name (static keys) is compared once known (judgeReferencedInAws).
+  if (d.outcome !== "use" || (d.drift ?? null) !== null) {
     const why = d.drift ? `its placement moved: ${d.drift.message}` : `its decision: ${d.outcome}`;
     return waiting(
       "ReferenceNotPlaced",
       `${ref.path} names ${what}, which has no settled placement now (${why}): waiting for it`,
     );
   }
-  if (referrer.account !== null && d.account !== referrer.account) {
-    return terminal(
-      "ReferenceAccountMismatch",
-      `${ref.path} names ${what}, placed in account ${d.account}, but this ${referrer.kind} is placed in account ${referrer.account}: a reference never takes another account's object; name a ${ref.kind} placed in account ${referrer.account}, ${instead}`,
-    );
+  if (referrer.account !== null && d.account !== null && d.account !== referrer.account) {
+    return accountMismatch(ref, referrer.kind, d.account, referrer.account);
   }
   if (referrer.region !== null && d.region !== null && d.region !== referrer.region) {
     return terminal(
@@ -136,6 +148,62 @@ export function judgeReference(
     );
   }
   return { ok: true, value };
+}
+
+function accountMismatch(
+  ref: SetReference,
+  referrerKind: string,
+  referencedAccount: string,
+  referrerAccount: string,
+): ReferenceJudgement {
+  return terminal(
+    "ReferenceAccountMismatch",
+    `${ref.path} names ${ref.kind} ${ref.namespace}/${ref.name}, placed in account ${referencedAccount}, but this ${referrerKind} is placed in account ${referrerAccount}: a reference never takes another account's object; name a ${ref.kind} placed in account ${referrerAccount}, or set spec.${ref.plain} and remove the reference`,
+  );
+}
+
+/** What the referrer's credentials found in AWS under the name a reference gives. */
+export interface ReferencedInAws {
+  /** The account the referrer acts in (from its role, or STS for static keys). */
+  readonly referrerAccount: string;
+  /** The account the referenced resource is placed in (likewise). */
+  readonly referencedAccount: string;
+  /** The object under that name in the referrer's account and region: whose its tags say, or absent. */
+  readonly ownership: Ownership | undefined;
+  /** The referenced resource is read-only: it observes an object it never tags. */
+  readonly readOnly: boolean;
+  readonly awsName: string;
+  readonly region: string;
+}
+
+/**
+ * The second half of judging a reference, once the referrer's credentials are known: both are
+ * placed in the same account (STS's word where no role names it), and the AWS object under the
+ * name is the referenced resource's own (its tags; untagged only for a read-only resource, which
+ * never tags what it observes). Never from status: a forged Synced lends nothing here.
+ */
+export function judgeReferencedInAws(
+  ref: SetReference,
+  referrerKind: string,
+  found: ReferencedInAws,
+): ReferenceJudgement | { readonly ok: true } {
+  if (found.referencedAccount !== found.referrerAccount) {
+    return accountMismatch(ref, referrerKind, found.referencedAccount, found.referrerAccount);
+  }
+  const what = `${ref.kind} ${ref.namespace}/${ref.name}`;
+  const where = `account ${found.referrerAccount} (${found.region})`;
+  const o = found.ownership;
+  if (o === undefined) {
+    return waiting(
+      "ReferenceNotInAWS",
+      `${ref.path} names ${what}, but no ${ref.kind} "${found.awsName}" exists in ${where} yet: waiting for it`,
+    );
+  }
+  if (o.kind === "ours" || (o.kind === "untagged" && found.readOnly)) return { ok: true };
+  return terminal(
+    "ReferenceNotOwned",
+    `${ref.path} names ${what}, but the ${ref.kind} "${found.awsName}" in ${where} is not that resource's own (${describeOwnership(o)}): a reference lends only the AWS object its resource created, adopted or observes read-only; fix ${what} (its conditions say why it does not hold the object), or set spec.${ref.plain} and remove the reference`,
+  );
 }
 
 /** The references a spec sets at its top level (`{from: {name, namespace}}`), in `refs`' order. */

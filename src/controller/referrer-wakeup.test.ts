@@ -50,6 +50,16 @@ test("waitsOnReference: only an ACK.Recoverable True with a reference wait reaso
   assert.equal(waitsOnReference(withFalse), false);
 });
 
+test("waitsOnReference: a Terminal ReferenceNotOwned is woken too (the group may hold its object again)", () => {
+  const terminal = (reason: string): ManagedObject => ({
+    ...instance("shop", "a", { name: "net" }),
+    status: { conditions: [{ type: "ACK.Terminal", status: "True", reason }] },
+  });
+  assert.equal(waitsOnReference(terminal("ReferenceNotOwned")), true);
+  assert.equal(waitsOnReference(terminal("ReferenceAccountMismatch")), false);
+  assert.equal(waitsOnReference(instance("shop", "a", { name: "net" }, "ReferenceNotInAWS")), true);
+});
+
 test("referrersOf with waitsOnReference: a status change of the group wakes only waiting referrers", () => {
   const objs = [
     instance("shop", "waiting", { name: "net" }, "ReferenceNotSynced"),

@@ -15,13 +15,16 @@ import { keyOf } from "../runtime/kube-object.ts";
 import type { Manager } from "../runtime/manager.ts";
 import { isServedReference, type ReferenceField, servedKindOf } from "../services/references.ts";
 import type { ManagedObject } from "./reconcile/object-store.ts";
-import { referenceTo, referenceWaitReasons } from "./references.ts";
+import { referenceRecheckReasons, referenceTo, referenceWaitReasons } from "./references.ts";
 import { resourceTypeOf } from "./resource-type.ts";
 
 /** Whether `obj` waits on a reference now (as its own conditions say: only a hint to wake it). */
 export function waitsOnReference(obj: ManagedObject): boolean {
   return (obj.status?.conditions ?? []).some(
-    (c) => c.type === "ACK.Recoverable" && c.status === "True" && referenceWaitReasons.has(c.reason ?? ""),
+    (c) =>
+      c.status === "True" &&
+      ((c.type === "ACK.Recoverable" && referenceWaitReasons.has(c.reason ?? "")) ||
+        (c.type === "ACK.Terminal" && referenceRecheckReasons.has(c.reason ?? ""))),
   );
 }
 

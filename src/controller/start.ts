@@ -221,12 +221,10 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       ...(o.defaultTags?.length ? { defaultTags: o.defaultTags } : {}),
       references: {
         allowCrossNamespace: o.allowCrossNamespaceReferences ?? false,
-        // The referenced kind's module names its identifier field (loaded if not yet).
-        identifierOf: async (kind) =>
+        // The referenced kind's module: its identifier field, and its read for the check in AWS.
+        moduleOf: async (kind) =>
           kind in servedKindCatalog
-            ? (
-                await servedKindCatalog[kind as keyof typeof servedKindCatalog].module()
-              ).identifierField.replace(/^spec\./, "")
+            ? await servedKindCatalog[kind as keyof typeof servedKindCatalog].module()
             : undefined,
         referrersOf: (kind, namespace, name) => referrers.referrersOf(kind, namespace, name),
       },

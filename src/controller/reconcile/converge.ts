@@ -21,6 +21,7 @@ import { intentIn, pollUntil } from "./intent.ts";
 import { lateInitialize } from "./late-initialize.ts";
 import { observe } from "./observe.ts";
 import type { Prepared } from "./prepare.ts";
+import { checkReferencesInAws } from "./reference-check.ts";
 import { done, failed, isOutcome, type Outcome, requeue } from "./result.ts";
 import { metadataAt, whileBusy, writeStatus } from "./status.ts";
 import { update } from "./update.ts";
@@ -34,6 +35,8 @@ export async function converge<Spec extends object, Observed, Client>(
   if (isOutcome(conn)) return conn;
   const target = targetOf(env, prepared.spec, conn.account, prepared.region);
   try {
+    const refused = await checkReferencesInAws(env, a, conn, prepared.checks);
+    if (refused) return refused;
     return await env.locks.run(lockKey(env, target), () => convergeLocked(env, a, conn, prepared, target));
   } catch (err) {
     // The object is gone: the reconcile ends there (reconciler.ts), not with a failure to report.

@@ -7,6 +7,7 @@ import type { Snapshot } from "../../resolver/snapshot-types.ts";
 import type { Settings } from "../../resolver/types.ts";
 import { KeyedMutex } from "../../runtime/keyed-mutex.ts";
 import type { ResourceType } from "../../runtime/kube-object.ts";
+import type { AnyServiceModule } from "../../services/catalog.ts";
 import type { ServiceModule } from "../../services/service-module.ts";
 import type { ControllerKeyStore } from "../controller-key.ts";
 import { defaultIntentWindowMs } from "../create-intent.ts";
@@ -63,8 +64,8 @@ export interface TakeoverApprovals {
 export interface ReferencePolicy {
   /** --allow-cross-namespace-references. */
   readonly allowCrossNamespace: boolean;
-  /** The spec field (without "spec.") that names a served kind's AWS object. */
-  identifierOf(kind: string): Promise<string | undefined>;
+  /** A served kind's module (loaded if not yet), by kind name; undefined for a kind not served. */
+  moduleOf(kind: string): Promise<AnyServiceModule | undefined>;
   /** Who references an object now (referrer-index.ts); undefined: not known yet. */
   referrersOf?(kind: string, namespace: string, name: string): readonly ReferrerOf[] | undefined;
 }

@@ -14,7 +14,7 @@ import {
 } from "../secret-inputs.ts";
 import { type Attempt, keyFor } from "./attempt.ts";
 import type { Env } from "./env.ts";
-import { resolveReferences } from "./references.ts";
+import { noReferences, type ReferenceCheck, resolveReferences } from "./references.ts";
 import { failed, isOutcome, type Outcome } from "./result.ts";
 
 /** The spec's secret field values, and the Secret versions to record once AWS has them. */
@@ -34,6 +34,8 @@ export interface Prepared<Spec> {
   readonly seeded: boolean;
   /** The plain fields `spec` has from references (references.ts): AWS's, never the user's to be written. */
   readonly referenced: readonly string[];
+  /** Those references, to be checked in AWS once connected (reference-check.ts). */
+  readonly checks: readonly ReferenceCheck[];
   readonly inputs: Inputs;
 }
 
@@ -59,7 +61,9 @@ export async function prepare<Spec extends object, Observed, Client>(
   const given = specOf(env, a, policies);
   if (isOutcome(given)) return given;
   const { seeded } = given;
-  const resolved = seeded ? { spec: given.spec, filled: [] } : await resolveReferences(env, a, given.spec);
+  const resolved = seeded
+    ? { spec: given.spec, ...noReferences }
+    : await resolveReferences(env, a, given.spec);
   if (isOutcome(resolved)) return resolved;
   const { spec } = resolved;
   const inputs = await inputsOf(env, a, spec);
@@ -71,7 +75,7 @@ export async function prepare<Spec extends object, Observed, Client>(
     a.obj = await env.store.addFinalizer(a.obj, env.finalizer, a.call.signal);
     if (a.obj !== before) env.selfWrites?.record(a.key, a.obj);
   }
-  return { region, policies, spec, seeded, referenced: resolved.filled, inputs };
+  return { region, policies, spec, seeded, referenced: resolved.filled, checks: resolved.checks, inputs };
 }
 
 export function policiesOf<Spec extends object, Observed, Client>(

@@ -1,20 +1,42 @@
 // Step 2, after the spec is parsed: ACK's references to served kinds (`dbSubnetGroupRef`)
 // resolved into their plain fields (`dbSubnetGroupName`) as references.ts judges them — the
 // referenced object read from the apiserver now, its placement decided now, its AWS name from
-// its spec. Nothing is called in AWS until every reference resolves.
+// its spec. Nothing is called in AWS until every reference resolves; what can only be judged
+// with the referrer's credentials (the account STS names, the object's tags in AWS) is left in
+// `checks` for reference-check.ts, which runs once converge has connected.
+import { parseReadOnly, resourceAnnotations } from "../../api/annotations.ts";
+import type { Decision } from "../../resolver/types.ts";
 import { isServedReference, servedKindOf } from "../../services/references.ts";
-import { judgeReference, type Referenced, setReferences } from "../references.ts";
+import type { Owner } from "../ownership.ts";
+import { judgeReference, type Referenced, type SetReference, setReferences } from "../references.ts";
 import { resourceTypeOf } from "../resource-type.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Env } from "./env.ts";
 import { failed, type Outcome } from "./result.ts";
+
+/** One reference judged here, to be checked in AWS once the referrer has connected. */
+export interface ReferenceCheck {
+  readonly ref: SetReference;
+  /** The referenced resource, as its ownership tags in AWS must name it. */
+  readonly owner: Owner;
+  /** Its spec as the apiserver has it: its module reads the AWS object it names. */
+  readonly spec: unknown;
+  /** The AWS name it lends (the plain field's value). */
+  readonly awsName: string;
+  readonly decision: Decision;
+  readonly readOnly: boolean;
+}
 
 /** A spec with the plain fields its references filled (for AWS calls only, never written back). */
 export interface Resolved<Spec> {
   readonly spec: Spec;
   /** The plain fields filled (`dbSubnetGroupName`). */
   readonly filled: readonly string[];
+  readonly checks: readonly ReferenceCheck[];
 }
+
+/** Nothing referenced. */
+export const noReferences = { filled: [], checks: [] } as const;
 
 /** The spec with each set reference's plain field filled, or why it cannot be yet. */
 export async function resolveReferences<Spec extends object, Observed, Client>(
@@ -24,13 +46,15 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
 ): Promise<Resolved<Spec> | Outcome> {
   const served = (env.module.references ?? []).filter(isServedReference);
   const set = setReferences(spec as Record<string, unknown>, served, a.ref.namespace);
-  if (set.length === 0) return { spec, filled: [] };
+  if (set.length === 0) return { spec, ...noReferences };
   const filled = { ...spec } as Record<string, unknown>;
+  const checks: ReferenceCheck[] = [];
   for (const ref of set) {
     // The declared reference it came from (its service and kind): the kind's API resource.
     const declared = served.find((r) => r.plain === ref.plain);
     const kind = declared === undefined ? undefined : servedKindOf(declared);
-    const identifierField = kind === undefined ? undefined : await env.references?.identifierOf(ref.kind);
+    const module = kind === undefined ? undefined : await env.references?.moduleOf(ref.kind);
+    const identifierField = module?.identifierField.replace(/^spec\./, "");
     if (kind === undefined || identifierField === undefined) {
       // Fail closed: a reference this controller cannot follow fills nothing.
       return failed({
@@ -41,8 +65,9 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
     }
     const obj = await env.store.referenced(resourceTypeOf(kind), ref.namespace, ref.name, a.call.signal);
     const synced = obj?.status?.conditions?.find((c) => c.type === "ACK.ResourceSynced");
+    const decision = obj === undefined ? undefined : env.decisions.decide(obj, env.config.snapshot());
     const target: Referenced | undefined =
-      obj === undefined
+      obj === undefined || decision === undefined
         ? undefined
         : {
             spec: obj.spec,
@@ -57,7 +82,7 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
                       ? {}
                       : { observedGeneration: synced.observedGeneration }),
                   },
-            decision: env.decisions.decide(obj, env.config.snapshot()),
+            decision,
           };
     const judged = judgeReference(
       ref,
@@ -73,6 +98,22 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
     );
     if (!judged.ok) return failed(judged.state, judged.wait ? env.waitRequeueMs : "none");
     filled[ref.plain] = judged.value;
+    // judged ok: the object and its decision exist.
+    const readOnlyAnnotation = obj?.metadata.annotations?.[resourceAnnotations.readOnly];
+    const readOnly = readOnlyAnnotation === undefined ? undefined : parseReadOnly(readOnlyAnnotation);
+    checks.push({
+      ref,
+      owner: {
+        kind: ref.kind,
+        namespace: ref.namespace,
+        name: ref.name,
+        uid: obj?.metadata.uid ?? "",
+      },
+      spec: obj?.spec,
+      awsName: judged.value,
+      decision: decision as Decision,
+      readOnly: readOnly?.ok === true && readOnly.value,
+    });
   }
-  return { spec: filled as Spec, filled: set.map((r) => r.plain) };
+  return { spec: filled as Spec, filled: set.map((r) => r.plain), checks };
 }
