@@ -263,13 +263,15 @@ const kindNames = resourceKinds.map((k) => k.kind);
 const roleArn = "^arn:aws[a-z-]*:iam::[0-9]{12}:role/.+$";
 
 /**
- * Kind → positive whole number, only for the kinds crossrole serves. Names are listed as
- * properties (not `propertyNames`, whose errors helm reports at a wrong path), so a wrong kind
- * is "additional properties 'X' not allowed" at this map.
+ * Kind → positive whole number, for the kinds crossrole serves and ACK's others (an rds values
+ * file may set DBCluster=600: accepted, named by the install notes, not passed on). Names are
+ * listed as properties (not `propertyNames`, whose errors helm reports at a wrong path), so a
+ * misspelt kind is still "additional properties 'X' not allowed" at this map.
  */
 function perKind(description: string): Schema {
-  return obj(Object.fromEntries(kindNames.map((k) => [k, { type: "integer", minimum: 1 }])), {
-    description: `${description} Keys: ${kindNames.join(", ")}.`,
+  const kinds = [...new Set([...kindNames, ...ackReconcileKinds])];
+  return obj(Object.fromEntries(kinds.map((k) => [k, { type: "integer", minimum: 1 }])), {
+    description: `${description} Keys: ${kindNames.join(", ")}; ACK's other kinds are accepted and have no effect.`,
   });
 }
 

@@ -130,12 +130,56 @@ describe("ACK's five values files, unchanged, through helm template", () => {
       assert.ok(container.args.includes("--metrics-addr=:8080"));
       assert.equal(pod.dnsPolicy, "ClusterFirst");
       assert.equal(pod.hostNetwork, undefined);
-      assert.equal(
-        container.image,
-        `public.ecr.aws/aws-controllers-k8s/${controller}-controller:${container.image.split(":")[1]}`,
-      );
+      // ACK's image cannot run crossrole: crossrole's runs instead (the notes say so).
+      assert.match(container.image, /^crossrole:\d+\.\d+\.\d+/);
     });
   }
+
+  test("ACK's other kinds in the per-kind maps are accepted, passed on only for served kinds, and named by NOTES", async () => {
+    const sets = [
+      "reconcile.resourceResyncPeriods.DBCluster=600",
+      "reconcile.resourceResyncPeriods.DBInstance=300",
+      "reconcile.resourceMaxConcurrentSyncs.DBProxy=2",
+    ];
+    const { container } = deploymentOf(await render([fixture("rds")], sets));
+    assert.ok(
+      container.args.includes("--reconcile-resource-resync-seconds=DBInstance=300"),
+      container.args.join(" "),
+    );
+    assert.ok(!container.args.some((a) => /DBCluster|DBProxy/.test(a)), container.args.join(" "));
+    const notes = ok(
+      await runHelm(
+        helm,
+        [
+          "install",
+          "per-kind",
+          chart,
+          "--dry-run",
+          "-n",
+          "ack-per-kind",
+          "-f",
+          fixture("rds"),
+          ...sets.flatMap((x) => ["--set", x]),
+        ],
+        stack.kubeconfigPath,
+      ),
+      "helm install --dry-run with ACK's other kinds in the per-kind maps",
+    );
+    assert.ok(
+      notes.includes(
+        "  - reconcile.resourceResyncPeriods / resourceMaxConcurrentSyncs name DBCluster, DBProxy: crossrole does not serve these kinds, so these settings have no effect.",
+      ),
+      notes,
+    );
+    // A misspelt kind is still an error, naming the key.
+    const typo = await runHelm(
+      helm,
+      ["template", "t", chart, "--set", "reconcile.resourceResyncPeriods.Buckett=60"],
+      stack.kubeconfigPath,
+    );
+    assert.notEqual(typo.code, 0);
+    assert.match(typo.stderr, /Buckett/);
+  });
 });
 
 describe("ACK's values, installed", () => {

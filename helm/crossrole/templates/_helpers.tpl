@@ -98,6 +98,25 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- toJson $list -}}
 {{- end }}
 
+{{- /* The keys of reconcile's per-kind maps that name kinds crossrole does not serve, as a JSON list. */}}
+{{- define "crossrole.unservedPerKindKeys" -}}
+{{- $served := include "crossrole.servedKinds" . | splitList "," -}}
+{{- $list := list -}}
+{{- range $map := list .Values.reconcile.resourceResyncPeriods .Values.reconcile.resourceMaxConcurrentSyncs -}}
+{{- range $kind, $_ := $map -}}
+{{- if and (not (has $kind $served)) (not (has $kind $list)) -}}
+{{- $list = append $list $kind -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- toJson (sortAlpha $list) -}}
+{{- end }}
+
+{{- /* Non-empty when image.repository is ACK's controller image (an ACK values file unchanged). */}}
+{{- define "crossrole.ackImage" -}}
+{{- if contains "aws-controllers-k8s/" .Values.image.repository -}}yes{{- end -}}
+{{- end }}
+
 {{- /* Checks across values that the schema cannot say clearly; each failure names the values
 and the fix. */}}
 {{- define "crossrole.validate" -}}
