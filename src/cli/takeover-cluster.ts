@@ -11,21 +11,38 @@ export interface PreflightProblem {
   readonly fix: string;
 }
 
-interface Deployment {
-  readonly metadata: { readonly name: string; readonly namespace?: string };
+export interface Deployment {
+  readonly metadata: {
+    readonly name: string;
+    readonly namespace?: string;
+    readonly labels?: Readonly<Record<string, string>>;
+  };
   readonly spec?: {
     readonly replicas?: number;
-    readonly template?: { readonly spec?: { readonly containers?: readonly { readonly image?: string }[] } };
+    readonly template?: {
+      readonly spec?: {
+        readonly containers?: readonly { readonly image?: string; readonly args?: readonly string[] }[];
+      };
+    };
   };
   readonly status?: { readonly replicas?: number };
 }
 
-/** An ACK service controller's Deployment: its chart's name, or ACK's image. */
+/**
+ * An ACK service controller's Deployment, however its release was named and wherever its image
+ * is mirrored: ACK's chart label (`helm.sh/chart: s3-chart-1.10.0`), the arguments ACK's chart
+ * passes (`$(ACK_WATCH_NAMESPACE)`), ACK's image, or the name ACK's docs install it under.
+ */
 export function isAckController(d: Deployment): boolean {
-  const images = (d.spec?.template?.spec?.containers ?? []).map((c) => c.image ?? "");
+  const containers = d.spec?.template?.spec?.containers ?? [];
   return (
     /^ack-[a-z0-9]+-controller/.test(d.metadata.name) ||
-    images.some((i) => /aws-controllers-k8s\/[a-z0-9]+-controller/.test(i))
+    /^[a-z0-9]+-chart-v?\d/.test(d.metadata.labels?.["helm.sh/chart"] ?? "") ||
+    containers.some(
+      (c) =>
+        /aws-controllers-k8s\/[a-z0-9]+-controller/.test(c.image ?? "") ||
+        (c.args ?? []).includes("$(ACK_WATCH_NAMESPACE)"),
+    )
   );
 }
 
@@ -67,7 +84,7 @@ export async function crdsNotCrossroles(
         if ((crd.spec?.names?.categories ?? []).includes("crossrole")) return undefined;
         return {
           what: `CRD ${name} is not crossrole's (ACK's is still installed)`,
-          fix: `kubectl apply --server-side --force-conflicts -f config/crd/${k.group}_${k.plural}.yaml (or helm upgrade with crossrole's chart)`,
+          fix: `kubectl apply --server-side --force-conflicts -f config/crd/${k.group}_${k.plural}.yaml`,
         };
       } catch (err) {
         // No CRD: no objects of the kind either; nothing to take over for it.
