@@ -100,7 +100,7 @@ describe("renderHtml", () => {
       new RegExp(`<tr data-role="${role}">(?:<td>.*?</td>){2}<td>(.*?)</td>`).exec(html)?.[1] ?? "";
     assert.match(
       cell("arn:aws:iam::222222222222:role/central-it"),
-      /^<div data-used-by="resources">.*Bucket shop\/shop-billing-exports, DBInstance shop\/shop-db<\/div>$/,
+      /^<div data-used-by="resources">.*Bucket shop\/shop-billing-exports, DBInstance shop\/shop-db, DBSubnetGroup shop\/shop-db-subnets<\/div>$/,
     );
     assert.match(cell("arn:aws:iam::111111111111:role/shop-team"), /^shop<div data-used-by="resources">/);
     assert.match(cell("controller"), /^sandbox$/);

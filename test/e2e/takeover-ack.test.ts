@@ -74,14 +74,17 @@ async function ackObject(
     body: {
       status: {
         ackResourceMetadata: { arn, ownerAccountID: X, region },
-        conditions: [
-          {
-            type: "ACK.ResourceSynced",
-            status: "True",
-            message: "Resource synced successfully",
-            lastTransitionTime: "2026-11-01T00:00:00Z",
-          },
-        ],
+        // ACK's runtime (v0.62, ensureConditions) writes Ready beside Synced, with Synced's words.
+        conditions: ["ACK.ResourceSynced", "Ready"].map((type) => ({
+          type,
+          status: "True",
+          message: "Resource synced successfully",
+          lastTransitionTime: "2026-11-01T00:00:00Z",
+        })),
+        // What the kind's own status holds after ACK's create: a bucket's location, a queue's URL.
+        ...(kind === "Bucket"
+          ? { location: `/${spec["name"]}` }
+          : { queueURL: `${endpoint}/${X}/${spec["queueName"]}` }),
       },
     },
   });

@@ -14,7 +14,7 @@ import type {
   AuditRole,
 } from "../../src/audit/model.ts";
 
-const kinds = ["Bucket", "DBInstance", "Queue", "Table", "Topic"] as const;
+const kinds = ["Bucket", "DBInstance", "DBSubnetGroup", "Queue", "Table", "Topic"] as const;
 const controllerAccount = "999999999999";
 const shopTeam = "arn:aws:iam::111111111111:role/shop-team";
 const centralIt = "arn:aws:iam::222222222222:role/central-it";
@@ -242,7 +242,11 @@ export function aliceAuditReport(): AuditReport {
     // In use although only potential: these resources name the identity in spec.identityRef.
     {
       ...reach("shop", centralItGrant, false, "spec.identityRef to AWSRoleIdentity central-it"),
-      resources: ["Bucket shop/shop-billing-exports", "DBInstance shop/shop-db"],
+      resources: [
+        "Bucket shop/shop-billing-exports",
+        "DBInstance shop/shop-db",
+        "DBSubnetGroup shop/shop-db-subnets",
+      ],
     },
     reach("shop", viaIdentity, false, "spec.identityRef to AWSControllerIdentity default"),
   ];
