@@ -248,25 +248,33 @@ export interface ReferrerOf {
   readonly key: string;
   readonly path: string;
   readonly deleting: boolean;
+  /** The account it is decided into now; null or absent: not known (it counts). */
+  readonly account?: string | null;
 }
 
 /**
  * Why the deletion in AWS of `what` (`DBSubnetGroup shop/shop-db-subnets`) waits, or null when
  * nothing references it. `referrers` undefined: who does cannot be known yet (wait, fail closed).
  * The AWS object stays until its last referrer is gone: deleting it first would fail in AWS
- * (a subnet group in use) or break the referrer's configuration.
+ * (a subnet group in use) or break the referrer's configuration. A referrer decided into another
+ * account than `account` (the object's) does not hold it: its reference is refused
+ * (ReferenceAccountMismatch), so another team cannot keep one's object alive by naming it.
  */
 export function deletionInUse(
-  referrers: readonly ReferrerOf[] | undefined,
+  all: readonly ReferrerOf[] | undefined,
   what: string,
+  account: string | null = null,
 ): FailureState | null {
-  if (referrers === undefined) {
+  if (all === undefined) {
     return {
       kind: "recoverable",
       reason: "ReferrersUnknown",
       message: `Deletion waits: the controller has not yet read every object that may reference ${what}`,
     };
   }
+  const referrers = all.filter(
+    (r) => account === null || r.account === undefined || r.account === null || r.account === account,
+  );
   if (referrers.length === 0) return null;
   const shown = referrers
     .slice(0, 5)

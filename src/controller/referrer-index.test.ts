@@ -132,3 +132,39 @@ test("deletionInUse: names each referrer and the fix; unknown waits; none lets t
   }));
   assert.match(deletionInUse(many, "DBSubnetGroup shop/net")?.message ?? "", /and 2 more/);
 });
+
+test("a referrer decided into another account does not hold a deletion: its reference is refused anyway", () => {
+  const instances = informerOf([
+    instance("shop", "db", { name: "net" }),
+    instance("apps", "across", { name: "net", namespace: "shop" }),
+  ]);
+  const accounts: Record<string, string | null> = { db: "111111111111", across: "222222222222" };
+  const index = new ReferrerIndex(
+    new Map([["DBInstance", instances]]),
+    true,
+    (o) => accounts[o.metadata.name] ?? null,
+  );
+  index.register("DBInstance", refs, controllerRecording().controller);
+  const found = index.referrersOf("DBSubnetGroup", "shop", "net");
+  assert.deepEqual(
+    found?.map((r) => [r.key, r.account]),
+    [
+      ["shop/db", "111111111111"],
+      ["apps/across", "222222222222"],
+    ],
+  );
+  // The group in 111111111111: only shop/db holds it.
+  assert.match(
+    deletionInUse(found, "DBSubnetGroup shop/net", "111111111111")?.message ?? "",
+    /by DBInstance shop\/db \(/,
+  );
+  assert.doesNotMatch(
+    deletionInUse(found, "DBSubnetGroup shop/net", "111111111111")?.message ?? "",
+    /apps\/across/,
+  );
+  // Only the other account's referrer left: the deletion goes.
+  assert.equal(deletionInUse(found?.slice(1), "DBSubnetGroup shop/net", "111111111111"), null);
+  // An account not known (static keys, on either side): it counts.
+  assert.ok(deletionInUse([{ ...found![1]!, account: null }], "DBSubnetGroup shop/net", "111111111111"));
+  assert.ok(deletionInUse(found?.slice(1), "DBSubnetGroup shop/net", null));
+});

@@ -30,11 +30,21 @@ interface Registered {
 export class ReferrerIndex {
   readonly #informers: ReadonlyMap<string, KindInformer>;
   readonly #allowCrossNamespace: boolean;
+  readonly #accountOf: ((obj: ManagedObject) => string | null) | undefined;
   readonly #registered = new Map<string, Registered>();
 
-  constructor(informers: ReadonlyMap<string, KindInformer>, allowCrossNamespace: boolean) {
+  /**
+   * `accountOf`: the account a referrer is decided into now (null: not known without STS), so a
+   * deletion can leave out referrers in another account, which the reference is refused to.
+   */
+  constructor(
+    informers: ReadonlyMap<string, KindInformer>,
+    allowCrossNamespace: boolean,
+    accountOf?: (obj: ManagedObject) => string | null,
+  ) {
     this.#informers = informers;
     this.#allowCrossNamespace = allowCrossNamespace;
+    this.#accountOf = accountOf;
   }
 
   /** A kind's controller is up: its references are known, and its referrers' changes wake targets. */
@@ -88,6 +98,7 @@ export class ReferrerIndex {
             key: keyOf(obj as KubeObject),
             path: hit.path,
             deleting: obj.metadata.deletionTimestamp !== undefined,
+            ...(this.#accountOf ? { account: this.#accountOf(obj) } : {}),
           });
       }
     }

@@ -203,6 +203,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
   const referrers = new ReferrerIndex(
     new Map(kinds.map(({ kind, informer }) => [kind.kind, informer as Informer<ManagedObject>])),
     o.allowCrossNamespaceReferences ?? false,
+    (obj) => decisionMemo.decide(obj, config.snapshot()).account,
   );
   const addController = async (kind: (typeof resourceKinds)[number]) => {
     const module: AnyServiceModule = await servedKindCatalog[kind.kind].module();

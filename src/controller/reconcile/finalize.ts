@@ -38,6 +38,7 @@ export async function finalize<Spec extends object, Observed, Client>(
     ? deletionInUse(
         referrersOf(env.kindName, a.ref.namespace, a.ref.name),
         `${env.kindName} ${a.ref.namespace}/${a.ref.name}`,
+        a.decision.account,
       )
     : null;
   if (inUse) return failed(inUse, env.waitRequeueMs);
