@@ -7,6 +7,7 @@ import { createLogger } from "../runtime/logger.ts";
 import { servedKindNames } from "../services/served.ts";
 import { parseReconcileResources, parseResourceTagsFlag, parseWatchSelectors } from "./ack-run-flags.ts";
 import { booleanFlag, type FlagSpec, helpFlag, renderFlagHelp, stringFlag, stringListFlag } from "./args.ts";
+import { parseServiceRateLimits } from "./aws-rate-limit-flag.ts";
 import type { Command } from "./command.ts";
 import { parseArgsOrHelp, rejectArguments } from "./command-args.ts";
 import { badInput, ExitCode, type ExitCodeValue } from "./errors.ts";
@@ -116,6 +117,27 @@ const runFlags: readonly FlagSpec[] = [
     help: "STS calls that may start at once.",
   },
   {
+    name: "aws-api-qps",
+    type: "string",
+    value: "<n>",
+    default: "100",
+    help: "AWS calls per second for each service, region and account (STS aside): crossrole waits rather than be throttled.",
+  },
+  {
+    name: "aws-api-burst",
+    type: "string",
+    value: "<n>",
+    default: "300",
+    help: "AWS calls that may start at once for each service, region and account.",
+  },
+  {
+    name: "aws-api-rate-limit",
+    type: "string",
+    value: "<service=qps:burst>",
+    multiple: true,
+    help: "A service's own limit per region and account, overriding the two above (e.g. rds=10:100).",
+  },
+  {
     name: "allow-cross-namespace-references",
     type: "boolean",
     default: false,
@@ -208,6 +230,8 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
   const reconcileKinds = orBadInput(
     parseReconcileResources(stringListFlag(values, "reconcile-resources"), servedKindNames),
   );
+  const serviceRateLimits = parseServiceRateLimits(stringListFlag(values, "aws-api-rate-limit"));
+  if (!serviceRateLimits.ok) throw badInput(`${commandName}: ${serviceRateLimits.error}`);
   const resyncSecondsByKind = perKind("reconcile-resource-resync-seconds");
   const maxConcurrentSyncsByKind = perKind("reconcile-resource-max-concurrent-syncs");
   const { kubeConfig } = await kubeconfigFromFlags(values, io);
@@ -244,6 +268,13 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
     leaderElection: booleanFlag(values, "enable-leader-election"),
     leaseName: stringFlag(values, "leader-election-name") ?? "crossrole-leader",
     stsRateLimit: { ratePerSecond: positiveInt(values, "sts-qps"), burst: positiveInt(values, "sts-burst") },
+    awsRateLimits: {
+      default: {
+        ratePerSecond: positiveInt(values, "aws-api-qps"),
+        burst: positiveInt(values, "aws-api-burst"),
+      },
+      byService: serviceRateLimits.value,
+    },
     createIntentWindowMs: positiveInt(values, "create-intent-window-seconds") * 1000,
     allowCrossNamespaceReferences: booleanFlag(values, "allow-cross-namespace-references"),
     defaultTags: resourceTags.tags,

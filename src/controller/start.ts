@@ -1,9 +1,11 @@
 // The controller's composition root: from options (the flags of `crossrole run`) to a running
 // Manager with the configuration cache, the credential service and one controller per kind.
+
 import type { Logger } from "pino";
 import { Counter } from "prom-client";
 import type { DeletionPolicy } from "../api/annotations.ts";
 import { resourceKinds } from "../api/kinds.ts";
+import type { AwsRateLimits } from "../credentials/aws-rate-limit.ts";
 import { type CredentialService, createCredentialService } from "../credentials/service.ts";
 import { kubeTokenRequester } from "../credentials/token-requester.ts";
 import type { Decision, Settings } from "../resolver/types.ts";
@@ -48,6 +50,8 @@ export interface ControllerOptions {
   readonly leaderElection: boolean;
   readonly leaseName?: string;
   readonly stsRateLimit?: RateLimit;
+  /** Client-side limits per AWS service, region and account (credentials/aws-rate-limit.ts). */
+  readonly awsRateLimits?: AwsRateLimits;
   /** How long after its intent a create may still land (--create-intent-window-seconds), in ms. */
   readonly createIntentWindowMs?: number;
   /** --allow-cross-namespace-references: a reference may name an object in another namespace. */
@@ -135,6 +139,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     // TokenRequests share the manager's client (its connection, user agent and request metrics).
     tokens: kubeTokenRequester(manager.client),
     ...(o.stsRateLimit ? { stsRateLimit: o.stsRateLimit } : {}),
+    ...(o.awsRateLimits ? { awsRateLimits: o.awsRateLimits } : {}),
     ...(o.controllerChain ? { controllerChain: o.controllerChain } : {}),
   });
 

@@ -7,6 +7,7 @@ import type { AwsCredentialIdentityProvider } from "@smithy/types";
 import { LRUCache } from "lru-cache";
 import { userAgent } from "../version.ts";
 import type { AwsCallObserver, ObservableClient } from "./aws-call-observer.ts";
+import type { AwsRateLimiter } from "./aws-rate-limit.ts";
 
 /** What a client is specific to. */
 export interface ClientKey {
@@ -24,6 +25,11 @@ export interface BaseClientConfig {
   readonly credentials?: AwsCredentialIdentityProvider;
   /** `crossrole/<version>`, appended to the SDK's user agent (CloudTrail's userAgent field). */
   readonly customUserAgent: string;
+  /**
+   * "adaptive": the SDK's retries back off on throttling and then pace the client's calls (its
+   * client-side rate limiter), on top of crossrole's own buckets (aws-rate-limit.ts).
+   */
+  readonly retryMode: "adaptive";
   readonly requestHandler: {
     readonly connectionTimeout: number;
     readonly requestTimeout: number;
@@ -43,6 +49,8 @@ export interface Destroyable {
 export interface ClientFactory<C extends Destroyable> {
   readonly name: string;
   create(config: BaseClientConfig): C;
+  /** Its calls keep a limit of their own (STS: process-wide), not the per-account buckets. */
+  readonly ownRateLimit?: boolean;
 }
 
 export interface AwsClientPoolOptions {
@@ -57,12 +65,15 @@ export interface AwsClientPoolOptions {
    * of crossrole's AWS calls pass, whatever the service. `factory.name` is the service label.
    */
   readonly observe?: AwsCallObserver;
+  /** Client-side rate limits per service, region and account (aws-rate-limit.ts); none: unlimited. */
+  readonly limiter?: AwsRateLimiter;
 }
 
 export class AwsClientPool {
   readonly #clients: LRUCache<string, Destroyable>;
   readonly #requestHandler: BaseClientConfig["requestHandler"];
   readonly #observe: AwsCallObserver | undefined;
+  readonly #limiter: AwsRateLimiter | undefined;
 
   constructor(opts: AwsClientPoolOptions = {}) {
     this.#clients = new LRUCache<string, Destroyable>({
@@ -70,6 +81,7 @@ export class AwsClientPool {
       dispose: (client) => client.destroy(),
     });
     this.#observe = opts.observe;
+    this.#limiter = opts.limiter;
     this.#requestHandler = {
       connectionTimeout: opts.connectionTimeoutMs ?? 3_000,
       requestTimeout: opts.requestTimeoutMs ?? 10_000,
@@ -94,11 +106,20 @@ export class AwsClientPool {
       client = factory.create({
         region: key.region,
         customUserAgent: userAgent,
+        retryMode: "adaptive",
         requestHandler: this.#requestHandler,
         ...(key.endpoint ? { endpoint: key.endpoint } : {}),
         ...(credentials ? { credentials } : {}),
       });
       this.#observe?.(client as unknown as ObservableClient, factory.name, key.region);
+      if (!factory.ownRateLimit) {
+        this.#limiter?.limit(
+          client as unknown as ObservableClient,
+          factory.name,
+          key.region,
+          key.credentialsKey,
+        );
+      }
       this.#clients.set(id, client);
     }
     return client;

@@ -11,6 +11,7 @@ import { type Clock, type Sleep, systemClock, systemSleep } from "../toolkit/clo
 import { type RateLimit, TokenBucket } from "../toolkit/token-bucket.ts";
 import { logIssuedCredentials } from "./audit.ts";
 import { awsCallObserver, createAwsCallMetrics } from "./aws-call-observer.ts";
+import { AwsRateLimiter, type AwsRateLimits } from "./aws-rate-limit.ts";
 import { CredentialCache, type CredentialCacheOptions } from "./cache.ts";
 import { classifyStsError } from "./classify-error.ts";
 import { AwsClientPool, type ClientFactory, type Destroyable } from "./client-pool.ts";
@@ -51,6 +52,11 @@ export interface CredentialServiceOptions {
   readonly sts?: StsApi;
   /** Process-wide STS token bucket (`--sts-qps`, `--sts-burst`). */
   readonly stsRateLimit?: RateLimit;
+  /**
+   * Per service, region and account, for the other services' calls (`--aws-api-qps`,
+   * `--aws-api-burst`, `--aws-api-rate-limit`; aws-rate-limit.ts). Used by the default pool.
+   */
+  readonly awsRateLimits?: AwsRateLimits;
   readonly stsRetry?: StsRetryPolicy;
   readonly cache?: Omit<CredentialCacheOptions, "clock" | "random" | "metrics">;
   readonly clock?: Clock;
@@ -94,7 +100,15 @@ export function createCredentialService(opts: CredentialServiceOptions): Credent
   const ownsClients = opts.clients === undefined;
   const clients =
     opts.clients ??
-    new AwsClientPool({ observe: awsCallObserver(createAwsCallMetrics(opts.registry), opts.logger) });
+    new AwsClientPool({
+      observe: awsCallObserver(createAwsCallMetrics(opts.registry), opts.logger),
+      limiter: new AwsRateLimiter({
+        ...(opts.awsRateLimits ? { limits: opts.awsRateLimits } : {}),
+        clock,
+        sleep,
+        registry: opts.registry,
+      }),
+    });
   // The gauge reads the cache's size at scrape time, after both exist.
   const metrics = createCredentialMetrics(opts.registry, () => entries.size);
   const entries = new CredentialCache({ ...opts.cache, clock, random, metrics });

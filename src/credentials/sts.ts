@@ -120,6 +120,7 @@ const unsignedKey = "unsigned";
  */
 export const stsClientFactory: ClientFactory<STSClient> = {
   name: "sts",
+  ownRateLimit: true,
   create: (config) => new STSClient({ ...config, maxAttempts: 1, useGlobalEndpoint: false }),
 };
 
