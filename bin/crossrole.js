@@ -10,14 +10,14 @@ import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
-/** The V8 flags `crossrole run` runs with (see below). */
-const controllerV8Flags = [
-  "--max-semi-space-size=2",
-  "--no-opt",
-  "--no-maglev",
-  "--no-sparkplug",
-  "--optimize-for-size",
-];
+/**
+ * The V8 flags `crossrole run` runs with (see below). CROSSROLE_V8_JIT=1 keeps V8's compilers
+ * (more resident memory, less CPU per reconcile; bench/README.md has the figures of both).
+ */
+const controllerV8Flags =
+  process.env.CROSSROLE_V8_JIT === "1"
+    ? ["--max-semi-space-size=2"]
+    : ["--max-semi-space-size=2", "--no-opt", "--no-maglev", "--no-sparkplug", "--optimize-for-size"];
 
 const major = Number(process.versions.node.split(".")[0]);
 if (major < 24) {

@@ -51,8 +51,8 @@ const runFlags: readonly FlagSpec[] = [
     name: "reconcile-default-max-concurrent-syncs",
     type: "string",
     value: "<n>",
-    default: "1",
-    help: "Concurrent reconciles per kind.",
+    default: "16",
+    help: "Concurrent reconciles per kind (ACK's default is 1). What bounds AWS calls is --aws-api-qps per account and service; the work queue hands keys out fairly across namespaces.",
   },
   {
     name: "reconcile-resource-max-concurrent-syncs",

@@ -46,7 +46,10 @@ describe("AwsRateLimiter", () => {
     const limiter = new AwsRateLimiter({ limits, clock, sleep: clock.sleep, registry });
     for (let i = 0; i < 3; i++) await limiter.take("rds", "eu-west-1", "111111111111");
     // The second and third call each waited a second.
-    assert.match(await registry.metrics(), /crossrole_aws_rate_limit_wait_seconds_total\{service="rds"\} 2\n/);
+    assert.match(
+      await registry.metrics(),
+      /crossrole_aws_rate_limit_wait_seconds_total\{service="rds"\} 2\n/,
+    );
   });
 
   test("the middleware waits in the bucket of the call's subject's account, else the client's credentials", async () => {

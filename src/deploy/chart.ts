@@ -393,6 +393,16 @@ export function valuesSchema(): Schema {
         qps: positiveInt("Process-wide STS calls per second."),
         burst: positiveInt("STS calls that may start at once."),
       }),
+      awsApi: obj({
+        qps: positiveInt("AWS calls per second for each service, region and account (STS aside)."),
+        burst: positiveInt("AWS calls that may start at once for each service, region and account."),
+        services: {
+          type: "object",
+          description:
+            'A service\'s own limit per region and account, as "<qps>:<burst>" (e.g. rds: "10:100").',
+          additionalProperties: { type: "string", pattern: "^[0-9]+(\\.[0-9]+)?:[0-9]+$" },
+        },
+      }),
       leaderElection: obj({
         enabled: bool("Lease-based leader election (needed for more than one replica)."),
         namespace: {
