@@ -24,8 +24,12 @@ import { servedKindNames } from "../src/services/served.ts";
 import { kindMakers, minimalResource, namespaceObjectsFor } from "../test/support/minimal-resources.ts";
 import { readMotoRecording } from "../test/support/moto-recording.ts";
 import { perOperation } from "./aws-operations.ts";
+import { s3Capacity } from "./emulator-capacity.ts";
 import { peakRssMB, readPhases, steadyRssMB, summarisePhases } from "./memory.ts";
 
+// BENCH_FLAGS: extra `crossrole run` flags for every scenario (to compare settings; the
+// targets are for the defaults).
+const extraFlags = (process.env["BENCH_FLAGS"] ?? "").split(" ").filter((f) => f !== "");
 const total = 500;
 const namespacesPerAccount = 2;
 const accounts = Array.from({ length: 10 }, (_, i) =>
@@ -232,7 +236,7 @@ async function run(scenario: Scenario) {
     await installCrds(kube);
     const { objects, namespaces } = scenario.config();
     await applyObjects(kube, objects);
-    const controller = await startControllerProcess(stack, scenario.flags, {
+    const controller = await startControllerProcess(stack, [...scenario.flags, ...extraFlags], {
       logLevel: "warn",
       name: scenario.name,
       // process.memoryUsage() at each phase, on stderr (src/cli/memory-phases.ts).
@@ -341,6 +345,17 @@ async function run(scenario: Scenario) {
     // Steady state: idle, then until RSS stops falling (GC and the allocator return pages).
     const steady = await steadyRssMB(controller.pid);
     await controller.stop();
+    // The emulator alone doing the same AWS work, on the same server (Bucket scenarios): how
+    // close the controller runs to the emulator's own limit (emulator-capacity.ts).
+    const emulator = kinds.every((k) => k === "Bucket")
+      ? await s3Capacity({
+          endpoint: stack.awsEndpoint ?? "",
+          accounts: [...new Set(namespaces.map((n) => n.account))],
+          buckets: total,
+          perBucket: awsCallsByOperation,
+          prefix: `capacity-${scenario.name}`,
+        })
+      : undefined;
     const { startupSeconds, phases } = summarisePhases(await readPhases(controller.logFile));
     // The memory targets are the 500-Bucket ones; the mixed scenario holds every service's AWS
     // SDK client, and its figures are reported against them without counting.
@@ -377,6 +392,14 @@ async function run(scenario: Scenario) {
       heapTotalMB: Math.round(metricSum(metrics, "nodejs_heap_size_total_bytes") / 2 ** 20),
       externalMB: Math.round(metricSum(metrics, "nodejs_external_memory_bytes") / 2 ** 20),
       misplacedNamespaces: misplaced,
+      // The emulator's own time for the same calls, and the controller's wall time over it.
+      ...(emulator
+        ? {
+            emulatorSeconds: emulator.seconds,
+            emulatorCallsPerSecond: emulator.callsPerSecond,
+            wallToEmulatorRatio: Number((wallSeconds / emulator.seconds).toFixed(2)),
+          }
+        : {}),
       targetsMet:
         wallSeconds <= targets.wallSeconds &&
         (!memoryTargets || (rss <= targets.peakRssMB && steady.rssMB <= targets.steadyRssMB)) &&
