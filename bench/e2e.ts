@@ -18,12 +18,13 @@ import { fillExamplePlaceholders } from "../src/local-stack/example-placeholders
 import { installCrds } from "../src/local-stack/install-crds.ts";
 import { applyObjects } from "../src/local-stack/manifests.ts";
 import { startStack, waitFor } from "../src/local-stack/stack.ts";
-import { createKubeClient, type KubeClient } from "../src/runtime/kube-client.ts";
+import { createKubeClient } from "../src/runtime/kube-client.ts";
 import type { KubeObject } from "../src/runtime/kube-object.ts";
 import { servedKindNames } from "../src/services/served.ts";
 import { kindMakers, minimalResource, namespaceObjectsFor } from "../test/support/minimal-resources.ts";
 import { readMotoRecording } from "../test/support/moto-recording.ts";
 import { perOperation } from "./aws-operations.ts";
+import { metricByLabel, metricSum, readyCount } from "./cluster-figures.ts";
 import { s3Capacity } from "./emulator-capacity.ts";
 import { peakRssMB, readPhases, steadyRssMB, summarisePhases } from "./memory.ts";
 
@@ -185,49 +186,6 @@ const mixed: Scenario = {
     return { objects, namespaces };
   },
 };
-
-interface ResourceList {
-  items: { status?: { conditions?: { type: string; status: string }[] } }[];
-}
-
-async function readyCount(kube: KubeClient, kind: string): Promise<number> {
-  const k = lookupKind(kind);
-  if (!k) throw new Error(`no resource kind ${kind}`);
-  const list = await kube.request<ResourceList>({
-    method: "GET",
-    path: `/apis/${k.group}/${k.version}/${k.plural}`,
-  });
-  return list.items.filter((b) =>
-    b.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"),
-  ).length;
-}
-
-/** The samples of metric `name` in Prometheus text: each one's labels (`{…}`, or "") and value. */
-function metricSamples(text: string, name: string): { labels: string; value: number }[] {
-  const out: { labels: string; value: number }[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const space = line.lastIndexOf(" ");
-    out.push({ labels: line.slice(name.length, space), value: Number(line.slice(space + 1)) });
-  }
-  return out;
-}
-
-function metricSum(text: string, name: string): number {
-  return metricSamples(text, name).reduce((sum, s) => sum + s.value, 0);
-}
-
-/** A counter's sum per value of one label (e.g. reconciles per controller). */
-function metricByLabel(text: string, name: string, label: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  const re = new RegExp(`${label}="([^"]*)"`);
-  for (const { labels, value } of metricSamples(text, name)) {
-    if (!labels) continue;
-    const key = re.exec(labels)?.[1] ?? "";
-    out[key] = (out[key] ?? 0) + value;
-  }
-  return out;
-}
 
 async function run(scenario: Scenario) {
   const stack = await startStack({ awsRecording: true });

@@ -1,0 +1,47 @@
+// What the cluster-level benches (e2e.ts, scale.ts) read off the cluster and the controller:
+// how many resources of a kind are Ready, and sums of the controller's Prometheus metrics.
+import { lookupKind } from "../src/api/kinds.ts";
+import type { KubeClient } from "../src/runtime/kube-client.ts";
+
+interface ResourceList {
+  items: { status?: { conditions?: { type: string; status: string }[] } }[];
+}
+
+export async function readyCount(kube: KubeClient, kind: string): Promise<number> {
+  const k = lookupKind(kind);
+  if (!k) throw new Error(`no resource kind ${kind}`);
+  const list = await kube.request<ResourceList>({
+    method: "GET",
+    path: `/apis/${k.group}/${k.version}/${k.plural}`,
+  });
+  return list.items.filter((b) =>
+    b.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"),
+  ).length;
+}
+
+/** The samples of metric `name` in Prometheus text: each one's labels (`{…}`, or "") and value. */
+export function metricSamples(text: string, name: string): { labels: string; value: number }[] {
+  const out: { labels: string; value: number }[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const space = line.lastIndexOf(" ");
+    out.push({ labels: line.slice(name.length, space), value: Number(line.slice(space + 1)) });
+  }
+  return out;
+}
+
+export function metricSum(text: string, name: string): number {
+  return metricSamples(text, name).reduce((sum, s) => sum + s.value, 0);
+}
+
+/** A counter's sum per value of one label (e.g. reconciles per controller). */
+export function metricByLabel(text: string, name: string, label: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  const re = new RegExp(`${label}="([^"]*)"`);
+  for (const { labels, value } of metricSamples(text, name)) {
+    if (!labels) continue;
+    const key = re.exec(labels)?.[1] ?? "";
+    out[key] = (out[key] ?? 0) + value;
+  }
+  return out;
+}
