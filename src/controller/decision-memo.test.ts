@@ -98,6 +98,10 @@ describe("DecisionMemo", () => {
     const first = memo.decide(a, config.snapshot());
     assert.equal(memo.decide(a, config.snapshot()), first, "the same Decision, not an equal one");
     assert.equal(calls(), 1);
+    // Kept without its trace (the controller never reads one); the rest is the resolver's.
+    const resolved = resolve(a as never, "shop", config.snapshot(), settings);
+    assert.ok(resolved.trace.length > 0);
+    assert.deepEqual(first, { ...resolved, trace: [] });
     assert.equal(first.outcome, "use");
     assert.equal(first.selector?.name, "shop-role");
 

@@ -15,6 +15,9 @@
 //     shares the Decision already made: one per resource in memory, not one per version.
 // Nothing has to be told that a resource was deleted: the first map is weak, the second holds
 // weak references (swept as it grows), and both go when another snapshot is asked about.
+// A kept Decision has no trace: the controller never reads one (`crossrole explain` and `audit`
+// resolve on their own), and a trace, a few hundred bytes of text per resource, is what most of
+// a decision's memory was.
 import { hash } from "node:crypto";
 import { resolve } from "../resolver/resolve.ts";
 import { readResource } from "../resolver/resource-info.ts";
@@ -63,12 +66,20 @@ export class DecisionMemo {
     const inputs = inputsKey(obj, namespace);
     let decision = inputs === undefined ? undefined : gen.byInputs.get(inputs)?.deref();
     if (decision === undefined) {
-      decision = this.#resolve(obj as unknown as ResourceObject, namespace, snapshot, this.settings);
+      decision = withoutTrace(
+        this.#resolve(obj as unknown as ResourceObject, namespace, snapshot, this.settings),
+      );
       if (inputs !== undefined) remember(gen, inputs, decision);
     }
     gen.byObject.set(obj, decision);
     return decision;
   }
+}
+
+const noTrace: Decision["trace"] = Object.freeze([]);
+
+function withoutTrace(d: Decision): Decision {
+  return d.trace.length === 0 ? d : { ...d, trace: noTrace };
 }
 
 function remember(gen: Generation, inputs: string, decision: Decision): void {

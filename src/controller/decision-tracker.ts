@@ -1,6 +1,7 @@
 // Remembers the last decision taken for each resource, so that
 //   - a decision change is logged once (not once per loop) and counted;
 //   - after a configuration change, exactly the resources whose decision changed are re-queued.
+import { hash } from "node:crypto";
 import type { Logger } from "pino";
 import type { Decision } from "../resolver/types.ts";
 
@@ -11,20 +12,30 @@ import type { Decision } from "../resolver/types.ts";
  * credential cache ignores it for the same reason).
  */
 export function decisionFingerprint(d: Decision): string {
-  return JSON.stringify([
-    d.outcome,
-    d.source,
-    d.reason,
-    d.roleARN,
-    d.account,
-    d.region,
-    d.endpoint,
-    d.selector,
-    d.chain.map(({ resourceVersion: _rv, ...hop }) => hop),
-    d.message,
-    d.drift,
-  ]);
+  let fingerprint = fingerprints.get(d);
+  if (fingerprint === undefined) {
+    const text = JSON.stringify([
+      d.outcome,
+      d.source,
+      d.reason,
+      d.roleARN,
+      d.account,
+      d.region,
+      d.endpoint,
+      d.selector,
+      d.chain.map(({ resourceVersion: _rv, ...hop }) => hop),
+      d.message,
+      d.drift,
+    ]);
+    // A hash, kept per resource, instead of the text (half a kilobyte or more each).
+    fingerprint = hash("sha256", text, "base64");
+    fingerprints.set(d, fingerprint);
+  }
+  return fingerprint;
 }
+
+/** Decisions are shared and never changed (decision-memo.ts): each is fingerprinted once. */
+const fingerprints = new WeakMap<Decision, string>();
 
 /** The static-identity Secret a decision's chain reads, if any. */
 export function secretOf(d: Decision): string | undefined {

@@ -35,7 +35,7 @@ export interface AwsRateLimiterOptions {
   /** How a waiting call sleeps (must keep the process alive in the controller). */
   readonly sleep?: Sleep;
   readonly registry?: Registry;
-  /** Most buckets kept (default 10,000); the least recently used is dropped beyond that. */
+  /** Most buckets kept (default 2,000); the least recently used is dropped beyond that. */
   readonly maxBuckets?: number;
 }
 
@@ -51,7 +51,7 @@ export class AwsRateLimiter {
     this.#limits = opts.limits ?? { default: defaultAwsRateLimit };
     this.#clock = opts.clock ?? systemClock;
     this.#sleep = opts.sleep;
-    this.#buckets = new LRUCache({ max: opts.maxBuckets ?? 10_000 });
+    this.#buckets = new LRUCache({ max: opts.maxBuckets ?? 2_000 });
     this.#waited = opts.registry
       ? new Counter({
           name: "crossrole_aws_rate_limit_wait_seconds_total",

@@ -119,7 +119,7 @@ export function createCredentialService(opts: CredentialServiceOptions): Credent
     sleep,
     random,
   });
-  const callers = new LRUCache<string, Promise<CallerIdentity>>({ max: 10_000 });
+  const callers = new LRUCache<string, Promise<CallerIdentity>>({ max: 1_000 });
   // Plans by request fingerprint: a cache hit then costs one JSON.stringify and two map
   // lookups instead of canonical JSON and SHA-256 per hop (the bench's 10 us budget).
   const plans = new LRUCache<string, ChainPlan>({ max: opts.cache?.maxEntries ?? 10_000 });

@@ -5,6 +5,7 @@
 //   - spam filter: a token bucket per involved object (25 burst, 1 more per 5 minutes); events
 //     beyond it are dropped;
 //   - writes never throw into the caller and are serialised per event.
+import { hash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { type Clock, systemClock } from "../toolkit/clock.ts";
 import { isNotFound, type KubeClient, patchTypes } from "./kube-client.ts";
@@ -67,12 +68,13 @@ export class EventRecorder {
    */
   event(obj: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
     const m = obj.metadata;
-    const objectId = `${obj.apiVersion}|${obj.kind}|${m.namespace ?? ""}|${m.name}|${m.uid ?? ""}`;
+    // Kept per object and per distinct event (up to cacheSize each): short keys, not the message.
+    const objectId = m.uid || `${obj.apiVersion}|${obj.kind}|${m.namespace ?? ""}|${m.name}`;
     if (!this.#allow(objectId)) {
       this.#log.debug({ object: objectId, reason }, "event dropped by the spam filter");
       return Promise.resolve();
     }
-    const key = `${objectId}|${type}|${reason}|${message}`;
+    const key = hash("sha256", `${objectId}|${type}|${reason}|${message}`, "base64");
     const prev = this.#chains.get(key) ?? Promise.resolve();
     const next = prev
       .then(() => this.#write(key, obj, type, reason, message))

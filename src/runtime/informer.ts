@@ -11,6 +11,7 @@
 // has kept failing for `unhealthyAfterMs` (5 s), healthy again when it succeeds (the manager
 // turns this into a /readyz check and the crossrole_informer_healthy gauge). Each flip is
 // logged once (informer.unhealthy / informer.recovered), never each retry.
+
 import type { BackoffOptions } from "../toolkit/backoff.ts";
 import { type Clock, systemClock } from "../toolkit/clock.ts";
 import type { KubeClient } from "./kube-client.ts";
@@ -25,6 +26,7 @@ import {
 } from "./kube-object.ts";
 import { ListWatch, type ListWatchStats, type WatchEventType } from "./list-watch.ts";
 import { type Logger, silentLogger } from "./logger.ts";
+import type { StringPool } from "./string-pool.ts";
 import { type SyncGate, waitUntilOpen } from "./sync-gate.ts";
 
 export interface InformerHandler<T extends KubeObject = KubeObject> {
@@ -48,6 +50,8 @@ export interface InformerOptions {
    * content is read on demand (Secrets a resource references: their values never sit in memory).
    */
   readonly metadataOnly?: boolean;
+  /** One copy of each short string the cached objects hold (string-pool.ts); shared by a manager's informers. */
+  readonly strings?: StringPool;
   readonly logger?: Logger;
   readonly clock?: Clock;
   readonly random?: () => number;
@@ -97,13 +101,16 @@ export class Informer<T extends KubeObject = KubeObject> implements SyncGate {
     const apiVersion = apiVersionOf(rt);
     const keepManagedFields = opts.keepManagedFields ?? false;
     const metadataOnly = opts.metadataOnly ?? false;
+    const strings = opts.strings;
     const transform = (obj: KubeObject): KubeObject => {
       // List items carry no apiVersion/kind; events and owner references need them.
       obj.apiVersion ??= apiVersion;
       obj.kind ??= rt.kind;
       if (!keepManagedFields && obj.metadata) delete obj.metadata.managedFields;
-      if (metadataOnly) return { apiVersion: obj.apiVersion, kind: obj.kind, metadata: obj.metadata };
-      return obj;
+      const kept = metadataOnly
+        ? { apiVersion: obj.apiVersion, kind: obj.kind, metadata: obj.metadata }
+        : obj;
+      return strings ? strings.internValues(kept) : kept;
     };
     for (const scope of scopes) {
       const state = { synced: false };

@@ -9,6 +9,7 @@
 // /readyz (503 when failing) also fails while an informer cannot reach the apiserver (its
 // list/watch has kept failing past the grace period, `informerUnhealthyAfterMs`); /healthz does
 // not: restarting the process would not bring the apiserver back, and would lose the caches.
+
 import { type Clock, sleep, systemClock } from "../toolkit/clock.ts";
 import { Controller, type ControllerOptions } from "./controller.ts";
 import { EventRecorder } from "./events.ts";
@@ -27,6 +28,7 @@ import { defaultIdentity, LeaderElector, type LeaseOptions } from "./leader-elec
 import { type Logger, silentLogger } from "./logger.ts";
 import { countRestRequests, createRuntimeMetrics, type RuntimeMetrics } from "./metrics.ts";
 import type { RestConfig } from "./rest-config.ts";
+import { StringPool } from "./string-pool.ts";
 
 export interface ManagerOptions {
   /** Where to connect (a kubeconfig context or in-cluster); or pass `client`. */
@@ -110,6 +112,8 @@ export class Manager {
   readonly #o: ManagerOptions;
   readonly #clock: Clock;
   readonly #informers = new Map<string, Informer>();
+  /** Every informer's cached objects share one copy of each short string (string-pool.ts). */
+  readonly #strings = new StringPool();
   readonly #controllers: Controller[] = [];
   readonly #recorders: EventRecorder[] = [];
   readonly #readyChecks: HealthCheck[] = [];
@@ -186,6 +190,7 @@ export class Manager {
         unhealthyAfterMs: opts.unhealthyAfterMs ?? this.#o.informerUnhealthyAfterMs,
         namespaces,
         client: this.client,
+        strings: this.#strings,
         logger: this.logger,
         clock: this.#o.clock,
       });
