@@ -136,7 +136,8 @@ try {
         }
         return performance.now() - quietSince >= 5_000 || undefined;
       },
-      { what: "the controller to go idle", timeoutMs: 600_000, intervalMs: 500 },
+      // Scraped every 2 s (a Prometheus would every 15-30 s): each scrape counts every resource.
+      { what: "the controller to go idle", timeoutMs: 600_000, intervalMs: 2_000 },
     );
   };
   await applyObjects(

@@ -34,12 +34,17 @@ export interface OutcomeCount {
 export function countOutcomes(
   resources: Iterable<{ readonly kind: string; readonly obj: KubeObject; readonly outcome: ResourceOutcome }>,
 ): OutcomeCount[] {
-  const counts = new Map<string, OutcomeCount>();
+  // Computed on every scrape over every cached resource: one small key per resource, no copies.
+  const counts = new Map<
+    string,
+    { kind: string; namespace: string; outcome: ResourceOutcome; count: number }
+  >();
   for (const { kind, obj, outcome } of resources) {
     const namespace = obj.metadata.namespace ?? "";
-    const key = JSON.stringify([kind, namespace, outcome]);
+    const key = `${kind}\u0000${namespace}\u0000${outcome}`;
     const c = counts.get(key);
-    counts.set(key, { kind, namespace, outcome, count: (c?.count ?? 0) + 1 });
+    if (c) c.count++;
+    else counts.set(key, { kind, namespace, outcome, count: 1 });
   }
   return [...counts.values()];
 }
@@ -64,10 +69,12 @@ export function registerResourceOutcomes(o: ResourceOutcomeSources): Gauge<"kind
       // Reset: a (kind, namespace, outcome) no resource has any more must not keep its last count.
       this.reset();
       if (!o.synced()) return;
-      const all = o.resources.flatMap(({ kind, informer }) =>
-        informer.list().map((obj) => ({ kind, obj, outcome: outcomeOf(obj, o.decide(obj)) })),
-      );
-      for (const c of countOutcomes(all))
+      const all = function* () {
+        for (const { kind, informer } of o.resources) {
+          for (const obj of informer.list()) yield { kind, obj, outcome: outcomeOf(obj, o.decide(obj)) };
+        }
+      };
+      for (const c of countOutcomes(all()))
         this.set({ kind: c.kind, namespace: c.namespace, outcome: c.outcome }, c.count);
     },
   });
