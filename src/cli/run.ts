@@ -1,6 +1,7 @@
 // `crossrole run`: the controller. Flags follow ACK's controller flags where they overlap
 // (--aws-region, --watch-namespace, --reconcile-default-resync-seconds, ...), plus crossrole's
 // own (--account-drift-policy, --sts-qps/--sts-burst, --system-namespace).
+import { hostname } from "node:os";
 import { setFlagsFromString } from "node:v8";
 import { type DeletionPolicy, deletionPolicies } from "../api/annotations.ts";
 import { createLogger } from "../runtime/logger.ts";
@@ -115,6 +116,25 @@ const runFlags: readonly FlagSpec[] = [
     value: "<n>",
     default: "40",
     help: "STS calls that may start at once.",
+  },
+  {
+    name: "enable-sharding",
+    type: "boolean",
+    default: false,
+    help: "Run the resource controllers on every replica, each on the namespaces its shard holds (member Leases in the system namespace; the other controllers stay on the leader).",
+  },
+  {
+    name: "shard-member",
+    type: "string",
+    value: "<name>",
+    help: "This replica's member name, unique among the replicas (default: $POD_NAME, else the host name).",
+  },
+  {
+    name: "shard-lease-duration-seconds",
+    type: "string",
+    value: "<seconds>",
+    default: "15",
+    help: "How long a replica that stopped renewing its member Lease keeps its namespaces before the others take them.",
   },
   {
     name: "aws-api-qps",
@@ -267,6 +287,14 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
     healthAddr: address(values, "healthz-addr"),
     leaderElection: booleanFlag(values, "enable-leader-election"),
     leaseName: stringFlag(values, "leader-election-name") ?? "crossrole-leader",
+    ...(booleanFlag(values, "enable-sharding")
+      ? {
+          sharding: {
+            member: stringFlag(values, "shard-member") ?? io.env["POD_NAME"] ?? hostname(),
+            leaseDurationMs: positiveInt(values, "shard-lease-duration-seconds") * 1000,
+          },
+        }
+      : {}),
     stsRateLimit: { ratePerSecond: positiveInt(values, "sts-qps"), burst: positiveInt(values, "sts-burst") },
     awsRateLimits: {
       default: {

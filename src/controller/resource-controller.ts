@@ -44,6 +44,8 @@ export interface ResourceControllerOptions<Spec extends object, Observed, Client
   readonly references?: ReferencePolicy;
   /** --resource-tags (default-tags.ts). */
   readonly defaultTags?: readonly DefaultTag[];
+  /** Sharding is on: this kind's resources are reconciled by the replica holding their namespace. */
+  readonly sharded?: boolean;
   readonly onDecisionChange?: (kind: string, outcome: string, source: string | null) => void;
 }
 
@@ -123,6 +125,7 @@ export function addResourceController<Spec extends object, Observed, Client>(
     concurrency: o.concurrency,
     resyncPeriodMs: o.resyncPeriodMs,
     waitFor: [o.config],
+    ...(o.sharded ? { sharded: true } : {}),
   });
   controller.watch(informer, {
     // Our own writes (finalizer, late-initialised spec, status) come back as updates: not news.

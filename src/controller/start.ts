@@ -49,6 +49,12 @@ export interface ControllerOptions {
   readonly healthAddr?: string;
   readonly leaderElection: boolean;
   readonly leaseName?: string;
+  /**
+   * Sharding across replicas (--enable-sharding): this replica's member name and its member
+   * Lease's duration. The resource controllers then run on every replica, each on its shard's
+   * namespaces; the identity, selector and configuration controllers stay on the leader.
+   */
+  readonly sharding?: { readonly member: string; readonly leaseDurationMs?: number };
   readonly stsRateLimit?: RateLimit;
   /** Client-side limits per AWS service, region and account (credentials/aws-rate-limit.ts). */
   readonly awsRateLimits?: AwsRateLimits;
@@ -118,6 +124,22 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       : {}),
     ...(o.leaderElection
       ? { leaderElection: { namespace: o.settings.systemNamespace, name: o.leaseName ?? "crossrole-leader" } }
+      : {}),
+    ...(o.sharding
+      ? {
+          sharding: {
+            member: o.sharding.member,
+            namespace: o.settings.systemNamespace,
+            // client-go's ratios (15 s / 10 s / 2 s): renew often, stop acting well before expiry.
+            ...(o.sharding.leaseDurationMs === undefined
+              ? {}
+              : {
+                  leaseDurationMs: o.sharding.leaseDurationMs,
+                  renewDeadlineMs: Math.round((o.sharding.leaseDurationMs * 2) / 3),
+                  renewPeriodMs: Math.round(o.sharding.leaseDurationMs / 7.5),
+                }),
+          },
+        }
       : {}),
     userAgent,
   });
@@ -235,6 +257,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
         referrersOf: (kind, namespace, name) => referrers.referrersOf(kind, namespace, name),
       },
       concurrency: o.maxConcurrentSyncsByKind?.[name] ?? o.maxConcurrentSyncs,
+      ...(o.sharding ? { sharded: true } : {}),
       resyncPeriodMs: (o.resyncSecondsByKind?.[name] ?? o.resyncSeconds) * 1000,
       logger: log,
       onDecisionChange: (kind, outcome, source) => decisions.inc({ kind, outcome, source: source ?? "none" }),

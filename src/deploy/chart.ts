@@ -426,7 +426,8 @@ export function valuesSchema(): Schema {
         replicas: {
           type: "integer",
           minimum: 0,
-          description: "Replicas (more than 1 needs leaderElection).",
+          description:
+            "Replicas. More than 1 shards the resources across them by namespace (each replica holds a member Lease; needs leaderElection, which the other controllers keep).",
         },
         annotations: stringMap("Pod annotations."),
         labels: stringMap("Extra Pod labels."),

@@ -146,7 +146,12 @@ export function systemNamespaceRules(): PolicyRule[] {
     // created by the first controller that needs it. Only create: Kubernetes cannot narrow create
     // by name, and nothing else in the namespace is ever updated or deleted.
     { apiGroups: [""], resources: ["secrets"], verbs: ["create"] },
-    { apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["get", "create", "update"] },
+    // Leader election (get, create, update); sharding's member Leases also list, watch and delete.
+    {
+      apiGroups: ["coordination.k8s.io"],
+      resources: ["leases"],
+      verbs: ["get", "list", "watch", "create", "update", "delete"],
+    },
     eventRule,
   ];
 }

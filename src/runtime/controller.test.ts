@@ -241,3 +241,46 @@ describe("Controller (reconcile contract, with a manual clock)", () => {
     d.resolve();
   });
 });
+
+describe("Controller with a shard gate", () => {
+  test("keys of namespaces the gate refuses are dropped; enqueueNamespace queues a namespace's keys from the watched cache", async () => {
+    const allowed = new Set(["mine"]);
+    const objects = [
+      { apiVersion: "v1", kind: "ConfigMap", metadata: { namespace: "mine", name: "a" } },
+      { apiVersion: "v1", kind: "ConfigMap", metadata: { namespace: "theirs", name: "b" } },
+    ];
+    // The informer surface Controller.watch uses (pure: no apiserver here).
+    const informer = {
+      name: "configmaps",
+      hasSynced: () => true,
+      waitForSync: () => Promise.resolve(true),
+      addHandler: () => () => {},
+      list: (ns?: string) => objects.filter((o) => ns === undefined || o.metadata.namespace === ns),
+      keys: () => objects.map((o) => `${o.metadata.namespace}/${o.metadata.name}`),
+    };
+    const calls: string[] = [];
+    const c = new Controller({
+      name: "sharded",
+      clock: new FakeClock(),
+      resyncPeriodMs: 0,
+      shard: { mayAct: (ns) => allowed.has(ns) },
+      reconcile: async (req) => {
+        calls.push(req.key);
+        return {};
+      },
+    });
+    c.watch(informer as never);
+    await c.start();
+    c.enqueue("mine/a");
+    c.enqueue("theirs/b");
+    await settle();
+    assert.deepEqual(calls, ["mine/a"], "theirs/b is another replica's");
+    assert.deepEqual([...c.cachedNamespaces()].sort(), ["mine", "theirs"]);
+    // The namespace is handed over: its keys are queued again and reconciled here.
+    allowed.add("theirs");
+    c.enqueueNamespace("theirs");
+    await settle();
+    assert.deepEqual(calls, ["mine/a", "theirs/b"]);
+    await c.stop();
+  });
+});

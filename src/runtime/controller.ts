@@ -31,6 +31,11 @@ export interface ControllerOptions {
   /** Extra gates (beyond the watched informers) that must be open before workers start. */
   readonly waitFor?: readonly SyncGate[];
   readonly rateLimiter?: RateLimiter;
+  /**
+   * Sharding (shards/member.ts): only keys of namespaces the gate allows now are reconciled;
+   * others are dropped when taken, and queued again (enqueueNamespace) once the gate allows them.
+   */
+  readonly shard?: { mayAct(namespace: string): boolean };
   readonly clock?: Clock;
   readonly random?: () => number;
   readonly logger?: Logger;
@@ -54,6 +59,8 @@ export class Controller {
   readonly #log: Logger;
   readonly #gates: SyncGate[] = [];
   readonly #unsubscribe: (() => void)[] = [];
+  /** Informers whose objects are queued under their own keys (watched without `map`). */
+  readonly #ownKeys: Informer[] = [];
   readonly #workers: Promise<void>[] = [];
   /** Aborts the wait for caches when the controller is stopped before it started. */
   readonly #stopping = new AbortController();
@@ -84,6 +91,7 @@ export class Controller {
    */
   watch<T extends KubeObject>(informer: Informer<T>, opts: WatchOptions<T> = {}): this {
     if (!this.#gates.includes(informer)) this.#gates.push(informer);
+    if (!opts.map) this.#ownKeys.push(informer as unknown as Informer);
     const enqueue = (obj: T) => {
       const keys = opts.map ? opts.map(obj) : keyOf(obj);
       if (keys === undefined) return;
@@ -107,6 +115,26 @@ export class Controller {
   /** Queues a key now (deduplicated). */
   enqueue(key: string): void {
     this.queue.add(key);
+  }
+
+  /** Queues every key of `namespace` in the primary cache (a namespace this shard just gained). */
+  enqueueNamespace(namespace: string): void {
+    for (const informer of this.#ownKeys)
+      for (const obj of informer.list(namespace)) this.queue.add(keyOf(obj));
+  }
+
+  /** The namespaces the primary cache holds objects in. */
+  cachedNamespaces(): Set<string> {
+    const out = new Set<string>();
+    for (const informer of this.#ownKeys) for (const key of informer.keys()) out.add(splitKey(key).namespace);
+    return out;
+  }
+
+  /** The namespaces of the keys being reconciled now. */
+  inFlightNamespaces(): Set<string> {
+    const out = new Set<string>();
+    for (const key of this.queue.processingKeys()) out.add(splitKey(key).namespace);
+    return out;
   }
 
   /** Queues a key after `ms` (merged with any earlier pending time). */
@@ -181,6 +209,12 @@ export class Controller {
     for (;;) {
       const key = await this.queue.get();
       if (key === undefined) return;
+      if (this.#o.shard && !this.#o.shard.mayAct(splitKey(key).namespace)) {
+        // Another replica's namespace (or not yet released to this one): not reconciled here.
+        this.queue.forget(key);
+        this.queue.done(key);
+        continue;
+      }
       try {
         await this.#process(key);
       } finally {

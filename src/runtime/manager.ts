@@ -6,6 +6,8 @@
 //          released (a standby takes over at once), informers and servers stop.
 // Losing the lease stops the manager the same way and rejects `done` with LeadershipLostError:
 // a process that may no longer be leader must not keep reconciling (controller-runtime exits).
+// With sharding (shards/), controllers added as `sharded` run on every replica from the start,
+// each on the namespaces its shard member may act on; the member Lease is deleted last on stop.
 // /readyz (503 when failing) also fails while an informer cannot reach the apiserver (its
 // list/watch has kept failing past the grace period, `informerUnhealthyAfterMs`); /healthz does
 // not: restarting the process would not bring the apiserver back, and would lose the caches.
@@ -24,10 +26,11 @@ import {
 import { Informer, type InformerOptions } from "./informer.ts";
 import { createKubeClient, type KubeClient } from "./kube-client.ts";
 import type { KubeObject, ResourceType } from "./kube-object.ts";
-import { defaultIdentity, LeaderElector, type LeaseOptions } from "./leader-election.ts";
+import { defaultIdentity, LeaderElector, type Lease, type LeaseOptions } from "./leader-election.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { countRestRequests, createRuntimeMetrics, type RuntimeMetrics } from "./metrics.ts";
 import type { RestConfig } from "./rest-config.ts";
+import { ShardMember, shardMemberLabel } from "./shards/member.ts";
 import { StringPool } from "./string-pool.ts";
 
 export interface ManagerOptions {
@@ -43,6 +46,18 @@ export interface ManagerOptions {
   readonly healthAddr?: string;
   /** Lease-based leader election; without it this process always leads. */
   readonly leaderElection?: LeaseOptions;
+  /**
+   * Sharding across replicas (shards/member.ts): this replica's member name and where the member
+   * Leases live. Controllers added with `sharded: true` then run on every replica, each on the
+   * namespaces its shard holds; the others still run on the leader only.
+   */
+  readonly sharding?: {
+    readonly member: string;
+    readonly namespace: string;
+    readonly leaseDurationMs?: number;
+    readonly renewPeriodMs?: number;
+    readonly renewDeadlineMs?: number;
+  };
   /** Default namespaces for informers of namespaced kinds (--watch-namespace); all if absent. */
   readonly watchNamespaces?: readonly string[];
   /**
@@ -62,6 +77,14 @@ export interface ManagerOptions {
   readonly userAgent?: string;
 }
 
+const leaseResource: ResourceType = {
+  group: "coordination.k8s.io",
+  version: "v1",
+  plural: "leases",
+  kind: "Lease",
+  namespaced: true,
+};
+
 export class LeadershipLostError extends Error {
   constructor(lease: string) {
     super(`lost the leader lease ${lease}; stopped`);
@@ -72,7 +95,10 @@ export class LeadershipLostError extends Error {
 /** What informer() takes: InformerOptions without the parts the manager provides. */
 export type ManagedInformerOptions = Omit<InformerOptions, "client" | "logger" | "clock">;
 /** What controller() takes: ControllerOptions without the parts the manager provides. */
-export type ManagedControllerOptions = Omit<ControllerOptions, "logger" | "metrics" | "clock">;
+export type ManagedControllerOptions = Omit<ControllerOptions, "logger" | "metrics" | "clock" | "shard"> & {
+  /** With sharding: runs on every replica, on its shard's namespaces (without: on the leader). */
+  readonly sharded?: boolean;
+};
 
 /**
  * The ready check over informers' connections: fails while any of them is unhealthy, naming
@@ -115,6 +141,11 @@ export class Manager {
   /** Every informer's cached objects share one copy of each short string (string-pool.ts). */
   readonly #strings = new StringPool();
   readonly #controllers: Controller[] = [];
+  /** Controllers that run on every replica, each on its shard's namespaces. */
+  readonly #sharded: Controller[] = [];
+  readonly #shard: ShardMember | undefined;
+  /** Namespaces the shard allowed at the last change (to queue those it gains). */
+  #allowed = new Set<string>();
   readonly #recorders: EventRecorder[] = [];
   readonly #readyChecks: HealthCheck[] = [];
   readonly #healthChecks: HealthCheck[] = [{ name: "ping", check: () => true }];
@@ -160,6 +191,46 @@ export class Manager {
     });
     this.#readyChecks.push(informerHealthCheck(() => this.#informers.values(), this.#clock));
     this.#readyChecks.push({ name: "shutdown", check: () => (this.#stopping ? "shutting down" : true) });
+    const sh = opts.sharding;
+    if (sh) {
+      const leases = this.informer<Lease>({
+        resource: leaseResource,
+        namespaces: [sh.namespace],
+        labelSelector: `${shardMemberLabel}=true`,
+      });
+      this.#shard = new ShardMember({
+        client: this.client,
+        namespace: sh.namespace,
+        member: sh.member,
+        leases: () => leases.list(),
+        inFlightNamespaces: () => this.#sharded.flatMap((c) => [...c.inFlightNamespaces()]),
+        ...(sh.leaseDurationMs === undefined ? {} : { leaseDurationMs: sh.leaseDurationMs }),
+        ...(sh.renewPeriodMs === undefined ? {} : { renewPeriodMs: sh.renewPeriodMs }),
+        ...(sh.renewDeadlineMs === undefined ? {} : { renewDeadlineMs: sh.renewDeadlineMs }),
+        ...(opts.clock ? { clock: opts.clock } : {}),
+        logger: this.logger,
+        onChange: () => this.#onShardChange(),
+      });
+    }
+  }
+
+  /** This replica's shard membership, when sharding is on. */
+  get shard(): ShardMember | undefined {
+    return this.#shard;
+  }
+
+  /** Queues, in every sharded controller, the namespaces the shard now allows and did not before. */
+  #onShardChange(): void {
+    const shard = this.#shard;
+    if (!shard) return;
+    const namespaces = new Set<string>();
+    for (const c of this.#sharded) for (const ns of c.cachedNamespaces()) namespaces.add(ns);
+    const allowed = new Set([...namespaces].filter((ns) => shard.mayAct(ns)));
+    for (const ns of allowed) {
+      if (this.#allowed.has(ns)) continue;
+      for (const c of this.#sharded) c.enqueueNamespace(ns);
+    }
+    this.#allowed = allowed;
   }
 
   /**
@@ -205,9 +276,20 @@ export class Manager {
 
   /** Adds a controller; it starts when this process leads (and its caches have synced). */
   controller(opts: ManagedControllerOptions): Controller {
-    const c = new Controller({ ...opts, logger: this.logger, metrics: this.metrics, clock: this.#o.clock });
+    const { sharded, ...rest } = opts;
+    const shard = sharded ? this.#shard : undefined;
+    const c = new Controller({
+      ...rest,
+      ...(shard ? { shard } : {}),
+      logger: this.logger,
+      metrics: this.metrics,
+      clock: this.#o.clock,
+    });
     this.#controllers.push(c);
-    if (this.#leading && !this.#stopping) void c.start();
+    if (shard) {
+      this.#sharded.push(c);
+      if (this.#started && !this.#stopping) void c.start();
+    } else if (this.#leading && !this.#stopping) void c.start();
     return c;
   }
 
@@ -265,6 +347,10 @@ export class Manager {
     this.#started = true;
     await this.#startServers();
     for (const i of this.#informers.values()) i.start();
+    if (this.#shard) {
+      void this.#shard.start();
+      for (const c of this.#sharded) void c.start();
+    }
     const le = this.#o.leaderElection;
     if (!le) {
       this.#lead();
@@ -319,7 +405,7 @@ export class Manager {
 
   #lead(): void {
     this.#leading = true;
-    for (const c of this.#controllers) void c.start();
+    for (const c of this.#controllers) if (!this.#sharded.includes(c)) void c.start();
   }
 
   async #startServers(): Promise<void> {
@@ -364,6 +450,8 @@ export class Manager {
       flushed.abort();
       this.#leading = false;
       await this.#elector?.stop();
+      // After the controllers drained: the others may take this shard's namespaces at once.
+      await this.#shard?.stop();
       await Promise.all([...this.#informers.values()].map((i) => i.stop()));
       await Promise.all(this.#servers.map((s) => s.close()));
       this.logger.info("stopped");

@@ -158,6 +158,11 @@ export class WorkQueue {
     return { unfinishedSeconds: unfinished, longestSeconds: longest };
   }
 
+  /** The keys held by workers now. */
+  processingKeys(): Iterable<string> {
+    return this.#processing;
+  }
+
   /** Number of keys currently held by workers. */
   processingCount(): number {
     return this.#processing.size;

@@ -443,6 +443,8 @@ describe("values → the Deployment", () => {
       "--aws-api-burst=100",
       "--aws-api-rate-limit=rds=10:100",
       "--enable-leader-election=true",
+      // Two replicas: the resources are sharded across them (member Leases).
+      "--enable-sharding",
       "--log-level=debug",
       "--allow-cross-namespace-references=false",
       "--metrics-addr=:8080",
@@ -450,6 +452,8 @@ describe("values → the Deployment", () => {
     ]);
     assert.deepEqual(container.env, [
       { name: "NODE_OPTIONS", value: "--max-semi-space-size=2" },
+      // The shard member's name.
+      { name: "POD_NAME", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
       { name: "AWS_REGION", value: "eu-west-1" },
     ]);
     assert.deepEqual(container.securityContext, {
