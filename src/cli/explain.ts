@@ -1,6 +1,8 @@
 // `crossrole explain <kind>/<name>`: which AWS identity a resource is (or would be)
 // reconciled with, and why — offline from manifests (--from) or online from the cluster.
 import type { Settings } from "../resolver/types.ts";
+import type { Lease } from "../runtime/leader-election.ts";
+import { userAgent } from "../version.ts";
 import { type FlagSpec, helpFlag, renderFlagHelp, stringFlag, stringListFlag } from "./args.ts";
 import type { Command } from "./command.ts";
 import { parseArgsOrHelp } from "./command-args.ts";
@@ -131,6 +133,27 @@ async function explainOffline(
   };
 }
 
+/** Which replica reconciles `namespace`, when the controller shards (shard-note.ts); best effort. */
+async function shardOnline(
+  loaded: Awaited<ReturnType<typeof kubeconfigFromFlags>>,
+  namespace: string,
+  systemNamespace: string,
+): Promise<string | null> {
+  const { createKubeClient } = await import("../runtime/kube-client.ts");
+  const { memberLeasesPath, memberLeasesSelector, shardNote } = await import("./shard-note.ts");
+  try {
+    const list = await createKubeClient(loaded.kubeConfig, { userAgent }).request<{ items?: Lease[] }>({
+      method: "GET",
+      path: memberLeasesPath(systemNamespace),
+      query: { labelSelector: memberLeasesSelector },
+    });
+    return shardNote(list.items ?? [], namespace, systemNamespace, Date.now());
+  } catch {
+    // Leases the user may not read, or none: explain does not depend on them.
+    return null;
+  }
+}
+
 async function explainOnline(
   target: Target,
   values: Parameters<typeof stringFlag>[0],
@@ -141,12 +164,13 @@ async function explainOnline(
   const { contextNamespace } = await import("./kubeconfig.ts");
   const { collectFromCluster } = await import("./cluster-source.ts");
   const namespace = stringFlag(values, "namespace") ?? contextNamespace(loaded.kubeConfig);
-  const [inputs, account] = await Promise.all([
+  const [inputs, account, shard] = await Promise.all([
     collectFromCluster(loaded, { target, namespace, systemNamespace: settings.systemNamespace }),
     controllerAccountOnline(settings),
+    shardOnline(loaded, namespace, settings.systemNamespace),
   ]);
   return {
-    inputs: withNote(inputs, account.note),
+    inputs: withNote(withNote(inputs, account.note), shard),
     settings: account.settings,
     unknownAccountReason: account.unknownReason,
   };

@@ -12,6 +12,7 @@
 // list/watch has kept failing past the grace period, `informerUnhealthyAfterMs`); /healthz does
 // not: restarting the process would not bring the apiserver back, and would lose the caches.
 
+import { Gauge } from "prom-client";
 import { type Clock, sleep, systemClock } from "../toolkit/clock.ts";
 import { Controller, type ControllerOptions } from "./controller.ts";
 import { EventRecorder } from "./events.ts";
@@ -210,6 +211,27 @@ export class Manager {
         ...(opts.clock ? { clock: opts.clock } : {}),
         logger: this.logger,
         onChange: () => this.#onShardChange(),
+      });
+      const shard = this.#shard;
+      const registers = [this.metrics.registry];
+      new Gauge({
+        name: "crossrole_shard_members",
+        help: "Replicas in this replica's view of the shard members (member Leases live by its clock)",
+        labelNames: ["member"] as const,
+        registers,
+        collect() {
+          this.set({ member: shard.member }, shard.state.view.members.length);
+        },
+      });
+      const acting = () => this.#allowed.size;
+      new Gauge({
+        name: "crossrole_shard_namespaces",
+        help: "Namespaces this replica reconciles now (its shard, handed over)",
+        labelNames: ["member"] as const,
+        registers,
+        collect() {
+          this.set({ member: shard.member }, acting());
+        },
       });
     }
   }

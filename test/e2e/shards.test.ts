@@ -13,7 +13,8 @@ import { ownerOf } from "../../src/runtime/shards/rendezvous.ts";
 import { s3Operation } from "../support/aws-proxy.ts";
 import { minimalResource } from "../support/minimal-resources.ts";
 import { readMotoRecording } from "../support/moto-recording.ts";
-import { condition, type E2E, getBucket, namespace, startE2E } from "./fixture.ts";
+import { runCrossrole } from "../support/run-crossrole.ts";
+import { condition, controllerAccount, type E2E, getBucket, namespace, region, startE2E } from "./fixture.ts";
 
 const leaseSeconds = 4;
 const namespaces = Array.from({ length: 24 }, (_, i) => `shard-${i}`);
@@ -146,4 +147,39 @@ test("replicas join, die and leave under load: every Bucket Ready, created once,
     if (order.length > 1) moved.push(resource);
   }
   process.stderr.write(`resources written by more than one replica over the run: ${moved.length}\n`);
+
+  // Each live replica's metrics say how many members it sees and how many namespaces it holds.
+  let held = 0;
+  for (const name of ["r7", "r8"]) {
+    const text = await (await fetch(`${replicas.get(name)?.metricsURL}/metrics`)).text();
+    assert.match(text, new RegExp(`crossrole_shard_members\\{member="${name}"\\} 2\\n`));
+    held += Number(
+      new RegExp(`crossrole_shard_namespaces\\{member="${name}"\\} (\\d+)`).exec(text)?.[1] ?? 0,
+    );
+  }
+  assert.equal(held, namespaces.length, "the two hold every namespace between them");
+
+  // explain names the replica that reconciles the resource now: one of the two live members.
+  const probeNs = probe.ns;
+  const run = await runCrossrole(
+    [
+      "explain",
+      `bucket/${probe.name}`,
+      "-n",
+      probeNs,
+      "--kubeconfig",
+      e2e.stack.kubeconfigPath,
+      "--aws-endpoint-url",
+      e2e.stack.awsEndpoint ?? "",
+      "--controller-account",
+      controllerAccount,
+    ],
+    { AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test", AWS_REGION: region },
+  );
+  const owner = ownerOf(probeNs, ["r7", "r8"]);
+  assert.match(
+    run.stdout,
+    new RegExp(`Sharded across 2 replicas \\(r7, r8\\): namespace ${probeNs} is reconciled by ${owner}`),
+    run.stdout + run.stderr,
+  );
 });
