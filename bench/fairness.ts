@@ -1,6 +1,6 @@
 // Fairness across tenants (issue: one namespace's burst must not delay another's resource by more
 // than a few seconds). On the local stack with the real controller process at default settings
-// (16 workers per kind, 100 AWS calls/s per account and service): namespace `burst` applies 1,000 Buckets at once; right after, namespace
+// (4 workers per kind, 100 AWS calls/s per account and service): namespace `burst` applies 1,000 Buckets at once; right after, namespace
 // `lone` applies one. Measured: the lone bucket's time from its apply to Ready, and the burst's
 // time to all Ready. Both namespaces land in the same account through the CARM map. Ends with one
 // JSON line; exits 1 when the lone bucket takes longer than the target.

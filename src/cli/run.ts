@@ -52,7 +52,7 @@ const runFlags: readonly FlagSpec[] = [
     name: "reconcile-default-max-concurrent-syncs",
     type: "string",
     value: "<n>",
-    default: "16",
+    default: "4",
     help: "Concurrent reconciles per kind (ACK's default is 1). What bounds AWS calls is --aws-api-qps per account and service; the work queue hands keys out fairly across namespaces.",
   },
   {
