@@ -9,17 +9,14 @@
 // nothing is created; deleting a group still referenced waits until its referrers are gone.
 // (A description change is not run here: moto 5.2.5's ModifyDBSubnetGroup
 // loses the group it modifies; test/integration/rds-dbsubnetgroup.test.ts checks it on the wire.)
+
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import {
-  DescribeDBInstancesCommand,
-  DescribeDBSubnetGroupsCommand,
-  ListTagsForResourceCommand,
-  RDSClient,
-} from "@aws-sdk/client-rds";
+import { DescribeDBSubnetGroupsCommand, ListTagsForResourceCommand, RDSClient } from "@aws-sdk/client-rds";
 import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
+import { dbInstanceIn } from "../support/rds-instances.ts";
 import {
   clientAs,
   condition,
@@ -183,17 +180,7 @@ function dbInstance(ns: string, name: string, spec: Record<string, unknown>): Ku
   } as KubeObject;
 }
 
-async function instanceIn(account: string, id: string) {
-  try {
-    const out = await (await rdsAs(account)).send(
-      new DescribeDBInstancesCommand({ DBInstanceIdentifier: id }),
-    );
-    return out.DBInstances?.[0];
-  } catch (err) {
-    if ((err as { name?: string }).name === "DBInstanceNotFoundFault") return undefined;
-    throw err;
-  }
-}
+const instanceIn = (account: string, id: string) => dbInstanceIn(endpoint, account, id);
 
 test("dbSubnetGroupRef: the instance waits for the group, is woken when it is Synced, and placed in it (the group's AWS name, from its spec)", async () => {
   await e2e.apply([dbInstance("net", "shop-db", { dbSubnetGroupRef: { from: { name: "shop-db-net" } } })]);

@@ -9,13 +9,15 @@
 //     another account, while its own account has an untagged group of the same name: Terminal
 //     ReferenceAccountMismatch naming both accounts, nothing created in either;
 //   - static keys of the group's own account: the reference holds and the instance is placed in it.
+
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { CreateDBSubnetGroupCommand, DescribeDBInstancesCommand, RDSClient } from "@aws-sdk/client-rds";
+import { CreateDBSubnetGroupCommand, RDSClient } from "@aws-sdk/client-rds";
 import { credentialsFor } from "../../src/local-stack/accounts.ts";
 import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
 import { fillExamplePlaceholders } from "../../src/local-stack/example-placeholders.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
+import { dbInstanceIn } from "../support/rds-instances.ts";
 import {
   clientAs,
   condition,
@@ -140,17 +142,7 @@ async function markSynced(ns: string, name: string, account: string): Promise<vo
   });
 }
 
-async function instanceIn(account: string, id: string) {
-  try {
-    const out = await (await clientAs(RDSClient, endpoint, account)).send(
-      new DescribeDBInstancesCommand({ DBInstanceIdentifier: id }),
-    );
-    return out.DBInstances?.[0];
-  } catch (err) {
-    if ((err as { name?: string }).name === "DBInstanceNotFoundFault") return undefined;
-    throw err;
-  }
-}
+const instanceIn = (account: string, id: string) => dbInstanceIn(endpoint, account, id);
 
 before(async () => {
   e2e = await startE2E();

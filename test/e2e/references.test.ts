@@ -9,14 +9,14 @@
 //   - a group whose identity is denied, with a status the tenant forged (Synced True at its
 //     generation, recorded in account X): the referrer waits (ReferenceNotPlaced) and nothing is
 //     created — the reference is judged by the resolver's decision now, never by status.
+
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { DescribeDBInstancesCommand, RDSClient } from "@aws-sdk/client-rds";
 import { credentialsFor } from "../../src/local-stack/accounts.ts";
 import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
+import { dbInstanceIn } from "../support/rds-instances.ts";
 import {
-  clientAs,
   condition,
   configMap,
   type E2E,
@@ -61,17 +61,7 @@ function dbInstance(ns: string, name: string, ref: { name: string; namespace?: s
   } as KubeObject;
 }
 
-async function instanceIn(account: string, id: string) {
-  try {
-    const out = await (await clientAs(RDSClient, endpoint, account)).send(
-      new DescribeDBInstancesCommand({ DBInstanceIdentifier: id }),
-    );
-    return out.DBInstances?.[0];
-  } catch (err) {
-    if ((err as { name?: string }).name === "DBInstanceNotFoundFault") return undefined;
-    throw err;
-  }
-}
+const instanceIn = (account: string, id: string) => dbInstanceIn(endpoint, account, id);
 
 before(async () => {
   e2e = await startE2E();
