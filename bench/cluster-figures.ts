@@ -2,6 +2,7 @@
 // how many resources of a kind are Ready, and sums of the controller's Prometheus metrics.
 import { lookupKind } from "../src/api/kinds.ts";
 import type { KubeClient } from "../src/runtime/kube-client.ts";
+import { waitFor } from "../src/runtime/wait-for.ts";
 
 interface ResourceList {
   items: { status?: { conditions?: { type: string; status: string }[] } }[];
@@ -44,4 +45,43 @@ export function metricByLabel(text: string, name: string, label: string): Record
     out[key] = (out[key] ?? 0) + value;
   }
   return out;
+}
+
+/** What the controller's /metrics said once it had gone idle, and since when it was. */
+export interface Idle {
+  /** performance.now() of the last change in its reconcile count. */
+  readonly since: number;
+  readonly reconciles: number;
+  /** The last metrics text read (per-controller counts come from it). */
+  readonly metrics: string;
+}
+
+/**
+ * Waits until the controller's reconcile count (controller_runtime_reconcile_total, read from
+ * `metricsURL`) has not moved for `quietMs`, polling every `intervalMs` (each read makes the
+ * controller count every resource for its gauges: poll no faster than needed).
+ */
+export async function waitForIdle(
+  metricsURL: string,
+  opts: { readonly quietMs: number; readonly intervalMs: number; readonly timeoutMs: number },
+): Promise<Idle> {
+  let metrics = "";
+  const read = async () => {
+    metrics = await (await fetch(`${metricsURL}/metrics`)).text();
+    return metricSum(metrics, "controller_runtime_reconcile_total");
+  };
+  let last = await read();
+  let since = performance.now();
+  await waitFor(
+    async () => {
+      const now = await read();
+      if (now !== last) {
+        last = now;
+        since = performance.now();
+      }
+      return performance.now() - since >= opts.quietMs || undefined;
+    },
+    { what: "the controller to go idle", timeoutMs: opts.timeoutMs, intervalMs: opts.intervalMs },
+  );
+  return { since, reconciles: last, metrics };
 }

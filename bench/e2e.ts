@@ -24,7 +24,7 @@ import { servedKindNames } from "../src/services/served.ts";
 import { kindMakers, minimalResource, namespaceObjectsFor } from "../test/support/minimal-resources.ts";
 import { readMotoRecording } from "../test/support/moto-recording.ts";
 import { perOperation } from "./aws-operations.ts";
-import { metricByLabel, metricSum, readyCount } from "./cluster-figures.ts";
+import { metricByLabel, metricSum, readyCount, waitForIdle } from "./cluster-figures.ts";
 import { s3Capacity } from "./emulator-capacity.ts";
 import { peakRssMB, readPhases, steadyRssMB, summarisePhases } from "./memory.ts";
 
@@ -255,27 +255,14 @@ async function run(scenario: Scenario) {
     const reconciles = metricSum(metrics, "controller_runtime_reconcile_total");
     const apiRequests = metricSum(metrics, "rest_client_requests_total");
     // Then until idle: no reconcile for 3 s (a second pass after all-Ready costs reads and memory).
-    // The last metrics text read: what the per-controller counts below come from.
-    let idleMetrics = "";
-    const readAt = async () => {
-      idleMetrics = await (await fetch(`${controller.metricsURL}/metrics`)).text();
-      return metricSum(idleMetrics, "controller_runtime_reconcile_total");
-    };
-    let last = await readAt();
-    let quietSince = performance.now();
-    await waitFor(
-      async () => {
-        const now = await readAt();
-        if (now !== last) {
-          last = now;
-          quietSince = performance.now();
-        }
-        return performance.now() - quietSince >= 3_000 || undefined;
-      },
-      { what: "the controller to go idle", timeoutMs: 120_000, intervalMs: 250 },
-    );
-    const idleSeconds = (quietSince - t0) / 1000;
-    const reconcilesAtIdle = last;
+    const idle = await waitForIdle(controller.metricsURL, {
+      quietMs: 3_000,
+      intervalMs: 250,
+      timeoutMs: 120_000,
+    });
+    const idleMetrics = idle.metrics;
+    const idleSeconds = (idle.since - t0) / 1000;
+    const reconcilesAtIdle = idle.reconciles;
     // Which controllers they are: a managed kind's own count is its reconciles per resource.
     const reconcilesAtIdleByController = metricByLabel(
       idleMetrics,

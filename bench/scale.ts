@@ -24,7 +24,7 @@ import type { KubeObject } from "../src/runtime/kube-object.ts";
 import { servedKindNames } from "../src/services/served.ts";
 import { minimalResource, namespaceObjectsFor } from "../test/support/minimal-resources.ts";
 import { readMotoRecording } from "../test/support/moto-recording.ts";
-import { metricByLabel, metricSum, readyCount } from "./cluster-figures.ts";
+import { metricByLabel, metricSum, readyCount, waitForIdle } from "./cluster-figures.ts";
 import { peakRssMB, readPhases, steadyRssMB, summarisePhases } from "./memory.ts";
 
 const total = Number(process.env["BENCH_SCALE_N"] ?? 10_000);
@@ -118,27 +118,15 @@ try {
     name: "scale",
     env: { CROSSROLE_MEMORY_PHASES: "1", ...(jit ? { CROSSROLE_V8_JIT: "1" } : {}) },
   });
-  // Idle: no reconcile for 5 s; `metrics` is then the controller's last metrics text.
+  // Idle: no reconcile for 5 s; `metrics` is then the controller's last metrics text. Scraped
+  // every 2 s (a Prometheus would every 15-30 s): each scrape counts every resource.
   let metrics = "";
   const idle = async () => {
-    const reconcilesNow = async () => {
-      metrics = await (await fetch(`${controller.metricsURL}/metrics`)).text();
-      return metricSum(metrics, "controller_runtime_reconcile_total");
-    };
-    let last = await reconcilesNow();
-    let quietSince = performance.now();
-    await waitFor(
-      async () => {
-        const now = await reconcilesNow();
-        if (now !== last) {
-          last = now;
-          quietSince = performance.now();
-        }
-        return performance.now() - quietSince >= 5_000 || undefined;
-      },
-      // Scraped every 2 s (a Prometheus would every 15-30 s): each scrape counts every resource.
-      { what: "the controller to go idle", timeoutMs: 600_000, intervalMs: 2_000 },
-    );
+    ({ metrics } = await waitForIdle(controller.metricsURL, {
+      quietMs: 5_000,
+      intervalMs: 2_000,
+      timeoutMs: 600_000,
+    }));
   };
   await applyObjects(
     kube,

@@ -290,11 +290,12 @@ export class ShardMember {
       peers.map((p) => [p.name, p.acknowledged?.members]).sort(),
       fenced,
     ]);
+    const previousView = this.#state.view;
     this.#state = state;
     // A view not yet acknowledged and now drained: write it at once, not at the next renewal.
     if (!state.view.equals(this.#acknowledged) && this.#toAcknowledge() === state.view) this.#wake?.();
     if (key === this.#stateKey) return;
-    const viewChanged = this.#stateKey === "" || !state.view.equals(JSON.parse(this.#stateKey)[0]);
+    const viewChanged = this.#stateKey === "" || state.view !== previousView;
     this.#stateKey = key;
     if (viewChanged)
       this.#log.info({ event: "shard.view", members: state.view.members }, "member view changed");
