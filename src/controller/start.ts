@@ -22,6 +22,7 @@ import { addConfigProblemReporter } from "./config-problem-reporter.ts";
 import { checkControllerAccount } from "./controller-account.ts";
 import { ControllerKeyStore } from "./controller-key.ts";
 import { DecisionMemo } from "./decision-memo.ts";
+import { decisionViewProjection } from "./decision-view.ts";
 import type { DefaultTag } from "./default-tags.ts";
 import { addIdentityControllers } from "./identity-controller.ts";
 import type { ManagedObject } from "./reconcile/object-store.ts";
@@ -121,6 +122,12 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
           defaultLabelSelector: (rt: ResourceType) =>
             managedGroups.has(rt.group) && rt.namespaced ? o.watchSelectors : undefined,
         }
+      : {}),
+    // With sharding, each replica caches only its shard's managed objects: the namespaces it
+    // owns. Cross-namespace references would have a replica read objects of other shards, so
+    // with them allowed every replica caches every object (and still acts only on its shard).
+    ...(o.sharding && !o.allowCrossNamespaceReferences
+      ? { shardedResource: (rt: ResourceType) => managedGroups.has(rt.group) && rt.namespaced }
       : {}),
     ...(o.leaderElection
       ? { leaderElection: { namespace: o.settings.systemNamespace, name: o.leaseName ?? "crossrole-leader" } }
@@ -294,9 +301,22 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       },
     });
   }
-  // Deletion protection for identities, from the same (shared) resource informers.
-  // The managed kinds' informers, shared by the resource controllers and the trackers below.
-  const resources = kinds.map(({ kind, informer }) => ({ kind: kind.kind, informer }));
+  // The views of every managed resource the leader's controllers below read (identity protection,
+  // selector matches, crossrole_resources): unsharded, the resource controllers' own informers;
+  // sharded (a replica caches its shard only), a view of all of them with just what they read,
+  // held by the leader alone (decision-view.ts).
+  const shardedCaches = o.sharding !== undefined && !o.allowCrossNamespaceReferences;
+  const resources = kinds.map(({ kind, informer }) => ({
+    kind: kind.kind,
+    informer: shardedCaches
+      ? manager.informer({
+          resource: resourceTypeOf(kind),
+          allShards: true,
+          leaderOnly: true,
+          projection: decisionViewProjection,
+        })
+      : informer,
+  }));
   registerResourceOutcomes({
     registry: manager.metrics.registry,
     resources,

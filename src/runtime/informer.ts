@@ -5,7 +5,8 @@
 // With `namespaces` (crossrole run --watch-namespace a,b) it runs one list/watch per namespace
 // and never lists cluster-wide, so namespace-scoped RBAC suffices; the cache still answers for
 // all of them at once. A relist (first list, or after 410 Gone) is diffed against the cache and
-// turned into synthetic add/update/delete events, so handlers never miss a change.
+// turned into synthetic add/update/delete events, so handlers never miss a change; so is a new
+// label selector (setLabelSelector: what a sharded replica watches follows the buckets it owns).
 //
 // `health()` says whether its loops reach the apiserver: unhealthy once any loop's list/watch
 // has kept failing for `unhealthyAfterMs` (5 s), healthy again when it succeeds (the manager
@@ -43,6 +44,8 @@ export interface InformerOptions {
   readonly namespaces?: readonly string[];
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
+  /** Its name (metrics, logs), when the one made of resource and selectors would not fit (a selector that changes). */
+  readonly name?: string;
   /** Keep metadata.managedFields in the cache (dropped by default: large and unused). */
   readonly keepManagedFields?: boolean;
   /**
@@ -50,6 +53,11 @@ export interface InformerOptions {
    * content is read on demand (Secrets a resource references: their values never sit in memory).
    */
   readonly metadataOnly?: boolean;
+  /**
+   * Cache only what `project` keeps of each object (a view for readers that need a few fields of
+   * every object, not the objects); `name` tells it apart from other views of the same resource.
+   */
+  readonly projection?: { readonly name: string; project(obj: KubeObject): KubeObject };
   /** One copy of each short string the cached objects hold (string-pool.ts); shared by a manager's informers. */
   readonly strings?: StringPool;
   readonly logger?: Logger;
@@ -95,13 +103,16 @@ export class Informer<T extends KubeObject = KubeObject> implements SyncGate {
     const scopes: (string | undefined)[] = namespaces.length > 0 ? namespaces : [undefined];
     const selectors = [opts.labelSelector, opts.fieldSelector].filter((s) => s !== undefined && s !== "");
     // Unique among a manager's informers: their names label the health gauge.
-    this.name = `${rt.plural}${rt.group ? `.${rt.group}` : ""}${opts.metadataOnly ? " (metadata)" : ""}${namespaces.length > 0 ? ` in ${namespaces.join(",")}` : ""}${selectors.length > 0 ? ` (${selectors.join(", ")})` : ""}`;
+    this.name =
+      opts.name ??
+      `${rt.plural}${rt.group ? `.${rt.group}` : ""}${opts.metadataOnly ? " (metadata)" : ""}${opts.projection ? ` (${opts.projection.name})` : ""}${namespaces.length > 0 ? ` in ${namespaces.join(",")}` : ""}${selectors.length > 0 ? ` (${selectors.join(", ")})` : ""}`;
     this.#clock = opts.clock ?? systemClock;
     this.#log = (opts.logger ?? silentLogger).child({ informer: this.name });
     const apiVersion = apiVersionOf(rt);
     const keepManagedFields = opts.keepManagedFields ?? false;
     const metadataOnly = opts.metadataOnly ?? false;
     const strings = opts.strings;
+    const projection = opts.projection;
     const transform = (obj: KubeObject): KubeObject => {
       // List items carry no apiVersion/kind; events and owner references need them.
       obj.apiVersion ??= apiVersion;
@@ -109,7 +120,9 @@ export class Informer<T extends KubeObject = KubeObject> implements SyncGate {
       if (!keepManagedFields && obj.metadata) delete obj.metadata.managedFields;
       const kept = metadataOnly
         ? { apiVersion: obj.apiVersion, kind: obj.kind, metadata: obj.metadata }
-        : obj;
+        : projection
+          ? projection.project(obj)
+          : obj;
       return strings ? strings.internValues(kept) : kept;
     };
     for (const scope of scopes) {
@@ -156,6 +169,18 @@ export class Informer<T extends KubeObject = KubeObject> implements SyncGate {
 
   async stop(): Promise<void> {
     await Promise.all(this.#loops.map((l) => l.lw.stop()));
+  }
+
+  /**
+   * Selects by `selector` from now on: every loop lists again, and the difference reaches the
+   * handlers as adds (objects now selected) and deletes (objects no longer selected).
+   */
+  setLabelSelector(selector: string | undefined): void {
+    for (const l of this.#loops) l.lw.setLabelSelector(selector);
+  }
+
+  get labelSelector(): string | undefined {
+    return this.#loops[0]?.lw.labelSelector;
   }
 
   hasSynced(): boolean {

@@ -6,6 +6,9 @@
 //   any other error, or a watch that ends → watch again from the last resourceVersion, after a
 //   jittered exponential backoff unless the watch was healthy (it delivered events or lasted);
 //   the loop ends only on stop(). It never throws and never exits the process.
+// setLabelSelector() changes what it selects: the loop drops its list or watch and lists again
+// under the new selector, so the cache turns the difference into adds and deletes (a sharded
+// replica's informers follow the buckets it owns this way).
 // It also tracks whether it can reach the apiserver (connection-health.ts): a list that returns
 // or a watch that opens is a success, any error but 410 a failure; failures for longer than
 // `unhealthyAfterMs` (5 s) make it unhealthy until the next success.
@@ -75,9 +78,13 @@ export class ListWatch {
   readonly #stop = new AbortController();
   #running: Promise<void> | undefined;
   #lastResourceVersion = "";
+  #labelSelector: string | undefined;
+  /** Aborted to make the loop list again (a new label selector). */
+  #iteration = new AbortController();
 
   constructor(opts: ListWatchOptions) {
     this.#o = opts;
+    this.#labelSelector = opts.labelSelector;
     this.#clock = opts.clock ?? systemClock;
     this.#log = (opts.logger ?? silentLogger).child({ path: opts.path });
     this.#backoff = new Backoff({ ...opts.backoff, random: opts.backoff?.random ?? opts.random });
@@ -102,6 +109,17 @@ export class ListWatch {
     this.#running ??= this.#run();
   }
 
+  get labelSelector(): string | undefined {
+    return this.#labelSelector;
+  }
+
+  /** Selects by `selector` from now on: lists again at once (the cache diffs old and new). */
+  setLabelSelector(selector: string | undefined): void {
+    if (selector === this.#labelSelector) return;
+    this.#labelSelector = selector;
+    this.#iteration.abort();
+  }
+
   /** Ends the loop (closing the watch) and waits for it. */
   async stop(): Promise<void> {
     this.#stop.abort();
@@ -110,15 +128,24 @@ export class ListWatch {
   }
 
   async #run(): Promise<void> {
-    const signal = this.#stop.signal;
+    const stopped = this.#stop.signal;
     let rv: string | undefined; // undefined: the state must be (re)listed
-    while (!signal.aborted) {
+    while (!stopped.aborted) {
+      if (this.#iteration.signal.aborted) {
+        // A new selector: list again, at once.
+        this.#iteration = new AbortController();
+        if (rv !== undefined) this.stats.relists++;
+        rv = undefined;
+      }
+      const reselected = this.#iteration.signal;
+      const signal = AbortSignal.any([stopped, reselected]);
       try {
         if (rv === undefined) {
           rv = await this.#list(signal);
-          if (signal.aborted) break;
+          if (signal.aborted) continue;
         }
         const out = await this.#watch(rv, signal);
+        if (signal.aborted) continue;
         if (out.gone) {
           this.stats.relists++;
           this.#log.info({ resourceVersion: rv }, "watch: resourceVersion too old (410), relisting");
@@ -134,7 +161,7 @@ export class ListWatch {
           await sleep(this.#clock, delay, signal);
         }
       } catch (err) {
-        if (signal.aborted) break;
+        if (signal.aborted) continue;
         if (isGone(err)) {
           // A list continue token or resourceVersion expired mid-way: start over at once.
           this.#health.succeeded(); // the apiserver answered
@@ -171,7 +198,7 @@ export class ListWatch {
         query: {
           limit: this.#o.pageSize ?? 500,
           continue: cont,
-          labelSelector: this.#o.labelSelector,
+          labelSelector: this.#labelSelector,
           fieldSelector: this.#o.fieldSelector,
         },
         signal,
@@ -231,7 +258,7 @@ export class ListWatch {
           resourceVersion: from,
           allowWatchBookmarks: true,
           timeoutSeconds,
-          labelSelector: this.#o.labelSelector,
+          labelSelector: this.#labelSelector,
           fieldSelector: this.#o.fieldSelector,
         },
         signal,

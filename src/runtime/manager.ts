@@ -31,7 +31,10 @@ import { defaultIdentity, LeaderElector, type Lease, type LeaseOptions } from ".
 import { type Logger, silentLogger } from "./logger.ts";
 import { countRestRequests, createRuntimeMetrics, type RuntimeMetrics } from "./metrics.ts";
 import type { RestConfig } from "./rest-config.ts";
+import { unbucketedSelector } from "./shards/buckets.ts";
+import { type MemberState, mayAct } from "./shards/gate.ts";
 import { ShardMember, shardMemberLabel } from "./shards/member.ts";
+import { ShardCaches } from "./shards/shard-caches.ts";
 import { StringPool } from "./string-pool.ts";
 
 export interface ManagerOptions {
@@ -66,6 +69,11 @@ export interface ManagerOptions {
    * the managed kinds only); none if absent or it answers undefined.
    */
   readonly defaultLabelSelector?: (resource: ResourceType) => string | undefined;
+  /**
+   * With sharding: the resources whose informers hold only this replica's shard (the managed
+   * kinds; shards/shard-caches.ts), unless an informer asks for `allShards`. None if absent.
+   */
+  readonly shardedResource?: (resource: ResourceType) => boolean;
   /** How long stop() waits for in-flight reconciles (30 s). */
   readonly shutdownTimeoutMs?: number;
   /**
@@ -94,7 +102,12 @@ export class LeadershipLostError extends Error {
 }
 
 /** What informer() takes: InformerOptions without the parts the manager provides. */
-export type ManagedInformerOptions = Omit<InformerOptions, "client" | "logger" | "clock">;
+export type ManagedInformerOptions = Omit<InformerOptions, "client" | "logger" | "clock" | "name"> & {
+  /** Every shard's objects, also where the resource is sharded (the leader's controllers' views). */
+  readonly allShards?: boolean;
+  /** Started only while this process leads: for views only the leader's controllers read. */
+  readonly leaderOnly?: boolean;
+};
 /** What controller() takes: ControllerOptions without the parts the manager provides. */
 export type ManagedControllerOptions = Omit<ControllerOptions, "logger" | "metrics" | "clock" | "shard"> & {
   /** With sharding: runs on every replica, on its shard's namespaces (without: on the leader). */
@@ -145,8 +158,11 @@ export class Manager {
   /** Controllers that run on every replica, each on its shard's namespaces. */
   readonly #sharded: Controller[] = [];
   readonly #shard: ShardMember | undefined;
-  /** Namespaces the shard allowed at the last change (to queue those it gains). */
-  #allowed = new Set<string>();
+  readonly #shardCaches: ShardCaches | undefined;
+  /** Informers started only while leading. */
+  readonly #leaderOnly = new Set<Informer>();
+  /** The shard state at the last change: a namespace it did not allow and the new one does is queued. */
+  #shardBefore: MemberState | undefined;
   readonly #recorders: EventRecorder[] = [];
   readonly #readyChecks: HealthCheck[] = [];
   readonly #healthChecks: HealthCheck[] = [{ name: "ping", check: () => true }];
@@ -186,11 +202,23 @@ export class Manager {
     this.#readyChecks.push({
       name: "informers",
       check: () => {
-        const waiting = [...this.#informers.values()].filter((i) => !i.hasSynced()).map((i) => i.name);
+        const waiting = [...this.#informers.values()]
+          .filter((i) => !i.hasSynced() && (this.#leading || !this.#leaderOnly.has(i)))
+          .map((i) => i.name);
         return waiting.length === 0 ? true : `not synced: ${waiting.join(", ")}`;
       },
     });
     this.#readyChecks.push(informerHealthCheck(() => this.#informers.values(), this.#clock));
+    const informers = this.#informers;
+    new Gauge({
+      name: "crossrole_informer_objects",
+      help: "Objects in each informer's cache ('resource' as in crossrole_informer_healthy). With sharding, a managed kind's informer holds this replica's shard only.",
+      labelNames: ["resource"] as const,
+      registers: [this.metrics.registry],
+      collect() {
+        for (const i of informers.values()) this.set({ resource: i.name }, i.size);
+      },
+    });
     this.#readyChecks.push({ name: "shutdown", check: () => (this.#stopping ? "shutting down" : true) });
     const sh = opts.sharding;
     if (sh) {
@@ -212,6 +240,12 @@ export class Manager {
         logger: this.logger,
         onChange: () => this.#onShardChange(),
       });
+      this.#shardCaches = new ShardCaches({
+        client: this.client,
+        member: this.#shard,
+        logger: this.logger,
+        ...(opts.clock ? { clock: opts.clock } : {}),
+      });
       const shard = this.#shard;
       const registers = [this.metrics.registry];
       new Gauge({
@@ -223,7 +257,7 @@ export class Manager {
           this.set({ member: shard.member }, shard.state.view.members.length);
         },
       });
-      const acting = () => this.#allowed.size;
+      const acting = () => this.#cachedNamespaces().filter((ns) => shard.mayAct(ns)).length;
       new Gauge({
         name: "crossrole_shard_namespaces",
         help: "Namespaces this replica reconciles now (its shard, handed over)",
@@ -241,18 +275,30 @@ export class Manager {
     return this.#shard;
   }
 
-  /** Queues, in every sharded controller, the namespaces the shard now allows and did not before. */
+  /** Namespaces the sharded controllers' caches hold objects in. */
+  #cachedNamespaces(): string[] {
+    const namespaces = new Set<string>();
+    for (const c of this.#sharded) for (const ns of c.cachedNamespaces()) namespaces.add(ns);
+    return [...namespaces];
+  }
+
+  /**
+   * The shard changed: caches follow the buckets this replica owns now, and every sharded
+   * controller queues the namespaces the gate allows now and did not before. (Objects that
+   * reach a cache later are queued as they arrive; those the gate refused then, at the change
+   * that allows them.)
+   */
   #onShardChange(): void {
     const shard = this.#shard;
     if (!shard) return;
-    const namespaces = new Set<string>();
-    for (const c of this.#sharded) for (const ns of c.cachedNamespaces()) namespaces.add(ns);
-    const allowed = new Set([...namespaces].filter((ns) => shard.mayAct(ns)));
-    for (const ns of allowed) {
-      if (this.#allowed.has(ns)) continue;
+    this.#shardCaches?.update();
+    const before = this.#shardBefore;
+    const now = shard.state;
+    this.#shardBefore = now;
+    for (const ns of this.#cachedNamespaces()) {
+      if (!mayAct(now, ns).act || (before !== undefined && mayAct(before, ns).act)) continue;
       for (const c of this.#sharded) c.enqueueNamespace(ns);
     }
-    this.#allowed = allowed;
   }
 
   /**
@@ -261,11 +307,19 @@ export class Manager {
    * for all namespaces. Started with the manager (or at once if it already runs).
    */
   informer<T extends KubeObject = KubeObject>(opts: ManagedInformerOptions): Informer<T> {
+    const { allShards, leaderOnly, ...informerOpts } = opts;
     const namespaces = opts.resource.namespaced
       ? [...(opts.namespaces ?? this.#o.watchNamespaces ?? [])].sort()
       : [];
     const r = opts.resource;
     const labelSelector = opts.labelSelector ?? this.#o.defaultLabelSelector?.(r);
+    const caches = this.#shardCaches;
+    // Sharded: holds only this replica's buckets, the selector following its view.
+    const sharded =
+      caches !== undefined &&
+      allShards !== true &&
+      opts.labelSelector === undefined &&
+      this.#o.shardedResource?.(r) === true;
     const key = JSON.stringify([
       r.group,
       r.version,
@@ -274,12 +328,23 @@ export class Manager {
       labelSelector,
       opts.fieldSelector,
       opts.metadataOnly ?? false,
+      opts.projection?.name,
+      sharded,
+      leaderOnly ?? false,
     ]);
     let informer = this.#informers.get(key);
     if (!informer) {
+      const base = `${r.plural}${r.group ? `.${r.group}` : ""}${namespaces.length > 0 ? ` in ${namespaces.join(",")}` : ""}`;
       informer = new Informer({
-        ...opts,
-        ...(labelSelector === undefined ? {} : { labelSelector }),
+        ...informerOpts,
+        ...(sharded && caches
+          ? {
+              labelSelector: caches.selectorFor(labelSelector),
+              name: `${base} (this replica's shard${labelSelector ? `, ${labelSelector}` : ""})`,
+            }
+          : labelSelector === undefined
+            ? {}
+            : { labelSelector }),
         unhealthyAfterMs: opts.unhealthyAfterMs ?? this.#o.informerUnhealthyAfterMs,
         namespaces,
         client: this.client,
@@ -288,10 +353,21 @@ export class Manager {
         clock: this.#o.clock,
       });
       this.#informers.set(key, informer);
+      if (leaderOnly) this.#leaderOnly.add(informer);
       const labels = { resource: informer.name };
       this.metrics.informerHealthy.set(labels, informer.health().healthy ? 1 : 0);
       informer.onHealthChange((h) => this.metrics.informerHealthy.set(labels, h.healthy ? 1 : 0));
-      if (this.#started && !this.#stopping) informer.start();
+      if (sharded && caches) {
+        // The same resource's objects that carry no bucket (yet): the member owning their namespace labels them.
+        const unbucketed = this.informer({
+          resource: r,
+          ...(namespaces.length > 0 ? { namespaces } : {}),
+          labelSelector: [labelSelector, unbucketedSelector].filter((s) => s !== undefined).join(","),
+          metadataOnly: true,
+        });
+        caches.track(r, informer, labelSelector, unbucketed);
+      }
+      if (this.#started && !this.#stopping && (!leaderOnly || this.#leading)) informer.start();
     }
     return informer as unknown as Informer<T>;
   }
@@ -338,7 +414,9 @@ export class Manager {
 
   /** True if every informer has synced (what /readyz checks, with the added checks). */
   hasSynced(): boolean {
-    return [...this.#informers.values()].every((i) => i.hasSynced());
+    return [...this.#informers.values()].every(
+      (i) => i.hasSynced() || (!this.#leading && this.#leaderOnly.has(i)),
+    );
   }
 
   isLeader(): boolean {
@@ -368,7 +446,7 @@ export class Manager {
     if (this.#started) return;
     this.#started = true;
     await this.#startServers();
-    for (const i of this.#informers.values()) i.start();
+    for (const i of this.#informers.values()) if (!this.#leaderOnly.has(i)) i.start();
     if (this.#shard) {
       void this.#shard.start();
       for (const c of this.#sharded) void c.start();
@@ -427,6 +505,7 @@ export class Manager {
 
   #lead(): void {
     this.#leading = true;
+    for (const i of this.#leaderOnly) i.start();
     for (const c of this.#controllers) if (!this.#sharded.includes(c)) void c.start();
   }
 
@@ -474,6 +553,7 @@ export class Manager {
       await this.#elector?.stop();
       // After the controllers drained: the others may take this shard's namespaces at once.
       await this.#shard?.stop();
+      await this.#shardCaches?.stop();
       await Promise.all([...this.#informers.values()].map((i) => i.stop()));
       await Promise.all(this.#servers.map((s) => s.close()));
       this.logger.info("stopped");

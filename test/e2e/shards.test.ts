@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { ControllerProcess } from "../../src/local-stack/controller-process.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
-import { ownerOf } from "../../src/runtime/shards/rendezvous.ts";
+import { Assignment, ownerOf } from "../../src/runtime/shards/rendezvous.ts";
 import { s3Operation } from "../support/aws-proxy.ts";
 import { minimalResource } from "../support/minimal-resources.ts";
 import { readMotoRecording } from "../support/moto-recording.ts";
@@ -158,6 +158,23 @@ test("replicas join, die and leave under load: every Bucket Ready, created once,
     );
   }
   assert.equal(held, namespaces.length, "the two hold every namespace between them");
+
+  // Each caches only its shard: the Buckets of the namespaces it owns, nothing of the other's.
+  const view = new Assignment(["r7", "r8"]);
+  const cached = async (name: string) =>
+    Number(
+      /crossrole_informer_objects\{resource="buckets\.s3\.services\.k8s\.aws \(this replica's shard\)"\} (\d+)/.exec(
+        await (await fetch(`${replicas.get(name)?.metricsURL}/metrics`)).text(),
+      )?.[1] ?? -1,
+    );
+  for (const name of ["r7", "r8"]) {
+    const share = applied.filter((a) => view.ownerOf(a.ns) === name).length;
+    assert.ok(share > 0 && share < applied.length, `${name}'s share: ${share} of ${applied.length}`);
+    await waitFor(async () => (await cached(name)) === share || undefined, {
+      what: `${name} caching its ${share} Buckets only (has ${await cached(name)})`,
+      timeoutMs: 10_000,
+    });
+  }
 
   // explain names the replica that reconciles the resource now: one of the two live members.
   const probeNs = probe.ns;

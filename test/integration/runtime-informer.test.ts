@@ -246,6 +246,41 @@ describe("informer against a real kube-apiserver", () => {
     assert.equal(informer.getByKey("inf-labels/theirs-too"), undefined);
   });
 
+  test("a new label selector relists: newly selected objects arrive as adds, the others leave as deletes", async () => {
+    await createNamespace("inf-reselect");
+    for (const [name, b] of [
+      ["one", "1"],
+      ["two", "2"],
+      ["three", "3"],
+    ] as const)
+      await putConfigMap("inf-reselect", name, { v: "1" }, { bucket: b });
+    const { informer, seen } = recordingInformer({
+      client: admin,
+      namespaces: ["inf-reselect"],
+      labelSelector: "bucket in (1,2)",
+    });
+    after(() => informer.stop());
+    await informer.waitForSync();
+    assert.deepEqual(informer.keys().sort(), ["inf-reselect/one", "inf-reselect/two"]);
+    seen.length = 0;
+
+    informer.setLabelSelector("bucket in (2,3)");
+    await waitFor(sawEvent(seen, "add", "inf-reselect/three"), { what: "three added" });
+    await waitFor(sawEvent(seen, "delete", "inf-reselect/one"), { what: "one deleted" });
+    assert.deepEqual(informer.keys().sort(), ["inf-reselect/three", "inf-reselect/two"]);
+    assert.ok(
+      !seen.some((s) => s.key === "inf-reselect/two"),
+      "an object selected before and after: no event",
+    );
+    assert.equal(informer.labelSelector, "bucket in (2,3)");
+
+    // The watch that follows uses the new selector: a change to an object it no longer selects is not seen.
+    await patchConfigMap("inf-reselect", "one", { v: "2" });
+    await putConfigMap("inf-reselect", "four", { v: "1" }, { bucket: "3" });
+    await waitFor(sawEvent(seen, "add", "inf-reselect/four"), { what: "four added" });
+    assert.equal(informer.getByKey("inf-reselect/one"), undefined);
+  });
+
   test("with several namespaces it lists and watches each of them, and never cluster-wide", async () => {
     const proxy = new FaultProxy({
       url: stack.controlPlane.serverURL,

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { bucketCount, bucketOf } from "./buckets.ts";
 import { Assignment, ownerOf } from "./rendezvous.ts";
 
 const namespaces = Array.from({ length: 2000 }, (_, i) => `ns-${i}`);
@@ -37,5 +38,21 @@ test("Assignment: members as a set, owners computed once", () => {
   assert.ok(a.equals(["a", "b"]));
   assert.ok(!a.equals(["a"]));
   assert.ok(!a.equals(undefined));
-  assert.equal(a.ownerOf("ns-7"), ownerOf("ns-7", ["a", "b"]));
+  assert.equal(a.ownerOf("ns-7"), a.ownerOfBucket(bucketOf("ns-7")));
+  assert.equal(a.ownerOf("ns-7"), ownerOf("ns-7", ["b", "a"]));
+});
+
+test("Assignment: namespaces go with their bucket; a member's buckets are its share of them", () => {
+  const a = new Assignment(["a", "b", "c"]);
+  const shares = a.members.map((m) => a.bucketsOf(m));
+  assert.equal(shares.flat().length, bucketCount, "every bucket has one owner");
+  assert.equal(new Set(shares.flat()).size, bucketCount);
+  for (const share of shares) assert.ok(share.length > bucketCount / 4 && share.length < bucketCount / 2.4);
+  for (const ns of namespaces.slice(0, 200)) {
+    const owner = a.ownerOf(ns);
+    assert.ok(owner !== undefined && a.bucketsOf(owner).includes(bucketOf(ns)), ns);
+  }
+  // A member that left: its buckets move, each to one of the others; nobody else's do.
+  const left = new Assignment(["a", "c"]);
+  for (const b of a.bucketsOf("a")) assert.equal(left.ownerOfBucket(b), "a");
 });
