@@ -87,6 +87,11 @@ export interface AuditRole {
 
 export interface AuditNamespace {
   readonly name: string;
+  /**
+   * When the controller shards across replicas (read from the cluster's member Leases): the
+   * replica that reconciles this namespace's resources now; "" when no member Lease is live.
+   */
+  readonly reconciledBy?: string;
   /** What a plain resource of each served kind gets today (the controller's decision). */
   readonly defaults: readonly {
     readonly kind: string;
@@ -152,4 +157,6 @@ export interface AuditReport {
   readonly problems: readonly SnapshotProblem[];
   /** What the audit had to assume about its input (e.g. a namespace missing from the manifests). */
   readonly notes?: readonly string[];
+  /** When the controller shards across replicas: the live members (each namespace's `reconciledBy`). */
+  readonly shards?: { readonly members: readonly string[] };
 }

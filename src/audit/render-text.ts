@@ -32,6 +32,14 @@ function header(report: AuditReport): string[] {
       `${plural(t.grants, "grant")}, ${plural(t.reaches, "reach", "reaches")} (${actual} actual, ${t.reaches - actual} potential), ` +
       `${plural(t.findings, "finding")}`,
   );
+  if (report.shards !== undefined) {
+    const m = report.shards.members;
+    lines.push(
+      m.length === 0
+        ? "Sharded across replicas, but no member Lease is live now: no replica reconciles anything."
+        : `Sharded across ${m.length} replica${m.length === 1 ? "" : "s"} (${m.join(", ")}): each namespace below names the one that reconciles it.`,
+    );
+  }
   if (report.notes !== undefined && report.notes.length > 0) {
     lines.push("Notes:", ...report.notes.map((n) => `  - ${n}`));
   }
@@ -128,7 +136,11 @@ function namespacesText(
   if (report.namespaces.length === 0) return ["Namespaces: none."];
   const lines = [`Namespaces (${report.namespaces.length}):`];
   for (const ns of report.namespaces) {
-    lines.push(`  ${ns.name}`, ...defaultsText(ns, report.kinds));
+    const by =
+      ns.reconciledBy === undefined
+        ? ""
+        : ` (reconciled by ${ns.reconciledBy === "" ? "no replica now: no member Lease is live" : `replica ${ns.reconciledBy}`})`;
+    lines.push(`  ${ns.name}${by}`, ...defaultsText(ns, report.kinds));
     if (ns.roles.length === 0) {
       lines.push("    reaches no role");
       continue;

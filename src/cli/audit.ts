@@ -6,6 +6,7 @@ import { resourceKinds } from "../api/kinds.ts";
 import { AuditFilterError } from "../audit/input.ts";
 import type { AuditMode, AuditReport } from "../audit/model.ts";
 import type { Settings } from "../resolver/types.ts";
+import type { Lease } from "../runtime/leader-election.ts";
 import { isServed } from "../services/served.ts";
 import type { AllInputs } from "./all-from-cluster.ts";
 import {
@@ -162,6 +163,10 @@ async function runAudit(args: readonly string[], io: CliIO): Promise<ExitCodeVal
     if (error instanceof AuditFilterError) throw unknownFilter(error, read.source.detail);
     throw error;
   }
+  if (read.leases !== undefined && read.leases.length > 0) {
+    const { withReconciledBy } = await import("./shard-note.ts");
+    report = withReconciledBy(report, read.leases, Date.now());
+  }
   if (output === "json") {
     // Compact and in chunks: a large cluster's report is tens of megabytes.
     const { reportJsonChunks } = await import("../audit/json.ts");
@@ -193,6 +198,8 @@ interface Read {
   readonly inputs: AllInputs;
   readonly settings: Settings;
   readonly source: AuditReport["source"];
+  /** The controller's member Leases (online, when it shards). */
+  readonly leases?: readonly Lease[];
 }
 
 async function readManifests(
@@ -218,10 +225,18 @@ async function readCluster(
   io: CliIO,
 ): Promise<Read> {
   const query = { systemNamespace: settings.systemNamespace, kinds };
-  const read = await readAllFromCluster(values, query, io, () => controllerAccountOnline(settings));
+  const { readMemberLeases } = await import("./shard-note.ts");
+  const read = await readAllFromCluster(values, query, io, async (loaded) => {
+    const [account, leases] = await Promise.all([
+      controllerAccountOnline(settings),
+      readMemberLeases(loaded.kubeConfig, settings.systemNamespace),
+    ]);
+    return { ...account, leases };
+  });
   return {
     inputs: withNote(read.inputs, read.alongside.note),
     settings: read.alongside.settings,
     source: { from: "cluster", detail: read.kubeconfig },
+    leases: read.alongside.leases,
   };
 }

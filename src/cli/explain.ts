@@ -1,8 +1,6 @@
 // `crossrole explain <kind>/<name>`: which AWS identity a resource is (or would be)
 // reconciled with, and why — offline from manifests (--from) or online from the cluster.
 import type { Settings } from "../resolver/types.ts";
-import type { Lease } from "../runtime/leader-election.ts";
-import { userAgent } from "../version.ts";
 import { type FlagSpec, helpFlag, renderFlagHelp, stringFlag, stringListFlag } from "./args.ts";
 import type { Command } from "./command.ts";
 import { parseArgsOrHelp } from "./command-args.ts";
@@ -139,19 +137,13 @@ async function shardOnline(
   namespace: string,
   systemNamespace: string,
 ): Promise<string | null> {
-  const { createKubeClient } = await import("../runtime/kube-client.ts");
-  const { memberLeasesPath, memberLeasesSelector, shardNote } = await import("./shard-note.ts");
-  try {
-    const list = await createKubeClient(loaded.kubeConfig, { userAgent }).request<{ items?: Lease[] }>({
-      method: "GET",
-      path: memberLeasesPath(systemNamespace),
-      query: { labelSelector: memberLeasesSelector },
-    });
-    return shardNote(list.items ?? [], namespace, systemNamespace, Date.now());
-  } catch {
-    // Leases the user may not read, or none: explain does not depend on them.
-    return null;
-  }
+  const { readMemberLeases, shardNote } = await import("./shard-note.ts");
+  return shardNote(
+    await readMemberLeases(loaded.kubeConfig, systemNamespace),
+    namespace,
+    systemNamespace,
+    Date.now(),
+  );
 }
 
 async function explainOnline(

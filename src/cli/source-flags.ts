@@ -121,10 +121,10 @@ export async function readAllFromCluster<T = undefined>(
   values: FlagValues,
   query: { readonly systemNamespace: string; readonly kinds: readonly ResourceKind[] },
   io: CliIO,
-  alongside?: () => Promise<T>,
+  alongside?: (loaded: Awaited<ReturnType<typeof kubeconfigFromFlags>>) => Promise<T>,
 ): Promise<ClusterRead<T>> {
   const loaded = await kubeconfigFromFlags(values, io);
   const { collectAllFromCluster } = await import("./all-from-cluster.ts");
-  const [inputs, other] = await Promise.all([collectAllFromCluster(loaded, query), alongside?.()]);
+  const [inputs, other] = await Promise.all([collectAllFromCluster(loaded, query), alongside?.(loaded)]);
   return { inputs, kubeconfig: loaded.description, alongside: other as T };
 }

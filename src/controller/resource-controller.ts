@@ -125,7 +125,17 @@ export function addResourceController<Spec extends object, Observed, Client>(
     concurrency: o.concurrency,
     resyncPeriodMs: o.resyncPeriodMs,
     waitFor: [o.config],
-    ...(o.sharded ? { sharded: true } : {}),
+    ...(o.sharded
+      ? {
+          sharded: true,
+          // An object that left this replica's shard (its cache): nothing is kept for it here.
+          onDropped: (key: string) => {
+            if (informer.getByKey(key) !== undefined) return;
+            tracker.forget(key);
+            selfWrites.forget(key);
+          },
+        }
+      : {}),
   });
   controller.watch(informer, {
     // Our own writes (finalizer, late-initialised spec, status) come back as updates: not news.

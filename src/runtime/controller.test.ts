@@ -259,11 +259,13 @@ describe("Controller with a shard gate", () => {
       keys: () => objects.map((o) => `${o.metadata.namespace}/${o.metadata.name}`),
     };
     const calls: string[] = [];
+    const dropped: string[] = [];
     const c = new Controller({
       name: "sharded",
       clock: new FakeClock(),
       resyncPeriodMs: 0,
       shard: { mayAct: (ns) => allowed.has(ns) },
+      onDropped: (key) => dropped.push(key),
       reconcile: async (req) => {
         calls.push(req.key);
         return {};
@@ -275,6 +277,7 @@ describe("Controller with a shard gate", () => {
     c.enqueue("theirs/b");
     await settle();
     assert.deepEqual(calls, ["mine/a"], "theirs/b is another replica's");
+    assert.deepEqual(dropped, ["theirs/b"], "and the caller is told it was dropped");
     assert.deepEqual([...c.cachedNamespaces()].sort(), ["mine", "theirs"]);
     // The namespace is handed over: its keys are queued again and reconciled here.
     allowed.add("theirs");

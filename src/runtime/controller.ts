@@ -36,6 +36,8 @@ export interface ControllerOptions {
    * others are dropped when taken, and queued again (enqueueNamespace) once the gate allows them.
    */
   readonly shard?: { mayAct(namespace: string): boolean };
+  /** A key the shard gate dropped: what the caller keeps per object may go, if the object left its cache. */
+  readonly onDropped?: (key: string) => void;
   readonly clock?: Clock;
   readonly random?: () => number;
   readonly logger?: Logger;
@@ -213,6 +215,11 @@ export class Controller {
         // Another replica's namespace (or not yet released to this one): not reconciled here.
         this.queue.forget(key);
         this.queue.done(key);
+        try {
+          this.#o.onDropped?.(key);
+        } catch (err) {
+          this.#log.error({ err, key }, "onDropped threw");
+        }
         continue;
       }
       try {

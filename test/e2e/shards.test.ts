@@ -199,4 +199,31 @@ test("replicas join, die and leave under load: every Bucket Ready, created once,
     new RegExp(`Sharded across 2 replicas \\(r7, r8\\): namespace ${probeNs} is reconciled by ${owner}`),
     run.stdout + run.stderr,
   );
+
+  // audit names it too, for each namespace (-o json: reconciledBy; the members in shards).
+  const audit = await runCrossrole(
+    [
+      "audit",
+      "--namespace",
+      probeNs,
+      "-o",
+      "json",
+      "--kubeconfig",
+      e2e.stack.kubeconfigPath,
+      "--aws-endpoint-url",
+      e2e.stack.awsEndpoint ?? "",
+      "--controller-account",
+      controllerAccount,
+    ],
+    { AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test", AWS_REGION: region },
+  );
+  const report = JSON.parse(audit.stdout) as {
+    shards?: { members: string[] };
+    namespaces: { name: string; reconciledBy?: string }[];
+  };
+  assert.deepEqual(report.shards, { members: ["r7", "r8"] }, audit.stderr);
+  assert.deepEqual(
+    report.namespaces.map((n) => [n.name, n.reconciledBy]),
+    [[probeNs, owner]],
+  );
 });
