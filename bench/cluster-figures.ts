@@ -47,6 +47,24 @@ export function metricByLabel(text: string, name: string, label: string): Record
   return out;
 }
 
+/**
+ * Where each controller's reconciles spent their wall time, in ms per reconcile by step
+ * (crossrole_reconcile_step_seconds_total: kubernetes, aws, other).
+ */
+export function stepMsPerReconcile(text: string): Record<string, Record<string, number>> {
+  const reconciles = metricByLabel(text, "controller_runtime_reconcile_total", "controller");
+  const out: Record<string, Record<string, number>> = {};
+  for (const { labels, value } of metricSamples(text, "crossrole_reconcile_step_seconds_total")) {
+    const controller = /controller="([^"]*)"/.exec(labels)?.[1] ?? "";
+    const step = /step="([^"]*)"/.exec(labels)?.[1] ?? "";
+    const n = reconciles[controller] ?? 0;
+    if (n === 0) continue;
+    out[controller] ??= {};
+    out[controller][step] = Number(((value * 1000) / n).toFixed(1));
+  }
+  return out;
+}
+
 /** What the controller's /metrics said once it had gone idle, and since when it was. */
 export interface Idle {
   /** performance.now() of the last change in its reconcile count. */

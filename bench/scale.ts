@@ -7,8 +7,9 @@
 // calls, counted at the emulator, must equal 50.
 // Figures: wall time to all Ready, CPU seconds, peak / steady RSS and memory per resource (the
 // steady RSS's growth from one resource of each kind to all of them), AWS and Kubernetes calls per resource,
-// reconciles per resource (1.0: no second pass), AssumeRole calls, misplaced resources, and the
-// process's memory phases. BENCH_SCALE_N (10000), BENCH_SCALE_NAMESPACES (1000) and
+// reconciles per resource (1.0: no second pass), where each kind's reconciles spend their time
+// (ms per reconcile in Kubernetes requests, AWS calls and the controller's own work), AssumeRole
+// calls, misplaced resources, and the process's memory phases. BENCH_SCALE_N (10000), BENCH_SCALE_NAMESPACES (1000) and
 // BENCH_SCALE_ACCOUNTS (50) shrink the workload; CROSSROLE_V8_JIT=1 runs the controller with V8's
 // compilers. Ends with one JSON line; exits 1 when a target is missed.
 import { readFile } from "node:fs/promises";
@@ -24,7 +25,7 @@ import type { KubeObject } from "../src/runtime/kube-object.ts";
 import { servedKindNames } from "../src/services/served.ts";
 import { minimalResource, namespaceObjectsFor } from "../test/support/minimal-resources.ts";
 import { readMotoRecording } from "../test/support/moto-recording.ts";
-import { metricByLabel, metricSum, readyCount, waitForIdle } from "./cluster-figures.ts";
+import { metricByLabel, metricSum, readyCount, stepMsPerReconcile, waitForIdle } from "./cluster-figures.ts";
 import { peakRssMB, readPhases, steadyRssMB, summarisePhases } from "./memory.ts";
 
 const total = Number(process.env["BENCH_SCALE_N"] ?? 10_000);
@@ -241,6 +242,7 @@ try {
     kibPerResource: Number(kibPerResource.toFixed(1)),
     reconcilesPerResource: Number((resourceReconciles / total).toFixed(3)),
     reconcilesByController: byController,
+    stepMsPerReconcile: stepMsPerReconcile(metrics),
     kubeRequestsPerResource: Number((kubeRequests / total).toFixed(2)),
     awsCallsPerResource: Number((awsCalls / total).toFixed(2)),
     assumeRoleCalls,

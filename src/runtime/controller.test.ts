@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { FakeClock } from "../toolkit/fake-clock.ts";
+import { timeStep } from "../toolkit/step-times.ts";
 import { Controller } from "./controller.ts";
 import { createRuntimeMetrics } from "./metrics.ts";
 import { type ReconcileRequest, type Result, TerminalError } from "./reconcile.ts";
 import { Gate } from "./sync-gate.ts";
+import { waitFor } from "./wait-for.ts";
 
 /** Lets pending promise callbacks run (workers are async); not a timed wait. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -113,6 +115,35 @@ describe("Controller (reconcile contract, with a manual clock)", () => {
     clock.advance(60_000);
     await settle();
     assert.deepEqual(calls, ["ns/denied", "ns/denied"], "resynced like a success");
+    await c.stop();
+  });
+
+  test("a reconcile's wall time is split by the steps its calls mark, the rest counted as other", async () => {
+    const { c, metrics } = harness(async () => {
+      await Promise.all([
+        timeStep("aws", () => new Promise((r) => setTimeout(r, 20))),
+        timeStep("aws", () => new Promise((r) => setTimeout(r, 20))),
+      ]);
+      await timeStep("kubernetes", () => new Promise((r) => setTimeout(r, 10)));
+      return {};
+    });
+    await c.start();
+    c.enqueue("ns/timed");
+    await waitFor(
+      async () => {
+        const text = await metrics.registry.getSingleMetricAsString("crossrole_reconcile_step_seconds_total");
+        return text.includes('step="other"') || undefined;
+      },
+      { what: "the step metric", timeoutMs: 5_000 },
+    );
+    const values = (await metrics.reconcileStepSeconds.get()).values;
+    const of = (step: string) => values.find((v) => v.labels.step === step)?.value ?? -1;
+    assert.ok(
+      of("aws") >= 0.018 && of("aws") < 0.035,
+      `aws ${of("aws")}: two overlapping 20 ms calls count once`,
+    );
+    assert.ok(of("kubernetes") >= 0.008, `kubernetes ${of("kubernetes")}`);
+    assert.ok(of("other") >= 0, `other ${of("other")}`);
     await c.stop();
   });
 

@@ -3,6 +3,7 @@
 // controller-runtime's metrics. Workers start only once every cache and gate the controller
 // depends on has synced; until then events just accumulate (deduplicated) in the queue.
 import { type Clock, sleep, systemClock } from "../toolkit/clock.ts";
+import { StepTimes, withStepTimes } from "../toolkit/step-times.ts";
 import type { Informer } from "./informer.ts";
 import type { KubeObject } from "./kube-object.ts";
 import { keyOf, splitKey } from "./kube-object.ts";
@@ -238,10 +239,14 @@ export class Controller {
     const { namespace, name } = splitKey(key);
     const log = this.#log.child({ key, reconcileID: this.#nextReconcileId++ });
     const count = (result: string) => m?.reconcileTotal.inc({ controller: this.name, result });
+    const steps = new StepTimes();
+    const stepsFrom = performance.now();
     try {
-      const result = await this.#o.reconcile(
-        { key, namespace, name },
-        { signal: this.#reconcileAbort.signal, log, retries: this.queue.numRequeues(key) },
+      const result = await withStepTimes(steps, () =>
+        this.#o.reconcile(
+          { key, namespace, name },
+          { signal: this.#reconcileAbort.signal, log, retries: this.queue.numRequeues(key) },
+        ),
       );
       this.queue.forget(key);
       const after = result?.requeueAfter ?? 0;
@@ -274,6 +279,18 @@ export class Controller {
     } finally {
       m?.activeWorkers.dec(labels);
       m?.reconcileTime.observe(labels, (this.#clock.now() - started) / 1000);
+      if (m) {
+        const now = performance.now();
+        let marked = 0;
+        for (const [step, ms] of steps.totals(now)) {
+          marked += ms;
+          m.reconcileStepSeconds.inc({ controller: this.name, step }, ms / 1000);
+        }
+        m.reconcileStepSeconds.inc(
+          { controller: this.name, step: "other" },
+          Math.max(0, now - stepsFrom - marked) / 1000,
+        );
+      }
     }
   }
 

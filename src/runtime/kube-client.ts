@@ -12,6 +12,7 @@ import {
   type RequestOptions,
 } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { timeStep } from "../toolkit/step-times.ts";
 import { type Authenticator, type AuthenticatorOptions, createAuthenticator } from "./kube-auth.ts";
 import type { KubeObject } from "./kube-object.ts";
 import type { RestConfig } from "./rest-config.ts";
@@ -292,7 +293,11 @@ class ConfigKubeClient implements KubeClient {
     });
   }
 
-  async request<T = unknown>(r: KubeRequest): Promise<T> {
+  request<T = unknown>(r: KubeRequest): Promise<T> {
+    return timeStep("kubernetes", () => this.#request<T>(r));
+  }
+
+  async #request<T>(r: KubeRequest): Promise<T> {
     const url = buildUrl(this.#server, r.path, r.query);
     const started = performance.now();
     const timeoutMs = r.timeoutMs ?? this.#opts.requestTimeoutMs ?? 30_000;

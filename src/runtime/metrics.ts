@@ -1,7 +1,7 @@
 // Prometheus metrics of the runtime, under controller-runtime's and client-go's names so
 // existing dashboards and alerts work: controller_runtime_reconcile_*, workqueue_*,
 // leader_election_master_status, rest_client_requests_total; plus crossrole_informer_healthy
-// (1 while an informer reaches the apiserver, 0 when not). Each manager gets its own
+// (1 while an informer reaches the apiserver, 0 when not) and crossrole_reconcile_step_seconds_total. Each manager gets its own
 // Registry (never prom-client's global one), so tests and several managers stay isolated.
 import { Counter, collectDefaultMetrics, exponentialBuckets, Gauge, Histogram, Registry } from "prom-client";
 import type { ResponseInfo } from "./kube-client.ts";
@@ -13,6 +13,8 @@ export interface RuntimeMetrics {
   readonly reconcileErrors: Counter<"controller">;
   readonly terminalReconcileErrors: Counter<"controller">;
   readonly reconcileTime: Histogram<"controller">;
+  /** Where reconciles' wall time went: the steps callers mark (toolkit/step-times.ts), "other" the rest. */
+  readonly reconcileStepSeconds: Counter<"controller" | "step">;
   readonly maxConcurrentReconciles: Gauge<"controller">;
   readonly activeWorkers: Gauge<"controller">;
   readonly workqueueDepth: Gauge<"controller" | "name">;
@@ -82,6 +84,12 @@ export function createRuntimeMetrics(opts: RuntimeMetricsOptions = {}): RuntimeM
       help: "Length of time per reconciliation per controller",
       labelNames: ["controller"],
       buckets: reconcileBuckets,
+      registers,
+    }),
+    reconcileStepSeconds: new Counter({
+      name: "crossrole_reconcile_step_seconds_total",
+      help: "Wall time of reconciles by step: 'kubernetes' (apiserver requests), 'aws' (AWS calls, their rate-limit waits and credentials included), 'other' (the controller's own work: decisions, comparisons, logging). Overlapping calls of one step count once.",
+      labelNames: ["controller", "step"],
       registers,
     }),
     maxConcurrentReconciles: new Gauge({

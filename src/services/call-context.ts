@@ -5,6 +5,7 @@
 // resource, account, role) for the audit line each write gets (credentials/aws-call-observer.ts).
 import type { Logger } from "pino";
 import { type AwsCallSubject, withCallSubject } from "../credentials/aws-call-subject.ts";
+import { timeStep } from "../toolkit/step-times.ts";
 
 export interface CallContext {
   readonly signal?: AbortSignal;
@@ -29,5 +30,7 @@ export function awsCall<T>(
   run: (options: SendOptions) => Promise<T>,
 ): Promise<T> {
   ctx.log?.debug({ aws: action, ...names }, "aws call");
-  return withCallSubject(ctx.subject, () => run(ctx.signal ? { abortSignal: ctx.signal } : {}));
+  return timeStep("aws", () =>
+    withCallSubject(ctx.subject, () => run(ctx.signal ? { abortSignal: ctx.signal } : {})),
+  );
 }
