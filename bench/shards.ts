@@ -4,7 +4,8 @@
 //   1 replica → 3 → 5 → 2 (three of the five stopped gracefully)
 // After each change, once every replica caches exactly its share (crossrole_informer_objects
 // against the owners rendezvous gives) and has gone idle, each replica's objects, settled RSS
-// and growth over the baseline (one replica's settled RSS with one resource of each kind).
+// and growth over the baseline (one replica's settled RSS with one resource of each kind), and
+// its V8 heap in use; which one leads (it also holds a slim view of every shard's objects).
 // The memory a replica holds for resources falls about as 1/N; what a Node process costs
 // with no resource does not. BENCH_SHARDS_N (4000) and BENCH_SHARDS_NAMESPACES (400) shrink it.
 // Ends with one JSON line; exits 1 when a replica caches more than its share or a resource is
@@ -18,7 +19,7 @@ import { createKubeClient } from "../src/runtime/kube-client.ts";
 import type { KubeObject } from "../src/runtime/kube-object.ts";
 import { Assignment } from "../src/runtime/shards/rendezvous.ts";
 import { minimalResource } from "../test/support/minimal-resources.ts";
-import { metricSamples, readyCount, waitForIdle } from "./cluster-figures.ts";
+import { metricSamples, metricSum, readyCount, waitForIdle } from "./cluster-figures.ts";
 import { steadyRssMB } from "./memory.ts";
 
 const total = Number(process.env["BENCH_SHARDS_N"] ?? 4_000);
@@ -75,7 +76,10 @@ try {
 
   interface Phase {
     readonly replicas: number;
-    readonly perReplica: Record<string, { objects: number; share: number; rssMB: number }>;
+    readonly perReplica: Record<
+      string,
+      { objects: number; share: number; rssMB: number; heapUsedMB: number; leader: boolean }
+    >;
   }
   const phases: Phase[] = [];
   let baselineMB = 0;
@@ -102,7 +106,15 @@ try {
     await Promise.all(
       live.map(async (name) => {
         const { rssMB } = await steadyRssMB(replicas.get(name)?.pid, { timeoutMs: 120_000 });
-        perReplica[name] = { objects: await cached(name), share: shareOf(name, view), rssMB };
+        const text = await (await fetch(`${replicas.get(name)?.metricsURL}/metrics`)).text();
+        perReplica[name] = {
+          objects: await cached(name),
+          share: shareOf(name, view),
+          rssMB,
+          heapUsedMB: Math.round(metricSum(text, "nodejs_heap_size_used_bytes") / 2 ** 20),
+          // The leader also holds the slim view of every shard's objects.
+          leader: metricSum(text, "leader_election_master_status") > 0,
+        };
       }),
     );
     const phase = { replicas: live.length, perReplica };
@@ -162,6 +174,8 @@ try {
       replicas: p.replicas,
       objectsPerReplica: values.map((v) => v.objects),
       rssMBPerReplica: values.map((v) => v.rssMB),
+      heapUsedMBPerReplica: values.map((v) => v.heapUsedMB),
+      leaderIndex: values.findIndex((v) => v.leader),
       maxRssMB: max,
       meanAboveBaselineMB: Number((aboveBaseline.reduce((a, b) => a + b, 0) / values.length).toFixed(1)),
     };

@@ -42,6 +42,9 @@ interface Relabel {
   readonly name: string;
 }
 
+/** Label patches in flight at once (switching sharding on labels every object once). */
+const labelsInFlight = 8;
+
 const joinSelectors = (...parts: (string | undefined)[]): string =>
   parts.filter((p) => p !== undefined && p !== "").join(",");
 
@@ -139,35 +142,36 @@ export class ShardCaches {
   async #flush(): Promise<void> {
     const stopped = this.#stop.signal;
     while (this.#pending.size > 0 && !stopped.aborted) {
-      let failed = 0;
-      for (const [key, r] of [...this.#pending]) {
-        if (stopped.aborted) return;
-        this.#pending.delete(key);
-        try {
-          await this.#o.client.request({
-            method: "PATCH",
-            path: objectPath(r.resource, r.namespace, r.name),
-            contentType: patchTypes.merge,
-            body: { metadata: { labels: { [shardBucketLabel]: bucketOf(r.namespace) } } },
-            signal: stopped,
-            timeoutMs: 10_000,
-          });
-        } catch (err) {
-          if (stopped.aborted || isNotFound(err)) continue;
-          failed++;
-          if (!this.#pending.has(key)) this.#pending.set(key, r);
-          this.#log.warn(
-            {
-              event: "shard.label-failed",
-              object: key,
-              err: err instanceof Error ? err.message : String(err),
-            },
-            "could not set the object's shard bucket label; trying again",
-          );
-        }
-      }
-      if (failed === 0) this.#backoff.reset();
+      const batch = [...this.#pending].slice(0, labelsInFlight);
+      for (const [key] of batch) this.#pending.delete(key);
+      const failed = (await Promise.all(batch.map(([key, r]) => this.#label(key, r, stopped)))).filter(
+        (ok) => !ok,
+      );
+      if (failed.length === 0) this.#backoff.reset();
       else await sleep(this.#clock, this.#backoff.next(), stopped);
+    }
+  }
+
+  /** Writes the object's bucket label; false (and queued again) when that failed. */
+  async #label(key: string, r: Relabel, stopped: AbortSignal): Promise<boolean> {
+    try {
+      await this.#o.client.request({
+        method: "PATCH",
+        path: objectPath(r.resource, r.namespace, r.name),
+        contentType: patchTypes.merge,
+        body: { metadata: { labels: { [shardBucketLabel]: bucketOf(r.namespace) } } },
+        signal: stopped,
+        timeoutMs: 10_000,
+      });
+      return true;
+    } catch (err) {
+      if (stopped.aborted || isNotFound(err)) return true;
+      if (!this.#pending.has(key)) this.#pending.set(key, r);
+      this.#log.warn(
+        { event: "shard.label-failed", object: key, err: err instanceof Error ? err.message : String(err) },
+        "could not set the object's shard bucket label; trying again",
+      );
+      return false;
     }
   }
 }
