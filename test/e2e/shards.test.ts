@@ -178,21 +178,21 @@ test("replicas join, die and leave under load: every Bucket Ready, created once,
 
   // explain names the replica that reconciles the resource now: one of the two live members.
   const probeNs = probe.ns;
-  const run = await runCrossrole(
-    [
-      "explain",
-      `bucket/${probe.name}`,
-      "-n",
-      probeNs,
-      "--kubeconfig",
-      e2e.stack.kubeconfigPath,
-      "--aws-endpoint-url",
-      e2e.stack.awsEndpoint ?? "",
-      "--controller-account",
-      controllerAccount,
-    ],
-    { AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test", AWS_REGION: region },
-  );
+  // The CLI online, as the user would run it against this cluster and emulator.
+  const cli = (args: string[]) =>
+    runCrossrole(
+      [
+        ...args,
+        "--kubeconfig",
+        e2e.stack.kubeconfigPath,
+        "--aws-endpoint-url",
+        e2e.stack.awsEndpoint ?? "",
+        "--controller-account",
+        controllerAccount,
+      ],
+      { AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test", AWS_REGION: region },
+    );
+  const run = await cli(["explain", `bucket/${probe.name}`, "-n", probeNs]);
   const owner = ownerOf(probeNs, ["r7", "r8"]);
   assert.match(
     run.stdout,
@@ -201,22 +201,7 @@ test("replicas join, die and leave under load: every Bucket Ready, created once,
   );
 
   // audit names it too, for each namespace (-o json: reconciledBy; the members in shards).
-  const audit = await runCrossrole(
-    [
-      "audit",
-      "--namespace",
-      probeNs,
-      "-o",
-      "json",
-      "--kubeconfig",
-      e2e.stack.kubeconfigPath,
-      "--aws-endpoint-url",
-      e2e.stack.awsEndpoint ?? "",
-      "--controller-account",
-      controllerAccount,
-    ],
-    { AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test", AWS_REGION: region },
-  );
+  const audit = await cli(["audit", "--namespace", probeNs, "-o", "json"]);
   const report = JSON.parse(audit.stdout) as {
     shards?: { members: string[] };
     namespaces: { name: string; reconciledBy?: string }[];

@@ -6,21 +6,16 @@
 // into its cache; and the leader's all-shards view holds everything.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { configMapType } from "../../src/controller/config-types.ts";
 import { type Stack, startStack, waitFor } from "../../src/local-stack/stack.ts";
 import type { Informer } from "../../src/runtime/informer.ts";
 import { createKubeClient, type KubeClient } from "../../src/runtime/kube-client.ts";
-import type { KubeObject, ResourceType } from "../../src/runtime/kube-object.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { Manager } from "../../src/runtime/manager.ts";
 import { bucketOf, shardBucketLabel } from "../../src/runtime/shards/buckets.ts";
 import { Assignment } from "../../src/runtime/shards/rendezvous.ts";
 
-const configMaps: ResourceType = {
-  group: "",
-  version: "v1",
-  plural: "configmaps",
-  kind: "ConfigMap",
-  namespaced: true,
-};
+const configMaps = configMapType;
 const namespaces = Array.from({ length: 16 }, (_, i) => `sc-${i}`);
 const timings = { leaseDurationMs: 3_000, renewPeriodMs: 300, renewDeadlineMs: 2_000 };
 
