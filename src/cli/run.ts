@@ -232,6 +232,13 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
       `${commandName}: --deletion-policy ${deletionPolicy} is not a deletion policy; use delete or retain.`,
     );
   }
+  if (booleanFlag(values, "enable-sharding") && !booleanFlag(values, "enable-leader-election")) {
+    // Every replica would run the identity, selector and configuration controllers, each writing
+    // the same statuses: they must run on one replica, the leader.
+    throw badInput(
+      `${commandName}: --enable-sharding needs --enable-leader-election=true: the resources are sharded across the replicas, but identity protection, selector status and configuration problems are written by one of them, the leader.`,
+    );
+  }
   const watchNamespaces = (stringFlag(values, "watch-namespace") ?? "")
     .split(",")
     .map((s) => s.trim())
