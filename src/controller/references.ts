@@ -250,6 +250,13 @@ export interface ReferrerOf {
   readonly deleting: boolean;
   /** The account it is decided into now; null or absent: not known (it counts). */
   readonly account?: string | null;
+  /**
+   * Whether it may have an object in AWS: an ARN or a create intent in its status. false: it
+   * never reached AWS (it waits on the reference: ReferenceDeleting), so nothing in AWS depends
+   * on the referenced object through it, and it does not hold the deletion (were it to, each
+   * would wait on the other for ever). Absent: not known (it counts).
+   */
+  readonly inAws?: boolean;
 }
 
 /**
@@ -258,7 +265,10 @@ export interface ReferrerOf {
  * The AWS object stays until its last referrer is gone: deleting it first would fail in AWS
  * (a subnet group in use) or break the referrer's configuration. A referrer decided into another
  * account than `account` (the object's) does not hold it: its reference is refused
- * (ReferenceAccountMismatch), so another team cannot keep one's object alive by naming it.
+ * (ReferenceAccountMismatch), so another team cannot keep one's object alive by naming it. Nor
+ * does a referrer that never reached AWS (`inAws: false`): a DB instance applied while its subnet
+ * group is being deleted waits for the group, and must not keep it. Its status is the tenant's to
+ * write, but a forged one only lets a deletion go that AWS itself refuses while the object is in use.
  */
 export function deletionInUse(
   all: readonly ReferrerOf[] | undefined,
@@ -273,7 +283,9 @@ export function deletionInUse(
     };
   }
   const referrers = all.filter(
-    (r) => account === null || r.account === undefined || r.account === null || r.account === account,
+    (r) =>
+      r.inAws !== false &&
+      (account === null || r.account === undefined || r.account === null || r.account === account),
   );
   if (referrers.length === 0) return null;
   const shown = referrers

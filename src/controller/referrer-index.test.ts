@@ -35,11 +35,13 @@ const instance = (
   name: string,
   from?: { name: string; namespace?: string },
   deleting = false,
+  status: object = { ackResourceMetadata: { arn: `arn:aws:rds:us-east-1:111111111111:db:${name}` } },
 ) =>
   ({
     kind: "DBInstance",
     metadata: { namespace, name, ...(deleting ? { deletionTimestamp: "2026-11-25T00:00:00Z" } : {}) },
     spec: from ? { dbSubnetGroupRef: { from } } : {},
+    status,
   }) as ManagedObject;
 const controllerRecording = () => {
   const enqueued: string[] = [];
@@ -64,8 +66,8 @@ test("referrersOf: the instances naming the group, with the field and whether th
   index.register("DBInstance", refs, controllerRecording().controller);
   index.register("DBSubnetGroup", [], controllerRecording().controller);
   assert.deepEqual(index.referrersOf("DBSubnetGroup", "shop", "net"), [
-    { kind: "DBInstance", key: "shop/db", path: "spec.dbSubnetGroupRef", deleting: false },
-    { kind: "DBInstance", key: "shop/old", path: "spec.dbSubnetGroupRef", deleting: true },
+    { kind: "DBInstance", key: "shop/db", path: "spec.dbSubnetGroupRef", deleting: false, inAws: true },
+    { kind: "DBInstance", key: "shop/old", path: "spec.dbSubnetGroupRef", deleting: true, inAws: true },
   ]);
   assert.deepEqual(index.referrersOf("DBSubnetGroup", "shop", "unused"), []);
 
@@ -167,4 +169,31 @@ test("a referrer decided into another account does not hold a deletion: its refe
   // An account not known (static keys, on either side): it counts.
   assert.ok(deletionInUse([{ ...found![1]!, account: null }], "DBSubnetGroup shop/net", "111111111111"));
   assert.ok(deletionInUse(found?.slice(1), "DBSubnetGroup shop/net", null));
+});
+
+test("a referrer that never reached AWS does not hold a deletion: it waits on the group, which would wait on it", () => {
+  const instances = informerOf([
+    // Applied while the group was being deleted: no ARN, no create intent.
+    instance("shop", "late", { name: "net" }, false, { conditions: [] }),
+    // Its create may be in flight: a create intent in status.
+    instance("shop", "creating", { name: "net" }, false, { intent: { action: "create" } }),
+  ]);
+  const index = new ReferrerIndex(new Map([["DBInstance", instances]]), false);
+  index.register("DBInstance", refs, controllerRecording().controller);
+  const found = index.referrersOf("DBSubnetGroup", "shop", "net");
+  assert.deepEqual(
+    found?.map((r) => [r.key, r.inAws]),
+    [
+      ["shop/late", false],
+      ["shop/creating", true],
+    ],
+  );
+  const message = deletionInUse(found, "DBSubnetGroup shop/net")?.message ?? "";
+  assert.match(message, /by DBInstance shop\/creating \(/);
+  assert.doesNotMatch(message, /shop\/late/);
+  instances.objects.splice(1, 1);
+  assert.equal(
+    deletionInUse(index.referrersOf("DBSubnetGroup", "shop", "net"), "DBSubnetGroup shop/net"),
+    null,
+  );
 });

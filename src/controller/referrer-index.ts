@@ -22,6 +22,13 @@ interface KindInformer {
   }): unknown;
 }
 
+/** Whether an object may have reached AWS: its status records an ARN or a create intent. */
+function mayBeInAws(obj: ManagedObject): boolean {
+  const status = (obj as { status?: { ackResourceMetadata?: { arn?: unknown }; intent?: unknown } }).status;
+  const arn = status?.ackResourceMetadata?.arn;
+  return (typeof arn === "string" && arn !== "") || (status?.intent !== undefined && status.intent !== null);
+}
+
 interface Registered {
   readonly references: readonly ReferenceField[];
   readonly controller: Controller;
@@ -98,6 +105,7 @@ export class ReferrerIndex {
             key: keyOf(obj as KubeObject),
             path: hit.path,
             deleting: obj.metadata.deletionTimestamp !== undefined,
+            inAws: mayBeInAws(obj),
             ...(this.#accountOf ? { account: this.#accountOf(obj) } : {}),
           });
       }

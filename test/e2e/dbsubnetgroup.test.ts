@@ -282,6 +282,19 @@ test("deleting a group still referenced waits (ACK.Recoverable ReferencedInUse, 
   assert.ok(await groupIn(X, "shop-db-subnets-in-aws"), "kept in AWS while in use");
   assert.ok((await getResource(e2e.kube, "DBSubnetGroup", "net", "shop-db-net"))?.metadata.deletionTimestamp);
 
+  // An instance applied now names the group being deleted: it waits, creates nothing, and does not
+  // hold the group (nothing in AWS depends on it): were it to, each would wait on the other.
+  await e2e.apply([dbInstance("net", "late-db", { dbSubnetGroupRef: { from: { name: "shop-db-net" } } })]);
+  const late = await waitForResourceCondition(
+    e2e.kube,
+    "DBInstance",
+    "net",
+    "late-db",
+    "ACK.Recoverable",
+    "True",
+  );
+  assert.equal(condition(late, "ACK.Recoverable")?.reason, "ReferenceDeleting");
+
   await deleteResourceAndWait(e2e.kube, "DBInstance", "net", "central-db");
   await deleteResourceAndWait(e2e.kube, "DBInstance", "net", "shop-db", 60_000);
   assert.equal(await instanceIn(X, "net-shop-db"), undefined);
@@ -294,4 +307,6 @@ test("deleting a group still referenced waits (ACK.Recoverable ReferencedInUse, 
     },
   );
   assert.equal(await groupIn(X, "shop-db-subnets-in-aws"), undefined, "deleted in AWS");
+  assert.equal(await instanceIn(X, "net-late-db"), undefined, "the late instance was never created");
+  await deleteResourceAndWait(e2e.kube, "DBInstance", "net", "late-db");
 });
