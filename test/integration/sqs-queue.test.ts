@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
   CreateQueueCommand,
+  DeleteQueueCommand,
   GetQueueAttributesCommand,
   GetQueueUrlCommand,
   ListQueueTagsCommand,
@@ -169,6 +170,30 @@ describe("SQS Queue module against the emulator", () => {
     });
     assert.equal(await deleteQueue(mine, name), "deleted");
     assert.deepEqual(await readQueue(mine, { queueName: name }), { found: false });
+  });
+
+  test("the read right after a create uses the URL CreateQueue answered: no GetQueueUrl; later reads ask again", async () => {
+    const counting: QueueClient = { sqs: sqs(defaultCredentials), region };
+    after(() => counting.sqs.destroy());
+    const calls: string[] = [];
+    counting.sqs.middlewareStack.add(
+      (next, context) => async (args) => {
+        calls.push(String(context.commandName).replace(/Command$/, ""));
+        return next(args);
+      },
+      { step: "initialize" },
+    );
+    const name = uniqueName("handoff");
+    const spec: QueueFields = queueSpecSchema.parse({ queueName: name });
+    assert.ok((await createQueue(counting, spec, owner)).created);
+    assert.deepEqual(calls.splice(0), ["GetQueueUrl", "CreateQueue"]);
+    assert.ok((await readQueue(counting, spec)).found);
+    assert.deepEqual(calls.splice(0), ["GetQueueAttributes", "ListQueueTags"]);
+    // Taken once: the next read asks for the URL (the queue may have gone out of band).
+    await counting.sqs.send(new DeleteQueueCommand({ QueueUrl: await urlIn(counting, name) }));
+    calls.length = 0;
+    assert.deepEqual(await readQueue(counting, spec), { found: false });
+    assert.deepEqual(calls, ["GetQueueUrl"]);
   });
 
   test("a FIFO queue keeps FifoQueue and ContentBasedDeduplication", async () => {

@@ -62,6 +62,20 @@ const sqs = serviceCalls({ service: "sqs", object: "queue", isGone: isNotFound, 
 
 const tagsField = { field: "spec.tags" };
 
+/**
+ * The URL CreateQueue just answered, per client (so per account and region) and queue name,
+ * taken by the read that follows the create: that read need not ask GetQueueUrl for what SQS
+ * has just said. Taken once; a later read asks again (a queue may be deleted out of band).
+ */
+const justCreated = new WeakMap<SQSClient, Map<string, string>>();
+
+function takeJustCreated(client: QueueClient, name: string): string | undefined {
+  const urls = justCreated.get(client.sqs);
+  const url = urls?.get(name);
+  if (url !== undefined) urls?.delete(name);
+  return url;
+}
+
 /** The URL of the queue of that name in the client's account; undefined when there is none. */
 export async function queueUrlOf(
   client: QueueClient,
@@ -85,7 +99,7 @@ export async function readQueue(
   ctx: CallContext = {},
 ): Promise<ReadResult> {
   const name = spec.queueName;
-  const url = await queueUrlOf(client, name, ctx);
+  const url = takeJustCreated(client, name) ?? (await queueUrlOf(client, name, ctx));
   if (url === undefined) return { found: false };
   const attributesOut = await sqs.sendUnlessGone(ctx, "GetQueueAttributes", name, (o) =>
     client.sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["All"] }), o),
@@ -135,7 +149,17 @@ export async function createQueue(
   const out = await sqs.sendUnless(isAlreadyExists, ctx, "CreateQueue", name, (o) =>
     client.sqs.send(new CreateQueueCommand(createQueueInput(spec, ownerTags)), o),
   );
-  return out === undefined ? { created: false } : { created: true, queueURL: out.QueueUrl ?? "" };
+  if (out === undefined) return { created: false };
+  const url = out.QueueUrl ?? "";
+  if (url !== "") {
+    let urls = justCreated.get(client.sqs);
+    if (urls === undefined) {
+      urls = new Map();
+      justCreated.set(client.sqs, urls);
+    }
+    urls.set(name, url);
+  }
+  return { created: true, queueURL: url };
 }
 
 /** The queue's URL for a write: from what was observed, else looked up. */
