@@ -119,12 +119,12 @@ describe("Controller (reconcile contract, with a manual clock)", () => {
   });
 
   test("a reconcile's wall time is split by the steps its calls mark, the rest counted as other", async () => {
+    // Calls that answer on a later turn of the event loop (how long does not matter here: the
+    // overlap rule is step-times.test.ts's); each step must show up with its own time.
+    const later = () => new Promise<void>((r) => setImmediate(r));
     const { c, metrics } = harness(async () => {
-      await Promise.all([
-        timeStep("aws", () => new Promise((r) => setTimeout(r, 20))),
-        timeStep("aws", () => new Promise((r) => setTimeout(r, 20))),
-      ]);
-      await timeStep("kubernetes", () => new Promise((r) => setTimeout(r, 10)));
+      await Promise.all([timeStep("aws", later), timeStep("aws", later)]);
+      await timeStep("kubernetes", later);
       return {};
     });
     await c.start();
@@ -138,11 +138,8 @@ describe("Controller (reconcile contract, with a manual clock)", () => {
     );
     const values = (await metrics.reconcileStepSeconds.get()).values;
     const of = (step: string) => values.find((v) => v.labels.step === step)?.value ?? -1;
-    assert.ok(
-      of("aws") >= 0.018 && of("aws") < 0.035,
-      `aws ${of("aws")}: two overlapping 20 ms calls count once`,
-    );
-    assert.ok(of("kubernetes") >= 0.008, `kubernetes ${of("kubernetes")}`);
+    assert.ok(of("aws") > 0, `aws ${of("aws")}`);
+    assert.ok(of("kubernetes") > 0, `kubernetes ${of("kubernetes")}`);
     assert.ok(of("other") >= 0, `other ${of("other")}`);
     await c.stop();
   });
