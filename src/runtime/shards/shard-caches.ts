@@ -71,11 +71,6 @@ export class ShardCaches {
     return joinSelectors(base, bucketSelector(this.#buckets ?? []));
   }
 
-  /** The buckets this member's informers select now (for tests and metrics). */
-  get buckets(): readonly string[] {
-    return this.#buckets ?? [];
-  }
-
   /** Follows the shard with `informer`, and labels the resource's objects that lack a right bucket label. */
   track(resource: ResourceType, informer: Informer, base: string | undefined, unbucketed: Informer): void {
     this.#tracked.push({ resource, informer, base, unbucketed });
