@@ -197,3 +197,32 @@ test("a referrer that never reached AWS does not hold a deletion: it waits on th
     null,
   );
 });
+
+test("a kind crossrole does not reconcile (no controller) still names its referrers, so a deletion is not left unknown", () => {
+  const instances = informerOf([instance("shop", "acks-db", { name: "net" })]);
+  const groups = informerOf([]);
+  const index = new ReferrerIndex(
+    new Map([
+      ["DBInstance", instances],
+      ["DBSubnetGroup", groups],
+    ]),
+    false,
+  );
+  const groupController = controllerRecording();
+  index.register("DBSubnetGroup", [], groupController.controller);
+  assert.equal(
+    index.referrersOf("DBSubnetGroup", "shop", "net"),
+    undefined,
+    "unknown until its references are",
+  );
+  index.register("DBInstance", refs, undefined);
+  assert.deepEqual(
+    index.referrersOf("DBSubnetGroup", "shop", "net")?.map((r) => r.key),
+    ["shop/acks-db"],
+  );
+  // Its referrer going still wakes the group.
+  const gone = instances.objects.splice(0, 1)[0];
+  for (const h of instances.handlers) if (gone) h.onDelete?.(gone);
+  assert.deepEqual(groupController.enqueued, ["shop/net"]);
+  assert.deepEqual(index.referrersOf("DBSubnetGroup", "shop", "net"), []);
+});

@@ -31,7 +31,8 @@ function mayBeInAws(obj: ManagedObject): boolean {
 
 interface Registered {
   readonly references: readonly ReferenceField[];
-  readonly controller: Controller;
+  /** Absent for a kind crossrole does not reconcile (--reconcile-resources leaves it out). */
+  readonly controller: Controller | undefined;
 }
 
 export class ReferrerIndex {
@@ -54,8 +55,13 @@ export class ReferrerIndex {
     this.#accountOf = accountOf;
   }
 
-  /** A kind's controller is up: its references are known, and its referrers' changes wake targets. */
-  register(kind: string, references: readonly ReferenceField[], controller: Controller): void {
+  /**
+   * A kind's references are known (its module loaded): its controller is up, or, for a kind
+   * crossrole does not reconcile, `controller` is undefined. Its objects still reference what
+   * they name (another controller, ACK's during a migration, may have placed them on it), and
+   * its referrers' changes wake targets.
+   */
+  register(kind: string, references: readonly ReferenceField[], controller: Controller | undefined): void {
     const served = references.filter(isServedReference);
     this.#registered.set(kind, { references: served, controller });
     const informer = this.#informers.get(kind);

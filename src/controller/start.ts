@@ -278,8 +278,16 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
   // ACK's --reconcile-resources: a kind left out gets no controller (its objects are still
   // watched, so that identity protection and selector matches see every resource).
   const reconciled = o.reconcileKinds?.length ? new Set(o.reconcileKinds) : undefined;
+  // A kind left out is not reconciled here, but its objects may reference served kinds (a
+  // DBInstance its DBSubnetGroup; another controller, ACK's during a migration, may have placed
+  // them): its references are registered all the same, or the referenced objects' deletions could
+  // not tell who uses them and would wait for ever.
+  const registerReferencesOnly = async (kind: (typeof resourceKinds)[number]) => {
+    const module: AnyServiceModule = await servedKindCatalog[kind.kind].module();
+    referrers.register(kind.kind, module.references ?? [], undefined);
+  };
   for (const { kind, informer } of kinds) {
-    if (reconciled && !reconciled.has(kind.kind)) continue;
+    const load = reconciled && !reconciled.has(kind.kind) ? registerReferencesOnly : addController;
     let loading = false;
     const remove = informer.addHandler({
       onAdd: () => {
@@ -287,7 +295,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
         loading = true;
         // Not from inside the informer's own delivery loop.
         queueMicrotask(() => remove());
-        addController(kind).catch((err: unknown) => {
+        load(kind).catch((err: unknown) => {
           log.error(
             {
               event: "controller.kind-load-failed",
