@@ -16,9 +16,22 @@ export const bucketCount = 256;
 /** Every bucket's label value, "0" … "255". */
 export const allBuckets: readonly string[] = Array.from({ length: bucketCount }, (_, i) => String(i));
 
+/**
+ * Buckets already worked out: the gate asks for every key a worker takes and the caches for every
+ * watch event, always about the same few namespaces. Started afresh past this many.
+ */
+const known = new Map<string, string>();
+const knownAtMost = 65_536;
+
 /** The bucket of a namespace: the first 32 bits of SHA-256(namespace), modulo the count. */
 export function bucketOf(namespace: string): string {
-  return String(Number.parseInt(hash("sha256", namespace, "hex").slice(0, 8), 16) % bucketCount);
+  let bucket = known.get(namespace);
+  if (bucket === undefined) {
+    bucket = String(Number.parseInt(hash("sha256", namespace, "hex").slice(0, 8), 16) % bucketCount);
+    if (known.size >= knownAtMost) known.clear();
+    known.set(namespace, bucket);
+  }
+  return bucket;
 }
 
 /** A label value no bucket has: selects nothing (a member that owns no bucket yet). */
