@@ -3,8 +3,9 @@
 // Checks answer like the apiserver's and controller-runtime's: 200 "ok", or an error status
 // (500; the manager's /readyz uses 503) listing `[+]name ok` / `[-]name failed: reason`
 // (always listed with ?verbose).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Registry } from "prom-client";
+import { nodeHttp } from "./node-http.ts";
 
 /** A named check: returns true/undefined when fine; false or a string (the reason) or a throw when not. */
 export interface HealthCheck {
@@ -77,7 +78,7 @@ export async function startProbeServer(
   routes: Readonly<Record<string, RouteHandler>>,
 ): Promise<ProbeServer> {
   const { host, port } = parseListenAddress(addr);
-  const server: Server = createServer((req, res) => {
+  const server: Server = nodeHttp.createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     const handler = routes[path];
     if (!handler || (req.method !== "GET" && req.method !== "HEAD")) {

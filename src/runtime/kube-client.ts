@@ -4,17 +4,12 @@
 // node:http(s) with one keep-alive agent carrying the TLS material, so the runtime can speak to
 // any resource — built-in or custom — by path, and see every HTTP status (410 Gone on a watch
 // matters to informers).
-import {
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
-  type RequestOptions,
-} from "node:http";
+import type { Agent as HttpAgent, IncomingMessage, OutgoingHttpHeaders, RequestOptions } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { timeStep } from "../toolkit/step-times.ts";
 import { type Authenticator, type AuthenticatorOptions, createAuthenticator } from "./kube-auth.ts";
 import type { KubeObject } from "./kube-object.ts";
+import { nodeHttp } from "./node-http.ts";
 import type { RestConfig } from "./rest-config.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -249,7 +244,7 @@ class ConfigKubeClient implements KubeClient {
           ...(tls.serverName !== undefined ? { servername: tls.serverName } : {}),
           rejectUnauthorized: tls.insecureSkipTLSVerify !== true,
         })
-      : new HttpAgent({ keepAlive: true });
+      : new nodeHttp.Agent({ keepAlive: true });
   }
 
   async #open(
@@ -274,7 +269,7 @@ class ConfigKubeClient implements KubeClient {
     };
     signal.throwIfAborted();
     return new Promise((resolve, reject) => {
-      const req = (this.#isHttps ? httpsRequest : httpRequest)(url, reqOpts, (res) => {
+      const req = (this.#isHttps ? httpsRequest : nodeHttp.request)(url, reqOpts, (res) => {
         // From here on the caller reads (or abandons) the response; an abort tears it down.
         res.on("error", () => {});
         if (res.statusCode === 401) this.#auth.unauthorized();

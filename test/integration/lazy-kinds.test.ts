@@ -1,7 +1,7 @@
 // A kind's code loads only when a resource of the kind exists (src/services/catalog.ts): importing
 // the controller's composition root and the served-kinds catalog loads no service module, no
 // generated schema and no AWS SDK service client; loading one kind's module loads that kind's
-// and no other's.
+// and no other's. Nor does the controller's code load Node's bundled undici (src/runtime/node-http.ts).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
@@ -52,4 +52,33 @@ test("a Bucket's module loads S3's code and no other kind's", async () => {
     const loaded = kindCode(urls, service).filter((u) => !u.endsWith("-declaration.ts"));
     assert.deepEqual(loaded, [], `${service}'s code is not loaded for a Bucket`);
   }
+});
+
+test("the controller's code, with every kind loaded, leaves Node's bundled undici unloaded", async () => {
+  // An ES module import of node:http reads its WebSocket getter and loads undici (~1 MB of heap
+  // kept for nothing); the check below sees that, as the fixed-up import of node-http.ts shows.
+  const undiciLoaded = async (code: string): Promise<boolean> => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `${code}; console.log(JSON.stringify(process.moduleLoadList.some((m) => m.includes("undici"))));`,
+      ],
+      { cwd: root },
+    );
+    return JSON.parse(stdout.trim().split("\n").at(-1) ?? "null") as boolean;
+  };
+  assert.equal(
+    await undiciLoaded(`await import("node:http")`),
+    true,
+    "the check sees an ESM import of node:http",
+  );
+  assert.equal(
+    await undiciLoaded(
+      `await import("./src/cli/main.ts"); const { servedKindCatalog } = await import("./src/services/catalog.ts");` +
+        ` for (const k of Object.values(servedKindCatalog)) await k.module();`,
+    ),
+    false,
+  );
 });
