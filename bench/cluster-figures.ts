@@ -49,7 +49,7 @@ export function metricByLabel(text: string, name: string, label: string): Record
 
 /**
  * Where each controller's reconciles spent their wall time, in ms per reconcile by step
- * (crossrole_reconcile_step_seconds_total: kubernetes, aws, other).
+ * (crossrole_reconcile_step_seconds_total: kubernetes_read, kubernetes_write, aws, decision, comparison, other).
  */
 export function stepMsPerReconcile(text: string): Record<string, Record<string, number>> {
   const reconciles = metricByLabel(text, "controller_runtime_reconcile_total", "controller");

@@ -289,7 +289,7 @@ class ConfigKubeClient implements KubeClient {
   }
 
   request<T = unknown>(r: KubeRequest): Promise<T> {
-    return timeStep("kubernetes", () => this.#request<T>(r));
+    return timeStep(r.method === "GET" ? "kubernetes_read" : "kubernetes_write", () => this.#request<T>(r));
   }
 
   async #request<T>(r: KubeRequest): Promise<T> {

@@ -88,7 +88,7 @@ export function createRuntimeMetrics(opts: RuntimeMetricsOptions = {}): RuntimeM
     }),
     reconcileStepSeconds: new Counter({
       name: "crossrole_reconcile_step_seconds_total",
-      help: "Wall time of reconciles by step: 'kubernetes' (apiserver requests), 'aws' (AWS calls, their rate-limit waits and credentials included), 'other' (the controller's own work: decisions, comparisons, logging). Overlapping calls of one step count once.",
+      help: "Wall time of reconciles by step: 'kubernetes_read' and 'kubernetes_write' (apiserver GETs, and every other request), 'aws' (AWS calls, their rate-limit waits and credentials included), 'decision' (which identity, account and region), 'comparison' (spec against AWS, status against what is stored), 'other' (the rest of the controller's own work: logging, metrics, building requests). Overlapping calls of one step count once.",
       labelNames: ["controller", "step"],
       registers,
     }),

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { StepTimes, timeStep, withStepTimes } from "./step-times.ts";
+import { StepTimes, timeStep, timeStepSync, withStepTimes } from "./step-times.ts";
 
 test("overlapping spans of one step count once; separate steps separately", () => {
   const t = new StepTimes();
@@ -32,4 +32,30 @@ test("calls find their unit through the async context; outside one they only run
     /boom/,
   );
   assert.ok((t.totals().get("aws") ?? 0) >= 0);
+});
+
+test("synchronous work is a span of its step too, also when it throws; outside a unit it only runs", async () => {
+  assert.equal(
+    timeStepSync("decision", () => 42),
+    42,
+  );
+  const t = new StepTimes();
+  await withStepTimes(t, async () => {
+    assert.equal(
+      timeStepSync("decision", () => "use"),
+      "use",
+    );
+    assert.throws(
+      () =>
+        timeStepSync("comparison", () => {
+          throw new Error("refused");
+        }),
+      /refused/,
+    );
+    await timeStep("aws", () => Promise.resolve());
+  });
+  assert.deepEqual([...t.totals().keys()].sort(), ["aws", "comparison", "decision"]);
+  // A span that threw is closed: nothing of it still counts up.
+  const before = t.totals(1e12).get("comparison");
+  assert.equal(t.totals(2e12).get("comparison"), before);
 });

@@ -1,5 +1,6 @@
 // Where the wall time of a unit of work (one reconcile) goes, by step: the code that makes a
-// call marks its span (`timeStep("aws", …)`, `timeStep("kubernetes", …)`), and the unit's owner
+// call marks its span (`timeStep("aws", …)`, `timeStep("kubernetes_write", …)`; `timeStepSync`
+// for the unit's own work worth naming: a decision, a comparison), and the unit's owner
 // reads the totals when it ends (`withStepTimes`). Calls need not be told which unit they serve:
 // the unit travels with the async context (AsyncLocalStorage). Spans of one step that overlap
 // (four AWS reads at once) count once: a step's time is the wall time during which at least one
@@ -53,6 +54,18 @@ export async function timeStep<T>(step: string, fn: () => Promise<T>): Promise<T
   times.enter(step, performance.now());
   try {
     return await fn();
+  } finally {
+    times.exit(step, performance.now());
+  }
+}
+
+/** `timeStep` for synchronous work (a decision, a comparison): the span is the call itself. */
+export function timeStepSync<T>(step: string, fn: () => T): T {
+  const times = current.getStore();
+  if (times === undefined) return fn();
+  times.enter(step, performance.now());
+  try {
+    return fn();
   } finally {
     times.exit(step, performance.now());
   }

@@ -1,10 +1,12 @@
 // Smoke test of the real control plane: objects written through the API come back through
-// a watch, CRDs are served, and the TokenRequest API mints service-account tokens.
+// a watch, CRDs are served, the TokenRequest API mints service-account tokens, and the client
+// times its requests as reads and writes.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type Stack, startStack, waitFor } from "../../src/local-stack/stack.ts";
 import { createKubeClient, type KubeClient, type WatchEvent } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
+import { StepTimes, withStepTimes } from "../../src/toolkit/step-times.ts";
 
 let stack: Stack;
 let kube: KubeClient;
@@ -147,5 +149,22 @@ describe("kube-apiserver + etcd", () => {
     );
     assert.equal(review.status?.authenticated, true);
     assert.equal(review.status?.user?.username, "system:serviceaccount:default:app");
+  });
+  test("the client times its requests as a reconcile's steps: GETs as reads, every other request as a write", async () => {
+    const steps = new StepTimes();
+    await withStepTimes(steps, async () => {
+      await kube.request({ method: "GET", path: "/api/v1/namespaces/default" });
+    });
+    assert.deepEqual([...steps.totals().keys()], ["kubernetes_read"]);
+    await withStepTimes(steps, async () => {
+      await post("/api/v1/namespaces/default/configmaps", {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: "step-times" },
+      });
+    });
+    const totals = steps.totals();
+    assert.deepEqual([...totals.keys()].sort(), ["kubernetes_read", "kubernetes_write"]);
+    assert.ok((totals.get("kubernetes_write") ?? 0) > 0, "a request to a real apiserver takes time");
   });
 });

@@ -4,6 +4,7 @@
 import type { Logger } from "pino";
 import type { Decision } from "../../resolver/types.ts";
 import type { ReconcileContext, ReconcileRequest } from "../../runtime/reconcile.ts";
+import { timeStepSync } from "../../toolkit/step-times.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Env } from "./env.ts";
 import type { ManagedObject } from "./object-store.ts";
@@ -22,8 +23,11 @@ export function load<Spec extends object, Observed, Client>(
     env.selfWrites?.forget(key);
     return undefined;
   }
-  const decision = env.decisions.decide(obj, env.config.snapshot());
-  announce(env, obj, key, decision);
+  const decision = timeStepSync("decision", () => {
+    const d = env.decisions.decide(obj, env.config.snapshot());
+    announce(env, obj, key, d);
+    return d;
+  });
   const log = (ctx?.log ?? env.logger) as Logger;
   return {
     obj,

@@ -6,6 +6,7 @@
 import { partitionOf } from "../../resolver/known-regions.ts";
 import { conditionsEqual } from "../../runtime/conditions.ts";
 import { canonicalJson } from "../../toolkit/canonical-json.ts";
+import { timeStepSync } from "../../toolkit/step-times.ts";
 import { iamRoleSelectedFor, nextConditions, type SyncState } from "../ack-conditions.ts";
 import type { Target } from "../reconcile-plan.ts";
 import { checkStatusWrite, WriteRefused } from "../write-check.ts";
@@ -39,23 +40,31 @@ export async function writeStatus<Spec extends object, Observed, Client>(
   ifUnchanged = false,
 ): Promise<void> {
   const obj = a.obj;
-  const current = obj.status?.conditions;
-  const conditions = nextConditions(
-    current,
-    state,
-    iamRoleSelectedFor(a.decision),
-    obj.metadata.generation,
-    env.now(),
-    a.decision.warnings,
-  );
-  const metaChanged = metadata !== undefined && !sameAsStored(metadata, obj.status?.ackResourceMetadata);
-  const extraChanged =
-    extra !== undefined && Object.entries(extra).some(([k, v]) => !sameAsStored(v, obj.status?.[k]));
-  if (conditionsEqual(current, conditions) && !metaChanged && !extraChanged) return;
-  const status = { conditions, ...(metadata ? { ackResourceMetadata: metadata } : {}), ...extra };
-  // Never send what the kind's own CRD refuses: a 422 would come back on every retry.
-  const refused = checkStatusWrite({ kind: env.kindName, parseStatus: env.module.parseStatus, status });
-  if (refused) throw new WriteRefused(refused);
+  const status = timeStepSync("comparison", () => {
+    const current = obj.status?.conditions;
+    const conditions = nextConditions(
+      current,
+      state,
+      iamRoleSelectedFor(a.decision),
+      obj.metadata.generation,
+      env.now(),
+      a.decision.warnings,
+    );
+    const metaChanged = metadata !== undefined && !sameAsStored(metadata, obj.status?.ackResourceMetadata);
+    const extraChanged =
+      extra !== undefined && Object.entries(extra).some(([k, v]) => !sameAsStored(v, obj.status?.[k]));
+    if (conditionsEqual(current, conditions) && !metaChanged && !extraChanged) return undefined;
+    const next = { conditions, ...(metadata ? { ackResourceMetadata: metadata } : {}), ...extra };
+    // Never send what the kind's own CRD refuses: a 422 would come back on every retry.
+    const refused = checkStatusWrite({
+      kind: env.kindName,
+      parseStatus: env.module.parseStatus,
+      status: next,
+    });
+    if (refused) throw new WriteRefused(refused);
+    return next;
+  });
+  if (status === undefined) return;
   // The answer carries the new resourceVersion the finalizer patches are checked against.
   a.obj = await env.store.writeStatus(a.obj, status, ifUnchanged, a.call.signal);
   env.selfWrites?.record(a.key, a.obj);

@@ -2,6 +2,7 @@
 // its value was last given to AWS, which never shows it back) is written, and what AWS then has
 // is taken as the new observation.
 import type { OwnerTags } from "../../services/service-module.ts";
+import { timeStepSync } from "../../toolkit/step-times.ts";
 import type { Target } from "../reconcile-plan.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Connection } from "./connect.ts";
@@ -28,7 +29,7 @@ export async function update<Spec extends object, Observed, Client>(
   extraStatusIn: Readonly<Record<string, unknown>>,
 ): Promise<Updated<Observed> | Outcome> {
   const m = env.module;
-  const drift = [...m.diff(spec, observed), ...inputs.secrets.changed];
+  const drift = [...timeStepSync("comparison", () => m.diff(spec, observed)), ...inputs.secrets.changed];
   if (drift.length === 0) return { observed, extraStatus: extraStatusIn };
   const changed = await m.update(conn.client, spec, observed, ownerTags, conn.call, inputs.secrets);
   const extraStatus = { ...extraStatusIn, ...appliedSecrets(inputs) };
