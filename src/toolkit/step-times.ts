@@ -47,26 +47,30 @@ export function withStepTimes<T>(times: StepTimes, fn: () => Promise<T>): Promis
   return current.run(times, fn);
 }
 
+/** Opens a span of `step` in the current unit and returns what closes it; undefined outside one. */
+function openSpan(step: string): (() => void) | undefined {
+  const times = current.getStore();
+  if (times === undefined) return undefined;
+  times.enter(step, performance.now());
+  return () => times.exit(step, performance.now());
+}
+
 /** Runs `fn` as a span of `step` in the current unit, if any. */
 export async function timeStep<T>(step: string, fn: () => Promise<T>): Promise<T> {
-  const times = current.getStore();
-  if (times === undefined) return fn();
-  times.enter(step, performance.now());
+  const close = openSpan(step);
   try {
     return await fn();
   } finally {
-    times.exit(step, performance.now());
+    close?.();
   }
 }
 
 /** `timeStep` for synchronous work (a decision, a comparison): the span is the call itself. */
 export function timeStepSync<T>(step: string, fn: () => T): T {
-  const times = current.getStore();
-  if (times === undefined) return fn();
-  times.enter(step, performance.now());
+  const close = openSpan(step);
   try {
     return fn();
   } finally {
-    times.exit(step, performance.now());
+    close?.();
   }
 }

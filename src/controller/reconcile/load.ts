@@ -23,11 +23,8 @@ export function load<Spec extends object, Observed, Client>(
     env.selfWrites?.forget(key);
     return undefined;
   }
-  const decision = timeStepSync("decision", () => {
-    const d = env.decisions.decide(obj, env.config.snapshot());
-    announce(env, obj, key, d);
-    return d;
-  });
+  const decision = timeStepSync("decision", () => env.decisions.decide(obj, env.config.snapshot()));
+  announce(env, obj, key, decision);
   const log = (ctx?.log ?? env.logger) as Logger;
   return {
     obj,

@@ -27,6 +27,36 @@ function sameAsStored(wanted: unknown, stored: unknown): boolean {
 }
 
 /**
+ * The status to write for `state`, or undefined when the stored one already says it all. Throws
+ * WriteRefused for what the kind's own CRD refuses: a 422 would come back on every retry.
+ */
+function statusToWrite<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  state: SyncState,
+  metadata: AckResourceMetadata | undefined,
+  extra: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> | undefined {
+  const stored = a.obj.status;
+  const conditions = nextConditions(
+    stored?.conditions,
+    state,
+    iamRoleSelectedFor(a.decision),
+    a.obj.metadata.generation,
+    env.now(),
+    a.decision.warnings,
+  );
+  const metaChanged = metadata !== undefined && !sameAsStored(metadata, stored?.ackResourceMetadata);
+  const extraChanged =
+    extra !== undefined && Object.entries(extra).some(([k, v]) => !sameAsStored(v, stored?.[k]));
+  if (conditionsEqual(stored?.conditions, conditions) && !metaChanged && !extraChanged) return undefined;
+  const status = { conditions, ...(metadata ? { ackResourceMetadata: metadata } : {}), ...extra };
+  const refused = checkStatusWrite({ kind: env.kindName, parseStatus: env.module.parseStatus, status });
+  if (refused) throw new WriteRefused(refused);
+  return status;
+}
+
+/**
  * Writes conditions (and metadata, extra fields) only when something changed. `ifUnchanged`:
  * only if the object is still the version `a.obj` is (409 Conflict otherwise), for a write that
  * must not land on an object that changed meanwhile (a create intent).
@@ -39,31 +69,7 @@ export async function writeStatus<Spec extends object, Observed, Client>(
   extra?: Readonly<Record<string, unknown>>,
   ifUnchanged = false,
 ): Promise<void> {
-  const obj = a.obj;
-  const status = timeStepSync("comparison", () => {
-    const current = obj.status?.conditions;
-    const conditions = nextConditions(
-      current,
-      state,
-      iamRoleSelectedFor(a.decision),
-      obj.metadata.generation,
-      env.now(),
-      a.decision.warnings,
-    );
-    const metaChanged = metadata !== undefined && !sameAsStored(metadata, obj.status?.ackResourceMetadata);
-    const extraChanged =
-      extra !== undefined && Object.entries(extra).some(([k, v]) => !sameAsStored(v, obj.status?.[k]));
-    if (conditionsEqual(current, conditions) && !metaChanged && !extraChanged) return undefined;
-    const next = { conditions, ...(metadata ? { ackResourceMetadata: metadata } : {}), ...extra };
-    // Never send what the kind's own CRD refuses: a 422 would come back on every retry.
-    const refused = checkStatusWrite({
-      kind: env.kindName,
-      parseStatus: env.module.parseStatus,
-      status: next,
-    });
-    if (refused) throw new WriteRefused(refused);
-    return next;
-  });
+  const status = timeStepSync("comparison", () => statusToWrite(env, a, state, metadata, extra));
   if (status === undefined) return;
   // The answer carries the new resourceVersion the finalizer patches are checked against.
   a.obj = await env.store.writeStatus(a.obj, status, ifUnchanged, a.call.signal);
