@@ -50,6 +50,27 @@ describe("withRules", () => {
     ]);
   });
 
+  test("messageOf words the message from the value: messageExpression for CEL, the same words in zod", () => {
+    const small = withRules(z.number(), {
+      cel: "self < 10",
+      message: "n must be below 10",
+      messageOf: {
+        cel: "'n is ' + string(self) + ', must be below 10'",
+        zod: (n) => `n is ${n}, must be below 10`,
+      },
+      check: (n) => n < 10,
+    });
+    const result = small.safeParse(12);
+    assert.deepEqual(result.success ? [] : describeIssues(result.error), ["n is 12, must be below 10"]);
+    assert.deepEqual(toStructuralSchema(small)["x-kubernetes-validations"], [
+      {
+        rule: "self < 10",
+        message: "n must be below 10",
+        messageExpression: "'n is ' + string(self) + ', must be below 10'",
+      },
+    ]);
+  });
+
   test("fieldPath places the zod issue and is kept in the CEL rule", () => {
     const pair = withRules(z.object({ a: z.number(), b: z.number() }), {
       cel: "self.a <= self.b",

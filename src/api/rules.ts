@@ -8,6 +8,8 @@ import { z } from "zod";
 export interface CelValidation {
   readonly rule: string;
   readonly message: string;
+  /** CEL that words the message from the value; `message` is what the apiserver says if it fails. */
+  readonly messageExpression?: string;
   /** Where the apiserver reports the error, relative to the schema carrying the rule (`.a.b`). */
   readonly fieldPath?: string;
 }
@@ -20,6 +22,12 @@ export interface CelValidation {
 export interface Rule<T> {
   readonly cel: string;
   readonly message: string;
+  /**
+   * A message that names the offending value, in both halves: `cel` is the apiserver's
+   * `messageExpression`, `zod` the same words in TypeScript. `message` stays the apiserver's
+   * fallback, for the rare value its expression cannot word (too long a message).
+   */
+  readonly messageOf?: { readonly cel: string; readonly zod: (value: T) => string };
   /** `.field.sub` relative to the schema; also becomes the zod issue's path. */
   readonly fieldPath?: string;
   /**
@@ -51,9 +59,12 @@ function addCel<S extends z.ZodType>(schema: S, added: readonly CelValidation[])
 }
 
 function toCel(rule: Rule<never>): CelValidation {
-  return rule.fieldPath === undefined
-    ? { rule: rule.cel, message: rule.message }
-    : { rule: rule.cel, message: rule.message, fieldPath: rule.fieldPath };
+  return {
+    rule: rule.cel,
+    message: rule.message,
+    ...(rule.messageOf === undefined ? {} : { messageExpression: rule.messageOf.cel }),
+    ...(rule.fieldPath === undefined ? {} : { fieldPath: rule.fieldPath }),
+  };
 }
 
 /** Adds rules to a schema: a zod refinement per rule plus the matching CEL rules. */
@@ -62,7 +73,8 @@ export function withRules<S extends z.ZodType>(schema: S, ...rules: readonly Rul
     for (const rule of rules) {
       if (!rule.check(value)) {
         const path = rule.issuePath === undefined ? fieldPathSegments(rule.fieldPath) : [...rule.issuePath];
-        ctx.addIssue({ code: "custom", message: rule.message, path });
+        const message = rule.messageOf === undefined ? rule.message : rule.messageOf.zod(value);
+        ctx.addIssue({ code: "custom", message, path });
       }
     }
   }) as S;

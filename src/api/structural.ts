@@ -16,7 +16,12 @@ export interface OpenApiSchema {
   default?: unknown;
   enum?: unknown[];
   nullable?: boolean;
-  "x-kubernetes-validations"?: { rule: string; message: string; fieldPath?: string }[];
+  "x-kubernetes-validations"?: {
+    rule: string;
+    message: string;
+    messageExpression?: string;
+    fieldPath?: string;
+  }[];
   "x-kubernetes-preserve-unknown-fields"?: boolean;
   "x-kubernetes-list-type"?: "atomic" | "set" | "map";
   "x-kubernetes-list-map-keys"?: string[];
