@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { dirname, join, relative } from "node:path";
 import { botocoreVersion, loadModel, modelsDir } from "../src/codegen/aws-model.ts";
+import type { KindDeclaration } from "../src/codegen/declaration.ts";
 import { emitDocs } from "../src/codegen/emit-docs.ts";
 import { emitKind } from "../src/codegen/emit-kind.ts";
 import { resolveGroups } from "../src/codegen/field-groups.ts";
@@ -34,6 +35,7 @@ for (const { declaration, generated } of declaredKinds) {
   const declared = {
     ...declaredFields(declaration, fields),
     fieldGroups: resolveGroups(declaration, fields, model),
+    reservedTagPrefixes: (declaration satisfies KindDeclaration as KindDeclaration).reservedTagPrefixes ?? {},
   };
   const provenance = `${relative(root, join(root, "src/services", declaration.service))}/*-declaration.ts (${declaration.kind}) and botocore ${version}'s ${declaration.service} ${model.apiVersion} model`;
   const docs = `docs/fields/${declaration.kind.toLowerCase()}.md`;

@@ -157,6 +157,12 @@ export interface KindDeclaration {
    * the spec does in AWS, where that is not "removed" (kept, reset to a default, immutable).
    */
   readonly notes?: Readonly<Record<string, string>>;
+  /**
+   * Tag key prefixes the service reserves besides those every kind refuses (`aws:`, ACK's and
+   * crossrole's: src/api/reserved-tag-keys.ts), lower case, with the service's name for the
+   * message: RDS's `{ "rds:": "RDS" }`. The generated tags field refuses them all.
+   */
+  readonly reservedTagPrefixes?: Readonly<Record<string, string>>;
   /** AWS paths of fields whose value is a Secret key (ACK's SecretKeyReference), never inline. */
   readonly secrets?: readonly string[];
   /** The call that creates the AWS object (it takes the fields its input has). */

@@ -47,4 +47,56 @@ describe("emitKind", () => {
   it("writes no status sections for a kind without generated status fields", () => {
     assert.doesNotMatch(emitKind([name], options), /StatusSchemas|StatusCodecs/);
   });
+
+  it("gives a field compared as tags the reserved-key rule every kind's tags use, and AWS's tag limits", () => {
+    const tag = (aws: string): Field => ({
+      name: aws.toLowerCase(),
+      aws,
+      doc: `The ${aws}.`,
+      type: { t: "string" },
+      required: false,
+    });
+    const tags: Field = {
+      name: "tags",
+      aws: "Tags",
+      doc: "Tags.",
+      type: { t: "list", item: { t: "object", shape: "Tag", fields: [tag("Key"), tag("Value")] } },
+      required: false,
+    };
+    const labels: Field = { ...tags, name: "labels", aws: "Labels" };
+    const groups = {
+      create: "CreateThing",
+      createFields: ["name", "tags", "labels"],
+      groups: [
+        {
+          set: "TagThing",
+          read: "ListTags",
+          remove: "UntagThing",
+          fields: [{ field: "tags", absent: "none" as const, form: "tags" as const }],
+        },
+      ],
+      notCompared: { labels: "a test" },
+    };
+    const source = emitKind([name, tags, labels], options, [], {
+      identifier: "name",
+      immutable: [],
+      lateInitialized: [],
+      terminalCodes: [],
+      fieldGroups: groups,
+      reservedTagPrefixes: { "thing:": "Thing" },
+    });
+    assert.match(
+      source,
+      /import \{ serviceTagPrefixes, userTagKey \} from "\.\.\/api\/reserved-tag-keys\.ts";/,
+    );
+    assert.match(source, /import \{ maxUserTags \} from "\.\.\/tag-list\.ts";/);
+    assert.match(
+      source,
+      /key: userTagKey\(z\.string\(\)\.min\(1\)\.max\(128\)\.describe\("The Key\."\), "tags\[\]\.key", serviceTagPrefixes\(\{ "thing:": "Thing" \}\)\),/,
+    );
+    assert.match(source, /value: z\.string\(\)\.max\(256\)\.describe\("The Value\."\)\.optional\(\),/);
+    assert.match(source, /\.max\(maxUserTags\)/);
+    // A list of the same shape not compared as tags is left as the model has it.
+    assert.equal(source.match(/userTagKey\(/g)?.length, 1);
+  });
 });

@@ -5,7 +5,7 @@
 // ACK does not need: the user's own spec tags win over a default tag of the same key
 // (spec-default-tags.ts), and crossrole's ownership tags (ownership-tags.ts) can never be set
 // by a default tag: they decide whose an object is. Pure.
-import { isReservedTagKey } from "../api/ownership-tags.ts";
+import { isReservedTagKey } from "../api/reserved-tag-keys.ts";
 
 /** One `key=value` item of --resource-tags; `value` may hold variables. */
 export interface DefaultTag {

@@ -7,7 +7,7 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
-import { isReservedTagKey } from "../api/ownership-tags.ts";
+import { isReservedTagKey } from "../api/reserved-tag-keys.ts";
 import { controllerAccount, controllerCredentials, region } from "./controller-process.ts";
 
 /** Assumed roles' credentials by endpoint and account: each role is assumed once per process. */

@@ -3,7 +3,7 @@
 // map without the ownership tags (they are the controller's, never drift: DESIGN §3.5). Forms,
 // not text: toolkit/canonical-json.ts spells a value once for hashing; here the services shape
 // what AWS and the spec say (SQS numbers written as strings, tags as sorted pairs) and compare.
-import { isReservedTagKey } from "../api/ownership-tags.ts";
+import { isReservedTagKey } from "../api/reserved-tag-keys.ts";
 import { sortKeysDeep } from "../toolkit/canonical-json.ts";
 import { compareText } from "../toolkit/compare-text.ts";
 

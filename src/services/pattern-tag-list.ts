@@ -2,8 +2,9 @@
 // topic's tags): both parts required, only letters, digits, spaces and _.:/=+-@. DynamoDB and
 // RDS tags, which allow any characters, are in tag-list.ts.
 import { z } from "zod";
-import { isReservedTagKey, ownershipTagCount, userTagKey } from "../api/ownership-tags.ts";
-import { listMap, withRules } from "../api/rules.ts";
+import { ownershipTagCount } from "../api/ownership-tags.ts";
+import { isReservedTagKey, userTagKey } from "../api/reserved-tag-keys.ts";
+import { listMap } from "../api/rules.ts";
 import { patternField } from "../api/validation.ts";
 import { maxUserTags } from "./tag-list.ts";
 
@@ -11,18 +12,11 @@ import { maxUserTags } from "./tag-list.ts";
 export function patternTagSchema(path: string) {
   return z.object({
     key: userTagKey(
-      withRules(
-        patternField(
-          `${path}[].key`,
-          "tagKey",
-          128,
-          `${path}[].key must be 1-128 characters of letters, digits, spaces and _.:/=+-@`,
-        ),
-        {
-          cel: "!self.startsWith('aws:')",
-          message: `${path}[].key must not start with 'aws:' (reserved by AWS)`,
-          check: (s) => !s.startsWith("aws:"),
-        },
+      patternField(
+        `${path}[].key`,
+        "tagKey",
+        128,
+        `${path}[].key must be 1-128 characters of letters, digits, spaces and _.:/=+-@`,
       ),
       `${path}[].key`,
     ),

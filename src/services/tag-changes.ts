@@ -2,7 +2,7 @@
 // same way in every service: first tag what is new or changed, then untag the user's tags the
 // spec no longer has. Ownership tags are never removed: another owner's claim, or our own,
 // stays until the reconciler decides otherwise.
-import { isReservedTagKey } from "../api/ownership-tags.ts";
+import { isReservedTagKey } from "../api/reserved-tag-keys.ts";
 
 /** The service's two tag writes; each throws the service's error on failure. */
 export interface TagWrites {

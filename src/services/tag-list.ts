@@ -3,8 +3,9 @@
 // `{Key, Value}` list. SQS's ACK spec holds tags as a map; the lists whose characters AWS
 // restricts (S3 tag sets, SNS tags) are in pattern-tag-list.ts.
 import { z } from "zod";
-import { isReservedTagKey, ownershipTagCount, userTagKey } from "../api/ownership-tags.ts";
-import { listMap, withRules } from "../api/rules.ts";
+import { ownershipTagCount } from "../api/ownership-tags.ts";
+import { isReservedTagKey, serviceTagPrefixes, userTagKey } from "../api/reserved-tag-keys.ts";
+import { listMap } from "../api/rules.ts";
 import { stringField } from "../api/validation.ts";
 
 export interface Tag {
@@ -12,10 +13,13 @@ export interface Tag {
   readonly value?: string | undefined;
 }
 
-/** The service's name in messages ("DynamoDB") and the key prefixes AWS reserves there. */
+/**
+ * The service's name in messages ("DynamoDB") and the key prefixes it reserves besides those
+ * every kind refuses (reserved-tag-keys.ts: `aws:`, ACK's and crossrole's), by prefix.
+ */
 export interface TagRules {
   readonly service: string;
-  readonly reservedPrefixes: readonly string[];
+  readonly reservedPrefixes?: Readonly<Record<string, string>>;
 }
 
 /** AWS allows 50 tags on these resources; crossrole's ownership tags take some of them. */
@@ -23,20 +27,13 @@ export const maxUserTags = 50 - ownershipTagCount;
 
 /** The `tags` field: a list of {key, value}, keys unique, AWS's limits and reserved prefixes. */
 export function tagListSchema(rules: TagRules) {
-  const prefixes = rules.reservedPrefixes;
   const tag = z.object({
     key: userTagKey(
-      withRules(
-        stringField("tags[].key")
-          .min(1, `tags[].key must be 1-128 characters (${rules.service} tag limit)`)
-          .max(128, `tags[].key must be 1-128 characters (${rules.service} tag limit)`),
-        {
-          cel: prefixes.map((p) => `!self.startsWith('${p}')`).join(" && "),
-          message: `tags[].key must not start with ${prefixes.map((p) => `'${p}'`).join(" or ")} (reserved by AWS); rename the tag`,
-          check: (s: string) => !prefixes.some((p) => s.startsWith(p)),
-        },
-      ),
+      stringField("tags[].key")
+        .min(1, `tags[].key must be 1-128 characters (${rules.service} tag limit)`)
+        .max(128, `tags[].key must be 1-128 characters (${rules.service} tag limit)`),
       "tags[].key",
+      serviceTagPrefixes(rules.reservedPrefixes),
     ),
     value: stringField("tags[].value")
       .max(256, `tags[].value must be at most 256 characters (${rules.service} tag limit)`)

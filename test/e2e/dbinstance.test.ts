@@ -25,7 +25,7 @@ import {
   ModifyDBInstanceCommand,
   RDSClient,
 } from "@aws-sdk/client-rds";
-import { isReservedTagKey } from "../../src/api/ownership-tags.ts";
+import { isReservedTagKey } from "../../src/api/reserved-tag-keys.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
 import { KubeApiError, patchTypes } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";

@@ -17,7 +17,7 @@ import {
   PutBucketVersioningCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
-import { withoutReservedTags } from "../../src/api/ownership-tags.ts";
+import { withoutReservedTags } from "../../src/api/reserved-tag-keys.ts";
 import { bucketTagsIn, s3As as harnessS3As } from "../../src/local-stack/accounts.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
 import { patchTypes } from "../../src/runtime/kube-client.ts";

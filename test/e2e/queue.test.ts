@@ -15,7 +15,7 @@ import {
   SetQueueAttributesCommand,
   SQSClient,
 } from "@aws-sdk/client-sqs";
-import { isReservedTagKey } from "../../src/api/ownership-tags.ts";
+import { isReservedTagKey } from "../../src/api/reserved-tag-keys.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
 import { KubeApiError } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";

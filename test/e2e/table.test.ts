@@ -19,7 +19,7 @@ import {
   UpdateContinuousBackupsCommand,
   UpdateTableCommand,
 } from "@aws-sdk/client-dynamodb";
-import { isReservedTagKey } from "../../src/api/ownership-tags.ts";
+import { isReservedTagKey } from "../../src/api/reserved-tag-keys.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
 import { KubeApiError } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";

@@ -14,7 +14,7 @@ import {
   SetTopicAttributesCommand,
   SNSClient,
 } from "@aws-sdk/client-sns";
-import { isReservedTagKey } from "../../src/api/ownership-tags.ts";
+import { isReservedTagKey } from "../../src/api/reserved-tag-keys.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
 import { KubeApiError } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";

@@ -9,11 +9,15 @@ import { after, before, describe, test } from "node:test";
 import { buildCrd } from "../../src/api/crd.ts";
 import { crdFileName } from "../../src/api/crd-yaml.ts";
 import { exampleNamespace, invalidExamples, validExamples } from "../../src/api/examples.ts";
+import { resourceKinds } from "../../src/api/kinds.ts";
+import { withDefaultTags } from "../../src/controller/spec-default-tags.ts";
 import { loadCrdSources } from "../../src/crd-sources.ts";
 import { installCrds } from "../../src/local-stack/install-crds.ts";
 import { type Stack, startStack } from "../../src/local-stack/stack.ts";
 import { createKubeClient, type KubeClient } from "../../src/runtime/kube-client.ts";
+import { servedKindCatalog } from "../../src/services/catalog.ts";
 import { rejection, show } from "../support/admission.ts";
+import { minimalResource } from "../support/minimal-resources.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -163,4 +167,69 @@ describe("IAMRoleSelector arn is immutable", () => {
     })) as { spec: Obj };
     assert.equal(updated.spec["sessionName"], "still-first");
   });
+});
+
+// Every served kind's tags refuse the reserved keys (src/api/reserved-tag-keys.ts) at admission,
+// naming the key, with exactly the words the controller's own check (zod) uses; and both halves
+// agree on the keys where CEL's trim() and lowerAscii() differ from JavaScript's trim() and
+// toLowerCase(). The kinds come from the catalog: a new kind is tried without being named here.
+describe("every served kind refuses reserved tag keys, naming the key, as its zod schema does", () => {
+  const reserved = [
+    "services.k8s.aws/namespace ",
+    "services.k8s.aws/namespace",
+    "services.k8s.aws/controller-version",
+    "crossrole.dev/owner",
+    "AWS:x",
+    " Crossrole.dev/owner-uid",
+    "\u00a0aws:x",
+    "\u3000aws:x",
+  ];
+  // Not reserved: a BOM is no White_Space (CEL's trim() keeps it), the Kelvin sign is no ASCII K.
+  const admitted = ["team", "kro.run/version", "services.\u212a8s.aws/namespace"];
+  let n = 0;
+  for (const { kind } of resourceKinds) {
+    const objectWith = (key: string): Obj => {
+      n += 1;
+      const base = minimalResource(
+        kind,
+        exampleNamespace,
+        `reserved-tags-${n}`,
+        `reserved-tags-${n}`,
+        {},
+        "111111111111",
+      );
+      return { ...base, spec: withDefaultTags(kind, base.spec as Obj, { [key]: "v" }).spec };
+    };
+    test(`${kind}: ${reserved.map((k) => JSON.stringify(k)).join(", ")} refused, naming the key`, async () => {
+      const module = await servedKindCatalog[kind].module();
+      for (const key of reserved) {
+        const object = objectWith(key);
+        const causes = await rejection(() => create(object));
+        const zod = module.parseSpec(object["spec"]);
+        assert.equal(zod.ok, false, `zod admits ${JSON.stringify(key)}`);
+        const expected = (zod.ok ? [] : (zod.issues ?? [])).filter((i) =>
+          i.includes(`${JSON.stringify(key)} is reserved`),
+        );
+        assert.equal(
+          expected.length,
+          1,
+          `zod's issues for ${JSON.stringify(key)}: ${zod.ok ? "" : zod.message}`,
+        );
+        const [field, message] = (expected[0] ?? "").split(/: (.*)/s);
+        assert.ok(
+          causes.some((c) => c.field === field && (c.message ?? "").endsWith(`: ${message}`)),
+          `expected "${field}: …${message}" among:\n${show(causes)}`,
+        );
+      }
+    });
+    test(`${kind}: ${admitted.map((k) => JSON.stringify(k)).join(", ")} admitted`, async () => {
+      const module = await servedKindCatalog[kind].module();
+      for (const key of admitted) {
+        const object = objectWith(key);
+        assert.deepEqual(module.parseSpec(object["spec"]).ok, true, JSON.stringify(key));
+        await create(object);
+        await remove(object);
+      }
+    });
+  }
 });

@@ -302,7 +302,7 @@ export const tableInvalidExamples: readonly InvalidExample[] = [
       tags: [{ key: "crossrole.dev/owner", value: "Table/other/x" }],
     }),
     field: "spec.tags[0].key",
-    message: "tags[].key must not be",
+    message: 'tags[].key "crossrole.dev/owner" is reserved: keys starting with crossrole.dev/',
   },
   {
     title: "tags with an aws: key",
@@ -312,7 +312,7 @@ export const tableInvalidExamples: readonly InvalidExample[] = [
       tags: [{ key: "aws:cloudformation", value: "x" }],
     }),
     field: "spec.tags[0].key",
-    message: "tags[].key must not start with 'aws:'",
+    message: 'tags[].key "aws:cloudformation" is reserved: keys starting with aws:',
   },
   {
     title: "tags as ACK's map form of another controller instead of a list",

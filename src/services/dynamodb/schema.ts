@@ -355,7 +355,7 @@ export const tableReplicasSchema = listMap(
 // ---- tags: a list of {key, value}, as in ACK (src/services/tag-list.ts) ----
 
 export const maxTableTags = maxUserTags;
-export const tagsSchema = tagListSchema({ service: "DynamoDB", reservedPrefixes: ["aws:"] });
+export const tagsSchema = tagListSchema({ service: "DynamoDB" });
 export type { Tag } from "../tag-list.ts";
 
 // ---- the spec, status and object ----

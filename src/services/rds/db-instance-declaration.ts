@@ -92,6 +92,8 @@ export const dbInstanceDeclaration = {
     "EnableCustomerOwnedIp",
     "DeletionProtection",
   ],
+  // RDS refuses tag keys starting with rds: (its Tag shape's documentation), as it does aws:.
+  reservedTagPrefixes: { "rds:": "RDS" },
   terminalCodes: [
     "InvalidParameter",
     "InvalidParameterValue",

@@ -10,6 +10,8 @@ export const dbSubnetGroupDeclaration = {
   identifier: "DBSubnetGroupName",
   immutable: ["DBSubnetGroupName"],
   // ACK's terminal codes for DBSubnetGroup (its generator.yaml), and RDS's refusals of a value.
+  // RDS refuses tag keys starting with rds: (its Tag shape's documentation), as it does aws:.
+  reservedTagPrefixes: { "rds:": "RDS" },
   terminalCodes: [
     "DBSubnetGroupDoesNotCoverEnoughAZs",
     "InvalidSubnet",

@@ -244,13 +244,14 @@ export const dbInstanceInvalidExamples: readonly InvalidExample[] = [
       tags: [{ key: "crossrole.dev/owner", value: "DBInstance/other/x" }],
     }),
     field: "spec.tags[0].key",
-    message: "tags[].key must not be",
+    message: 'tags[].key "crossrole.dev/owner" is reserved: keys starting with crossrole.dev/',
   },
   {
     title: "tags with an rds: key",
     object: dbInstance("rds-tag", { ...minimal, tags: [{ key: "rds:backup", value: "x" }] }),
     field: "spec.tags[0].key",
-    message: "tags[].key must not start with 'aws:' or 'rds:'",
+    message:
+      'tags[].key "rds:backup" is reserved: keys starting with rds: (compared after trimming spaces, in any case) are reserved by RDS',
   },
   {
     title: "tags as a map instead of ACK's list of {key, value}",

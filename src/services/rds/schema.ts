@@ -26,6 +26,7 @@ import { stringField } from "../../api/validation.ts";
 import { refusingUnservedReferences } from "../references.ts";
 import { maxUserTags, tagListSchema } from "../tag-list.ts";
 import { withTransitionRules } from "../transition-rules.ts";
+import { dbInstanceDeclaration } from "./db-instance-declaration.ts";
 import {
   dbInstanceReferences,
   dbInstanceStatusSchemas,
@@ -181,7 +182,10 @@ export type { SecretKeyReference };
 // ---- tags: a list of {key, value}, as in ACK (src/services/tag-list.ts) ----
 
 export const maxDBInstanceTags = maxUserTags;
-export const tagsSchema = tagListSchema({ service: "RDS", reservedPrefixes: ["aws:", "rds:"] });
+export const tagsSchema = tagListSchema({
+  service: "RDS",
+  reservedPrefixes: dbInstanceDeclaration.reservedTagPrefixes,
+});
 export type { Tag } from "../tag-list.ts";
 
 // ---- the spec, status and object ----

@@ -140,7 +140,7 @@ export const bucketInvalidExamples: readonly InvalidExample[] = [
       tagging: { tagSet: [{ key: "aws:team", value: "a" }] },
     }),
     field: "spec.tagging.tagSet[0].key",
-    message: "tagging.tagSet[].key must not start with 'aws:'",
+    message: 'tagging.tagSet[].key "aws:team" is reserved: keys starting with aws:',
   },
   {
     title: "Bucket tag key that is one of crossrole's ownership tags",
@@ -149,7 +149,7 @@ export const bucketInvalidExamples: readonly InvalidExample[] = [
       tagging: { tagSet: [{ key: "crossrole.dev/owner-uid", value: "someone-elses-uid" }] },
     }),
     field: "spec.tagging.tagSet[0].key",
-    message: "crossrole sets those ownership tags itself",
+    message: 'tagging.tagSet[].key "crossrole.dev/owner-uid" is reserved',
   },
   {
     title: "Bucket tag key that is ACK's namespace tag",
@@ -158,7 +158,8 @@ export const bucketInvalidExamples: readonly InvalidExample[] = [
       tagging: { tagSet: [{ key: "services.k8s.aws/namespace", value: "other" }] },
     }),
     field: "spec.tagging.tagSet[0].key",
-    message: "crossrole sets those ownership tags itself",
+    message:
+      'tagging.tagSet[].key "services.k8s.aws/namespace" is reserved: keys starting with services.k8s.aws/',
   },
   {
     title: "Bucket with more tags than S3 leaves beside the ownership tags",

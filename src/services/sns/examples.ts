@@ -101,13 +101,13 @@ export const topicInvalidExamples: readonly InvalidExample[] = [
     title: "Topic tag using a reserved ownership key",
     object: topic("reserved-tag", { name: "orders", tags: [{ key: "crossrole.dev/owner-uid", value: "x" }] }),
     field: "spec.tags[0].key",
-    message: "crossrole sets those ownership tags itself",
+    message: 'tags[].key "crossrole.dev/owner-uid" is reserved',
   },
   {
     title: "Topic tag key starting with aws:",
     object: topic("aws-tag", { name: "orders", tags: [{ key: "aws:createdBy", value: "x" }] }),
     field: "spec.tags[0].key",
-    message: "must not start with 'aws:'",
+    message: 'tags[].key "aws:createdBy" is reserved: keys starting with aws:',
   },
   {
     title: "Topic with a repeated tag key",

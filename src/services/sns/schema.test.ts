@@ -103,7 +103,7 @@ describe("topicSpecSchema", () => {
     );
     for (const key of ["crossrole.dev/owner", "crossrole.dev/anything", "services.k8s.aws/namespace"]) {
       assert.ok(
-        problems({ name: "o", tags: [{ key, value: "x" }] }).some((p) => p.includes("ownership tags")),
+        problems({ name: "o", tags: [{ key, value: "x" }] }).some((p) => p.includes(`"${key}" is reserved`)),
         key,
       );
     }

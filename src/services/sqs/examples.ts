@@ -151,19 +151,19 @@ export const queueInvalidExamples: readonly InvalidExample[] = [
     title: "Queue tag using a reserved ownership key",
     object: queue("reserved-tag", { queueName: "orders", tags: { "crossrole.dev/owner-uid": "x" } }),
     field: "spec.tags",
-    message: "crossrole sets those ownership tags itself",
+    message: 'tags key "crossrole.dev/owner-uid" is reserved',
   },
   {
     title: "Queue tag using ACK's namespace ownership key",
     object: queue("reserved-ack-tag", { queueName: "orders", tags: { "services.k8s.aws/namespace": "x" } }),
     field: "spec.tags",
-    message: "crossrole sets those ownership tags itself",
+    message: 'tags key "services.k8s.aws/namespace" is reserved: keys starting with services.k8s.aws/',
   },
   {
     title: "Queue tag key starting with aws:",
     object: queue("aws-tag", { queueName: "orders", tags: { "aws:createdBy": "x" } }),
     field: "spec.tags",
-    message: "must not use keys starting with 'aws:'",
+    message: 'tags key "aws:createdBy" is reserved: keys starting with aws:',
   },
   {
     title: "Queue tags as ACK's Bucket-style list instead of a map",

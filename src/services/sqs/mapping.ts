@@ -2,7 +2,7 @@
 // each spec field is stored under, and GetQueueAttributes / ListQueueTags answers in spec form.
 // SQS's attribute map is string-valued, like ACK's spec fields.
 import type { CreateQueueCommandInput } from "@aws-sdk/client-sqs";
-import { withoutReservedTags } from "../../api/ownership-tags.ts";
+import { withoutReservedTags } from "../../api/reserved-tag-keys.ts";
 import { parseNamedArn, regionalArn } from "../arn.ts";
 import { attributeWhenAbsent, ruleOf } from "../declared-drift.ts";
 import { stringBoolean } from "../string-boolean.ts";

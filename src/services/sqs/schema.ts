@@ -10,7 +10,6 @@
 import { z } from "zod";
 import { documentedAs } from "../../api/documented.ts";
 import type { ResourceKind } from "../../api/kinds.ts";
-import { isReservedTagKey, ownershipTagCount, ownershipTagKeys } from "../../api/ownership-tags.ts";
 import {
   type ResourceFields,
   requireKind,
@@ -24,6 +23,7 @@ import { fieldsSetBy } from "../declared-drift.ts";
 import { jsonDocumentField } from "../json-document.ts";
 import { refusingUnservedReferences } from "../references.ts";
 import { stringBooleanField } from "../string-boolean.ts";
+import { maxUserMapTags, tagMapSchema } from "../tag-map.ts";
 import {
   queueFieldSchemas as generated,
   queueFieldGroups,
@@ -120,43 +120,9 @@ export const fifoThroughputLimits = ["perQueue", "perMessageGroupId"] as const;
 // ---- tags: a map, as in ACK ----
 
 /** SQS recommends at most 50 tags on a queue; crossrole's ownership tags take some of them. */
-export const maxQueueTags = 50 - ownershipTagCount;
+export const maxQueueTags = maxUserMapTags;
 
-/** The prefix isReservedTagKey reserves besides the named keys (schema.test.ts keeps them equal). */
-const reservedTagPrefix = "crossrole.dev/";
-const reservedTagKeys = Object.values(ownershipTagKeys);
-
-const tagKeyRules: readonly Rule<Record<string, string>>[] = [
-  {
-    cel: `self.all(k, !k.startsWith('${reservedTagPrefix}') && !(k in [${reservedTagKeys.map((k) => `'${k}'`).join(", ")}]))`,
-    message: `tags must not use the keys ${reservedTagKeys.join(", ")} or keys starting with '${reservedTagPrefix}': crossrole sets those ownership tags itself; rename the tag`,
-    check: (tags) => Object.keys(tags).every((k) => !isReservedTagKey(k)),
-  },
-  {
-    cel: "self.all(k, !k.startsWith('aws:'))",
-    message: "tags must not use keys starting with 'aws:' (reserved by AWS); rename the tag",
-    check: (tags) => Object.keys(tags).every((k) => !k.startsWith("aws:")),
-  },
-  {
-    cel: "self.all(k, size(k) >= 1 && size(k) <= 128)",
-    message: "tags keys must be 1-128 characters (SQS tag limit)",
-    check: (tags) => Object.keys(tags).every((k) => k.length >= 1 && k.length <= 128),
-  },
-];
-
-export const tagsSchema = withRules(
-  z
-    .record(
-      z.string(),
-      stringField("tags value").max(256, "tags values must be at most 256 characters (SQS tag limit)"),
-      { error: "tags must be a map of tag keys to string values" },
-    )
-    .refine((tags) => Object.keys(tags).length <= maxQueueTags, {
-      message: `tags may hold at most ${maxQueueTags} tags (SQS's 50 less crossrole's ${ownershipTagCount} ownership tags)`,
-    })
-    .meta({ maxProperties: maxQueueTags }),
-  ...tagKeyRules,
-);
+export const tagsSchema = tagMapSchema({ service: "SQS" });
 
 // ---- the spec, status and object ----
 

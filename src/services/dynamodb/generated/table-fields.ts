@@ -2,8 +2,10 @@
 // Do not edit: change the declaration and run `npm run generate`.
 import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
+import { userTagKey } from "../../../api/reserved-tag-keys.ts";
 import type { DeclaredFieldGroups } from "../../declared-drift.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
+import { maxUserTags } from "../../tag-list.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
 export const tableFieldSchemas = {
@@ -281,14 +283,16 @@ export const tableFieldSchemas = {
   tags: z
     .array(
       z.object({
-        key: z
-          .string()
-          .min(1)
-          .max(128)
-          .describe(
-            "The key of the tag. Tag keys are case sensitive. Each DynamoDB table can only have up to one tag with the same key. If you try to add an existing tag (same key), the existing tag value will be updated to the new value.",
-          )
-          .optional(),
+        key: userTagKey(
+          z
+            .string()
+            .min(1)
+            .max(128)
+            .describe(
+              "The key of the tag. Tag keys are case sensitive. Each DynamoDB table can only have up to one tag with the same key. If you try to add an existing tag (same key), the existing tag value will be updated to the new value.",
+            ),
+          "tags[].key",
+        ),
         value: z
           .string()
           .max(256)
@@ -296,6 +300,7 @@ export const tableFieldSchemas = {
           .optional(),
       }),
     )
+    .max(maxUserTags)
     .describe("A list of key-value pairs to label the table. For more information, see Tagging for DynamoDB.")
     .optional(),
   tableClass: z

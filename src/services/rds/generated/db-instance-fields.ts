@@ -2,9 +2,11 @@
 // Do not edit: change the declaration and run `npm run generate`.
 import { z } from "zod";
 import { ackReference, ackReferences } from "../../../api/ack-reference.ts";
+import { serviceTagPrefixes, userTagKey } from "../../../api/reserved-tag-keys.ts";
 import { secretKeyReference } from "../../../api/secret-key-reference.ts";
 import type { DeclaredFieldGroups } from "../../declared-drift.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
+import { maxUserTags } from "../../tag-list.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
 export const dbInstanceFieldSchemas = {
@@ -172,20 +174,27 @@ export const dbInstanceFieldSchemas = {
   tags: z
     .array(
       z.object({
-        key: z
-          .string()
-          .describe(
-            "A key is the required name of the tag. The string value can be from 1 to 128 Unicode characters in length and can't be prefixed with aws: or rds:. The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: \"^([\\\\p{L}\\\\p{Z}\\\\p{N}_.:/=+\\\\-@]*)$\").",
-          )
-          .optional(),
+        key: userTagKey(
+          z
+            .string()
+            .min(1)
+            .max(128)
+            .describe(
+              "A key is the required name of the tag. The string value can be from 1 to 128 Unicode characters in length and can't be prefixed with aws: or rds:. The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: \"^([\\\\p{L}\\\\p{Z}\\\\p{N}_.:/=+\\\\-@]*)$\").",
+            ),
+          "tags[].key",
+          serviceTagPrefixes({ "rds:": "RDS" }),
+        ),
         value: z
           .string()
+          .max(256)
           .describe(
             "A value is the optional value of the tag. The string value can be from 1 to 256 Unicode characters in length and can't be prefixed with aws: or rds:. The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: \"^([\\\\p{L}\\\\p{Z}\\\\p{N}_.:/=+\\\\-@]*)$\").",
           )
           .optional(),
       }),
     )
+    .max(maxUserTags)
     .describe(
       "Tags to assign to the DB instance. Removed from the spec, a tag is removed from the instance (crossrole's ownership tags stay).",
     )

@@ -2,8 +2,10 @@
 // Do not edit: change the declaration and run `npm run generate`.
 import { z } from "zod";
 import { ackReferences } from "../../../api/ack-reference.ts";
+import { serviceTagPrefixes, userTagKey } from "../../../api/reserved-tag-keys.ts";
 import type { DeclaredFieldGroups } from "../../declared-drift.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
+import { maxUserTags } from "../../tag-list.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
 export const dbSubnetGroupFieldSchemas = {
@@ -22,20 +24,27 @@ export const dbSubnetGroupFieldSchemas = {
   tags: z
     .array(
       z.object({
-        key: z
-          .string()
-          .describe(
-            "A key is the required name of the tag. The string value can be from 1 to 128 Unicode characters in length and can't be prefixed with aws: or rds:. The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: \"^([\\\\p{L}\\\\p{Z}\\\\p{N}_.:/=+\\\\-@]*)$\").",
-          )
-          .optional(),
+        key: userTagKey(
+          z
+            .string()
+            .min(1)
+            .max(128)
+            .describe(
+              "A key is the required name of the tag. The string value can be from 1 to 128 Unicode characters in length and can't be prefixed with aws: or rds:. The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: \"^([\\\\p{L}\\\\p{Z}\\\\p{N}_.:/=+\\\\-@]*)$\").",
+            ),
+          "tags[].key",
+          serviceTagPrefixes({ "rds:": "RDS" }),
+        ),
         value: z
           .string()
+          .max(256)
           .describe(
             "A value is the optional value of the tag. The string value can be from 1 to 256 Unicode characters in length and can't be prefixed with aws: or rds:. The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: \"^([\\\\p{L}\\\\p{Z}\\\\p{N}_.:/=+\\\\-@]*)$\").",
           )
           .optional(),
       }),
     )
+    .max(maxUserTags)
     .describe(
       "Tags to assign to the DB subnet group. Removed from the spec, the group's tags are removed (crossrole's ownership tags stay).",
     )

@@ -2,8 +2,10 @@
 // Do not edit: change the declaration and run `npm run generate`.
 import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
+import { userTagKey } from "../../../api/reserved-tag-keys.ts";
 import type { DeclaredFieldGroups } from "../../declared-drift.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
+import { maxUserTags } from "../../tag-list.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
 export const bucketFieldSchemas = {
@@ -1650,10 +1652,14 @@ export const bucketFieldSchemas = {
       tagSet: z
         .array(
           z.object({
-            key: z.string().min(1).describe("Name of the object key.").optional(),
-            value: z.string().describe("Value of the tag.").optional(),
+            key: userTagKey(
+              z.string().min(1).max(128).describe("Name of the object key."),
+              "tagging.tagSet[].key",
+            ),
+            value: z.string().max(256).describe("Value of the tag.").optional(),
           }),
         )
+        .max(maxUserTags)
         .describe("A collection for a set of tags")
         .optional(),
     })

@@ -2,8 +2,10 @@
 // Do not edit: change the declaration and run `npm run generate`.
 import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
+import { userTagKey } from "../../../api/reserved-tag-keys.ts";
 import type { DeclaredFieldGroups } from "../../declared-drift.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
+import { maxUserTags } from "../../tag-list.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
 export const topicFieldSchemas = {
@@ -13,10 +15,14 @@ export const topicFieldSchemas = {
   tags: z
     .array(
       z.object({
-        key: z.string().min(1).max(128).describe("The required key portion of the tag.").optional(),
+        key: userTagKey(
+          z.string().min(1).max(128).describe("The required key portion of the tag."),
+          "tags[].key",
+        ),
         value: z.string().max(256).describe("The optional value portion of the tag.").optional(),
       }),
     )
+    .max(maxUserTags)
     .describe("The list of tags to add to a new topic.")
     .optional(),
   dataProtectionPolicy: z
