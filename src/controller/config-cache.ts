@@ -18,6 +18,7 @@ import {
   namespaceType,
   secretType,
 } from "./config-types.ts";
+import { recordLabel } from "./records/record-store.ts";
 import { SpecVersions } from "./spec-versions.ts";
 
 export interface ConfigCacheOptions {
@@ -63,9 +64,17 @@ export class ConfigCache implements SyncGate {
     );
 
     const changed = () => this.#changed();
-    for (const inf of [...this.#namespaces, this.#configMaps]) {
+    for (const inf of this.#namespaces) {
       inf.addHandler({ onAdd: changed, onUpdate: changed, onDelete: changed });
     }
+    // The controller's own records share the system namespace (records/record-store.ts) and this
+    // cache of it; they configure nothing, so writing one must not re-decide every resource.
+    const configures = (obj: KubeObject) => obj.metadata.labels?.[recordLabel] === undefined;
+    this.#configMaps.addHandler({
+      onAdd: (obj) => configures(obj) && changed(),
+      onUpdate: (a, b) => (configures(a) || configures(b)) && changed(),
+      onDelete: (obj) => configures(obj) && changed(),
+    });
     // An identity's status and finalizer are the controller's own record of its users
     // (identity-controller.ts), written whenever they change: no decision depends on them, so
     // they must not cost a re-evaluation of every resource. Only the spec configures.

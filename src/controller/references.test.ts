@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
+  asSeenBy,
   judgeReference,
   judgeReferencedInAws,
   type Referenced,
@@ -180,6 +181,69 @@ describe("judgeReferencedInAws", () => {
       ),
     );
     assert.equal(other.state.reason, "ReferenceNotOwned");
+  });
+});
+
+describe("asSeenBy: what a referrer learns of another namespace's object", () => {
+  const elsewhere: SetReference = { ...ref, namespace: "net" };
+  const seen = (j: ReturnType<typeof judge> | ReturnType<typeof judgeReferencedInAws>) =>
+    j.ok ? assert.fail("expected a refusal") : asSeenBy(j, elsewhere, referrer);
+  const refusals = [
+    judge(undefined, elsewhere, true),
+    judge(target({ deleting: true }), elsewhere, true),
+    judge(target({ decision: { outcome: "deny", account: null, region: null } }), elsewhere, true),
+    judge(target({ synced: undefined }), elsewhere, true),
+    judge(
+      target({ decision: { outcome: "use", account: "222222222222", region: "eu-west-1" } }),
+      elsewhere,
+      true,
+    ),
+    judge(
+      target({ decision: { outcome: "use", account: "111111111111", region: "us-east-1" } }),
+      elsewhere,
+      true,
+    ),
+    judgeReferencedInAws(elsewhere, "DBInstance", {
+      referrerAccount: "111111111111",
+      referencedAccount: "222222222222",
+      ownership: { kind: "ours" },
+      readOnly: false,
+      awsName: "x",
+      region: "eu-west-1",
+    }),
+    judgeReferencedInAws(elsewhere, "DBInstance", {
+      referrerAccount: "111111111111",
+      referencedAccount: "111111111111",
+      ownership: { kind: "other", owner: "DBSubnetGroup/net/other", uid: "u-9" },
+      readOnly: false,
+      awsName: "x",
+      region: "eu-west-1",
+    }),
+  ];
+
+  test("missing, deleting, unplaced, unsynced, another account or region, not its own in AWS: one and the same answer", () => {
+    const answers = refusals.map((j) => seen(j));
+    for (const a of answers) assert.deepEqual(a, answers[0]);
+    const one = answers[0] ?? assert.fail();
+    assert.equal(one.state.kind, "recoverable");
+    assert.equal(one.state.reason, "ReferenceUnavailable");
+    assert.equal(one.wait, true);
+    assert.match(one.state.message, /DBSubnetGroup net\/shop-db-subnets in another namespace/);
+    assert.match(
+      one.state.message,
+      /account 111111111111 and region eu-west-1/,
+      "its own account and region",
+    );
+    assert.doesNotMatch(one.state.message, /222222222222|us-east-1|u-9|DBSubnetGroup\/net\/other/);
+  });
+
+  test("in its own namespace, the precise reason; cross-namespace references off: ReferenceNotAllowed as before", () => {
+    const own = judge(target({ decision: { outcome: "use", account: "222222222222", region: "eu-west-1" } }));
+    const ownRefused = own.ok ? assert.fail() : own;
+    assert.equal(asSeenBy(ownRefused, ref, referrer), ownRefused);
+    const off = judge(target(), elsewhere, false);
+    const offRefused = off.ok ? assert.fail() : off;
+    assert.equal(asSeenBy(offRefused, elsewhere, referrer).state.reason, "ReferenceNotAllowed");
   });
 });
 

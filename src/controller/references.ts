@@ -16,6 +16,14 @@
 //   which the tenant may forge; the tags in AWS are not. So a referenced resource that was refused
 //   (NameTaken: the name is another team's object) lends nothing, whatever its status says, and
 //   a referrer whose account is only known from STS (static keys) is held to it all the same.
+//
+// What a referrer learns of the object it names (asSeenBy): in its own namespace, everything (its
+// team can read that object anyway). In another namespace (--allow-cross-namespace-references),
+// only whether it can use it now: a refusal there is one opaque ReferenceUnavailable, the same
+// whether the object is missing, deleting, unplaced, unsynced, in another account or region, or
+// not its resource's own in AWS. So a tenant cannot probe another team's namespace for what exists
+// or learn the account it is placed in; the only account a referrer's conditions ever name is its
+// own. The precise reason is in the controller's debug log (reference.refused), for its operators.
 import type { FailureState } from "./ack-conditions.ts";
 import { describeOwnership, type Ownership } from "./ownership.ts";
 
@@ -65,6 +73,7 @@ export const referenceWaitReasons: ReadonlySet<string> = new Set([
   "ReferenceNotPlaced",
   "ReferenceNotSynced",
   "ReferenceNotInAWS",
+  "ReferenceUnavailable",
 ]);
 
 /**
@@ -83,6 +92,33 @@ const waiting = (reason: string, message: string): ReferenceJudgement => ({
   state: { kind: "recoverable", reason, message },
   wait: true,
 });
+
+/**
+ * The judgement as the referrer may see it (see the file comment): unchanged for a reference into
+ * its own namespace; for one into another namespace, any refusal but ReferenceNotAllowed becomes
+ * the same waiting ReferenceUnavailable, naming only what the referrer already knows (the object
+ * it named, its own account and region).
+ */
+export function asSeenBy(
+  refused: Extract<ReferenceJudgement, { readonly ok: false }>,
+  ref: SetReference,
+  referrer: Referrer,
+): Extract<ReferenceJudgement, { readonly ok: false }> {
+  if (ref.namespace === referrer.namespace || refused.state.reason === "ReferenceNotAllowed") return refused;
+  const where = [
+    referrer.account === null ? "its account" : `account ${referrer.account}`,
+    referrer.region === null ? "" : ` and region ${referrer.region}`,
+  ].join("");
+  return {
+    ok: false,
+    wait: true,
+    state: {
+      kind: "recoverable",
+      reason: "ReferenceUnavailable",
+      message: `${ref.path} names ${ref.kind} ${ref.namespace}/${ref.name} in another namespace, which this ${referrer.kind} cannot use now: a reference into another namespace is followed only to an object that exists there, is Synced, is placed where this ${referrer.kind} is (${where}) and holds its AWS object; which of these does not hold is for namespace ${ref.namespace}'s owners to see, not this one's. Waiting for it; or set spec.${ref.plain} and remove the reference`,
+    },
+  };
+}
 
 /** Whether `ref` may fill its plain field, and with what (see the file comment). */
 export function judgeReference(
@@ -246,56 +282,66 @@ export function referenceTo(
 export interface ReferrerOf {
   readonly kind: string;
   readonly key: string;
+  readonly uid: string;
   readonly path: string;
   readonly deleting: boolean;
-  /** The account it is decided into now; null or absent: not known (it counts). */
-  readonly account?: string | null;
   /**
-   * Whether it may have an object in AWS: an ARN or a create intent in its status. false: it
-   * never reached AWS (it waits on the reference: ReferenceDeleting), so nothing in AWS depends
-   * on the referenced object through it, and it does not hold the deletion (were it to, each
-   * would wait on the other for ever). Absent: not known (it counts).
+   * Where its decision places it now (the resolver's, never its status); null when nowhere: its
+   * decision is not a clean `use` (waiting, denied, drifted), so it can act in no account now.
+   * `account` null: only STS can name it (static keys).
    */
-  readonly inAws?: boolean;
+  readonly placement: { readonly account: string | null; readonly region: string | null } | null;
+}
+
+/** A referrer's use of the reference in AWS, as the controller recorded it (records/reference-uses.ts). */
+export interface RecordedUse {
+  readonly account: string;
+  readonly region: string;
 }
 
 /**
- * Why the deletion in AWS of `what` (`DBSubnetGroup shop/shop-db-subnets`) waits, or null when
- * nothing references it. `referrers` undefined: who does cannot be known yet (wait, fail closed).
- * The AWS object stays until its last referrer is gone: deleting it first would fail in AWS
- * (a subnet group in use) or break the referrer's configuration. A referrer decided into another
- * account than `account` (the object's) does not hold it: its reference is refused
- * (ReferenceAccountMismatch), so another team cannot keep one's object alive by naming it. Nor
- * does a referrer that never reached AWS (`inAws: false`): a DB instance applied while its subnet
- * group is being deleted waits for the group, and must not keep it. Its status is the tenant's to
- * write, but a forged one only lets a deletion go that AWS itself refuses while the object is in use.
+ * Why the deletion in AWS of `what` (`DBSubnetGroup shop/shop-db-subnets`, placed in `at`) waits,
+ * or null when nothing holds it. `referrers` undefined: who references it cannot be known yet
+ * (wait, fail closed). The AWS object stays while a referrer uses it: deleting it first would fail
+ * in AWS (a subnet group in use) or break the referrer's configuration. A referrer holds it only
+ * when both hold:
+ *   - the controller recorded (`uses`, where tenants cannot write) that the referrer acted in AWS
+ *     with this reference, in this object's account and region;
+ *   - the referrer's decision now places it there too (with static keys, whose account only STS
+ *     can name, the recorded account stands for it).
+ * So a referrer that never reached AWS through the reference (it waits on it, or names another
+ * team's object it may not use), or whose decision now places it elsewhere or nowhere (an
+ * identity that does not exist), holds nothing: another team cannot keep one's object alive by
+ * naming it, whatever it writes in its own status. Status is never an input.
  */
 export function deletionInUse(
-  all: readonly ReferrerOf[] | undefined,
+  referrers: readonly ReferrerOf[] | undefined,
+  uses: ReadonlyMap<string, RecordedUse> | undefined,
   what: string,
-  account: string | null = null,
+  at: { readonly account: string; readonly region: string },
 ): FailureState | null {
-  if (all === undefined) {
+  if (referrers === undefined || uses === undefined) {
     return {
       kind: "recoverable",
       reason: "ReferrersUnknown",
       message: `Deletion waits: the controller has not yet read every object that may reference ${what}`,
     };
   }
-  const referrers = all.filter(
-    (r) =>
-      r.inAws !== false &&
-      (account === null || r.account === undefined || r.account === null || r.account === account),
-  );
-  if (referrers.length === 0) return null;
-  const shown = referrers
+  const holding = referrers.filter((r) => {
+    const use = uses.get(r.uid);
+    if (r.placement === null || use === undefined) return false;
+    if (use.account !== at.account || use.region !== at.region) return false;
+    return (r.placement.account ?? use.account) === at.account && r.placement.region === at.region;
+  });
+  if (holding.length === 0) return null;
+  const shown = holding
     .slice(0, 5)
     .map((r) => `${r.kind} ${r.key} (${r.path}${r.deleting ? ", being deleted" : ""})`)
     .join(", ");
-  const more = referrers.length > 5 ? ` and ${referrers.length - 5} more` : "";
+  const more = holding.length > 5 ? ` and ${holding.length - 5} more` : "";
   return {
     kind: "recoverable",
     reason: "ReferencedInUse",
-    message: `Deletion blocked: ${what} is still referenced by ${shown}${more}; delete those, or change their reference, and this deletion goes on`,
+    message: `Deletion blocked: ${what} is still referenced by ${shown}${more}, which this controller placed in it in AWS; delete those, or change their reference, and this deletion goes on`,
   };
 }

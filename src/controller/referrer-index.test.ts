@@ -3,7 +3,7 @@ import { test } from "node:test";
 import type { Controller } from "../runtime/controller.ts";
 import type { ReferenceField } from "../services/references.ts";
 import type { ManagedObject } from "./reconcile/object-store.ts";
-import { deletionInUse } from "./references.ts";
+import { deletionInUse, type ReferrerOf } from "./references.ts";
 import { ReferrerIndex } from "./referrer-index.ts";
 
 const refs: ReferenceField[] = [
@@ -39,10 +39,17 @@ const instance = (
 ) =>
   ({
     kind: "DBInstance",
-    metadata: { namespace, name, ...(deleting ? { deletionTimestamp: "2026-11-25T00:00:00Z" } : {}) },
+    metadata: {
+      namespace,
+      name,
+      uid: `uid-${namespace}-${name}`,
+      ...(deleting ? { deletionTimestamp: "2026-11-25T00:00:00Z" } : {}),
+    },
     spec: from ? { dbSubnetGroupRef: { from } } : {},
     status,
   }) as ManagedObject;
+const here = { account: "111111111111", region: "us-east-1" };
+const placedHere = () => here;
 const controllerRecording = () => {
   const enqueued: string[] = [];
   return { enqueued, controller: { enqueue: (k: string) => enqueued.push(k) } as unknown as Controller };
@@ -62,16 +69,18 @@ test("referrersOf: the instances naming the group, with the field and whether th
       ["DBSubnetGroup", groups],
     ]),
     false,
+    placedHere,
   );
   index.register("DBInstance", refs, controllerRecording().controller);
   index.register("DBSubnetGroup", [], controllerRecording().controller);
+  const common = { kind: "DBInstance", path: "spec.dbSubnetGroupRef", placement: here };
   assert.deepEqual(index.referrersOf("DBSubnetGroup", "shop", "net"), [
-    { kind: "DBInstance", key: "shop/db", path: "spec.dbSubnetGroupRef", deleting: false, inAws: true },
-    { kind: "DBInstance", key: "shop/old", path: "spec.dbSubnetGroupRef", deleting: true, inAws: true },
+    { ...common, key: "shop/db", uid: "uid-shop-db", deleting: false },
+    { ...common, key: "shop/old", uid: "uid-shop-old", deleting: true },
   ]);
   assert.deepEqual(index.referrersOf("DBSubnetGroup", "shop", "unused"), []);
 
-  const across = new ReferrerIndex(new Map([["DBInstance", instances]]), true);
+  const across = new ReferrerIndex(new Map([["DBInstance", instances]]), true, placedHere);
   across.register("DBInstance", refs, controllerRecording().controller);
   assert.deepEqual(
     across.referrersOf("DBSubnetGroup", "shop", "net")?.map((r) => r.key),
@@ -81,14 +90,14 @@ test("referrersOf: the instances naming the group, with the field and whether th
 
 test("referrersOf fails closed: an unsynced informer, or a kind with objects whose controller is not loaded", () => {
   const instances = informerOf([instance("shop", "db", { name: "net" })], false);
-  const index = new ReferrerIndex(new Map([["DBInstance", instances]]), false);
+  const index = new ReferrerIndex(new Map([["DBInstance", instances]]), false, placedHere);
   assert.equal(index.referrersOf("DBSubnetGroup", "shop", "net"), undefined, "not registered, has objects");
   index.register("DBInstance", refs, controllerRecording().controller);
   assert.equal(index.referrersOf("DBSubnetGroup", "shop", "net"), undefined, "not synced");
   instances.synced = true;
   assert.equal(index.referrersOf("DBSubnetGroup", "shop", "net")?.length, 1);
   // A kind that is not loaded but has no objects references nothing.
-  const empty = new ReferrerIndex(new Map([["DBInstance", informerOf([])]]), false);
+  const empty = new ReferrerIndex(new Map([["DBInstance", informerOf([])]]), false, placedHere);
   assert.deepEqual(empty.referrersOf("DBSubnetGroup", "shop", "net"), []);
 });
 
@@ -101,6 +110,7 @@ test("a referrer deleted, or its reference changed, re-queues the group it named
       ["DBSubnetGroup", groups],
     ]),
     false,
+    placedHere,
   );
   const groupController = controllerRecording();
   index.register("DBSubnetGroup", [], groupController.controller);
@@ -112,13 +122,23 @@ test("a referrer deleted, or its reference changed, re-queues the group it named
   assert.deepEqual(groupController.enqueued, ["shop/net", "shop/old-net"]);
 });
 
-test("deletionInUse: names each referrer and the fix; unknown waits; none lets the deletion go", () => {
-  assert.equal(deletionInUse([], "DBSubnetGroup shop/net"), null);
-  assert.equal(deletionInUse(undefined, "DBSubnetGroup shop/net")?.reason, "ReferrersUnknown");
-  const state = deletionInUse(
-    [{ kind: "DBInstance", key: "shop/db", path: "spec.dbSubnetGroupRef", deleting: true }],
-    "DBSubnetGroup shop/net",
-  );
+const referrer = (name: string, over: Partial<ReferrerOf> = {}): ReferrerOf => ({
+  kind: "DBInstance",
+  key: `shop/${name}`,
+  uid: `uid-${name}`,
+  path: "spec.dbSubnetGroupRef",
+  deleting: false,
+  placement: here,
+  ...over,
+});
+const used = (...names: string[]) => new Map(names.map((n) => [`uid-${n}`, here]));
+const group = "DBSubnetGroup shop/net";
+
+test("deletionInUse: names each referrer recorded as using it and the fix; unknown waits; none lets it go", () => {
+  assert.equal(deletionInUse([], used(), group, here), null);
+  assert.equal(deletionInUse(undefined, used(), group, here)?.reason, "ReferrersUnknown");
+  assert.equal(deletionInUse([referrer("db")], undefined, group, here)?.reason, "ReferrersUnknown");
+  const state = deletionInUse([referrer("db", { deleting: true })], used("db"), group, here);
   assert.equal(state?.kind, "recoverable");
   assert.equal(state?.reason, "ReferencedInUse");
   assert.match(
@@ -126,81 +146,36 @@ test("deletionInUse: names each referrer and the fix; unknown waits; none lets t
     /DBSubnetGroup shop\/net is still referenced by DBInstance shop\/db \(spec\.dbSubnetGroupRef, being deleted\)/,
   );
   assert.match(state?.message ?? "", /delete those, or change their reference/);
-  const many = Array.from({ length: 7 }, (_, i) => ({
-    kind: "DBInstance",
-    key: `shop/db-${i}`,
-    path: "spec.dbSubnetGroupRef",
-    deleting: false,
-  }));
-  assert.match(deletionInUse(many, "DBSubnetGroup shop/net")?.message ?? "", /and 2 more/);
+  const many = Array.from({ length: 7 }, (_, i) => referrer(`db-${i}`));
+  const allUsed = used(...many.map((_, i) => `db-${i}`));
+  assert.match(deletionInUse(many, allUsed, group, here)?.message ?? "", /and 2 more/);
 });
 
-test("a referrer decided into another account does not hold a deletion: its reference is refused anyway", () => {
-  const instances = informerOf([
-    instance("shop", "db", { name: "net" }),
-    instance("apps", "across", { name: "net", namespace: "shop" }),
-  ]);
-  const accounts: Record<string, string | null> = { db: "111111111111", across: "222222222222" };
-  const index = new ReferrerIndex(
-    new Map([["DBInstance", instances]]),
-    true,
-    (o) => accounts[o.metadata.name] ?? null,
-  );
-  index.register("DBInstance", refs, controllerRecording().controller);
-  const found = index.referrersOf("DBSubnetGroup", "shop", "net");
-  assert.deepEqual(
-    found?.map((r) => [r.key, r.account]),
-    [
-      ["shop/db", "111111111111"],
-      ["apps/across", "222222222222"],
-    ],
-  );
-  // The group in 111111111111: only shop/db holds it.
-  assert.match(
-    deletionInUse(found, "DBSubnetGroup shop/net", "111111111111")?.message ?? "",
-    /by DBInstance shop\/db \(/,
-  );
-  assert.doesNotMatch(
-    deletionInUse(found, "DBSubnetGroup shop/net", "111111111111")?.message ?? "",
-    /apps\/across/,
-  );
-  // Only the other account's referrer left: the deletion goes.
-  assert.equal(deletionInUse(found?.slice(1), "DBSubnetGroup shop/net", "111111111111"), null);
-  // An account not known (static keys, on either side): it counts.
-  assert.ok(deletionInUse([{ ...found![1]!, account: null }], "DBSubnetGroup shop/net", "111111111111"));
-  assert.ok(deletionInUse(found?.slice(1), "DBSubnetGroup shop/net", null));
-});
-
-test("a referrer that never reached AWS does not hold a deletion: it waits on the group, which would wait on it", () => {
-  const instances = informerOf([
-    // Applied while the group was being deleted: no ARN, no create intent.
-    instance("shop", "late", { name: "net" }, false, { conditions: [] }),
-    // Its create may be in flight: a create intent in status.
-    instance("shop", "creating", { name: "net" }, false, { intent: { action: "create" } }),
-  ]);
-  const index = new ReferrerIndex(new Map([["DBInstance", instances]]), false);
-  index.register("DBInstance", refs, controllerRecording().controller);
-  const found = index.referrersOf("DBSubnetGroup", "shop", "net");
-  assert.deepEqual(
-    found?.map((r) => [r.key, r.inAws]),
-    [
-      ["shop/late", false],
-      ["shop/creating", true],
-    ],
-  );
-  const message = deletionInUse(found, "DBSubnetGroup shop/net")?.message ?? "";
-  assert.match(message, /by DBInstance shop\/creating \(/);
-  assert.doesNotMatch(message, /shop\/late/);
-  instances.objects.splice(1, 1);
-  assert.equal(
-    deletionInUse(index.referrersOf("DBSubnetGroup", "shop", "net"), "DBSubnetGroup shop/net"),
-    null,
-  );
+test("deletionInUse: a referrer holds only when the controller recorded its use here and its decision places it here now", () => {
+  // No record of a use (it never reached AWS through the reference, whatever its status says).
+  assert.equal(deletionInUse([referrer("db")], used(), group, here), null);
+  // Recorded in another account or region than the group's.
+  const elsewhere = new Map([["uid-db", { account: "222222222222", region: "us-east-1" }]]);
+  assert.equal(deletionInUse([referrer("db")], elsewhere, group, here), null);
+  const otherRegion = new Map([["uid-db", { account: "111111111111", region: "eu-west-1" }]]);
+  assert.equal(deletionInUse([referrer("db")], otherRegion, group, here), null);
+  // Recorded here, but its decision now places it nowhere (an identity that does not exist) ...
+  assert.equal(deletionInUse([referrer("db", { placement: null })], used("db"), group, here), null);
+  // ... or in another account, or region.
+  const moved = { account: "222222222222", region: "us-east-1" };
+  assert.equal(deletionInUse([referrer("db", { placement: moved })], used("db"), group, here), null);
+  const movedRegion = { account: "111111111111", region: "eu-west-1" };
+  assert.equal(deletionInUse([referrer("db", { placement: movedRegion })], used("db"), group, here), null);
+  // Static keys: no account in the decision; the recorded one stands for it.
+  const staticKeys = { account: null, region: "us-east-1" };
+  assert.ok(deletionInUse([referrer("db", { placement: staticKeys })], used("db"), group, here));
+  // Another referrer's record lends nothing: the uid must match.
+  assert.equal(deletionInUse([referrer("db")], used("other"), group, here), null);
 });
 
 test("a kind crossrole does not reconcile (no controller) still names its referrers, so a deletion is not left unknown", () => {
   const instances = informerOf([instance("shop", "acks-db", { name: "net" })]);
-  const index = new ReferrerIndex(new Map([["DBInstance", instances]]), false);
+  const index = new ReferrerIndex(new Map([["DBInstance", instances]]), false, placedHere);
   const groupController = controllerRecording();
   index.register("DBSubnetGroup", [], groupController.controller);
   assert.equal(

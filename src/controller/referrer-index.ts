@@ -1,8 +1,9 @@
 // Who references a served object (ACK's `*Ref` fields), from the informers every kind already
-// has: the deletion of a referenced object waits while any referrer exists (a DB subnet group
-// is not deleted under the DB instance placed in it), as an identity in use waits (DESIGN §2.5).
-// When a referrer goes, or its reference changes, the referenced object's controller is
-// re-queued, so the deletion goes on at once.
+// has, with where each referrer's decision places it now: the candidates that may hold the
+// deletion of the referenced object (a DB subnet group is not deleted under the DB instance
+// placed in it). Which of them hold it is judged with the controller's own records of what used
+// the reference in AWS (references.ts, deletionInUse). When a referrer goes, or its reference
+// changes, the referenced object's controller is re-queued, so the deletion goes on at once.
 //
 // It fails closed: while a kind's informer has not synced, or a kind has objects but its
 // controller (and so the list of its references) is not loaded yet, who references what is not
@@ -22,13 +23,6 @@ interface KindInformer {
   }): unknown;
 }
 
-/** Whether an object may have reached AWS: its status records an ARN or a create intent. */
-function mayBeInAws(obj: ManagedObject): boolean {
-  const status = (obj as { status?: { ackResourceMetadata?: { arn?: unknown }; intent?: unknown } }).status;
-  const arn = status?.ackResourceMetadata?.arn;
-  return (typeof arn === "string" && arn !== "") || (status?.intent !== undefined && status.intent !== null);
-}
-
 interface Registered {
   readonly references: readonly ReferenceField[];
   /** Absent for a kind crossrole does not reconcile (--reconcile-resources leaves it out). */
@@ -38,21 +32,21 @@ interface Registered {
 export class ReferrerIndex {
   readonly #informers: ReadonlyMap<string, KindInformer>;
   readonly #allowCrossNamespace: boolean;
-  readonly #accountOf: ((obj: ManagedObject) => string | null) | undefined;
+  readonly #placementOf: (obj: ManagedObject) => ReferrerOf["placement"];
   readonly #registered = new Map<string, Registered>();
 
   /**
-   * `accountOf`: the account a referrer is decided into now (null: not known without STS), so a
-   * deletion can leave out referrers in another account, which the reference is refused to.
+   * `placementOf`: where a referrer's decision places it now (null: nowhere), so that a deletion
+   * waits only for referrers that can act where the referenced object is (references.ts).
    */
   constructor(
     informers: ReadonlyMap<string, KindInformer>,
     allowCrossNamespace: boolean,
-    accountOf?: (obj: ManagedObject) => string | null,
+    placementOf: (obj: ManagedObject) => ReferrerOf["placement"],
   ) {
     this.#informers = informers;
     this.#allowCrossNamespace = allowCrossNamespace;
-    this.#accountOf = accountOf;
+    this.#placementOf = placementOf;
   }
 
   /**
@@ -109,10 +103,10 @@ export class ReferrerIndex {
           out.push({
             kind: referrerKind,
             key: keyOf(obj as KubeObject),
+            uid: obj.metadata.uid ?? "",
             path: hit.path,
             deleting: obj.metadata.deletionTimestamp !== undefined,
-            inAws: mayBeInAws(obj),
-            ...(this.#accountOf ? { account: this.#accountOf(obj) } : {}),
+            placement: this.#placementOf(obj),
           });
       }
     }

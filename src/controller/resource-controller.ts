@@ -16,7 +16,7 @@ import type { ControllerKeyStore } from "./controller-key.ts";
 import { DecisionMemo } from "./decision-memo.ts";
 import { DecisionTracker } from "./decision-tracker.ts";
 import type { DefaultTag } from "./default-tags.ts";
-import type { ReferencePolicy } from "./reconcile/env.ts";
+import type { ReconcilerDeps, ReferencePolicy } from "./reconcile/env.ts";
 import { kubeObjectStore, type ManagedObject } from "./reconcile/object-store.ts";
 import { createResourceReconciler } from "./reconcile/reconciler.ts";
 import { watchReferencedKinds } from "./referrer-wakeup.ts";
@@ -44,6 +44,8 @@ export interface ResourceControllerOptions<Spec extends object, Observed, Client
   readonly references?: ReferencePolicy;
   /** --resource-tags (default-tags.ts). */
   readonly defaultTags?: readonly DefaultTag[];
+  /** Where unconfirmed creates are remembered once their resource is let go (records/tombstones.ts). */
+  readonly tombstones?: ReconcilerDeps<object, unknown, unknown>["tombstones"];
   /** Sharding is on: this kind's resources are reconciled by the replica holding their namespace. */
   readonly sharded?: boolean;
   readonly onDecisionChange?: (kind: string, outcome: string, source: string | null) => void;
@@ -105,6 +107,7 @@ export function addResourceController<Spec extends object, Observed, Client>(
     ...(o.references === undefined ? {} : { references: o.references }),
     takeover: { approvedUid: (key) => approvals().get(key) },
     ...(o.defaultTags?.length ? { defaultTags: o.defaultTags } : {}),
+    ...(o.tombstones ? { tombstones: o.tombstones } : {}),
   });
   // Updates that arrive while their object's reconcile runs wait for it to end: by then the
   // reconcile has recorded what its own writes returned, and an echo that overtook the HTTP

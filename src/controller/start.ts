@@ -4,13 +4,14 @@
 import type { Logger } from "pino";
 import { Counter } from "prom-client";
 import type { DeletionPolicy } from "../api/annotations.ts";
-import { resourceKinds } from "../api/kinds.ts";
+import { lookupKind, resourceKinds } from "../api/kinds.ts";
 import type { AwsRateLimits } from "../credentials/aws-rate-limit.ts";
 import { type CredentialService, createCredentialService } from "../credentials/service.ts";
 import { kubeTokenRequester } from "../credentials/token-requester.ts";
 import type { Decision, Settings } from "../resolver/types.ts";
 import type { Informer } from "../runtime/informer.ts";
-import type { ResourceType } from "../runtime/kube-object.ts";
+import { getIfExists } from "../runtime/kube-client.ts";
+import { objectPath, type ResourceType } from "../runtime/kube-object.ts";
 import { Manager } from "../runtime/manager.ts";
 import type { RestConfig } from "../runtime/rest-config.ts";
 import { type AnyServiceModule, servedKindCatalog } from "../services/catalog.ts";
@@ -19,6 +20,7 @@ import type { RateLimit } from "../toolkit/token-bucket.ts";
 import { crossroleVersion, userAgent } from "../version.ts";
 import { ConfigCache } from "./config-cache.ts";
 import { addConfigProblemReporter } from "./config-problem-reporter.ts";
+import { configMapType } from "./config-types.ts";
 import { checkControllerAccount } from "./controller-account.ts";
 import { ControllerKeyStore } from "./controller-key.ts";
 import { DecisionMemo } from "./decision-memo.ts";
@@ -26,6 +28,9 @@ import { decisionViewProjection } from "./decision-view.ts";
 import type { DefaultTag } from "./default-tags.ts";
 import { addIdentityControllers } from "./identity-controller.ts";
 import type { ManagedObject } from "./reconcile/object-store.ts";
+import { kubeRecordStore, type RecordObject } from "./records/record-store.ts";
+import { addRecordsController, tombstoneKeeper } from "./records/records-controller.ts";
+import { ReferenceUses } from "./records/reference-uses.ts";
 import { ReferrerIndex } from "./referrer-index.ts";
 import { addResourceController } from "./resource-controller.ts";
 import { registerResourceOutcomes } from "./resource-outcomes.ts";
@@ -237,8 +242,24 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
   const referrers = new ReferrerIndex(
     new Map(kinds.map(({ kind, informer }) => [kind.kind, informer as Informer<ManagedObject>])),
     o.allowCrossNamespaceReferences ?? false,
-    (obj) => decisionMemo.decide(obj, config.snapshot()).account,
+    (obj) => {
+      const d = decisionMemo.decide(obj, config.snapshot());
+      return d.outcome === "use" && d.drift === null ? { account: d.account, region: d.region } : null;
+    },
   );
+  // The controller's own records in the system namespace (records/record-store.ts).
+  // The configuration cache's own informer of the system namespace (same options, same instance).
+  const recordInformer = manager.informer<RecordObject>({
+    resource: configMapType,
+    namespaces: [settings.systemNamespace],
+  });
+  const records = kubeRecordStore(manager.client, settings.systemNamespace, recordInformer);
+  const referenceUses = new ReferenceUses(records);
+  const tombstones = tombstoneKeeper(records);
+  const moduleOf = async (kind: string): Promise<AnyServiceModule | undefined> =>
+    kind in servedKindCatalog
+      ? await servedKindCatalog[kind as keyof typeof servedKindCatalog].module()
+      : undefined;
   const addController = async (kind: (typeof resourceKinds)[number]) => {
     const module: AnyServiceModule = await servedKindCatalog[kind.kind].module();
     const name = kind.kind.toLowerCase();
@@ -254,14 +275,13 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       controllerKey,
       ...(o.createIntentWindowMs === undefined ? {} : { createIntentWindowMs: o.createIntentWindowMs }),
       ...(o.defaultTags?.length ? { defaultTags: o.defaultTags } : {}),
+      tombstones,
       references: {
         allowCrossNamespace: o.allowCrossNamespaceReferences ?? false,
         // The referenced kind's module: its identifier field, and its read for the check in AWS.
-        moduleOf: async (kind) =>
-          kind in servedKindCatalog
-            ? await servedKindCatalog[kind as keyof typeof servedKindCatalog].module()
-            : undefined,
+        moduleOf,
         referrersOf: (kind, namespace, name) => referrers.referrersOf(kind, namespace, name),
+        uses: referenceUses,
       },
       concurrency: o.maxConcurrentSyncsByKind?.[name] ?? o.maxConcurrentSyncs,
       ...(o.sharding ? { sharded: true } : {}),
@@ -357,6 +377,28 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     config,
     matches: new SelectorMatchTracker({ config, resources, settings, decisions: decisionMemo }),
     resyncPeriodMs: o.resyncSeconds * 1000,
+    logger: log,
+  });
+  // Late creates swept, and records of referrers of objects gone dropped (records/records-controller.ts).
+  addRecordsController({
+    manager,
+    records,
+    informer: recordInformer,
+    referencedGone: async (kind, namespace, name, uid) => {
+      const k = lookupKind(kind);
+      if (k === undefined) return true;
+      const obj = await getIfExists<ManagedObject>(
+        manager.client,
+        objectPath(resourceTypeOf(k), namespace, name),
+      );
+      return obj?.metadata.uid !== uid;
+    },
+    moduleOf,
+    decisions: decisionMemo,
+    snapshot: () => config.snapshot(),
+    credentials,
+    events,
+    registry: manager.metrics.registry,
     logger: log,
   });
   await manager.start();

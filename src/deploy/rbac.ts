@@ -135,17 +135,21 @@ const selectorStatusRule: PolicyRule = {
 };
 
 /**
- * The system namespace: CARM ConfigMaps, static-identity Secrets, the controller's key Secret, the
- * leader-election Lease, and Events about the CARM ConfigMaps' problems (namespace-scoped
- * installs grant Events nowhere else there).
+ * The system namespace: CARM ConfigMaps, static-identity Secrets, the controller's key Secret, its
+ * records (ConfigMaps), the leader-election Lease, and Events about the CARM ConfigMaps' problems
+ * and its records (namespace-scoped installs grant Events nowhere else there).
  */
 export function systemNamespaceRules(): PolicyRule[] {
   return [
     { apiGroups: [""], resources: ["configmaps", "secrets"], verbs: read },
     // The key that seals the controller's records in status (src/controller/controller-key.ts),
     // created by the first controller that needs it. Only create: Kubernetes cannot narrow create
-    // by name, and nothing else in the namespace is ever updated or deleted.
+    // by name, and no Secret is ever updated or deleted.
     { apiGroups: [""], resources: ["secrets"], verbs: ["create"] },
+    // The controller's own records, where tenants cannot write (src/controller/records/): which
+    // referrers used a reference in AWS, and the creates released while they could still land.
+    // ConfigMaps labelled crossrole.dev/record; Kubernetes cannot narrow the verbs to them.
+    { apiGroups: [""], resources: ["configmaps"], verbs: ["create", "patch", "delete"] },
     // Leader election (get, create, update); sharding's member Leases also list, watch and delete.
     {
       apiGroups: ["coordination.k8s.io"],

@@ -12,11 +12,11 @@
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { DescribeDBSubnetGroupsCommand, ListTagsForResourceCommand, RDSClient } from "@aws-sdk/client-rds";
+import { ListTagsForResourceCommand, RDSClient } from "@aws-sdk/client-rds";
 import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { dbInstanceIn } from "../support/rds-instances.ts";
+import { dbInstanceIn, dbSubnetGroupIn } from "../support/rds-instances.ts";
 import {
   clientAs,
   condition,
@@ -77,17 +77,7 @@ const rdsAs = (account: string) => clientAs(RDSClient, endpoint, account);
 const subnetsIn = async (account: string) =>
   defaultSubnets(endpoint, (await credentialsFor(endpoint, account)).accessKeyId, region);
 
-async function groupIn(account: string, name: string) {
-  try {
-    const out = await (await rdsAs(account)).send(
-      new DescribeDBSubnetGroupsCommand({ DBSubnetGroupName: name }),
-    );
-    return out.DBSubnetGroups?.[0];
-  } catch (err) {
-    if ((err as { name?: string }).name === "DBSubnetGroupNotFoundFault") return undefined;
-    throw err;
-  }
-}
+const groupIn = (account: string, name: string) => dbSubnetGroupIn(endpoint, account, name);
 
 async function tagsIn(account: string, arn: string): Promise<Record<string, string>> {
   const out = await (await rdsAs(account)).send(new ListTagsForResourceCommand({ ResourceName: arn }));

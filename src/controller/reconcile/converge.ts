@@ -5,6 +5,7 @@
 // After its own create only what AWS decides is read (module.readCreated); after an update
 // nothing is read back where AWS applies writes at once (module.afterUpdate). Nothing is
 // written to an object in another region than decided, nor while AWS is still working on it.
+import { isServedReference } from "../../services/references.ts";
 import { crossroleVersion } from "../../version.ts";
 import { pendingCreate } from "../create-intent.ts";
 import { expandDefaultTags } from "../default-tags.ts";
@@ -37,7 +38,16 @@ export async function converge<Spec extends object, Observed, Client>(
   try {
     const refused = await checkReferencesInAws(env, a, conn, prepared.checks);
     if (refused) return refused;
-    return await env.locks.run(lockKey(env, target), () => convergeLocked(env, a, conn, prepared, target));
+    await recordReferenceUses(env, a, prepared, target);
+    const outcome = await env.locks.run(lockKey(env, target), () =>
+      convergeLocked(env, a, conn, prepared, target),
+    );
+    // Brought to its spec: uses of references it no longer sets hold nothing any more.
+    if (outcome.kind === "done" && hasServedReferences(env)) {
+      const kept = new Set(prepared.checks.map((c) => c.owner.uid));
+      await env.references?.uses?.forgetReferrer(a.owner.uid, kept, a.call.signal);
+    }
+    return outcome;
   } catch (err) {
     // The object is gone: the reconcile ends there (reconciler.ts), not with a failure to report.
     if (objectGone(err)) throw err;
@@ -125,6 +135,33 @@ async function convergeLocked<Spec extends object, Observed, Client>(
   });
   return done;
 }
+
+/**
+ * Before anything is sent to AWS with a referenced object's name, the use is recorded where the
+ * tenant cannot write (records/reference-uses.ts): the referenced object's deletion then waits for
+ * this referrer, and only for it while it is placed where that object is.
+ */
+async function recordReferenceUses<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  prepared: Prepared<Spec>,
+  target: Target,
+): Promise<void> {
+  const uses = env.references?.uses;
+  if (uses === undefined) return;
+  for (const check of prepared.checks) {
+    await uses.record(
+      check.owner,
+      a.owner,
+      check.ref.path,
+      { account: target.account, region: target.region },
+      a.call.signal,
+    );
+  }
+}
+
+const hasServedReferences = <Spec extends object, Observed, Client>(env: Env<Spec, Observed, Client>) =>
+  (env.module.references ?? []).some(isServedReference);
 
 /** This object's default tags (--resource-tags), variables expanded for where it lands. */
 function defaultTagsFor<Spec extends object, Observed, Client>(

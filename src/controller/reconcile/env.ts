@@ -14,6 +14,8 @@ import { defaultIntentWindowMs } from "../create-intent.ts";
 import { DecisionMemo } from "../decision-memo.ts";
 import type { DecisionTracker } from "../decision-tracker.ts";
 import type { DefaultTag } from "../default-tags.ts";
+import type { ReferenceUses } from "../records/reference-uses.ts";
+import type { Tombstone } from "../records/tombstones.ts";
 import type { ReferrerOf } from "../references.ts";
 import type { SelfWrites } from "../self-writes.ts";
 import type { ObjectStore } from "./object-store.ts";
@@ -51,6 +53,8 @@ export interface ReconcilerDeps<Spec extends object, Observed, Client> {
   readonly references?: ReferencePolicy;
   /** Takeovers from ACK an administrator approved (ack-takeover.ts). */
   readonly takeover?: TakeoverApprovals;
+  /** Where a create intent released unconfirmed is remembered while it can land (records/tombstones.ts). */
+  readonly tombstones?: { keep(tombstone: Tombstone, signal?: AbortSignal): Promise<void> };
   /** --resource-tags: written on every object created or adopted (default-tags.ts); none if absent. */
   readonly defaultTags?: readonly DefaultTag[];
   readonly now?: () => Date;
@@ -68,6 +72,8 @@ export interface ReferencePolicy {
   moduleOf(kind: string): Promise<AnyServiceModule | undefined>;
   /** Who references an object now (referrer-index.ts); undefined: not known yet. */
   referrersOf?(kind: string, namespace: string, name: string): readonly ReferrerOf[] | undefined;
+  /** The controller's own records of which referrers used a reference in AWS (records/reference-uses.ts). */
+  readonly uses?: Pick<ReferenceUses, "record" | "of" | "forgetReferrer" | "forgetReferenced">;
 }
 
 /** The dependencies with their defaults, and what every step derives from them. */

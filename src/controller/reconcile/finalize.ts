@@ -3,8 +3,10 @@
 // that may still land holds the object (DeletePending) until it lands and is deleted, or its
 // window closes; what is not ours is never deleted, and says so in a Retained Event.
 import { hasFinalizer } from "../../runtime/finalizers.ts";
-import { pendingCreate } from "../create-intent.ts";
-import { planDelete, planFinalize } from "../reconcile-plan.ts";
+import type { FailureState } from "../ack-conditions.ts";
+import { type CreateIntent, pendingCreate } from "../create-intent.ts";
+import { planDelete, planFinalize, type Target } from "../reconcile-plan.ts";
+import { tombstoneFor } from "../records/tombstones.ts";
 import { deletionInUse } from "../references.ts";
 import type { Attempt } from "./attempt.ts";
 import { connectInRecordedAccount, lockKey, targetOf } from "./connect.ts";
@@ -32,21 +34,14 @@ export async function finalize<Spec extends object, Observed, Client>(
     if (plan.state.kind === "terminal") return failed(plan.state);
     return failed(plan.state, plan.requeue ? env.waitRequeueMs : "none");
   }
-  // A referenced object (a subnet group) outlives its referrers in AWS (references.ts).
-  const referrersOf = env.references?.referrersOf;
-  const inUse = referrersOf
-    ? deletionInUse(
-        referrersOf(env.kindName, a.ref.namespace, a.ref.name),
-        `${env.kindName} ${a.ref.namespace}/${a.ref.name}`,
-        a.decision.account,
-      )
-    : null;
-  if (inUse) return failed(inUse, env.waitRequeueMs);
   const given = specOf(env, a, policies);
   if (isOutcome(given)) return given;
   const { spec } = given;
   const conn = await connectInRecordedAccount(env, a, true);
   if (isOutcome(conn)) return conn;
+  // A referenced object (a subnet group) outlives the referrers placed in it in AWS (references.ts).
+  const inUse = await heldByReferrers(env, a, conn.account);
+  if (inUse) return failed(inUse, env.waitRequeueMs);
   const target = targetOf(env, spec, conn.account, a.decision.region ?? "");
   try {
     const outcome = await env.locks.run(lockKey(env, target), async (): Promise<Outcome | null> => {
@@ -65,14 +60,22 @@ export async function finalize<Spec extends object, Observed, Client>(
         env.store.event(a.obj, "Normal", "Retained", `Not deleted in AWS: ${del.why}`);
         return null;
       }
-      if (del.do === "gone") return null;
-      const result = await env.module.delete(conn.client, spec, conn.call, a.obj.metadata.annotations ?? {});
-      env.store.event(
-        a.obj,
-        "Normal",
-        "Deleted",
-        `Deleted ${env.module.arn(spec, target.region, target.account)} in account ${target.account}${result === "not-found" ? " (it was already gone)" : ""}`,
-      );
+      if (del.do === "delete") {
+        const result = await env.module.delete(
+          conn.client,
+          spec,
+          conn.call,
+          a.obj.metadata.annotations ?? {},
+        );
+        env.store.event(
+          a.obj,
+          "Normal",
+          "Deleted",
+          `Deleted ${env.module.arn(spec, target.region, target.account)} in account ${target.account}${result === "not-found" ? " (it was already gone)" : ""}`,
+        );
+      }
+      // A create this object never saw confirmed may still land after it is let go.
+      if (intent) await keepTombstone(env, a, intent, target);
       return null;
     });
     if (outcome) return outcome;
@@ -83,11 +86,70 @@ export async function finalize<Spec extends object, Observed, Client>(
   return release(env, a);
 }
 
+/**
+ * Keeps a tombstone of an unconfirmed create intent for as long as its create can still land
+ * (records/tombstones.ts): the records controller deletes what it makes then.
+ */
+async function keepTombstone<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  intent: CreateIntent,
+  target: Target,
+): Promise<void> {
+  if (env.tombstones === undefined) return;
+  if (
+    intent.name !== target.name ||
+    intent.ownerAccountID !== target.account ||
+    intent.region !== target.region
+  )
+    return;
+  const { group, version } = env.resourceType;
+  const tombstone = tombstoneFor(
+    {
+      apiVersion: group === "" ? version : `${group}/${version}`,
+      owner: a.owner,
+      ...(a.obj.metadata.labels ? { labels: a.obj.metadata.labels } : {}),
+      ...(a.obj.metadata.annotations ? { annotations: a.obj.metadata.annotations } : {}),
+      spec: a.obj.spec,
+    },
+    intent,
+    env.now(),
+    env.intentWindowMs,
+  );
+  if (tombstone) await env.tombstones.keep(tombstone, a.call.signal);
+}
+
+/**
+ * Why the deletion waits for referrers the controller placed in this object in AWS (references.ts,
+ * deletionInUse), or null. The records are read from the apiserver, and only when someone
+ * references the object at all.
+ */
+async function heldByReferrers<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  account: string,
+): Promise<FailureState | null> {
+  const refs = env.references;
+  if (refs?.referrersOf === undefined) return null;
+  const referrers = refs.referrersOf(env.kindName, a.ref.namespace, a.ref.name);
+  const uses =
+    referrers === undefined || referrers.length === 0 || refs.uses === undefined
+      ? new Map()
+      : await refs.uses.of(a.owner.uid, a.call.signal);
+  return deletionInUse(referrers, uses, `${env.kindName} ${a.ref.namespace}/${a.ref.name}`, {
+    account,
+    region: a.decision.region ?? "",
+  });
+}
+
 /** Lets the object go: the finalizer dropped, and this controller's records of it with it. */
 async function release<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
   a: Attempt,
 ): Promise<Outcome> {
+  // Its uses of references and its record as a referenced object go first: kept, they hold nothing.
+  await env.references?.uses?.forgetReferrer(a.owner.uid, new Set(), a.call.signal);
+  await env.references?.uses?.forgetReferenced(a.owner.uid, a.call.signal);
   await env.store.removeFinalizer(a.obj, env.finalizer, a.call.signal);
   env.tracker.forget(a.key);
   env.selfWrites?.forget(a.key);

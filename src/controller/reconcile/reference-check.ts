@@ -8,7 +8,7 @@ import { judgeReferencedInAws } from "../references.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Connection } from "./connect.ts";
 import type { Env } from "./env.ts";
-import type { ReferenceCheck } from "./references.ts";
+import { type ReferenceCheck, refusedAsSeen } from "./references.ts";
 import { failed, type Outcome } from "./result.ts";
 
 /** undefined when every reference holds; else why the referrer waits or stops. */
@@ -30,16 +30,24 @@ export async function checkReferencesInAws<Spec extends object, Observed, Client
     const referenced = { namespace: check.owner.namespace, kind: check.owner.kind, name: check.owner.name };
     const referencedAccount =
       check.decision.account ?? (await env.credentials.callerIdentity(check.decision, referenced)).account;
+    const referrer = {
+      kind: env.kindName,
+      namespace: a.ref.namespace,
+      account: conn.account,
+      region: a.decision.region,
+    };
     const parsed = module.parseSpec(check.spec);
     if (!parsed.ok) {
-      return failed(
-        {
+      const refused = {
+        ok: false,
+        wait: true,
+        state: {
           kind: "recoverable",
           reason: "ReferenceNotSynced",
           message: `${check.ref.path} names ${check.ref.kind} ${check.ref.namespace}/${check.ref.name}, whose spec is not valid: ${parsed.message}`,
         },
-        env.waitRequeueMs,
-      );
+      } as const;
+      return refusedAsSeen(a, refused, check.ref, referrer, env.waitRequeueMs);
     }
     // Only looked for when the accounts agree: nothing is read where the referrer does not act.
     let ownership: ReturnType<typeof judgeOwnership> | undefined;
@@ -57,7 +65,7 @@ export async function checkReferencesInAws<Spec extends object, Observed, Client
       awsName: check.awsName,
       region: a.decision.region ?? "",
     });
-    if (!judged.ok) return failed(judged.state, judged.wait ? env.waitRequeueMs : "none");
+    if (!judged.ok) return refusedAsSeen(a, judged, check.ref, referrer, env.waitRequeueMs);
   }
   return undefined;
 }

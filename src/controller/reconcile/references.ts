@@ -8,7 +8,15 @@ import { parseReadOnly, resourceAnnotations } from "../../api/annotations.ts";
 import type { Decision } from "../../resolver/types.ts";
 import { isServedReference, servedKindOf } from "../../services/references.ts";
 import type { Owner } from "../ownership.ts";
-import { judgeReference, type Referenced, type SetReference, setReferences } from "../references.ts";
+import {
+  asSeenBy,
+  judgeReference,
+  type Referenced,
+  type ReferenceJudgement,
+  type Referrer,
+  type SetReference,
+  setReferences,
+} from "../references.ts";
 import { resourceTypeOf } from "../resource-type.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Env } from "./env.ts";
@@ -84,19 +92,20 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
                   },
             decision,
           };
+    const referrer = {
+      kind: env.kindName,
+      namespace: a.ref.namespace,
+      account: a.decision.account,
+      region: a.decision.region,
+    };
     const judged = judgeReference(
       ref,
-      {
-        kind: env.kindName,
-        namespace: a.ref.namespace,
-        account: a.decision.account,
-        region: a.decision.region,
-      },
+      referrer,
       target,
       identifierField,
       env.references?.allowCrossNamespace ?? false,
     );
-    if (!judged.ok) return failed(judged.state, judged.wait ? env.waitRequeueMs : "none");
+    if (!judged.ok) return refusedAsSeen(a, judged, ref, referrer, env.waitRequeueMs);
     filled[ref.plain] = judged.value;
     // judged ok: the object and its decision exist.
     const readOnlyAnnotation = obj?.metadata.annotations?.[resourceAnnotations.readOnly];
@@ -116,4 +125,30 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
     });
   }
   return { spec: filled as Spec, filled: set.map((r) => r.plain), checks };
+}
+
+/**
+ * A refused reference as the referrer may see it (references.ts, asSeenBy): what another
+ * namespace's object is kept from its conditions goes to the debug log, for the operators.
+ */
+export function refusedAsSeen(
+  a: Attempt,
+  refused: Extract<ReferenceJudgement, { readonly ok: false }>,
+  ref: SetReference,
+  referrer: Referrer,
+  waitRequeueMs: number,
+): Outcome {
+  const seen = asSeenBy(refused, ref, referrer);
+  if (seen !== refused) {
+    a.log.debug(
+      {
+        event: "reference.refused",
+        reference: ref.path,
+        reason: refused.state.reason,
+        detail: refused.state.message,
+      },
+      "a reference into another namespace was refused; its condition says only ReferenceUnavailable",
+    );
+  }
+  return failed(seen.state, seen.wait ? waitRequeueMs : "none");
 }
