@@ -3,6 +3,7 @@ import { describe, test } from "node:test";
 import { FakeClock } from "../toolkit/fake-clock.ts";
 import { timeStep } from "../toolkit/step-times.ts";
 import { Controller } from "./controller.ts";
+import { checkFence, isFencedError } from "./fence.ts";
 import { createRuntimeMetrics } from "./metrics.ts";
 import { type ReconcileRequest, type Result, TerminalError } from "./reconcile.ts";
 import { Gate } from "./sync-gate.ts";
@@ -292,7 +293,7 @@ describe("Controller with a shard gate", () => {
       name: "sharded",
       clock: new FakeClock(),
       resyncPeriodMs: 0,
-      shard: { mayAct: (ns) => allowed.has(ns) },
+      shard: { gate: (ns) => ({ act: allowed.has(ns) }) },
       onDropped: (key) => dropped.push(key),
       reconcile: async (req) => {
         calls.push(req.key);
@@ -312,6 +313,107 @@ describe("Controller with a shard gate", () => {
     c.enqueueNamespace("theirs");
     await settle();
     assert.deepEqual(calls, ["mine/a", "theirs/b"]);
+    await c.stop();
+  });
+
+  test("fenced mid-reconcile: the next write fails before it is sent, calls in flight are aborted, and the key is not retried here", async () => {
+    const allowed = new Set(["mine"]);
+    const clock = new FakeClock();
+    const metrics = createRuntimeMetrics();
+    const inAws = deferred();
+    const held = deferred();
+    const writes: string[] = [];
+    let seenSignal: AbortSignal | undefined;
+    let thrown: unknown;
+    const c = new Controller({
+      name: "fenced",
+      clock,
+      metrics,
+      resyncPeriodMs: 0,
+      shard: { gate: (ns) => (allowed.has(ns) ? { act: true } : { act: false, why: "its Lease is stale" }) },
+      reconcile: async (req, ctx) => {
+        seenSignal = ctx.signal;
+        checkFence();
+        writes.push(`first write of ${req.key}`);
+        inAws.resolve();
+        await held.promise; // an AWS read in flight while the replica is paused
+        try {
+          checkFence();
+          writes.push(`second write of ${req.key}`);
+        } catch (err) {
+          thrown = err;
+          throw err;
+        }
+        return {};
+      },
+    });
+    await c.start();
+    c.enqueue("mine/a");
+    await inAws.promise;
+    allowed.delete("mine");
+    c.fenceInFlight();
+    assert.equal(seenSignal?.aborted, true, "the reconcile's signal (its SDK calls') is aborted");
+    assert.ok(isFencedError(seenSignal?.reason));
+    assert.match(
+      String((seenSignal?.reason as Error | undefined)?.message),
+      /mine\/a \(its Lease is stale\)/,
+    );
+    held.resolve();
+    await waitFor(() => thrown !== undefined, { what: "the second write refused", timeoutMs: 1_000 });
+    await settle();
+    assert.deepEqual(writes, ["first write of mine/a"], "nothing written once fenced");
+    assert.ok(isFencedError(thrown));
+    assert.equal(c.queue.len(), 0, "not requeued: the gate queues it again if it comes back");
+    assert.equal(c.queue.numRequeues("mine/a"), 0);
+    await c.stop();
+  });
+
+  test("a fence is asked at each write, also when nothing told the controller (a paused process waking up)", async () => {
+    let act = true;
+    const held = deferred();
+    const started = deferred();
+    let thrown: unknown;
+    const c = new Controller({
+      name: "woken",
+      clock: new FakeClock(),
+      resyncPeriodMs: 0,
+      shard: { gate: () => ({ act }) },
+      reconcile: async () => {
+        started.resolve();
+        await held.promise;
+        try {
+          checkFence();
+        } catch (err) {
+          thrown = err;
+        }
+        return {};
+      },
+    });
+    await c.start();
+    c.enqueue("ns/a");
+    await started.promise;
+    act = false; // no fenceInFlight(): the gate alone says so at the write
+    held.resolve();
+    await waitFor(() => thrown !== undefined, { what: "the write refused", timeoutMs: 1_000 });
+    assert.ok(isFencedError(thrown));
+    await c.stop();
+  });
+
+  test("an unsharded controller has no fence", async () => {
+    let checked = false;
+    const c = new Controller({
+      name: "plain",
+      clock: new FakeClock(),
+      resyncPeriodMs: 0,
+      reconcile: async () => {
+        checkFence();
+        checked = true;
+        return {};
+      },
+    });
+    await c.start();
+    c.enqueue("ns/a");
+    await waitFor(() => checked, { what: "the reconcile ran through", timeoutMs: 1_000 });
     await c.stop();
   });
 });

@@ -4,6 +4,7 @@
 // depends on has synced; until then events just accumulate (deduplicated) in the queue.
 import { type Clock, sleep, systemClock } from "../toolkit/clock.ts";
 import { StepTimes, withStepTimes } from "../toolkit/step-times.ts";
+import { type Fence, FencedError, isFencedError, withFence } from "./fence.ts";
 import type { Informer } from "./informer.ts";
 import type { KubeObject } from "./kube-object.ts";
 import { keyOf, splitKey } from "./kube-object.ts";
@@ -35,8 +36,10 @@ export interface ControllerOptions {
   /**
    * Sharding (shards/member.ts): only keys of namespaces the gate allows now are reconciled;
    * others are dropped when taken, and queued again (enqueueNamespace) once the gate allows them.
+   * The gate is asked again before each write a reconcile makes (fence.ts): one no longer allowed
+   * fails there, and fenceInFlight() aborts those in flight.
    */
-  readonly shard?: { mayAct(namespace: string): boolean };
+  readonly shard?: { gate(namespace: string): { readonly act: boolean; readonly why?: string } };
   /** A key the shard gate dropped: what the caller keeps per object may go, if the object left its cache. */
   readonly onDropped?: (key: string) => void;
   readonly clock?: Clock;
@@ -54,6 +57,9 @@ export interface WatchOptions<T extends KubeObject> {
 
 const defaultResyncMs = 10 * 60 * 60 * 1000;
 
+const fencedError = (key: string, why: string | undefined) =>
+  new FencedError(`fenced: this replica may no longer act on ${key}${why ? ` (${why})` : ""}`);
+
 export class Controller {
   readonly name: string;
   readonly queue: WorkQueue;
@@ -69,6 +75,8 @@ export class Controller {
   readonly #stopping = new AbortController();
   /** Given to reconciles; aborted when shutdown stops waiting for them. */
   readonly #reconcileAbort = new AbortController();
+  /** Each reconcile in flight (sharded controllers): its namespace and what aborts it. */
+  readonly #inFlight = new Map<string, { readonly namespace: string; readonly abort: AbortController }>();
   #started = false;
   #nextReconcileId = 1;
 
@@ -212,7 +220,7 @@ export class Controller {
     for (;;) {
       const key = await this.queue.get();
       if (key === undefined) return;
-      if (this.#o.shard && !this.#o.shard.mayAct(splitKey(key).namespace)) {
+      if (this.#o.shard && !this.#o.shard.gate(splitKey(key).namespace).act) {
         // Another replica's namespace (or not yet released to this one): not reconciled here.
         this.queue.forget(key);
         this.queue.done(key);
@@ -231,6 +239,53 @@ export class Controller {
     }
   }
 
+  /**
+   * Aborts the reconciles in flight whose namespace the shard gate no longer allows (this replica
+   * was fenced, or the namespace moved): their AWS and Kubernetes calls end now, not after.
+   */
+  fenceInFlight(): void {
+    const shard = this.#o.shard;
+    if (!shard) return;
+    for (const [key, { namespace, abort }] of this.#inFlight) {
+      const gate = shard.gate(namespace);
+      if (gate.act || abort.signal.aborted) continue;
+      abort.abort(fencedError(key, gate.why));
+    }
+  }
+
+  /**
+   * What a reconcile runs inside: its abort signal, and for a sharded controller a fence asked
+   * before each of its writes (fence.ts). Unsharded, the shutdown signal alone.
+   */
+  #unitOf(key: string, namespace: string): { signal: AbortSignal; fence?: Fence; end(): void } {
+    const shard = this.#o.shard;
+    if (!shard) return { signal: this.#reconcileAbort.signal, end: () => undefined };
+    const abort = new AbortController();
+    const shutdown = this.#reconcileAbort.signal;
+    const onShutdown = () => abort.abort(shutdown.reason);
+    if (shutdown.aborted) onShutdown();
+    else shutdown.addEventListener("abort", onShutdown, { once: true });
+    this.#inFlight.set(key, { namespace, abort });
+    const fence: Fence = {
+      check: () => {
+        if (abort.signal.aborted && isFencedError(abort.signal.reason)) throw abort.signal.reason;
+        const gate = shard.gate(namespace);
+        if (gate.act) return;
+        const err = fencedError(key, gate.why);
+        abort.abort(err);
+        throw err;
+      },
+    };
+    return {
+      signal: abort.signal,
+      fence,
+      end: () => {
+        shutdown.removeEventListener("abort", onShutdown);
+        this.#inFlight.delete(key);
+      },
+    };
+  }
+
   async #process(key: string): Promise<void> {
     const m = this.#o.metrics;
     const labels = { controller: this.name };
@@ -241,13 +296,16 @@ export class Controller {
     const count = (result: string) => m?.reconcileTotal.inc({ controller: this.name, result });
     const steps = new StepTimes();
     const stepsFrom = performance.now();
+    const unit = this.#unitOf(key, namespace);
     try {
-      const result = await withStepTimes(steps, () =>
-        this.#o.reconcile(
-          { key, namespace, name },
-          { signal: this.#reconcileAbort.signal, log, retries: this.queue.numRequeues(key) },
-        ),
-      );
+      const run = () =>
+        withStepTimes(steps, () =>
+          this.#o.reconcile(
+            { key, namespace, name },
+            { signal: unit.signal, log, retries: this.queue.numRequeues(key) },
+          ),
+        );
+      const result = await (unit.fence ? withFence(unit.fence, run) : run());
       this.queue.forget(key);
       const after = result?.requeueAfter ?? 0;
       if (after > 0) {
@@ -268,7 +326,18 @@ export class Controller {
     } catch (err) {
       count("error");
       m?.reconcileErrors.inc(labels);
-      if (isTerminalError(err)) {
+      if (isFencedError(err) || isFencedError(unit.signal.reason)) {
+        // Another replica holds the namespace now: not retried here. Should it come back, the
+        // gate's change queues it again (manager.ts).
+        this.queue.forget(key);
+        log.info(
+          {
+            event: "reconcile.fenced",
+            why: String((unit.signal.reason as Error | undefined)?.message ?? err),
+          },
+          "reconcile stopped: this replica may no longer act on the namespace; nothing more was written",
+        );
+      } else if (isTerminalError(err)) {
         m?.terminalReconcileErrors.inc(labels);
         this.queue.forget(key);
         log.warn({ err }, "reconcile failed with a terminal error; not requeued");
@@ -277,6 +346,7 @@ export class Controller {
         log.error({ err, retries: this.queue.numRequeues(key) }, "reconcile failed; will retry with backoff");
       }
     } finally {
+      unit.end();
       m?.activeWorkers.dec(labels);
       m?.reconcileTime.observe(labels, (this.#clock.now() - started) / 1000);
       if (m) {

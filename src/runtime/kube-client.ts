@@ -7,6 +7,7 @@
 import type { Agent as HttpAgent, IncomingMessage, OutgoingHttpHeaders, RequestOptions } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { timeStep } from "../toolkit/step-times.ts";
+import { checkFence } from "./fence.ts";
 import { type Authenticator, type AuthenticatorOptions, createAuthenticator } from "./kube-auth.ts";
 import type { KubeObject } from "./kube-object.ts";
 import { nodeHttp } from "./node-http.ts";
@@ -289,6 +290,14 @@ class ConfigKubeClient implements KubeClient {
   }
 
   request<T = unknown>(r: KubeRequest): Promise<T> {
+    // A write made for a reconcile whose replica was fenced meanwhile is never sent (fence.ts).
+    if (r.method !== "GET") {
+      try {
+        checkFence();
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
     return timeStep(r.method === "GET" ? "kubernetes_read" : "kubernetes_write", () => this.#request<T>(r));
   }
 

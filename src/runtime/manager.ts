@@ -283,8 +283,9 @@ export class Manager {
   }
 
   /**
-   * The shard changed: caches follow the buckets this replica owns now, and every sharded
-   * controller queues the namespaces the gate allows now and did not before. (Objects that
+   * The shard changed: caches follow the buckets this replica owns now, reconciles in flight for
+   * namespaces it may no longer act on are aborted, and every sharded controller queues the
+   * namespaces the gate allows now and did not before. (Objects that
    * reach a cache later are queued as they arrive; those the gate refused then, at the change
    * that allows them.)
    */
@@ -292,6 +293,8 @@ export class Manager {
     const shard = this.#shard;
     if (!shard) return;
     this.#shardCaches?.update();
+    // What it may no longer act on: the reconciles in flight there are aborted (fence.ts).
+    for (const c of this.#sharded) c.fenceInFlight();
     const before = this.#shardBefore;
     const now = shard.state;
     this.#shardBefore = now;

@@ -5,6 +5,7 @@
 // resource, account, role) for the audit line each write gets (credentials/aws-call-observer.ts).
 import type { Logger } from "pino";
 import { type AwsCallSubject, withCallSubject } from "../credentials/aws-call-subject.ts";
+import { checkFence } from "../runtime/fence.ts";
 import { timeStep } from "../toolkit/step-times.ts";
 
 export interface CallContext {
@@ -20,15 +21,17 @@ export const noCallContext: CallContext = {};
 export type SendOptions = { abortSignal?: AbortSignal };
 
 /**
- * One AWS call of a reconcile: logged at debug with the action and what it names (never a
+ * One AWS call of a reconcile: refused before it is sent when the reconcile's replica was fenced
+ * meanwhile (runtime/fence.ts), logged at debug with the action and what it names (never a
  * value), aborted with the reconcile's signal.
  */
-export function awsCall<T>(
+export async function awsCall<T>(
   ctx: CallContext,
   action: string,
   names: Readonly<Record<string, string>>,
   run: (options: SendOptions) => Promise<T>,
 ): Promise<T> {
+  checkFence();
   ctx.log?.debug({ aws: action, ...names }, "aws call");
   return timeStep("aws", () =>
     withCallSubject(ctx.subject, () => run(ctx.signal ? { abortSignal: ctx.signal } : {})),

@@ -3,6 +3,7 @@
 // a failure becomes the service's error for that operation on that object. Each service says
 // once which failures mean "not there" and which classifyError it has (errors.ts); its CRUD file
 // then states only which command to send and what the answer means.
+import { isFencedError } from "../runtime/fence.ts";
 import { awsCall, type CallContext, type SendOptions } from "./call-context.ts";
 
 /** What a service's classifyError is told: the operation, the object's name under `Key`, and more. */
@@ -70,6 +71,8 @@ export function serviceCalls<Key extends string, Context extends ErrorContextOf<
       try {
         return await calls.call(ctx, operation, name, run);
       } catch (err) {
+        // Fenced (runtime/fence.ts): nothing of AWS's to describe; the reconcile ends as it is.
+        if (isFencedError(err)) throw err;
         throw rules.classify(err, context(operation, name, detail));
       }
     },
@@ -77,6 +80,7 @@ export function serviceCalls<Key extends string, Context extends ErrorContextOf<
       try {
         return await calls.call(ctx, operation, name, run);
       } catch (err) {
+        if (isFencedError(err)) throw err;
         if (expected(err)) return undefined;
         throw rules.classify(err, context(operation, name, detail));
       }

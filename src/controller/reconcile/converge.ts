@@ -17,7 +17,7 @@ import type { Attempt } from "./attempt.ts";
 import { type Connection, connectInRecordedAccount, lockKey, targetOf } from "./connect.ts";
 import { create } from "./create.ts";
 import type { Env } from "./env.ts";
-import { awsFailure, objectGone } from "./failure.ts";
+import { awsFailure, endsReconcile } from "./failure.ts";
 import { intentIn, pollUntil } from "./intent.ts";
 import { lateInitialize } from "./late-initialize.ts";
 import { observe } from "./observe.ts";
@@ -49,8 +49,8 @@ export async function converge<Spec extends object, Observed, Client>(
     }
     return outcome;
   } catch (err) {
-    // The object is gone: the reconcile ends there (reconciler.ts), not with a failure to report.
-    if (objectGone(err)) throw err;
+    // The object is gone, or this replica was fenced: the reconcile ends there, not with a failure to report.
+    if (endsReconcile(err)) throw err;
     return awsFailure(env, err, prepared.spec, "AWSError");
   }
 }

@@ -3,6 +3,7 @@
 // cannot record and a failed Kubernetes call are never worded as the AWS call they happened
 // beside; anything else is the module's description of AWS's error.
 import { CredentialError } from "../../credentials/errors.ts";
+import { isFencedError } from "../../runtime/fence.ts";
 import { isNotFound, KubeApiError } from "../../runtime/kube-client.ts";
 import { causeOfType } from "../../toolkit/cause-chain.ts";
 import { kubeApiErrorIn, kubeFailureState } from "../kube-failure.ts";
@@ -48,6 +49,14 @@ export function errorText<Spec extends object, Observed, Client>(
   if (kube) return kubeFailureState(kube, env.resourceType).message;
   if (spec === undefined) return err instanceof Error ? err.message : String(err);
   return env.module.describeError(err, spec);
+}
+
+/**
+ * The reconcile must end as it is, not report a failure: its object is gone, or its replica may no
+ * longer act on the namespace (runtime/fence.ts: nothing more may be written, status included).
+ */
+export function endsReconcile(err: unknown): boolean {
+  return objectGone(err) || isFencedError(err);
 }
 
 /** The apiserver says the object itself is gone (a write to it answered 404). */

@@ -11,7 +11,7 @@ import { deletionInUse } from "../references.ts";
 import type { Attempt } from "./attempt.ts";
 import { connectInRecordedAccount, lockKey, targetOf } from "./connect.ts";
 import type { Env } from "./env.ts";
-import { awsFailure, objectGone } from "./failure.ts";
+import { awsFailure, endsReconcile } from "./failure.ts";
 import { intentIn, pollUntil } from "./intent.ts";
 import { observe } from "./observe.ts";
 import { policiesOf, specOf } from "./prepare.ts";
@@ -80,7 +80,7 @@ export async function finalize<Spec extends object, Observed, Client>(
     });
     if (outcome) return outcome;
   } catch (err) {
-    if (objectGone(err)) throw err;
+    if (endsReconcile(err)) throw err;
     return awsFailure(env, err, spec, "DeleteFailed");
   }
   return release(env, a);

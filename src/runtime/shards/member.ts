@@ -7,7 +7,12 @@
 //
 // A new view (a member came or went) is acknowledged only once nothing is in flight for the
 // namespaces this member no longer owns under it (`inFlightNamespaces`); then it is written with
-// the next renewal, at once. `onChange` tells the controllers when what this member may act on
+// the next renewal, at once.
+//
+// Fencing: the gate judges this member's own Lease on the clock at each question (every write of
+// a reconcile asks: fence.ts), and a member that wakes after its renew deadline passed reads the
+// Leases again before it renews, counting every peer live for a lease duration from then, so it
+// never takes a namespace on the strength of a stale cache that shows its successor expired. `onChange` tells the controllers when what this member may act on
 // may have grown, so they queue the namespaces it gained.
 import { type Clock, sleep, systemClock } from "../../toolkit/clock.ts";
 import { isNotFound, type KubeClient } from "../kube-client.ts";
@@ -64,6 +69,13 @@ function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 }
 
+/** Whether `a` is a later copy of a Lease than `b` (resourceVersions compared as numbers, as etcd's are). */
+function newer(a: Lease, b: Lease): boolean {
+  const ra = Number(a.metadata.resourceVersion);
+  const rb = Number(b.metadata.resourceVersion);
+  return Number.isFinite(ra) && Number.isFinite(rb) ? ra > rb : false;
+}
+
 const parseView = (text: string | undefined): Assignment | undefined =>
   text === undefined ? undefined : new Assignment(text.split(",").filter((m) => m !== ""));
 
@@ -91,6 +103,8 @@ export class ShardMember {
    * before us (the watch delivers in order), so that a view from them can be acknowledged.
    */
   #seesSelf = false;
+  /** The member Leases as read after a late wake, and until when they stand beside the informer's. */
+  #relisted: { readonly leases: readonly Lease[]; readonly until: number } | undefined;
 
   constructor(opts: ShardMemberOptions) {
     this.#o = opts;
@@ -117,13 +131,25 @@ export class ShardMember {
     return this.#state;
   }
 
-  /** Whether this replica may act on `namespace` now, and if not why. */
+  /**
+   * Whether this replica may act on `namespace` now, and if not why. Its own Lease's freshness is
+   * judged on the clock at the moment of asking, not at the last tick: a process that was paused
+   * (or starved) wakes with an old state, and the first thing it does may be a write (fence.ts).
+   */
   gate(namespace: string): GateAnswer {
+    if (!this.#fresh(this.#clock.now())) {
+      return { act: false, why: `member ${this.member} has not renewed its Lease in time` };
+    }
     return mayAct(this.#state, namespace);
   }
 
   mayAct(namespace: string): boolean {
-    return mayAct(this.#state, namespace).act;
+    return this.gate(namespace).act;
+  }
+
+  /** Whether our last renewal is recent enough to act (condition 1 of the gate). */
+  #fresh(now: number): boolean {
+    return this.#seesSelf && this.#renewedAt !== 0 && now - this.#renewedAt < this.#deadlineMs;
   }
 
   /** Renews the member Lease and works out the view until stop(). */
@@ -187,6 +213,13 @@ export class ShardMember {
   }
 
   async #renew(): Promise<void> {
+    // Woke late (paused, starved, or cut off from the apiserver for longer than the deadline):
+    // what the Lease informer holds may be as old as our last renewal, and by our clock every
+    // peer would look expired. The Leases are read again first, and each peer counts as live for
+    // a whole lease duration from now; until then this member stays fenced.
+    if (this.#renewedAt !== 0 && this.#clock.now() - this.#renewedAt >= this.#deadlineMs) {
+      if (!(await this.#relist())) return;
+    }
     const now = this.#clock.now();
     const ack = this.#toAcknowledge();
     const lease: Lease = {
@@ -245,13 +278,64 @@ export class ShardMember {
     this.#recompute();
   }
 
+  /**
+   * Reads the member Leases from the apiserver, and sees every one as renewed now (see #renew).
+   * The list stands beside the informer's cache for a lease duration, a Lease taken from whichever
+   * is newer, so a watch still catching up cannot bring back an older copy. false: not read.
+   */
+  async #relist(): Promise<boolean> {
+    try {
+      const list = await this.#o.client.request<{ items?: Lease[] }>({
+        method: "GET",
+        path: this.#path(),
+        query: { labelSelector: `${shardMemberLabel}=true` },
+        timeoutMs: this.#deadlineMs,
+      });
+      const now = this.#clock.now();
+      const items = list.items ?? [];
+      this.#relisted = { leases: items, until: now + this.#leaseMs };
+      for (const lease of items) {
+        this.#seen.set(lease.metadata.name, {
+          renewTime: lease.spec?.renewTime ?? "",
+          holder: lease.spec?.holderIdentity ?? "",
+          at: now,
+        });
+      }
+      this.#log.info(
+        { event: "shard.relisted", members: items.map((l) => l.spec?.holderIdentity ?? "") },
+        "woke late: member Leases read again before acting",
+      );
+      this.#recompute();
+      return true;
+    } catch (err) {
+      this.#log.warn({ err: String(err) }, "could not read the member Leases again; not acting yet");
+      return false;
+    }
+  }
+
+  /** The member Leases: the informer's, with a list read after a late wake (newer copy wins). */
+  #leases(): readonly Lease[] {
+    const relisted = this.#relisted;
+    if (relisted === undefined) return this.#o.leases();
+    if (this.#clock.now() >= relisted.until) {
+      this.#relisted = undefined;
+      return this.#o.leases();
+    }
+    const byName = new Map(relisted.leases.map((l) => [l.metadata.name, l]));
+    for (const l of this.#o.leases()) {
+      const other = byName.get(l.metadata.name);
+      if (other === undefined || newer(l, other)) byName.set(l.metadata.name, l);
+    }
+    return [...byName.values()];
+  }
+
   /** Works out the live members and the peers' acknowledgements from the Leases, by our clock. */
   #recompute(): void {
     const now = this.#clock.now();
     const live: string[] = [this.member];
     const peers: PeerState[] = [];
     const present = new Set<string>();
-    for (const lease of this.#o.leases()) {
+    for (const lease of this.#leases()) {
       const name = lease.metadata.name;
       present.add(name);
       const holder = lease.spec?.holderIdentity ?? "";
@@ -275,7 +359,7 @@ export class ShardMember {
     }
     for (const name of this.#seen.keys()) if (!present.has(name)) this.#seen.delete(name);
     if (!present.has(this.leaseName)) this.#seesSelf = false;
-    const fenced = !this.#seesSelf || this.#renewedAt === 0 || now - this.#renewedAt >= this.#deadlineMs;
+    const fenced = !this.#fresh(now);
     const view = new Assignment(live);
     const state: MemberState = {
       self: this.member,
