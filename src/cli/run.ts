@@ -168,7 +168,7 @@ const runFlags: readonly FlagSpec[] = [
     type: "string",
     value: "<key=value,...>",
     multiple: true,
-    help: "Tags written on every AWS object crossrole creates or adopts (ACK's); values may use %CONTROLLER_SERVICE%, %CONTROLLER_VERSION%, %K8S_NAMESPACE%, %K8S_RESOURCE_NAME%, %K8S_RESOURCE_KIND%, %MANAGED_BY%, %KRO_VERSION%, %MANAGED_ACCOUNT_ID%, %MANAGED_REGION%. A spec's own tag of the same key wins; crossrole's ownership tags cannot be set.",
+    help: "Tags written on every AWS object crossrole creates or adopts (ACK's); values may use %CONTROLLER_SERVICE%, %CONTROLLER_VERSION%, %K8S_NAMESPACE%, %K8S_RESOURCE_NAME%, %K8S_RESOURCE_KIND%, %MANAGED_BY%, %KRO_VERSION%, %MANAGED_ACCOUNT_ID%, %MANAGED_REGION%. A spec's own tag of the same key wins; reserved keys (services.k8s.aws/, crossrole.dev/, aws:) are not used. Keys may have at most 128 characters (AWS's limit); a value that expands to more than 256 is cut to its first 247, '-' and 8 hex characters of the SHA-256 of the whole value.",
   },
   {
     name: "watch-selectors",
@@ -277,7 +277,7 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
   if (resourceTags.reserved.length > 0) {
     logger.info(
       { event: "controller.resource-tags-reserved", keys: resourceTags.reserved },
-      "--resource-tags: these keys are crossrole's ownership tags, which it writes itself; the given values are not used",
+      "--resource-tags: these keys are reserved (services.k8s.aws/, crossrole.dev/, aws:): crossrole writes its ownership tags itself and AWS refuses aws:; the given values are not used",
     );
   }
   const running = await startController({

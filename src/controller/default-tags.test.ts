@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { hash } from "node:crypto";
 import { describe, test } from "node:test";
 import { expandDefaultTags, parseDefaultTags, type TagVariables } from "./default-tags.ts";
 import { withDefaultTags, withoutDefaultTags } from "./spec-default-tags.ts";
@@ -60,11 +61,12 @@ describe("--resource-tags (ACK's default tags)", () => {
     }
   });
 
-  test("crossrole's ownership tags can never be set by a default tag: reported, not used", () => {
+  test("reserved keys (ownership tags, ACK's, aws:) can never be set by a default tag: reported, not used", () => {
     const r = parsed([
       "services.k8s.aws/controller-version=%CONTROLLER_SERVICE%-%CONTROLLER_VERSION%",
       "services.k8s.aws/namespace=%K8S_NAMESPACE%",
       "crossrole.dev/owner=me",
+      "AWS:cloudformation=x",
       "team=a",
     ]);
     assert.deepEqual(r.tags, [{ key: "team", value: "a" }]);
@@ -72,7 +74,38 @@ describe("--resource-tags (ACK's default tags)", () => {
       "services.k8s.aws/controller-version",
       "services.k8s.aws/namespace",
       "crossrole.dev/owner",
+      "AWS:cloudformation",
     ]);
+  });
+});
+
+describe("--resource-tags within AWS's tag limits (keys 128 characters, values 256)", () => {
+  const longName = `${"n".repeat(126)}.${"m".repeat(126)}`; // 253: the longest object name
+
+  test("a value that expands past 256 characters is cut to 256, ending in - and 8 hex of its SHA-256", () => {
+    const { tags } = parsed([
+      "twice=%K8S_RESOURCE_NAME%%K8S_RESOURCE_NAME%",
+      "made-for=%K8S_NAMESPACE%/%K8S_RESOURCE_NAME%",
+    ]);
+    const out = expandDefaultTags(tags, { ...vars, name: longName });
+    const full = `${longName}${longName}`;
+    assert.equal(full.length, 506);
+    assert.equal(out["twice"], `${full.slice(0, 247)}-${hash("sha256", full, "hex").slice(0, 8)}`);
+    assert.equal(out["twice"]?.length, 256);
+    // team-a/ + 253 = 260 characters: cut too.
+    assert.equal(out["made-for"]?.length, 256);
+    assert.ok(out["made-for"]?.startsWith(`team-a/${longName.slice(0, 240)}`));
+  });
+
+  test("a key longer than 128 characters is refused at start, naming it", () => {
+    const key = `team.example.com/${"k".repeat(112)}`; // 129
+    const r = parseDefaultTags([`${key}=x`]);
+    assert.equal(r.ok, false);
+    assert.equal(
+      r.ok ? "" : r.message,
+      `--resource-tags key "${key}" has 129 characters; AWS allows tag keys of at most 128: shorten it`,
+    );
+    assert.deepEqual(parsed([`${"k".repeat(128)}=x`]).tags, [{ key: "k".repeat(128), value: "x" }]);
   });
 });
 

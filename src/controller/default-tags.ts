@@ -3,9 +3,13 @@
 // (aws-controllers-k8s/runtime pkg/runtime/tags.go). Values may hold ACK's variables, expanded
 // per object; a tag whose key or (expanded) value is empty is skipped, as ACK does. Two rules
 // ACK does not need: the user's own spec tags win over a default tag of the same key
-// (spec-default-tags.ts), and crossrole's ownership tags (ownership-tags.ts) can never be set
-// by a default tag: they decide whose an object is. Pure.
+// (spec-default-tags.ts), and no reserved key (reserved-tag-keys.ts: crossrole's ownership tags,
+// ACK's, AWS's aws:) can be set by a default tag: they decide whose an object is. And what is
+// sent fits AWS's tag limits: a key longer than 128 characters stops the controller at start,
+// and an expanded value longer than 256 (a 253-character object name expands to more) is cut
+// to a stable 256 (api/tag-limits.ts fitTagValue), never a create AWS must refuse. Pure.
 import { isReservedTagKey } from "../api/reserved-tag-keys.ts";
+import { awsTagKeyMaxLength, fitTagValue } from "../api/tag-limits.ts";
 
 /** One `key=value` item of --resource-tags; `value` may hold variables. */
 export interface DefaultTag {
@@ -44,7 +48,7 @@ export const tagVariableNames: readonly string[] = Object.keys(variables);
 
 export interface ParsedDefaultTags {
   readonly tags: readonly DefaultTag[];
-  /** Keys given that are crossrole's ownership tags: never written from here (crossrole writes its own). */
+  /** Keys given that are reserved (crossrole's and ACK's ownership tags, aws:): never written from here. */
   readonly reserved: readonly string[];
 }
 
@@ -52,7 +56,8 @@ export interface ParsedDefaultTags {
  * Parses --resource-tags items (each `key=value`; the flag's commas already split). An item
  * without exactly one `=` is an error, as in ACK's config validation; an empty key or value
  * after trimming is skipped, as ACK's GetDefaultTags does. A later item wins over an earlier
- * one with the same key.
+ * one with the same key. A key longer than AWS allows is an error naming it: no object could
+ * carry it.
  */
 export function parseDefaultTags(
   items: readonly string[],
@@ -74,6 +79,13 @@ export function parseDefaultTags(
     const key = (parts[0] ?? "").trim();
     const value = (parts[1] ?? "").trim();
     if (key === "" || value === "") continue;
+    const keyLength = [...key].length;
+    if (keyLength > awsTagKeyMaxLength) {
+      return {
+        ok: false,
+        message: `--resource-tags key ${JSON.stringify(key)} has ${keyLength} characters; AWS allows tag keys of at most ${awsTagKeyMaxLength}: shorten it`,
+      };
+    }
     if (isReservedTagKey(key)) {
       if (!reserved.includes(key)) reserved.push(key);
       continue;
@@ -83,7 +95,10 @@ export function parseDefaultTags(
   return { ok: true, value: { tags: [...byKey].map(([key, value]) => ({ key, value })), reserved } };
 }
 
-/** The default tags for one object: variables expanded; tags whose value expands to nothing skipped. */
+/**
+ * The default tags for one object: variables expanded, then fitted to AWS's value limit
+ * (fitTagValue); tags whose value expands to nothing skipped.
+ */
 export function expandDefaultTags(tags: readonly DefaultTag[], vars: TagVariables): Record<string, string> {
   const out: Record<string, string> = {};
   for (const { key, value } of tags) {
@@ -91,7 +106,7 @@ export function expandDefaultTags(tags: readonly DefaultTag[], vars: TagVariable
     for (const [name, resolve] of Object.entries(variables)) {
       if (expanded.includes(name)) expanded = expanded.replaceAll(name, resolve(vars));
     }
-    if (expanded !== "") out[key] = expanded;
+    if (expanded !== "") out[key] = fitTagValue(expanded);
   }
   return out;
 }

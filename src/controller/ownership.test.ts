@@ -12,6 +12,20 @@ describe("ownershipTags", () => {
     assert.equal(tags["crossrole.dev/owner-uid"], "uid-self");
     assert.match(tags["services.k8s.aws/controller-version"] ?? "", /^crossrole-\d+\.\d+\.\d+/);
   });
+
+  test("fit AWS's 256-character values for the longest names; an earlier object of such a name is still known", () => {
+    const long: Owner = {
+      kind: "DBSubnetGroup",
+      namespace: "n".repeat(63),
+      name: "x".repeat(253),
+      uid: "uid-long",
+    };
+    const tags = ownershipTags(long);
+    for (const [k, v] of Object.entries(tags)) assert.ok(v.length <= 256, `${k}: ${v.length}`);
+    assert.ok(tags["crossrole.dev/owner"]?.startsWith(`DBSubnetGroup/${"n".repeat(63)}/xxx`));
+    assert.deepEqual(judgeOwnership(tags, { ...long, uid: "uid-new" }), { kind: "earlier", uid: "uid-long" });
+    assert.equal(judgeOwnership(tags, { ...long, name: "x".repeat(252), uid: "uid-other" }).kind, "other");
+  });
 });
 
 describe("judgeOwnership: the tags decide", () => {

@@ -7,6 +7,7 @@
 // object, which the create intent the reconciler sealed before the call (create-intent.ts)
 // recognises.
 import { ownershipTagKeys } from "../api/ownership-tags.ts";
+import { fitTagValue } from "../api/tag-limits.ts";
 import { crossroleVersion } from "../version.ts";
 
 /** The Kubernetes object an AWS object belongs to. */
@@ -32,11 +33,17 @@ export type Ownership =
 
 export const ownerName = (o: Omit<Owner, "uid">): string => `${o.kind}/${o.namespace}/${o.name}`;
 
+/**
+ * The owner tag's value: ownerName, fitted to AWS's 256 characters (a 253-character name takes it
+ * past them; the UID tag, not this one, decides whose an object is).
+ */
+const ownerTagValue = (o: Omit<Owner, "uid">): string => fitTagValue(ownerName(o));
+
 /** The tags every object this owner creates or adopts carries. */
 export function ownershipTags(owner: Owner): Record<string, string> {
   return {
     [ownershipTagKeys.namespace]: owner.namespace,
-    [ownershipTagKeys.owner]: ownerName(owner),
+    [ownershipTagKeys.owner]: ownerTagValue(owner),
     [ownershipTagKeys.ownerUid]: owner.uid,
     [ownershipTagKeys.controllerVersion]: `crossrole-${crossroleVersion}`,
   };
@@ -47,7 +54,7 @@ export function judgeOwnership(tags: Readonly<Record<string, string>>, self: Own
   const owner = tags[ownershipTagKeys.owner];
   if (uid === undefined && owner === undefined) return { kind: "untagged" };
   if (uid === self.uid) return { kind: "ours" };
-  if (owner === ownerName(self)) return { kind: "earlier", uid: uid ?? "(none)" };
+  if (owner === ownerTagValue(self)) return { kind: "earlier", uid: uid ?? "(none)" };
   return { kind: "other", owner: owner ?? "(unnamed)", uid: uid ?? "(none)" };
 }
 
