@@ -365,6 +365,9 @@ describe("Controller with a shard gate", () => {
     assert.ok(isFencedError(thrown));
     assert.equal(c.queue.len(), 0, "not requeued: the gate queues it again if it comes back");
     assert.equal(c.queue.numRequeues("mine/a"), 0);
+    const counted = await metrics.registry.getSingleMetricAsString("controller_runtime_reconcile_total");
+    assert.match(counted, /controller="fenced",result="fenced"\} 1/, "counted as fenced");
+    assert.match(counted, /controller="fenced",result="error"\} 0/, "not as an error");
     await c.stop();
   });
 

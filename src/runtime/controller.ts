@@ -172,7 +172,8 @@ export class Controller {
     const concurrency = Math.max(1, this.#o.concurrency ?? 1);
     const m = this.#o.metrics;
     if (m) {
-      for (const result of ["success", "error", "requeue", "requeue_after"]) {
+      const results = ["success", "error", "requeue", "requeue_after", ...(this.#o.shard ? ["fenced"] : [])];
+      for (const result of results) {
         m.reconcileTotal.inc({ controller: this.name, result }, 0);
       }
       m.reconcileErrors.inc({ controller: this.name }, 0);
@@ -324,11 +325,10 @@ export class Controller {
         log.debug("reconciled");
       }
     } catch (err) {
-      count("error");
-      m?.reconcileErrors.inc(labels);
       if (isFencedError(err) || isFencedError(unit.signal.reason)) {
-        // Another replica holds the namespace now: not retried here. Should it come back, the
-        // gate's change queues it again (manager.ts).
+        // Another replica holds the namespace now: not retried here (and not an error of the
+        // reconcile's). Should the namespace come back, the gate's change queues it again.
+        count("fenced");
         this.queue.forget(key);
         log.info(
           {
@@ -337,7 +337,11 @@ export class Controller {
           },
           "reconcile stopped: this replica may no longer act on the namespace; nothing more was written",
         );
-      } else if (isTerminalError(err)) {
+        return;
+      }
+      count("error");
+      m?.reconcileErrors.inc(labels);
+      if (isTerminalError(err)) {
         m?.terminalReconcileErrors.inc(labels);
         this.queue.forget(key);
         log.warn({ err }, "reconcile failed with a terminal error; not requeued");
