@@ -10,6 +10,7 @@ import { emitDocs } from "../src/codegen/emit-docs.ts";
 import { emitKind } from "../src/codegen/emit-kind.ts";
 import { resolveGroups } from "../src/codegen/field-groups.ts";
 import { declaredFields, specFields, statusFields } from "../src/codegen/field-tree.ts";
+import { resolveRuntime } from "../src/codegen/object-address.ts";
 import { servedKindCatalog } from "../src/services/catalog.ts";
 import { syncGeneratedFiles } from "./generated-files.ts";
 
@@ -32,10 +33,14 @@ for (const { declaration, generated } of declaredKinds) {
   const { path: output, prefix } = generated;
   const model = loadModel(dir, declaration.service);
   const fields = specFields(declaration, model);
+  const decl: KindDeclaration = declaration;
   const declared = {
     ...declaredFields(declaration, fields),
     fieldGroups: resolveGroups(declaration, fields, model),
-    reservedTagPrefixes: (declaration satisfies KindDeclaration as KindDeclaration).reservedTagPrefixes ?? {},
+    reservedTagPrefixes: decl.reservedTagPrefixes ?? {},
+    ...(decl.runtime === undefined
+      ? {}
+      : { runtime: resolveRuntime({ ...decl, runtime: decl.runtime }, model) }),
   };
   const provenance = `${relative(root, join(root, "src/services", declaration.service))}/*-declaration.ts (${declaration.kind}) and botocore ${version}'s ${declaration.service} ${model.apiVersion} model`;
   const docs = `docs/fields/${declaration.kind.toLowerCase()}.md`;

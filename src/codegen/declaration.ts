@@ -110,8 +110,15 @@ export interface RuntimeDeclaration {
   /** How messages name the service and the object: "RDS", "DB subnet group". */
   readonly service: string;
   readonly noun: string;
-  /** The call that reads one object by its identifier, and the output member listing it. */
-  readonly read: { readonly call: string; readonly output: string };
+  /**
+   * The call that reads one object by its identifier, and the output member holding it (or a list
+   * of objects, of which only the one whose identifier is the resource's is kept). Where the
+   * identifier goes in the call's input is read from the model (src/codegen/object-address.ts);
+   * `answerId` names the answered objects' identifier member where it is not the identifier's.
+   */
+  readonly read: { readonly call: string; readonly output: string; readonly answerId?: string };
+  /** AWS stores and matches identifiers ignoring case (RDS lower-cases them). */
+  readonly identifierCase?: "insensitive";
   readonly delete: string;
   /** The member of the read answer holding the object's ARN. */
   readonly arn: string;

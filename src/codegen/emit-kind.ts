@@ -4,6 +4,7 @@
 // and kept fresh by `npm run generate:check`. Pure.
 import type { ResolvedGroups } from "./field-groups.ts";
 import type { Field, FieldType } from "./field-tree.ts";
+import type { ResolvedRuntime } from "./object-address.ts";
 
 export interface EmitOptions {
   /** The exported names' prefix: `queue` → queueFieldSchemas, queueAwsNames. */
@@ -28,6 +29,8 @@ export interface DeclaredLists {
   readonly fieldGroups?: ResolvedGroups;
   /** The service's own reserved tag key prefixes (the declaration's `reservedTagPrefixes`). */
   readonly reservedTagPrefixes?: Readonly<Record<string, string>>;
+  /** For a kind the generic runtime serves: its calls and how each names the object. */
+  readonly runtime?: ResolvedRuntime;
 }
 
 /**
@@ -115,6 +118,7 @@ export function emitKind(
           "",
         ]),
     ...(declared?.fieldGroups === undefined ? [] : fieldGroupsSource(options.prefix, declared.fieldGroups)),
+    ...(declared?.runtime === undefined ? [] : runtimeSource(options.prefix, declared.runtime)),
     "/** The AWS member (or attribute) name of each spec field. */",
     `export const ${options.prefix}AwsNames = {`,
     ...fields.filter((f) => f.type.t !== "reference").map((f) => `  ${f.name}: ${q(f.aws)},`),
@@ -190,6 +194,18 @@ function fieldGroupsSource(prefix: string, g: ResolvedGroups): string[] {
     ...Object.entries(g.notCompared).map(([field, reason]) => `    ${field}: ${q(reason)},`),
     "  },",
     "} as const satisfies DeclaredFieldGroups;",
+    "",
+  ];
+}
+
+/** The runtime's calls (src/codegen/object-address.ts): where each takes the identifier, from the model. */
+function runtimeSource(prefix: string, r: ResolvedRuntime): string[] {
+  return [
+    "/**",
+    " * From the declaration and the model: how each call of the generic runtime names the one AWS",
+    " * object it is about, and which member of a read answer names the objects it lists.",
+    " */",
+    `export const ${prefix}Runtime = ${JSON.stringify(r)} as const;`,
     "",
   ];
 }

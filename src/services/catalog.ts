@@ -13,6 +13,7 @@ import type { CrdSource } from "../api/crd.ts";
 import { identityRefSchema } from "../api/identity-ref.ts";
 import type { KindName } from "../api/kinds.ts";
 import type { KindDeclaration } from "../codegen/declaration.ts";
+import type { DeclaredKindSource } from "./declared-kind/module.ts";
 import { tableDeclaration } from "./dynamodb/table-declaration.ts";
 import { dbInstanceDeclaration } from "./rds/db-instance-declaration.ts";
 import { dbSubnetGroupDeclaration } from "./rds/db-subnet-group-declaration.ts";
@@ -33,6 +34,9 @@ export interface ServedKind {
   readonly declaration: KindDeclaration;
   /** Where the generated module goes, and its exports' prefix (`queue` → queueFieldSchemas). */
   readonly generated: { readonly path: string; readonly prefix: string };
+  /** For a kind the generic runtime serves: what it serves it from (tests rebuild the module). */
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK client type differs by service
+  readonly declared?: () => Promise<DeclaredKindSource<any>>;
 }
 
 /** The CRD source with its fields described by the generated schemas, path by path. */
@@ -98,6 +102,7 @@ export const servedKindCatalog = {
     crd: async () => (await import("./rds/db-subnet-group.ts")).dbSubnetGroupCrdSource,
     declaration: dbSubnetGroupDeclaration,
     generated: { path: "src/services/rds/generated/db-subnet-group-fields.ts", prefix: "dbSubnetGroup" },
+    declared: async () => (await import("./rds/db-subnet-group.ts")).dbSubnetGroupSource,
   },
 } as const satisfies { readonly [K in KindName]: ServedKind };
 

@@ -10,6 +10,7 @@ import type { ResourceKind } from "../../api/kinds.ts";
 import { resourceSchemas, resourceSpecSchema, resourceStatusSchema } from "../../api/resource.ts";
 import { immutable } from "../../api/rules.ts";
 import type { KindDeclaration, RuntimeDeclaration } from "../../codegen/declaration.ts";
+import type { Address, ResolvedRuntime } from "../../codegen/object-address.ts";
 import type { ClientFactory } from "../../credentials/client-pool.ts";
 import { parseRegionalArn, regionalArn } from "../arn.ts";
 import type { CallContext, SendOptions } from "../call-context.ts";
@@ -45,6 +46,8 @@ export interface GeneratedKind {
     readonly lateInitialized: readonly string[];
   };
   readonly references: readonly ReferenceField[];
+  /** How each call names the object, read from the model (src/codegen/object-address.ts). */
+  readonly runtime: ResolvedRuntime;
 }
 
 /** A kind's genuine quirks. */
@@ -53,6 +56,11 @@ export interface DeclaredKindHooks {
   readonly fieldsFromAnswer?: (answer: Readonly<Record<string, unknown>>) => Record<string, unknown>;
   /** Compare hooks, one per field the declaration says is `custom`. */
   readonly equal?: Readonly<Record<string, EqualHook<Record<string, unknown>>>>;
+  /**
+   * What the delete call takes beyond the identifier, from the spec and the resource's annotations
+   * (ECR's force delete of a repository that still holds images, as ACK has it).
+   */
+  readonly deleteInput?: (spec: Fields, annotations: Readonly<Record<string, string>>) => Fields;
 }
 
 export interface DeclaredKindSource<Sdk extends SdkClient> {
@@ -183,6 +191,49 @@ export function declaredKindModule<Sdk extends SdkClient>(
       ((await client.sdk.send(command(operation, input), o)) ?? {}) as Fields;
 
   const nameOf = (spec: Fields): string => String(spec[idField] ?? "");
+  // Every call names the object as the model says that call takes it (never a member the call
+  // lacks, which the SDK would drop, and AWS answer for every object).
+  const addressed = generated.runtime;
+  const naming = (address: Address, name: string): Fields => ({
+    [address.member]: address.form === "list" ? [name] : name,
+  });
+  const callNaming = (call: string, name: string): Fields => {
+    const address = addressed.calls[call];
+    if (address === undefined) throw new Error(`${kind.kind}: no address for ${call}`);
+    return naming(address, name);
+  };
+  const sameName = addressed.caseInsensitive
+    ? (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
+    : (a: string, b: string) => a === b;
+  /**
+   * The one object of `answer` whose identifier is `name`: a read answer may list others (a call
+   * that filters loosely, or not at all), and acting on one of them would be acting on another
+   * object. None: not found. More than one: nothing is done, and the reconcile says why.
+   */
+  const theObject = (answer: Fields | undefined, name: string): Fields | undefined => {
+    const answered = answer?.[addressed.read.answers];
+    const items = addressed.read.list
+      ? ((answered as Fields[] | undefined) ?? [])
+      : answered === undefined
+        ? []
+        : [answered as Fields];
+    const named = items.filter((item) => {
+      const id = item[addressed.read.id];
+      return typeof id === "string" && sameName(id, name);
+    });
+    if (named.length > 1) {
+      throw classify(
+        Object.assign(
+          new Error(
+            `${addressed.read.call} answered ${named.length} objects named "${name}"; crossrole acts on exactly one`,
+          ),
+          { name: "AmbiguousAnswer" },
+        ),
+        { operation: addressed.read.call, name },
+      );
+    }
+    return named[0];
+  };
   const tagWrites = (client: { readonly sdk: Sdk }, name: string, arn: string, ctx: CallContext) => ({
     tag: (tags: Record<string, string>) =>
       calls.send(
@@ -222,11 +273,11 @@ export function declaredKindModule<Sdk extends SdkClient>(
       const name = nameOf(spec);
       const answer = await calls.sendUnlessGone(
         ctx,
-        runtime.read.call,
+        addressed.read.call,
         name,
-        run(client, runtime.read.call, { [idAws]: name }),
+        run(client, addressed.read.call, naming(addressed.read.by, name)),
       );
-      const item = (answer?.[runtime.read.output] as Fields[] | undefined)?.[0];
+      const item = theObject(answer, name);
       if (item === undefined) return { found: false };
       const arn = String(item[runtime.arn] ?? "");
       const listed = await calls.send(
@@ -293,7 +344,10 @@ export function declaredKindModule<Sdk extends SdkClient>(
           ctx,
           group.set,
           name,
-          run(client, group.set, { [idAws]: name, ...awsMembers(generated.codecs, desired, fields) }),
+          run(client, group.set, {
+            ...awsMembers(generated.codecs, desired, fields),
+            ...callNaming(group.set, name),
+          }),
           { field: fields.map((f) => `spec.${f}`).join(", ") },
         );
       }
@@ -305,12 +359,15 @@ export function declaredKindModule<Sdk extends SdkClient>(
         .tag({ ...ownerTags })
         .then(() => undefined),
 
-    delete: (client, spec, ctx) =>
+    delete: (client, spec, ctx, annotations) =>
       calls.deleteUnlessGone(
         ctx,
-        runtime.delete,
+        addressed.delete.call,
         nameOf(spec),
-        run(client, runtime.delete, { [idAws]: nameOf(spec) }),
+        run(client, addressed.delete.call, {
+          ...hooks?.deleteInput?.(spec, annotations ?? {}),
+          ...naming(addressed.delete.by, nameOf(spec)),
+        }),
       ),
 
     diff: (desired, observed) => pathsOf(diff(desired, observed.fields)),

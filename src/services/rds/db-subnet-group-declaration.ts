@@ -48,6 +48,7 @@ export const dbSubnetGroupDeclaration = {
   runtime: {
     service: "RDS",
     noun: "DB subnet group",
+    identifierCase: "insensitive",
     read: { call: "DescribeDBSubnetGroups", output: "DBSubnetGroups" },
     delete: "DeleteDBSubnetGroup",
     arn: "DBSubnetGroupArn",

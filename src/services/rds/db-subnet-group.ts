@@ -1,9 +1,16 @@
 // The DBSubnetGroup kind: its declaration (db-subnet-group-declaration.ts) served by the generic
 // runtime, plus its one quirk: RDS answers a group's subnets as `Subnets[].SubnetIdentifier`,
 // which the spec holds as `subnetIDs` (CreateDBSubnetGroup's SubnetIds).
+
+import type { RDSClient } from "@aws-sdk/client-rds";
 import * as rdsSdk from "@aws-sdk/client-rds";
 import { requireKind } from "../../api/resource.ts";
-import { declaredKindModule, declaredKindSchemas, type GeneratedKind } from "../declared-kind/module.ts";
+import {
+  type DeclaredKindSource,
+  declaredKindModule,
+  declaredKindSchemas,
+  type GeneratedKind,
+} from "../declared-kind/module.ts";
 import { rdsClientFactory } from "./client.ts";
 import { dbSubnetGroupDeclaration } from "./db-subnet-group-declaration.ts";
 import {
@@ -12,6 +19,7 @@ import {
   dbSubnetGroupFieldGroups,
   dbSubnetGroupFieldSchemas,
   dbSubnetGroupReferences,
+  dbSubnetGroupRuntime,
   dbSubnetGroupStatusCodecs,
   dbSubnetGroupStatusSchemas,
 } from "./generated/db-subnet-group-fields.ts";
@@ -26,9 +34,11 @@ const generated: GeneratedKind = {
   fieldGroups: dbSubnetGroupFieldGroups,
   declared: dbSubnetGroupDeclared,
   references: dbSubnetGroupReferences,
+  runtime: dbSubnetGroupRuntime,
 };
 
-export const dbSubnetGroupService = declaredKindModule({
+/** What the generic runtime serves the kind from (the catalog's `declared`: tests rebuild it). */
+export const dbSubnetGroupSource = {
   kind,
   declaration: dbSubnetGroupDeclaration,
   generated,
@@ -41,6 +51,8 @@ export const dbSubnetGroupService = declaredKindModule({
       return ids.length > 0 ? { subnetIDs: ids } : {};
     },
   },
-});
+} satisfies DeclaredKindSource<RDSClient>;
+
+export const dbSubnetGroupService = declaredKindModule(dbSubnetGroupSource);
 
 export const { crdSource: dbSubnetGroupCrdSource } = declaredKindSchemas(kind, generated);

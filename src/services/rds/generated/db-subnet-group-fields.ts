@@ -93,6 +93,26 @@ export const dbSubnetGroupFieldGroups = {
   notCompared: {},
 } as const satisfies DeclaredFieldGroups;
 
+/**
+ * From the declaration and the model: how each call of the generic runtime names the one AWS
+ * object it is about, and which member of a read answer names the objects it lists.
+ */
+export const dbSubnetGroupRuntime = {
+  read: {
+    call: "DescribeDBSubnetGroups",
+    by: { member: "DBSubnetGroupName", form: "scalar" },
+    answers: "DBSubnetGroups",
+    list: true,
+    id: "DBSubnetGroupName",
+  },
+  delete: { call: "DeleteDBSubnetGroup", by: { member: "DBSubnetGroupName", form: "scalar" } },
+  calls: {
+    ModifyDBSubnetGroup: { member: "DBSubnetGroupName", form: "scalar" },
+    DescribeDBSubnetGroups: { member: "DBSubnetGroupName", form: "scalar" },
+  },
+  caseInsensitive: true,
+} as const;
+
 /** The AWS member (or attribute) name of each spec field. */
 export const dbSubnetGroupAwsNames = {
   name: "DBSubnetGroupName",

@@ -1,0 +1,112 @@
+// How each call of a kind served by the generic runtime names the one AWS object it is about,
+// read from the AWS model rather than assumed: the identifier goes into the input member of that
+// name (RDS's DescribeDBSubnetGroups takes DBSubnetGroupName), or into a list of identifiers
+// (ECR's DescribeRepositories takes repositoryNames: [name]); and a read answer names the objects
+// it lists by a member of that name, so the runtime keeps only the object whose identifier is the
+// resource's — never "the first of the list" (a read that sent a member the call does not have
+// would have the SDK drop it, and AWS list every object). A call the model gives no such member
+// fails generation, naming it: the kind must say how in a hook. Pure.
+import { type AwsModel, type AwsShape, inputOf, outputOf, shapeOf } from "./aws-model.ts";
+import type { KindDeclaration, RuntimeDeclaration } from "./declaration.ts";
+
+/** Where a call's input takes the identifier: as the member itself, or in a list of them. */
+export interface Address {
+  readonly member: string;
+  readonly form: "scalar" | "list";
+}
+
+/** The runtime's calls, each with how it names the object. */
+export interface ResolvedRuntime {
+  readonly read: {
+    readonly call: string;
+    readonly by: Address;
+    /** The answer's member holding the object (or the list of objects) read. */
+    readonly answers: string;
+    /** Whether that member is a list (kept only where an item's identifier is the resource's). */
+    readonly list: boolean;
+    /** The member of an answered object holding its identifier. */
+    readonly id: string;
+  };
+  readonly delete: { readonly call: string; readonly by: Address };
+  /** The field groups' calls that name the object by its identifier (not its ARN), by call. */
+  readonly calls: Readonly<Record<string, Address>>;
+  /** Whether AWS stores and matches identifiers ignoring case (RDS lower-cases them). */
+  readonly caseInsensitive: boolean;
+}
+
+/** The identifier's member and shape, as the create call's input has it. */
+function identifierShape(decl: KindDeclaration, model: AwsModel): string {
+  const member = inputOf(model, decl.create).members?.[decl.identifier];
+  if (member === undefined)
+    throw new Error(`${decl.kind}'s declaration: the create call ${decl.create} takes no ${decl.identifier}`);
+  return member.shape;
+}
+
+/**
+ * Where `operation` takes the identifier: a string member of the identifier's name, else the one
+ * list member whose items have the identifier's shape; undefined when the model has neither.
+ */
+export function addressIn(
+  model: AwsModel,
+  operation: string,
+  identifier: { readonly member: string; readonly shape: string },
+): Address | undefined {
+  const members = inputOf(model, operation).members ?? {};
+  const direct = members[identifier.member];
+  if (direct !== undefined && shapeOf(model, direct.shape).type === "string") {
+    return { member: identifier.member, form: "scalar" };
+  }
+  const lists = Object.entries(members).filter(([, m]) => {
+    const s: AwsShape = shapeOf(model, m.shape);
+    return s.type === "list" && s.member?.shape === identifier.shape;
+  });
+  const [only] = lists;
+  return lists.length === 1 && only !== undefined ? { member: only[0], form: "list" } : undefined;
+}
+
+/** The runtime's calls with their addresses, or an error naming the call the model cannot address. */
+export function resolveRuntime(
+  decl: KindDeclaration & { readonly runtime: RuntimeDeclaration },
+  model: AwsModel,
+): ResolvedRuntime {
+  const fail = (what: string): never => {
+    throw new Error(`${decl.kind}'s declaration: ${what}`);
+  };
+  const r = decl.runtime;
+  const identifier = { member: decl.identifier, shape: identifierShape(decl, model) };
+  const address = (call: string, role: string): Address =>
+    addressIn(model, call, identifier) ??
+    fail(
+      `the ${role} call ${call} takes no ${decl.identifier} (nor a list of them): the runtime cannot name the object to it; give the kind a hook for that call's input`,
+    );
+  const output = outputOf(model, r.read.call);
+  const answered = output.members?.[r.read.output];
+  if (answered === undefined) return fail(`the read call ${r.read.call} answers no member ${r.read.output}`);
+  const shape = shapeOf(model, answered.shape);
+  const list = shape.type === "list";
+  const item = list ? shapeOf(model, shape.member?.shape ?? "") : shape;
+  const id = r.read.answerId ?? decl.identifier;
+  if (item.members?.[id] === undefined)
+    fail(
+      `the objects ${r.read.call} answers in ${r.read.output} have no member ${id}: say which names them (runtime.read.answerId)`,
+    );
+  // Tags are the tags group's, named by the object's ARN (runtime.tags.resource): not here.
+  const tagGroup = decl.groups.find((g) => Object.values(g.fields).some((f) => f.form === "tags"));
+  const calls: Record<string, Address> = {};
+  for (const g of decl.groups) {
+    if (g === tagGroup) continue;
+    for (const [call, role] of [
+      [g.set, "set"],
+      [g.read, "read"],
+      ...(g.remove === undefined ? [] : [[g.remove, "remove"] as const]),
+    ] as const) {
+      calls[call] = address(call, role);
+    }
+  }
+  return {
+    read: { call: r.read.call, by: address(r.read.call, "read"), answers: r.read.output, list, id },
+    delete: { call: r.delete, by: address(r.delete, "delete") },
+    calls,
+    caseInsensitive: r.identifierCase === "insensitive",
+  };
+}

@@ -1,0 +1,149 @@
+// The generic runtime never acts on an object whose identifier is not the resource's, for every
+// kind it serves (the catalog's `declared` entries), whatever AWS's read answers list: a read
+// whose answer lists other objects (a loose filter, or none) finds only the resource's own, or
+// nothing; and no call it then sends (tags, field groups, delete, claim) names another object's
+// identifier or ARN. AWS is an in-process fake here (pure logic: what the runtime sends, given
+// what it is answered); the real calls are tested against the emulator elsewhere.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { servedKindCatalog } from "../catalog.ts";
+import { noSecrets } from "../service-module.ts";
+import { declaredKindModule } from "./module.ts";
+
+type Fields = Record<string, unknown>;
+interface Sent {
+  readonly operation: string;
+  readonly input: Fields;
+}
+
+/** Every string in a call's input, however deep. */
+function stringsIn(value: unknown, out: string[] = []): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) for (const v of value) stringsIn(v, out);
+  else if (typeof value === "object" && value !== null)
+    for (const v of Object.values(value)) stringsIn(v, out);
+  return out;
+}
+
+const declaredKinds = Object.entries(servedKindCatalog).flatMap(([name, entry]) =>
+  "declared" in entry ? [{ name, declared: entry.declared }] : [],
+);
+
+test("the catalog has kinds the generic runtime serves", () => {
+  assert.ok(declaredKinds.length > 0);
+});
+
+for (const { name: kindName, declared } of declaredKinds) {
+  test(`${kindName}: reads, tags, updates, claims and deletes only the object whose identifier is the resource's`, async () => {
+    const source = await declared();
+    const runtime = source.generated.runtime;
+    const decl = source.declaration.runtime;
+    const idField = source.generated.declared.identifier;
+    const same = (a: string, b: string) =>
+      runtime.caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b;
+    const arnOf = (id: string) =>
+      `arn:aws:${source.kind.service}:us-east-1:111111111111:${decl.arnResource}${id}`;
+    const identifier = fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9-]{0,20}$/);
+
+    await fc.assert(
+      fc.asyncProperty(
+        identifier,
+        fc.array(identifier, { maxLength: 5 }),
+        fc.boolean(),
+        fc.nat(),
+        async (name, candidates, exists, at) => {
+          const others = [...new Set(candidates.filter((o) => !same(o, name)))];
+          const ownId = runtime.caseInsensitive ? name.toLowerCase() : name;
+          const listed = others.map((o) => ({ [runtime.read.id]: o, [decl.arn]: arnOf(o) }));
+          if (exists)
+            listed.splice(at % (listed.length + 1), 0, {
+              [runtime.read.id]: ownId,
+              [decl.arn]: arnOf(ownId),
+            });
+          const sent: Sent[] = [];
+          // An SDK whose every `<Operation>Command` records its input; reads answer `listed`.
+          const commandOf = (operation: string) =>
+            class {
+              readonly operation = operation;
+              readonly input: Fields;
+              constructor(input: Fields) {
+                this.input = input;
+              }
+            };
+          const sdk = new Proxy(
+            {},
+            {
+              get: (_t, prop) =>
+                typeof prop === "string" && prop.endsWith("Command")
+                  ? commandOf(prop.slice(0, -"Command".length))
+                  : undefined,
+            },
+          );
+          const client = {
+            region: "us-east-1",
+            sdk: {
+              config: { region: async () => "us-east-1" },
+              destroy: () => undefined,
+              async send(command: Sent): Promise<Fields> {
+                sent.push({ operation: command.operation, input: command.input });
+                if (command.operation === runtime.read.call) {
+                  return { [runtime.read.answers]: runtime.read.list ? listed : listed[0] };
+                }
+                if (command.input[decl.tags.resource] !== undefined && !("Tags" in command.input)) {
+                  return { [decl.tags.list]: [{ Key: "team", Value: "a" }] };
+                }
+                return {};
+              },
+            },
+          };
+          const module = declaredKindModule({ ...source, sdk });
+          const fake = client as never;
+          const spec = { [idField]: name } as Fields;
+          const seen = await module.read(fake, spec, {});
+          assert.equal(seen.found, exists, `found ${JSON.stringify(listed)} for ${name}`);
+          // The read named the object as its call takes it: the identifier, nothing else.
+          const read = sent[0];
+          assert.equal(read?.operation, runtime.read.call);
+          assert.deepEqual(read?.input, {
+            [runtime.read.by.member]: runtime.read.by.form === "list" ? [name] : name,
+          });
+          if (seen.found) {
+            assert.equal(seen.observed.arn, arnOf(ownId), "the resource's own object, never another listed");
+            const desired = {
+              ...seen.observed.fields,
+              [idField]: name,
+              tags: [{ key: "tier", value: "gold" }],
+            };
+            await module.update(
+              fake,
+              desired,
+              seen.observed,
+              { "crossrole.dev/owner-uid": "u-1" },
+              {},
+              noSecrets,
+            );
+            await module.claim(fake, seen.observed, { "crossrole.dev/owner-uid": "u-1" }, {});
+          }
+          await module.delete(fake, spec, {}, {});
+          const foreign = new Set(others.flatMap((o) => [o, arnOf(o)]));
+          for (const call of sent.slice(1)) {
+            const named = stringsIn(call.input).filter((v) => foreign.has(v));
+            assert.deepEqual(
+              named,
+              [],
+              `${call.operation} named another object: ${JSON.stringify(call.input)}`,
+            );
+          }
+          const deleted = sent.at(-1);
+          assert.equal(deleted?.operation, runtime.delete.call);
+          assert.deepEqual(
+            deleted?.input[runtime.delete.by.member],
+            runtime.delete.by.form === "list" ? [name] : name,
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+}
