@@ -100,6 +100,11 @@ export interface FieldGroup {
   readonly remove?: string;
   /** The fields by AWS name (top level), in the order updates apply them; `{}`: compared by value. */
   readonly fields: Readonly<Record<string, DriftRule>>;
+  /**
+   * Error codes (without "Fault"/"Exception") the group's own read and remove calls answer when
+   * the object has none of its fields (ECR's LifecyclePolicyNotFound): not the object's absence.
+   */
+  readonly notFound?: readonly string[];
 }
 
 /**
@@ -119,6 +124,18 @@ export interface RuntimeDeclaration {
   readonly read: { readonly call: string; readonly output: string; readonly answerId?: string };
   /** AWS stores and matches identifiers ignoring case (RDS lower-cases them). */
   readonly identifierCase?: "insensitive";
+  /**
+   * A long-running object's states (an instance creating, modifying): the member of the read
+   * answer holding its state, the states in which it may be written to, and those AWS does not
+   * leave on its own. In any other state nothing is written; the resource says which state and
+   * is looked at again after `pollSeconds` (10), never holding a worker.
+   */
+  readonly states?: {
+    readonly member: string;
+    readonly ready: readonly string[];
+    readonly stuck?: readonly string[];
+    readonly pollSeconds?: number;
+  };
   readonly delete: string;
   /** The member of the read answer holding the object's ARN. */
   readonly arn: string;

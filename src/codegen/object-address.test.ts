@@ -126,4 +126,10 @@ describe("resolveRuntime", () => {
       /have no member name: say which names them/,
     );
   });
+  test("declared states must be a member of the answered objects", () => {
+    assert.throws(
+      () => resolveRuntime(declaration({ states: { member: "state", ready: ["ACTIVE"] } }), model),
+      /have no member state \(runtime.states.member\)/,
+    );
+  });
 });

@@ -32,6 +32,8 @@ export interface ResolvedRuntime {
   readonly calls: Readonly<Record<string, Address>>;
   /** Whether AWS stores and matches identifiers ignoring case (RDS lower-cases them). */
   readonly caseInsensitive: boolean;
+  /** The declared long-running states, their member checked against the read answer. */
+  readonly states?: NonNullable<RuntimeDeclaration["states"]>;
 }
 
 /** The identifier's member and shape, as the create call's input has it. */
@@ -103,10 +105,13 @@ export function resolveRuntime(
       calls[call] = address(call, role);
     }
   }
+  if (r.states !== undefined && item.members?.[r.states.member] === undefined)
+    fail(`the objects ${r.read.call} answers have no member ${r.states.member} (runtime.states.member)`);
   return {
     read: { call: r.read.call, by: address(r.read.call, "read"), answers: r.read.output, list, id },
     delete: { call: r.delete, by: address(r.delete, "delete") },
     calls,
     caseInsensitive: r.identifierCase === "insensitive",
+    ...(r.states === undefined ? {} : { states: r.states }),
   };
 }

@@ -81,6 +81,8 @@ export interface DeclaredObserved {
   readonly tags: Readonly<Record<string, string>>;
   readonly status: Readonly<Record<string, unknown>>;
   readonly arn: string;
+  /** Its state, for a kind that declares long-running states (runtime.states). */
+  readonly state?: string;
 }
 
 interface SdkClient {
@@ -127,8 +129,10 @@ export function declaredKindModule<Sdk extends SdkClient>(
 
   // ---- calls and their errors ----
   const code = (err: unknown): string =>
+    // Declarations name codes without AWS's suffixes: RDS's DBSubnetGroupNotFound(Fault), ECR's
+    // LifecyclePolicyNotFound(Exception).
     (sdkErrorName(err, genericErrorNames) ?? sdkErrorCodeField(err) ?? fallbackCode(err)).replace(
-      /Fault$/,
+      /(Fault|Exception)$/,
       "",
     );
   const codes = (list: readonly string[]) => new Set(list);
@@ -259,6 +263,33 @@ export function declaredKindModule<Sdk extends SdkClient>(
       ),
   });
   const diff = declaredDrift<Fields, DeclaredFieldGroups>(groups, (hooks?.equal ?? {}) as never);
+  /** A long-running object not in a state it may be written in (runtime.states): why, in AWS's words. */
+  const busyIn = (observed: DeclaredObserved) => {
+    const states = addressed.states;
+    const state = observed.state;
+    if (states === undefined || state === undefined || states.ready.includes(state)) return undefined;
+    const what = `${runtime.noun} ${String(observed.fields[idField] ?? "")}`;
+    const stuck = states.stuck?.includes(state) === true;
+    return {
+      reason: states.member,
+      message: stuck
+        ? `${what} is ${state} in AWS, a state ${runtime.service} does not leave on its own; crossrole changes nothing until it is ${states.ready.join(" or ")}`
+        : `${what} is ${state} in AWS; waiting until it is ${states.ready.join(" or ")}`,
+      requeueAfterMs: (states.pollSeconds ?? 10) * 1000 * (stuck ? 4 : 1),
+    };
+  };
+  /** A group's own codes for "the object has none of these fields" (its read and remove calls). */
+  const groupNotFound = (set: string): ReadonlySet<string> =>
+    codes(declaration.groups.find((g) => g.set === set)?.notFound ?? []);
+  /** Read calls of their own, with the fields each reads back and the codes that mean "none". */
+  const groupReads = new Map<string, { fields: string[]; notFound: Set<string> }>();
+  for (const g of groups.groups) {
+    if (g === tagsGroup || g.read === addressed.read.call) continue;
+    const entry = groupReads.get(g.read) ?? { fields: [], notFound: new Set<string>() };
+    entry.fields.push(...g.fields.map((f) => f.field));
+    for (const c of groupNotFound(g.set)) entry.notFound.add(c);
+    groupReads.set(g.read, entry);
+  }
 
   return {
     kind,
@@ -293,13 +324,39 @@ export function declaredKindModule<Sdk extends SdkClient>(
         fields[field] = fromAws(codec, item[member]);
       }
       Object.assign(fields, hooks?.fieldsFromAnswer?.(item));
+      // Groups read by a call of their own (a repository's lifecycle policy): each read once.
+      for (const [call, own] of groupReads) {
+        const answer = await calls.sendUnless(
+          (err) => own.notFound.has(code(err)),
+          ctx,
+          call,
+          name,
+          run(client, call, callNaming(call, name)),
+        );
+        for (const field of own.fields) {
+          const [member, codec] = codecOf(generated.codecs, field);
+          const value = answer?.[member];
+          if (value === undefined) delete fields[field];
+          else fields[field] = fromAws(codec, value);
+        }
+      }
       const tagsInSpecForm = tagListFromAws(aws);
       if (tagsInSpecForm.length > 0) fields[tagsField] = tagsInSpecForm;
       const status: Fields = {};
       for (const [field, [member, codec]] of Object.entries(generated.statusCodecs)) {
         if (item[member] !== undefined) status[field] = fromAws(codec, item[member]);
       }
-      return { found: true, observed: { fields, tags: tagMapFromAws(aws), status, arn } };
+      const state = addressed.states === undefined ? undefined : item[addressed.states.member];
+      return {
+        found: true,
+        observed: {
+          fields,
+          tags: tagMapFromAws(aws),
+          status,
+          arn,
+          ...(typeof state === "string" ? { state } : {}),
+        },
+      };
     },
     tagsOf: (observed) => observed.tags,
 
@@ -340,6 +397,19 @@ export function declaredKindModule<Sdk extends SdkClient>(
         }
         // A group is set whole: its call takes (and some calls require) every one of its fields.
         const fields = group.fields.map((f) => f.field);
+        // Left out of the spec, with a call of its own that removes it: removed, never "set" empty.
+        const remove = group.remove;
+        if (remove !== undefined && fields.every((f) => desired[f] === undefined)) {
+          await calls.sendUnless(
+            (err) => groupNotFound(group.set).has(code(err)),
+            ctx,
+            remove,
+            name,
+            run(client, remove, callNaming(remove, name)),
+            { field: fields.map((f) => `spec.${f}`).join(", ") },
+          );
+          continue;
+        }
         await calls.send(
           ctx,
           group.set,
@@ -387,6 +457,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
     arn: (spec, region, account) =>
       regionalArn(kind.service, region, account, `${runtime.arnResource}${nameOf(spec)}`),
     statusFrom: (observed) => observed.status,
+    busy: (observed) => busyIn(observed),
     observedRegion: (observed) => parseRegionalArn(observed.arn, kind.service)?.region,
     ...errorReporting(
       (err: unknown): err is InstanceType<typeof ErrorClass> => err instanceof ErrorClass,

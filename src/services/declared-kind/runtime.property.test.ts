@@ -7,15 +7,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
+import { type Fields, fakeSdk } from "../../../test/support/fake-sdk.ts";
 import { servedKindCatalog } from "../catalog.ts";
 import { noSecrets } from "../service-module.ts";
 import { declaredKindModule } from "./module.ts";
-
-type Fields = Record<string, unknown>;
-interface Sent {
-  readonly operation: string;
-  readonly input: Fields;
-}
 
 /** Every string in a call's input, however deep. */
 function stringsIn(value: unknown, out: string[] = []): string[] {
@@ -61,44 +56,20 @@ for (const { name: kindName, declared } of declaredKinds) {
               [runtime.read.id]: ownId,
               [decl.arn]: arnOf(ownId),
             });
-          const sent: Sent[] = [];
-          // An SDK whose every `<Operation>Command` records its input; reads answer `listed`.
-          const commandOf = (operation: string) =>
-            class {
-              readonly operation = operation;
-              readonly input: Fields;
-              constructor(input: Fields) {
-                this.input = input;
-              }
-            };
-          const sdk = new Proxy(
-            {},
-            {
-              get: (_t, prop) =>
-                typeof prop === "string" && prop.endsWith("Command")
-                  ? commandOf(prop.slice(0, -"Command".length))
-                  : undefined,
-            },
-          );
-          const client = {
-            region: "us-east-1",
-            sdk: {
-              config: { region: async () => "us-east-1" },
-              destroy: () => undefined,
-              async send(command: Sent): Promise<Fields> {
-                sent.push({ operation: command.operation, input: command.input });
-                if (command.operation === runtime.read.call) {
-                  return { [runtime.read.answers]: runtime.read.list ? listed : listed[0] };
-                }
-                if (command.input[decl.tags.resource] !== undefined && !("Tags" in command.input)) {
-                  return { [decl.tags.list]: [{ Key: "team", Value: "a" }] };
-                }
-                return {};
-              },
-            },
-          };
+          const {
+            sdk,
+            client: fake,
+            sent,
+          } = fakeSdk((call) => {
+            if (call.operation === runtime.read.call) {
+              return { [runtime.read.answers]: runtime.read.list ? listed : listed[0] };
+            }
+            if (call.input[decl.tags.resource] !== undefined && !("Tags" in call.input)) {
+              return { [decl.tags.list]: [{ Key: "team", Value: "a" }] };
+            }
+            return {};
+          });
           const module = declaredKindModule({ ...source, sdk });
-          const fake = client as never;
           const spec = { [idField]: name } as Fields;
           const seen = await module.read(fake, spec, {});
           assert.equal(seen.found, exists, `found ${JSON.stringify(listed)} for ${name}`);

@@ -1,0 +1,284 @@
+// What the generic runtime sends and concludes for a kind shaped like ACK's ECR Repository: each
+// field group's own read and remove calls with its own "has none" codes (a lifecycle policy read
+// by GetLifecyclePolicy, removed by DeleteLifecyclePolicy), the delete input hook (a force
+// delete), and declared long-running states.
+// The kind is written out here (pure logic over an in-process SDK: test/support/fake-sdk.ts).
+import assert from "node:assert/strict";
+import { beforeEach, describe, test } from "node:test";
+import { z } from "zod";
+import { awsError, type Fields, fakeSdk } from "../../../test/support/fake-sdk.ts";
+import type { ResourceKind } from "../../api/kinds.ts";
+import type { KindDeclaration, RuntimeDeclaration } from "../../codegen/declaration.ts";
+import { noSecrets } from "../service-module.ts";
+import { type DeclaredKindSource, declaredKindModule, type GeneratedKind } from "./module.ts";
+
+const kind: ResourceKind = {
+  group: "ecr.services.k8s.aws",
+  version: "v1alpha1",
+  kind: "Repository",
+  plural: "repositories",
+  singular: "repository",
+  service: "ecr",
+};
+
+const declaration = {
+  service: "ecr",
+  kind: "Repository",
+  identifier: "repositoryName",
+  terminalCodes: [],
+  spec: [],
+  create: "CreateRepository",
+  groups: [
+    {
+      set: "PutLifecyclePolicy",
+      read: "GetLifecyclePolicy",
+      remove: "DeleteLifecyclePolicy",
+      notFound: ["LifecyclePolicyNotFound"],
+      fields: { lifecyclePolicyText: { form: "document" } },
+    },
+    {
+      set: "TagResource",
+      remove: "UntagResource",
+      read: "ListTagsForResource",
+      fields: { tags: { form: "tags" } },
+    },
+  ],
+  runtime: {
+    service: "ECR",
+    noun: "repository",
+    read: { call: "DescribeRepositories", output: "repositories" },
+    delete: "DeleteRepository",
+    arn: "repositoryArn",
+    arnResource: "repository/",
+    notFound: ["RepositoryNotFound"],
+    alreadyExists: ["RepositoryAlreadyExists"],
+    tags: { resource: "resourceArn", keys: "tagKeys", list: "tags" },
+  },
+} as const satisfies KindDeclaration & { runtime: RuntimeDeclaration };
+
+const generated: GeneratedKind = {
+  fieldSchemas: {
+    name: z.string(),
+    lifecyclePolicy: z.string().optional(),
+    tags: z.array(z.object({ key: z.string(), value: z.string().optional() })).optional(),
+  },
+  statusSchemas: {},
+  codecs: {
+    name: ["repositoryName", {}],
+    lifecyclePolicy: ["lifecyclePolicyText", {}],
+    tags: ["tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
+  },
+  statusCodecs: {},
+  fieldGroups: {
+    create: "CreateRepository",
+    createFields: ["name", "tags"],
+    groups: [
+      {
+        set: "PutLifecyclePolicy",
+        read: "GetLifecyclePolicy",
+        remove: "DeleteLifecyclePolicy",
+        fields: [{ field: "lifecyclePolicy", absent: "none", form: "document" }],
+      },
+      {
+        set: "TagResource",
+        read: "ListTagsForResource",
+        remove: "UntagResource",
+        fields: [{ field: "tags", absent: "none", form: "tags" }],
+      },
+    ],
+    notCompared: {},
+  },
+  declared: { identifier: "name", immutable: ["name"], lateInitialized: [] },
+  references: [],
+  runtime: {
+    read: {
+      call: "DescribeRepositories",
+      by: { member: "repositoryNames", form: "list" },
+      answers: "repositories",
+      list: true,
+      id: "repositoryName",
+    },
+    delete: { call: "DeleteRepository", by: { member: "repositoryName", form: "scalar" } },
+    calls: {
+      PutLifecyclePolicy: { member: "repositoryName", form: "scalar" },
+      GetLifecyclePolicy: { member: "repositoryName", form: "scalar" },
+      DeleteLifecyclePolicy: { member: "repositoryName", form: "scalar" },
+    },
+    caseInsensitive: false,
+  },
+};
+
+const arn = "arn:aws:ecr:us-east-1:111111111111:repository/shop";
+const policy = '{"rules":[{"rulePriority":1}]}';
+
+/** The ECR side: one repository, with or without a lifecycle policy. */
+function ecr(state: { policy?: string }) {
+  return fakeSdk((call): Fields => {
+    switch (call.operation) {
+      case "DescribeRepositories":
+        return { repositories: [{ repositoryName: "shop", repositoryArn: arn }] };
+      case "ListTagsForResource":
+        return { tags: [{ Key: "crossrole.dev/owner-uid", Value: "u-1" }] };
+      case "GetLifecyclePolicy":
+        if (state.policy === undefined) throw awsError("LifecyclePolicyNotFoundException");
+        return { repositoryName: "shop", lifecyclePolicyText: state.policy };
+      case "DeleteLifecyclePolicy":
+        if (state.policy === undefined) throw awsError("LifecyclePolicyNotFoundException");
+        state.policy = undefined;
+        return {};
+      default:
+        return {};
+    }
+  });
+}
+
+const source = (sdk: Readonly<Record<string, unknown>>, hooks: DeclaredKindSource<never>["hooks"] = {}) =>
+  ({
+    kind,
+    declaration,
+    generated,
+    sdk,
+    clientFactory: undefined as never,
+    hooks,
+  }) as DeclaredKindSource<never>;
+const owner = { "crossrole.dev/owner-uid": "u-1" };
+
+describe("a field group with read and remove calls of its own", () => {
+  let state: { policy?: string };
+  beforeEach(() => {
+    state = {};
+  });
+
+  test("its read answers 'none' with its own code: the field is absent, the object still found", async () => {
+    const aws = ecr(state);
+    const seen = await declaredKindModule(source(aws.sdk)).read(aws.client, { name: "shop" }, {});
+    assert.equal(seen.found, true);
+    assert.equal(seen.found && seen.observed.fields["lifecyclePolicy"], undefined);
+    assert.deepEqual(
+      aws.sent.map((c) => c.operation),
+      ["DescribeRepositories", "ListTagsForResource", "GetLifecyclePolicy"],
+    );
+    assert.deepEqual(aws.sent[2]?.input, { repositoryName: "shop" });
+  });
+
+  test("read back by its own call, it compares with the spec: no drift when they agree", async () => {
+    state.policy = policy;
+    const aws = ecr(state);
+    const module = declaredKindModule(source(aws.sdk));
+    const seen = await module.read(aws.client, { name: "shop" }, {});
+    assert.ok(seen.found);
+    assert.equal(seen.observed.fields["lifecyclePolicy"], policy);
+    assert.deepEqual(module.diff({ name: "shop", lifecyclePolicy: policy }, seen.observed), []);
+  });
+
+  test("left out of the spec: removed by its remove call, never 'set' without the required text", async () => {
+    state.policy = policy;
+    const aws = ecr(state);
+    const module = declaredKindModule(source(aws.sdk));
+    const seen = await module.read(aws.client, { name: "shop" }, {});
+    assert.ok(seen.found);
+    aws.sent.length = 0;
+    const changed = await module.update(aws.client, { name: "shop" }, seen.observed, owner, {}, noSecrets);
+    assert.deepEqual(changed, ["spec.lifecyclePolicy"]);
+    assert.deepEqual(aws.sent, [{ operation: "DeleteLifecyclePolicy", input: { repositoryName: "shop" } }]);
+    assert.equal(state.policy, undefined);
+  });
+
+  test("set: the group's set call with the whole group and the object's name", async () => {
+    const aws = ecr(state);
+    const module = declaredKindModule(source(aws.sdk));
+    const seen = await module.read(aws.client, { name: "shop" }, {});
+    assert.ok(seen.found);
+    aws.sent.length = 0;
+    await module.update(
+      aws.client,
+      { name: "shop", lifecyclePolicy: policy },
+      seen.observed,
+      owner,
+      {},
+      noSecrets,
+    );
+    assert.deepEqual(aws.sent, [
+      { operation: "PutLifecyclePolicy", input: { lifecyclePolicyText: policy, repositoryName: "shop" } },
+    ]);
+  });
+
+  test("its 'none' code is its own: the object's delete still says not-found only for the object's code", async () => {
+    const gone = fakeSdk((call) => {
+      if (call.operation === "DeleteRepository") throw awsError("LifecyclePolicyNotFoundException");
+      return {};
+    });
+    await assert.rejects(
+      declaredKindModule(source(gone.sdk)).delete(gone.client, { name: "shop" }, {}, {}),
+      /LifecyclePolicyNotFound/,
+    );
+    const missing = fakeSdk((call) => {
+      if (call.operation === "DeleteRepository") throw awsError("RepositoryNotFoundException");
+      return {};
+    });
+    assert.equal(
+      await declaredKindModule(source(missing.sdk)).delete(missing.client, { name: "shop" }, {}, {}),
+      "not-found",
+    );
+  });
+});
+
+describe("the delete input hook", () => {
+  test("what the kind adds (a force delete, from an annotation) goes with the object's name", async () => {
+    const aws = fakeSdk(() => ({}));
+    const module = declaredKindModule(
+      source(aws.sdk, {
+        deleteInput: (_spec, annotations) =>
+          annotations["ecr.services.k8s.aws/force-delete"] === "true" ? { force: true } : {},
+      }),
+    );
+    await module.delete(aws.client, { name: "shop" }, {}, { "ecr.services.k8s.aws/force-delete": "true" });
+    assert.deepEqual(aws.sent, [
+      { operation: "DeleteRepository", input: { force: true, repositoryName: "shop" } },
+    ]);
+  });
+});
+
+describe("declared long-running states", () => {
+  const withStates = (state: string) => {
+    const aws = fakeSdk((call): Fields => {
+      if (call.operation === "DescribeRepositories")
+        return { repositories: [{ repositoryName: "shop", repositoryArn: arn, status: state }] };
+      if (call.operation === "GetLifecyclePolicy") throw awsError("LifecyclePolicyNotFoundException");
+      return {};
+    });
+    const states = { member: "status", ready: ["ACTIVE"], stuck: ["FAILED"], pollSeconds: 5 };
+    const module = declaredKindModule({
+      ...source(aws.sdk),
+      generated: { ...generated, runtime: { ...generated.runtime, states } },
+    });
+    return { aws, module };
+  };
+
+  test("in a ready state it is written to as usual", async () => {
+    const { aws, module } = withStates("ACTIVE");
+    const seen = await module.read(aws.client, { name: "shop" }, {});
+    assert.ok(seen.found);
+    assert.equal(module.busy?.(seen.observed), undefined);
+  });
+
+  test("in another state nothing is written: it says which state, and is looked at again soon", async () => {
+    const { aws, module } = withStates("CREATING");
+    const seen = await module.read(aws.client, { name: "shop" }, {});
+    assert.ok(seen.found);
+    assert.deepEqual(module.busy?.(seen.observed), {
+      reason: "status",
+      message: "repository shop is CREATING in AWS; waiting until it is ACTIVE",
+      requeueAfterMs: 5_000,
+    });
+  });
+
+  test("a state AWS does not leave on its own says so, and is looked at less often", async () => {
+    const { aws, module } = withStates("FAILED");
+    const seen = await module.read(aws.client, { name: "shop" }, {});
+    assert.ok(seen.found);
+    const busy = module.busy?.(seen.observed);
+    assert.match(busy?.message ?? "", /FAILED in AWS, a state ECR does not leave on its own/);
+    assert.equal(busy?.requeueAfterMs, 20_000);
+  });
+});
