@@ -33,6 +33,11 @@ export interface Attempt {
   onGone?: () => Promise<void>;
   /** The controller's key, once this attempt needed it. */
   controllerKey?: ControllerKey;
+  /**
+   * The IdentitySelected Event this reconcile owes (load.ts): said in its create's Event if it
+   * creates, else by settle.ts at its end.
+   */
+  identityNote?: string;
 }
 
 /** The controller's key (controller-key.ts), or why it is not available: then nothing is created. */

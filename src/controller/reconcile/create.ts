@@ -65,19 +65,22 @@ export async function create<Spec extends object, Observed, Client>(
     inputs = { ...inputs, secrets: { ...inputs.secrets, changed: [] } };
     // Whatever it held is gone: say so loudly, not as a routine creation.
     const arn = env.module.arn(spec, target.region, target.account);
+    // The identity it was made with, when this reconcile owes that Event (load.ts): one Event.
+    const using = a.identityNote === undefined ? "" : `. ${a.identityNote}`;
+    a.identityNote = undefined;
     if (vanished) {
       env.store.event(
         a.obj,
         "Warning",
         "Recreated",
-        `${arn} was not found in account ${target.account} (${target.region}): it was deleted outside crossrole; created it again, empty`,
+        `${arn} was not found in account ${target.account} (${target.region}): it was deleted outside crossrole; created it again, empty${using}`,
       );
     } else {
       env.store.event(
         a.obj,
         "Normal",
         "Created",
-        `Created ${arn} in account ${target.account} (${target.region})`,
+        `Created ${arn} in account ${target.account} (${target.region})${using}`,
       );
     }
   }

@@ -24,9 +24,10 @@ export function load<Spec extends object, Observed, Client>(
     return undefined;
   }
   const decision = timeStepSync("decision", () => env.decisions.decide(obj, env.config.snapshot()));
-  announce(env, obj, key, decision);
+  const identityNote = announce(env, obj, key, decision);
   const log = (ctx?.log ?? env.logger) as Logger;
   return {
+    ...(identityNote === undefined ? {} : { identityNote }),
     obj,
     decision,
     ref: { namespace: req.namespace, kind: env.kindName, name: req.name },
@@ -38,22 +39,27 @@ export function load<Spec extends object, Observed, Client>(
   };
 }
 
-/** One log line and Events when the decision changed (DESIGN §3.3, §4). */
+/**
+ * One log line and Events when the decision changed (DESIGN §3.3, §4). The IdentitySelected
+ * Event of an object never placed anywhere is not written here but returned: its first reconcile
+ * says it in the Event of the create that follows (one Event, not two, per new resource), or at
+ * its end when it creates nothing (settle.ts).
+ */
 function announce<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
   obj: ManagedObject,
   key: string,
   decision: Decision,
-): void {
-  if (!env.tracker.record(key, decision)) return;
+): string | undefined {
+  if (!env.tracker.record(key, decision)) return undefined;
+  let owed: string | undefined;
   if (decision.outcome === "use" && !decision.drift) {
     const last = decision.chain.at(-1);
-    env.store.event(
-      obj,
-      "Normal",
-      "IdentitySelected",
-      `Using ${decision.roleARN ?? "the controller's own credentials"} (${decision.source}${last ? `: ${last.kind} ${last.name}` : ""}) in account ${decision.account ?? "of the caller"}, region ${decision.region}`,
-    );
+    const note = `Using ${decision.roleARN ?? "the controller's own credentials"} (${decision.source}${last ? `: ${last.kind} ${last.name}` : ""}) in account ${decision.account ?? "of the caller"}, region ${decision.region}`;
+    // Never placed (status is a record: this only decides which Event says it).
+    if (obj.status?.ackResourceMetadata?.arn === undefined) owed = note;
+    else env.store.event(obj, "Normal", "IdentitySelected", note);
   }
   for (const warning of decision.warnings) env.store.event(obj, "Warning", warning.reason, warning.message);
+  return owed;
 }

@@ -263,7 +263,12 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
       // roleARN and sessionName are null: a merge patch removes them, as the apiserver does.
       identity: { source: "default" },
     });
-    assert.deepEqual(s.reasons(), ["IdentitySelected", "Created"]);
+    // One Event for a new resource: the create's, saying the identity it was made with.
+    assert.deepEqual(s.reasons(), ["Created"]);
+    assert.match(
+      s.store.events[0]?.message ?? "",
+      /^Created arn:aws:fake:\S+ in account \d{12} \(\S+\)\. Using the controller's own credentials \(default: AWSControllerIdentity default\) in account/,
+    );
     assert.deepEqual(
       s.store.writes.map((x) => x.what),
       ["finalizers", "status", "spec", "status"],
@@ -289,11 +294,7 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
     assert.deepEqual(await s.reconcile("w1"), {});
     assert.deepEqual(await s.reconcile("w1"), {});
     assert.equal(s.resolutions(), resolved + 1);
-    assert.deepEqual(
-      s.reasons(),
-      ["IdentitySelected", "Created", "Updated"],
-      "the same decision is not announced again",
-    );
+    assert.deepEqual(s.reasons(), ["Created", "Updated"], "the same decision is not announced again");
   });
 
   test("a create call that does not apply its tags: tagged at once, said without fault wording", async () => {
@@ -301,7 +302,7 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
     s.store.apply(widgetObject("w1", { name: "w1" }));
     assert.deepEqual(await s.reconcile("w1"), {});
     assert.equal(s.cloud.widgets.get("w1")?.tags[ownershipTagKeys.ownerUid], s.stored("w1")?.metadata.uid);
-    assert.deepEqual(s.reasons(), ["IdentitySelected", "Created", "Tagged"]);
+    assert.deepEqual(s.reasons(), ["Created", "Tagged"]);
     assert.doesNotMatch(s.store.events.at(-1)?.message ?? "", /interrupted/);
     assert.equal(condition(s.stored("w1"), "ACK.ResourceSynced")?.status, "True");
   });
@@ -368,6 +369,8 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
     assert.doesNotMatch(terminal?.message ?? "", /ignored/);
     assert.deepEqual(s.cloud.calls, ["read"]);
     assert.deepEqual(s.cloud.widgets.get("w2")?.tags, {});
+    // Nothing was created: the identity is said in an Event of its own, at the reconcile's end.
+    assert.deepEqual(s.reasons(), ["IdentitySelected", "AlreadyExists"]);
   });
 
   test("a forged intent (not sealed by the controller's key) makes an untagged object neither ours to claim nor to delete", async () => {

@@ -15,6 +15,11 @@ export async function settle<Spec extends object, Observed, Client>(
   a: Attempt,
   outcome: Outcome,
 ): Promise<ReconcileResult> {
+  // The identity Event a create would have carried, when this reconcile created nothing.
+  if (a.identityNote !== undefined) {
+    env.store.event(a.obj, "Normal", "IdentitySelected", a.identityNote);
+    a.identityNote = undefined;
+  }
   if (outcome.kind === "done") {
     return outcome.requeueAfterMs === undefined ? {} : { requeueAfter: outcome.requeueAfterMs };
   }
