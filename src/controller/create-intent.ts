@@ -1,11 +1,11 @@
-// The create intent (DESIGN §3.5, "intent before action"): what the reconciler records in status
-// right before a create call, so that a create interrupted anywhere (AWS answered after a
-// timeout, the controller was killed, another replica was creating at the same moment) is
-// recognised later, never assumed to have failed or to have succeeded. Pure: records, times and
-// a key in; verdicts out.
+// The create intent (DESIGN §3.5, "intent before action"): what the reconciler records on the
+// object (an annotation, written with its finalizer) right before a create call, so that a create
+// interrupted anywhere (AWS answered after a timeout, the controller was killed, another replica
+// was creating at the same moment) is recognised later, never assumed to have failed or to have
+// succeeded. Pure: records, times and a key in; verdicts out.
 //
-// Status is tenant-writable (DESIGN §3.4), so an intent counts only when it carries the MAC of
-// the controller's key (controller-key.ts) over everything it says and the object it belongs
+// Annotations and status are tenant-writable (DESIGN §3.4), so an intent counts only when it
+// carries the MAC of the controller's key (controller-key.ts) over everything it says and the object it belongs
 // to: a tenant cannot forge one to make an untagged object "its own interrupted create" (which
 // would claim, and on deletion delete, an object made out of band), nor replay another object's.
 //
@@ -17,7 +17,7 @@ import { causeChain } from "../toolkit/cause-chain.ts";
 import type { ControllerKey } from "./controller-key.ts";
 import type { Owner } from "./ownership.ts";
 
-/** What the reconciler writes to status right before a create call. */
+/** What the reconciler records right before a create call. */
 export interface CreateIntent {
   readonly action: "create";
   /** The AWS identifier (bucket name, queue name, ...). */
@@ -83,17 +83,54 @@ export type RecordedIntent =
   /** Something is there, but not an intent this controller's key sealed for this object. */
   | { readonly kind: "ignored"; readonly why: string };
 
+/**
+ * Where the intent is recorded: an annotation, written in the same request as the controller's
+ * finalizer (one Kubernetes write before a create, not two). Intents recorded before it went
+ * there, in status.intent, are still read.
+ */
+export const intentAnnotation = "crossrole.dev/create-intent";
+
+/** What an object records as its create intent, and where; undefined when it records none. */
+export function intentRecordOf(obj: {
+  readonly metadata: { readonly annotations?: Readonly<Record<string, string>> | undefined };
+  readonly status?: unknown;
+}): { readonly intent: unknown; readonly where: string } | undefined {
+  const text = obj.metadata.annotations?.[intentAnnotation];
+  if (text !== undefined) {
+    let intent: unknown;
+    try {
+      intent = JSON.parse(text);
+    } catch {
+      intent = text;
+    }
+    return { intent, where: `annotation ${intentAnnotation}` };
+  }
+  const legacy = (obj.status as { intent?: unknown } | null | undefined)?.intent;
+  return legacy === undefined || legacy === null ? undefined : { intent: legacy, where: "status.intent" };
+}
+
+/** The annotation's value for an intent. */
+export const intentAnnotationValue = (intent: CreateIntent): string => JSON.stringify(intent);
+
 /** Whether status holds anything under `intent` (then the key is needed to judge it). */
 export function hasIntent(status: unknown): boolean {
   const i = (status as { intent?: unknown } | null | undefined)?.intent;
   return i !== undefined && i !== null;
 }
 
-/** Reads status.intent and keeps it only when the controller's key sealed it for `owner`. */
-export function recordedIntent(status: unknown, key: ControllerKey, owner: Owner): RecordedIntent {
+/**
+ * Reads an intent record (`{intent}`: status, or what intentRecordOf found) and keeps it only
+ * when the controller's key sealed it for `owner`. `where` names it in what is said of it.
+ */
+export function recordedIntent(
+  status: unknown,
+  key: ControllerKey,
+  owner: Owner,
+  where = "status.intent",
+): RecordedIntent {
   if (!hasIntent(status)) return { kind: "none" };
   const r = (status as { intent: unknown }).intent;
-  if (typeof r !== "object" || r === null) return { kind: "ignored", why: "status.intent is malformed" };
+  if (typeof r !== "object" || r === null) return { kind: "ignored", why: `${where} is malformed` };
   const f = r as Record<string, unknown>;
   const str = (k: string) => (typeof f[k] === "string" && f[k] !== "" ? (f[k] as string) : undefined);
   const name = str("name");
@@ -102,13 +139,13 @@ export function recordedIntent(status: unknown, key: ControllerKey, owner: Owner
   const requestedAt = str("requestedAt");
   const mac = str("mac");
   if (f["action"] !== "create" || !name || !ownerAccountID || !region || !requestedAt) {
-    return { kind: "ignored", why: "status.intent is malformed" };
+    return { kind: "ignored", why: `${where} is malformed` };
   }
   const intent = { action: "create" as const, name, ownerAccountID, region, requestedAt };
   if (mac === undefined || !key.verify(macFields(owner, intent), mac)) {
     return {
       kind: "ignored",
-      why: "status.intent is not sealed by this controller's key for this object (written by someone else, copied from another object, or made before the key changed)",
+      why: `${where} is not sealed by this controller's key for this object (written by someone else, copied from another object, or made before the key changed)`,
     };
   }
   return { kind: "verified", intent: { ...intent, mac } };

@@ -7,10 +7,10 @@
 // written to an object in another region than decided, nor while AWS is still working on it.
 import { isServedReference } from "../../services/references.ts";
 import { crossroleVersion } from "../../version.ts";
-import { pendingCreate } from "../create-intent.ts";
+import { type CreateIntent, pendingCreate } from "../create-intent.ts";
 import { expandDefaultTags } from "../default-tags.ts";
 import { ownershipTags } from "../ownership.ts";
-import { checkRegion, planSync, type Target } from "../reconcile-plan.ts";
+import { checkAccount, checkRegion, planSync, type Target } from "../reconcile-plan.ts";
 import { withDefaultTags, withoutDefaultTags } from "../spec-default-tags.ts";
 import { claim } from "./adopt.ts";
 import type { Attempt } from "./attempt.ts";
@@ -18,7 +18,7 @@ import { type Connection, connectInRecordedAccount, lockKey, targetOf } from "./
 import { create } from "./create.ts";
 import type { Env } from "./env.ts";
 import { awsFailure, endsReconcile } from "./failure.ts";
-import { intentIn, pollUntil } from "./intent.ts";
+import { clearIntent, holdForDeletion, intentIn, pollUntil, recordsIntent } from "./intent.ts";
 import { lateInitialize } from "./late-initialize.ts";
 import { observe } from "./observe.ts";
 import type { Prepared } from "./prepare.ts";
@@ -73,6 +73,10 @@ async function convergeLocked<Spec extends object, Observed, Client>(
   const recorded = await intentIn(env, a);
   if (isOutcome(recorded)) return recorded;
   const intent = recorded.kind === "verified" ? recorded.intent : undefined;
+  // A create of this object's was requested elsewhere (the decision moved since): it is a record
+  // of where the object may be, as a recorded account or region is (connect.ts).
+  const elsewhere = intent && intentElsewhere(env, a, intent, target);
+  if (elsewhere) return elsewhere;
   // When the read started: a create that follows can only make the object after this.
   const readAt = env.now();
   let { observation, found } = await observe(env, a, conn, spec, target, intent);
@@ -95,6 +99,9 @@ async function convergeLocked<Spec extends object, Observed, Client>(
     await writeStatus(env, a, plan.state, metadataAt(env, a, spec, target));
     return requeue(pollUntil(env, plan.until));
   }
+  // Nothing of this object's is written in AWS before its finalizer is on (a create puts it on
+  // with its intent); a read-only resource never has anything of its deleted.
+  if (plan.do !== "create" && plan.do !== "fail" && !policies.readOnly) await holdForDeletion(env, a);
   if (plan.do === "create") {
     const made = await create(env, a, conn, spec, inputs, target, ownerTags, intent, readAt);
     if (isOutcome(made)) return made;
@@ -127,13 +134,48 @@ async function convergeLocked<Spec extends object, Observed, Client>(
     ({ observed, extraStatus } = updated);
   }
 
-  await lateInitialize(env, a, userSpec, observed, plan.do === "adopt" && plan.strict, referenced);
+  // The object is confirmed this one's: the intent is settled, with the spec write if there is one.
+  const wroteSpec = await lateInitialize(
+    env,
+    a,
+    userSpec,
+    observed,
+    plan.do === "adopt" && plan.strict,
+    referenced,
+    recordsIntent(a),
+  );
+  if (!wroteSpec) await clearIntent(env, a);
   await writeStatus(env, a, { kind: "synced" }, metadataAt(env, a, spec, target), {
     ...extraStatus,
     ...env.module.statusFrom?.(observed),
     intent: null,
   });
   return done;
+}
+
+/**
+ * The outcome when a verified intent names another account or region than the target (the
+ * decision moved between the intent and now): the account drift rule (block, or follow with
+ * --account-drift-policy=recreate) and the region drift rule, as for an account or region status
+ * recorded. Undefined when the intent is for this target.
+ */
+function intentElsewhere<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  intent: CreateIntent,
+  target: Target,
+): Outcome | undefined {
+  const region = checkRegion(intent.region, target.region);
+  if (region) return failed(region);
+  const account = checkAccount(
+    { ownerAccountID: intent.ownerAccountID },
+    target.account,
+    env.settings.accountDriftPolicy,
+    false,
+  );
+  if (account.do === "block") return failed(account.state);
+  if (account.do === "follow") env.store.event(a.obj, "Warning", "AccountDrift", account.event);
+  return undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
-// Converge, when nothing of this account's is under the spec's name: the intent recorded first,
-// then the create call with the ownership tags, then a read of what AWS made, judged like any
+// Converge, when nothing of this account's is under the spec's name: the intent recorded first
+// (with the finalizer, in one write), then the create call with the ownership tags, then a read of what AWS made, judged like any
 // object (in us-east-1 S3 answers 200 for a bucket another writer made a moment before).
 import type { Created, Observation, OwnerTags } from "../../services/service-module.ts";
 import { type CreateIntent, createRefused } from "../create-intent.ts";
@@ -8,7 +8,7 @@ import { type Attempt, keyFor } from "./attempt.ts";
 import type { Connection } from "./connect.ts";
 import type { Env } from "./env.ts";
 import { awsFailure } from "./failure.ts";
-import { recordIntent } from "./intent.ts";
+import { clearIntent, recordIntent } from "./intent.ts";
 import { observe } from "./observe.ts";
 import { appliedSecrets, type Inputs } from "./prepare.ts";
 import { isOutcome, type Outcome, requeue } from "./result.ts";
@@ -47,7 +47,7 @@ export async function create<Spec extends object, Observed, Client>(
     a.obj.status?.conditions?.some((c) => c.type === "ACK.ResourceSynced" && c.status === "True") === true;
   const key = await keyFor(env, a);
   if (isOutcome(key)) return key;
-  const intent = await recordIntent(env, a, spec, target, key);
+  const intent = await recordIntent(env, a, target, key);
   if (isOutcome(intent)) return intent;
   a.onGone = () => deleteWhatWasMade(env, a, conn, spec, target, intent);
   let created: Created;
@@ -57,7 +57,8 @@ export async function create<Spec extends object, Observed, Client>(
     if (!createRefused(err)) throw err;
     // AWS refused it outright: nothing was made, so the intent is settled and a retry may
     // create again. (A timeout or a 5xx proves nothing: the intent's window stays open.)
-    return { ...awsFailure(env, err, spec, "AWSError"), status: { intent: null } };
+    await clearIntent(env, a);
+    return awsFailure(env, err, spec, "AWSError");
   }
   if (created.created) {
     extraStatus = { ...created.status, ...appliedSecrets(inputs) };

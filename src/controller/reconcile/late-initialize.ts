@@ -1,5 +1,7 @@
 // Converge, last write before status: AWS's defaults copied into the fields the user left out
-// (ACK late initialisation); after a strict adoption, the spec replaced with AWS's.
+// (ACK late initialisation); after a strict adoption, the spec replaced with AWS's. Returns whether
+// it wrote the spec (a settled create intent is cleared in that write).
+import { intentAnnotation } from "../create-intent.ts";
 import { checkSpecWrite, WriteRefused } from "../write-check.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Env } from "./env.ts";
@@ -12,7 +14,9 @@ export async function lateInitialize<Spec extends object, Observed, Client>(
   strictAdoption: boolean,
   /** Plain fields a reference filled: they stay out of the spec (the reference stands for them). */
   referenced: readonly string[] = [],
-): Promise<void> {
+  /** The create intent is settled: cleared in the same write, if there is one to make. */
+  clearingIntent = false,
+): Promise<boolean> {
   const late = withoutReferenced(env.module.lateInitialize(spec, observed), referenced);
   // A strict adoption replaces the spec: fields AWS does not have must go, which a merge
   // patch of the new spec alone would leave in place (and the next reconcile would apply).
@@ -21,7 +25,7 @@ export async function lateInitialize<Spec extends object, Observed, Client>(
     : late.initialized.length > 0
       ? late.spec
       : undefined;
-  if (specPatch === undefined) return;
+  if (specPatch === undefined) return false;
   // AWS's values may not fit the kind's schema: say which, instead of a 422 on every retry.
   const refused = checkSpecWrite({
     kind: env.kindName,
@@ -32,9 +36,15 @@ export async function lateInitialize<Spec extends object, Observed, Client>(
     strictAdoption,
   });
   if (refused) throw new WriteRefused(refused);
-  a.obj = await env.store.writeSpec(a.obj, specPatch, a.call.signal);
+  a.obj = await env.store.writeSpec(
+    a.obj,
+    specPatch,
+    a.call.signal,
+    clearingIntent ? { [intentAnnotation]: null } : undefined,
+  );
   // Its echo needs no reconcile: the status written next records this generation.
   env.selfWrites?.record(a.key, a.obj);
+  return true;
 }
 
 /** The late-initialised spec without the fields references filled, which the user never set. */

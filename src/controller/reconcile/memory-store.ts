@@ -20,7 +20,7 @@ export interface RecordedEvent {
 
 export interface RecordedWrite {
   readonly object: string;
-  readonly what: "status" | "spec" | "finalizers";
+  readonly what: "status" | "spec" | "finalizers" | "metadata";
   readonly body: unknown;
 }
 
@@ -119,13 +119,36 @@ export class MemoryObjectStore implements ObjectStore {
     return clone(this.#commit(key, next));
   }
 
-  async writeSpec(obj: ManagedObject, spec: unknown): Promise<ManagedObject> {
+  async writeSpec(
+    obj: ManagedObject,
+    spec: unknown,
+    _signal?: AbortSignal,
+    annotations?: Readonly<Record<string, string | null>>,
+  ): Promise<ManagedObject> {
     const [key, current] = this.#current(obj, "spec", false);
     this.writes.push({ object: key, what: "spec", body: clone(spec) });
     const next = clone(current);
     next.spec = mergePatch(next.spec, spec) as ManagedObject["spec"];
+    if (annotations) next.metadata.annotations = mergeAnnotations(next.metadata.annotations, annotations);
     if (JSON.stringify(next.spec) !== JSON.stringify(current.spec)) {
       next.metadata.generation = (current.metadata.generation ?? 0) + 1;
+    }
+    return clone(this.#commit(key, next));
+  }
+
+  async writeMetadata(
+    obj: ManagedObject,
+    change: { readonly finalizer?: string; readonly annotations?: Readonly<Record<string, string | null>> },
+  ): Promise<ManagedObject> {
+    const [key, current] = this.#current(obj, "metadata", change.finalizer !== undefined);
+    this.writes.push({ object: key, what: "metadata", body: clone(change) });
+    const next = clone(current);
+    const finalizers = current.metadata.finalizers ?? [];
+    if (change.finalizer !== undefined && !finalizers.includes(change.finalizer)) {
+      next.metadata.finalizers = [...finalizers, change.finalizer];
+    }
+    if (change.annotations) {
+      next.metadata.annotations = mergeAnnotations(next.metadata.annotations, change.annotations);
     }
     return clone(this.#commit(key, next));
   }
@@ -200,6 +223,15 @@ export class MemoryObjectStore implements ObjectStore {
 }
 
 const keyOf = (namespace: string, name: string): string => `${namespace}/${name}`;
+
+/** Annotations after a merge patch of them (null removes one); none left: none. */
+function mergeAnnotations(
+  current: Readonly<Record<string, string>> | undefined,
+  change: Readonly<Record<string, string | null>>,
+): Record<string, string> | undefined {
+  const out = mergePatch(current ?? {}, change) as Record<string, string>;
+  return Object.keys(out).length === 0 ? undefined : out;
+}
 
 function clone<T>(v: T): T {
   return structuredClone(v);

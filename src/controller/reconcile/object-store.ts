@@ -59,8 +59,26 @@ export interface ObjectStore {
     ifUnchanged: boolean,
     signal?: AbortSignal,
   ): Promise<ManagedObject>;
-  /** Merges `spec` into the object's spec (JSON merge patch): late initialisation, adoption. */
-  writeSpec(obj: ManagedObject, spec: unknown, signal?: AbortSignal): Promise<ManagedObject>;
+  /**
+   * Merges `spec` into the object's spec (JSON merge patch): late initialisation, adoption; and
+   * `annotations` into its annotations in the same write (null removes one).
+   */
+  writeSpec(
+    obj: ManagedObject,
+    spec: unknown,
+    signal?: AbortSignal,
+    annotations?: Readonly<Record<string, string | null>>,
+  ): Promise<ManagedObject>;
+  /**
+   * One write of the object's metadata: `finalizer` added if missing, `annotations` merged (null
+   * removes one). With a finalizer, only on the version `obj` is (409 Conflict otherwise). What a
+   * create's intent is recorded with: the finalizer and the intent in one request.
+   */
+  writeMetadata(
+    obj: ManagedObject,
+    change: { readonly finalizer?: string; readonly annotations?: Readonly<Record<string, string | null>> },
+    signal?: AbortSignal,
+  ): Promise<ManagedObject>;
   /** Adds `finalizer` if missing, only on the version `obj` is; returns `obj` itself if present. */
   addFinalizer(obj: ManagedObject, finalizer: string, signal?: AbortSignal): Promise<ManagedObject>;
   /** Removes `finalizer` if present; undefined when the object is gone already. */
@@ -107,12 +125,36 @@ export function kubeObjectStore(o: KubeObjectStoreOptions): ObjectStore {
         ...(signal ? { signal } : {}),
       });
     },
-    writeSpec(obj, spec, signal) {
+    writeSpec(obj, spec, signal, annotations) {
       return kube.request<ManagedObject>({
         method: "PATCH",
         path: pathOf(obj),
         contentType: patchTypes.merge,
-        body: { spec },
+        body: { spec, ...(annotations ? { metadata: { annotations } } : {}) },
+        ...(signal ? { signal } : {}),
+      });
+    },
+    writeMetadata(obj, change, signal) {
+      const current = obj.metadata.finalizers ?? [];
+      const finalizers =
+        change.finalizer === undefined || current.includes(change.finalizer)
+          ? undefined
+          : [...current, change.finalizer];
+      return kube.request<ManagedObject>({
+        method: "PATCH",
+        path: pathOf(obj),
+        contentType: patchTypes.merge,
+        body: {
+          metadata: {
+            // The finalizer list replaces the stored one: only on the version it was computed
+            // from, as is a write that records an intent (on the object as it was read).
+            ...(finalizers || change.finalizer !== undefined
+              ? { resourceVersion: obj.metadata.resourceVersion }
+              : {}),
+            ...(finalizers ? { finalizers } : {}),
+            ...(change.annotations ? { annotations: change.annotations } : {}),
+          },
+        },
         ...(signal ? { signal } : {}),
       });
     },

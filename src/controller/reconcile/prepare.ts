@@ -1,6 +1,6 @@
 // Step 2 of a sync, everything before AWS is touched: may the decision act at all (a clean `use`
 // with a region), the policies from annotations, the spec as the module parses it, the values
-// of its Secret-backed fields, and this controller's finalizer on the object. finalize.ts reads
+// of its Secret-backed fields. finalize.ts reads
 // the policies and the spec the same way.
 import { noSecrets, type SecretValues } from "../../services/service-module.ts";
 import { syncStateForDecision } from "../ack-conditions.ts";
@@ -68,13 +68,8 @@ export async function prepare<Spec extends object, Observed, Client>(
   const { spec } = resolved;
   const inputs = await inputsOf(env, a, spec);
   if (isOutcome(inputs)) return inputs;
-  // Before anything is made in AWS, so that a deletion cannot pass it by (not for read-only:
-  // nothing of it is ever deleted).
-  if (!policies.readOnly) {
-    const before = a.obj;
-    a.obj = await env.store.addFinalizer(a.obj, env.finalizer, a.call.signal);
-    if (a.obj !== before) env.selfWrites?.record(a.key, a.obj);
-  }
+  // The finalizer goes on in converge, before anything is written in AWS: with a create's intent
+  // in one write (intent.ts), else on its own.
   return { region, policies, spec, seeded, referenced: resolved.filled, checks: resolved.checks, inputs };
 }
 

@@ -17,7 +17,7 @@ import type { Condition } from "../../runtime/conditions.ts";
 import { isTerminalError } from "../../runtime/reconcile.ts";
 import type { Observation, ServiceModule } from "../../services/service-module.ts";
 import { controllerKeyFrom } from "../controller-key.ts";
-import { sealIntent } from "../create-intent.ts";
+import { intentAnnotation, sealIntent } from "../create-intent.ts";
 import { DecisionMemo } from "../decision-memo.ts";
 import { DecisionTracker } from "../decision-tracker.ts";
 import { resourceTypeOf } from "../resource-controller.ts";
@@ -226,6 +226,12 @@ async function synced(name = "w1"): Promise<Setup> {
   return s;
 }
 
+/** The create intent an object records (its annotation), parsed. */
+const intentOf = (obj: ManagedObject | undefined): { name?: string; mac?: string } | undefined => {
+  const text = obj?.metadata.annotations?.[intentAnnotation];
+  return text === undefined ? undefined : (JSON.parse(text) as { name?: string; mac?: string });
+};
+
 describe("the reconciler's orchestration (in-memory store, fake module)", () => {
   let s: Setup;
   beforeEach(() => {
@@ -235,9 +241,10 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
   test("create: finalizer, intent recorded before the create, tagged object, late-initialised spec, Synced", async () => {
     s.store.apply(widgetObject("w1", { name: "w1" }));
     const uid = s.stored("w1")?.metadata.uid;
-    // Intent before action: when AWS is asked to create, status already holds the sealed intent.
+    // Intent before action: when AWS is asked to create, the object already records the sealed
+    // intent, written with the finalizer.
     s.cloud.before.set("create", () => {
-      const intent = s.stored("w1")?.status?.["intent"] as { name?: string; mac?: string } | undefined;
+      const intent = intentOf(s.stored("w1"));
       assert.equal(intent?.name, "w1");
       assert.ok(intent?.mac, "sealed with the controller's key");
       assert.ok(s.stored("w1")?.metadata.finalizers?.includes(finalizer), "finalizer before the create");
@@ -251,7 +258,7 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
     const obj = s.stored("w1");
     assert.equal(obj?.spec?.["size"], 1, "AWS's default late-initialised into the spec");
     assert.equal(obj?.metadata.generation, 2);
-    assert.equal(obj?.status?.["intent"], undefined, "the intent is cleared once Synced");
+    assert.equal(intentOf(obj), undefined, "the intent is cleared once Synced (with the spec write)");
     assert.equal(condition(obj, "ACK.ResourceSynced")?.status, "True");
     assert.equal(condition(obj, "ACK.ResourceSynced")?.observedGeneration, 2);
     assert.equal(condition(obj, "Ready")?.status, "True");
@@ -271,8 +278,8 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
     );
     assert.deepEqual(
       s.store.writes.map((x) => x.what),
-      ["finalizers", "status", "spec", "status"],
-      "finalizer, intent, late-initialised spec, Synced",
+      ["metadata", "spec", "status"],
+      "finalizer and intent in one write, late-initialised spec (clearing the intent), Synced",
     );
   });
 
@@ -394,11 +401,41 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
     );
     assert.deepEqual(s.cloud.widgets.get("w2")?.tags, {}, "not tagged");
 
+    // Refused before anything was written in AWS, it never got the finalizer: deleted, it goes at
+    // once, and nothing in AWS is touched.
+    assert.equal(s.stored("w2")?.metadata.finalizers, undefined);
     s.store.delete(ns, "w2");
+    assert.equal(s.stored("w2"), undefined, "let go");
     assert.deepEqual(await s.reconcile("w2"), {});
     assert.ok(s.cloud.widgets.has("w2"), "not deleted");
-    assert.equal(s.store.events.at(-1)?.reason, "Retained");
-    assert.equal(s.stored("w2"), undefined, "let go");
+    assert.deepEqual(s.cloud.calls, ["read"], "nothing called but the first read");
+  });
+
+  test("a verified intent for another account than decided now is account drift: nothing is created here", async () => {
+    // The decision moved after the intent was recorded (and before anything confirmed it): the
+    // create may have landed in the intent's account, so this is where the object may be.
+    const intent = sealIntent(key, ownerOf("w7"), { name: "w7", account: "111111111111", region }, start);
+    s.store.apply(
+      widgetObject(
+        "w7",
+        { name: "w7" },
+        {
+          metadata: {
+            name: "w7",
+            uid: "uid-w7",
+            annotations: { [intentAnnotation]: JSON.stringify(intent) },
+          },
+        },
+      ),
+    );
+    await assert.rejects(s.reconcile("w7"), (err) => isTerminalError(err));
+    const terminal = condition(s.stored("w7"), "ACK.Terminal");
+    assert.equal(terminal?.reason, "AccountDrift");
+    assert.match(
+      terminal?.message ?? "",
+      new RegExp(`already exists in account 111111111111, .* in account ${account}`),
+    );
+    assert.deepEqual(s.cloud.calls, [], "nothing read or created where it was not asked for");
   });
 
   test("a create AWS did not answer: no second create while it may land; once it lands untagged, it is finished", async () => {
@@ -409,7 +446,7 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
     });
     await assert.rejects(s.reconcile("w3"), (err) => !isTerminalError(err));
     assert.equal(condition(s.stored("w3"), "ACK.Recoverable")?.reason, "AWSError");
-    assert.ok(s.stored("w3")?.status?.["intent"], "the intent stays: the create may still land");
+    assert.ok(intentOf(s.stored("w3")), "the intent stays: the create may still land");
 
     s.advance(10_000);
     const result = await s.reconcile("w3");
@@ -457,7 +494,7 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
     assert.equal(condition(obj, "ACK.Terminal")?.status, "True");
     assert.equal(condition(obj, "ACK.Terminal")?.message, "Widget call failed: size 0 is not allowed");
     assert.equal(condition(obj, "Ready")?.status, "False");
-    assert.equal(obj?.status?.["intent"], undefined, "nothing was made: the intent is settled");
+    assert.equal(intentOf(obj), undefined, "nothing was made: the intent is settled");
     assert.deepEqual(s.store.events.at(-1), {
       object: `${ns}/w5`,
       type: "Warning",
