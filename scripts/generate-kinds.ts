@@ -63,6 +63,7 @@ for (const { declaration, generated } of declaredKinds) {
       provenance,
       apiImport: relative(dirname(join(root, output)), join(root, "src/api")),
       servicesImport: relative(dirname(join(root, output)), join(root, "src/services")),
+      codegenImport: relative(dirname(join(root, output)), join(root, "src/codegen")),
     },
     statusFields(declaration, model),
     declared,

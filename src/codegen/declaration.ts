@@ -2,7 +2,7 @@
 // renames, which fields are immutable, and the AWS names of the attributes it keeps in a
 // string map (SQS, SNS). Everything else about a field — its JSON type and shape, its
 // description, AWS's constraints — is read from the model by field-tree.ts.
-import type { Absence, DefaultValue, DriftForm } from "../services/declared-drift.ts";
+import type { Absence, DefaultValue, DriftForm } from "./drift-rules.ts";
 
 /** The members of one model structure, as spec fields (ACK: the create call's input first). */
 export interface MembersSource {

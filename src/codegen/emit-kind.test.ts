@@ -3,7 +3,13 @@ import { describe, it } from "node:test";
 import { emitKind } from "./emit-kind.ts";
 import type { Field } from "./field-tree.ts";
 
-const options = { prefix: "thing", provenance: "a test", apiImport: "../api", servicesImport: ".." };
+const options = {
+  prefix: "thing",
+  provenance: "a test",
+  apiImport: "../api",
+  servicesImport: "..",
+  codegenImport: "../codegen",
+};
 const name: Field = {
   name: "name",
   aws: "ThingName",

@@ -14,6 +14,8 @@ export interface EmitOptions {
   /** The import paths of src/api and src/services from the generated file. */
   readonly apiImport: string;
   readonly servicesImport: string;
+  /** The import path of src/codegen (its type-only modules) from the generated file. */
+  readonly codegenImport: string;
 }
 
 const q = (s: string): string => JSON.stringify(s);
@@ -88,7 +90,7 @@ export function emitKind(
       : []),
     ...(declared?.fieldGroups === undefined
       ? []
-      : [`import type { DeclaredFieldGroups } from ${q(`${options.servicesImport}/declared-drift.ts`)};`]),
+      : [`import type { DeclaredFieldGroups } from ${q(`${options.codegenImport}/drift-rules.ts`)};`]),
     ...(status.length > 0 ||
     fields.some((f) => f.type.t !== "reference" && f.type.t !== "secret" && !f.attribute)
       ? [`import type { FieldCodecs } from ${q(`${options.servicesImport}/shape-codec.ts`)};`]
@@ -170,7 +172,7 @@ function fieldGroupsSource(prefix: string, g: ResolvedGroups): string[] {
     "/**",
     " * From the declaration: the create call, which call changes (and reads back) each group of",
     " * fields after creation, in the order updates apply them, and how each field compares for",
-    " * drift (src/services/declared-drift.ts); the fields never compared, and why.",
+    " * drift (src/codegen/drift-rules.ts); the fields never compared, and why.",
     " */",
     `export const ${prefix}FieldGroups = {`,
     `  create: ${q(g.create)},`,

@@ -4,9 +4,9 @@
 // The result is the kind's generated `<prefix>FieldGroups` (the drift comparison's table,
 // src/services/declared-drift.ts) and the docs' "how each field is managed" table. Pure.
 
-import type { Absence, DefaultValue, DriftForm } from "../services/declared-drift.ts";
 import { type AwsModel, inputOf } from "./aws-model.ts";
 import type { KindDeclaration } from "./declaration.ts";
+import type { Absence, DefaultValue, DriftForm } from "./drift-rules.ts";
 import type { Field } from "./field-tree.ts";
 
 export interface ComparedField {

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { DeclaredFieldGroups } from "../codegen/drift-rules.ts";
 import {
   attributeWhenAbsent,
   canonicalForm,
   comparedFields,
-  type DeclaredFieldGroups,
   declaredDrift,
   fieldsSetBy,
   ruleOf,

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
 import { userTagKey } from "../../../api/reserved-tag-keys.ts";
-import type { DeclaredFieldGroups } from "../../declared-drift.ts";
+import type { DeclaredFieldGroups } from "../../../codegen/drift-rules.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
 import { maxUserTags } from "../../tag-list.ts";
 
@@ -265,7 +265,7 @@ export const topicDeclared = {
 /**
  * From the declaration: the create call, which call changes (and reads back) each group of
  * fields after creation, in the order updates apply them, and how each field compares for
- * drift (src/services/declared-drift.ts); the fields never compared, and why.
+ * drift (src/codegen/drift-rules.ts); the fields never compared, and why.
  */
 export const topicFieldGroups = {
   create: "CreateTopic",
