@@ -1,7 +1,7 @@
 // Every Kubernetes read and write the reconciler makes, behind one small interface: the object
 // from the informer's cache or, when that may lag, from the apiserver; a referenced Secret;
 // status, spec and finalizer writes; Events. The steps never see a Kubernetes client, so the
-// orchestration is tested with an in-memory store (memory-store.ts) and runs here over the real
+// orchestration is tested with an in-memory store (test/support/memory-object-store.ts) and runs here over the real
 // client (kubeObjectStore).
 //
 // Writes return the object as the apiserver stored it: its new resourceVersion is what the next

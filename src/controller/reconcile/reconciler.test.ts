@@ -1,11 +1,12 @@
 // The reconciler's orchestration, in process: the steps in their order over an in-memory object
-// store (memory-store.ts, the apiserver's rules) and a fake service module whose "AWS" is a map.
+// store (test/support/memory-object-store.ts, the apiserver's rules) and a fake service module whose "AWS" is a map.
 // What each path writes, calls and says: create (intent before action), update, delete, a forged
 // or absent intent, a failure as conditions, a create whose object went away. The steps' pure
 // decisions have their own tests (reconcile-plan, create-intent, ownership, ack-conditions).
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
 import pino from "pino";
+import { MemoryObjectStore } from "../../../test/support/memory-object-store.ts";
 import { namespace, settingsWith } from "../../../test/support/resolver-fixtures.ts";
 import { resourceAnnotations } from "../../api/annotations.ts";
 import type { ResourceKind } from "../../api/kinds.ts";
@@ -23,7 +24,6 @@ import { DecisionTracker } from "../decision-tracker.ts";
 import { resourceTypeOf } from "../resource-controller.ts";
 import { SelfWrites } from "../self-writes.ts";
 import { finalizerFor } from "./env.ts";
-import { MemoryObjectStore } from "./memory-store.ts";
 import type { ManagedObject } from "./object-store.ts";
 import { createResourceReconciler } from "./reconciler.ts";
 

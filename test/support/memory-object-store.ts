@@ -5,11 +5,12 @@
 // spec change bumps the generation; an object being deleted goes once its last finalizer does.
 // Answers are copies, as the apiserver's are; `cached` hands out the stored objects themselves,
 // replaced on every write, as an informer that has caught up does.
-import type { EventType } from "../../runtime/events.ts";
-import { KubeApiError } from "../../runtime/kube-client.ts";
-import { objectPath, type ResourceType } from "../../runtime/kube-object.ts";
-import type { SecretObject } from "../secret-inputs.ts";
-import type { ManagedObject, ObjectStore } from "./object-store.ts";
+
+import type { ManagedObject, ObjectStore } from "../../src/controller/reconcile/object-store.ts";
+import type { SecretObject } from "../../src/controller/secret-inputs.ts";
+import type { EventType } from "../../src/runtime/events.ts";
+import { KubeApiError } from "../../src/runtime/kube-client.ts";
+import { objectPath, type ResourceType } from "../../src/runtime/kube-object.ts";
 
 export interface RecordedEvent {
   readonly object: string;
