@@ -23,8 +23,8 @@ import { lateInitialize } from "./late-initialize.ts";
 import { observe } from "./observe.ts";
 import type { Prepared } from "./prepare.ts";
 import { checkReferencesInAws } from "./reference-check.ts";
-import { done, failed, isOutcome, type Outcome, requeue } from "./result.ts";
-import { metadataAt, whileBusy, writeStatus } from "./status.ts";
+import { failed, isOutcome, type Outcome, requeue, settled } from "./result.ts";
+import { metadataAt, whileBusy } from "./status.ts";
 import { update } from "./update.ts";
 
 export async function converge<Spec extends object, Observed, Client>(
@@ -43,7 +43,7 @@ export async function converge<Spec extends object, Observed, Client>(
       convergeLocked(env, a, conn, prepared, target),
     );
     // Brought to its spec: uses of references it no longer sets hold nothing any more.
-    if (outcome.kind === "done" && hasServedReferences(env)) {
+    if (outcome.kind === "done" && outcome.status?.state.kind === "synced" && hasServedReferences(env)) {
       const kept = new Set(prepared.checks.map((c) => c.owner.uid));
       await env.references?.uses?.forgetReferrer(a.owner.uid, kept, a.call.signal);
     }
@@ -96,8 +96,10 @@ async function convergeLocked<Spec extends object, Observed, Client>(
   let extraStatus: Readonly<Record<string, unknown>> = {};
 
   if (plan.do === "awaitCreate") {
-    await writeStatus(env, a, plan.state, metadataAt(env, a, spec, target));
-    return requeue(pollUntil(env, plan.until));
+    return requeue(pollUntil(env, plan.until), {
+      state: plan.state,
+      metadata: metadataAt(env, a, spec, target),
+    });
   }
   // Nothing of this object's is written in AWS before its finalizer is on (a create puts it on
   // with its intent); a read-only resource never has anything of its deleted.
@@ -115,7 +117,7 @@ async function convergeLocked<Spec extends object, Observed, Client>(
   if (regionDrift) return failed(regionDrift);
 
   // AWS is still working on it (creating, modifying): touch nothing, say so, look again later.
-  const busy = await whileBusy(env, a, spec, target, observation.observed, extraStatus);
+  const busy = whileBusy(env, a, spec, target, observation.observed, extraStatus);
   if (busy) return busy;
 
   if (plan.do === "finishCreate" || plan.do === "adopt") {
@@ -145,12 +147,12 @@ async function convergeLocked<Spec extends object, Observed, Client>(
     recordsIntent(a),
   );
   if (!wroteSpec) await clearIntent(env, a);
-  await writeStatus(env, a, { kind: "synced" }, metadataAt(env, a, spec, target), {
-    ...extraStatus,
-    ...env.module.statusFrom?.(observed),
-    intent: null,
+  return settled({
+    state: { kind: "synced" },
+    metadata: metadataAt(env, a, spec, target),
+    // intent: what earlier versions recorded there, settled too.
+    extra: { ...extraStatus, ...env.module.statusFrom?.(observed), intent: null },
   });
-  return done;
 }
 
 /**

@@ -16,7 +16,6 @@ import { intentIn, pollUntil } from "./intent.ts";
 import { observe } from "./observe.ts";
 import { policiesOf, specOf } from "./prepare.ts";
 import { done, failed, isOutcome, type Outcome, requeue } from "./result.ts";
-import { writeStatus } from "./status.ts";
 
 export async function finalize<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
@@ -52,10 +51,7 @@ export async function finalize<Spec extends object, Observed, Client>(
       // Whether or not an ARN was ever recorded: look the name up in the decided account.
       const { found } = await observe(env, a, conn, spec, target, intent);
       const del = planDelete(found, target, pendingCreate(intent, target, readAt, env.intentWindowMs));
-      if (del.do === "await") {
-        await writeStatus(env, a, del.state);
-        return requeue(pollUntil(env, del.until));
-      }
+      if (del.do === "await") return requeue(pollUntil(env, del.until), { state: del.state });
       if (del.do === "keep") {
         env.store.event(a.obj, "Normal", "Retained", `Not deleted in AWS: ${del.why}`);
         return null;

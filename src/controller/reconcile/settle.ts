@@ -1,6 +1,7 @@
-// The last step of every reconcile: its Outcome (result.ts) as the runtime's Result. A failure
-// is written to status (conditions, and any fields it carries) with a Warning Event, then ends
-// as a TerminalError (not retried), a Reported error (backoff) or a requeue.
+// The last step of every reconcile: its Outcome (result.ts) as the runtime's Result, and the one
+// place status is written (only when it changed): where it is (synced, on its way) with what it
+// records, or a failure (conditions, and any fields it carries) with a Warning Event, which then
+// ends as a TerminalError (not retried), a Reported error (backoff) or a requeue.
 import { type Result as ReconcileResult, TerminalError } from "../../runtime/reconcile.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Env } from "./env.ts";
@@ -21,6 +22,8 @@ export async function settle<Spec extends object, Observed, Client>(
     a.identityNote = undefined;
   }
   if (outcome.kind === "done") {
+    const s = outcome.status;
+    if (s) await writeStatus(env, a, s.state, s.metadata, s.extra);
     return outcome.requeueAfterMs === undefined ? {} : { requeueAfter: outcome.requeueAfterMs };
   }
   const { state, retry, cause } = outcome;

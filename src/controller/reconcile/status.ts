@@ -1,7 +1,7 @@
 // What status records, written only when it changed: ACK's conditions for where the reconcile
 // is (ack-conditions.ts), status.ackResourceMetadata for the decided target, and kind fields.
-// Steps write it on their way (a create's intent, AWS still busy, synced); settle.ts writes a
-// failure. Never what the kind's own CRD refuses (write-check.ts).
+// Steps say it in their Outcome (result.ts); settle.ts writes it, once per reconcile. Never what
+// the kind's own CRD refuses (write-check.ts).
 
 import { partitionOf } from "../../resolver/known-regions.ts";
 import { conditionsEqual } from "../../runtime/conditions.ts";
@@ -56,23 +56,18 @@ function statusToWrite<Spec extends object, Observed, Client>(
   return status;
 }
 
-/**
- * Writes conditions (and metadata, extra fields) only when something changed. `ifUnchanged`:
- * only if the object is still the version `a.obj` is (409 Conflict otherwise), for a write that
- * must not land on an object that changed meanwhile (a create intent).
- */
+/** Writes conditions (and metadata, extra fields) only when something changed (settle.ts). */
 export async function writeStatus<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
   a: Attempt,
   state: SyncState,
   metadata?: AckResourceMetadata,
   extra?: Readonly<Record<string, unknown>>,
-  ifUnchanged = false,
 ): Promise<void> {
   const status = timeStepSync("comparison", () => statusToWrite(env, a, state, metadata, extra));
   if (status === undefined) return;
   // The answer carries the new resourceVersion the finalizer patches are checked against.
-  a.obj = await env.store.writeStatus(a.obj, status, ifUnchanged, a.call.signal);
+  a.obj = await env.store.writeStatus(a.obj, status, false, a.call.signal);
   env.selfWrites?.record(a.key, a.obj);
 }
 
@@ -107,22 +102,19 @@ export function metadataAt<Spec extends object, Observed, Client>(
 }
 
 /** While AWS is working on the object: progressing status with AWS's words, a later look. */
-export async function whileBusy<Spec extends object, Observed, Client>(
+export function whileBusy<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
   a: Attempt,
   spec: Spec,
   target: Target,
   observed: Observed,
   extraStatus: Readonly<Record<string, unknown>>,
-): Promise<Outcome | undefined> {
+): Outcome | undefined {
   const busy = env.module.busy?.(observed);
   if (!busy) return undefined;
-  await writeStatus(
-    env,
-    a,
-    { kind: "progressing", reason: busy.reason, message: busy.message },
-    metadataAt(env, a, spec, target),
-    { ...extraStatus, ...env.module.statusFrom?.(observed) },
-  );
-  return requeue(busy.requeueAfterMs ?? 10_000);
+  return requeue(busy.requeueAfterMs ?? 10_000, {
+    state: { kind: "progressing", reason: busy.reason, message: busy.message },
+    metadata: metadataAt(env, a, spec, target),
+    extra: { ...extraStatus, ...env.module.statusFrom?.(observed) },
+  });
 }
