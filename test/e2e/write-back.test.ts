@@ -244,8 +244,9 @@ test("a Kubernetes write the apiserver refuses names the Kubernetes call and the
     "KubernetesError",
   );
   const message = condition(q, "ACK.Terminal")?.message ?? "";
-  // The late-initialising spec PATCH is the write refused.
-  assert.match(message, /^PATCH spec of Queue wb-frozen\/orders failed: 422 Invalid: /);
+  // The late-initialising spec PATCH is the write refused (it clears the create's intent, an
+  // annotation, in the same request).
+  assert.match(message, /^PATCH spec and metadata of Queue wb-frozen\/orders failed: 422 Invalid: /);
   assert.match(message, /Queue specs are frozen in this namespace/, "the apiserver's words");
   assert.match(message, /admission policy/, "the fix names what may refuse it");
   assert.doesNotMatch(message, /AWSError|KubeApiError|GetQueueAttributes/);

@@ -102,8 +102,9 @@ async function convergeLocked<Spec extends object, Observed, Client>(
     });
   }
   // Nothing of this object's is written in AWS before its finalizer is on (a create puts it on
-  // with its intent); a read-only resource never has anything of its deleted.
-  if (plan.do !== "create" && plan.do !== "fail" && !policies.readOnly) await holdForDeletion(env, a);
+  // with its intent). One refused here (a name taken) holds it too: its deletion then says why
+  // nothing was deleted in AWS (Retained). A read-only resource never has anything deleted.
+  if (plan.do !== "create" && !policies.readOnly) await holdForDeletion(env, a);
   if (plan.do === "create") {
     const made = await create(env, a, conn, spec, inputs, target, ownerTags, intent, readAt);
     if (isOutcome(made)) return made;
