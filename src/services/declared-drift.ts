@@ -4,7 +4,7 @@
 // A kind adds hooks only for its genuine quirks (RDS's one-way engine version, DynamoDB's
 // indexes); the types make a hook for each field declared `custom`, and nothing else. Pure.
 
-import type { DeclaredField, DeclaredFieldGroups, DefaultValue, DriftForm } from "../codegen/drift-rules.ts";
+import type { DeclaredField, DeclaredFieldGroups, DriftForm } from "../codegen/drift-rules.ts";
 import {
   canonicalBoolean,
   canonicalDocument,
