@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { ecrLikeDeclaration } from "../../test/support/ecr-like-kind.ts";
 import type { AwsModel } from "./aws-model.ts";
 import type { KindDeclaration, RuntimeDeclaration } from "./declaration.ts";
 import { addressIn, resolveRuntime } from "./object-address.ts";
@@ -66,27 +67,7 @@ describe("addressIn: where a call takes the identifier, from the model", () => {
 });
 
 const declaration = (runtime: Partial<RuntimeDeclaration> = {}, groups: KindDeclaration["groups"] = []) =>
-  ({
-    service: "ecr",
-    kind: "Repository",
-    identifier: "repositoryName",
-    terminalCodes: [],
-    spec: [],
-    create: "CreateRepository",
-    groups,
-    runtime: {
-      service: "ECR",
-      noun: "repository",
-      read: { call: "DescribeRepositories", output: "repositories" },
-      delete: "DeleteRepository",
-      arn: "repositoryArn",
-      arnResource: "repository/",
-      notFound: ["RepositoryNotFound"],
-      alreadyExists: ["RepositoryAlreadyExists"],
-      tags: { resource: "resourceArn", keys: "tagKeys", list: "tags" },
-      ...runtime,
-    },
-  }) as KindDeclaration & { runtime: RuntimeDeclaration };
+  ecrLikeDeclaration(groups, runtime);
 
 describe("resolveRuntime", () => {
   test("the read by a list of names, its answer's objects named by repositoryName; delete and group calls by the name", () => {

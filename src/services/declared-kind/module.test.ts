@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
 import { z } from "zod";
+import { ecrLikeDeclaration } from "../../../test/support/ecr-like-kind.ts";
 import { awsError, type Fields, fakeSdk } from "../../../test/support/fake-sdk.ts";
 import type { ResourceKind } from "../../api/kinds.ts";
-import type { KindDeclaration, RuntimeDeclaration } from "../../codegen/declaration.ts";
 import { noSecrets } from "../service-module.ts";
 import { type DeclaredKindSource, declaredKindModule, type GeneratedKind } from "./module.ts";
 
@@ -21,40 +21,21 @@ const kind: ResourceKind = {
   service: "ecr",
 };
 
-const declaration = {
-  service: "ecr",
-  kind: "Repository",
-  identifier: "repositoryName",
-  terminalCodes: [],
-  spec: [],
-  create: "CreateRepository",
-  groups: [
-    {
-      set: "PutLifecyclePolicy",
-      read: "GetLifecyclePolicy",
-      remove: "DeleteLifecyclePolicy",
-      notFound: ["LifecyclePolicyNotFound"],
-      fields: { lifecyclePolicyText: { form: "document" } },
-    },
-    {
-      set: "TagResource",
-      remove: "UntagResource",
-      read: "ListTagsForResource",
-      fields: { tags: { form: "tags" } },
-    },
-  ],
-  runtime: {
-    service: "ECR",
-    noun: "repository",
-    read: { call: "DescribeRepositories", output: "repositories" },
-    delete: "DeleteRepository",
-    arn: "repositoryArn",
-    arnResource: "repository/",
-    notFound: ["RepositoryNotFound"],
-    alreadyExists: ["RepositoryAlreadyExists"],
-    tags: { resource: "resourceArn", keys: "tagKeys", list: "tags" },
+const declaration = ecrLikeDeclaration([
+  {
+    set: "PutLifecyclePolicy",
+    read: "GetLifecyclePolicy",
+    remove: "DeleteLifecyclePolicy",
+    notFound: ["LifecyclePolicyNotFound"],
+    fields: { lifecyclePolicyText: { form: "document" } },
   },
-} as const satisfies KindDeclaration & { runtime: RuntimeDeclaration };
+  {
+    set: "TagResource",
+    remove: "UntagResource",
+    read: "ListTagsForResource",
+    fields: { tags: { form: "tags" } },
+  },
+]);
 
 const generated: GeneratedKind = {
   fieldSchemas: {
