@@ -53,15 +53,25 @@ export async function connectInRecordedAccount<Spec extends object, Observed, Cl
 ): Promise<Connection<Client> | Outcome> {
   const conn = await connect(env, a);
   if (isOutcome(conn)) return conn;
-  const check = checkAccount(
-    a.obj.status?.ackResourceMetadata,
-    conn.account,
-    env.settings.accountDriftPolicy,
-    deleting,
-  );
+  return accountDrift(env, a, a.obj.status?.ackResourceMetadata, conn.account, deleting) ?? conn;
+}
+
+/**
+ * A recorded account (status, or a create intent) against the one the decided credentials act in
+ * (checkAccount): the failure when it blocks; with --account-drift-policy=recreate a Warning
+ * Event and nothing to stop for.
+ */
+export function accountDrift<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  recorded: Parameters<typeof checkAccount>[0],
+  account: string,
+  deleting: boolean,
+): Outcome | undefined {
+  const check = checkAccount(recorded, account, env.settings.accountDriftPolicy, deleting);
   if (check.do === "block") return failed(check.state);
   if (check.do === "follow") env.store.event(a.obj, "Warning", "AccountDrift", check.event);
-  return conn;
+  return undefined;
 }
 
 /** Where the spec's object is in AWS: its name, in the account and region decided. */

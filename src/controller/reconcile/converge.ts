@@ -10,11 +10,11 @@ import { crossroleVersion } from "../../version.ts";
 import { type CreateIntent, pendingCreate } from "../create-intent.ts";
 import { expandDefaultTags } from "../default-tags.ts";
 import { ownershipTags } from "../ownership.ts";
-import { checkAccount, checkRegion, planSync, type Target } from "../reconcile-plan.ts";
+import { checkRegion, planSync, type Target } from "../reconcile-plan.ts";
 import { withDefaultTags, withoutDefaultTags } from "../spec-default-tags.ts";
 import { claim } from "./adopt.ts";
 import type { Attempt } from "./attempt.ts";
-import { type Connection, connectInRecordedAccount, lockKey, targetOf } from "./connect.ts";
+import { accountDrift, type Connection, connectInRecordedAccount, lockKey, targetOf } from "./connect.ts";
 import { create } from "./create.ts";
 import type { Env } from "./env.ts";
 import { awsFailure, endsReconcile } from "./failure.ts";
@@ -170,15 +170,7 @@ function intentElsewhere<Spec extends object, Observed, Client>(
 ): Outcome | undefined {
   const region = checkRegion(intent.region, target.region);
   if (region) return failed(region);
-  const account = checkAccount(
-    { ownerAccountID: intent.ownerAccountID },
-    target.account,
-    env.settings.accountDriftPolicy,
-    false,
-  );
-  if (account.do === "block") return failed(account.state);
-  if (account.do === "follow") env.store.event(a.obj, "Warning", "AccountDrift", account.event);
-  return undefined;
+  return accountDrift(env, a, { ownerAccountID: intent.ownerAccountID }, target.account, false);
 }
 
 /**
