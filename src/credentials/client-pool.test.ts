@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, test } from "node:test";
 import { HeadBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import { FencedError, isFencedError, withFence } from "../runtime/fence.ts";
 import { AwsClientPool, type BaseClientConfig, type ClientFactory } from "./client-pool.ts";
 
 const credentials = async () => ({ accessKeyId: "AKIA", secretAccessKey: "s" });
@@ -91,6 +92,46 @@ describe("AwsClientPool", () => {
       pool.close();
       silent.closeAllConnections();
       silent.close();
+    }
+  });
+
+  test("each attempt of a call asks the reconcile's fence: a retry after the replica was fenced is never sent", async () => {
+    let attempts = 0;
+    let fenced = false;
+    // AWS answers the first attempt 503 (retryable); the replica is fenced meanwhile.
+    const flaky = createServer((_req, res) => {
+      attempts += 1;
+      fenced = true;
+      res.writeHead(503, { "content-type": "application/xml" });
+      res.end("<Error><Code>SlowDown</Code><Message>slow down</Message></Error>");
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, "127.0.0.1", resolve));
+    const endpoint = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`;
+    const pool = new AwsClientPool();
+    const s3: ClientFactory<S3Client> = {
+      name: "s3",
+      create: (c) => new S3Client({ ...c, forcePathStyle: true, retryMode: "standard", maxAttempts: 3 }),
+    };
+    const fence = {
+      check: () => {
+        if (fenced) throw new FencedError("fenced: this replica may no longer act on ns/b");
+      },
+    };
+    try {
+      const client = pool.client(s3, { ...key, endpoint }, credentials);
+      await assert.rejects(
+        withFence(fence, () => client.send(new HeadBucketCommand({ Bucket: "b" }))),
+        (err) => isFencedError(err),
+      );
+      assert.equal(attempts, 1, "the SDK's retry was refused before it was sent");
+      // Outside a reconcile: no fence, the SDK retries as usual.
+      attempts = 0;
+      await assert.rejects(client.send(new HeadBucketCommand({ Bucket: "b" })));
+      assert.equal(attempts, 3);
+    } finally {
+      pool.close();
+      flaky.closeAllConnections();
+      flaky.close();
     }
   });
 });

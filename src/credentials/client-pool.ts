@@ -8,6 +8,7 @@ import { LRUCache } from "lru-cache";
 import { userAgent } from "../version.ts";
 import type { AwsCallObserver, ObservableClient } from "./aws-call-observer.ts";
 import type { AwsRateLimiter } from "./aws-rate-limit.ts";
+import { fenceEachAttempt } from "./fenced-attempts.ts";
 
 /** What a client is specific to. */
 export interface ClientKey {
@@ -112,6 +113,7 @@ export class AwsClientPool {
         ...(credentials ? { credentials } : {}),
       });
       this.#observe?.(client as unknown as ObservableClient, factory.name, key.region);
+      fenceEachAttempt(client);
       if (!factory.ownRateLimit) {
         this.#limiter?.limit(
           client as unknown as ObservableClient,
