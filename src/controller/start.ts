@@ -396,6 +396,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     moduleOf,
     decisions: decisionMemo,
     snapshot: () => config.snapshot(),
+    namespaceExists: (namespace) => config.namespaceAnnotations(namespace) !== undefined,
     credentials,
     events,
     registry: manager.metrics.registry,

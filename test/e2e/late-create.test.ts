@@ -26,6 +26,7 @@ import { minimalKinds, minimalResource, namespaceObjectsFor } from "../support/m
 import {
   type ControllerProcess,
   condition,
+  configMap,
   controllerAccount,
   type E2E,
   getResource,
@@ -47,7 +48,8 @@ let proxy: AwsProxy;
 let controller: ControllerProcess;
 
 before(async () => {
-  e2e = await startE2E();
+  // The controller manager deletes a namespace's objects when the namespace is deleted.
+  e2e = await startE2E({ controllerManager: true });
   proxy = await startAwsProxy(e2e.stack.awsEndpoint ?? "");
   await e2e.apply([namespace("ack-system"), namespace(ns), ...namespaceObjectsFor(minimalKinds, ns)]);
   controller = await startController();
@@ -331,4 +333,71 @@ test("creates that land after the window closed and their resources were let go:
   // this resource's, so the sweep leaves it alone.
   const bucket = awsName(prefix, "Bucket");
   for (const line of await held(prefix)) assert.match(line, new RegExp(`^Bucket ${bucket} `));
+});
+
+test("a namespace deleted while its creates were in flight: once it is gone, what lands later is still found in its account and deleted", async () => {
+  // Its resources are placed in account 111111111111 through the CARM account map: once the
+  // namespace is gone, nothing can be decided for them any more (no namespace, no annotation), so
+  // the tombstones' sweep uses the identity they were let go with.
+  const gone = "late-gone";
+  const account = "111111111111";
+  const prefix = "late-e-";
+  await e2e.apply([
+    configMap("ack-role-account-map", { [account]: `arn:aws:iam::${account}:role/late` }),
+    namespace(gone, { "services.k8s.aws/owner-account-id": account }),
+    ...namespaceObjectsFor(taggedAtCreate, gone),
+  ]);
+  let land: () => void = () => undefined;
+  const landing = new Promise<void>((resolve) => {
+    land = resolve;
+  });
+  const remove = proxy.addFault({
+    name: `hold ${prefix}`,
+    match: isCreate(prefix),
+    respond: { holdUntil: landing },
+  });
+  await e2e.apply(
+    taggedAtCreate.map((k) => minimalResource(k, gone, awsName(prefix, k), awsName(prefix, k), {}, account)),
+  );
+  await waitFor(() => proxy.requests.filter((r) => isCreate(prefix)(r)).length >= taggedAtCreate.length, {
+    what: `the ${taggedAtCreate.length} creates of ${prefix}* sent`,
+    timeoutMs: 30_000,
+  });
+  await controller.stop("SIGKILL");
+  remove();
+  await e2e.kube.request({ method: "DELETE", path: `/api/v1/namespaces/${gone}` });
+  controller = await startController();
+  await waitFor(
+    async () => {
+      try {
+        await e2e.kube.request({ method: "GET", path: `/api/v1/namespaces/${gone}` });
+        return false;
+      } catch {
+        return true;
+      }
+    },
+    {
+      what: `namespace ${gone} gone once its resources were let go`,
+      timeoutMs: windowSeconds * 1000 + 60_000,
+    },
+  );
+  assert.deepEqual(await held(prefix), [], "nothing in AWS yet: the creates are still held");
+
+  land();
+  // Each lands in the gone namespace's account, and the sweep deletes it.
+  const sweptHere = () =>
+    controller
+      .logs()
+      .filter((l) => l["event"] === "tombstone.deleted" && String(l["resource"]).includes(` ${gone}/`))
+      .map((l) => String(l["resource"]));
+  await waitFor(() => sweptHere().length >= taggedAtCreate.length || undefined, {
+    what: "every late object of the gone namespace deleted by the sweep",
+    timeoutMs: 60_000,
+    intervalMs: 1_000,
+  });
+  assert.deepEqual(
+    sweptHere().sort(),
+    taggedAtCreate.map((k) => `${k} ${gone}/${awsName(prefix, k)}`).sort(),
+  );
+  assert.deepEqual(await held(prefix), []);
 });

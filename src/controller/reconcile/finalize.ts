@@ -107,6 +107,7 @@ async function keepTombstone<Spec extends object, Observed, Client>(
       ...(a.obj.metadata.labels ? { labels: a.obj.metadata.labels } : {}),
       ...(a.obj.metadata.annotations ? { annotations: a.obj.metadata.annotations } : {}),
       spec: a.obj.spec,
+      decision: a.decision,
     },
     intent,
     env.now(),

@@ -41,6 +41,8 @@ export interface RecordsControllerOptions {
   readonly moduleOf: (kind: string) => Promise<AnyServiceModule | undefined>;
   readonly decisions: DecisionMemo;
   readonly snapshot: () => Snapshot;
+  /** Whether a namespace exists now (the configuration cache's view). */
+  readonly namespaceExists: (namespace: string) => boolean;
   readonly credentials: CredentialService;
   readonly events: EventRecorder;
   readonly registry: Registry;
@@ -101,7 +103,14 @@ export function addRecordsController(o: RecordsControllerOptions): Controller {
     const module = await o.moduleOf(t.owner.kind);
     if (module === undefined) return { found: "unreachable", why: `kind ${t.owner.kind} is not served` };
     const resource = resourceOf(t);
-    const decision = o.decisions.decide(resource, o.snapshot());
+    // Decided again under today's configuration (a grant revoked since is respected); only once
+    // the namespace itself is gone, when nothing can be decided for it, the identity it was let go
+    // with stands in: it made the object, in the account the intent names, and nothing but an
+    // object carrying this uid's tags is ever deleted with it.
+    const decision =
+      !o.namespaceExists(t.owner.namespace) && t.decision !== undefined
+        ? t.decision
+        : o.decisions.decide(resource, o.snapshot());
     if (decision.outcome !== "use") {
       return {
         found: "unreachable",

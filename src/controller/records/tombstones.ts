@@ -7,6 +7,7 @@
 // and the records controller (tombstone-sweeper.ts) looks for an object carrying the released
 // uid's ownership tags in the intent's account and region, and deletes it. Pure: the record's
 // format and its lifetime.
+import type { Decision } from "../../resolver/types.ts";
 import type { CreateIntent } from "../create-intent.ts";
 import type { Owner } from "../ownership.ts";
 import type { RecordObject } from "./record-store.ts";
@@ -40,6 +41,12 @@ export interface Tombstone {
     readonly annotations: Readonly<Record<string, string>>;
     readonly spec: unknown;
   };
+  /**
+   * The identity decided for the resource when it was let go (its trace left out). The sweep
+   * decides again with the configuration it finds; this stands in only once the resource's
+   * namespace is gone, when nothing can be decided for it any more (records-controller.ts).
+   */
+  readonly decision?: Decision;
 }
 
 /**
@@ -58,6 +65,7 @@ export function tombstoneFor(
     readonly labels?: Readonly<Record<string, string>>;
     readonly annotations?: Readonly<Record<string, string>>;
     readonly spec: unknown;
+    readonly decision?: Decision;
   },
   intent: CreateIntent,
   releasedAt: Date,
@@ -79,6 +87,7 @@ export function tombstoneFor(
       annotations: resource.annotations ?? {},
       spec: resource.spec,
     },
+    ...(resource.decision ? { decision: { ...resource.decision, trace: [] } } : {}),
   };
 }
 
