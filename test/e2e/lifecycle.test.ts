@@ -185,12 +185,16 @@ test("a controller killed (SIGKILL) mid-way leaves no duplicate: its successor s
   const inAwsAtKill = (await bucketsIn(endpoint, Y)).filter((b) => b.startsWith("life-restart-")).length;
   t.diagnostic(`at the kill: ${atKill.length}/${n} synced, ${inAwsAtKill}/${n} already in account ${Y}`);
 
-  controller = await e2e.startController(["--reconcile-default-max-concurrent-syncs=4"], {
-    name: "controller-after-kill",
-  });
+  // A bucket killed between its intent and its CreateBucket is found nowhere: its create may
+  // still land, so the successor waits out the intent window before creating it (create-intent.ts).
+  // The default 2 minutes would outlast this test's wait; 15 s keeps that path inside it.
+  controller = await e2e.startController(
+    ["--reconcile-default-max-concurrent-syncs=4", "--create-intent-window-seconds=15"],
+    { name: "controller-after-kill" },
+  );
   await waitFor(async () => (await syncedNames()).length === n, {
     what: `all ${n} life-restart buckets to sync after the restart`,
-    timeoutMs: 40_000,
+    timeoutMs: 60_000,
   });
 
   const inY = (await bucketsIn(endpoint, Y)).filter((b) => b.startsWith("life-restart-"));
