@@ -5,6 +5,7 @@
 import type { ResolvedGroups } from "./field-groups.ts";
 import type { Field, FieldType } from "./field-tree.ts";
 import type { ResolvedRuntime } from "./object-address.ts";
+import { specTagsOf } from "./spec-tags.ts";
 
 export interface EmitOptions {
   /** The exported names' prefix: `queue` → queueFieldSchemas, queueAwsNames. */
@@ -110,12 +111,13 @@ export function emitKind(
     ...(declared === undefined
       ? []
       : [
-          "/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes. */",
+          "/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes; and where the spec holds its tags. */",
           `export const ${options.prefix}Declared = {`,
           `  identifier: ${q(declared.identifier)},`,
           `  immutable: [${declared.immutable.map(q).join(", ")}],`,
           `  lateInitialized: [${declared.lateInitialized.map(q).join(", ")}],`,
           `  terminalCodes: [${declared.terminalCodes.map(q).join(", ")}],`,
+          ...specTagsSource(tagged),
           "} as const;",
           "",
         ]),
@@ -165,6 +167,16 @@ export function emitKind(
     );
   }
   return lines.join("\n");
+}
+
+/** The spec's tag field and its shape (spec-tags.ts), when the declaration compares one. */
+function specTagsSource(tagged: readonly Field[]): string[] {
+  if (tagged.length === 0) return [];
+  const [only, ...more] = tagged;
+  if (only === undefined || more.length > 0)
+    throw new Error(`more than one spec field is compared as tags: ${tagged.map((f) => f.name).join(", ")}`);
+  const t = specTagsOf(only);
+  return [`  specTags: { field: ${q(t.field)}, shape: ${q(t.shape)} },`];
 }
 
 function fieldGroupsSource(prefix: string, g: ResolvedGroups): string[] {

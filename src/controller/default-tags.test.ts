@@ -111,10 +111,14 @@ describe("--resource-tags within AWS's tag limits (keys 128 characters, values 2
 
 describe("default tags in a spec: the user's tags win; never written back", () => {
   const defaults = { team: "platform", env: "prod" };
+  // The three shapes of a kind's generated specTags (src/codegen/spec-tags.ts).
+  const list = { field: "tags", shape: "list" } as const;
+  const map = { field: "tags", shape: "map" } as const;
+  const tagSet = { field: "tagging", shape: "tagSet" } as const;
 
   test("list-shaped tags (Topic, Table, DBInstance, DBSubnetGroup): only keys the spec lacks are added", () => {
     const spec = { name: "t", tags: [{ key: "team", value: "mine" }] };
-    const r = withDefaultTags("Topic", spec, defaults);
+    const r = withDefaultTags(list, spec, defaults);
     assert.deepEqual(r.spec.tags, [
       { key: "team", value: "mine" },
       { key: "env", value: "prod" },
@@ -124,11 +128,11 @@ describe("default tags in a spec: the user's tags win; never written back", () =
   });
 
   test("a Queue's tag map and a Bucket's tagging.tagSet, also when the spec has no tags", () => {
-    assert.deepEqual(withDefaultTags("Queue", { queueName: "q", tags: { env: "dev" } }, defaults).spec, {
+    assert.deepEqual(withDefaultTags(map, { queueName: "q", tags: { env: "dev" } }, defaults).spec, {
       queueName: "q",
       tags: { env: "dev", team: "platform" },
     });
-    assert.deepEqual(withDefaultTags("Bucket", { name: "b" }, defaults).spec, {
+    assert.deepEqual(withDefaultTags(tagSet, { name: "b" }, defaults).spec, {
       name: "b",
       tagging: {
         tagSet: [
@@ -139,9 +143,11 @@ describe("default tags in a spec: the user's tags win; never written back", () =
     });
   });
 
-  test("no default tags: the very same spec", () => {
+  test("no default tags, or a kind without tags: the very same spec", () => {
     const spec = { name: "t" };
-    assert.equal(withDefaultTags("Table", spec, {}).spec, spec);
+    assert.equal(withDefaultTags(list, spec, {}).spec, spec);
+    assert.equal(withDefaultTags(undefined, spec, defaults).spec, spec);
+    assert.equal(withoutDefaultTags(undefined, spec, Object.keys(defaults)), spec);
   });
 
   test("AWS's spec (a strict adoption) loses the default tags' keys, keeps the rest", () => {
@@ -152,12 +158,12 @@ describe("default tags in a spec: the user's tags win; never written back", () =
         { key: "owner", value: "bob" },
       ],
     };
-    assert.deepEqual(withoutDefaultTags("Table", adopted, Object.keys(defaults)), {
+    assert.deepEqual(withoutDefaultTags(list, adopted, Object.keys(defaults)), {
       name: "t",
       tags: [{ key: "owner", value: "bob" }],
     });
     assert.deepEqual(
-      withoutDefaultTags("Bucket", { name: "b", tagging: { tagSet: [{ key: "team", value: "x" }] } }, [
+      withoutDefaultTags(tagSet, { name: "b", tagging: { tagSet: [{ key: "team", value: "x" }] } }, [
         "team",
       ]),
       { name: "b" },

@@ -3,30 +3,11 @@
 // update write them and the drift comparison expects them (never drift while AWS has them); and
 // it never writes them into the Kubernetes object (late initialisation, a strict adoption's
 // spec): they are removed again, as ACK's FilterSystemTags does. The user's own tags win: a key
-// the spec sets is left as the spec says. Pure.
-import type { KindName } from "../api/kinds.ts";
-
-/** Where a kind's spec holds its tags, and in which of the three shapes ACK's kinds use. */
-interface SpecTagField {
-  readonly field: string;
-  /** map: {key: value}; list: [{key, value}]; tagSet: {tagSet: [{key, value}]} (S3's Tagging). */
-  readonly shape: "map" | "list" | "tagSet";
-}
-
-const specTagFields = {
-  Bucket: { field: "tagging", shape: "tagSet" },
-  Queue: { field: "tags", shape: "map" },
-  Topic: { field: "tags", shape: "list" },
-  Table: { field: "tags", shape: "list" },
-  DBInstance: { field: "tags", shape: "list" },
-  DBSubnetGroup: { field: "tags", shape: "list" },
-} as const satisfies Record<KindName, SpecTagField>;
+// the spec sets is left as the spec says. Where the spec holds its tags, and in which shape, is the
+// kind's module's `specTags`, generated from its declaration and model (src/codegen/spec-tags.ts). Pure.
+import type { SpecTagField } from "../codegen/spec-tags.ts";
 
 type TagPair = { key?: string; value?: string };
-
-function fieldOf(kind: string): SpecTagField | undefined {
-  return Object.hasOwn(specTagFields, kind) ? specTagFields[kind as KindName] : undefined;
-}
 
 function pairsOf(value: unknown, shape: SpecTagField["shape"]): TagPair[] {
   if (shape === "map") {
@@ -54,14 +35,13 @@ function withPairs(spec: object, f: SpecTagField, pairs: readonly TagPair[], ori
 
 /**
  * `spec` with the default tags whose keys it does not set added, and the keys added (to take
- * them out again with withoutDefaultTags). A kind without a known tag field is left alone.
+ * them out again with withoutDefaultTags). A kind without a tag field (`f` undefined) is left alone.
  */
 export function withDefaultTags<Spec extends object>(
-  kind: string,
+  f: SpecTagField | undefined,
   spec: Spec,
   defaults: Readonly<Record<string, string>>,
 ): { readonly spec: Spec; readonly added: readonly string[] } {
-  const f = fieldOf(kind);
   if (f === undefined || Object.keys(defaults).length === 0) return { spec, added: [] };
   const original = (spec as Record<string, unknown>)[f.field];
   const pairs = pairsOf(original, f.shape);
@@ -74,11 +54,10 @@ export function withDefaultTags<Spec extends object>(
 
 /** `spec` without the tags of `keys` (the default tags), e.g. AWS's spec after a strict adoption. */
 export function withoutDefaultTags<Spec extends object>(
-  kind: string,
+  f: SpecTagField | undefined,
   spec: Spec,
   keys: readonly string[],
 ): Spec {
-  const f = fieldOf(kind);
   if (f === undefined || keys.length === 0) return spec;
   const original = (spec as Record<string, unknown>)[f.field];
   if (original === undefined) return spec;

@@ -23,7 +23,7 @@ describe("every kind's tags refuse reserved keys, naming them", () => {
       const module = await servedKindCatalog[kind].module();
       const spec = (key: string) => {
         const base = minimalResource(kind, "shop", "tagged", "tagged", {}, "111111111111");
-        return withDefaultTags(kind, base["spec"] as Record<string, unknown>, { [key]: "v" }).spec;
+        return withDefaultTags(module.specTags, base["spec"] as Record<string, unknown>, { [key]: "v" }).spec;
       };
       for (const key of reserved) {
         const r = module.parseSpec(spec(key));

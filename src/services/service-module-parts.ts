@@ -4,6 +4,7 @@
 // fields of what AWS has, the spec `adopt` writes, and how errors are judged and described. Each
 // module.ts passes what is its own (its SDK client factory, its CRUD and diff functions, its
 // error class) and states the rest.
+import type { SpecTagField } from "../codegen/spec-tags.ts";
 import type { ClientFactory, Destroyable } from "../credentials/client-pool.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import type { ResourceRef } from "../credentials/types.ts";
@@ -35,13 +36,18 @@ export function regionalClient<Key extends string, Sdk extends RegionalSdkClient
 }
 
 /**
- * `identifier` and `identifierField` of a kind whose AWS name is the spec field `field` as
- * written ("queueName").
+ * What a kind's generated `<prefix>Declared` gives its module: `identifier` and `identifierField`
+ * (the spec field naming the AWS object, "queueName", taken as written) and `specTags`.
  */
-export function identifiedBy<Field extends string>(field: Field) {
+export function fromDeclared<Field extends string>(declared: {
+  readonly identifier: Field;
+  readonly specTags?: SpecTagField;
+}) {
+  const field = declared.identifier;
   return {
     identifier: (spec: { readonly [F in Field]: string }): string => spec[field],
     identifierField: `spec.${field}`,
+    ...(declared.specTags === undefined ? {} : { specTags: declared.specTags }),
   };
 }
 

@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import type { ResourceKind } from "../api/kinds.ts";
 import { describeIssues } from "../api/rules.ts";
+import type { SpecTagField } from "../codegen/spec-tags.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import type { ResourceRef } from "../credentials/types.ts";
 import type { Decision } from "../resolver/types.ts";
@@ -102,6 +103,12 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
   identifier(spec: Spec): string;
   /** The spec field that holds it, for messages ("choose another spec.queueName"). */
   readonly identifierField: string;
+  /**
+   * Where the spec holds its tags, and in which shape (the generated `<prefix>Declared.specTags`):
+   * the reconciler adds the default tags there (src/controller/spec-default-tags.ts). None: the
+   * kind has no tags.
+   */
+  readonly specTags?: SpecTagField;
   /**
    * ACK's references in the spec (the generated `<prefix>References`): those to served kinds are
    * resolved by the reconciler (src/controller/references.ts) into their plain fields.

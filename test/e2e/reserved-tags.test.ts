@@ -55,12 +55,13 @@ async function crdWithoutRule(kind: (typeof kinds)[number]): Promise<Crd> {
   return crd as unknown as Crd;
 }
 
-function objectOf(kind: string): KubeObject {
+async function objectOf(kind: (typeof kinds)[number]): Promise<KubeObject> {
+  const { specTags } = await servedKindCatalog[kind].module();
   const name = `tagged-${kind.toLowerCase()}`;
   const base = minimalResource(kind, ns, name, name, {}, X) as KubeObject & { spec: Record<string, unknown> };
   return {
     ...base,
-    spec: withDefaultTags(kind, base.spec, { [key]: "shop" }).spec,
+    spec: withDefaultTags(specTags, base.spec, { [key]: "shop" }).spec,
   } as KubeObject;
 }
 
@@ -80,7 +81,7 @@ before(async () => {
     await waitFor(
       async () => {
         try {
-          await e2e.apply([objectOf(kind)]);
+          await e2e.apply([await objectOf(kind)]);
           return true;
         } catch (err) {
           if (err instanceof KubeApiError && err.status === 422) return false;

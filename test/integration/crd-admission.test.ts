@@ -188,7 +188,8 @@ describe("every served kind refuses reserved tag keys, naming the key, as its zo
   const admitted = ["team", "kro.run/version", "services.\u212a8s.aws/namespace"];
   let n = 0;
   for (const { kind } of resourceKinds) {
-    const objectWith = (key: string): Obj => {
+    const objectWith = async (key: string): Promise<Obj> => {
+      const { specTags } = await servedKindCatalog[kind].module();
       n += 1;
       const base = minimalResource(
         kind,
@@ -198,12 +199,12 @@ describe("every served kind refuses reserved tag keys, naming the key, as its zo
         {},
         "111111111111",
       );
-      return { ...base, spec: withDefaultTags(kind, base.spec as Obj, { [key]: "v" }).spec };
+      return { ...base, spec: withDefaultTags(specTags, base.spec as Obj, { [key]: "v" }).spec };
     };
     test(`${kind}: ${reserved.map((k) => JSON.stringify(k)).join(", ")} refused, naming the key`, async () => {
       const module = await servedKindCatalog[kind].module();
       for (const key of reserved) {
-        const object = objectWith(key);
+        const object = await objectWith(key);
         const causes = await rejection(() => create(object));
         const zod = module.parseSpec(object["spec"]);
         assert.equal(zod.ok, false, `zod admits ${JSON.stringify(key)}`);
@@ -225,7 +226,7 @@ describe("every served kind refuses reserved tag keys, naming the key, as its zo
     test(`${kind}: ${admitted.map((k) => JSON.stringify(k)).join(", ")} admitted`, async () => {
       const module = await servedKindCatalog[kind].module();
       for (const key of admitted) {
-        const object = objectWith(key);
+        const object = await objectWith(key);
         assert.deepEqual(module.parseSpec(object["spec"]).ok, true, JSON.stringify(key));
         await create(object);
         await remove(object);

@@ -67,7 +67,7 @@ async function convergeLocked<Spec extends object, Observed, Client>(
   // (spec-default-tags.ts); `userSpec` is what may be written back to the Kubernetes object.
   const defaults = defaultTagsFor(env, a, target);
   let userSpec = specIn;
-  let spec = withDefaultTags(env.kindName, userSpec, defaults).spec;
+  let spec = withDefaultTags(env.module.specTags, userSpec, defaults).spec;
   let inputs = inputsIn;
   const ownerTags = ownershipTags(a.owner);
   const recorded = await intentIn(env, a);
@@ -125,8 +125,8 @@ async function convergeLocked<Spec extends object, Observed, Client>(
     const claimed = await claim(env, a, conn, plan, spec, observation.observed, found, target, ownerTags);
     if (claimed !== spec) {
       // A strict adoption: AWS's spec, whose default tags are the controller's, not the user's.
-      userSpec = withoutDefaultTags(env.kindName, claimed, Object.keys(defaults));
-      spec = withDefaultTags(env.kindName, userSpec, defaults).spec;
+      userSpec = withoutDefaultTags(env.module.specTags, claimed, Object.keys(defaults));
+      spec = withDefaultTags(env.module.specTags, userSpec, defaults).spec;
     }
   }
 

@@ -12,6 +12,7 @@ import { immutable } from "../../api/rules.ts";
 import type { KindDeclaration, RuntimeDeclaration } from "../../codegen/declaration.ts";
 import type { DeclaredFieldGroups } from "../../codegen/drift-rules.ts";
 import type { Address, ResolvedRuntime } from "../../codegen/object-address.ts";
+import type { SpecTagField } from "../../codegen/spec-tags.ts";
 import type { ClientFactory } from "../../credentials/client-pool.ts";
 import { parseRegionalArn, regionalArn } from "../arn.ts";
 import type { CallContext, SendOptions } from "../call-context.ts";
@@ -45,6 +46,7 @@ export interface GeneratedKind {
     readonly identifier: string;
     readonly immutable: readonly string[];
     readonly lateInitialized: readonly string[];
+    readonly specTags?: SpecTagField;
   };
   readonly references: readonly ReferenceField[];
   /** How each call names the object, read from the model (src/codegen/object-address.ts). */
@@ -299,6 +301,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
     client: regionalClient(source.clientFactory, "sdk"),
     identifier: nameOf,
     identifierField: `spec.${idField}`,
+    ...(generated.declared.specTags === undefined ? {} : { specTags: generated.declared.specTags }),
     references: generated.references,
 
     async read(client, spec, ctx) {

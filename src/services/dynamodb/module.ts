@@ -9,7 +9,7 @@ import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-m
 import {
   adoptedSpec,
   errorReporting,
-  identifiedBy,
+  fromDeclared,
   observationOf,
   pathsOf,
   regionalClient,
@@ -45,7 +45,7 @@ export const tableService: ServiceModule<TableSpec, ObservedTable, TableClient> 
   parseSpec: parseSpecWith(tableSpecSchema),
   parseStatus: parseStatusWith(tableStatusSchema),
   client: regionalClient(dynamodbClientFactory, "dynamodb"),
-  ...identifiedBy(tableDeclared.identifier),
+  ...fromDeclared(tableDeclared),
   read: async (client, spec, ctx) => observationOf(await readTable(client, spec, ctx), "table"),
   tagsOf: (observed) => tagMapOf(observed.tags),
   async create(client, spec, _region, ownerTags, ctx) {

@@ -76,6 +76,7 @@ export const dbInstanceService: ServiceModule<DBInstanceSpec, ObservedDBInstance
   client: regionalClient(rdsClientFactory, "rds"),
   identifier: (spec) => awsIdentifier(spec),
   identifierField: `spec.${dbInstanceDeclared.identifier}`,
+  specTags: dbInstanceDeclared.specTags,
   references: dbInstanceReferences,
   secretFields(spec): readonly SecretField[] {
     const ref = spec.masterUserPassword;

@@ -4,7 +4,7 @@ import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-m
 import {
   adoptedSpec,
   errorReporting,
-  identifiedBy,
+  fromDeclared,
   observationOf,
   pathsOf,
   specFieldComparison,
@@ -42,7 +42,7 @@ export const bucketService: ServiceModule<BucketSpec, ObservedBucket, S3Client> 
   parseSpec: parseSpecWith(bucketSpecSchema),
   parseStatus: parseStatusWith(bucketStatusSchema),
   client: (credentials, decision, resource) => credentials.client(s3ClientFactory, decision, resource),
-  ...identifiedBy(bucketDeclared.identifier),
+  ...fromDeclared(bucketDeclared),
   // A name another account holds reads as `found: false` with `heldElsewhere`.
   read: async (client, spec, ctx) => observationOf(await readBucket(client, spec, ctx), "bucket"),
   tagsOf: (observed) => tagMapOf(observed.tagging),

@@ -2,7 +2,7 @@ import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-m
 import {
   adoptedSpec,
   errorReporting,
-  identifiedBy,
+  fromDeclared,
   observationOf,
   pathsOf,
   seedFromAddress,
@@ -38,7 +38,7 @@ export const topicService: ServiceModule<TopicSpec, ObservedTopic, TopicClient> 
     const account = decision.account ?? (await credentials.callerIdentity(decision, resource)).account;
     return { sns, account, region: await sns.config.region() };
   },
-  ...identifiedBy(topicDeclared.identifier),
+  ...fromDeclared(topicDeclared),
   adoptionSeed: (fields, at) => {
     const arn = fields["arn"];
     if (arn === undefined) {

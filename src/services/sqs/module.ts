@@ -2,7 +2,7 @@ import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-m
 import {
   adoptedSpec,
   errorReporting,
-  identifiedBy,
+  fromDeclared,
   observationOf,
   pathsOf,
   regionalClient,
@@ -50,7 +50,7 @@ export const queueService: ServiceModule<QueueSpec, ObservedQueue, QueueClient> 
   parseSpec: parseSpecWith(queueSpecSchema),
   parseStatus: parseStatusWith(queueStatusSchema),
   client: regionalClient(sqsClientFactory, "sqs"),
-  ...identifiedBy(queueDeclared.identifier),
+  ...fromDeclared(queueDeclared),
   adoptionSeed: (fields, at) => {
     const url = fields["queueURL"];
     const seed =

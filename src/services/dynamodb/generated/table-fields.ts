@@ -464,12 +464,13 @@ export const tableFieldSchemas = {
     .optional(),
 };
 
-/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes. */
+/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes; and where the spec holds its tags. */
 export const tableDeclared = {
   identifier: "tableName",
   immutable: ["tableName", "keySchema"],
   lateInitialized: ["billingMode", "deletionProtectionEnabled"],
   terminalCodes: ["Validation", "InvalidParameter", "InvalidParameterValue", "Serialization"],
+  specTags: { field: "tags", shape: "list" },
 } as const;
 
 /**

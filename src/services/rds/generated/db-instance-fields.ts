@@ -451,7 +451,7 @@ export const dbInstanceFieldSchemas = {
     .optional(),
 };
 
-/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes. */
+/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes; and where the spec holds its tags. */
 export const dbInstanceDeclared = {
   identifier: "dbInstanceIdentifier",
   immutable: [
@@ -514,6 +514,7 @@ export const dbInstanceDeclared = {
     "ProvisionedIopsNotAvailableInAZ",
     "DBSubnetGroupDoesNotCoverEnoughAZs",
   ],
+  specTags: { field: "tags", shape: "list" },
 } as const;
 
 /**

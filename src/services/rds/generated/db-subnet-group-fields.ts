@@ -51,7 +51,7 @@ export const dbSubnetGroupFieldSchemas = {
     .optional(),
 };
 
-/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes. */
+/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes; and where the spec holds its tags. */
 export const dbSubnetGroupDeclared = {
   identifier: "name",
   immutable: ["name"],
@@ -64,6 +64,7 @@ export const dbSubnetGroupDeclared = {
     "InvalidParameterCombination",
     "SubnetAlreadyInUse",
   ],
+  specTags: { field: "tags", shape: "list" },
 } as const;
 
 /**

@@ -1779,7 +1779,7 @@ export const bucketFieldSchemas = {
     .optional(),
 };
 
-/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes. */
+/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes; and where the spec holds its tags. */
 export const bucketDeclared = {
   identifier: "name",
   immutable: ["name", "createBucketConfiguration", "namespace"],
@@ -1799,6 +1799,7 @@ export const bucketDeclared = {
     "InvalidEncryptionAlgorithmError",
     "InvalidBucketState",
   ],
+  specTags: { field: "tagging", shape: "tagSet" },
 } as const;
 
 /**

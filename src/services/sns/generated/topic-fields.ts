@@ -235,7 +235,7 @@ export const topicFieldSchemas = {
     .optional(),
 };
 
-/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes. */
+/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes; and where the spec holds its tags. */
 export const topicDeclared = {
   identifier: "name",
   immutable: ["name", "fifoTopic"],
@@ -260,6 +260,7 @@ export const topicDeclared = {
     "InvalidSecurity",
     "ValidationError",
   ],
+  specTags: { field: "tags", shape: "list" },
 } as const;
 
 /**

@@ -120,7 +120,7 @@ export const queueFieldSchemas = {
     .optional(),
 };
 
-/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes. */
+/** From the declaration: the field naming the AWS object, immutable and late-initialised fields, terminal error codes; and where the spec holds its tags. */
 export const queueDeclared = {
   identifier: "queueName",
   immutable: ["queueName", "fifoQueue"],
@@ -146,6 +146,7 @@ export const queueDeclared = {
     "KmsNotFound",
     "KmsInvalidKeyUsage",
   ],
+  specTags: { field: "tags", shape: "map" },
 } as const;
 
 /**
