@@ -10,15 +10,16 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { type CrdPath, crdPaths } from "../src/api/crd-paths.ts";
+import { resourceKinds } from "../src/api/kinds.ts";
+import { servedKindCatalog, servedKinds } from "../src/services/catalog.ts";
 
-export const ackReleases = [
-  { service: "s3", release: "v1.10.0", crd: "s3.services.k8s.aws_buckets.yaml" },
-  { service: "sqs", release: "v1.6.1", crd: "sqs.services.k8s.aws_queues.yaml" },
-  { service: "sns", release: "v1.6.0", crd: "sns.services.k8s.aws_topics.yaml" },
-  { service: "dynamodb", release: "v1.9.2", crd: "dynamodb.services.k8s.aws_tables.yaml" },
-  { service: "rds", release: "v1.11.1", crd: "rds.services.k8s.aws_dbinstances.yaml" },
-  { service: "rds", release: "v1.11.1", crd: "rds.services.k8s.aws_dbsubnetgroups.yaml" },
-] as const;
+/** Each served kind's ACK CRD at the release its catalog entry names (src/services/catalog.ts). */
+const ackReleases = servedKinds.map((kind) => {
+  const k = resourceKinds.find((r) => r.kind === kind);
+  if (k === undefined) throw new Error(`${kind} is not in src/api/kinds.ts`);
+  const { declaration, ack } = servedKindCatalog[kind];
+  return { service: declaration.service, release: ack.release, crd: `${k.group}_${k.plural}.yaml` };
+});
 
 const mirror = process.argv[2];
 if (mirror === undefined) {

@@ -12,14 +12,14 @@ import { discoverer, pathFor } from "../src/local-stack/manifests.ts";
 import { startStack } from "../src/local-stack/stack.ts";
 import { createKubeClient, KubeApiError, patchTypes } from "../src/runtime/kube-client.ts";
 import type { KubeObject } from "../src/runtime/kube-object.ts";
+import { servedKindCatalog } from "../src/services/catalog.ts";
 
+/** Each service's ACK release, as the served kinds' catalog entries name it (src/services/catalog.ts). */
 const releases = [
-  ["s3", "v1.10.0"],
-  ["sqs", "v1.6.1"],
-  ["sns", "v1.6.0"],
-  ["dynamodb", "v1.9.2"],
-  ["rds", "v1.11.1"],
-] as const;
+  ...new Map(
+    Object.values(servedKindCatalog).map(({ declaration, ack }) => [declaration.service, ack.release]),
+  ),
+];
 
 /** What ACK's e2e tests substitute, closely enough for admission: names, ARNs, booleans. */
 function substitute(text: string): string {

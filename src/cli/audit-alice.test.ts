@@ -18,7 +18,7 @@ import { computeAudit } from "../audit/compute.ts";
 import type { AuditReport } from "../audit/model.ts";
 import { defaultSettings } from "../resolver/settings.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
-import { isServed } from "../services/served.ts";
+import { isServed, servedKindNames } from "../services/served.ts";
 import { collectAllFromManifests } from "./all-from-manifests.ts";
 import { loadManifests } from "./manifests.ts";
 
@@ -26,7 +26,8 @@ after(removeManifestDirs);
 
 const shopTeam = "arn:aws:iam::111111111111:role/shop-team";
 const centralIt = "arn:aws:iam::222222222222:role/central-it";
-const allKinds = ["Bucket", "DBInstance", "DBSubnetGroup", "Queue", "Table", "Topic"];
+// The report names every served kind, sorted.
+const allKinds = [...servedKindNames].sort();
 
 async function aliceJson(...more: string[]): Promise<AuditReport> {
   const run = await runCrossrole(["audit", "--from", aliceExample, "-o", "json", ...more]);

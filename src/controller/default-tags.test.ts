@@ -163,9 +163,7 @@ describe("default tags in a spec: the user's tags win; never written back", () =
       tags: [{ key: "owner", value: "bob" }],
     });
     assert.deepEqual(
-      withoutDefaultTags(tagSet, { name: "b", tagging: { tagSet: [{ key: "team", value: "x" }] } }, [
-        "team",
-      ]),
+      withoutDefaultTags(tagSet, { name: "b", tagging: { tagSet: [{ key: "team", value: "x" }] } }, ["team"]),
       { name: "b" },
     );
   });

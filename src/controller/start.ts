@@ -14,7 +14,7 @@ import { getIfExists } from "../runtime/kube-client.ts";
 import { objectPath, type ResourceType } from "../runtime/kube-object.ts";
 import { Manager } from "../runtime/manager.ts";
 import type { RestConfig } from "../runtime/rest-config.ts";
-import { type AnyServiceModule, servedKindCatalog } from "../services/catalog.ts";
+import { type AnyServiceModule, ackReadManyOperations, servedKindCatalog } from "../services/catalog.ts";
 import { servedKindNames } from "../services/served.ts";
 import type { RateLimit } from "../toolkit/token-bucket.ts";
 import { crossroleVersion, userAgent } from "../version.ts";
@@ -175,6 +175,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     ...(o.stsRateLimit ? { stsRateLimit: o.stsRateLimit } : {}),
     ...(o.awsRateLimits ? { awsRateLimits: o.awsRateLimits } : {}),
     ...(o.controllerChain ? { controllerChain: o.controllerChain } : {}),
+    ackReadMany: ackReadManyOperations,
   });
 
   // The controller's own account: resources on the default identity land there, and it is what

@@ -5,7 +5,8 @@
 //   CREATE, DELETE          Create…, Delete… (ACK's s3 hooks: DeleteBucketPolicy is DELETE too)
 //   GET_ATTRIBUTES          Get…Attributes (SQS GetQueueAttributes, SNS GetTopicAttributes)
 //   SET_ATTRIBUTES          Set…Attributes
-//   READ_MANY               the list reads ACK's resource managers use as ReadMany
+//   READ_MANY               the list reads ACK's resource managers use as ReadMany: each served
+//                           kind's `ack.readMany` in src/services/catalog.ts, passed in
 //   READ_ONE                any other read: Describe…, Get…, Head…, List…; and STS, which ACK
 //                           does not count (AssumeRole reads credentials, it changes no resource)
 //   UPDATE                  every other write: Put…, Update…, Modify…, Tag…/Untag…, …Tags…
@@ -18,15 +19,11 @@ export type AckOpType =
   | "GET_ATTRIBUTES"
   | "SET_ATTRIBUTES";
 
-/** ACK's ReadMany operations among the kinds crossrole serves (their resource managers' readMany). */
-const readMany: ReadonlySet<string> = new Set([
-  "ListBuckets",
-  "DescribeDBInstances",
-  "DescribeDBSubnetGroups",
-]);
-
-/** `operation` is the SDK's operation name without "Command" ("CreateBucket"). */
-export function ackOpType(service: string, operation: string): AckOpType {
+/**
+ * `operation` is the SDK's operation name without "Command" ("CreateBucket"); `readMany`, the
+ * operations ACK's resource managers read many with ("DescribeDBInstances").
+ */
+export function ackOpType(service: string, operation: string, readMany: ReadonlySet<string>): AckOpType {
   if (service === "sts") return "READ_ONE";
   if (/^Get\w*Attributes$/.test(operation)) return "GET_ATTRIBUTES";
   if (/^Set\w*Attributes$/.test(operation)) return "SET_ATTRIBUTES";

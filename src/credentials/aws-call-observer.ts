@@ -96,12 +96,17 @@ export function auditFields(
   };
 }
 
-export function awsCallObserver(metrics: AwsCallMetrics, logger: Pick<Logger, "info">): AwsCallObserver {
+/** `readMany`: the operations ACK counts as READ_MANY (ack-op-type.ts). */
+export function awsCallObserver(
+  metrics: AwsCallMetrics,
+  logger: Pick<Logger, "info">,
+  readMany: ReadonlySet<string> = new Set(),
+): AwsCallObserver {
   return (client, service, region) => {
     client.middlewareStack.add(
       (next, context) => async (args: InitializeHandlerArguments<object>) => {
         const operation = (context.commandName ?? "Unknown").replace(/Command$/, "");
-        const opType = ackOpType(service, operation);
+        const opType = ackOpType(service, operation, readMany);
         metrics.requests.inc({ service, op_type: opType, op_id: operation });
         const write = isWrite(opType);
         try {

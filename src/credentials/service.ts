@@ -62,6 +62,8 @@ export interface CredentialServiceOptions {
   readonly clock?: Clock;
   readonly sleep?: Sleep;
   readonly random?: Random;
+  /** The operations ACK's metrics count as READ_MANY (the served kinds' `ack.readMany`). */
+  readonly ackReadMany?: ReadonlySet<string>;
 }
 
 /** A provider the AWS SDK uses as is: crossrole's cache already memoizes, so the SDK must not. */
@@ -101,7 +103,7 @@ export function createCredentialService(opts: CredentialServiceOptions): Credent
   const clients =
     opts.clients ??
     new AwsClientPool({
-      observe: awsCallObserver(createAwsCallMetrics(opts.registry), opts.logger),
+      observe: awsCallObserver(createAwsCallMetrics(opts.registry), opts.logger, opts.ackReadMany),
       limiter: new AwsRateLimiter({
         ...(opts.awsRateLimits ? { limits: opts.awsRateLimits } : {}),
         clock,

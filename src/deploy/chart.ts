@@ -47,13 +47,13 @@ function chartYaml(): string {
   const chart = {
     apiVersion: "v2",
     name: chartName,
-    description:
-      "crossrole: one Kubernetes controller for AWS resources (S3 Bucket, SQS Queue, SNS Topic, DynamoDB Table, RDS DBInstance; ACK-compatible kinds) across many AWS accounts and IAM roles",
+    // The kinds and services from src/api/kinds.ts, so that a new kind is named here too.
+    description: `crossrole: one Kubernetes controller for AWS resources (ACK-compatible kinds: ${resourceKinds.map((k) => `${k.service} ${k.kind}`).join(", ")}) across many AWS accounts and IAM roles`,
     type: "application",
     version: crossroleVersion,
     appVersion: crossroleVersion,
     kubeVersion: chartKubeVersion,
-    keywords: ["aws", "ack", "controller", "s3", "sqs", "sns", "dynamodb", "rds", "multi-account"],
+    keywords: ["aws", "ack", "controller", ...new Set(resourceKinds.map((k) => k.service)), "multi-account"],
   };
   return `# ${generatedBy}\n${stringify(chart, yamlOptions)}`;
 }

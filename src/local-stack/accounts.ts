@@ -7,7 +7,9 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
+import type { KindName } from "../api/kinds.ts";
 import { isReservedTagKey } from "../api/reserved-tag-keys.ts";
+import { servedKindCatalog } from "../services/catalog.ts";
 import { controllerAccount, controllerCredentials, region } from "./controller-process.ts";
 
 /** Assumed roles' credentials by endpoint and account: each role is assumed once per process. */
@@ -127,7 +129,8 @@ export async function bucketTagsIn(
 
 /**
  * The accounts (among `accounts`) that hold a resource of `kind` named `name` in `inRegion`, each
- * asked with its own credentials: what the main job and placement checks print as "in AWS".
+ * asked with its own credentials by the kind's inspector (src/services/catalog.ts, `locate`):
+ * what the main job and placement checks print as "in AWS".
  */
 export async function accountsHoldingResource(
   endpoint: string,
@@ -136,70 +139,13 @@ export async function accountsHoldingResource(
   inRegion: string,
   accounts: readonly string[],
 ): Promise<string[]> {
-  if (kind === "Bucket") return accountsHolding(endpoint, name, accounts);
+  if (!Object.hasOwn(servedKindCatalog, kind))
+    throw new Error(`accountsHoldingResource: ${kind} is no served kind`);
+  const { locate } = servedKindCatalog[kind as KindName];
   const out: string[] = [];
   for (const account of accounts) {
     const config = { region: inRegion, endpoint, credentials: await credentialsFor(endpoint, account) };
-    if (await holds(kind, name, config)) out.push(account);
+    if (await locate(config, name)) out.push(account);
   }
   return out;
-}
-
-type InspectorConfig = {
-  region: string;
-  endpoint: string;
-  credentials: Awaited<ReturnType<typeof credentialsFor>>;
-};
-
-const notFound = (err: unknown, ...names: string[]): boolean => {
-  const e = err as { name?: string; Code?: string };
-  return names.includes(e.name ?? "") || names.includes(e.Code ?? "");
-};
-
-async function holds(kind: string, name: string, config: InspectorConfig): Promise<boolean> {
-  try {
-    switch (kind) {
-      case "Queue": {
-        const { SQSClient, GetQueueUrlCommand } = await import("@aws-sdk/client-sqs");
-        await new SQSClient(config).send(new GetQueueUrlCommand({ QueueName: name }));
-        return true;
-      }
-      case "Topic": {
-        const { SNSClient, ListTopicsCommand } = await import("@aws-sdk/client-sns");
-        const topics = await new SNSClient(config).send(new ListTopicsCommand({}));
-        return (topics.Topics ?? []).some((t) => t.TopicArn?.endsWith(`:${name}`));
-      }
-      case "Table": {
-        const { DynamoDBClient, DescribeTableCommand } = await import("@aws-sdk/client-dynamodb");
-        await new DynamoDBClient(config).send(new DescribeTableCommand({ TableName: name }));
-        return true;
-      }
-      case "DBInstance": {
-        const { RDSClient, DescribeDBInstancesCommand } = await import("@aws-sdk/client-rds");
-        await new RDSClient(config).send(new DescribeDBInstancesCommand({ DBInstanceIdentifier: name }));
-        return true;
-      }
-      case "DBSubnetGroup": {
-        const { RDSClient, DescribeDBSubnetGroupsCommand } = await import("@aws-sdk/client-rds");
-        await new RDSClient(config).send(new DescribeDBSubnetGroupsCommand({ DBSubnetGroupName: name }));
-        return true;
-      }
-      default:
-        throw new Error(`accountsHoldingResource: no inspector for kind ${kind}`);
-    }
-  } catch (err) {
-    if (
-      notFound(
-        err,
-        "QueueDoesNotExist",
-        "AWS.SimpleQueueService.NonExistentQueue",
-        "ResourceNotFoundException",
-        "DBInstanceNotFoundFault",
-        "DBInstanceNotFound",
-        "DBSubnetGroupNotFoundFault",
-      )
-    )
-      return false;
-    throw err;
-  }
 }

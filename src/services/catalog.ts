@@ -37,6 +37,41 @@ export interface ServedKind {
   /** For a kind the generic runtime serves: what it serves it from (tests rebuild the module). */
   // biome-ignore lint/suspicious/noExplicitAny: the SDK client type differs by service
   readonly declared?: () => Promise<DeclaredKindSource<any>>;
+  /**
+   * The ACK controller release whose CRD this kind matches path by path (DESIGN §2.1: the parity
+   * fixtures of scripts/ack-crd-paths.ts, the manifests of scripts/check-ack-manifests.ts), and
+   * the operation ACK's resource manager reads it with when that is a ReadMany
+   * (ack_outbound_api_requests_total's op_type, src/credentials/ack-op-type.ts).
+   */
+  readonly ack: { readonly release: string; readonly readMany?: string };
+  /**
+   * The local stack's inspector (src/local-stack/accounts.ts): whether the account whose
+   * credentials `config` carries holds an object of this kind named `name` in `config.region`.
+   */
+  readonly locate: (config: InspectorConfig, name: string) => Promise<boolean>;
+}
+
+/** An SDK client's configuration as the local stack's inspectors build it. */
+export interface InspectorConfig {
+  readonly region: string;
+  readonly endpoint: string;
+  readonly credentials: {
+    readonly accessKeyId: string;
+    readonly secretAccessKey: string;
+    readonly sessionToken?: string;
+  };
+}
+
+/** `call`'s answer as found (true), or false when AWS answers with one of `codes`. */
+async function found(call: () => Promise<unknown>, ...codes: string[]): Promise<boolean> {
+  try {
+    await call();
+    return true;
+  } catch (err) {
+    const e = err as { name?: string; Code?: string };
+    if (codes.includes(e.name ?? "") || codes.includes(e.Code ?? "")) return false;
+    throw err;
+  }
 }
 
 /** The CRD source with its fields described by the generated schemas, path by path. */
@@ -55,6 +90,12 @@ export const servedKindCatalog = {
       ),
     declaration: bucketDeclaration,
     generated: { path: "src/services/s3/generated/bucket-fields.ts", prefix: "bucket" },
+    ack: { release: "v1.10.0", readMany: "ListBuckets" },
+    locate: async (config, name) => {
+      const { S3Client, ListBucketsCommand } = await import("@aws-sdk/client-s3");
+      const out = await new S3Client({ ...config, forcePathStyle: true }).send(new ListBucketsCommand({}));
+      return (out.Buckets ?? []).some((b) => b.Name === name);
+    },
   },
   Queue: {
     module: async () => (await import("./sqs/module.ts")).queueService,
@@ -65,6 +106,15 @@ export const servedKindCatalog = {
       ),
     declaration: queueDeclaration,
     generated: { path: "src/services/sqs/generated/queue-fields.ts", prefix: "queue" },
+    ack: { release: "v1.6.1" },
+    locate: async (config, name) => {
+      const { SQSClient, GetQueueUrlCommand } = await import("@aws-sdk/client-sqs");
+      return found(
+        () => new SQSClient(config).send(new GetQueueUrlCommand({ QueueName: name })),
+        "QueueDoesNotExist",
+        "AWS.SimpleQueueService.NonExistentQueue",
+      );
+    },
   },
   Topic: {
     module: async () => (await import("./sns/module.ts")).topicService,
@@ -75,6 +125,12 @@ export const servedKindCatalog = {
       ),
     declaration: topicDeclaration,
     generated: { path: "src/services/sns/generated/topic-fields.ts", prefix: "topic" },
+    ack: { release: "v1.6.0" },
+    locate: async (config, name) => {
+      const { SNSClient, ListTopicsCommand } = await import("@aws-sdk/client-sns");
+      const topics = await new SNSClient(config).send(new ListTopicsCommand({}));
+      return (topics.Topics ?? []).some((t) => t.TopicArn?.endsWith(`:${name}`));
+    },
   },
   Table: {
     module: async () => (await import("./dynamodb/module.ts")).tableService,
@@ -85,6 +141,14 @@ export const servedKindCatalog = {
       ),
     declaration: tableDeclaration,
     generated: { path: "src/services/dynamodb/generated/table-fields.ts", prefix: "table" },
+    ack: { release: "v1.9.2" },
+    locate: async (config, name) => {
+      const { DynamoDBClient, DescribeTableCommand } = await import("@aws-sdk/client-dynamodb");
+      return found(
+        () => new DynamoDBClient(config).send(new DescribeTableCommand({ TableName: name })),
+        "ResourceNotFoundException",
+      );
+    },
   },
   DBInstance: {
     module: async () => (await import("./rds/module.ts")).dbInstanceService,
@@ -95,6 +159,15 @@ export const servedKindCatalog = {
       ),
     declaration: dbInstanceDeclaration,
     generated: { path: "src/services/rds/generated/db-instance-fields.ts", prefix: "dbInstance" },
+    ack: { release: "v1.11.1", readMany: "DescribeDBInstances" },
+    locate: async (config, name) => {
+      const { RDSClient, DescribeDBInstancesCommand } = await import("@aws-sdk/client-rds");
+      return found(
+        () => new RDSClient(config).send(new DescribeDBInstancesCommand({ DBInstanceIdentifier: name })),
+        "DBInstanceNotFoundFault",
+        "DBInstanceNotFound",
+      );
+    },
   },
   // Served by the generic runtime (src/services/declared-kind/): a declaration and its hooks.
   DBSubnetGroup: {
@@ -103,8 +176,28 @@ export const servedKindCatalog = {
     declaration: dbSubnetGroupDeclaration,
     generated: { path: "src/services/rds/generated/db-subnet-group-fields.ts", prefix: "dbSubnetGroup" },
     declared: async () => (await import("./rds/db-subnet-group.ts")).dbSubnetGroupSource,
+    ack: { release: "v1.11.1", readMany: "DescribeDBSubnetGroups" },
+    locate: async (config, name) => {
+      const { RDSClient, DescribeDBSubnetGroupsCommand } = await import("@aws-sdk/client-rds");
+      return found(
+        () => new RDSClient(config).send(new DescribeDBSubnetGroupsCommand({ DBSubnetGroupName: name })),
+        "DBSubnetGroupNotFoundFault",
+      );
+    },
   },
 } as const satisfies { readonly [K in KindName]: ServedKind };
 
 /** The served kinds, in the catalog's order. */
 export const servedKinds = Object.keys(servedKindCatalog) as KindName[];
+
+/** The operations ACK's metrics count as READ_MANY: each served kind's `ack.readMany`. */
+export const ackReadManyOperations: ReadonlySet<string> = new Set(
+  Object.values(servedKindCatalog).flatMap((k: ServedKind) =>
+    k.ack.readMany === undefined ? [] : [k.ack.readMany],
+  ),
+);
+
+/** The AWS services whose models the kinds are generated from (scripts/install-models.sh). */
+export const modelServices: readonly string[] = [
+  ...new Set(Object.values(servedKindCatalog).map((k: ServedKind) => k.declaration.service)),
+];

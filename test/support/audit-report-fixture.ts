@@ -13,8 +13,10 @@ import type {
   AuditReport,
   AuditRole,
 } from "../../src/audit/model.ts";
+import { servedKindNames } from "../../src/services/served.ts";
 
-const kinds = ["Bucket", "DBInstance", "DBSubnetGroup", "Queue", "Table", "Topic"] as const;
+/** Every served kind, sorted, as the report lists them. */
+const kinds: readonly string[] = [...servedKindNames].sort();
 const controllerAccount = "999999999999";
 const shopTeam = "arn:aws:iam::111111111111:role/shop-team";
 const centralIt = "arn:aws:iam::222222222222:role/central-it";
