@@ -80,3 +80,79 @@ export function parseWatchSelectors(args: readonly string[]): Parsed<string | un
   }
   return { ok: true, value: items.length === 0 ? undefined : items.join(",") };
 }
+
+/** Go's time.ParseDuration units, in ms (ACK's --http-client-timeout is a Go duration). */
+const durationUnits: Readonly<Record<string, number>> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  ms: 1,
+  s: 1_000,
+  m: 60_000,
+  h: 3_600_000,
+};
+
+/**
+ * --http-client-timeout as ACK writes it (a Go duration: `60s`, `1m30s`, `500ms`), in ms.
+ * ACK's `0` (no timeout) is refused: a call AWS never answers would hold its worker for ever,
+ * and a create whose answer may come at any time could not be bounded by its intent window.
+ */
+export function parseHttpClientTimeout(text: string): Parsed<number> {
+  const bad = (why: string): Parsed<number> => ({
+    ok: false,
+    message: `--http-client-timeout ${JSON.stringify(text)}: ${why}`,
+  });
+  const t = text.trim();
+  if (t === "0" || /^0+(\.0+)?[a-zµ]*$/.test(t))
+    return bad(
+      "no timeout is refused: a call AWS never answers would hold its worker, and a create's intent window could not cover it; give a duration such as 60s",
+    );
+  if (!/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(t))
+    return bad("not a duration: write it as ACK does, e.g. 60s, 1m30s or 500ms");
+  let ms = 0;
+  for (const [, n, , unit] of t.matchAll(/(\d+(\.\d+)?)(ns|us|µs|ms|s|m|h)/g))
+    ms += Number(n) * (durationUnits[unit ?? ""] ?? 0);
+  if (ms < 1) return bad("shorter than a millisecond; give a duration such as 60s");
+  return { ok: true, value: Math.round(ms) };
+}
+
+/**
+ * ACK runtime flags crossrole takes but that change nothing here, with why: each one given is
+ * said once in the log at start (`crossrole run --help` and docs/install.md say so too).
+ */
+export const ackNoOpFlags: Readonly<Record<string, string>> = {
+  "enable-development-logging":
+    "crossrole always logs JSON lines; set the level with --log-level (debug for what ACK's development logging adds)",
+  "allow-unsafe-aws-endpoint-urls":
+    "crossrole takes an http:// --aws-endpoint-url without it (local emulators) and logs the endpoint it uses",
+  "aws-endpoint-use-path-style":
+    "crossrole addresses S3 path-style whenever --aws-endpoint-url is set, virtual-hosted otherwise",
+  "enable-webhook-server":
+    "crossrole runs no webhook: its admission rules are CEL rules in its CRDs, checked by the apiserver",
+  "webhook-server-addr": "crossrole runs no webhook server",
+  "enable-field-export-reconciler": "crossrole does not serve ACK's FieldExport kind",
+};
+
+/**
+ * ACK's --enable-cross-namespace with crossrole's --allow-cross-namespace-references: ACK's charts
+ * pass `true` by default, which here is no grant (a reference crosses namespaces only with
+ * crossrole's own flag: fail closed); `false` is crossrole's default, and contradicts the grant.
+ */
+export function crossNamespaceNote(
+  enableCrossNamespace: boolean | undefined,
+  allowReferences: boolean,
+): Parsed<string | undefined> {
+  if (enableCrossNamespace === false && allowReferences)
+    return {
+      ok: false,
+      message:
+        "--enable-cross-namespace=false contradicts --allow-cross-namespace-references: drop one of them",
+    };
+  if (enableCrossNamespace === true && !allowReferences)
+    return {
+      ok: true,
+      value:
+        "--enable-cross-namespace=true (ACK's default) grants nothing here: references stay in their resource's namespace unless --allow-cross-namespace-references is given",
+    };
+  return { ok: true, value: undefined };
+}

@@ -6,7 +6,14 @@ import { setFlagsFromString } from "node:v8";
 import { type DeletionPolicy, deletionPolicies } from "../api/annotations.ts";
 import { createLogger } from "../runtime/logger.ts";
 import { servedKindNames } from "../services/served.ts";
-import { parseReconcileResources, parseResourceTagsFlag, parseWatchSelectors } from "./ack-run-flags.ts";
+import {
+  ackNoOpFlags,
+  crossNamespaceNote,
+  parseHttpClientTimeout,
+  parseReconcileResources,
+  parseResourceTagsFlag,
+  parseWatchSelectors,
+} from "./ack-run-flags.ts";
 import { booleanFlag, type FlagSpec, helpFlag, renderFlagHelp, stringFlag, stringListFlag } from "./args.ts";
 import { parseServiceRateLimits } from "./aws-rate-limit-flag.ts";
 import type { Command } from "./command.ts";
@@ -80,7 +87,7 @@ const runFlags: readonly FlagSpec[] = [
     name: "enable-leader-election",
     type: "boolean",
     default: false,
-    help: "Lease-based leader election in the system namespace.",
+    help: "Lease-based leader election, in the system namespace unless --leader-election-namespace says another.",
   },
   {
     name: "leader-election-name",
@@ -191,6 +198,37 @@ const runFlags: readonly FlagSpec[] = [
     default: "120",
     help: "How long after a create was requested it may still land in AWS (an answer lost to a timeout or a crash): until then, finding nothing does not cause a second create, and deleting the resource waits for it.",
   },
+  // ACK's runtime flags (aws-controllers-k8s/runtime pkg/config), so that ACK's charts and
+  // manifests start crossrole unchanged: honoured with ACK's meaning, or a no-op said in the log.
+  {
+    name: "leader-election-namespace",
+    type: "string",
+    value: "<namespace>",
+    help: "The namespace of the leader election Lease (ACK's); empty: the system namespace. The controller must be allowed to manage Leases there.",
+  },
+  {
+    name: "http-client-timeout",
+    type: "string",
+    value: "<duration>",
+    help: "How long an AWS request may wait for its answer, per attempt (ACK's; a Go duration such as 60s; default 10s). 0 (none) is refused. The create intent window is raised to cover three attempts if it is shorter.",
+  },
+  {
+    name: "aws-identity-endpoint-url",
+    type: "string",
+    value: "<url>",
+    help: "The STS endpoint sts:GetCallerIdentity asks for the controller's own account (ACK's); default: --aws-endpoint-url.",
+  },
+  {
+    name: "enable-cross-namespace",
+    type: "boolean",
+    help: "ACK's (its charts pass true): false is crossrole's default, references stay in their namespace; true grants nothing here, --allow-cross-namespace-references does.",
+  },
+  ...Object.entries(ackNoOpFlags).map(
+    ([name, why]): FlagSpec =>
+      name === "webhook-server-addr"
+        ? { name, type: "string", value: "<addr>", help: `ACK's; no effect: ${why}.` }
+        : { name, type: "boolean", help: `ACK's; no effect: ${why}.` },
+  ),
   ...settingsFlags,
   helpFlag,
 ];
@@ -257,6 +295,28 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
   const reconcileKinds = orBadInput(
     parseReconcileResources(stringListFlag(values, "reconcile-resources"), servedKindNames),
   );
+  const given = (name: string): string | undefined => {
+    const v = stringFlag(values, name)?.trim();
+    return v === undefined || v === "" ? undefined : v;
+  };
+  const leaseNamespace = given("leader-election-namespace");
+  if (leaseNamespace !== undefined && !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(leaseNamespace))
+    throw badInput(`${commandName}: --leader-election-namespace ${leaseNamespace} is not a namespace name.`);
+  const timeoutText = given("http-client-timeout");
+  const awsRequestTimeoutMs =
+    timeoutText === undefined ? undefined : orBadInput(parseHttpClientTimeout(timeoutText));
+  const identityEndpoint = given("aws-identity-endpoint-url");
+  if (identityEndpoint !== undefined && !URL.canParse(identityEndpoint))
+    throw badInput(`${commandName}: --aws-identity-endpoint-url "${identityEndpoint}" is not a URL.`);
+  const allowCrossNamespaceReferences = booleanFlag(values, "allow-cross-namespace-references");
+  const crossNamespace = orBadInput(
+    crossNamespaceNote(
+      values["enable-cross-namespace"] === undefined
+        ? undefined
+        : booleanFlag(values, "enable-cross-namespace"),
+      allowCrossNamespaceReferences,
+    ),
+  );
   const serviceRateLimits = parseServiceRateLimits(stringListFlag(values, "aws-api-rate-limit"));
   if (!serviceRateLimits.ok) throw badInput(`${commandName}: ${serviceRateLimits.error}`);
   const resyncSecondsByKind = perKind("reconcile-resource-resync-seconds");
@@ -271,9 +331,35 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
   setFlagsFromString("--heap-growing-percent=25");
   // Loaded here, not at the top: `crossrole explain` must not pay for the controller's imports.
   const { ControllerAccountError, startController } = await import("../controller/start.ts");
+  const { minIntentWindowMs } = await import("../controller/create-intent.ts");
   const memory = memoryPhaseLog(io.env);
   memory?.mark("imports");
   const logger = createLogger(stringFlag(values, "log-level") ?? "info");
+  // One line per ACK flag that was given and changes nothing here, saying why.
+  for (const [flag, why] of Object.entries(ackNoOpFlags)) {
+    if (values[flag] !== undefined)
+      logger.info(
+        { event: "controller.ack-flag-ignored", flag: `--${flag}` },
+        `--${flag}: no effect: ${why}`,
+      );
+  }
+  if (crossNamespace !== undefined)
+    logger.info({ event: "controller.ack-flag-ignored", flag: "--enable-cross-namespace" }, crossNamespace);
+  const requestedWindowMs = positiveInt(values, "create-intent-window-seconds") * 1000;
+  const createIntentWindowMs =
+    awsRequestTimeoutMs === undefined
+      ? requestedWindowMs
+      : Math.max(requestedWindowMs, minIntentWindowMs(awsRequestTimeoutMs));
+  if (createIntentWindowMs !== requestedWindowMs) {
+    logger.info(
+      {
+        event: "controller.create-intent-window",
+        requestedSeconds: requestedWindowMs / 1000,
+        seconds: createIntentWindowMs / 1000,
+      },
+      `--create-intent-window-seconds raised to ${createIntentWindowMs / 1000}: a create's three attempts of --http-client-timeout ${timeoutText} may be answered that late`,
+    );
+  }
   if (resourceTags.reserved.length > 0) {
     logger.info(
       { event: "controller.resource-tags-reserved", keys: resourceTags.reserved },
@@ -310,8 +396,11 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
       },
       byService: serviceRateLimits.value,
     },
-    createIntentWindowMs: positiveInt(values, "create-intent-window-seconds") * 1000,
-    allowCrossNamespaceReferences: booleanFlag(values, "allow-cross-namespace-references"),
+    createIntentWindowMs,
+    allowCrossNamespaceReferences,
+    ...(leaseNamespace === undefined ? {} : { leaseNamespace }),
+    ...(awsRequestTimeoutMs === undefined ? {} : { awsRequestTimeoutMs }),
+    ...(identityEndpoint === undefined ? {} : { identityEndpoint }),
     defaultTags: resourceTags.tags,
     ...(watchSelectors === undefined ? {} : { watchSelectors }),
     reconcileKinds,

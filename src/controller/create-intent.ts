@@ -47,6 +47,18 @@ export const intentSkewMs = 5_000;
  */
 export const defaultIntentWindowMs = 2 * 60_000;
 
+/** The AWS SDK's attempts per call (its standard retry strategy's default). */
+export const sdkMaxAttempts = 3;
+
+/**
+ * The shortest window that covers a create's every attempt when each may wait `requestTimeoutMs`
+ * for AWS's answer (--http-client-timeout), with 30 s for the SDK's backoff between attempts and
+ * AWS finishing a request whose caller died.
+ */
+export function minIntentWindowMs(requestTimeoutMs: number): number {
+  return sdkMaxAttempts * requestTimeoutMs + 30_000;
+}
+
 const macVersion = "crossrole.dev/create-intent/v1";
 
 function macFields(owner: Owner, i: Omit<CreateIntent, "mac">): string[] {

@@ -55,6 +55,12 @@ export interface ControllerOptions {
   readonly healthAddr?: string;
   readonly leaderElection: boolean;
   readonly leaseName?: string;
+  /** The leader Lease's namespace (ACK's --leader-election-namespace); default: the system namespace. */
+  readonly leaseNamespace?: string;
+  /** How long an AWS request may wait for its answer, per attempt (ACK's --http-client-timeout); default 10 s. */
+  readonly awsRequestTimeoutMs?: number;
+  /** Where sts:GetCallerIdentity asks for the controller's account (ACK's --aws-identity-endpoint-url). */
+  readonly identityEndpoint?: string;
   /**
    * Sharding across replicas (--enable-sharding): this replica's member name and its member
    * Lease's duration. The resource controllers then run on every replica, each on its shard's
@@ -135,7 +141,12 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       ? { shardedResource: (rt: ResourceType) => managedGroups.has(rt.group) && rt.namespaced }
       : {}),
     ...(o.leaderElection
-      ? { leaderElection: { namespace: o.settings.systemNamespace, name: o.leaseName ?? "crossrole-leader" } }
+      ? {
+          leaderElection: {
+            namespace: o.leaseNamespace ?? o.settings.systemNamespace,
+            name: o.leaseName ?? "crossrole-leader",
+          },
+        }
       : {}),
     ...(o.sharding
       ? {
@@ -176,6 +187,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
     ...(o.awsRateLimits ? { awsRateLimits: o.awsRateLimits } : {}),
     ...(o.controllerChain ? { controllerChain: o.controllerChain } : {}),
     ackReadMany: ackReadManyOperations,
+    ...(o.awsRequestTimeoutMs === undefined ? {} : { awsRequestTimeoutMs: o.awsRequestTimeoutMs }),
   });
 
   // The controller's own account: resources on the default identity land there, and it is what
@@ -184,7 +196,10 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
   let settings = o.settings;
   let who: { account: string; arn: string } | undefined;
   try {
-    who = await credentials.callerIdentity(controllerDecision(settings));
+    const decision = controllerDecision(settings);
+    who = await credentials.callerIdentity(
+      o.identityEndpoint === undefined ? decision : { ...decision, endpoint: o.identityEndpoint },
+    );
   } catch (err) {
     log.warn(
       {

@@ -64,6 +64,8 @@ export interface CredentialServiceOptions {
   readonly random?: Random;
   /** The operations ACK's metrics count as READ_MANY (the served kinds' `ack.readMany`). */
   readonly ackReadMany?: ReadonlySet<string>;
+  /** How long an AWS request may wait for its answer, per attempt (--http-client-timeout). */
+  readonly awsRequestTimeoutMs?: number;
 }
 
 /** A provider the AWS SDK uses as is: crossrole's cache already memoizes, so the SDK must not. */
@@ -103,6 +105,7 @@ export function createCredentialService(opts: CredentialServiceOptions): Credent
   const clients =
     opts.clients ??
     new AwsClientPool({
+      ...(opts.awsRequestTimeoutMs === undefined ? {} : { requestTimeoutMs: opts.awsRequestTimeoutMs }),
       observe: awsCallObserver(createAwsCallMetrics(opts.registry), opts.logger, opts.ackReadMany),
       limiter: new AwsRateLimiter({
         ...(opts.awsRateLimits ? { limits: opts.awsRateLimits } : {}),
