@@ -38,6 +38,12 @@ export interface Attempt {
    * creates, else by settle.ts at its end.
    */
   identityNote?: string;
+  /**
+   * Set once this attempt's create made the object: what the create call cannot carry (a bucket's
+   * versioning) is then applied by the update that follows, as part of the creation, which its
+   * Created Event has said: no "brought back" Event for it.
+   */
+  createdNow?: boolean;
 }
 
 /** The controller's key (controller-key.ts), or why it is not available: then nothing is created. */

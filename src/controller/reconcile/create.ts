@@ -61,6 +61,7 @@ export async function create<Spec extends object, Observed, Client>(
     return awsFailure(env, err, spec, "AWSError");
   }
   if (created.created) {
+    a.createdNow = true;
     extraStatus = { ...created.status, ...appliedSecrets(inputs) };
     // The create carried every secret value: nothing to send again in this reconcile.
     inputs = { ...inputs, secrets: { ...inputs.secrets, changed: [] } };

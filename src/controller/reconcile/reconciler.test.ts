@@ -62,6 +62,8 @@ class FakeCloud {
   readonly before = new Map<Call, () => void>();
   /** Whether create applies the tags it is sent (an emulator's CreateBucket does not). */
   tagsOnCreate = true;
+  /** Whether create applies the spec's size (S3's CreateBucket carries no versioning). */
+  sizeOnCreate = true;
   now = () => new Date(0);
 
   call(c: Call): void {
@@ -113,7 +115,7 @@ function fakeModule(cloud: FakeCloud): ServiceModule<WidgetSpec, Widget, FakeClo
       if (c.widgets.has(spec.name)) return { created: false };
       c.widgets.set(spec.name, {
         name: spec.name,
-        size: spec.size ?? 1,
+        size: c.sizeOnCreate ? (spec.size ?? 1) : 1,
         tags: c.tagsOnCreate ? { ...ownerTags } : {},
         region,
         createdAt: c.now(),
@@ -312,6 +314,22 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
     assert.deepEqual(s.reasons(), ["Created", "Tagged"]);
     assert.doesNotMatch(s.store.events.at(-1)?.message ?? "", /interrupted/);
     assert.equal(condition(s.stored("w1"), "ACK.ResourceSynced")?.status, "True");
+  });
+
+  test("what the create call cannot carry is applied at once, said by the Created Event alone", async () => {
+    s.cloud.sizeOnCreate = false;
+    s.store.apply(widgetObject("w1", { name: "w1", size: 3 }));
+    assert.deepEqual(await s.reconcile("w1"), {});
+    assert.equal(s.cloud.widgets.get("w1")?.size, 3, "applied in the same reconcile");
+    assert.deepEqual(
+      s.cloud.calls.filter((c) => c === "create" || c === "update"),
+      ["create", "update"],
+    );
+    assert.deepEqual(s.reasons(), ["Created"], "no 'brought back to the desired state' after its own create");
+    // A later change is drift, and is said so.
+    s.cloud.widgets.set("w1", { ...(s.cloud.widgets.get("w1") as Widget), size: 1 });
+    assert.deepEqual(await s.reconcile("w1"), {});
+    assert.deepEqual(s.reasons(), ["Created", "Updated"]);
   });
 
   test("update: a spec change, and a change made in AWS out of band, are brought to the spec", async () => {

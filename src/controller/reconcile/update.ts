@@ -33,7 +33,9 @@ export async function update<Spec extends object, Observed, Client>(
   if (drift.length === 0) return { observed, extraStatus: extraStatusIn };
   const changed = await m.update(conn.client, spec, observed, ownerTags, conn.call, inputs.secrets);
   const extraStatus = { ...extraStatusIn, ...appliedSecrets(inputs) };
-  if (changed.length > 0) {
+  // Right after this reconcile's own create, it finishes the creation (what the create call
+  // cannot carry), which the Created Event has said: nothing was "brought back".
+  if (changed.length > 0 && a.createdNow !== true) {
     env.store.event(a.obj, "Normal", "Updated", `Brought ${changed.join(", ")} back to the desired state`);
   }
   // Where AWS applies writes at once, a read would only echo them (module.afterUpdate).
