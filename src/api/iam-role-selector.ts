@@ -19,9 +19,13 @@ export const namespaceSelectorSchema = z.object({
       .array(namespaceNameField("namespaceSelector.names"))
       .max(1000, "namespaceSelector.names may hold at most 1000 namespaces; use labelSelector for more"),
     "namespaceSelector.names must not repeat a namespace; remove the duplicate",
-  ).optional(),
+  )
+    .optional()
+    .describe("Namespaces by name (any of them); absent: any name."),
   /** ANDed with `names`. */
-  labelSelector: labelSelectorSchema.optional(),
+  labelSelector: labelSelectorSchema
+    .optional()
+    .describe("Namespaces by their labels, ANDed with names; absent: any labels."),
 });
 export type NamespaceSelector = z.infer<typeof namespaceSelectorSchema>;
 
@@ -49,18 +53,24 @@ export const resourceTypeSelectorEntrySchema = withRules(
       "apiVersion",
       "apiVersion",
       `${entryField} apiVersion must look like <group>/<version>, e.g. s3.services.k8s.aws/v1alpha1`,
+    ).describe(
+      "The kinds' apiVersion as a manifest writes it (s3.services.k8s.aws/v1alpha1), with an optional kind.",
     ),
     group: gvkPart(
       "group",
       "apiGroupOrEmpty",
       `${entryField} group must be an API group like s3.services.k8s.aws, or "" for any`,
-    ),
+    ).describe('ACK\'s form, with version and kind: the API group, "" for any.'),
     version: gvkPart(
       "version",
       "apiVersionNameOrEmpty",
       `${entryField} version must be a version like v1alpha1, or "" for any`,
-    ),
-    kind: gvkPart("kind", "kindOrEmpty", `${entryField} kind must be a Kind like Bucket, or "" for any`),
+    ).describe('ACK\'s form, with group and kind: the API version, "" for any.'),
+    kind: gvkPart(
+      "kind",
+      "kindOrEmpty",
+      `${entryField} kind must be a Kind like Bucket, or "" for any`,
+    ).describe('The kind (Bucket); "" or absent with apiVersion: any kind of that apiVersion.'),
   }),
   {
     cel: "!has(self.apiVersion) || (!has(self.group) && !has(self.version))",
@@ -106,13 +116,18 @@ export const iamRoleSelectorSpecSchema = withRules(
       arn: immutable(
         iamRoleArnField("arn"),
         "arn is immutable; create a new IAMRoleSelector for another role (and delete this one)",
-      ),
-      namespaceSelector: namespaceSelectorSchema.optional(),
+      ).describe("The IAM role that manages the resources this selector matches. Immutable."),
+      namespaceSelector: namespaceSelectorSchema
+        .optional()
+        .describe("Which namespaces' resources it matches; absent: every namespace."),
       resourceTypeSelector: z
         .array(resourceTypeSelectorEntrySchema)
         .max(100, "resourceTypeSelector may hold at most 100 entries")
-        .optional(),
-      resourceLabelSelector: labelSelectorSchema.optional(),
+        .optional()
+        .describe("Which kinds it matches (any entry); absent: every kind."),
+      resourceLabelSelector: labelSelectorSchema
+        .optional()
+        .describe("Which resources it matches by their own labels; absent: any labels."),
       ...sessionParametersShape,
     },
     { error: objectError("spec") },
@@ -126,16 +141,29 @@ export type IAMRoleSelectorSpec = z.infer<typeof iamRoleSelectorSpecSchema>;
  * currently decides the role for, and `Ready` (False with the reason when the selector is
  * invalid and therefore ignored, or when the controller runs in CARM mode).
  */
-export const iamRoleSelectorStatusSchema = z.object({
-  matchedResources: z.number().int().min(0).optional(),
-  conditions: conditionsField.optional(),
-});
+export const iamRoleSelectorStatusSchema = z
+  .object({
+    matchedResources: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("How many managed resources this selector now decides the role for."),
+    conditions: conditionsField
+      .optional()
+      .describe(
+        "Ready: False with the reason when the selector is invalid (and ignored) or the controller runs in CARM mode.",
+      ),
+  })
+  .describe("What the controller observed of the selector.");
 export type IAMRoleSelectorStatus = z.infer<typeof iamRoleSelectorStatusSchema>;
 
 export const iamRoleSelectorSchema = z.object({
   ...typeMetaShape(iamRoleSelectorApiVersion, "IAMRoleSelector"),
   metadata: objectMetaSchema,
-  spec: iamRoleSelectorSpecSchema,
+  spec: iamRoleSelectorSpecSchema.describe(
+    "The role, and which resources it manages: namespaces, kinds and resource labels, all of which must match.",
+  ),
   status: iamRoleSelectorStatusSchema.optional(),
 });
 export type IAMRoleSelector = z.infer<typeof iamRoleSelectorSchema>;

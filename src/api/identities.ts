@@ -24,21 +24,34 @@ export const maxListedIdentityUsers = 10;
 
 /** A managed resource that uses an identity, as status.users lists it. */
 export const identityUserSchema = z.object({
-  kind: z.string().min(1).max(63),
-  namespace: z.string().min(1).max(63),
-  name: z.string().min(1).max(253),
+  kind: z.string().min(1).max(63).describe("The resource's kind."),
+  namespace: z.string().min(1).max(63).describe("The resource's namespace."),
+  name: z.string().min(1).max(253).describe("The resource's name."),
 });
 
 /**
  * Status every identity carries: how many resources use it and the first of them (deletion
  * protection, DESIGN §2.5), conditions `Ready` and `InUse`.
  */
-export const identityStatusSchema = z.object({
-  usageCount: z.number().int().min(0).optional(),
-  /** The first users (sorted by kind, namespace, name); bounded, usageCount is exact. */
-  users: z.array(identityUserSchema).max(maxListedIdentityUsers).optional(),
-  conditions: conditionsField.optional(),
-});
+export const identityStatusSchema = z
+  .object({
+    usageCount: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("How many resources use this identity now; while any does, its deletion waits."),
+    /** The first users (sorted by kind, namespace, name); bounded, usageCount is exact. */
+    users: z
+      .array(identityUserSchema)
+      .max(maxListedIdentityUsers)
+      .optional()
+      .describe(
+        `The first ${maxListedIdentityUsers} resources using it, sorted by kind, namespace and name.`,
+      ),
+    conditions: conditionsField.optional().describe("Ready (usable, and why not) and InUse."),
+  })
+  .describe("Who uses the identity, and whether it is ready.");
 export type IdentityStatus = z.infer<typeof identityStatusSchema>;
 
 const allowedNamespaces = allowedNamespacesSchema.nullable().optional();
@@ -48,7 +61,7 @@ function identityObjectShape<K extends string, S extends z.ZodType>(kind: K, spe
   return {
     ...typeMetaShape(identityApiVersion, kind),
     metadata: objectMetaSchema,
-    spec,
+    spec: spec.describe(`How the ${kind} gets its credentials, and which namespaces may use it.`),
     status: identityStatusSchema.optional(),
   };
 }
@@ -79,7 +92,9 @@ export type AWSControllerIdentity = z.infer<typeof awsControllerIdentitySchema>;
 export const awsStaticIdentitySpecSchema = z.object(
   {
     /** Name of a Secret in the system namespace with AccessKeyID, SecretAccessKey, optional SessionToken. */
-    secretRef: objectNameField("secretRef"),
+    secretRef: objectNameField("secretRef").describe(
+      "The name of a Secret in the controller's system namespace holding AccessKeyID, SecretAccessKey and optionally SessionToken.",
+    ),
     allowedNamespaces,
   },
   { error: objectError("spec") },
@@ -97,12 +112,22 @@ export const awsRoleIdentitySpecSchema = withRules(
   z.object(
     {
       /** The identity whose credentials call sts:AssumeRole; any identity kind. */
-      sourceIdentityRef: identityRefField("sourceIdentityRef"),
-      roleARN: iamRoleArnField("roleARN"),
+      sourceIdentityRef: identityRefField("sourceIdentityRef").describe(
+        "The identity whose credentials call sts:AssumeRole (any identity kind; chains are followed).",
+      ),
+      roleARN: iamRoleArnField("roleARN").describe("The IAM role to assume."),
       ...sessionParametersShape,
-      inlinePolicy: inlinePolicyField("inlinePolicy").optional(),
-      policyARNs: policyArnsField("policyARNs").optional(),
-      sourceIdentity: sourceIdentityField("sourceIdentity").optional(),
+      inlinePolicy: inlinePolicyField("inlinePolicy")
+        .optional()
+        .describe("A session policy (JSON) that narrows what the assumed role may do."),
+      policyARNs: policyArnsField("policyARNs")
+        .optional()
+        .describe("Managed session policies that narrow what the assumed role may do."),
+      sourceIdentity: sourceIdentityField("sourceIdentity")
+        .optional()
+        .describe(
+          "The source identity set on the session (sts:SetSourceIdentity), kept through role chains.",
+        ),
       allowedNamespaces,
     },
     { error: objectError("spec") },
@@ -134,19 +159,31 @@ export const defaultAudiences = ["sts.amazonaws.com"];
 
 export const awsServiceAccountIdentitySpecSchema = z.object(
   {
-    roleARN: iamRoleArnField("roleARN"),
-    serviceAccountName: objectNameField("serviceAccountName"),
+    roleARN: iamRoleArnField("roleARN").describe("The IAM role to assume with the ServiceAccount's token."),
+    serviceAccountName: objectNameField("serviceAccountName").describe(
+      "The ServiceAccount, in this identity's namespace, whose token the controller requests.",
+    ),
     audiences: listSet(
       z
         .array(stringField("audiences").min(1, "audiences entries must not be empty").max(253))
         .min(1, "audiences must list at least one audience, e.g. sts.amazonaws.com")
         .max(10),
       "audiences must not repeat an audience",
-    ).default(defaultAudiences),
+    )
+      .default(defaultAudiences)
+      .describe("The token's audiences, as the role's trust policy expects (default sts.amazonaws.com)."),
     /** TokenRequest expirationSeconds; absent = the apiserver's default (1 hour). */
-    expirationSeconds: expirationSecondsField("expirationSeconds").optional(),
-    sessionName: sessionNameField("sessionName").optional(),
-    durationSeconds: durationSecondsField("durationSeconds").optional(),
+    expirationSeconds: expirationSecondsField("expirationSeconds")
+      .optional()
+      .describe(
+        "How long the requested token lasts (TokenRequest expirationSeconds); default: the apiserver's.",
+      ),
+    sessionName: sessionNameField("sessionName")
+      .optional()
+      .describe("The STS session name (RoleSessionName); default: one naming crossrole and the resource."),
+    durationSeconds: durationSecondsField("durationSeconds")
+      .optional()
+      .describe("How long the assumed credentials last, in seconds (default 3600)."),
   },
   { error: objectError("spec") },
 );

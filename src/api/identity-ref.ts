@@ -23,8 +23,10 @@ export function isIdentityKind(kind: string): kind is IdentityKind {
 export function identityRefField(field: string) {
   return z.object(
     {
-      kind: z.enum(identityKinds, { error: `${field}.kind must be one of ${identityKinds.join(", ")}` }),
-      name: objectNameField(`${field}.name`),
+      kind: z
+        .enum(identityKinds, { error: `${field}.kind must be one of ${identityKinds.join(", ")}` })
+        .describe(`The identity's kind: ${identityKinds.join(", ")}.`),
+      name: objectNameField(`${field}.name`).describe("The identity object's name."),
     },
     {
       error: (issue) =>

@@ -15,11 +15,17 @@ export const labelSelectorRequirementSchema = withRules(
   z.object({
     key: stringField("matchExpressions key")
       .min(1, "matchExpressions key must not be empty")
-      .max(labelKeyMax),
-    operator: z.enum(labelSelectorOperators, {
-      error: "matchExpressions operator must be one of In, NotIn, Exists, DoesNotExist",
-    }),
-    values: z.array(stringField("matchExpressions values").max(labelValueMax)).optional(),
+      .max(labelKeyMax)
+      .describe("The label key the requirement applies to."),
+    operator: z
+      .enum(labelSelectorOperators, {
+        error: "matchExpressions operator must be one of In, NotIn, Exists, DoesNotExist",
+      })
+      .describe("How the key relates to the values: In, NotIn, Exists or DoesNotExist."),
+    values: z
+      .array(stringField("matchExpressions values").max(labelValueMax))
+      .optional()
+      .describe("The values, for In and NotIn (at least one); empty for Exists and DoesNotExist."),
   }),
   {
     cel: "!(self.operator in ['In', 'NotIn']) || (has(self.values) && size(self.values) > 0)",
@@ -39,8 +45,14 @@ export type LabelSelectorRequirement = z.infer<typeof labelSelectorRequirementSc
 
 /** matchLabels AND matchExpressions. `{}` is a valid, empty selector. */
 export const labelSelectorSchema = z.object({
-  matchLabels: z.record(z.string(), z.string().max(labelValueMax)).optional(),
-  matchExpressions: z.array(labelSelectorRequirementSchema).optional(),
+  matchLabels: z
+    .record(z.string(), z.string().max(labelValueMax))
+    .optional()
+    .describe("Labels that must all be present with these values."),
+  matchExpressions: z
+    .array(labelSelectorRequirementSchema)
+    .optional()
+    .describe("Requirements that must all hold (ANDed with matchLabels)."),
 });
 export type LabelSelector = z.infer<typeof labelSelectorSchema>;
 
@@ -60,8 +72,12 @@ export const allowedNamespacesSchema = z
       "allowedNamespaces.list must not repeat a namespace",
     )
       .nullable()
-      .optional(),
-    selector: labelSelectorSchema.nullable().optional(),
+      .optional()
+      .describe("Namespaces allowed by name."),
+    selector: labelSelectorSchema
+      .nullable()
+      .optional()
+      .describe("Namespaces allowed by their labels; an empty selector matches none."),
   })
   .describe(
     "Namespaces that may use this identity. Absent or null: none. {}: all. Otherwise the union of list and selector; an empty list or empty selector matches nothing.",

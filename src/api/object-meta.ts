@@ -33,12 +33,17 @@ export function typeMetaShape<A extends string, K extends string>(apiVersion: A,
 
 /** metav1.Condition, the shape of `status.conditions[]`. */
 export const conditionSchema = z.object({
-  type: z.string().min(1).max(316),
-  status: z.enum(["True", "False", "Unknown"]),
-  reason: z.string().max(1024).optional(),
-  message: z.string().max(32768).optional(),
-  lastTransitionTime: z.string().optional(),
-  observedGeneration: z.number().int().min(0).optional(),
+  type: z.string().min(1).max(316).describe("The condition's type, e.g. ACK.ResourceSynced or Ready."),
+  status: z.enum(["True", "False", "Unknown"]).describe("True, False or Unknown."),
+  reason: z.string().max(1024).optional().describe("A CamelCase reason for the condition's last transition."),
+  message: z.string().max(32768).optional().describe("What happened, and what to do about it."),
+  lastTransitionTime: z.string().optional().describe("When the status last changed (RFC 3339)."),
+  observedGeneration: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("The metadata.generation the condition was set for."),
 });
 export type Condition = z.infer<typeof conditionSchema>;
 

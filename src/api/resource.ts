@@ -24,24 +24,51 @@ export const ackConditionTypes = {
 } as const;
 
 /** `status.ackResourceMetadata`: where the resource is, and which identity put it there. */
-export const ackResourceMetadataSchema = z.object({
-  arn: z.string().optional(),
-  ownerAccountID: z.string().optional(),
-  region: z.string().optional(),
-  /** The AWS partition of the region (aws, aws-cn, aws-us-gov, ...), as ACK's. */
-  partition: z.string().optional(),
-  /** Set when an IAMRoleSelector chose the role. */
-  iamRoleSelector: z.object({ selectorName: z.string(), resourceVersion: z.string() }).optional(),
-  /** What was actually assumed; never secret material. */
-  identity: z
-    .object({ source: z.string(), roleARN: z.string().optional(), sessionName: z.string().optional() })
-    .optional(),
-});
+export const ackResourceMetadataSchema = z
+  .object({
+    arn: z.string().optional().describe("The AWS object's ARN, once it exists."),
+    ownerAccountID: z
+      .string()
+      .optional()
+      .describe("The AWS account the object lives in, recorded where the controller placed it."),
+    region: z.string().optional().describe("The AWS region the object lives in."),
+    /** The AWS partition of the region (aws, aws-cn, aws-us-gov, ...), as ACK's. */
+    partition: z
+      .string()
+      .optional()
+      .describe("The AWS partition of the region: aws, aws-cn, aws-us-gov, ..."),
+    /** Set when an IAMRoleSelector chose the role. */
+    iamRoleSelector: z
+      .object({
+        selectorName: z.string().describe("The IAMRoleSelector whose role manages the object."),
+        resourceVersion: z.string().describe("The selector's resourceVersion when it was chosen."),
+      })
+      .optional()
+      .describe("Set when an IAMRoleSelector chose the role (IAMRoleSelector mode)."),
+    /** What was actually assumed; never secret material. */
+    identity: z
+      .object({
+        source: z
+          .string()
+          .describe(
+            "What decided the identity: identityRef, a CARM map entry, an IAMRoleSelector, or the controller's default.",
+          ),
+        roleARN: z.string().optional().describe("The IAM role assumed, if any."),
+        sessionName: z.string().optional().describe("The STS session name the role was assumed with."),
+      })
+      .optional()
+      .describe("The identity that manages the object, as last used; never secret material."),
+  })
+  .describe("Where the AWS object is (ARN, account, region) and which identity manages it (ACK's).");
 export type AckResourceMetadata = z.infer<typeof ackResourceMetadataSchema>;
 
 export const resourceStatusSchema = z.looseObject({
   ackResourceMetadata: ackResourceMetadataSchema.optional(),
-  conditions: conditionsField.optional(),
+  conditions: conditionsField
+    .optional()
+    .describe(
+      "ACK's conditions: ACK.ResourceSynced, ACK.Terminal, ACK.Recoverable, ACK.IAMRoleSelected, and Ready.",
+    ),
 });
 export type ResourceStatus = z.infer<typeof resourceStatusSchema>;
 
@@ -63,8 +90,14 @@ export function resourceObjectSchema<
     metadata: objectMetaSchema,
     // Optional, as in ACK: an adoption by services.k8s.aws/adoption-fields has no spec until
     // the controller writes AWS's configuration as the spec (src/controller/adoption-seed.ts).
-    spec: spec.optional(),
-    status: status.optional(),
+    spec: spec
+      .optional()
+      .describe(
+        "The AWS object's desired configuration, with ACK's field names, and optionally the identity that manages it.",
+      ),
+    status: status
+      .optional()
+      .describe("What the controller observed: where the object is, AWS's read-only fields, and conditions."),
   });
 }
 

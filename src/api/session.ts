@@ -13,13 +13,28 @@ import {
 } from "./validation.ts";
 
 export const sessionParametersShape = {
-  externalID: externalIdField("externalID").optional(),
-  sessionName: sessionNameField("sessionName").optional(),
-  durationSeconds: durationSecondsField("durationSeconds").optional(),
-  sessionTags: sessionTagsField("sessionTags").optional(),
-  transitiveTagKeys: tagKeysField("transitiveTagKeys").optional(),
+  externalID: externalIdField("externalID")
+    .optional()
+    .describe("The external ID the role's trust policy requires (sts:AssumeRole ExternalId)."),
+  sessionName: sessionNameField("sessionName")
+    .optional()
+    .describe("The STS session name (RoleSessionName); default: one naming crossrole and the resource."),
+  durationSeconds: durationSecondsField("durationSeconds")
+    .optional()
+    .describe("How long the assumed credentials last, in seconds (900 to the role's maximum; default 3600)."),
+  sessionTags: sessionTagsField("sessionTags")
+    .optional()
+    .describe("Session tags passed to sts:AssumeRole (the role's trust policy must allow sts:TagSession)."),
+  transitiveTagKeys: tagKeysField("transitiveTagKeys")
+    .optional()
+    .describe("Keys of sessionTags that carry over to roles this session assumes in turn."),
   /** Adds kubernetes-namespace / kubernetes-kind / kubernetes-name session tags. */
-  tenantSessionTags: z.boolean({ error: "tenantSessionTags must be true or false" }).optional(),
+  tenantSessionTags: z
+    .boolean({ error: "tenantSessionTags must be true or false" })
+    .optional()
+    .describe(
+      "Adds the session tags kubernetes-namespace, kubernetes-kind and kubernetes-name of the resource, for the role's policies to condition on.",
+    ),
 };
 
 const sessionParametersSchema = z.object(sessionParametersShape);

@@ -271,13 +271,13 @@ function tagKeyField(field: string): z.ZodString {
 }
 
 export const sessionTagSchema = z.object({
-  key: tagKeyField("sessionTags key"),
+  key: tagKeyField("sessionTags key").describe("The session tag's key."),
   value: patternField(
     "sessionTags value",
     "tagValue",
     limits.tagValueMax,
     "sessionTags value must be 0-256 characters of letters, digits, spaces and _.:/=+-@ (STS tag value)",
-  ),
+  ).describe("The session tag's value."),
 });
 export type SessionTag = z.infer<typeof sessionTagSchema>;
 

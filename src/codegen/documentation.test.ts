@@ -32,4 +32,15 @@ describe("AWS documentation as CRD descriptions", () => {
       ],
     );
   });
+
+  it("an entry that introduces a list keeps the list's entries, nested lists included (SQS's RedrivePolicy)", () => {
+    const html =
+      "<ul><li><p><code>RedrivePolicy</code> – The parameters are as follows:</p> <ul> <li> <p><code>deadLetterTargetArn</code> – The ARN of the dead-letter queue.</p> </li> <li> <p><code>maxReceiveCount</code> – The number of receives. Default: 10</p> </li> </ul> </li><li><p><code>Policy</code> – The policy.</p></li></ul>";
+    const entries = namedListEntries(html);
+    assert.equal(
+      entries.get("RedrivePolicy"),
+      "The parameters are as follows: deadLetterTargetArn – The ARN of the dead-letter queue. maxReceiveCount – The number of receives. Default: 10.",
+    );
+    assert.equal(entries.get("Policy"), "The policy.");
+  });
 });

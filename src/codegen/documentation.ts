@@ -55,19 +55,53 @@ export function firstParagraph(html: string | undefined): string {
 /**
  * The entries of an HTML list that documents named values, such as SQS's and SNS's attribute
  * maps (`<li><p><code>DelaySeconds</code> – The length of time…</p></li>`): name → the
- * entry's first paragraph, without the name and dash. The first entry of a name wins (the
- * same attribute may be listed again under another heading).
+ * entry's first paragraph, without the name and dash, and, when that paragraph introduces a
+ * list ("The parameters are as follows:"), the list's entries. The first entry of a name wins
+ * (the same attribute may be listed again under another heading).
  */
 export function namedListEntries(html: string | undefined): ReadonlyMap<string, string> {
   const out = new Map<string, string>();
   if (html === undefined) return out;
-  for (const m of html.matchAll(
-    /<li>\s*(?:<p>)?\s*<code>([A-Za-z0-9]+)<\/code>\s*(?:–|-|&#x2013;|:)\s*([\s\S]*?)<\/li>/g,
-  )) {
-    const [, name, body] = m;
-    if (name === undefined || body === undefined || out.has(name)) continue;
-    const text = plainText(body.split(/<\/p>/i)[0] ?? body);
-    if (text.length > 0) out.set(name, text);
+  for (const m of html.matchAll(/<li>\s*(?:<p>)?\s*<code>([A-Za-z0-9]+)<\/code>\s*(?:–|-|&#x2013;|:)\s*/g)) {
+    const name = m[1];
+    if (name === undefined || out.has(name)) continue;
+    const body = itemBody(html, m.index + m[0].length);
+    const [first = body, ...rest] = body.split(/<\/p>/i);
+    const text = plainText(first);
+    if (text.length === 0) continue;
+    const list = text.endsWith(":") ? /^\s*<ul>([\s\S]*)<\/ul>/i.exec(rest.join("</p>")) : null;
+    const items = list?.[1] === undefined ? [] : topLevelItems(list[1]).map(plainText);
+    out.set(name, [text, ...items.map((i) => (/[.!?]$/.test(i) ? i : `${i}.`))].join(" "));
   }
   return out;
+}
+
+/** The rest of the `<li>` whose content starts at `from`, up to its own `</li>` (lists nest). */
+function itemBody(html: string, from: number): string {
+  let depth = 1;
+  const tag = /<(\/?)li>/gi;
+  tag.lastIndex = from;
+  for (let t = tag.exec(html); t !== null; t = tag.exec(html)) {
+    depth += t[1] === "/" ? -1 : 1;
+    if (depth === 0) return html.slice(from, t.index);
+  }
+  return html.slice(from);
+}
+
+/** The contents of the top-level `<li>` items of a list's inside. */
+function topLevelItems(inside: string): string[] {
+  const items: string[] = [];
+  const tag = /<(\/?)li>/gi;
+  let depth = 0;
+  let start = 0;
+  for (let t = tag.exec(inside); t !== null; t = tag.exec(inside)) {
+    if (t[1] === "/") {
+      depth -= 1;
+      if (depth === 0) items.push(inside.slice(start, t.index));
+    } else {
+      if (depth === 0) start = t.index + t[0].length;
+      depth += 1;
+    }
+  }
+  return items;
 }

@@ -25,7 +25,7 @@ function typeName(t: FieldType): string {
       return "Secret key reference";
     case "string":
       return t.enum !== undefined
-        ? `string (${t.enum.join(" \\| ")})`
+        ? `string, one of ${t.enum.join(", ")}`
         : t.format === "date-time"
           ? "timestamp"
           : "string";

@@ -183,6 +183,11 @@ export const bucketDeclaration = {
   references: [{ field: "Replication.Role", service: "iam", kind: "Role" }],
   notes: {
     Bucket: "Immutable: S3 cannot rename a bucket.",
+    // AWS documents neither (an empty paragraph in the model).
+    "Logging.LoggingEnabled.TargetGrants.Grantee.DisplayName":
+      "The grantee's display name, as S3 reports it; S3 sets it, it is not used to grant.",
+    "Logging.LoggingEnabled.TargetGrants.Grantee.EmailAddress":
+      "The grantee's email address (type AmazonCustomerByEmail; only in the Regions that still accept it).",
     CreateBucketConfiguration:
       "Immutable: used by CreateBucket only. The bucket is created in the resource's region; a locationConstraint naming another region is refused.",
     BucketNamespace: "Immutable: used by CreateBucket only.",

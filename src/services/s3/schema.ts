@@ -324,7 +324,10 @@ export type BucketSubresource = (typeof bucketSubresources)[number];
 
 /** ACK's status plus `location` (CreateBucket's Location, "/<name>" for us-east-1). */
 export const bucketStatusSchema = resourceStatusSchema.extend({
-  location: z.string().optional(),
+  location: z
+    .string()
+    .optional()
+    .describe('Where CreateBucket said the bucket is: "/<name>" in us-east-1, its URL elsewhere.'),
 });
 export type BucketStatus = z.infer<typeof bucketStatusSchema>;
 

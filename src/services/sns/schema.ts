@@ -222,9 +222,12 @@ export type TopicAttribute = (typeof topicAttributes)[number];
 
 /** ACK's status: ackResourceMetadata and conditions, plus the read-only attributes ACK shows. */
 export const topicStatusSchema = resourceStatusSchema.extend({
-  topicARN: z.string().optional(),
-  effectiveDeliveryPolicy: z.string().optional(),
-  owner: z.string().optional(),
+  topicARN: z.string().optional().describe("The topic's ARN."),
+  effectiveDeliveryPolicy: z
+    .string()
+    .optional()
+    .describe("The delivery policy SNS applies: deliveryPolicy merged with SNS's defaults (JSON)."),
+  owner: z.string().optional().describe("The AWS account that owns the topic."),
 });
 export type TopicStatus = z.infer<typeof topicStatusSchema>;
 

@@ -214,8 +214,8 @@ export type QueueAttribute = (typeof queueAttributes)[number];
 
 /** ACK's status: ackResourceMetadata and conditions, plus the queue's URL and ARN. */
 export const queueStatusSchema = resourceStatusSchema.extend({
-  queueURL: z.string().optional(),
-  queueARN: z.string().optional(),
+  queueURL: z.string().optional().describe("The queue's URL, which SQS calls address it by."),
+  queueARN: z.string().optional().describe("The queue's ARN."),
 });
 export type QueueStatus = z.infer<typeof queueStatusSchema>;
 

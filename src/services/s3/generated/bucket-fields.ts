@@ -780,8 +780,18 @@ export const bucketFieldSchemas = {
               z.object({
                 grantee: z
                   .object({
-                    displayName: z.string().optional(),
-                    emailAddress: z.string().optional(),
+                    displayName: z
+                      .string()
+                      .describe(
+                        "The grantee's display name, as S3 reports it; S3 sets it, it is not used to grant.",
+                      )
+                      .optional(),
+                    emailAddress: z
+                      .string()
+                      .describe(
+                        "The grantee's email address (type AmazonCustomerByEmail; only in the Regions that still accept it).",
+                      )
+                      .optional(),
                     id: z.string().describe("The canonical user ID of the grantee.").optional(),
                     type_: z
                       .enum(["CanonicalUser", "AmazonCustomerByEmail", "Group"])

@@ -168,7 +168,7 @@ export const topicFieldSchemas = {
   fifoThroughputScope: z
     .string()
     .describe(
-      "Enables higher throughput for your FIFO topic by adjusting the scope of deduplication. This attribute has two possible values: Left out, SNS's value is kept and copied into the spec: it can be changed, not removed.",
+      "Enables higher throughput for your FIFO topic by adjusting the scope of deduplication. This attribute has two possible values: Topic – The scope of message deduplication is across the entire topic. This is the default value and maintains existing behavior, with a maximum throughput of 3000 messages per second or 20MB per second, whichever comes first. MessageGroup – The scope of deduplication is within each individual message group, which enables higher throughput per topic subject to regional quotas. For more information on quotas or to request an increase, see Amazon SNS service quotas in the Amazon Web Services General Reference. Left out, SNS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
   fifoTopic: z
