@@ -89,11 +89,19 @@ function rolesText(report: AuditReport, reachesByGrant: ReadonlyMap<string, Audi
   const lines = [`Roles (${report.roles.length}):`];
   for (const role of report.roles) {
     const actual = role.namespaces.filter((n) => n.actual).length;
+    const ids = [...new Set(role.namespaces.flatMap((n) => n.grants))].sort();
+    // "actual" is about a new resource (it would use the role by default), which says nothing of
+    // the resources already using it on request (identityRef): both are said, in those words.
+    const used = new Set(
+      ids.flatMap((id) => (reachesByGrant.get(id) ?? []).flatMap((r) => r.resources ?? [])),
+    );
     lines.push(
       `  ${roleLabel(role.roleARN, role.credentials)} (${accountText(role.account)}): ` +
-        `${plural(role.namespaces.length, "namespace")}, ${actual} with actual reach`,
+        `${plural(role.namespaces.length, "namespace")} (${actual} by default, ${role.namespaces.length - actual} on request)` +
+        (used.size === 0
+          ? ""
+          : `; ${used.size === 1 ? "1 resource uses" : `${used.size} resources use`} it now`),
     );
-    const ids = [...new Set(role.namespaces.flatMap((n) => n.grants))].sort();
     for (const id of ids) {
       const grant: AuditGrant | undefined = grants.get(id);
       // A grant leads to one role, so every reach through it is this role's.
