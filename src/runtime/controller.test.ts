@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { pino } from "pino";
 import { FakeClock } from "../toolkit/fake-clock.ts";
 import { timeStep } from "../toolkit/step-times.ts";
 import { Controller } from "./controller.ts";
 import { checkFence, isFencedError } from "./fence.ts";
 import { createRuntimeMetrics } from "./metrics.ts";
-import { type ReconcileRequest, type Result, TerminalError } from "./reconcile.ts";
+import { type ReconcileRequest, ReportedError, type Result, TerminalError } from "./reconcile.ts";
 import { Gate } from "./sync-gate.ts";
 import { waitFor } from "./wait-for.ts";
 
@@ -191,6 +192,59 @@ describe("Controller (reconcile contract, with a manual clock)", () => {
     c.enqueue("ns/t");
     await settle();
     assert.deepEqual(calls, ["ns/t", "ns/t"]);
+    await c.stop();
+  });
+
+  test("a failure the reconciler reported itself is logged as its message, once at info, never with a stack", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: "debug" }, { write: (s: string) => void lines.push(JSON.parse(s)) });
+    const clock = new FakeClock();
+    let n = 0;
+    const c = new Controller({
+      name: "test",
+      clock,
+      logger,
+      concurrency: 1,
+      resyncPeriodMs: 0,
+      resyncJitter: 0,
+      waitFor: [],
+      reconcile: async (req) => {
+        if (req.key === "ns/refused") throw new TerminalError("TakeoverNotApproved: ...", { reported: true });
+        n += 1;
+        if (n < 3) throw new ReportedError("AccessDenied: the role may not s3:CreateBucket");
+        throw new Error("a fault of the controller's own");
+      },
+    });
+    await c.start();
+    c.enqueue("ns/refused");
+    await settle();
+    const refused = lines.filter((l) => l["key"] === "ns/refused" && l["msg"] !== "reconciled");
+    assert.deepEqual(
+      refused.map((l) => [l["level"], l["error"], "err" in l]),
+      [[30, "TakeoverNotApproved: ...", false]],
+    );
+    c.enqueue("ns/b");
+    for (let i = 0; i < 4; i++) {
+      await settle();
+      clock.advance(60_000);
+    }
+    await settle();
+    const failures = lines.filter(
+      (l) => l["key"] === "ns/b" && String(l["msg"]).startsWith("reconcile failed"),
+    );
+    assert.deepEqual(
+      failures.slice(0, 3).map((l) => l["level"]),
+      [30, 20, 50],
+      "the first report at info, its retries at debug; an unreported error at error",
+    );
+    assert.ok(
+      failures.slice(0, 2).every((l) => !("err" in l)),
+      "no stack for a reported failure",
+    );
+    assert.match(
+      String((failures[2]?.["err"] as { stack?: string } | undefined)?.stack),
+      /a fault of the controller's own/,
+    );
     await c.stop();
   });
 

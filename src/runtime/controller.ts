@@ -11,7 +11,7 @@ import { keyOf, splitKey } from "./kube-object.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { type RuntimeMetrics, workQueueMetricsFor } from "./metrics.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
-import { isTerminalError, type Reconciler } from "./reconcile.ts";
+import { isReportedError, isTerminalError, type Reconciler } from "./reconcile.ts";
 import { type SyncGate, waitForAll } from "./sync-gate.ts";
 import { WorkQueue } from "./workqueue.ts";
 
@@ -341,13 +341,23 @@ export class Controller {
       }
       count("error");
       m?.reconcileErrors.inc(labels);
+      // A failure the reconciler has reported itself (status, an Event) is expected: its message,
+      // once at info and at debug on retries, never a stack trace. Anything else is a fault.
+      const reported = isReportedError(err);
+      const said = reported
+        ? { event: "reconcile.failed", error: err instanceof Error ? err.message : String(err) }
+        : { err };
       if (isTerminalError(err)) {
         m?.terminalReconcileErrors.inc(labels);
         this.queue.forget(key);
-        log.warn({ err }, "reconcile failed with a terminal error; not requeued");
+        if (reported) log.info(said, "reconcile failed with a terminal error; not requeued");
+        else log.warn(said, "reconcile failed with a terminal error; not requeued");
       } else {
         this.queue.addRateLimited(key);
-        log.error({ err, retries: this.queue.numRequeues(key) }, "reconcile failed; will retry with backoff");
+        const retries = this.queue.numRequeues(key);
+        if (!reported) log.error({ ...said, retries }, "reconcile failed; will retry with backoff");
+        else if (retries <= 1) log.info({ ...said, retries }, "reconcile failed; will retry with backoff");
+        else log.debug({ ...said, retries }, "reconcile failed; will retry with backoff");
       }
     } finally {
       unit.end();

@@ -11,6 +11,9 @@
 //   throw new TerminalError(...)   → failed and retrying cannot help: not requeued (a change to
 //                                    the object, or a config change, queues it again);
 //   throw anything else            → failed, retry with per-item exponential backoff.
+// An error marked reported (ReportedError, or TerminalError's `reported` option) has already been
+// said to the user by the reconciler (status, an Event): the runtime logs its message once, at
+// info, without a stack trace, and its retries at debug.
 import { causeChain } from "../toolkit/cause-chain.ts";
 import type { Logger } from "./logger.ts";
 
@@ -41,14 +44,31 @@ export interface ReconcileContext {
 export type Reconciler = (req: ReconcileRequest, ctx: ReconcileContext) => Promise<Result>;
 
 const terminalMark = Symbol.for("crossrole.runtime.TerminalError");
+const reportedMark = Symbol.for("crossrole.runtime.ReportedError");
 
 /** An error that retrying will not fix (bad spec, forbidden by policy, drift the user must resolve). */
 export class TerminalError extends Error {
   readonly [terminalMark] = true;
-  constructor(message: string, options?: { cause?: unknown }) {
+  readonly [reportedMark]: boolean;
+  constructor(message: string, options?: { cause?: unknown; reported?: boolean }) {
     super(message, options);
     this.name = "TerminalError";
+    this[reportedMark] = options?.reported === true;
   }
+}
+
+/** A failure the reconciler has already reported to the user (status, an Event): retried with backoff. */
+export class ReportedError extends Error {
+  readonly [reportedMark] = true;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ReportedError";
+  }
+}
+
+/** True for an error (or its top-level wrapper) the reconciler has already reported to the user. */
+export function isReportedError(err: unknown): boolean {
+  return (err as { [reportedMark]?: boolean } | null)?.[reportedMark] === true;
 }
 
 /** True for a TerminalError, or an error whose `cause` chain contains one. */

@@ -2,14 +2,11 @@
 // place status is written (only when it changed): where it is (synced, on its way) with what it
 // records, or a failure (conditions, and any fields it carries) with a Warning Event, which then
 // ends as a TerminalError (not retried), a Reported error (backoff) or a requeue.
-import { type Result as ReconcileResult, TerminalError } from "../../runtime/reconcile.ts";
+import { type Result as ReconcileResult, ReportedError, TerminalError } from "../../runtime/reconcile.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Env } from "./env.ts";
 import type { Outcome } from "./result.ts";
 import { writeStatus } from "./status.ts";
-
-/** An error already written to status; the runtime retries it with backoff without rewriting it. */
-class Reported extends Error {}
 
 export async function settle<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
@@ -33,8 +30,9 @@ export async function settle<Spec extends object, Observed, Client>(
     { resource: `${env.kindName} ${a.key}`, reason: state.reason, err: state.message },
     "reconcile failed (reported in status)",
   );
-  if (state.kind === "terminal") throw new TerminalError(state.message, { cause });
-  if (retry === "backoff") throw new Reported(state.message, { cause });
+  // Already said in status and the Event: the runtime logs the message, not a stack trace.
+  if (state.kind === "terminal") throw new TerminalError(state.message, { cause, reported: true });
+  if (retry === "backoff") throw new ReportedError(state.message, { cause });
   // Not retried (a denied identity waits for a configuration change): still not a success.
   return retry === "none" ? { failed: true } : { requeueAfter: retry };
 }
