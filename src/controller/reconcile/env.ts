@@ -1,5 +1,6 @@
 // What a kind's reconciler is made of (its dependencies, ReconcilerDeps) and what every step is
 // given: the same, with the defaults filled in once (Env).
+import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import type { DeletionPolicy } from "../../api/annotations.ts";
 import type { CredentialService } from "../../credentials/service.ts";
@@ -91,6 +92,8 @@ export interface Env<Spec extends object, Observed, Client>
   readonly finalizer: string;
   /** The kind as users write it (DBInstance, not "dbinstance"): messages name it so. */
   readonly kindName: string;
+  /** Warnings already said, by object and cause (misspelt-annotations.ts): each is said once. */
+  readonly said: LRUCache<string, true>;
 }
 
 export const finalizerFor = (rt: ResourceType): string => `finalizers.${rt.group}/${rt.kind}`;
@@ -107,5 +110,6 @@ export function envOf<Spec extends object, Observed, Client>(
     now: d.now ?? (() => new Date()),
     finalizer: finalizerFor(d.resourceType),
     kindName: d.module.kind.kind,
+    said: new LRUCache<string, true>({ max: 10_000 }),
   };
 }

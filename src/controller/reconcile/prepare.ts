@@ -16,6 +16,7 @@ import { type Attempt, keyFor } from "./attempt.ts";
 import type { Env } from "./env.ts";
 import { noReferences, type ReferenceCheck, resolveReferences } from "./references.ts";
 import { failed, isOutcome, type Outcome } from "./result.ts";
+import { warnUnknownAnnotations } from "./unknown-annotations.ts";
 
 /** The spec's secret field values, and the Secret versions to record once AWS has them. */
 export interface Inputs {
@@ -77,6 +78,7 @@ export function policiesOf<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
   a: Attempt,
 ): ResourcePolicies | Outcome {
+  warnUnknownAnnotations(env, a);
   const r = readPolicies(
     a.obj.metadata.annotations,
     env.config.namespaceAnnotations(a.ref.namespace),

@@ -316,6 +316,34 @@ describe("the reconciler's orchestration (in-memory store, fake module)", () => 
     assert.equal(condition(s.stored("w1"), "ACK.ResourceSynced")?.status, "True");
   });
 
+  test("a misspelt annotation key is a Warning naming the key it meant, said once", async () => {
+    s.store.apply(
+      widgetObject(
+        "w1",
+        { name: "w1" },
+        {
+          metadata: {
+            name: "w1",
+            namespace: ns,
+            annotations: { "services.k8s.aws/deletion-polcy": "retain" },
+          },
+        },
+      ),
+    );
+    assert.deepEqual(await s.reconcile("w1"), {});
+    assert.deepEqual(await s.reconcile("w1"), {});
+    const unknown = s.store.events.filter((e) => e.reason === "UnknownAnnotation");
+    assert.deepEqual(
+      unknown.map((e) => [e.type, e.message]),
+      [
+        [
+          "Warning",
+          'annotation "services.k8s.aws/deletion-polcy" is not one crossrole reads, so it changes nothing. Did you mean "services.k8s.aws/deletion-policy"?',
+        ],
+      ],
+    );
+  });
+
   test("what the create call cannot carry is applied at once, said by the Created Event alone", async () => {
     s.cloud.sizeOnCreate = false;
     s.store.apply(widgetObject("w1", { name: "w1", size: 3 }));
