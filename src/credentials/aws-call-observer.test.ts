@@ -55,19 +55,43 @@ test("every call is counted under ACK's names; a failure by the HTTP status AWS 
   );
   assert.match(
     text,
-    /ack_outbound_api_requests_total\{service="sqs",op_type="READ_ONE",op_id="GetQueueUrl"\} 2/,
+    /ack_outbound_api_requests_total\{service="sqs",op_type="READ_ONE",op_id="GetQueueUrl",account="none",role="none"\} 2/,
   );
   assert.match(
     text,
-    /ack_outbound_api_requests_total\{service="sqs",op_type="CREATE",op_id="CreateQueue"\} 1/,
+    /ack_outbound_api_requests_total\{service="sqs",op_type="CREATE",op_id="CreateQueue",account="none",role="none"\} 1/,
   );
   assert.match(
     text,
-    /ack_outbound_api_requests_error_total\{service="sqs",op_id="GetQueueUrl",status_code="400"\} 1/,
+    /ack_outbound_api_requests_error_total\{service="sqs",op_id="GetQueueUrl",status_code="400",account="none",role="none"\} 1/,
   );
   assert.match(
     text,
-    /ack_outbound_api_requests_error_total\{service="sqs",op_id="CreateQueue",status_code="-1"\} 1/,
+    /ack_outbound_api_requests_error_total\{service="sqs",op_id="CreateQueue",status_code="-1",account="none",role="none"\} 1/,
+  );
+});
+
+test("calls made for a resource are counted by its account and the role's name: who throttles, who is denied", async () => {
+  const { registry, call } = observed("sqs");
+  await withCallSubject(subject, async () => {
+    await call("GetQueueUrl", async () => ({}));
+    await assert.rejects(call("TagQueue", () => Promise.reject(refused(403))));
+  });
+  await withCallSubject({ ...subject, account: "222222222222", roleARN: null }, () =>
+    call("GetQueueUrl", async () => ({})),
+  );
+  const text = await registry.metrics();
+  assert.match(
+    text,
+    /ack_outbound_api_requests_total\{service="sqs",op_type="READ_ONE",op_id="GetQueueUrl",account="111111111111",role="shop"\} 1/,
+  );
+  assert.match(
+    text,
+    /ack_outbound_api_requests_error_total\{service="sqs",op_id="TagQueue",status_code="403",account="111111111111",role="shop"\} 1/,
+  );
+  assert.match(
+    text,
+    /ack_outbound_api_requests_total\{service="sqs",op_type="READ_ONE",op_id="GetQueueUrl",account="222222222222",role="none"\} 1/,
   );
 });
 

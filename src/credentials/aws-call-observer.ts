@@ -2,11 +2,13 @@
 // pool adds to each client it builds (client-pool.ts):
 //   - counted under ACK's names, labels and help texts (aws-controllers-k8s/runtime
 //     pkg/metrics/metrics.go), so dashboards and alerts written for ACK's controllers work:
-//       ack_outbound_api_requests_total{service, op_type, op_id}
-//       ack_outbound_api_requests_error_total{service, op_id, status_code}
+//       ack_outbound_api_requests_total{service, op_type, op_id, account, role}
+//       ack_outbound_api_requests_error_total{service, op_id, status_code, account, role}
 //     `service` is the client's service ("s3", "sqs", "sts"), `op_id` the SDK operation
 //     ("CreateBucket"), `op_type` ACK's (ack-op-type.ts). One count per call as the caller
-//     sees it (the SDK's own retries inside it are not separate calls, as in ACK). Every failed
+//     sees it (the SDK's own retries inside it are not separate calls, as in ACK). `account` and
+//     `role` are crossrole's: the account the call acts in and the role's name (account-labels.ts),
+//     which a multi-account controller needs to say who throttles or is denied. Every failed
 //     call is an error, expected ones (NotFound on a read) included, as in ACK. `status_code`
 //     is the HTTP status AWS answered (404, 400, 503), as the help text says, and "-1" when no
 //     answer came (timeout, connection refused), as ACK records an error without one.
@@ -21,6 +23,7 @@ import type {
 } from "@smithy/types";
 import type { Logger } from "pino";
 import { Counter, type Registry } from "prom-client";
+import { BoundedLabel, noAccount, roleLabel } from "./account-labels.ts";
 import { ackOpType, isWrite } from "./ack-op-type.ts";
 import { type AwsCallSubject, currentCallSubject } from "./aws-call-subject.ts";
 
@@ -41,8 +44,11 @@ export interface ObservableClient {
 export type AwsCallObserver = (client: ObservableClient, service: string, region: string) => void;
 
 export interface AwsCallMetrics {
-  readonly requests: Counter<"service" | "op_type" | "op_id">;
-  readonly errors: Counter<"service" | "op_id" | "status_code">;
+  readonly requests: Counter<"service" | "op_type" | "op_id" | "account" | "role">;
+  readonly errors: Counter<"service" | "op_id" | "status_code" | "account" | "role">;
+  /** The bounded values of the account and role labels (account-labels.ts). */
+  readonly accounts: BoundedLabel;
+  readonly roles: BoundedLabel;
 }
 
 export function createAwsCallMetrics(registry: Registry): AwsCallMetrics {
@@ -51,15 +57,17 @@ export function createAwsCallMetrics(registry: Registry): AwsCallMetrics {
     requests: new Counter({
       name: "ack_outbound_api_requests_total",
       help: "Total number of outbound AWS API requests made by the controller.",
-      labelNames: ["service", "op_type", "op_id"] as const,
+      labelNames: ["service", "op_type", "op_id", "account", "role"] as const,
       registers,
     }),
     errors: new Counter({
       name: "ack_outbound_api_requests_error_total",
       help: "Total number of outbound AWS API requests made by the controller that resulted in a 4XX or 5XX HTTP status code.",
-      labelNames: ["service", "op_id", "status_code"] as const,
+      labelNames: ["service", "op_id", "status_code", "account", "role"] as const,
       registers,
     }),
+    accounts: new BoundedLabel(),
+    roles: new BoundedLabel(),
   };
 }
 
@@ -107,23 +115,23 @@ export function awsCallObserver(
       (next, context) => async (args: InitializeHandlerArguments<object>) => {
         const operation = (context.commandName ?? "Unknown").replace(/Command$/, "");
         const opType = ackOpType(service, operation, readMany);
-        metrics.requests.inc({ service, op_type: opType, op_id: operation });
+        const subject = currentCallSubject();
+        // Which account, as which role: crossrole's labels beside ACK's (account-labels.ts).
+        const who = {
+          account: metrics.accounts.of(subject?.account ?? noAccount),
+          role: metrics.roles.of(roleLabel(subject?.roleARN)),
+        };
+        metrics.requests.inc({ service, op_type: opType, op_id: operation, ...who });
         const write = isWrite(opType);
         try {
           const out = await next(args);
           if (write)
-            logger.info(
-              auditFields({ service, operation, region }, currentCallSubject(), undefined),
-              "aws write",
-            );
+            logger.info(auditFields({ service, operation, region }, subject, undefined), "aws write");
           return out;
         } catch (err) {
-          metrics.errors.inc({ service, op_id: operation, status_code: statusCodeOf(err) });
+          metrics.errors.inc({ service, op_id: operation, status_code: statusCodeOf(err), ...who });
           if (write)
-            logger.info(
-              auditFields({ service, operation, region }, currentCallSubject(), err),
-              "aws write failed",
-            );
+            logger.info(auditFields({ service, operation, region }, subject, err), "aws write failed");
           throw err;
         }
       },

@@ -40,7 +40,7 @@ describe("AwsRateLimiter", () => {
     assert.equal(await limiter.take("rds", "eu-west-1", "111111111111"), 1000);
   });
 
-  test("the time calls waited is counted per service", async () => {
+  test("the time calls waited is counted per service and account", async () => {
     const clock = new FakeClock();
     const registry = new Registry();
     const limiter = new AwsRateLimiter({ limits, clock, sleep: clock.sleep, registry });
@@ -48,7 +48,7 @@ describe("AwsRateLimiter", () => {
     // The second and third call each waited a second.
     assert.match(
       await registry.metrics(),
-      /crossrole_aws_rate_limit_wait_seconds_total\{service="rds"\} 2\n/,
+      /crossrole_aws_rate_limit_wait_seconds_total\{service="rds",account="111111111111"\} 2\n/,
     );
   });
 

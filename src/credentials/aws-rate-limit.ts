@@ -17,6 +17,7 @@ import { LRUCache } from "lru-cache";
 import { Counter, type Registry } from "prom-client";
 import { type Clock, type Sleep, systemClock } from "../toolkit/clock.ts";
 import { type RateLimit, TokenBucket } from "../toolkit/token-bucket.ts";
+import { BoundedLabel, noAccount } from "./account-labels.ts";
 import type { ObservableClient } from "./aws-call-observer.ts";
 import { currentCallSubject } from "./aws-call-subject.ts";
 
@@ -45,7 +46,8 @@ export class AwsRateLimiter {
   readonly #clock: Clock;
   readonly #sleep: Sleep | undefined;
   readonly #buckets: LRUCache<string, TokenBucket>;
-  readonly #waited: Counter<"service"> | undefined;
+  readonly #waited: Counter<"service" | "account"> | undefined;
+  readonly #accounts = new BoundedLabel();
 
   constructor(opts: AwsRateLimiterOptions = {}) {
     this.#limits = opts.limits ?? { default: defaultAwsRateLimit };
@@ -56,7 +58,7 @@ export class AwsRateLimiter {
       ? new Counter({
           name: "crossrole_aws_rate_limit_wait_seconds_total",
           help: "Seconds AWS calls waited for the client-side rate limit of their service, region and account",
-          labelNames: ["service"] as const,
+          labelNames: ["service", "account"] as const,
           registers: [opts.registry],
         })
       : undefined;
@@ -76,7 +78,11 @@ export class AwsRateLimiter {
       this.#buckets.set(key, bucket);
     }
     const waited = await bucket.take();
-    if (waited > 0) this.#waited?.inc({ service }, waited / 1000);
+    if (waited > 0) {
+      // A call made for no resource waits on its credentials' bucket: no account to name.
+      const label = account.startsWith("key:") ? noAccount : this.#accounts.of(account);
+      this.#waited?.inc({ service, account: label }, waited / 1000);
+    }
     return waited;
   }
 

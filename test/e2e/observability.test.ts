@@ -114,6 +114,16 @@ test("AWS calls are counted under ACK's metric names and labels, STS with servic
   const calls = "ack_outbound_api_requests_total";
   assert.equal(sampleValue(samples, calls, { service: "s3", op_type: "CREATE", op_id: "CreateBucket" }), 1);
   assert.equal(sampleValue(samples, calls, { service: "sqs", op_type: "CREATE", op_id: "CreateQueue" }), 1);
+  // crossrole's labels beside ACK's: the account the call acted in, and the role's name.
+  assert.equal(
+    sampleValue(samples, calls, {
+      service: "s3",
+      op_id: "CreateBucket",
+      account,
+      role: roleARN.slice(roleARN.indexOf(":role/") + ":role/".length),
+    }),
+    1,
+  );
   assert.ok(
     (sampleValue(samples, calls, { service: "s3", op_type: "READ_ONE", op_id: "HeadBucket" }) ?? 0) >= 1,
   );
