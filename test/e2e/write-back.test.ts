@@ -150,6 +150,27 @@ async function quietFor(ns: string, name: string): Promise<{ reconciles: number;
   );
 }
 
+/**
+ * Waits until the controller's refused writes have not moved for two resync periods (a Synced
+ * object is resynced every period; a refused one is Terminal and left alone: neither writes).
+ */
+async function refusalsSettled(): Promise<void> {
+  let last = -1;
+  let since = performance.now();
+  await waitFor(
+    async () => {
+      const now = await answered(422);
+      if (now !== last) {
+        last = now;
+        since = performance.now();
+        return false;
+      }
+      return performance.now() - since >= 2 * resyncSeconds * 1000;
+    },
+    { what: "the controller's refused writes settled", timeoutMs: 30_000 },
+  );
+}
+
 test("a Queue whose kmsMasterKeyID names another account's key, or an alias, is Synced; no write of the controller is refused", async () => {
   await e2e.apply([
     queue("wb", "foreign-key", { kmsMasterKeyID: otherAccountsKey }),
@@ -232,6 +253,10 @@ test("a Kubernetes write the apiserver refuses names the Kubernetes call and the
     { what: "the ValidatingAdmissionPolicy in force", timeoutMs: 20_000 },
   );
 
+  // The probe's own reconciles (each of the patches above queues one) may still send a write the
+  // policy refuses: the count of refused writes is the controller's, not per object, so the probe
+  // must be settled before it is read.
+  await refusalsSettled();
   const refusedBefore = await answered(422);
   await e2e.apply([queue("wb-frozen", "orders")]);
   const q = await waitForResourceCondition(
