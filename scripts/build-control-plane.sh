@@ -3,6 +3,9 @@
 # pinned versions and caches the binaries outside the repo, keyed by version (plus a `kubectl`
 # link to the pinned one, for people). Idempotent: a second run with the binaries present
 # returns at once; a cache missing only some of them builds only those.
+#   build-control-plane.sh              etcd and the three Kubernetes commands (the tests')
+#   build-control-plane.sh main         etcd and kube-apiserver only: what the main job runs on,
+#                                       so a first run on a fresh machine builds no more
 #
 # Why build: the machine reaches only package registries, so no release tarball can be
 # downloaded; the Go module proxy serves the Kubernetes and etcd sources.
@@ -22,13 +25,16 @@ step() { printf '[build-control-plane] %s\n' "$*" >&2; }
 fail() { step "FAILED: $*"; exit 1; }
 command -v go >/dev/null || fail "go is not on PATH (needed to build kube-apiserver and etcd)"
 
+KUBE_COMMANDS=(kube-apiserver kube-controller-manager kubectl)
+[[ "${1:-all}" == "main" ]] && KUBE_COMMANDS=(kube-apiserver)
+
 build_kube() {
   local missing=() cmd
-  for cmd in kube-apiserver kube-controller-manager kubectl; do
+  for cmd in "${KUBE_COMMANDS[@]}"; do
     [[ -x "$BIN/$cmd-$KUBE_VERSION" ]] || missing+=("$cmd")
   done
   ln -sfn "kubectl-$KUBE_VERSION" "$BIN/kubectl"
-  if ((${#missing[@]} == 0)); then step "kube-apiserver, kube-controller-manager, kubectl $KUBE_VERSION cached"; return; fi
+  if ((${#missing[@]} == 0)); then step "${KUBE_COMMANDS[*]} $KUBE_VERSION cached"; return; fi
   local work="$CACHE/src/kube-$KUBE_VERSION"
   mkdir -p "$work"
   step "building ${missing[*]} $KUBE_VERSION in $work (cold build: several minutes)"

@@ -29,12 +29,14 @@ node_major=$(node_modules/.bin/node -p 'process.versions.node.split(".")[0]')
 [[ "$node_major" -ge 24 ]] || { step "FAILED: node_modules/.bin/node is Node $node_major, expected 24+"; exit 1; }
 
 # What the main job runs on: the control plane and the emulator. The rest only the tests need.
-bash scripts/build-control-plane.sh
-bash scripts/install-emulator.sh
 if [[ "${1:-all}" == "main" ]]; then
-  step "main job: skipping helm, the AWS models, the browser and the image (the tests install them)"
+  bash scripts/build-control-plane.sh main
+  bash scripts/install-emulator.sh
+  step "main job: skipping kube-controller-manager, kubectl, helm, the AWS models, the browser and the image (the tests install them)"
   exit 0
 fi
+bash scripts/build-control-plane.sh
+bash scripts/install-emulator.sh
 bash scripts/build-helm.sh
 bash scripts/install-models.sh
 bash scripts/install-browser.sh >/dev/null

@@ -48,7 +48,11 @@ export async function readCandidates(
         seen.set(
           candidateKey(c),
           o.found
-            ? { found: true, tags: module.tagsOf(o.observed) }
+            ? {
+                found: true,
+                tags: module.tagsOf(o.observed),
+                ...regionOf(module.observedRegion(o.observed)),
+              }
             : { found: false, ...(o.heldElsewhere ? { heldElsewhere: o.heldElsewhere } : {}) },
         );
       } catch (err) {
@@ -60,3 +64,5 @@ export async function readCandidates(
   }
   return seen;
 }
+
+const regionOf = (region: string | undefined) => (region === undefined ? {} : { region });

@@ -1,8 +1,10 @@
 // What `crossrole takeover --from-ack` reads and writes in the cluster besides the resources:
 // the preflight (ACK's controllers scaled to zero, crossrole's CRDs in place of ACK's) and the
 // approvals it writes to ConfigMap crossrole-ack-takeover in the system namespace.
+
 import type { ResourceKind } from "../api/kinds.ts";
 import { takeoverConfigMapName } from "../controller/ack-takeover.ts";
+import type { Settings } from "../resolver/types.ts";
 import { isNotFound, type KubeClient, patchTypes } from "../runtime/kube-client.ts";
 
 /** One thing that must be fixed before anything is approved; `fix` is a command or a step. */
@@ -130,4 +132,42 @@ export async function writeApprovals(
       },
     });
   }
+}
+
+/**
+ * The settings with the controller's own account as STS names it for the default credential
+ * chain (what the controller does at start, src/controller/start.ts), and the preflight problems
+ * when STS cannot say or contradicts --controller-account: then nothing is approved.
+ */
+export async function controllerAccountFromSts(
+  settings: Settings,
+): Promise<{ readonly settings: Settings; readonly problems: PreflightProblem[] }> {
+  const { lookupCallerAccount } = await import("./controller-account.ts");
+  const caller = await lookupCallerAccount({
+    region: settings.defaultRegion,
+    endpoint: settings.defaultEndpoint,
+  });
+  if (caller.account === null) {
+    return {
+      settings: { ...settings, controllerAccount: null },
+      problems: [
+        {
+          what: `the controller's own account is unknown: sts:GetCallerIdentity failed (${caller.error})`,
+          fix: "run takeover with the controller's AWS credentials (its environment, profile or web identity), or as a Job with its ServiceAccount",
+        },
+      ],
+    };
+  }
+  if (settings.controllerAccount !== null && settings.controllerAccount !== caller.account) {
+    return {
+      settings: { ...settings, controllerAccount: caller.account },
+      problems: [
+        {
+          what: `--controller-account ${settings.controllerAccount} contradicts sts:GetCallerIdentity, which names account ${caller.account} (${caller.arn ?? "?"})`,
+          fix: `set --controller-account=${caller.account}, or drop it`,
+        },
+      ],
+    };
+  }
+  return { settings: { ...settings, controllerAccount: caller.account }, problems: [] };
 }

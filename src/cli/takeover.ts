@@ -65,7 +65,10 @@ tags to each AWS object (checking ACK's tags again) and reconciles it as its own
 docs/migrate-from-ack.md for the whole procedure and how to roll back.
 
 Pass the controller's flags (--feature-gates, --aws-region, --aws-endpoint-url, ...): the proof
-decides accounts as the controller does. AWS credentials: the controller's (default chain).
+decides accounts and regions as the controller does. AWS credentials: the controller's (default
+chain); sts:GetCallerIdentity names the controller's own account, where resources without a CARM
+grant, selector or identityRef land (a --controller-account that STS contradicts is a preflight
+problem). An object ACK placed in another region than the one decided today is refused.
 
 Exit status: 0 every ACK resource is ready or already crossrole's (and, with --apply, approved);
 3 a preflight problem or a refused resource (listed); 2 bad input; 1 the cluster or AWS could
@@ -93,8 +96,14 @@ async function runTakeover(args: readonly string[], io: CliIO): Promise<ExitCode
   const output = outputFormat(commandName, values, outputs);
   const apply = booleanFlag(values, "apply");
   const only = new Set(stringListFlag(values, "namespace"));
-  const settings = settingsFromFlags(values, io.env);
+  const flagged = settingsFromFlags(values, io.env);
   const kinds = resourceKinds.filter((k) => isServed(k.kind));
+  // The controller's own account, as the controller learns it: STS names it for the default
+  // credential chain, and --controller-account is only a claim STS must confirm. A single-account
+  // install (no CARM) places every resource there.
+  const { controllerAccountFromSts } = await import("./takeover-cluster.ts");
+  const own = await controllerAccountFromSts(flagged);
+  const settings = own.settings;
 
   const loaded = await kubeconfigFromFlags(values, io);
   const kube = createKubeClient(loaded.kubeConfig, { userAgent });
@@ -105,7 +114,7 @@ async function runTakeover(args: readonly string[], io: CliIO): Promise<ExitCode
     runningAckControllers(kube),
     crdsNotCrossroles(kube, kinds),
   ]);
-  const preflight: PreflightProblem[] = [...running, ...crds];
+  const preflight: PreflightProblem[] = [...own.problems, ...running, ...crds];
 
   const items: AwsCandidate[] = [];
   const candidates: Candidate[] = [];
@@ -126,6 +135,7 @@ async function runTakeover(args: readonly string[], io: CliIO): Promise<ExitCode
       uid: r.metadata.uid ?? "",
       finalizers: (r.metadata as { finalizers?: string[] }).finalizers ?? [],
       recordedAccount: r.status?.ackResourceMetadata?.ownerAccountID,
+      recordedRegion: r.status?.ackResourceMetadata?.region,
       identifier: spec.ok ? module.identifier(spec.value) : undefined,
       decision: resolveResource(inputs.objects, r, settings).decision,
     };

@@ -454,7 +454,15 @@ export function valuesSchema(): Schema {
           "More env entries of the controller container (e.g. HTTPS_PROXY, AWS_CA_BUNDLE).",
         ),
       }),
-      resources: passThrough("The controller container's resources (requests, limits)."),
+      resources: passThrough(
+        "The controller container's resources (requests, limits). A memory limit below what expectedResources needs is raised to it (the install notes say so).",
+      ),
+      expectedResources: {
+        type: "integer",
+        minimum: 0,
+        description:
+          "How many managed resources the controller will hold (all kinds, all namespaces): sizes the memory limit's floor, 256Mi or 128Mi plus 26 KiB per resource, whichever is more (the controller holds about 100 MB at 20 resources and 213 MB at 10,000).",
+      },
       podSecurityContext: passThrough("The Pod's securityContext."),
       securityContext: passThrough("The controller container's securityContext."),
       metrics: obj({

@@ -101,3 +101,23 @@ test("done when already crossrole's; skipped when ACK never managed it", () => {
   assert.equal(rows["ours"]?.[0], "done");
   assert.equal(rows["fresh"]?.[0], "skipped");
 });
+
+test("an object elsewhere than the region decided today is refused, naming the region and the fix", () => {
+  const rows = prove(
+    [candidate("recorded", { recordedRegion: "eu-west-1" }), candidate("lives"), candidate("here")],
+    {
+      "Bucket/shop/recorded": { found: true, tags: ackTags },
+      "Bucket/shop/lives": { found: true, tags: ackTags, region: "us-west-2" },
+      "Bucket/shop/here": { found: true, tags: ackTags, region: "us-east-1" },
+    },
+  );
+  assert.deepEqual(rows["recorded"], [
+    "refused",
+    "ACK placed it in region eu-west-1, but it is decided into us-east-1 today: annotate it services.k8s.aws/region: eu-west-1 (or the namespace's services.k8s.aws/default-region) first",
+  ]);
+  assert.deepEqual(rows["lives"], [
+    "refused",
+    '"aws-lives" in account 111111111111 (us-east-1) lives in region us-west-2: annotate it services.k8s.aws/region: us-west-2 (or the namespace\'s services.k8s.aws/default-region) first',
+  ]);
+  assert.equal(rows["here"]?.[0], "ready");
+});

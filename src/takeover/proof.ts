@@ -18,6 +18,8 @@ export interface Candidate {
   readonly finalizers: readonly string[];
   /** ACK's status record, if any (never an input for placement: compared only). */
   readonly recordedAccount: string | undefined;
+  /** ACK's status record of the region (compared only, as the account). */
+  readonly recordedRegion?: string | undefined;
   /** The AWS name the spec gives (undefined: the spec does not parse). */
   readonly identifier: string | undefined;
   /** The resolver's decision for it today. */
@@ -26,7 +28,8 @@ export interface Candidate {
 
 /** What AWS has under the candidate's name in its decided account. */
 export type Seen =
-  | { readonly found: true; readonly tags: Readonly<Record<string, string>> }
+  /** `region`: where the object answered from lives, when the kind's read says (a bucket's location). */
+  | { readonly found: true; readonly tags: Readonly<Record<string, string>>; readonly region?: string }
   | { readonly found: false; readonly heldElsewhere?: string }
   | { readonly error: string };
 
@@ -97,6 +100,14 @@ function judge(c: Candidate, seen: Seen | undefined, claims: ReadonlyMap<string,
       `ACK placed it in account ${c.recordedAccount}, but ${c.namespace} is granted account ${d.account} today: fix the grant (CARM map, selector or identity) first`,
     );
   }
+  // The region is checked as the account is: taken over elsewhere than decided, the object would
+  // be RegionDrift at once (the controller never writes to an object in another region).
+  if (c.recordedRegion !== undefined && d.region !== null && c.recordedRegion !== d.region) {
+    return row(
+      "refused",
+      `ACK placed it in region ${c.recordedRegion}, but it is decided into ${d.region} today: annotate it services.k8s.aws/region: ${c.recordedRegion} (or the namespace's services.k8s.aws/default-region) first`,
+    );
+  }
   const others = (claims.get(`${c.kind}\u0000${d.account}\u0000${c.identifier}`) ?? []).filter(
     (o) => o.uid !== c.uid,
   );
@@ -115,6 +126,12 @@ function judge(c: Candidate, seen: Seen | undefined, claims: ReadonlyMap<string,
       seen.heldElsewhere
         ? `${where} cannot be taken: ${seen.heldElsewhere}`
         : `${where} does not exist: nothing to take over (crossrole will create it once the object reconciles)`,
+    );
+  }
+  if (seen.region !== undefined && d.region !== null && seen.region !== d.region) {
+    return row(
+      "refused",
+      `${where} lives in region ${seen.region}: annotate it services.k8s.aws/region: ${seen.region} (or the namespace's services.k8s.aws/default-region) first`,
     );
   }
   const self = { kind: c.kind, namespace: c.namespace, name: c.name, uid: c.uid };

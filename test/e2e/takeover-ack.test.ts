@@ -21,10 +21,10 @@ import {
 import { CreateQueueCommand, GetQueueUrlCommand, ListQueueTagsCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { takeoverConfigMapName } from "../../src/controller/ack-takeover.ts";
 import { accountsHoldingResource, clientAs } from "../../src/local-stack/accounts.ts";
-import { controllerCredentials, region } from "../../src/local-stack/controller-process.ts";
+import { region } from "../../src/local-stack/controller-process.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { runCrossrole } from "../support/run-crossrole.ts";
+import { ackObject as ackLeftover, ackTags, runTakeover } from "../support/ack-leftovers.ts";
 import {
   condition,
   configMap,
@@ -32,7 +32,6 @@ import {
   type E2E,
   getResource,
   namespace,
-  resourcePath,
   startE2E,
   waitForEvent,
   waitForResourceCondition,
@@ -43,51 +42,19 @@ const accounts = [controllerAccount, X, "222222222222"];
 let e2e: E2E;
 let endpoint: string;
 
-const ackTags = (service: string, ns: string) => ({
-  "services.k8s.aws/controller-version": `${service}-v1.10.0`,
-  "services.k8s.aws/namespace": ns,
-});
-
-/** A Bucket or Queue as ACK leaves it: its finalizer, then (status subresource) ACK's status. */
-async function ackObject(
+/** A Bucket or Queue as ACK leaves it in namespace `ns`, placed in account X. */
+function ackObject(
   kind: "Bucket" | "Queue",
   ns: string,
   name: string,
   spec: Record<string, unknown>,
   arn: string,
 ) {
-  const group = kind === "Bucket" ? "s3.services.k8s.aws" : "sqs.services.k8s.aws";
-  await e2e.kube.request({
-    method: "POST",
-    path: resourcePath(kind, ns, "").replace(/\/$/, ""),
-    body: {
-      apiVersion: `${group}/v1alpha1`,
-      kind,
-      metadata: { name, namespace: ns, finalizers: [`finalizers.${group}/${kind}`] },
-      spec,
-    },
-  });
-  await e2e.kube.request({
-    method: "PATCH",
-    path: `${resourcePath(kind, ns, name)}/status`,
-    contentType: "application/merge-patch+json",
-    body: {
-      status: {
-        ackResourceMetadata: { arn, ownerAccountID: X, region },
-        // ACK's runtime (v0.62, ensureConditions) writes Ready beside Synced, with Synced's words.
-        conditions: ["ACK.ResourceSynced", "Ready"].map((type) => ({
-          type,
-          status: "True",
-          message: "Resource synced successfully",
-          lastTransitionTime: "2026-11-01T00:00:00Z",
-        })),
-        // What the kind's own status holds after ACK's create: a bucket's location, a queue's URL.
-        ...(kind === "Bucket"
-          ? { location: `/${spec["name"]}` }
-          : { queueURL: `${endpoint}/${X}/${spec["queueName"]}` }),
-      },
-    },
-  });
+  const own =
+    kind === "Bucket"
+      ? { location: `/${spec["name"]}` }
+      : { queueURL: `${endpoint}/${X}/${spec["queueName"]}` };
+  return ackLeftover(e2e.kube, kind, { namespace: ns, name, account: X, region }, spec, { arn, ...own });
 }
 
 const s3 = () => clientAs(S3Client, endpoint, X);
@@ -122,22 +89,7 @@ const ackDeployment = (replicas: number): KubeObject =>
   }) as KubeObject;
 
 function takeover(...args: string[]) {
-  return runCrossrole(
-    [
-      "takeover",
-      "--from-ack",
-      `--kubeconfig=${e2e.stack.kubeconfigPath}`,
-      `--aws-endpoint-url=${endpoint}`,
-      `--aws-region=${region}`,
-      ...args,
-    ],
-    {
-      AWS_ACCESS_KEY_ID: controllerCredentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: controllerCredentials.secretAccessKey,
-      AWS_EC2_METADATA_DISABLED: "true",
-    },
-    "process",
-  );
+  return runTakeover(e2e.stack, endpoint, region, args);
 }
 
 before(async () => {

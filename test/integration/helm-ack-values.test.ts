@@ -105,9 +105,10 @@ describe("ACK's five values files, unchanged, through helm template", () => {
       assert.equal(pod.serviceAccountName, `ack-${controller}-controller`);
       assert.deepEqual(spec.strategy, { type: "Recreate" }, "no leader election: the old pod goes first");
       assert.ok(container.args.includes("--enable-leader-election=false"));
+      // ACK's 128Mi limit is raised to crossrole's floor for the default 1000 resources.
       assert.deepEqual(container.resources, {
         requests: { memory: "64Mi", cpu: "50m" },
-        limits: { memory: "128Mi", cpu: "100m" },
+        limits: { memory: "256Mi", cpu: "100m" },
       });
       assert.ok(container.args.includes("--allow-cross-namespace-references=true"));
       assert.ok(
@@ -200,6 +201,10 @@ describe("ACK's values, installed", () => {
       assert.match(out, /WARNING: enableCrossNamespace: true lets a resource's references/);
       assert.match(
         out,
+        /resources\.limits\.memory 128Mi is below what crossrole needs for 1000 resources\s+\(expectedResources\): the Deployment's limit is 256Mi instead/,
+      );
+      assert.match(
+        out,
         /WARNING: image.repository public.ecr.aws\/aws-controllers-k8s\/\S+ is ACK's controller image/,
       );
       if (kinds.unserved.length > 0) {
@@ -227,6 +232,19 @@ describe("ACK's values, installed", () => {
       );
     });
   }
+
+  test("the memory limit's floor grows with expectedResources; a limit above it is kept", async () => {
+    const limitOf = async (...sets: string[]) =>
+      (
+        deploymentOf(await render([fixture("s3")], sets)).container as {
+          resources?: { limits?: { memory?: string } };
+        }
+      ).resources?.limits?.memory;
+    assert.equal(await limitOf(), "256Mi");
+    assert.equal(await limitOf("expectedResources=10000"), "381Mi", "128 MiB + 26 KiB × 10,000");
+    assert.equal(await limitOf("resources.limits.memory=1Gi"), "1Gi");
+    assert.equal(await limitOf("resources.limits.memory=300M"), "300M", "286 MiB: above 256");
+  });
 
   test("each ignored key set to a non-default value gets its own NOTES line saying why", async () => {
     const install = await runHelm(

@@ -144,3 +144,38 @@ and the fix. */}}
 {{- fail "serviceMonitor.enabled needs metrics.service.create: true (the ServiceMonitor selects the metrics Service)" -}}
 {{- end -}}
 {{- end }}
+
+{{- /* A memory quantity ("128Mi", "1Gi", "500M", "268435456") in MiB, rounded down. */}}
+{{- define "crossrole.mebibytes" -}}
+{{- $q := toString . -}}
+{{- $n := regexFind "^[0-9]+" $q | default "0" | atoi -}}
+{{- $unit := trimPrefix (regexFind "^[0-9]+" $q) $q -}}
+{{- if eq $unit "Ki" }}{{ div $n 1024 }}
+{{- else if eq $unit "Mi" }}{{ $n }}
+{{- else if eq $unit "Gi" }}{{ mul $n 1024 }}
+{{- else if eq $unit "Ti" }}{{ mul $n 1048576 }}
+{{- else if eq $unit "k" }}{{ div (mul $n 1000) 1048576 }}
+{{- else if eq $unit "M" }}{{ div (mul $n 1000000) 1048576 }}
+{{- else if eq $unit "G" }}{{ div (mul $n 1000000000) 1048576 }}
+{{- else }}{{ div $n 1048576 }}
+{{- end -}}
+{{- end }}
+
+{{- /* The memory limit's floor in MiB: 256, or 128 plus 26 KiB per expected resource. */}}
+{{- define "crossrole.memoryFloorMiB" -}}
+{{- max 256 (add 128 (div (mul (int (.Values.expectedResources | default 1000)) 26) 1024)) -}}
+{{- end }}
+
+{{- /* The container's resources: as given, with a memory limit below the floor raised to it. */}}
+{{- define "crossrole.resources" -}}
+{{- $res := deepCopy (.Values.resources | default dict) -}}
+{{- $limits := get $res "limits" | default dict -}}
+{{- if hasKey $limits "memory" -}}
+{{- $floor := include "crossrole.memoryFloorMiB" . | atoi -}}
+{{- if lt (include "crossrole.mebibytes" $limits.memory | atoi) $floor -}}
+{{- $_ := set $limits "memory" (printf "%dMi" $floor) -}}
+{{- $_ := set $res "limits" $limits -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $res -}}
+{{- end }}
