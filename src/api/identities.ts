@@ -8,13 +8,11 @@ import { conditionsField, objectError, objectMetaSchema, typeMetaShape } from ".
 import { listSet, withRules } from "./rules.ts";
 import { sessionParametersShape, sessionRules } from "./session.ts";
 import {
-  durationSecondsField,
   expirationSecondsField,
   iamRoleArnField,
   inlinePolicyField,
   objectNameField,
   policyArnsField,
-  sessionNameField,
   sourceIdentityField,
   stringField,
 } from "./validation.ts";
@@ -178,12 +176,9 @@ export const awsServiceAccountIdentitySpecSchema = z.object(
       .describe(
         "How long the requested token lasts (TokenRequest expirationSeconds); default: the apiserver's.",
       ),
-    sessionName: sessionNameField("sessionName")
-      .optional()
-      .describe("The STS session name (RoleSessionName); default: one naming crossrole and the resource."),
-    durationSeconds: durationSecondsField("durationSeconds")
-      .optional()
-      .describe("How long the assumed credentials last, in seconds (default 3600)."),
+    // AssumeRoleWithWebIdentity takes them as AssumeRole does (session.ts).
+    sessionName: sessionParametersShape.sessionName,
+    durationSeconds: sessionParametersShape.durationSeconds,
   },
   { error: objectError("spec") },
 );

@@ -4,6 +4,7 @@
 
 import type { ResourceKind } from "../api/kinds.ts";
 import { takeoverConfigMapName } from "../controller/ack-takeover.ts";
+import { checkControllerAccount } from "../controller/controller-account.ts";
 import type { Settings } from "../resolver/types.ts";
 import { isNotFound, type KubeClient, patchTypes } from "../runtime/kube-client.ts";
 
@@ -158,16 +159,19 @@ export async function controllerAccountFromSts(
       ],
     };
   }
-  if (settings.controllerAccount !== null && settings.controllerAccount !== caller.account) {
+  // The controller's own rule at start (checkControllerAccount): STS decides, the flag is a claim.
+  const sts = { account: caller.account, arn: caller.arn ?? "?" };
+  const check = checkControllerAccount({ flag: settings.controllerAccount, sts });
+  if (!check.ok) {
     return {
       settings: { ...settings, controllerAccount: caller.account },
       problems: [
         {
-          what: `--controller-account ${settings.controllerAccount} contradicts sts:GetCallerIdentity, which names account ${caller.account} (${caller.arn ?? "?"})`,
+          what: `--controller-account ${settings.controllerAccount} contradicts sts:GetCallerIdentity, which names account ${sts.account} (${sts.arn})`,
           fix: `set --controller-account=${caller.account}, or drop it`,
         },
       ],
     };
   }
-  return { settings: { ...settings, controllerAccount: caller.account }, problems: [] };
+  return { settings: { ...settings, controllerAccount: check.account }, problems: [] };
 }

@@ -42,12 +42,8 @@ export function firstParagraph(html: string | undefined): string {
   const text = plainText(p?.[1] ?? html.split(/<(?:ul|ol|note|important)\b/i)[0] ?? "");
   if (text.length === 0) return plainText(html);
   if (p !== undefined && p !== null && text.endsWith(":")) {
-    const list = /^\s*<ul>([\s\S]*?)<\/ul>/i.exec(html.slice(p.index + p[0].length));
-    if (list?.[1] !== undefined) {
-      const items = [...list[1].matchAll(/<li>([\s\S]*?)<\/li>/gi)].map((m) => plainText(m[1] ?? ""));
-      const joined = items.map((i) => (/[.!?]$/.test(i) ? i : `${i}.`)).join(" ");
-      if (joined.length > 0) return `${text} ${joined}`;
-    }
+    const joined = introducedList(html.slice(p.index + p[0].length));
+    if (joined.length > 0) return `${text} ${joined}`;
   }
   return text;
 }
@@ -69,11 +65,35 @@ export function namedListEntries(html: string | undefined): ReadonlyMap<string, 
     const [first = body, ...rest] = body.split(/<\/p>/i);
     const text = plainText(first);
     if (text.length === 0) continue;
-    const list = text.endsWith(":") ? /^\s*<ul>([\s\S]*)<\/ul>/i.exec(rest.join("</p>")) : null;
-    const items = list?.[1] === undefined ? [] : topLevelItems(list[1]).map(plainText);
-    out.set(name, [text, ...items.map((i) => (/[.!?]$/.test(i) ? i : `${i}.`))].join(" "));
+    const list = text.endsWith(":") ? introducedList(rest.join("</p>")) : "";
+    out.set(name, list.length > 0 ? `${text} ${list}` : text);
   }
   return out;
+}
+
+/**
+ * The list `html` starts with (what a paragraph ending in ":" introduces), as sentences: each
+ * top-level entry's text, nested lists within it included; "" when `html` starts with none.
+ */
+function introducedList(html: string): string {
+  const start = /^\s*<ul>/i.exec(html);
+  if (start === null) return "";
+  // The list's own end: lists nest, and others may follow it.
+  let depth = 1;
+  let end = html.length;
+  const tag = /<(\/?)ul>/gi;
+  tag.lastIndex = start[0].length;
+  for (let t = tag.exec(html); t !== null; t = tag.exec(html)) {
+    depth += t[1] === "/" ? -1 : 1;
+    if (depth === 0) {
+      end = t.index;
+      break;
+    }
+  }
+  return topLevelItems(html.slice(start[0].length, end))
+    .map(plainText)
+    .map((i) => (/[.!?]$/.test(i) ? i : `${i}.`))
+    .join(" ");
 }
 
 /** The rest of the `<li>` whose content starts at `from`, up to its own `</li>` (lists nest). */

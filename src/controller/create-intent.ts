@@ -12,6 +12,7 @@
 // While a verified intent's window is open and nothing is found, the create may still land:
 // no second create is made (at most one create call per intent) and a deletion waits for it
 // (pendingCreate), so nothing is orphaned. A create AWS refused outright clears the intent.
+import { sdkMaxAttempts } from "../credentials/client-pool.ts";
 import { CredentialError } from "../credentials/errors.ts";
 import { causeChain } from "../toolkit/cause-chain.ts";
 import type { ControllerKey } from "./controller-key.ts";
@@ -46,9 +47,6 @@ export const intentSkewMs = 5_000;
  * before it is created again, or released once deleted, so it is not made longer than needed.
  */
 export const defaultIntentWindowMs = 2 * 60_000;
-
-/** The AWS SDK's attempts per call (its standard retry strategy's default). */
-export const sdkMaxAttempts = 3;
 
 /**
  * The shortest window that covers a create's every attempt when each may wait `requestTimeoutMs`

@@ -38,6 +38,8 @@ export interface AwsRateLimiterOptions {
   readonly registry?: Registry;
   /** Most buckets kept (default 2,000); the least recently used is dropped beyond that. */
   readonly maxBuckets?: number;
+  /** The account label's bounded values, shared with the call metrics' (account-labels.ts). */
+  readonly accountLabel?: BoundedLabel;
 }
 
 /** The buckets, and the middleware that waits on them. */
@@ -47,13 +49,14 @@ export class AwsRateLimiter {
   readonly #sleep: Sleep | undefined;
   readonly #buckets: LRUCache<string, TokenBucket>;
   readonly #waited: Counter<"service" | "account"> | undefined;
-  readonly #accounts = new BoundedLabel();
+  readonly #accounts: BoundedLabel;
 
   constructor(opts: AwsRateLimiterOptions = {}) {
     this.#limits = opts.limits ?? { default: defaultAwsRateLimit };
     this.#clock = opts.clock ?? systemClock;
     this.#sleep = opts.sleep;
     this.#buckets = new LRUCache({ max: opts.maxBuckets ?? 2_000 });
+    this.#accounts = opts.accountLabel ?? new BoundedLabel();
     this.#waited = opts.registry
       ? new Counter({
           name: "crossrole_aws_rate_limit_wait_seconds_total",

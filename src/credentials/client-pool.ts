@@ -31,6 +31,8 @@ export interface BaseClientConfig {
    * client-side rate limiter), on top of crossrole's own buckets (aws-rate-limit.ts).
    */
   readonly retryMode: "adaptive";
+  /** Attempts per call, the first included (sdkMaxAttempts). */
+  readonly maxAttempts: number;
   readonly requestHandler: {
     readonly connectionTimeout: number;
     readonly requestTimeout: number;
@@ -53,6 +55,12 @@ export interface ClientFactory<C extends Destroyable> {
   /** Its calls keep a limit of their own (STS: process-wide), not the per-account buckets. */
   readonly ownRateLimit?: boolean;
 }
+
+/**
+ * Attempts per AWS call, the first included (the SDK's own default, set here so that what depends
+ * on it, a create intent's window, reads the same number): a client may lower it (STS: 1).
+ */
+export const sdkMaxAttempts = 3;
 
 export interface AwsClientPoolOptions {
   /** Most clients kept (default 1,000); the least recently used is destroyed beyond that. */
@@ -108,6 +116,7 @@ export class AwsClientPool {
         region: key.region,
         customUserAgent: userAgent,
         retryMode: "adaptive",
+        maxAttempts: sdkMaxAttempts,
         requestHandler: this.#requestHandler,
         ...(key.endpoint ? { endpoint: key.endpoint } : {}),
         ...(credentials ? { credentials } : {}),

@@ -97,23 +97,28 @@ export interface CredentialService {
   close(): void;
 }
 
+/** The pool whose every call is counted and rate-limited, both by the same account label. */
+function observedClientPool(opts: CredentialServiceOptions, clock: Clock, sleep: Sleep): AwsClientPool {
+  const calls = createAwsCallMetrics(opts.registry);
+  return new AwsClientPool({
+    ...(opts.awsRequestTimeoutMs === undefined ? {} : { requestTimeoutMs: opts.awsRequestTimeoutMs }),
+    observe: awsCallObserver(calls, opts.logger, opts.ackReadMany),
+    limiter: new AwsRateLimiter({
+      ...(opts.awsRateLimits ? { limits: opts.awsRateLimits } : {}),
+      clock,
+      sleep,
+      registry: opts.registry,
+      accountLabel: calls.accounts,
+    }),
+  });
+}
+
 export function createCredentialService(opts: CredentialServiceOptions): CredentialService {
   const clock = opts.clock ?? systemClock;
   const sleep = opts.sleep ?? systemSleep;
   const random = opts.random ?? Math.random;
   const ownsClients = opts.clients === undefined;
-  const clients =
-    opts.clients ??
-    new AwsClientPool({
-      ...(opts.awsRequestTimeoutMs === undefined ? {} : { requestTimeoutMs: opts.awsRequestTimeoutMs }),
-      observe: awsCallObserver(createAwsCallMetrics(opts.registry), opts.logger, opts.ackReadMany),
-      limiter: new AwsRateLimiter({
-        ...(opts.awsRateLimits ? { limits: opts.awsRateLimits } : {}),
-        clock,
-        sleep,
-        registry: opts.registry,
-      }),
-    });
+  const clients = opts.clients ?? observedClientPool(opts, clock, sleep);
   // The gauge reads the cache's size at scrape time, after both exist.
   const metrics = createCredentialMetrics(opts.registry, () => entries.size);
   const entries = new CredentialCache({ ...opts.cache, clock, random, metrics });
