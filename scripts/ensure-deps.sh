@@ -13,6 +13,15 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 step() { printf '[ensure-deps] %s\n' "$*" >&2; }
 command -v npm >/dev/null || { step "FAILED: npm is not on PATH"; exit 1; }
 
+# The control plane's compile (minutes, CPU) and the emulator's install run while npm installs
+# (network): on a fresh machine the first run then takes about as long as the compile alone.
+mode="${1:-all}"
+bash scripts/build-control-plane.sh "$mode" &
+control_plane=$!
+bash scripts/install-emulator.sh &
+emulator=$!
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT # a failed npm install leaves no build running
+
 lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
 stamp=node_modules/.crossrole-lock.sha256
 if [[ -f "$stamp" && "$(cat "$stamp")" == "$lock_hash" && -x node_modules/.bin/node ]]; then
@@ -28,15 +37,14 @@ fi
 node_major=$(node_modules/.bin/node -p 'process.versions.node.split(".")[0]')
 [[ "$node_major" -ge 24 ]] || { step "FAILED: node_modules/.bin/node is Node $node_major, expected 24+"; exit 1; }
 
+wait "$control_plane" || { step "FAILED: scripts/build-control-plane.sh $mode (see above)"; exit 1; }
+wait "$emulator" || { step "FAILED: scripts/install-emulator.sh (see above)"; exit 1; }
+
 # What the main job runs on: the control plane and the emulator. The rest only the tests need.
-if [[ "${1:-all}" == "main" ]]; then
-  bash scripts/build-control-plane.sh main
-  bash scripts/install-emulator.sh
+if [[ "$mode" == "main" ]]; then
   step "main job: skipping kube-controller-manager, kubectl, helm, the AWS models, the browser and the image (the tests install them)"
   exit 0
 fi
-bash scripts/build-control-plane.sh
-bash scripts/install-emulator.sh
 bash scripts/build-helm.sh
 bash scripts/install-models.sh
 bash scripts/install-browser.sh >/dev/null

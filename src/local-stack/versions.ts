@@ -31,9 +31,20 @@ export const helmVersion = version("HELM_VERSION");
 
 export const cacheDir = process.env["CROSSROLE_CACHE"] ?? join(homedir(), ".cache", "crossrole");
 
+/**
+ * A cached build: the optimised one the tests build, else the unoptimised one the main job's
+ * first run builds (`build-control-plane.sh main`); the optimised path when neither is there, so
+ * the error names what the tests expect.
+ */
+function cachedBuild(name: string): string {
+  const optimised = join(cacheDir, "bin", name);
+  const quick = `${optimised}-noopt`;
+  return !existsSync(optimised) && existsSync(quick) ? quick : optimised;
+}
+
 export const binaries = {
-  etcd: join(cacheDir, "bin", `etcd-${etcdVersion}`),
-  kubeApiserver: join(cacheDir, "bin", `kube-apiserver-${kubeVersion}`),
+  etcd: cachedBuild(`etcd-${etcdVersion}`),
+  kubeApiserver: cachedBuild(`kube-apiserver-${kubeVersion}`),
   kubeControllerManager: join(cacheDir, "bin", `kube-controller-manager-${kubeVersion}`),
   kubectl: join(cacheDir, "bin", `kubectl-${kubeVersion}`),
   motoServer: join(cacheDir, `moto-${motoVersion}`, "bin", "moto_server"),
