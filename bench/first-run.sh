@@ -14,8 +14,12 @@ git clone --quiet "$repo" "$work/clone"
 export CROSSROLE_CACHE="$work/cache" GOCACHE="$work/go-build" GOMODCACHE="$work/go-mod" GOPATH="$work/go"
 export npm_config_cache="$work/npm" PIP_CACHE_DIR="$work/pip"
 start=$(date +%s)
-(cd "$work/clone" && ./scripts/main.sh --once) >"$work/main.log" 2>&1 || { tail -30 "$work/main.log"; exit 1; }
+# Each line of the job's output stamped with the seconds since the start: where the time went.
+stamp() { while IFS= read -r line; do printf '%4ds %s\n' $(($(date +%s) - start)) "$line"; done; }
+if ! (cd "$work/clone" && ./scripts/main.sh --once) 2>&1 | stamp >"$work/main.log"; then
+  tail -30 "$work/main.log"
+  exit 1
+fi
 seconds=$(($(date +%s) - start))
-grep -E '^\[(ensure-deps|build-control-plane|install-emulator)\]' "$work/main.log" || true
-grep -E '^done in ' "$work/main.log" || true
+grep -E '^ *[0-9]+s (\[(ensure-deps|build-control-plane|install-emulator)\]|done in )' "$work/main.log" || true
 echo "{\"firstRunSeconds\": $seconds, \"targetSeconds\": 300, \"met\": $([[ $seconds -le 300 ]] && echo true || echo false)}"

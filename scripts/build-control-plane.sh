@@ -7,7 +7,7 @@
 #   build-control-plane.sh main         etcd and kube-apiserver only, what the main job runs on,
 #                                       built without optimisation (`-gcflags=all=-N -l`, cached as
 #                                       `<name>-<version>-noopt`): a first run on a fresh machine
-#                                       compiles ~20% less; a demo does not need the speed, and the
+#                                       compiles in ~15% less time; a demo does not need the speed, and the
 #                                       tests build (and the local stack then prefers) the optimised ones
 #
 # etcd and Kubernetes build concurrently, so one's module download overlaps the other's compile.
@@ -33,8 +33,11 @@ fail() { step "FAILED: $*"; exit 1; }
 command -v go >/dev/null || fail "go is not on PATH (needed to build kube-apiserver and etcd)"
 
 KUBE_COMMANDS=(kube-apiserver kube-controller-manager kubectl)
-GCFLAGS="" SUFFIX=""
-if [[ "${1:-all}" == "main" ]]; then KUBE_COMMANDS=(kube-apiserver) GCFLAGS="all=-N -l" SUFFIX="-noopt"; fi
+# No DWARF: `-s -w` strips it at link anyway, and generating it is ~12% of the compile. GOGC=400:
+# the compiler collects garbage less often (~5% faster; memory is not what a build lacks here).
+GCFLAGS="all=-dwarf=false" SUFFIX=""
+if [[ "${1:-all}" == "main" ]]; then KUBE_COMMANDS=(kube-apiserver) GCFLAGS="all=-N -l -dwarf=false" SUFFIX="-noopt"; fi
+export GOGC=400
 
 # A cached binary: the optimised one serves the main job too.
 have() { [[ -x "$BIN/$1" || (-n "$SUFFIX" && -x "$BIN/${1%"$SUFFIX"}") ]]; }
@@ -80,6 +83,7 @@ GO
     (cd "$work" && go build -trimpath -gcflags "$GCFLAGS" -ldflags "$ldflags" -o "$out.tmp" "k8s.io/kubernetes/cmd/$cmd") >>"$work/build.log" 2>&1 \
       || { tail -30 "$work/build.log" >&2; fail "go build k8s.io/kubernetes/cmd/$cmd (log: $work/build.log)"; }
     mv "$out.tmp" "$out"
+    step "built $cmd $KUBE_VERSION"
   done
 }
 
@@ -110,6 +114,7 @@ GO
   (cd "$work" && go build -trimpath -gcflags "$GCFLAGS" -ldflags "-s -w" -o "$etcd.tmp" .) >"$work/build.log" 2>&1 \
     || { tail -30 "$work/build.log" >&2; fail "go build etcd (log: $work/build.log)"; }
   mv "$etcd.tmp" "$etcd"
+  step "built etcd $ETCD_VERSION"
 }
 
 build_etcd &

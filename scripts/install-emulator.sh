@@ -18,7 +18,9 @@ command -v python3 >/dev/null || { step "FAILED: python3 is not on PATH (needed 
 rm -rf "$VENV"
 step "installing moto[server]==$MOTO_VERSION into $VENV"
 python3 -m venv "$VENV"
-"$VENV/bin/pip" install --quiet --disable-pip-version-check "moto[server]==$MOTO_VERSION" >"$CACHE/moto-install.log" 2>&1 \
+# --no-compile: no bytecode for all of botocore up front (CPU a first run's compile needs);
+# Python writes it for the modules moto imports, as it imports them.
+"$VENV/bin/pip" install --quiet --disable-pip-version-check --no-compile "moto[server]==$MOTO_VERSION" >"$CACHE/moto-install.log" 2>&1 \
   || { tail -20 "$CACHE/moto-install.log" >&2; step "FAILED: pip install moto[server]==$MOTO_VERSION (log: $CACHE/moto-install.log)"; exit 1; }
 touch "$VENV/.complete"
 step "ready: $VENV/bin/moto_server"
