@@ -115,6 +115,15 @@ export function httpStatus(err: unknown): number | undefined {
   return ((err ?? {}) as SdkErrorLike).$metadata?.httpStatusCode;
 }
 
+/**
+ * The HTTP status of an answer the SDK could not read: a body that is no AWS error document (an
+ * HTML page from a proxy, a 500 with plain text). The SDK's own error is then a parse error
+ * ("Unexpected token '<'") that says nothing about the service; the status is what there is.
+ */
+export function unreadableAnswerStatus(err: unknown): number | undefined {
+  return messageOf(err).includes("Deserialization error") ? httpStatus(err) : undefined;
+}
+
 /** AWS's message on a failure, or "" when it carries none. */
 export function messageOf(err: unknown): string {
   const m = ((err ?? {}) as SdkErrorLike).message;
@@ -234,8 +243,19 @@ export function failureInit<Operation extends string>(
   f: Failure<Operation>,
 ): Omit<ServiceErrorInit<Operation>, "cause"> {
   const where = f.field === undefined ? "" : `${f.field}: `;
-  const detail = awsDetail(rules, err, f.code, f.secretFields);
   const status = httpStatus(err);
+  const unreadable = unreadableAnswerStatus(err);
+  if (unreadable !== undefined) {
+    return {
+      httpStatus: unreadable,
+      disposition: "retryable",
+      code: `HTTP${unreadable}`,
+      operation: f.operation,
+      ...(f.field === undefined ? {} : { field: f.field }),
+      message: `${where}${f.operation} on ${rules.noun} "${f.name}" failed: ${rules.service} answered HTTP ${unreadable} with a body that is no AWS answer (${unreadable >= 500 ? `${rules.service} server error` : "unreadable answer"}; retrying)`,
+    };
+  }
+  const detail = awsDetail(rules, err, f.code, f.secretFields);
   const hint = f.hint ?? sharedHint(rules, f, status);
   return {
     ...(status === undefined ? {} : { httpStatus: status }),

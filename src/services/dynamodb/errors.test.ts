@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, test } from "node:test";
+import { DescribeContributorInsightsCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { classifyError, errorCode, isDeletionProtected, isInUse, isNotFound } from "./errors.ts";
 
 const sdk = (name: string, message = "", status = 400) =>
@@ -59,5 +62,41 @@ describe("DynamoDB errors", () => {
     });
     assert.match(e.message, /dynamodb:TagResource/);
     assert.equal(e.terminal, false);
+  });
+});
+
+describe("an answer the SDK cannot read", () => {
+  test("names the operation, the table and the HTTP status, not the SDK's parse error", async () => {
+    // A real SDK client against a server that answers as moto's DescribeContributorInsights does
+    // when it fails: HTTP 500 with an HTML page instead of DynamoDB's JSON error document.
+    const server = createServer((_req, res) => {
+      res.writeHead(500, { "content-type": "text/html" });
+      res.end("<!doctype html><title>500 Internal Server Error</title>");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = new DynamoDBClient({
+      endpoint: `http://127.0.0.1:${port}`,
+      region: "us-east-1",
+      credentials: { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "secret" },
+      maxAttempts: 1,
+    });
+    try {
+      const err = await client.send(new DescribeContributorInsightsCommand({ TableName: "orders" })).then(
+        () => assert.fail("the call succeeded"),
+        (e: unknown) => e,
+      );
+      const e = classifyError(err, { operation: "DescribeContributorInsights", table: "orders" });
+      assert.equal(e.code, "HTTP500");
+      assert.equal(e.terminal, false);
+      assert.equal(
+        e.message,
+        'DescribeContributorInsights on table "orders" failed: DynamoDB answered HTTP 500 with a body that is no AWS answer (DynamoDB server error; retrying)',
+      );
+      assert.doesNotMatch(e.message, /Unexpected token|JSON|Deserialization/);
+    } finally {
+      client.destroy();
+      server.close();
+    }
   });
 });
