@@ -1,10 +1,10 @@
-// Every example in examples.ts through zod: the valid ones parse, each invalid one fails at
+// Every example in test/support/examples/identities.ts through zod: the valid ones parse, each invalid one fails at
 // its field with a message naming it. (The admission test runs the same table through a
 // real kube-apiserver.)
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { invalidExamples, validExamples } from "../../test/support/examples/identities.ts";
 import { crdSourceFor, loadCrdSources } from "../crd-sources.ts";
-import { invalidExamples, validExamples } from "./examples.ts";
 import { describeIssues } from "./rules.ts";
 
 const crdSources = await loadCrdSources();

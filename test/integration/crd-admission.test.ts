@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { buildCrd } from "../../src/api/crd.ts";
 import { crdFileName } from "../../src/api/crd-yaml.ts";
-import { exampleNamespace, invalidExamples, validExamples } from "../../src/api/examples.ts";
 import { resourceKinds } from "../../src/api/kinds.ts";
 import { withDefaultTags } from "../../src/controller/spec-default-tags.ts";
 import { loadCrdSources } from "../../src/crd-sources.ts";
@@ -17,6 +16,7 @@ import { type Stack, startStack } from "../../src/local-stack/stack.ts";
 import { createKubeClient, type KubeClient } from "../../src/runtime/kube-client.ts";
 import { servedKindCatalog } from "../../src/services/catalog.ts";
 import { rejection, show } from "../support/admission.ts";
+import { exampleNamespace, invalidExamples, validExamples } from "../support/examples/identities.ts";
 import { minimalResource } from "../support/minimal-resources.ts";
 
 type Obj = Record<string, unknown>;

@@ -4,13 +4,13 @@
 // change once set.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { tableCrdSource } from "../../src/services/dynamodb/schema.ts";
+import { rejection, show } from "../support/admission.ts";
 import {
   tableExampleNamespace,
   tableInvalidExamples,
   tableValidExamples,
-} from "../../src/services/dynamodb/examples.ts";
-import { tableCrdSource } from "../../src/services/dynamodb/schema.ts";
-import { rejection, show } from "../support/admission.ts";
+} from "../support/examples/table.ts";
 import { kindAdmissionSuite } from "../support/kind-admission.ts";
 
 type Obj = Record<string, unknown>;

@@ -6,13 +6,13 @@
 // can change, late initialisation can add an immutable field that was absent, and status is kept.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { dbInstanceCrdSource } from "../../src/services/rds/schema.ts";
+import { rejection, show } from "../support/admission.ts";
 import {
   dbInstanceExampleNamespace,
   dbInstanceInvalidExamples,
   dbInstanceValidExamples,
-} from "../../src/services/rds/examples.ts";
-import { dbInstanceCrdSource } from "../../src/services/rds/schema.ts";
-import { rejection, show } from "../support/admission.ts";
+} from "../support/examples/dbinstance.ts";
 import { kindAdmissionSuite } from "../support/kind-admission.ts";
 
 type Obj = Record<string, unknown>;

@@ -4,13 +4,13 @@
 // cannot change once set.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { bucketCrdSource } from "../../src/services/s3/schema.ts";
+import { rejection, show } from "../support/admission.ts";
 import {
   bucketExampleNamespace,
   bucketInvalidExamples,
   bucketValidExamples,
-} from "../../src/services/s3/examples.ts";
-import { bucketCrdSource } from "../../src/services/s3/schema.ts";
-import { rejection, show } from "../support/admission.ts";
+} from "../support/examples/bucket.ts";
 import { kindAdmissionSuite } from "../support/kind-admission.ts";
 
 type Obj = Record<string, unknown>;

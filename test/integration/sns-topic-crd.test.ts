@@ -4,13 +4,13 @@
 // change once set.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { topicCrdSource } from "../../src/services/sns/schema.ts";
+import { rejection, show } from "../support/admission.ts";
 import {
   topicExampleNamespace,
   topicInvalidExamples,
   topicValidExamples,
-} from "../../src/services/sns/examples.ts";
-import { topicCrdSource } from "../../src/services/sns/schema.ts";
-import { rejection, show } from "../support/admission.ts";
+} from "../support/examples/topic.ts";
 import { kindAdmissionSuite } from "../support/kind-admission.ts";
 
 type Obj = Record<string, unknown>;

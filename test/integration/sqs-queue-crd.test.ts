@@ -4,13 +4,13 @@
 // change once set.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { queueCrdSource } from "../../src/services/sqs/schema.ts";
+import { rejection, show } from "../support/admission.ts";
 import {
   queueExampleNamespace,
   queueInvalidExamples,
   queueValidExamples,
-} from "../../src/services/sqs/examples.ts";
-import { queueCrdSource } from "../../src/services/sqs/schema.ts";
-import { rejection, show } from "../support/admission.ts";
+} from "../support/examples/queue.ts";
 import { kindAdmissionSuite } from "../support/kind-admission.ts";
 
 type Obj = Record<string, unknown>;

@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { buildCrd, type CrdSource } from "../../src/api/crd.ts";
-import type { InvalidExample, ValidExample } from "../../src/api/examples.ts";
 import { type Crd, installCrdObjects } from "../../src/local-stack/install-crds.ts";
 import { type Stack, startStack } from "../../src/local-stack/stack.ts";
 import { createKubeClient, type KubeClient } from "../../src/runtime/kube-client.ts";
 import { rejection, show } from "./admission.ts";
+import type { InvalidExample, ValidExample } from "./examples/identities.ts";
 
 type Obj = Record<string, unknown>;
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { tableInvalidExamples, tableValidExamples } from "../../../test/support/examples/table.ts";
 import { buildCrd } from "../../api/crd.ts";
 import { describeIssues } from "../../api/rules.ts";
 import { structuralProblems } from "../../api/structural.ts";
-import { tableInvalidExamples, tableValidExamples } from "./examples.ts";
 import { maxTableTags, tableCrdSource, tableSchema, tableSpecSchema } from "./schema.ts";
 
 function problems(spec: unknown): string[] {

@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import {
+  dbInstanceInvalidExamples,
+  dbInstanceValidExamples,
+} from "../../../test/support/examples/dbinstance.ts";
 import { buildCrd } from "../../api/crd.ts";
 import { describeIssues } from "../../api/rules.ts";
 import { structuralProblems } from "../../api/structural.ts";
-import { dbInstanceInvalidExamples, dbInstanceValidExamples } from "./examples.ts";
 import { dbInstanceCrdSource, dbInstanceSchema, dbInstanceSpecSchema, maxDBInstanceTags } from "./schema.ts";
 
 function problems(spec: unknown): string[] {

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { bucketInvalidExamples, bucketValidExamples } from "../../../test/support/examples/bucket.ts";
 import { buildCrd } from "../../api/crd.ts";
 import { describeIssues } from "../../api/rules.ts";
 import { structuralProblems } from "../../api/structural.ts";
-import { bucketInvalidExamples, bucketValidExamples } from "./examples.ts";
 import { bucketCrdSource, bucketSchema, bucketSpecSchema } from "./schema.ts";
 
 /** A spec as an ACK user writes it (field names from ACK's s3-controller CRD). */

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { topicInvalidExamples, topicValidExamples } from "../../../test/support/examples/topic.ts";
 import { buildCrd } from "../../api/crd.ts";
 import { describeIssues } from "../../api/rules.ts";
 import { structuralProblems } from "../../api/structural.ts";
-import { topicInvalidExamples, topicValidExamples } from "./examples.ts";
 import { maxTopicTags, topicCrdSource, topicSchema, topicSpecSchema } from "./schema.ts";
 
 /** A spec as an ACK user writes it (field names and string booleans from ACK's sns-controller CRD). */

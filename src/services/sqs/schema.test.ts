@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { queueInvalidExamples, queueValidExamples } from "../../../test/support/examples/queue.ts";
 import { buildCrd } from "../../api/crd.ts";
 import { ownershipTagKeys } from "../../api/ownership-tags.ts";
 import { reservedTagMapKeysRule } from "../../api/reserved-tag-keys.ts";
 import { describeIssues } from "../../api/rules.ts";
 import { structuralProblems } from "../../api/structural.ts";
-import { queueInvalidExamples, queueValidExamples } from "./examples.ts";
 import { maxQueueTags, queueCrdSource, queueSchema, queueSpecSchema } from "./schema.ts";
 
 /** A spec as an ACK user writes it (field names and string values from ACK's sqs-controller CRD). */

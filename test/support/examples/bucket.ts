@@ -1,9 +1,9 @@
-// Bucket examples in src/api/examples.ts's table form: valid ones, and one invalid one per
-// class of mistake. schema.test.ts runs them through zod and
+// Bucket examples in identities.ts's table form: valid ones, and one invalid one per
+// class of mistake. The kind's schema.test.ts (src/services/<service>/) runs them through zod and
 // test/integration/s3-bucket-crd.test.ts through a real kube-apiserver with the generated CRD;
 // both must reject each invalid one at `field`, which shows the zod and CEL halves agree.
 // (A bucket policy that is not JSON is the one check only zod makes: CEL cannot parse JSON.)
-import type { InvalidExample, ValidExample } from "../../api/examples.ts";
+import type { InvalidExample, ValidExample } from "./identities.ts";
 
 type Obj = Record<string, unknown>;
 

@@ -1,4 +1,5 @@
-// Example objects for every kind crossrole defines: valid ones, and one invalid one per class
+// Example objects for the identity kinds and selectors (the served kinds have a file each
+// beside this one, in the same table form): valid ones, and one invalid one per class
 // of mistake. The unit tests run them through zod, the admission test through a real
 // kube-apiserver with the generated CRDs; both must reject each invalid example at `field`
 // with a message that names it. Keeping one table is what shows the two halves agree.

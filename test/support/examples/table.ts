@@ -1,8 +1,8 @@
-// Table examples in src/api/examples.ts's table form: valid ones, and one invalid one per class
-// of mistake. schema.test.ts runs them through zod and
+// Table examples in identities.ts's table form: valid ones, and one invalid one per class
+// of mistake. The kind's schema.test.ts (src/services/<service>/) runs them through zod and
 // test/integration/dynamodb-table-crd.test.ts through a real kube-apiserver with the generated
 // CRD; both must reject each invalid one at `field`, which shows the zod and CEL halves agree.
-import type { InvalidExample, ValidExample } from "../../api/examples.ts";
+import type { InvalidExample, ValidExample } from "./identities.ts";
 
 type Obj = Record<string, unknown>;
 
