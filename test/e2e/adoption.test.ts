@@ -213,7 +213,11 @@ test("adopt is a strict import: what the manifest says differently is replaced b
   await eventFor("adopt", "strict", "Adopted");
   // Settled: Synced for the generation the adoption wrote.
   const b = await conditionAtGeneration("adopt", "strict", "ACK.ResourceSynced", "True", 2);
-  assert.equal(b.spec?.["tagging"], undefined, "AWS has no tags, so the adopted spec has none");
+  assert.deepEqual(
+    b.spec?.["tagging"],
+    {},
+    "AWS has no tags: the adopted spec has tagging without a tagSet, as ACK's",
+  );
   assert.notDeepEqual(b.spec?.["versioning"], { status: "Enabled" }, "AWS's versioning, not the manifest's");
   assert.deepEqual(await tagsIn(X, name), {}, "the manifest's tags were not applied");
   assert.notEqual(await versioningIn(X, name), "Enabled", "the manifest's versioning was not applied");

@@ -64,7 +64,9 @@ export const bucketService: ServiceModule<BucketSpec, ObservedBucket, S3Client> 
     const { tagging, ...fields } = withoutRegion(observed);
     // S3's ACL reads back in both forms; a spec takes one (the canned ACL where there is one).
     const acl = fields.acl === undefined ? fields : withoutKeys(fields, grantFields);
-    return adoptedSpec(acl, "tagging", userTagging(tagging), spec);
+    // No user tags: `tagging: {}` (no tagSet), as ACK's adopted Bucket has it (its tag sync sets
+    // an empty Tagging); absent or empty, the spec means the same, no tags.
+    return adoptedSpec(acl, "tagging", userTagging(tagging) ?? {}, spec);
   },
   arn: (spec, region) => arnOf(spec.name, region),
   observedRegion: (observed) => observed.region,
