@@ -12,6 +12,11 @@ export interface CelValidation {
   readonly messageExpression?: string;
   /** Where the apiserver reports the error, relative to the schema carrying the rule (`.a.b`). */
   readonly fieldPath?: string;
+  /**
+   * A transition rule evaluated on create too, with `oldSelf` an optional (`oldSelf.hasValue()`):
+   * for what AWS allows at creation and on a change differently (DynamoDB's index attributes).
+   */
+  readonly optionalOldSelf?: boolean;
 }
 
 /**

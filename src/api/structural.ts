@@ -21,6 +21,7 @@ export interface OpenApiSchema {
     message: string;
     messageExpression?: string;
     fieldPath?: string;
+    optionalOldSelf?: boolean;
   }[];
   "x-kubernetes-preserve-unknown-fields"?: boolean;
   "x-kubernetes-list-type"?: "atomic" | "set" | "map";

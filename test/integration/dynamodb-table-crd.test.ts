@@ -170,3 +170,71 @@ describe("Table spec.localSecondaryIndexes are immutable (DynamoDB makes them wi
     assert.deepEqual(withStatus.status, status);
   });
 });
+
+describe("Table index attributes: needed when an index is made, as DynamoDB rules", () => {
+  test("ACK's test_create_update_gsi patch is admitted; a new or re-keyed index on an undefined attribute is not", async () => {
+    const gsi = (indexName: string, attributeName: string, capacity: number) => ({
+      indexName,
+      keySchema: [{ attributeName, keyType: "HASH" }],
+      projection: { projectionType: "ALL" },
+      provisionedThroughput: { readCapacityUnits: capacity, writeCapacityUnits: capacity },
+    });
+    const definitions = (...names: string[]) =>
+      names.map((attributeName) => ({ attributeName, attributeType: "S" }));
+    const keyed = {
+      tableName: "offices",
+      keySchema: [
+        { attributeName: "OfficeName", keyType: "HASH" },
+        { attributeName: "Rank", keyType: "RANGE" },
+      ],
+      provisionedThroughput: { readCapacityUnits: 5, writeCapacityUnits: 5 },
+    };
+    const object = {
+      apiVersion: "dynamodb.services.k8s.aws/v1alpha1",
+      kind: "Table",
+      metadata: { name: "gsi-update", namespace: tableExampleNamespace },
+      spec: {
+        ...keyed,
+        attributeDefinitions: definitions("OfficeName", "Rank", "City"),
+        globalSecondaryIndexes: [gsi("office-per-city", "City", 5)],
+      },
+    };
+    const undefinedAttribute = (found: Awaited<ReturnType<typeof rejection>>) =>
+      found.some(
+        (c) =>
+          c.field === "spec.globalSecondaryIndexes" &&
+          (c.message ?? "").includes("names an attribute that attributeDefinitions does not define"),
+      );
+    const stored = (await kind.create(object)) as { metadata: Obj; spec: Obj };
+
+    // ACK's patch: City's definition dropped while office-per-city stays (its capacity changed),
+    // office-per-country added with Country defined. DynamoDB and ACK accept it.
+    const patched = {
+      ...keyed,
+      attributeDefinitions: definitions("OfficeName", "Rank", "Country"),
+      globalSecondaryIndexes: [gsi("office-per-city", "City", 10), gsi("office-per-country", "Country", 5)],
+    };
+    const updated = (await kind.replace(object, stored.metadata, patched)) as { metadata: Obj; spec: Obj };
+    assert.deepEqual(updated.spec["globalSecondaryIndexes"], patched.globalSecondaryIndexes);
+
+    // A new index on an attribute nobody defines: DynamoDB's UpdateTable would refuse it.
+    const added = await rejection(() =>
+      kind.replace(object, updated.metadata, {
+        ...patched,
+        globalSecondaryIndexes: [...patched.globalSecondaryIndexes, gsi("office-per-region", "Region", 5)],
+      }),
+    );
+    assert.ok(undefinedAttribute(added), show(added));
+    // An index re-keyed under its old name is made again: its new key needs a definition too.
+    const rekeyed = await rejection(() =>
+      kind.replace(object, updated.metadata, {
+        ...patched,
+        globalSecondaryIndexes: [
+          gsi("office-per-city", "Region", 10),
+          gsi("office-per-country", "Country", 5),
+        ],
+      }),
+    );
+    assert.ok(undefinedAttribute(rekeyed), show(rekeyed));
+  });
+});

@@ -22,6 +22,11 @@ export interface InvalidExample {
   readonly apiserverMessage?: string;
   /** Where the apiserver reports it, when that differs from `field`. */
   readonly apiserverField?: string;
+  /**
+   * Why only admission refuses it: a transition rule that also judges a create (`optionalOldSelf`),
+   * which zod, never seeing the old object, cannot; the unit tests check zod lets it through.
+   */
+  readonly admissionOnly?: string;
 }
 
 const selectorApiVersion = "services.k8s.aws/v1alpha1";

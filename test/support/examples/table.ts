@@ -242,6 +242,8 @@ export const tableInvalidExamples: readonly InvalidExample[] = [
     }),
     field: "spec.globalSecondaryIndexes",
     message: "globalSecondaryIndexes[].keySchema names an attribute",
+    admissionOnly:
+      "an index that exists may outlive its attribute's definition (DynamoDB, ACK); only a new one needs it",
   },
   {
     title: "onDemandThroughput on a provisioned table",
