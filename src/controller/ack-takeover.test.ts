@@ -31,7 +31,7 @@ describe("judgeAckMade", () => {
       undefined,
     );
     assert.equal(
-      judgeAckMade({ ...ackTags, "crossrole.dev/owner-uid": "uid-9" }, self, "s3", "uid-1"),
+      judgeAckMade({ ...ackTags, "services.k8s.aws/owner-uid": "uid-9" }, self, "s3", "uid-1"),
       undefined,
     );
   });

@@ -14,6 +14,7 @@
 //   taken — not even with an adoption policy, which would otherwise take any untagged object.
 import { ownershipTagKeys } from "../api/ownership-tags.ts";
 import type { Owner } from "./ownership.ts";
+import { taggedOwner } from "./ownership.ts";
 
 /** The system-namespace ConfigMap of approved takeovers: `<Kind>.<namespace>.<name>` → UID. */
 export const takeoverConfigMapName = "crossrole-ack-takeover";
@@ -51,8 +52,8 @@ export function judgeAckMade(
 ): AckMade | undefined {
   const controllerVersion = tags[ownershipTagKeys.controllerVersion];
   if (controllerVersion === undefined || !controllerVersion.startsWith(`${service}-`)) return undefined;
-  if (tags[ownershipTagKeys.owner] !== undefined || tags[ownershipTagKeys.ownerUid] !== undefined)
-    return undefined;
+  const crossroles = taggedOwner(tags);
+  if (crossroles.owner !== undefined || crossroles.uid !== undefined) return undefined;
   const namespace = tags[ownershipTagKeys.namespace] ?? "";
   const made = { controllerVersion, namespace, forOtherNamespace: namespace !== self.namespace };
   if (made.forOtherNamespace) {

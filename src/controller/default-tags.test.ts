@@ -65,7 +65,7 @@ describe("--resource-tags (ACK's default tags)", () => {
     const r = parsed([
       "services.k8s.aws/controller-version=%CONTROLLER_SERVICE%-%CONTROLLER_VERSION%",
       "services.k8s.aws/namespace=%K8S_NAMESPACE%",
-      "crossrole.dev/owner=me",
+      "services.k8s.aws/owner=me",
       "AWS:cloudformation=x",
       "team=a",
     ]);
@@ -73,7 +73,7 @@ describe("--resource-tags (ACK's default tags)", () => {
     assert.deepEqual(r.reserved, [
       "services.k8s.aws/controller-version",
       "services.k8s.aws/namespace",
-      "crossrole.dev/owner",
+      "services.k8s.aws/owner",
       "AWS:cloudformation",
     ]);
   });

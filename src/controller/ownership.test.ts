@@ -8,8 +8,8 @@ describe("ownershipTags", () => {
   test("name the namespace, the object and its UID, and the controller version (ACK's key)", () => {
     const tags = ownershipTags(self);
     assert.equal(tags["services.k8s.aws/namespace"], "shop");
-    assert.equal(tags["crossrole.dev/owner"], "Bucket/shop/assets");
-    assert.equal(tags["crossrole.dev/owner-uid"], "uid-self");
+    assert.equal(tags["services.k8s.aws/owner"], "Bucket/shop/assets");
+    assert.equal(tags["services.k8s.aws/owner-uid"], "uid-self");
     assert.match(tags["services.k8s.aws/controller-version"] ?? "", /^crossrole-\d+\.\d+\.\d+/);
   });
 
@@ -22,7 +22,7 @@ describe("ownershipTags", () => {
     };
     const tags = ownershipTags(long);
     for (const [k, v] of Object.entries(tags)) assert.ok(v.length <= 256, `${k}: ${v.length}`);
-    assert.ok(tags["crossrole.dev/owner"]?.startsWith(`DBSubnetGroup/${"n".repeat(63)}/xxx`));
+    assert.ok(tags["services.k8s.aws/owner"]?.startsWith(`DBSubnetGroup/${"n".repeat(63)}/xxx`));
     assert.deepEqual(judgeOwnership(tags, { ...long, uid: "uid-new" }), { kind: "earlier", uid: "uid-long" });
     assert.equal(judgeOwnership(tags, { ...long, name: "x".repeat(252), uid: "uid-other" }).kind, "other");
   });
@@ -55,8 +55,38 @@ describe("judgeOwnership: the tags decide", () => {
   });
 
   test("the UID decides, not the name: our name with a UID tag naming us is ours; another kind with our name is other", () => {
-    assert.deepEqual(judgeOwnership({ "crossrole.dev/owner-uid": "uid-self" }, self), { kind: "ours" });
+    assert.deepEqual(judgeOwnership({ "services.k8s.aws/owner-uid": "uid-self" }, self), { kind: "ours" });
     const queue = ownershipTags({ ...self, kind: "Queue", uid: "uid-q" });
     assert.equal(judgeOwnership(queue, self).kind, "other");
+  });
+});
+
+describe("judgeOwnership: the keys earlier versions wrote (crossrole.dev/owner, crossrole.dev/owner-uid)", () => {
+  const legacy = (o: Owner) => ({
+    "services.k8s.aws/namespace": o.namespace,
+    "crossrole.dev/owner": `${o.kind}/${o.namespace}/${o.name}`,
+    "crossrole.dev/owner-uid": o.uid,
+  });
+  test("decide exactly as the current keys: ours, earlier, other", () => {
+    assert.deepEqual(judgeOwnership(legacy(self), self), { kind: "ours" });
+    assert.deepEqual(judgeOwnership(legacy({ ...self, uid: "uid-before" }), self), {
+      kind: "earlier",
+      uid: "uid-before",
+    });
+    assert.deepEqual(judgeOwnership(legacy({ ...self, namespace: "other", uid: "uid-x" }), self), {
+      kind: "other",
+      owner: "Bucket/other/assets",
+      uid: "uid-x",
+    });
+  });
+  test("an object carrying both (a re-tag cut short): the current keys decide", () => {
+    const theirs = ownershipTags({ ...self, namespace: "other", uid: "uid-other" });
+    assert.equal(judgeOwnership({ ...legacy(self), ...theirs }, self).kind, "other");
+    assert.deepEqual(
+      judgeOwnership({ ...legacy({ ...self, uid: "uid-old" }), ...ownershipTags(self) }, self),
+      {
+        kind: "ours",
+      },
+    );
   });
 });

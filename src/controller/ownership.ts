@@ -6,7 +6,7 @@
 // the create and the tagging call. A controller killed in that window leaves an untagged
 // object, which the create intent the reconciler sealed before the call (create-intent.ts)
 // recognises.
-import { ownershipTagKeys } from "../api/ownership-tags.ts";
+import { legacyOwnershipTagKeys, ownershipTagKeys } from "../api/ownership-tags.ts";
 import { fitTagValue } from "../api/tag-limits.ts";
 import { crossroleVersion } from "../version.ts";
 
@@ -49,9 +49,20 @@ export function ownershipTags(owner: Owner): Record<string, string> {
   };
 }
 
+/**
+ * The owner and UID the tags name: under the current keys, else under the earlier ones (an object
+ * tagged before they moved under `services.k8s.aws/` is judged the same way).
+ */
+export function taggedOwner(tags: Readonly<Record<string, string>>): { uid?: string; owner?: string } {
+  const current = tags[ownershipTagKeys.ownerUid] !== undefined || tags[ownershipTagKeys.owner] !== undefined;
+  const keys = current ? ownershipTagKeys : legacyOwnershipTagKeys;
+  const uid = tags[keys.ownerUid];
+  const owner = tags[keys.owner];
+  return { ...(uid === undefined ? {} : { uid }), ...(owner === undefined ? {} : { owner }) };
+}
+
 export function judgeOwnership(tags: Readonly<Record<string, string>>, self: Owner): Ownership {
-  const uid = tags[ownershipTagKeys.ownerUid];
-  const owner = tags[ownershipTagKeys.owner];
+  const { uid, owner } = taggedOwner(tags);
   if (uid === undefined && owner === undefined) return { kind: "untagged" };
   if (uid === self.uid) return { kind: "ours" };
   if (owner === ownerTagValue(self)) return { kind: "earlier", uid: uid ?? "(none)" };

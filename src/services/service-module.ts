@@ -184,7 +184,10 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
    * writes). Optional: without it the reconciler reads the object again after an update.
    */
   afterUpdate?(desired: Spec, observed: Observed, ownerTags: OwnerTags): Observed;
-  /** Adds `ownerTags` to an object that lacks them, keeping its other tags. */
+  /**
+   * Adds `ownerTags` to an object that lacks them, keeping its other tags, and removes the keys
+   * earlier versions wrote ownership under (`legacyOwnershipTagKeys`; tag-changes.ts `claimTags`).
+   */
   claim(client: Client, observed: Observed, ownerTags: OwnerTags, ctx: CallContext): Promise<void>;
   /**
    * Deletes; "not-found" when it was already gone. `annotations` are the resource's own, for

@@ -2,6 +2,7 @@
 // same way in every service: first tag what is new or changed, then untag the user's tags the
 // spec no longer has. Ownership tags are never removed: another owner's claim, or our own,
 // stays until the reconciler decides otherwise.
+import { legacyOwnershipKeysIn } from "../api/ownership-tags.ts";
 import { isReservedTagKey } from "../api/reserved-tag-keys.ts";
 
 /** The service's two tag writes; each throws the service's error on failure. */
@@ -20,4 +21,19 @@ export async function applyTagChanges(
   const removed = Object.keys(observed).filter((k) => !(k in desired) && !isReservedTagKey(k));
   if (Object.keys(changed).length > 0) await writes.tag(changed);
   if (removed.length > 0) await writes.untag(removed);
+}
+
+/**
+ * A module's `claim`: puts the ownership tags on (keeping every other tag), then takes off the
+ * keys earlier versions wrote them under (ownership-tags.ts). In that order: an object left
+ * between the two carries both, and the current keys decide.
+ */
+export async function claimTags(
+  observed: Readonly<Record<string, string>>,
+  ownerTags: Readonly<Record<string, string>>,
+  writes: TagWrites,
+): Promise<void> {
+  if (Object.keys(ownerTags).length > 0) await writes.tag({ ...ownerTags });
+  const legacy = legacyOwnershipKeysIn(observed);
+  if (legacy.length > 0) await writes.untag(legacy);
 }

@@ -64,7 +64,7 @@ test("each refusal names its reason", () => {
       "Bucket/shop/foreign": { found: true, tags: { ...ackTags, "services.k8s.aws/namespace": "billing" } },
       "Bucket/shop/others": {
         found: true,
-        tags: { "crossrole.dev/owner-uid": "uid-x", "crossrole.dev/owner": "Bucket/b/x" },
+        tags: { "services.k8s.aws/owner-uid": "uid-x", "services.k8s.aws/owner": "Bucket/b/x" },
       },
     },
   );
@@ -94,7 +94,7 @@ test("done when already crossrole's; skipped when ACK never managed it", () => {
     {
       "Bucket/shop/ours": {
         found: true,
-        tags: { "crossrole.dev/owner-uid": "uid-ours", "crossrole.dev/owner": "Bucket/shop/ours" },
+        tags: { "services.k8s.aws/owner-uid": "uid-ours", "services.k8s.aws/owner": "Bucket/shop/ours" },
       },
     },
   );

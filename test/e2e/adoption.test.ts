@@ -103,7 +103,7 @@ async function tagsIn(account: string, name: string): Promise<Record<string, str
 
 /** The object the bucket's ownership tags name ("" when untagged). */
 async function ownerUidIn(account: string, name: string): Promise<string> {
-  return (await bucketTagsIn(endpoint, account, name)).ownership["crossrole.dev/owner-uid"] ?? "";
+  return (await bucketTagsIn(endpoint, account, name)).ownership["services.k8s.aws/owner-uid"] ?? "";
 }
 
 async function versioningIn(account: string, name: string): Promise<string | undefined> {

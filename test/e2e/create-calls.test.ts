@@ -75,7 +75,7 @@ test("a bare new bucket: the create, what S3 decided, and the claim the emulator
   const b = await waitForCondition(e2e.kube, ns, "bare", "ACK.ResourceSynced", "True");
   assert.deepEqual(callsFor(`${ns}-bare`), [...createCalls, "PutBucketTagging"].sort());
   const tags = await bucketTagsIn(endpoint, X, `${ns}-bare`);
-  assert.equal(tags.ownership["crossrole.dev/owner-uid"], b.metadata.uid);
+  assert.equal(tags.ownership["services.k8s.aws/owner-uid"], b.metadata.uid);
   assert.deepEqual(tags.user, {});
   assert.equal(b.status?.["intent"], undefined, "the intent is cleared once Synced");
 
@@ -146,8 +146,8 @@ test("where S3 keeps CreateBucket's tags and sets its defaults (real S3): 6 call
   await s3.send(new CreateBucketCommand({ Bucket: name }));
   const ours = {
     "services.k8s.aws/namespace": later,
-    "crossrole.dev/owner": `Bucket/${later}/kept`,
-    "crossrole.dev/owner-uid": waiting.metadata.uid ?? "",
+    "services.k8s.aws/owner": `Bucket/${later}/kept`,
+    "services.k8s.aws/owner-uid": waiting.metadata.uid ?? "",
   };
   await s3.send(
     new PutBucketTaggingCommand({
@@ -254,7 +254,7 @@ test("a new bucket with settings: each written once after the create, nothing re
     ].sort(),
   );
   const tags = await bucketTagsIn(endpoint, X, name);
-  assert.equal(tags.ownership["crossrole.dev/owner-uid"], b.metadata.uid);
+  assert.equal(tags.ownership["services.k8s.aws/owner-uid"], b.metadata.uid);
   assert.deepEqual(tags.user, { team: "x" });
   assert.equal(condition(b, "ACK.ResourceSynced")?.observedGeneration, b.metadata.generation);
 });
@@ -266,8 +266,8 @@ test("CreateBucket's 200 for a bucket another object tagged a moment before (us-
   const s3 = await s3As(endpoint, X);
   await s3.send(new CreateBucketCommand({ Bucket: name }));
   const theirs = {
-    "crossrole.dev/owner": "Bucket/elsewhere/raced",
-    "crossrole.dev/owner-uid": "uid-of-the-other-cluster",
+    "services.k8s.aws/owner": "Bucket/elsewhere/raced",
+    "services.k8s.aws/owner-uid": "uid-of-the-other-cluster",
   };
   await s3.send(
     new PutBucketTaggingCommand({

@@ -130,7 +130,7 @@ test("a DBSubnetGroup lands in the namespace's account over its subnets, tagged,
   assert.deepEqual(group?.Subnets?.map((s) => s.SubnetIdentifier).sort(), subnets.slice(0, 2).sort());
   const tags = await tagsIn(X, arn);
   assert.equal(tags["team"], "shop");
-  assert.equal(tags["crossrole.dev/owner-uid"], r.metadata.uid, "tagged as this object's");
+  assert.equal(tags["services.k8s.aws/owner-uid"], r.metadata.uid, "tagged as this object's");
 
   await patchResource(e2e.kube, "DBSubnetGroup", "net", name, {
     spec: { tags: [{ key: "team", value: "payments" }] },

@@ -108,7 +108,7 @@ test("out-of-band tag and versioning changes in AWS are brought back by the resy
   // The intruder changes the user's tags but keeps crossrole's ownership tags (a tool that wipes
   // those too makes the bucket untagged: ownership.test.ts shows that is refused, not retaken).
   const ownership = (await bucketTagsIn(endpoint, X, name)).ownership;
-  assert.equal(ownership["crossrole.dev/owner-uid"], b.metadata.uid);
+  assert.equal(ownership["services.k8s.aws/owner-uid"], b.metadata.uid);
   await s3.send(
     new PutBucketTaggingCommand({
       Bucket: name,
@@ -158,7 +158,7 @@ test("a bucket deleted out of band is noticed at the next resync and recreated, 
   });
   const tags = await bucketTagsIn(endpoint, X, name);
   assert.deepEqual(tags.user, { team: "shop" });
-  assert.equal(tags.ownership["crossrole.dev/owner-uid"], b.metadata.uid);
+  assert.equal(tags.ownership["services.k8s.aws/owner-uid"], b.metadata.uid);
   await waitForCondition(e2e.kube, "drift-spec", "vanishing", "ACK.ResourceSynced", "True");
 });
 

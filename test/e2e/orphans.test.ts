@@ -133,10 +133,10 @@ async function audit(prefix: string, settled = true): Promise<{ buckets: number;
     const r = await getBucket(e2e.kube, ns, resourceName);
     assert.ok(r, `orphan: bucket ${f.name} in ${f.account} has no resource`);
     const tags = await bucketTagsIn(endpoint, X, f.name);
-    if (tags.ownership["crossrole.dev/owner-uid"] === undefined) untagged++;
+    if (tags.ownership["services.k8s.aws/owner-uid"] === undefined) untagged++;
     if (!settled) continue;
     assert.equal(
-      tags.ownership["crossrole.dev/owner-uid"],
+      tags.ownership["services.k8s.aws/owner-uid"],
       r.metadata.uid,
       `${f.name} is tagged as its resource's`,
     );
@@ -234,7 +234,7 @@ test("CreateBucket done by AWS but never answered (reset): recognised as our own
   remove();
   const r = await waitForCondition(e2e.kube, ns, name, "ACK.ResourceSynced", "True", undefined, 40_000);
   const tags = await bucketTagsIn(endpoint, X, `${ns}-${name}`);
-  assert.equal(tags.ownership["crossrole.dev/owner-uid"], r.metadata.uid);
+  assert.equal(tags.ownership["services.k8s.aws/owner-uid"], r.metadata.uid);
   assert.deepEqual(tags.user, { team: "x" });
   assert.equal((await audit(`${ns}-${name}`)).buckets, 1);
   await deleteResource(name);
@@ -333,7 +333,7 @@ test("kill -9 during a batch of deletions, five rounds: every bucket deleted, no
   const b = await waitForCondition(e2e.kube, ns, bystander, "ACK.ResourceSynced", "True");
   for (let round = 1; round <= 5; round++) await deleteRound(round);
   assert.equal(
-    (await bucketTagsIn(endpoint, X, `${ns}-${bystander}`)).ownership["crossrole.dev/owner-uid"],
+    (await bucketTagsIn(endpoint, X, `${ns}-${bystander}`)).ownership["services.k8s.aws/owner-uid"],
     b.metadata.uid,
   );
   assert.deepEqual(await accountsHolding(endpoint, `${ns}-${bystander}`, accounts), [X]);

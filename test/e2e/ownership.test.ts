@@ -67,7 +67,7 @@ test("a second namespace naming the same bucket in the same account is NameTaken
   const name = "shared-across-namespaces";
   await e2e.apply([bucket("own-a", "first", { name, tagging: { tagSet: [{ key: "team", value: "a" }] } })]);
   const first = await synced("own-a", "first");
-  assert.equal((await tags(name)).ownership["crossrole.dev/owner-uid"], first.metadata.uid);
+  assert.equal((await tags(name)).ownership["services.k8s.aws/owner-uid"], first.metadata.uid);
 
   await e2e.apply([bucket("own-b", "second", { name, tagging: { tagSet: [{ key: "team", value: "b" }] } })]);
   const second = await waitForCondition(e2e.kube, "own-b", "second", "ACK.Terminal", "True", "NameTaken");
@@ -78,7 +78,7 @@ test("a second namespace naming the same bucket in the same account is NameTaken
 
   const after = await tags(name);
   assert.deepEqual(after.user, { team: "a" }, "the second resource wrote nothing to the first's bucket");
-  assert.equal(after.ownership["crossrole.dev/owner-uid"], first.metadata.uid);
+  assert.equal(after.ownership["services.k8s.aws/owner-uid"], first.metadata.uid);
   assert.equal(condition(await getBucket(e2e.kube, "own-a", "first"), "ACK.ResourceSynced")?.status, "True");
 
   await deleteAndWaitGone("own-b", "second");
@@ -111,7 +111,7 @@ test("two resources in one namespace created at once naming one bucket: exactly 
   const winner = outcome.find((s) => s?.state === "synced");
   const loser = outcome.find((s) => s?.state === "taken");
   assert.ok(winner && loser, `one Synced and one NameTaken, got ${outcome.map((s) => s?.state).join(", ")}`);
-  assert.equal((await tags(name)).ownership["crossrole.dev/owner-uid"], winner.r?.metadata.uid);
+  assert.equal((await tags(name)).ownership["services.k8s.aws/owner-uid"], winner.r?.metadata.uid);
   assert.deepEqual(await holders(name), [X]);
 
   await deleteAndWaitGone("own-a", loser.n);
@@ -146,7 +146,7 @@ test("an untagged bucket made outside crossrole is AlreadyExists without an adop
     ),
   ]);
   const adopted = await synced("own-a", "adopter");
-  assert.equal((await tags(name)).ownership["crossrole.dev/owner-uid"], adopted.metadata.uid);
+  assert.equal((await tags(name)).ownership["services.k8s.aws/owner-uid"], adopted.metadata.uid);
 });
 
 test("ownership tags wiped out of band: the bucket is refused, not silently retaken; adoption takes it back", async () => {
@@ -166,7 +166,7 @@ test("ownership tags wiped out of band: the bucket is refused, not silently reta
   });
   await synced("own-a", "wiped");
   const back = await tags(name);
-  assert.equal(back.ownership["crossrole.dev/owner-uid"], b.metadata.uid);
+  assert.equal(back.ownership["services.k8s.aws/owner-uid"], b.metadata.uid);
   assert.deepEqual(back.user, {}, "adopt-or-create: the manifest (no tags) is the source of truth");
 });
 
@@ -187,7 +187,7 @@ test("deleted with retain and recreated under the same name: refused as an earli
   );
   await patchMeta("own-a", "phoenix", { annotations: { "services.k8s.aws/adoption-policy": "adopt" } });
   await synced("own-a", "phoenix");
-  assert.equal((await tags(name)).ownership["crossrole.dev/owner-uid"], again.metadata.uid);
+  assert.equal((await tags(name)).ownership["services.k8s.aws/owner-uid"], again.metadata.uid);
   await waitForEvent(e2e.kube, "own-a", "Bucket", "phoenix", "Adopted", /earlier object of this name/);
 });
 

@@ -115,7 +115,7 @@ async function tagsIn(
   assert.ok(url, `${name} in ${account}`);
   const all = (await (await sqsAs(account)).send(new ListQueueTagsCommand({ QueueUrl: url }))).Tags ?? {};
   const user = Object.fromEntries(Object.entries(all).filter(([k]) => !isReservedTagKey(k)));
-  const ownerUid = all["crossrole.dev/owner-uid"];
+  const ownerUid = all["services.k8s.aws/owner-uid"];
   return ownerUid === undefined ? { user } : { user, ownerUid };
 }
 

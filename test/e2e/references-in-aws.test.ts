@@ -110,8 +110,8 @@ async function ownTags(ns: string, name: string): Promise<Record<string, string>
   const uid = (await getResource(e2e.kube, "DBSubnetGroup", ns, name))?.metadata.uid ?? "";
   return {
     "services.k8s.aws/namespace": ns,
-    "crossrole.dev/owner": `DBSubnetGroup/${ns}/${name}`,
-    "crossrole.dev/owner-uid": uid,
+    "services.k8s.aws/owner": `DBSubnetGroup/${ns}/${name}`,
+    "services.k8s.aws/owner-uid": uid,
   };
 }
 

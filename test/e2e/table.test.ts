@@ -116,7 +116,7 @@ async function tagsIn(
   );
   const all = Object.fromEntries((out.Tags ?? []).map((x) => [x.Key ?? "", x.Value ?? ""]));
   const user = Object.fromEntries(Object.entries(all).filter(([k]) => !isReservedTagKey(k)));
-  const ownerUid = all["crossrole.dev/owner-uid"];
+  const ownerUid = all["services.k8s.aws/owner-uid"];
   return ownerUid === undefined ? { user } : { user, ownerUid };
 }
 

@@ -230,10 +230,10 @@ test("with ACK scaled to zero, --apply approves the ready objects and the contro
   await waitForResourceCondition(e2e.kube, "Bucket", "shop", "assets", "ACK.ResourceSynced", "True");
   await waitForResourceCondition(e2e.kube, "Queue", "shop", "orders", "ACK.ResourceSynced", "True");
   const tags = await bucketTags("ack-assets");
-  assert.equal(tags["crossrole.dev/owner-uid"], uid, "crossrole's ownership tags added");
-  assert.equal(tags["crossrole.dev/owner"], "Bucket/shop/assets");
+  assert.equal(tags["services.k8s.aws/owner-uid"], uid, "crossrole's ownership tags added");
+  assert.equal(tags["services.k8s.aws/owner"], "Bucket/shop/assets");
   assert.equal(tags["team"], "shop", "the user's tags kept");
-  assert.equal((await queueTags("ack-orders"))["crossrole.dev/owner"], "Queue/shop/orders");
+  assert.equal((await queueTags("ack-orders"))["services.k8s.aws/owner"], "Queue/shop/orders");
   assert.deepEqual(
     await accountsHoldingResource(endpoint, "Bucket", "ack-assets", region, accounts),
     [X],

@@ -104,8 +104,8 @@ const holders = (name: string) => accountsHolding(endpoint, name, accounts);
 async function assertTeamBUntouched(): Promise<void> {
   assert.deepEqual(await holders(teamBBucket), [Y], "team-b's bucket is still (only) in Y");
   const tags = await bucketTagsIn(endpoint, Y, teamBBucket);
-  assert.equal(tags.ownership["crossrole.dev/owner-uid"], teamBUid, "still tagged as team-b's");
-  assert.equal(tags.ownership["crossrole.dev/owner"], "Bucket/team-b/ledger");
+  assert.equal(tags.ownership["services.k8s.aws/owner-uid"], teamBUid, "still tagged as team-b's");
+  assert.equal(tags.ownership["services.k8s.aws/owner"], "Bucket/team-b/ledger");
   assert.deepEqual(tags.user, { team: "b" }, "team-b's tags untouched");
   const ledger = await getBucket(e2e.kube, "team-b", "ledger");
   assert.equal(condition(ledger, "ACK.ResourceSynced")?.status, "True");

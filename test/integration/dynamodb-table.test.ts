@@ -47,8 +47,8 @@ const otherAccount = "222222222222";
 const region = "us-east-1";
 const owner = {
   "services.k8s.aws/namespace": "shop",
-  "crossrole.dev/owner": "Table/shop/orders",
-  "crossrole.dev/owner-uid": "uid-1",
+  "services.k8s.aws/owner": "Table/shop/orders",
+  "services.k8s.aws/owner-uid": "uid-1",
   "services.k8s.aws/controller-version": "crossrole-test",
 };
 

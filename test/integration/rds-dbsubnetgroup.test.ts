@@ -31,8 +31,8 @@ const defaultCredentials: AwsCredentialIdentity = {
 const region = "us-east-1";
 const owner = {
   "services.k8s.aws/namespace": "shop",
-  "crossrole.dev/owner": "DBSubnetGroup/shop/shop-db-subnets",
-  "crossrole.dev/owner-uid": "uid-sg-1",
+  "services.k8s.aws/owner": "DBSubnetGroup/shop/shop-db-subnets",
+  "services.k8s.aws/owner-uid": "uid-sg-1",
   "services.k8s.aws/controller-version": "crossrole-test",
 };
 
@@ -128,7 +128,7 @@ describe("DBSubnetGroup through the generic runtime", () => {
     assert.equal(o.fields["name"], name);
     assert.equal(o.fields["description"], "shop database subnets");
     assert.deepEqual([...(o.fields["subnetIDs"] as string[])].sort(), subnets.slice(0, 2).sort());
-    assert.equal(o.tags["crossrole.dev/owner-uid"], "uid-sg-1");
+    assert.equal(o.tags["services.k8s.aws/owner-uid"], "uid-sg-1");
     assert.equal(o.tags["team"], "shop");
     assert.equal(o.arn, `arn:aws:rds:${region}:${myAccount}:subgrp:${name}`);
     assert.equal(service.arn(desired, region, myAccount), o.arn, "the ARN is known before it exists");
@@ -208,7 +208,7 @@ describe("DBSubnetGroup through the generic runtime", () => {
     assert.deepEqual(service.diff(changed, after), []);
     assert.equal(after.tags["old"], undefined);
     assert.equal(after.tags["new"], "2");
-    assert.equal(after.tags["crossrole.dev/owner-uid"], "uid-sg-1", "ownership tags are never removed");
+    assert.equal(after.tags["services.k8s.aws/owner-uid"], "uid-sg-1", "ownership tags are never removed");
   });
 
   test("drift: a description changed out of band is corrected; subnets in another order are no drift", async () => {
@@ -261,10 +261,10 @@ describe("DBSubnetGroup through the generic runtime", () => {
       }),
     );
     const o = await observed(mine, spec(name));
-    assert.equal(o.tags["crossrole.dev/owner-uid"], undefined);
+    assert.equal(o.tags["services.k8s.aws/owner-uid"], undefined);
     await service.claim(mine, o, owner, {});
     const claimed = await observed(mine, spec(name));
-    assert.equal(claimed.tags["crossrole.dev/owner-uid"], "uid-sg-1");
+    assert.equal(claimed.tags["services.k8s.aws/owner-uid"], "uid-sg-1");
     assert.equal(claimed.tags["cost-center"], "42", "the group's own tags stay");
     const adopted = service.specFromObserved(claimed, { name });
     assert.equal(adopted["description"], "made by another tool");

@@ -276,7 +276,7 @@ describe("createBucket and readBucket", () => {
 });
 
 describe("createBucket: the create call only, with the tags", () => {
-  const owner = { "crossrole.dev/owner-uid": "uid-1", "crossrole.dev/owner": "Bucket/shop/a" };
+  const owner = { "services.k8s.aws/owner-uid": "uid-1", "services.k8s.aws/owner": "Bucket/shop/a" };
 
   test("sends CreateBucket alone, carrying the user's and the ownership tags in the same request", async () => {
     const name = uniqueName("tags-at-create");
@@ -388,7 +388,7 @@ describe("readCreatedBucket: a bucket the create just made, read for what S3 dec
     await s3Europe.send(
       new PutBucketTaggingCommand({
         Bucket: name,
-        Tagging: { TagSet: [{ Key: "crossrole.dev/owner-uid", Value: "u" }] },
+        Tagging: { TagSet: [{ Key: "services.k8s.aws/owner-uid", Value: "u" }] },
       }),
     );
     await s3Europe.send(
@@ -427,7 +427,7 @@ describe("readCreatedBucket: a bucket the create just made, read for what S3 dec
 });
 
 describe("ownership tags: claimBucket, updateBucket, bucketCreatedAt", () => {
-  const owner = { "crossrole.dev/owner-uid": "uid-2", "crossrole.dev/owner": "Bucket/shop/b" };
+  const owner = { "services.k8s.aws/owner-uid": "uid-2", "services.k8s.aws/owner": "Bucket/shop/b" };
   const tagsOf = async (name: string) =>
     Object.fromEntries(
       ((await s3.send(new GetBucketTaggingCommand({ Bucket: name }))).TagSet ?? []).map((t) => [

@@ -40,8 +40,8 @@ const otherAccount = "222222222222";
 const region = "us-east-1";
 const owner = {
   "services.k8s.aws/namespace": "shop",
-  "crossrole.dev/owner": "Topic/shop/orders",
-  "crossrole.dev/owner-uid": "uid-1",
+  "services.k8s.aws/owner": "Topic/shop/orders",
+  "services.k8s.aws/owner-uid": "uid-1",
   "services.k8s.aws/controller-version": "crossrole-test",
 };
 
@@ -257,11 +257,11 @@ describe("SNS Topic module against the emulator", () => {
     const name = uniqueName("isolated");
     await createTopic(mine, { name }, owner);
     assert.deepEqual(await readTopic(other, { name }), { found: false });
-    const theirs = await createTopic(other, { name }, { ...owner, "crossrole.dev/owner-uid": "uid-2" });
+    const theirs = await createTopic(other, { name }, { ...owner, "services.k8s.aws/owner-uid": "uid-2" });
     assert.deepEqual(theirs, { created: true, arn: arnIn(other, name) });
     const r = await readTopic(mine, { name });
     assert.ok(r.found);
-    assert.equal(r.topic.tags?.find((t) => t.key === "crossrole.dev/owner-uid")?.value, "uid-1");
+    assert.equal(r.topic.tags?.find((t) => t.key === "services.k8s.aws/owner-uid")?.value, "uid-1");
     await deleteTopic(other, name);
     assert.ok((await readTopic(mine, { name })).found, "deleting theirs leaves mine");
     await deleteTopic(mine, name);

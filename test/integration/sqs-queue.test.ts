@@ -43,8 +43,8 @@ const otherAccount = "222222222222";
 const region = "us-east-1";
 const owner = {
   "services.k8s.aws/namespace": "shop",
-  "crossrole.dev/owner": "Queue/shop/orders",
-  "crossrole.dev/owner-uid": "uid-1",
+  "services.k8s.aws/owner": "Queue/shop/orders",
+  "services.k8s.aws/owner-uid": "uid-1",
   "services.k8s.aws/controller-version": "crossrole-test",
 };
 

@@ -1,6 +1,7 @@
 // Converge, when the object under the spec's name is untagged (or an earlier object's) and this
 // object may take it: its own create, interrupted before the tags were written (finishCreate),
 // or an adoption the annotation asks for. Either way the ownership tags are added first.
+import { legacyOwnershipKeysIn, ownershipTagKeys } from "../../api/ownership-tags.ts";
 import type { OwnerTags } from "../../services/service-module.ts";
 import type { AckMade } from "../ack-takeover.ts";
 import { describeTarget, type Found, type Target } from "../reconcile-plan.ts";
@@ -64,4 +65,28 @@ export async function claim<Spec extends object, Observed, Client>(
     `Adopted ${env.module.arn(adopted, target.region, target.account)} in account ${target.account} (${found.found && found.ownership.kind === "earlier" ? "left by an earlier object of this name" : "not tagged by crossrole"})`,
   );
   return adopted;
+}
+
+/**
+ * An object of this one's still tagged under the keys earlier versions wrote (services.k8s.aws/owner,
+ * services.k8s.aws/owner-uid): judged by them as by the current keys, and now re-tagged under
+ * services.k8s.aws/ (DESIGN §3.5), once: afterwards it carries only the current keys.
+ */
+export async function moveOwnershipTags<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  conn: Connection<Client>,
+  observed: Observed,
+  target: Target,
+  ownerTags: OwnerTags,
+): Promise<void> {
+  const legacy = legacyOwnershipKeysIn(env.module.tagsOf(observed));
+  if (legacy.length === 0) return;
+  await env.module.claim(conn.client, observed, ownerTags, conn.call);
+  env.store.event(
+    a.obj,
+    "Normal",
+    "OwnershipTagsMoved",
+    `Moved the ownership tags of ${describeTarget(target)} to ${ownershipTagKeys.owner} and ${ownershipTagKeys.ownerUid} (removed ${legacy.join(", ")}, written by an earlier crossrole)`,
+  );
 }

@@ -12,7 +12,7 @@ import { expandDefaultTags } from "../default-tags.ts";
 import { ownershipTags } from "../ownership.ts";
 import { checkRegion, planSync, type Target } from "../reconcile-plan.ts";
 import { withDefaultTags, withoutDefaultTags } from "../spec-default-tags.ts";
-import { claim } from "./adopt.ts";
+import { claim, moveOwnershipTags } from "./adopt.ts";
 import type { Attempt } from "./attempt.ts";
 import { accountDrift, type Connection, connectInRecordedAccount, lockKey, targetOf } from "./connect.ts";
 import { create } from "./create.ts";
@@ -131,6 +131,9 @@ async function convergeLocked<Spec extends object, Observed, Client>(
   }
 
   let observed = observation.observed;
+  if (plan.do === "update") {
+    await moveOwnershipTags(env, a, conn, observed, target, ownerTags);
+  }
   if (plan.do !== "observe") {
     const updated = await update(env, a, conn, spec, observed, inputs, target, ownerTags, extraStatus);
     if (isOutcome(updated)) return updated;

@@ -99,7 +99,7 @@ function ecr(state: { policy?: string }) {
       case "DescribeRepositories":
         return { repositories: [{ repositoryName: "shop", repositoryArn: arn }] };
       case "ListTagsForResource":
-        return { tags: [{ Key: "crossrole.dev/owner-uid", Value: "u-1" }] };
+        return { tags: [{ Key: "services.k8s.aws/owner-uid", Value: "u-1" }] };
       case "GetLifecyclePolicy":
         if (state.policy === undefined) throw awsError("LifecyclePolicyNotFoundException");
         return { repositoryName: "shop", lifecyclePolicyText: state.policy };
@@ -122,7 +122,7 @@ const source = (sdk: Readonly<Record<string, unknown>>, hooks: DeclaredKindSourc
     clientFactory: undefined as never,
     hooks,
   }) as DeclaredKindSource<never>;
-const owner = { "crossrole.dev/owner-uid": "u-1" };
+const owner = { "services.k8s.aws/owner-uid": "u-1" };
 
 describe("a field group with read and remove calls of its own", () => {
   let state: { policy?: string };

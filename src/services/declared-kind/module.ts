@@ -32,7 +32,7 @@ import {
 import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-module.ts";
 import { adoptedSpec, errorReporting, pathsOf, regionalClient } from "../service-module-parts.ts";
 import { awsMembers, type FieldCodecs, fromAws, toAws } from "../shape-codec.ts";
-import { applyTagChanges } from "../tag-changes.ts";
+import { applyTagChanges, claimTags } from "../tag-changes.ts";
 import { type Tag, tagListFromAws, tagMapFromAws, userTags, withOwnerTags } from "../tag-list.ts";
 
 /** What the generated module of a kind gives the runtime (src/services/<service>/generated/). */
@@ -429,9 +429,11 @@ export function declaredKindModule<Sdk extends SdkClient>(
     },
 
     claim: (client, observed, ownerTags, ctx) =>
-      tagWrites(client, String(observed.fields[idField] ?? ""), observed.arn, ctx)
-        .tag({ ...ownerTags })
-        .then(() => undefined),
+      claimTags(
+        observed.tags,
+        ownerTags,
+        tagWrites(client, String(observed.fields[idField] ?? ""), observed.arn, ctx),
+      ),
 
     delete: (client, spec, ctx, annotations) =>
       calls.deleteUnlessGone(

@@ -90,11 +90,11 @@ for (const { name: kindName, declared } of declaredKinds) {
               fake,
               desired,
               seen.observed,
-              { "crossrole.dev/owner-uid": "uid:1" },
+              { "services.k8s.aws/owner-uid": "uid:1" },
               {},
               noSecrets,
             );
-            await module.claim(fake, seen.observed, { "crossrole.dev/owner-uid": "uid:1" }, {});
+            await module.claim(fake, seen.observed, { "services.k8s.aws/owner-uid": "uid:1" }, {});
           }
           await module.delete(fake, spec, {}, {});
           const foreign = new Set(others.flatMap((o) => [o, arnOf(o)]));

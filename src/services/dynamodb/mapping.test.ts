@@ -10,7 +10,7 @@ import {
 } from "./mapping.ts";
 import { tableSpecSchema, tableStatusSchema } from "./schema.ts";
 
-const owner = { "crossrole.dev/owner-uid": "uid-1", "services.k8s.aws/namespace": "shop" };
+const owner = { "services.k8s.aws/owner-uid": "uid-1", "services.k8s.aws/namespace": "shop" };
 
 describe("table ARNs", () => {
   test("are built from name, region and account, and parsed back", () => {

@@ -12,7 +12,7 @@ function observed(description: ObservedTable["description"]): ObservedTable {
     deletionProtectionEnabled: false,
     tags: [
       { key: "team", value: "shop" },
-      { key: "crossrole.dev/owner-uid", value: "u" },
+      { key: "services.k8s.aws/owner-uid", value: "u" },
     ],
     tableARN: "arn:aws:dynamodb:eu-west-1:111111111111:table/orders",
     description,
@@ -45,7 +45,7 @@ describe("tableService", () => {
   test("status, tags, arn, region and strict-adoption spec", () => {
     const o = observed({ TableStatus: "ACTIVE", ItemCount: 0 });
     assert.deepEqual(tableService.statusFrom?.(o), { tableStatus: "ACTIVE", itemCount: 0 });
-    assert.deepEqual(tableService.tagsOf(o), { team: "shop", "crossrole.dev/owner-uid": "u" });
+    assert.deepEqual(tableService.tagsOf(o), { team: "shop", "services.k8s.aws/owner-uid": "u" });
     assert.equal(tableService.observedRegion(o), "eu-west-1");
     const spec = tableService.parseSpec({
       tableName: "orders",

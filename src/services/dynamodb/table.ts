@@ -32,7 +32,7 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import type { CallContext } from "../call-context.ts";
 import { serviceCalls } from "../service-calls.ts";
-import { applyTagChanges, type TagWrites } from "../tag-changes.ts";
+import { applyTagChanges, claimTags, type TagWrites } from "../tag-changes.ts";
 import { tagMapFromAws } from "../tag-list.ts";
 import {
   canonicalContributorInsights,
@@ -567,8 +567,8 @@ export async function claimTable(
 ): Promise<void> {
   const name = observed.tableName;
   const arn = observed.tableARN;
-  if (arn === undefined || Object.keys(ownerTags).length === 0) return;
-  await tagWrites(client, name, arn, ctx).tag(ownerTags);
+  if (arn === undefined) return;
+  await claimTags(tagMapOf(observed.tags), ownerTags, tagWrites(client, name, arn, ctx));
 }
 
 /**

@@ -22,7 +22,7 @@ import {
 } from "@aws-sdk/client-rds";
 import type { CallContext } from "../call-context.ts";
 import { serviceCalls } from "../service-calls.ts";
-import { applyTagChanges, type TagWrites } from "../tag-changes.ts";
+import { applyTagChanges, claimTags, type TagWrites } from "../tag-changes.ts";
 import { diff, type FieldDifference } from "./diff.ts";
 import {
   classifyError,
@@ -260,8 +260,8 @@ export async function claimDBInstance(
 ): Promise<void> {
   const id = awsIdentifier(observed);
   const arn = observed.dbInstanceARN;
-  if (arn === undefined || Object.keys(ownerTags).length === 0) return;
-  await tagWrites(client, id, arn, ctx).tag(ownerTags);
+  if (arn === undefined) return;
+  await claimTags(tagMapOf(observed.tags), ownerTags, tagWrites(client, id, arn, ctx));
 }
 
 // ---- deletion ----

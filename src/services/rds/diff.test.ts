@@ -91,7 +91,7 @@ describe("diff", () => {
         {
           ...base,
           tags: [
-            { key: "crossrole.dev/owner-uid", value: "u" },
+            { key: "services.k8s.aws/owner-uid", value: "u" },
             { key: "a", value: "1" },
           ],
         },

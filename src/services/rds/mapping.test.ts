@@ -30,7 +30,7 @@ const spec: DBInstanceFields = {
   deletionProtection: false,
   tags: [{ key: "team", value: "shop" }],
 };
-const owner = { "crossrole.dev/owner-uid": "u1", "services.k8s.aws/namespace": "shop" };
+const owner = { "services.k8s.aws/owner-uid": "u1", "services.k8s.aws/namespace": "shop" };
 
 describe("identifiers and ARNs", () => {
   test("RDS is asked in lowercase; the ARN names the lowercase identifier", () => {
@@ -70,7 +70,7 @@ describe("CreateDBInstance input", () => {
       DeletionProtection: false,
       Tags: [
         { Key: "team", Value: "shop" },
-        { Key: "crossrole.dev/owner-uid", Value: "u1" },
+        { Key: "services.k8s.aws/owner-uid", Value: "u1" },
         { Key: "services.k8s.aws/namespace", Value: "shop" },
       ],
     });
@@ -84,7 +84,7 @@ describe("CreateDBInstance input", () => {
     assert.deepEqual(input, { DBInstanceIdentifier: "a", DBInstanceClass: "db.t3.micro", Engine: "mysql" });
   });
   test("ownership tags win over a same-keyed user tag", () => {
-    assert.deepEqual(instanceTags([{ key: "crossrole.dev/owner-uid", value: "forged" }], owner), owner);
+    assert.deepEqual(instanceTags([{ key: "services.k8s.aws/owner-uid", value: "forged" }], owner), owner);
   });
 });
 
@@ -142,7 +142,7 @@ describe("DescribeDBInstances answer → spec and status", () => {
     DBInstanceArn: "arn:aws:rds:eu-west-1:111111111111:db:orders-db",
     TagList: [
       { Key: "team", Value: "shop" },
-      { Key: "crossrole.dev/owner-uid", Value: "u1" },
+      { Key: "services.k8s.aws/owner-uid", Value: "u1" },
     ],
   };
   test("spec form keeps the spec's identifier spelling and every tag", () => {
@@ -151,12 +151,12 @@ describe("DescribeDBInstances answer → spec and status", () => {
       ...withoutPassword,
       port: 5432,
       tags: [
-        { key: "crossrole.dev/owner-uid", value: "u1" },
+        { key: "services.k8s.aws/owner-uid", value: "u1" },
         { key: "team", value: "shop" },
       ],
     });
     assert.equal(fieldsFromAws(described).dbInstanceIdentifier, "orders-db");
-    assert.deepEqual(userTags({ team: "shop", "crossrole.dev/owner-uid": "u1" }), [
+    assert.deepEqual(userTags({ team: "shop", "services.k8s.aws/owner-uid": "u1" }), [
       { key: "team", value: "shop" },
     ]);
   });

@@ -23,7 +23,7 @@ function observed(instance: ObservedDBInstance["instance"]): ObservedDBInstance 
     backupRetentionPeriod: 1,
     deletionProtection: false,
     tags: [
-      { key: "crossrole.dev/owner-uid", value: "u" },
+      { key: "services.k8s.aws/owner-uid", value: "u" },
       { key: "team", value: "shop" },
     ],
     dbInstanceARN: "arn:aws:rds:eu-west-1:111111111111:db:orders",
@@ -106,7 +106,7 @@ describe("dbInstanceService", () => {
       dbInstanceStatus: "available",
       endpoint: { address: "orders.x", port: 5432 },
     });
-    assert.deepEqual(dbInstanceService.tagsOf(o), { "crossrole.dev/owner-uid": "u", team: "shop" });
+    assert.deepEqual(dbInstanceService.tagsOf(o), { "services.k8s.aws/owner-uid": "u", team: "shop" });
     assert.equal(dbInstanceService.observedRegion(o), "eu-west-1");
   });
 
@@ -159,7 +159,11 @@ describe("dbInstanceService", () => {
 
   test("update sets the password again only when its Secret changed, and says so", async () => {
     const o = observed({ DBInstanceStatus: "available" });
-    const inSync = { ...o, backupRetentionPeriod: 7, tags: [{ key: "crossrole.dev/owner-uid", value: "u" }] };
+    const inSync = {
+      ...o,
+      backupRetentionPeriod: 7,
+      tags: [{ key: "services.k8s.aws/owner-uid", value: "u" }],
+    };
     const { client, sent } = recordingClient();
     assert.deepEqual(await dbInstanceService.update(client, spec, inSync, {}, {}, secrets("pw-1")), []);
     assert.equal(sent.length, 0, "an unchanged Secret is not sent again");

@@ -4,6 +4,7 @@
 // adoption, deletion policy, region and account drift) and turns BucketErrors into conditions.
 // Every call carries the reconcile's CallContext: shutdown aborts it, and it is logged with
 // the reconcile ID.
+
 import {
   CreateBucketCommand,
   DeleteBucketCommand,
@@ -24,6 +25,7 @@ import {
   PutPublicAccessBlockCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
+import { legacyOwnershipKeysIn } from "../../api/ownership-tags.ts";
 import type { CallContext } from "../call-context.ts";
 import type { Send } from "../service-calls.ts";
 import { putBucketAclInput } from "./acl.ts";
@@ -332,8 +334,8 @@ function inApplyOrder(differences: FieldDifference[], desired: BucketFields): Fi
 }
 
 /**
- * Puts the ownership tags on a bucket that lacks them, keeping every tag it has (adoption, or
- * finishing a create whose tagging never ran).
+ * Puts the ownership tags on a bucket that lacks them, keeping every tag it has but crossrole's
+ * earlier ownership keys (adoption, finishing a create whose tagging never ran, moving the keys).
  */
 export async function claimBucket(
   client: S3Client,
@@ -342,7 +344,10 @@ export async function claimBucket(
   ctx: CallContext = {},
 ): Promise<void> {
   const name = observed.name;
-  const tags = { ...tagMapOf(observed.tagging), ...ownerTags };
+  // PutBucketTagging replaces the whole set: crossrole's earlier ownership keys are left out.
+  const kept = tagMapOf(observed.tagging);
+  for (const key of legacyOwnershipKeysIn(kept)) delete kept[key];
+  const tags = { ...kept, ...ownerTags };
   await s3.send(
     ctx,
     "PutBucketTagging",

@@ -415,7 +415,7 @@ describe("afterApplying: what S3 holds after updateBucket, without reading it ba
   });
 
   test("tags are written with the ownership tags, and a 'none' form leaves nothing", () => {
-    const owner = { "crossrole.dev/owner-uid": "u1" };
+    const owner = { "services.k8s.aws/owner-uid": "u1" };
     const observed: BucketFields = {
       name,
       tagging: { tagSet: [{ key: "old", value: "1" }] },
@@ -427,7 +427,7 @@ describe("afterApplying: what S3 holds after updateBucket, without reading it ba
       observed,
       owner,
     );
-    assert.deepEqual(tagMapOf(after.tagging), { team: "x", "crossrole.dev/owner-uid": "u1" });
+    assert.deepEqual(tagMapOf(after.tagging), { team: "x", "services.k8s.aws/owner-uid": "u1" });
     assert.equal(after.policy, undefined);
     assert.equal(after.publicAccessBlock, undefined);
     assert.deepEqual(observed.policy, '{"a":1}', "the observation itself is left as it was");

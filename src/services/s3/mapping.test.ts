@@ -29,9 +29,9 @@ describe("createBucketInput", () => {
     });
   });
   test("carries the tags in the create call itself, in every region", () => {
-    assert.deepEqual(createBucketInput("b1", "us-east-1", { "crossrole.dev/owner-uid": "u1" }), {
+    assert.deepEqual(createBucketInput("b1", "us-east-1", { "services.k8s.aws/owner-uid": "u1" }), {
       Bucket: "b1",
-      CreateBucketConfiguration: { Tags: [{ Key: "crossrole.dev/owner-uid", Value: "u1" }] },
+      CreateBucketConfiguration: { Tags: [{ Key: "services.k8s.aws/owner-uid", Value: "u1" }] },
     });
     assert.deepEqual(createBucketInput("b1", "eu-west-1", { team: "shop" }), {
       Bucket: "b1",
@@ -41,7 +41,7 @@ describe("createBucketInput", () => {
 });
 
 describe("bucket tags and ownership tags", () => {
-  const owner = { "crossrole.dev/owner-uid": "u1", "crossrole.dev/owner": "Bucket/shop/a" };
+  const owner = { "services.k8s.aws/owner-uid": "u1", "services.k8s.aws/owner": "Bucket/shop/a" };
   test("the set written is the user's tags plus the ownership tags", () => {
     assert.deepEqual(bucketTags({ tagSet: [{ key: "team", value: "shop" }] }, owner), {
       team: "shop",
@@ -50,7 +50,7 @@ describe("bucket tags and ownership tags", () => {
   });
   test("ownership tags win over a user tag of the same key (admission refuses those; defence in depth)", () => {
     assert.deepEqual(
-      bucketTags({ tagSet: [{ key: "crossrole.dev/owner-uid", value: "forged" }] }, owner),
+      bucketTags({ tagSet: [{ key: "services.k8s.aws/owner-uid", value: "forged" }] }, owner),
       owner,
     );
   });
@@ -59,13 +59,13 @@ describe("bucket tags and ownership tags", () => {
       userTagging({
         tagSet: [
           { key: "team", value: "shop" },
-          { key: "crossrole.dev/owner-uid", value: "u1" },
+          { key: "services.k8s.aws/owner-uid", value: "u1" },
           { key: "services.k8s.aws/namespace", value: "shop" },
         ],
       }),
       { tagSet: [{ key: "team", value: "shop" }] },
     );
-    assert.equal(userTagging({ tagSet: [{ key: "crossrole.dev/owner", value: "x" }] }), undefined);
+    assert.equal(userTagging({ tagSet: [{ key: "services.k8s.aws/owner", value: "x" }] }), undefined);
   });
 });
 

@@ -42,7 +42,7 @@ describe("diff", () => {
     );
   });
   test("tags compare as a map, and ownership tags never count", () => {
-    const owner = [{ key: "crossrole.dev/owner-uid", value: "u" }];
+    const owner = [{ key: "services.k8s.aws/owner-uid", value: "u" }];
     assert.deepEqual(
       paths(
         {

@@ -11,7 +11,7 @@ import {
   userTags,
 } from "./mapping.ts";
 
-const owner = { "crossrole.dev/owner-uid": "u1", "services.k8s.aws/namespace": "shop" };
+const owner = { "services.k8s.aws/owner-uid": "u1", "services.k8s.aws/namespace": "shop" };
 
 describe("arnOf / parseTopicArn", () => {
   test("build and split arn:<partition>:sns:<region>:<account>:<name>", () => {
@@ -36,7 +36,7 @@ describe("createTopicInput", () => {
     assert.deepEqual(createTopicInput({ name: "o" }, owner), {
       Name: "o",
       Tags: [
-        { Key: "crossrole.dev/owner-uid", Value: "u1" },
+        { Key: "services.k8s.aws/owner-uid", Value: "u1" },
         { Key: "services.k8s.aws/namespace", Value: "shop" },
       ],
     });
@@ -64,8 +64,8 @@ describe("createTopicInput", () => {
       ContentBasedDeduplication: "true",
     });
     assert.deepEqual(input.Tags?.map((t) => t.Key).sort(), [
-      "crossrole.dev/owner-uid",
       "services.k8s.aws/namespace",
+      "services.k8s.aws/owner-uid",
       "team",
     ]);
   });
@@ -81,13 +81,13 @@ describe("tags", () => {
       topicTags(
         [
           { key: "team", value: "shop" },
-          { key: "crossrole.dev/owner-uid", value: "forged" },
+          { key: "services.k8s.aws/owner-uid", value: "forged" },
         ],
         owner,
       ),
       { team: "shop", ...owner },
     );
-    assert.deepEqual(userTags([{ key: "crossrole.dev/owner", value: "x" }]), undefined);
+    assert.deepEqual(userTags([{ key: "services.k8s.aws/owner", value: "x" }]), undefined);
     assert.deepEqual(
       userTags([
         { key: "a", value: "1" },

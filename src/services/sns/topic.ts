@@ -21,7 +21,7 @@ import {
 } from "@aws-sdk/client-sns";
 import type { CallContext } from "../call-context.ts";
 import { serviceCalls } from "../service-calls.ts";
-import { applyTagChanges, type TagWrites } from "../tag-changes.ts";
+import { applyTagChanges, claimTags, type TagWrites } from "../tag-changes.ts";
 import { diff, type FieldDifference } from "./diff.ts";
 import { classifyError, isAlreadyExists, isNotFound } from "./errors.ts";
 import {
@@ -239,7 +239,7 @@ export async function claimTopic(
   ownerTags: OwnerTags,
   ctx: CallContext = {},
 ): Promise<void> {
-  await tagWrites(client, observed.name, ctx).tag(ownerTags);
+  await claimTags(tagMapOf(observed.tags), ownerTags, tagWrites(client, observed.name, ctx));
 }
 
 /** DeleteTopic (idempotent in SNS); a topic already gone is "not-found". */

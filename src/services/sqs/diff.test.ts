@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { diff, lateInitialize } from "./diff.ts";
 import type { QueueFields } from "./schema.ts";
 
-const owner = { "crossrole.dev/owner-uid": "u1", "services.k8s.aws/namespace": "shop" };
+const owner = { "services.k8s.aws/owner-uid": "u1", "services.k8s.aws/namespace": "shop" };
 
 /** What SQS reports for a new standard queue (moto's and AWS's defaults). */
 const fresh: QueueFields = {

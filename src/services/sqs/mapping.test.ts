@@ -15,7 +15,7 @@ import {
 } from "./mapping.ts";
 import { queueSpecSchema } from "./schema.ts";
 
-const owner = { "crossrole.dev/owner-uid": "u1", "services.k8s.aws/namespace": "shop" };
+const owner = { "services.k8s.aws/owner-uid": "u1", "services.k8s.aws/namespace": "shop" };
 
 describe("arnOf / parseQueueArn / regionOfQueueUrl", () => {
   test("build and split arn:<partition>:sqs:<region>:<account>:<name>", () => {
@@ -60,7 +60,7 @@ describe("createQueueInput", () => {
           kmsMasterKeyID: "alias/k",
           kmsDataKeyReusePeriodSeconds: "120",
           sqsManagedSSEEnabled: "false",
-          tags: { team: "shop", "crossrole.dev/owner-uid": "forged" },
+          tags: { team: "shop", "services.k8s.aws/owner-uid": "forged" },
         },
         owner,
       ),
@@ -162,7 +162,7 @@ describe("queueFieldsFromAws", () => {
 describe("tags and attribute names", () => {
   test("queueTags keeps ownership tags; userTags drops them", () => {
     assert.deepEqual(queueTags(undefined, owner), owner);
-    assert.deepEqual(queueTags({ a: "1", "crossrole.dev/owner": "x" }, owner), { a: "1", ...owner });
+    assert.deepEqual(queueTags({ a: "1", "services.k8s.aws/owner": "x" }, owner), { a: "1", ...owner });
     assert.deepEqual(userTags({ a: "1", ...owner }), { a: "1" });
     assert.equal(userTags(owner), undefined);
     assert.equal(userTags(undefined), undefined);

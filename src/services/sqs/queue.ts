@@ -20,7 +20,7 @@ import {
 } from "@aws-sdk/client-sqs";
 import type { CallContext } from "../call-context.ts";
 import { serviceCalls } from "../service-calls.ts";
-import { applyTagChanges, type TagWrites } from "../tag-changes.ts";
+import { applyTagChanges, claimTags, type TagWrites } from "../tag-changes.ts";
 import { diff, type FieldDifference } from "./diff.ts";
 import { classifyError, isAlreadyExists, isNotFound } from "./errors.ts";
 import {
@@ -256,7 +256,7 @@ export async function claimQueue(
 ): Promise<void> {
   const name = observed.queueName;
   const url = await urlFor(client, name, observed, ctx);
-  await tagWrites(client, name, url, ctx).tag({ ...ownerTags });
+  await claimTags(observed.tags ?? {}, ownerTags, tagWrites(client, name, url, ctx));
 }
 
 /** DeleteQueue on the queue of that name in the client's account; one already gone is "not-found". */
