@@ -2,7 +2,6 @@
 // every object it creates or adopts, next to the user's own tags, and read before it updates,
 // adopts or deletes anything. Users may not set them: a spec that could would let one resource
 // claim another's object (reserved-tag-keys.ts refuses their prefixes in every kind's tags).
-
 //
 // All under ACK's system prefix, so that ACK's tooling and tests (which set aside
 // `services.k8s.aws/` and `aws:` keys) and users' tag policies and cost reports treat them as

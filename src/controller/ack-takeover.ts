@@ -13,8 +13,7 @@
 //   tags naming the object's own namespace. An ACK object made for another namespace is never
 //   taken — not even with an adoption policy, which would otherwise take any untagged object.
 import { ownershipTagKeys } from "../api/ownership-tags.ts";
-import type { Owner } from "./ownership.ts";
-import { taggedOwner } from "./ownership.ts";
+import { type Owner, taggedOwner } from "./ownership.ts";
 
 /** The system-namespace ConfigMap of approved takeovers: `<Kind>.<namespace>.<name>` → UID. */
 export const takeoverConfigMapName = "crossrole-ack-takeover";

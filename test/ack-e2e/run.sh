@@ -33,9 +33,10 @@ declare -A DEFAULT_TESTS=(
 declare -A EXTRA_ARGS=([sqs]="--feature-gates=IAMRoleSelector=true --enable-carm=false")
 log() { printf '[ack-e2e] %s\n' "$*" >&2; }
 
-# The main job's stack (kube-apiserver, etcd, moto) plus kube-controller-manager and kubectl.
-bash "$REPO/scripts/ensure-deps.sh" main
+# The stack with kube-controller-manager and kubectl (optimised builds, as the tests use), then
+# npm and moto: in this order the main job's unoptimised builds are never made besides them.
 bash "$REPO/scripts/build-control-plane.sh"
+bash "$REPO/scripts/ensure-deps.sh" main
 
 # A bare clone of aws-controllers-k8s/<repo>: from ACK_MIRROR, else cloned once into the cache.
 repo_of() {

@@ -28,9 +28,12 @@ source "$ENVF"
 log "stack up: kubeconfig $KUBECONFIG, moto $AWS_ENDPOINT_URL, controller pid $CONTROLLER_PID"
 # Every version of every served object the suite touches, for diagnosis (watch-<plural>.json).
 KUBECTL=$(ls "${CROSSROLE_CACHE:-$HOME/.cache/crossrole}"/bin/kubectl-v* | tail -1)
-declare -A PLURALS=([s3]=buckets [sqs]="queues iamroleselectors" [sns]=topics [dynamodb]=tables [rds]="dbinstances dbsubnetgroups")
+# The suite's kinds are the served CRDs of its service's group (plus IAMRoleSelectors, in ACK's).
+PLURALS=$("$KUBECTL" --kubeconfig "$KUBECONFIG" get crd \
+  -o jsonpath='{range .items[*]}{.spec.group} {.spec.names.plural}{"\n"}{end}' |
+  awk -v g="$SUITE.services.k8s.aws" '$1 == g || $1 == "services.k8s.aws" {print $2 "." $1}')
 WATCH_PIDS=()
-for pl in ${PLURALS[$SUITE]}; do
+for pl in $PLURALS; do
   "$KUBECTL" --kubeconfig "$KUBECONFIG" get "$pl" -A -w -o json >"$WORK/watch-$pl.json" 2>/dev/null &
   WATCH_PIDS+=($!)
 done

@@ -68,8 +68,8 @@ export async function claim<Spec extends object, Observed, Client>(
 }
 
 /**
- * An object of this one's still tagged under the keys earlier versions wrote (services.k8s.aws/owner,
- * services.k8s.aws/owner-uid): judged by them as by the current keys, and now re-tagged under
+ * An object of this one's still tagged under the keys earlier versions wrote (crossrole.dev/owner,
+ * crossrole.dev/owner-uid): judged by them as by the current keys, and now re-tagged under
  * services.k8s.aws/ (DESIGN §3.5), once: afterwards it carries only the current keys.
  */
 export async function moveOwnershipTags<Spec extends object, Observed, Client>(

@@ -499,10 +499,10 @@ const keyAttributeTypesFixed = {
 /**
  * An index's key attributes must be defined when the index is made: with the table (CreateTable
  * refuses an undefined one) or added later (UpdateTable's Create needs its definitions). An index
- * that exists already (same name, same keys) keeps its own: DynamoDB accepts a change that drops its attribute from
- * attributeDefinitions while the index stays, and so does ACK (its test_create_update_gsi). So
- * this is a transition rule, on create too (`optionalOldSelf`), and the controller's spec check
- * (zod, which never sees the old spec) leaves it to admission and to DynamoDB.
+ * that exists already (same name, same keys) keeps its own: DynamoDB accepts a change that drops
+ * its attribute from attributeDefinitions while the index stays, and so does ACK (its
+ * test_create_update_gsi). So this is a transition rule, on create too (`optionalOldSelf`), and the
+ * controller's spec check (zod, which never sees the old spec) leaves it to admission and DynamoDB.
  */
 const newIndexKeysDefined = {
   rule: "!has(self.globalSecondaryIndexes) || self.globalSecondaryIndexes.all(g, (oldSelf.hasValue() && has(oldSelf.value().globalSecondaryIndexes) && oldSelf.value().globalSecondaryIndexes.exists(o, o.indexName == g.indexName && o.keySchema == g.keySchema)) || g.keySchema.all(k, self.attributeDefinitions.exists(a, a.attributeName == k.attributeName)))",

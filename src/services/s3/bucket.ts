@@ -4,7 +4,6 @@
 // adoption, deletion policy, region and account drift) and turns BucketErrors into conditions.
 // Every call carries the reconcile's CallContext: shutdown aborts it, and it is logged with
 // the reconcile ID.
-
 import {
   CreateBucketCommand,
   DeleteBucketCommand,
