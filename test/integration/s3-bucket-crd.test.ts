@@ -51,3 +51,42 @@ describe("Bucket spec.name is immutable", () => {
     assert.deepEqual(withStatus.status, status);
   });
 });
+
+describe("a directory bucket's spec after its create", () => {
+  test("may leave createBucketConfiguration out (ACK's tests replace the spec so); still refuses what S3 Express lacks", async () => {
+    const name = "s3-bucket-replaced--usw2-az1--x-s3";
+    const original = {
+      apiVersion: "s3.services.k8s.aws/v1alpha1",
+      kind: "Bucket",
+      metadata: { name: "directory-replaced", namespace: bucketExampleNamespace },
+      spec: {
+        name,
+        createBucketConfiguration: {
+          bucket: { type: "Directory", dataRedundancy: "SingleAvailabilityZone" },
+          location: { name: "usw2-az1", type: "AvailabilityZone" },
+        },
+      },
+    };
+    const stored = (await kind.create(original)) as { metadata: Obj; spec: Obj };
+    // ACK's _update_assert_tagging_directory_bucket: the whole spec replaced by bucket_tagging.yaml.
+    const tagging = { tagSet: [{ key: "first", value: "1" }] };
+    const updated = (await kind.replace(original, stored.metadata, { name, tagging })) as {
+      metadata: Obj;
+      spec: Obj;
+    };
+    assert.deepEqual(updated.spec, { name, tagging });
+    const causes = await rejection(() =>
+      kind.replace(original, updated.metadata, {
+        name,
+        tagging,
+        website: { indexDocument: { suffix: "index.html" } },
+      }),
+    );
+    assert.ok(
+      causes.some(
+        (c) => c.field === "spec.website" && (c.message ?? "").includes("has no website; remove it"),
+      ),
+      show(causes),
+    );
+  });
+});

@@ -32,6 +32,7 @@ import { afterApplying, diff } from "../../src/services/s3/diff.ts";
 import { type BucketError, isBucketError } from "../../src/services/s3/errors.ts";
 import { type BucketFields, bucketSpecSchema } from "../../src/services/s3/schema.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
+import { buckets } from "../support/s3-buckets.ts";
 
 const credentials: AwsCredentialIdentity = { accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "x" };
 const region = "us-east-1";
@@ -62,17 +63,17 @@ const spec = (name: string, fields: Record<string, unknown>): BucketFields =>
   bucketSpecSchema.parse({ name, ...fields }) as BucketFields;
 
 async function mustRead(name: string): Promise<ObservedBucket> {
-  const r = await readBucket(s3, { name });
+  const r = await readBucket(buckets(s3), { name });
   assert.ok(r.found, `bucket ${name} not found`);
   return r.bucket;
 }
 
 /** What the reconciler does for a new bucket: create, read what S3 decided, update to the spec. */
 async function createToSpec(desired: BucketFields): Promise<void> {
-  assert.equal((await createBucket(s3, desired, region)).created, true);
-  const created = await readCreatedBucket(s3, desired, region);
+  assert.equal((await createBucket(buckets(s3), desired, region)).created, true);
+  const created = await readCreatedBucket(buckets(s3), desired, region);
   assert.ok(created.found);
-  await updateBucket(s3, desired, created.bucket);
+  await updateBucket(buckets(s3), desired, created.bucket);
 }
 
 /** The bucket's requests whose query names the sub-resource `sub` (path-style requests). */
@@ -107,13 +108,13 @@ async function roundTrip(
     diff(next, observed).map((d) => d.path),
     [`spec.${field}`],
   );
-  await updateBucket(s3, next, observed);
+  await updateBucket(buckets(s3), next, observed);
   const after = await mustRead(name);
   assert.deepEqual(diff(next, after), [], `${label}: changed in S3`);
   // What the reconciler assumes S3 holds after the update is what a read gives.
   assert.deepEqual(diff(next, afterApplying(next, observed, {})), []);
   const removed = spec(name, {});
-  await updateBucket(s3, removed, after);
+  await updateBucket(buckets(s3), removed, after);
   const gone = await mustRead(name);
   assert.equal(gone[field as keyof ObservedBucket], undefined, `${label}: removed from S3`);
   assert.deepEqual(diff(removed, gone), []);
@@ -145,7 +146,7 @@ describe("configuration groups against the emulator", () => {
       diff(desired, observed).map((d) => d.path),
       ["spec.cors"],
     );
-    await updateBucket(s3, desired, observed);
+    await updateBucket(buckets(s3), desired, observed);
     assert.deepEqual(diff(desired, await mustRead(name)), []);
   });
 
@@ -232,10 +233,10 @@ describe("configuration groups against the emulator", () => {
     assert.deepEqual(diff(spec(name, replication("crossrole-replica")), observed), []);
     const next = spec(name, replication("crossrole-replica-2"));
     proxy.clearRecording();
-    await updateBucket(s3, next, observed);
+    await updateBucket(buckets(s3), next, observed);
     assert.deepEqual(diff(next, await mustRead(name)), []);
     const removed = spec(name, { versioning: { status: "Enabled" } });
-    await updateBucket(s3, removed, await mustRead(name));
+    await updateBucket(buckets(s3), removed, await mustRead(name));
     assert.equal((await mustRead(name)).replication, undefined);
   });
 
@@ -263,7 +264,7 @@ describe("configuration groups against the emulator", () => {
       respond: { status: 204, code: "NoContent", message: "answered by the proxy" },
     });
     const next = spec(name, { inventory: [inv("daily", "Weekly")] });
-    await updateBucket(s3, next, observed).finally(removeFault);
+    await updateBucket(buckets(s3), next, observed).finally(removeFault);
     assert.deepEqual(
       requestsFor(name, "inventory").map(
         (r) => `${r.method} ${new URLSearchParams(r.path.split("?")[1]).get("id")}`,
@@ -290,7 +291,7 @@ describe("configuration groups against the emulator", () => {
     const observed = await mustRead(name);
     assert.deepEqual(diff(desired, observed), []);
     const removed = spec(name, { objectLockEnabledForBucket: true });
-    await updateBucket(s3, removed, observed);
+    await updateBucket(buckets(s3), removed, observed);
     const after = await mustRead(name);
     assert.equal(after.objectLockEnabledForBucket, true);
     assert.equal(after.objectLockConfiguration?.rule, undefined);
@@ -320,9 +321,9 @@ describe("configuration groups against the emulator", () => {
       grantWrite: logDelivery,
       grantReadACP: logDelivery,
     });
-    await updateBucket(s3, grants, observed);
+    await updateBucket(buckets(s3), grants, observed);
     assert.deepEqual(diff(grants, await mustRead(name)), []);
-    await updateBucket(s3, spec(name, { objectOwnership: "ObjectWriter" }), await mustRead(name));
+    await updateBucket(buckets(s3), spec(name, { objectOwnership: "ObjectWriter" }), await mustRead(name));
     assert.equal((await mustRead(name)).acl, "private");
   });
 
@@ -332,7 +333,7 @@ describe("configuration groups against the emulator", () => {
     await createToSpec(spec(target, {}));
     const owner = (await s3.send(new GetBucketAclCommand({ Bucket: target }))).Owner?.ID;
     await updateBucket(
-      s3,
+      buckets(s3),
       spec(target, { grantFullControl: `id="${owner}"`, grantWrite: logDelivery, grantReadACP: logDelivery }),
       await mustRead(target),
     );
@@ -347,7 +348,7 @@ describe("configuration groups against the emulator", () => {
     const name = uniqueName("bad-cors");
     await createToSpec(spec(name, {}));
     const bad = spec(name, { cors: { corsRules: [{ allowedMethods: ["FETCH"], allowedOrigins: ["*"] }] } });
-    await assert.rejects(updateBucket(s3, bad, await mustRead(name)), (err: BucketError) => {
+    await assert.rejects(updateBucket(buckets(s3), bad, await mustRead(name)), (err: BucketError) => {
       assert.ok(isBucketError(err));
       assert.equal(err.terminal, true);
       assert.equal(err.field, "spec.cors");
@@ -363,7 +364,7 @@ describe("configuration groups against the emulator", () => {
     proxy.clearRecording();
     await assert.rejects(
       createBucket(
-        s3,
+        buckets(s3),
         spec(name, { createBucketConfiguration: { locationConstraint: "eu-west-1" } }),
         region,
       ),
@@ -373,7 +374,7 @@ describe("configuration groups against the emulator", () => {
         /us-east-1/.test(err.message),
     );
     assert.equal(proxy.requests.length, 0);
-    assert.deepEqual(await readBucket(s3, { name }), { found: false });
+    assert.deepEqual(await readBucket(buckets(s3), { name }), { found: false });
   });
 });
 
@@ -425,7 +426,7 @@ describe("groups moto does not implement: checked on the wire, answered by the p
     );
     // Removed from the spec: ABAC disabled, the owner pays, each configuration deleted by ID.
     proxy.clearRecording();
-    await updateBucket(s3, spec(name, {}), { ...(await mustRead(name)), ...desired });
+    await updateBucket(buckets(s3), spec(name, {}), { ...(await mustRead(name)), ...desired });
     assert.match(puts("abac")[0] ?? "", /<Status>Disabled<\/Status>/);
     assert.match(puts("requestPayment")[0] ?? "", /<Payer>BucketOwner<\/Payer>/);
     for (const [sub, id] of [
@@ -440,6 +441,6 @@ describe("groups moto does not implement: checked on the wire, answered by the p
         sub,
       );
     }
-    assert.equal(await deleteBucket(s3, name), "deleted");
+    assert.equal(await deleteBucket(buckets(s3), name), "deleted");
   });
 });

@@ -40,6 +40,7 @@ import {
 import { diff, lateInitialize } from "../../src/services/s3/diff.ts";
 import { type BucketError, isBucketError } from "../../src/services/s3/errors.ts";
 import { type BucketFields, bucketSpecSchema } from "../../src/services/s3/schema.ts";
+import { buckets } from "../support/s3-buckets.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {
   accessKeyId: "AKIAIOSFODNN7EXAMPLE",
@@ -157,7 +158,7 @@ function withoutGrants(observed: ObservedBucket): ObservedBucket {
 }
 
 async function mustRead(c: S3Client, name: string): Promise<ObservedBucket> {
-  const result = await readBucket(c, { name });
+  const result = await readBucket(buckets(c), { name });
   assert.ok(result.found, `bucket ${name} not found`);
   return result.bucket;
 }
@@ -172,9 +173,9 @@ async function createToSpec(
   region: string,
   ownerTags: Record<string, string> = {},
 ): Promise<void> {
-  const created = await createBucket(c, spec, region, ownerTags);
+  const created = await createBucket(buckets(c), spec, region, ownerTags);
   assert.equal(created.created, true, `CreateBucket ${spec.name}`);
-  await updateBucket(c, spec, await mustRead(c, spec.name), ownerTags);
+  await updateBucket(buckets(c), spec, await mustRead(c, spec.name), ownerTags);
 }
 
 /** The S3 error code a raw call fails with, or "ok". */
@@ -246,7 +247,7 @@ describe("createBucket and readBucket", () => {
 
   test("a bare spec reads back without a difference; moto gives new buckets no defaults to late-initialise", async () => {
     const name = uniqueName("bare");
-    await createBucket(s3, { name }, "us-east-1");
+    await createBucket(buckets(s3), { name }, "us-east-1");
     const observed = await mustRead(s3, name);
     // The new bucket's ACL is its owner's alone: private.
     assert.deepEqual(withoutGrants(observed), { name, region: "us-east-1", acl: "private" });
@@ -264,12 +265,12 @@ describe("createBucket and readBucket", () => {
   });
 
   test("readBucket says not found for a bucket that does not exist", async () => {
-    assert.deepEqual(await readBucket(s3, { name: uniqueName("missing") }), { found: false });
+    assert.deepEqual(await readBucket(buckets(s3), { name: uniqueName("missing") }), { found: false });
   });
 
   test("createBucket refuses a client configured for another region than the bucket's", async () => {
     await assert.rejects(
-      createBucket(s3, { name: uniqueName("wrong-region") }, "eu-west-1"),
+      createBucket(buckets(s3), { name: uniqueName("wrong-region") }, "eu-west-1"),
       /configured for us-east-1/,
     );
   });
@@ -284,7 +285,7 @@ describe("createBucket: the create call only, with the tags", () => {
     const path = emulator.recordingPath;
     assert.ok(path !== undefined);
     const writes = await writesDuring(async () => {
-      assert.deepEqual(await createBucket(s3, spec, "us-east-1", owner), {
+      assert.deepEqual(await createBucket(buckets(s3), spec, "us-east-1", owner), {
         created: true,
         location: `/${name}`,
       });
@@ -319,7 +320,7 @@ describe("createBucket: the create call only, with the tags", () => {
     await createToSpec(s3Europe, spec, "eu-west-1");
     await s3Europe.send(new DeleteBucketPolicyCommand({ Bucket: spec.name }));
     const writes = await writesDuring(async () => {
-      assert.deepEqual(await createBucket(s3Europe, spec, "eu-west-1", owner), { created: false });
+      assert.deepEqual(await createBucket(buckets(s3Europe), spec, "eu-west-1", owner), { created: false });
     });
     assert.deepEqual(writes, ["PUT "]);
     assert.equal(
@@ -332,7 +333,9 @@ describe("createBucket: the create call only, with the tags", () => {
   test("again in us-east-1: S3's legacy 200, and still nothing but the create call is sent", async () => {
     const spec = fullSpec(uniqueName("again-use1"));
     await createToSpec(s3, spec, "us-east-1");
-    const writes = await writesDuring(() => createBucket(s3, { name: spec.name }, "us-east-1", owner));
+    const writes = await writesDuring(() =>
+      createBucket(buckets(s3), { name: spec.name }, "us-east-1", owner),
+    );
     assert.deepEqual(writes, ["PUT "]);
     assert.deepEqual(
       diff(spec, await mustRead(s3, spec.name)),
@@ -343,8 +346,8 @@ describe("createBucket: the create call only, with the tags", () => {
 
   test("our own bucket in another region: {created: false}; the read shows where it is (the reconciler's RegionDrift)", async () => {
     const name = uniqueName("moved");
-    await createBucket(s3Europe, { name }, "eu-west-1");
-    assert.deepEqual(await createBucket(s3, { name }, "us-east-1"), { created: false });
+    await createBucket(buckets(s3Europe), { name }, "eu-west-1");
+    assert.deepEqual(await createBucket(buckets(s3), { name }, "us-east-1"), { created: false });
     assert.equal((await mustRead(s3, name)).region, "eu-west-1");
   });
 });
@@ -367,10 +370,10 @@ async function requestsDuring(action: () => Promise<unknown>): Promise<string[]>
 describe("readCreatedBucket: a bucket the create just made, read for what S3 decides only", () => {
   test("asks only for the tags and the late-initialised defaults; reads the same as readBucket", async () => {
     const name = uniqueName("just-made");
-    await createBucket(s3, { name }, "us-east-1");
+    await createBucket(buckets(s3), { name }, "us-east-1");
     let read: Awaited<ReturnType<typeof readCreatedBucket>> = { found: false };
     const requests = await requestsDuring(async () => {
-      read = await readCreatedBucket(s3, { name }, "us-east-1");
+      read = await readCreatedBucket(buckets(s3), { name }, "us-east-1");
     });
     assert.deepEqual(requests, [
       "GET ?encryption",
@@ -383,7 +386,7 @@ describe("readCreatedBucket: a bucket the create just made, read for what S3 dec
 
   test("shows what the store decided: tags it kept from the create, its default settings", async () => {
     const name = uniqueName("store-defaults");
-    await createBucket(s3Europe, { name }, "eu-west-1");
+    await createBucket(buckets(s3Europe), { name }, "eu-west-1");
     // As real S3 does for every new bucket (and a store that honours CreateBucket's tags).
     await s3Europe.send(
       new PutBucketTaggingCommand({
@@ -412,7 +415,7 @@ describe("readCreatedBucket: a bucket the create just made, read for what S3 dec
         },
       }),
     );
-    const read = await readCreatedBucket(s3Europe, { name }, "eu-west-1");
+    const read = await readCreatedBucket(buckets(s3Europe), { name }, "eu-west-1");
     assert.ok(read.found);
     assert.deepEqual(read.bucket, withoutGrants(await mustRead(s3Europe, name)));
     assert.equal(read.bucket.region, "eu-west-1");
@@ -420,7 +423,7 @@ describe("readCreatedBucket: a bucket the create just made, read for what S3 dec
   });
 
   test("a bucket that does not show (deleted, or not yet everywhere) is not found", async () => {
-    assert.deepEqual(await readCreatedBucket(s3, { name: uniqueName("not-there") }, "us-east-1"), {
+    assert.deepEqual(await readCreatedBucket(buckets(s3), { name: uniqueName("not-there") }, "us-east-1"), {
       found: false,
     });
   });
@@ -439,7 +442,7 @@ describe("ownership tags: claimBucket, updateBucket, bucketCreatedAt", () => {
   test("claimBucket adds the ownership tags and keeps every tag the bucket had", async () => {
     const name = uniqueName("claim");
     await createToSpec(s3, { name, tagging: { tagSet: [{ key: "team", value: "shop" }] } }, "us-east-1");
-    await claimBucket(s3, await mustRead(s3, name), owner);
+    await claimBucket(buckets(s3), await mustRead(s3, name), owner);
     assert.deepEqual(await tagsOf(name), { team: "shop", ...owner });
   });
 
@@ -453,7 +456,7 @@ describe("ownership tags: claimBucket, updateBucket, bucketCreatedAt", () => {
     );
     assert.deepEqual(await tagsOf(name), { team: "shop", ...owner });
     const applied = await updateBucket(
-      s3,
+      buckets(s3),
       { name, tagging: { tagSet: [] } },
       await mustRead(s3, name),
       owner,
@@ -468,7 +471,7 @@ describe("ownership tags: claimBucket, updateBucket, bucketCreatedAt", () => {
   test("ownership tags are never drift, and a bucket holding only them matches a spec without tags", async () => {
     const name = uniqueName("owner-not-drift");
     await createToSpec(s3, { name, tagging: { tagSet: [{ key: "x", value: "1" }] } }, "us-east-1", owner);
-    await updateBucket(s3, { name }, await mustRead(s3, name), owner);
+    await updateBucket(buckets(s3), { name }, await mustRead(s3, name), owner);
     const observed = await mustRead(s3, name);
     assert.deepEqual(diff({ name }, observed), []);
     assert.deepEqual(await tagsOf(name), owner);
@@ -477,16 +480,16 @@ describe("ownership tags: claimBucket, updateBucket, bucketCreatedAt", () => {
   test("bucketCreatedAt: when this account made it; undefined for a bucket it does not list", async () => {
     const before = Date.now();
     const name = uniqueName("created-at");
-    await createBucket(s3, { name }, "us-east-1");
-    const at = await bucketCreatedAt(s3, name);
+    await createBucket(buckets(s3), { name }, "us-east-1");
+    const at = await bucketCreatedAt(buckets(s3), name);
     assert.ok(
       at !== undefined && at.getTime() >= before - 5_000 && at.getTime() <= Date.now() + 5_000,
       String(at),
     );
-    assert.equal(await bucketCreatedAt(s3, uniqueName("never-made")), undefined);
+    assert.equal(await bucketCreatedAt(buckets(s3), uniqueName("never-made")), undefined);
     const others = uniqueName("others-created-at");
-    await createBucket(s3Other, { name: others }, "us-east-1");
-    assert.equal(await bucketCreatedAt(s3, others), undefined);
+    await createBucket(buckets(s3Other), { name: others }, "us-east-1");
+    assert.equal(await bucketCreatedAt(buckets(s3), others), undefined);
   });
 });
 
@@ -528,7 +531,7 @@ describe("updateBucket", () => {
       diff(spec, drifted).map((d) => d.field),
       expected,
     );
-    const applied = await updateBucket(s3, spec, drifted);
+    const applied = await updateBucket(buckets(s3), spec, drifted);
     assert.deepEqual(
       applied.map((d) => d.path),
       expected.map((f) => `spec.${f}`),
@@ -547,7 +550,7 @@ describe("updateBucket", () => {
     const observed = await mustRead(s3, spec.name);
     let applied: Awaited<ReturnType<typeof updateBucket>> = [];
     const writes = await writesDuring(async () => {
-      applied = await updateBucket(s3, changed, observed);
+      applied = await updateBucket(buckets(s3), changed, observed);
     });
     assert.deepEqual(
       applied.map((d) => d.field),
@@ -571,7 +574,7 @@ describe("updateBucket", () => {
       ownershipControls: { rules: [] },
     };
     const observed = await mustRead(s3, spec.name);
-    const writes = await writesDuring(() => updateBucket(s3, emptied, observed));
+    const writes = await writesDuring(() => updateBucket(buckets(s3), emptied, observed));
     assert.deepEqual(writes, [
       "DELETE ?ownershipControls",
       "DELETE ?publicAccessBlock",
@@ -596,7 +599,7 @@ describe("updateBucket", () => {
     const spec = fullSpec(uniqueName("absent"));
     await createToSpec(s3, spec, "us-east-1");
     const { tagging: _tagging, policy: _policy, ...rest } = spec;
-    const applied = await updateBucket(s3, rest, await mustRead(s3, spec.name));
+    const applied = await updateBucket(buckets(s3), rest, await mustRead(s3, spec.name));
     assert.deepEqual(
       applied.map((d) => d.field),
       ["tagging", "policy"],
@@ -611,21 +614,21 @@ describe("deleteBucket", () => {
   test("deletes the bucket; afterwards read says not found and a second delete says not-found", async () => {
     const spec = fullSpec(uniqueName("delete"));
     await createToSpec(s3, spec, "us-east-1");
-    assert.equal(await deleteBucket(s3, spec.name), "deleted");
-    assert.deepEqual(await readBucket(s3, spec), { found: false });
-    assert.equal(await deleteBucket(s3, spec.name), "not-found");
+    assert.equal(await deleteBucket(buckets(s3), spec.name), "deleted");
+    assert.deepEqual(await readBucket(buckets(s3), spec), { found: false });
+    assert.equal(await deleteBucket(buckets(s3), spec.name), "not-found");
     assert.ok(!(await listedNames(s3)).includes(spec.name));
   });
 
   test("a bucket holding objects is a retryable error that says why, and is kept", async () => {
     const name = uniqueName("not-empty");
-    await createBucket(s3, { name }, "us-east-1");
+    await createBucket(buckets(s3), { name }, "us-east-1");
     await s3.send(new PutObjectCommand({ Bucket: name, Key: "report.csv", Body: "a,b\n" }));
-    const err = await bucketError(deleteBucket(s3, name));
+    const err = await bucketError(deleteBucket(buckets(s3), name));
     assert.equal(err.disposition, "retryable");
     assert.equal(err.code, "BucketNotEmpty");
     assert.match(err.message, /S3 deletes only empty buckets/);
-    assert.equal((await readBucket(s3, { name })).found, true);
+    assert.equal((await readBucket(buckets(s3), { name })).found, true);
   });
 });
 
@@ -643,7 +646,7 @@ describe("accounts", () => {
 
     // HeadBucket is denied and the default account does not list it: nothing of this account's
     // is there, and the name is unusable (bucket names are global).
-    const read = await readBucket(s3, { name });
+    const read = await readBucket(buckets(s3), { name });
     assert.equal(read.found, false);
     assert.ok(!read.found);
     assert.match(
@@ -654,8 +657,8 @@ describe("accounts", () => {
 
   test("creating a name another account owns is terminal and says the name is taken", async () => {
     const name = uniqueName("taken");
-    await createBucket(s3Other, { name }, "us-east-1");
-    const err = await bucketError(createBucket(s3, { name }, "us-east-1"));
+    await createBucket(buckets(s3Other), { name }, "us-east-1");
+    const err = await bucketError(createBucket(buckets(s3), { name }, "us-east-1"));
     assert.equal(err.disposition, "terminal");
     assert.equal(err.code, "BucketAlreadyExists");
     assert.equal(err.field, "spec.name");
@@ -665,7 +668,7 @@ describe("accounts", () => {
 
   test("an invalid bucket name is terminal and names spec.name", async () => {
     // moto checks only the length; the schema rejects every other bad name at admission.
-    const err = await bucketError(createBucket(s3, { name: "ab" }, "us-east-1"));
+    const err = await bucketError(createBucket(buckets(s3), { name: "ab" }, "us-east-1"));
     assert.equal(err.disposition, "terminal");
     assert.equal(err.code, "InvalidBucketName");
     assert.match(err.message, /^spec\.name: CreateBucket on bucket "ab" failed with InvalidBucketName/);

@@ -30,6 +30,11 @@ export interface RecordedRequest {
 
 export type FaultResponse =
   | { readonly status: number; readonly code: string; readonly message: string }
+  /**
+   * Answer as AWS would where the emulator has no such call (S3 Express's directory buckets):
+   * the test then checks what crossrole sent, and that it reads AWS's documented answer right.
+   */
+  | { readonly answer: { readonly status: number; readonly body?: string } }
   /** Close the connection without an answer (a network failure for the client). */
   | "reset"
   /**
@@ -154,6 +159,11 @@ export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}
       }
       if (typeof respond === "object" && "delayMs" in respond) {
         setTimeout(() => forward(undefined), respond.delayMs);
+        return;
+      }
+      if (typeof respond === "object" && "answer" in respond) {
+        res.writeHead(respond.answer.status, { "content-type": "application/xml" });
+        res.end(respond.answer.body ?? "");
         return;
       }
       if (typeof respond === "object" && "status" in respond) {

@@ -22,12 +22,12 @@ import {
   PutBucketVersioningCommand,
   PutObjectLockConfigurationCommand,
   PutPublicAccessBlockCommand,
-  type S3Client,
 } from "@aws-sdk/client-s3";
 import { legacyOwnershipKeysIn } from "../../api/ownership-tags.ts";
 import type { CallContext } from "../call-context.ts";
 import type { Send } from "../service-calls.ts";
 import { putBucketAclInput } from "./acl.ts";
+import { s3 } from "./calls.ts";
 import {
   type ConfigurationField,
   canonicalConfiguration,
@@ -39,6 +39,16 @@ import {
   perIdItemToAws,
 } from "./configuration-groups.ts";
 import { desiredOwnershipControls, diff, type FieldDifference } from "./diff.ts";
+import {
+  directoryBucketSubresources,
+  directoryCreateProblem,
+  isDirectoryBucketName,
+} from "./directory-bucket.ts";
+import {
+  type BucketClient,
+  listedDirectoryBucket,
+  setDirectoryBucketTags,
+} from "./directory-bucket-calls.ts";
 import { BucketError, classifyError, errorCode, httpStatus, type S3Operation } from "./errors.ts";
 import {
   bucketTags,
@@ -58,7 +68,7 @@ import {
   tagMapOf,
 } from "./mapping.ts";
 import { putObjectLockInput } from "./object-lock.ts";
-import { readSubresources, s3 } from "./read-subresources.ts";
+import { readSubresources } from "./read-subresources.ts";
 import { type BucketFields, type BucketSubresource, bucketSubresources } from "./schema.ts";
 
 /** The ownership tags the reconciler wants on the bucket (empty: none, e.g. in module tests). */
@@ -85,11 +95,12 @@ export type ReadResult =
  * succeed. A bucket this account lists but may not read is an AccessDenied BucketError.
  */
 export async function readBucket(
-  client: S3Client,
+  client: BucketClient,
   spec: Pick<BucketFields, "name">,
   ctx: CallContext = {},
 ): Promise<ReadResult> {
   const name = spec.name;
+  if (isDirectoryBucketName(name)) return readDirectoryBucket(client, name, ctx);
   const region = await regionOf(client, name, ctx);
   if (region === undefined) return { found: false };
   if (region === heldByAnotherAccount) {
@@ -100,6 +111,26 @@ export async function readBucket(
   }
   const fields = await readSubresources(client, name, bucketSubresources, ctx);
   return fields === undefined ? { found: false } : { found: true, bucket: { name, region, ...fields } };
+}
+
+/**
+ * A directory bucket: listed in the client's region (ListDirectoryBuckets), then the few
+ * configurations S3 Express keeps. Its name is unique within its zone's region, so a name this
+ * account does not list is no bucket of its own here.
+ */
+async function readDirectoryBucket(
+  client: BucketClient,
+  name: string,
+  ctx: CallContext,
+): Promise<ReadResult> {
+  const listed = await listedDirectoryBucket(client.s3, name, ctx);
+  if (listed === undefined) return { found: false };
+  const fields = await readSubresources(client, name, directoryBucketSubresources, ctx);
+  if (fields === undefined) return { found: false };
+  return {
+    found: true,
+    bucket: { name, region: listed.region ?? (await client.s3.config.region()), ...fields },
+  };
 }
 
 /**
@@ -124,12 +155,20 @@ const decidedOnCreate = [
  * `found: false` when it does not show yet (S3 may not show a new bucket everywhere at once).
  */
 export async function readCreatedBucket(
-  client: S3Client,
+  client: BucketClient,
   spec: Pick<BucketFields, "name" | "objectLockEnabledForBucket">,
   region: string,
   ctx: CallContext = {},
 ): Promise<ReadResult> {
   const name = spec.name;
+  if (isDirectoryBucketName(name)) {
+    // A new directory bucket: its tags and its default encryption; it has no ACL of its own.
+    const decided = decidedOnCreate.filter((f) =>
+      (directoryBucketSubresources as readonly string[]).includes(f),
+    );
+    const fields = await readSubresources(client, name, decided, ctx);
+    return fields === undefined ? { found: false } : { found: true, bucket: { name, region, ...fields } };
+  }
   const fields = await readSubresources(client, name, decidedOnCreate, ctx);
   if (fields === undefined) return { found: false };
   // What the create fixed: no ACL beyond the owner's (createBucket sends none), Object Lock as
@@ -147,13 +186,13 @@ const heldByAnotherAccount = Symbol("held by another account");
  * error: the identity lacks a permission, and nothing may be concluded about whose bucket it is.
  */
 async function regionOf(
-  client: S3Client,
+  client: BucketClient,
   name: string,
   ctx: CallContext,
 ): Promise<string | undefined | typeof heldByAnotherAccount> {
   try {
     const head = await s3.call(ctx, "HeadBucket", name, (o) =>
-      client.send(new HeadBucketCommand({ Bucket: name }), o),
+      client.s3.send(new HeadBucketCommand({ Bucket: name }), o),
     );
     if (head.BucketRegion !== undefined && head.BucketRegion !== "") return head.BucketRegion;
   } catch (err) {
@@ -171,7 +210,7 @@ async function regionOf(
   }
   // S3-compatible stores that do not send x-amz-bucket-region: ask the old way.
   const location = await s3.sendUnlessGone(ctx, "GetBucketLocation", name, (o) =>
-    client.send(new GetBucketLocationCommand({ Bucket: name }), o),
+    client.s3.send(new GetBucketLocationCommand({ Bucket: name }), o),
   );
   if (location === undefined) return undefined;
   const constraint = location.LocationConstraint as string | undefined;
@@ -195,19 +234,30 @@ export type CreateResult =
  * (PutBucketAcl), for that reason.
  */
 export async function createBucket(
-  client: S3Client,
+  client: BucketClient,
   spec: BucketFields,
   region: string,
   ownerTags: OwnerTags = {},
   ctx: CallContext = {},
 ): Promise<CreateResult> {
-  const clientRegion = await client.config.region();
+  const clientRegion = await client.s3.config.region();
   if (clientRegion !== region) {
     throw new Error(
       `createBucket: the S3 client is configured for ${clientRegion} but the bucket belongs in ${region}`,
     );
   }
   const name = spec.name;
+  const directoryProblem = directoryCreateProblem(spec);
+  if (directoryProblem !== undefined) {
+    throw new BucketError({
+      disposition: "terminal",
+      code: "InvalidRequest",
+      operation: "CreateBucket",
+      bucket: name,
+      field: "spec.createBucketConfiguration",
+      message: directoryProblem,
+    });
+  }
   const constrained = constrainedRegion(spec);
   if (constrained !== undefined && constrained !== region) {
     throw new BucketError({
@@ -221,7 +271,7 @@ export async function createBucket(
   }
   try {
     const out = await s3.call(ctx, "CreateBucket", name, (o) =>
-      client.send(
+      client.s3.send(
         new CreateBucketCommand(createBucketInput(name, region, bucketTags(spec.tagging, ownerTags), spec)),
         o,
       ),
@@ -233,7 +283,9 @@ export async function createBucket(
   } catch (err) {
     const code = errorCode(err);
     if (code === "BucketAlreadyOwnedByYou") return { created: false };
-    if (code === "AccessDenied") throw await explainCreateDenied(client, name, err, ctx);
+    if (code === "AccessDenied" && !isDirectoryBucketName(name)) {
+      throw await explainCreateDenied(client, name, err, ctx);
+    }
     throw classifyError(err, { operation: "CreateBucket", bucket: name, field: "spec.name" });
   }
 }
@@ -244,14 +296,14 @@ export async function createBucket(
  * that exists (HeadBucket 403) but is not among this account's buckets belongs to someone else.
  */
 async function explainCreateDenied(
-  client: S3Client,
+  client: BucketClient,
   name: string,
   denied: unknown,
   ctx: CallContext,
 ): Promise<BucketError> {
   const deniedError = classifyError(denied, { operation: "CreateBucket", bucket: name, field: "spec.name" });
   try {
-    await s3.call(ctx, "HeadBucket", name, (o) => client.send(new HeadBucketCommand({ Bucket: name }), o));
+    await s3.call(ctx, "HeadBucket", name, (o) => client.s3.send(new HeadBucketCommand({ Bucket: name }), o));
     return deniedError;
   } catch (err) {
     if (httpStatus(err) !== 403) return deniedError;
@@ -274,12 +326,12 @@ async function explainCreateDenied(
 
 /** The bucket's CreationDate from this account's ListBuckets, or undefined if not listed. */
 async function listedCreationDate(
-  client: S3Client,
+  client: BucketClient,
   name: string,
   ctx: CallContext,
 ): Promise<Date | undefined> {
   const listed = await s3.call(ctx, "ListBuckets", name, (o) =>
-    client.send(new ListBucketsCommand({ Prefix: name }), o),
+    client.s3.send(new ListBucketsCommand({ Prefix: name }), o),
   );
   const entry = (listed.Buckets ?? []).find((b) => b.Name === name);
   return entry === undefined ? undefined : (entry.CreationDate ?? new Date(Number.NaN));
@@ -290,12 +342,14 @@ async function listedCreationDate(
  * the account does not list it. The reconciler uses it to recognise its own unfinished create.
  */
 export async function bucketCreatedAt(
-  client: S3Client,
+  client: BucketClient,
   name: string,
   ctx: CallContext = {},
 ): Promise<Date | undefined> {
   try {
-    const date = await listedCreationDate(client, name, ctx);
+    const date = isDirectoryBucketName(name)
+      ? (await listedDirectoryBucket(client.s3, name, ctx))?.createdAt
+      : await listedCreationDate(client, name, ctx);
     return date === undefined || Number.isNaN(date.getTime()) ? undefined : date;
   } catch (err) {
     throw classifyError(err, { operation: "ListBuckets", bucket: name });
@@ -310,7 +364,7 @@ export async function bucketCreatedAt(
  * Returns what it changed.
  */
 export async function updateBucket(
-  client: S3Client,
+  client: BucketClient,
   desired: BucketFields,
   observed: BucketFields,
   ownerTags: OwnerTags = {},
@@ -337,28 +391,32 @@ function inApplyOrder(differences: FieldDifference[], desired: BucketFields): Fi
  * earlier ownership keys (adoption, finishing a create whose tagging never ran, moving the keys).
  */
 export async function claimBucket(
-  client: S3Client,
+  client: BucketClient,
   observed: ObservedBucket,
   ownerTags: OwnerTags,
   ctx: CallContext = {},
 ): Promise<void> {
   const name = observed.name;
   // PutBucketTagging replaces the whole set: crossrole's earlier ownership keys are left out.
-  const kept = tagMapOf(observed.tagging);
+  const current = tagMapOf(observed.tagging);
+  const kept = { ...current };
   for (const key of legacyOwnershipKeysIn(kept)) delete kept[key];
   const tags = { ...kept, ...ownerTags };
+  if (isDirectoryBucketName(name)) {
+    return setDirectoryBucketTags(await client.control(), name, tags, current, ctx);
+  }
   await s3.send(
     ctx,
     "PutBucketTagging",
     name,
-    (o) => client.send(new PutBucketTaggingCommand(putBucketTaggingInput(name, tags)), o),
+    (o) => client.s3.send(new PutBucketTaggingCommand(putBucketTaggingInput(name, tags)), o),
     { field: "spec.tagging" },
   );
 }
 
 /** Puts one sub-resource as the spec says, or deletes it when the spec says "none". */
 async function apply(
-  client: S3Client,
+  client: BucketClient,
   spec: BucketFields,
   observed: BucketFields,
   field: BucketSubresource,
@@ -378,54 +436,57 @@ async function apply(
   switch (field) {
     case "acl":
       return send("PutBucketAcl", (o) =>
-        client.send(new PutBucketAclCommand(putBucketAclInput(name, spec)), o),
+        client.s3.send(new PutBucketAclCommand(putBucketAclInput(name, spec)), o),
       );
     case "objectLockConfiguration":
       return send("PutObjectLockConfiguration", (o) =>
-        client.send(new PutObjectLockConfigurationCommand(putObjectLockInput(name, spec)), o),
+        client.s3.send(new PutObjectLockConfigurationCommand(putObjectLockInput(name, spec)), o),
       );
     case "tagging": {
       const tags = bucketTags(spec.tagging, ownerTags);
+      if (isDirectoryBucketName(name)) {
+        return setDirectoryBucketTags(await client.control(), name, tags, tagMapOf(observed.tagging), ctx);
+      }
       if (Object.keys(tags).length === 0) {
         return send("DeleteBucketTagging", (o) =>
-          client.send(new DeleteBucketTaggingCommand({ Bucket: name }), o),
+          client.s3.send(new DeleteBucketTaggingCommand({ Bucket: name }), o),
         );
       }
       return send("PutBucketTagging", (o) =>
-        client.send(new PutBucketTaggingCommand(putBucketTaggingInput(name, tags)), o),
+        client.s3.send(new PutBucketTaggingCommand(putBucketTaggingInput(name, tags)), o),
       );
     }
     case "policy": {
       const policy = spec.policy;
       if (policy === undefined || isNoPolicy(policy)) {
         return send("DeleteBucketPolicy", (o) =>
-          client.send(new DeleteBucketPolicyCommand({ Bucket: name }), o),
+          client.s3.send(new DeleteBucketPolicyCommand({ Bucket: name }), o),
         );
       }
       return send("PutBucketPolicy", (o) =>
-        client.send(new PutBucketPolicyCommand(putBucketPolicyInput(name, policy)), o),
+        client.s3.send(new PutBucketPolicyCommand(putBucketPolicyInput(name, policy)), o),
       );
     }
     case "publicAccessBlock": {
       const block = spec.publicAccessBlock;
       if (block === undefined || isNoPublicAccessBlock(block)) {
         return send("DeletePublicAccessBlock", (o) =>
-          client.send(new DeletePublicAccessBlockCommand({ Bucket: name }), o),
+          client.s3.send(new DeletePublicAccessBlockCommand({ Bucket: name }), o),
         );
       }
       return send("PutPublicAccessBlock", (o) =>
-        client.send(new PutPublicAccessBlockCommand(putPublicAccessBlockInput(name, block)), o),
+        client.s3.send(new PutPublicAccessBlockCommand(putPublicAccessBlockInput(name, block)), o),
       );
     }
     case "ownershipControls": {
       const controls = desiredOwnershipControls(spec);
       if (controls === undefined || isNoOwnershipControls(controls)) {
         return send("DeleteBucketOwnershipControls", (o) =>
-          client.send(new DeleteBucketOwnershipControlsCommand({ Bucket: name }), o),
+          client.s3.send(new DeleteBucketOwnershipControlsCommand({ Bucket: name }), o),
         );
       }
       return send("PutBucketOwnershipControls", (o) =>
-        client.send(
+        client.s3.send(
           new PutBucketOwnershipControlsCommand(putBucketOwnershipControlsInput(name, controls)),
           o,
         ),
@@ -436,7 +497,7 @@ async function apply(
       // Late-initialised: diff never reports it absent, and S3 cannot remove versioning.
       if (versioning === undefined) return;
       return send("PutBucketVersioning", (o) =>
-        client.send(new PutBucketVersioningCommand(putBucketVersioningInput(name, versioning)), o),
+        client.s3.send(new PutBucketVersioningCommand(putBucketVersioningInput(name, versioning)), o),
       );
     }
     case "encryption": {
@@ -444,7 +505,7 @@ async function apply(
       // Late-initialised, and S3 always encrypts: there is nothing to delete.
       if (encryption === undefined) return;
       return send("PutBucketEncryption", (o) =>
-        client.send(new PutBucketEncryptionCommand(putBucketEncryptionInput(name, encryption)), o),
+        client.s3.send(new PutBucketEncryptionCommand(putBucketEncryptionInput(name, encryption)), o),
       );
     }
   }
@@ -454,7 +515,7 @@ type SendAs = (operation: S3Operation, run: Send<unknown>) => Promise<void>;
 
 /** Puts a configuration as the spec has it, or removes it when the spec has none. */
 async function applyConfiguration(
-  client: S3Client,
+  client: BucketClient,
   spec: BucketFields,
   field: ConfigurationField,
   send: SendAs,
@@ -463,16 +524,16 @@ async function applyConfiguration(
   const name = spec.name;
   if (canonicalConfiguration(field, spec[field]) !== undefined) {
     const configuration = configurationToAws(field, spec[field]);
-    return send(group.put, (o) => group.write(client, name, configuration, o));
+    return send(group.put, (o) => group.write(client.s3, name, configuration, o));
   }
   const remove = group.remove;
-  if ("put" in remove) return send(group.put, (o) => group.write(client, name, remove.put, o));
-  return send(remove.operation, (o) => remove.run(client, name, o));
+  if ("put" in remove) return send(group.put, (o) => group.write(client.s3, name, remove.put, o));
+  return send(remove.operation, (o) => remove.run(client.s3, name, o));
 }
 
 /** Puts each configuration that is new or changed, and deletes each ID the spec no longer has. */
 async function applyPerId(
-  client: S3Client,
+  client: BucketClient,
   spec: BucketFields,
   observed: BucketFields,
   field: PerIdField,
@@ -483,9 +544,9 @@ async function applyPerId(
   const { put, remove } = perIdChanges(spec[field], observed[field]);
   for (const item of put) {
     const configuration = perIdItemToAws(field, item);
-    await send(group.put, (o) => group.write(client, name, item.id, configuration, o));
+    await send(group.put, (o) => group.write(client.s3, name, item.id, configuration, o));
   }
-  for (const id of remove) await send(group.delete, (o) => group.remove(client, name, id, o));
+  for (const id of remove) await send(group.delete, (o) => group.remove(client.s3, name, id, o));
 }
 
 /**
@@ -493,11 +554,11 @@ async function applyPerId(
  * is a retryable BucketNotEmpty error saying so. A bucket already gone is "not-found".
  */
 export async function deleteBucket(
-  client: S3Client,
+  client: BucketClient,
   name: string,
   ctx: CallContext = {},
 ): Promise<"deleted" | "not-found"> {
   return s3.deleteUnlessGone(ctx, "DeleteBucket", name, (o) =>
-    client.send(new DeleteBucketCommand({ Bucket: name }), o),
+    client.s3.send(new DeleteBucketCommand({ Bucket: name }), o),
   );
 }

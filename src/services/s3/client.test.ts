@@ -16,3 +16,15 @@ test("S3 uses path-style addressing with an endpoint override, virtual-hosted ot
     pool.close();
   }
 });
+
+test("S3 asks for no S3 Express zonal session: a directory bucket's calls are all regional (SigV4)", () => {
+  const pool = new AwsClientPool();
+  try {
+    for (const endpoint of [null, "http://127.0.0.1:1"]) {
+      const client = pool.client(s3ClientFactory, { region: "us-west-2", endpoint, credentialsKey: "k" });
+      assert.equal(client.config.disableS3ExpressSessionAuth, true);
+    }
+  } finally {
+    pool.close();
+  }
+});

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { S3Client } from "@aws-sdk/client-s3";
+import { buckets } from "../../../test/support/s3-buckets.ts";
 import { updateBucket } from "./bucket.ts";
 import {
   type ConfigurationField,
@@ -55,7 +56,7 @@ describe("configuration groups: what is sent", () => {
         { id: "t1", status: "Enabled", tierings: [{ days: 90, accessTier: "ARCHIVE_ACCESS" }] },
       ],
     });
-    await updateBucket(client, desired, { name: "b-unit" });
+    await updateBucket(buckets(client), desired, { name: "b-unit" });
     assert.deepEqual(sent, [
       ["PutBucketAbac", { Bucket: "b-unit", AbacStatus: { Status: "Enabled" } }],
       ["PutBucketRequestPayment", { Bucket: "b-unit", RequestPaymentConfiguration: { Payer: "Requester" } }],
@@ -110,7 +111,7 @@ describe("configuration groups: what is sent", () => {
       cors: { corsRules: [{ allowedMethods: ["GET"], allowedOrigins: ["*"] }] },
       metrics: [{ id: "m1" }, { id: "m2" }],
     });
-    await updateBucket(client, spec({ metrics: [{ id: "m2" }] }), observed);
+    await updateBucket(buckets(client), spec({ metrics: [{ id: "m2" }] }), observed);
     assert.deepEqual(sent, [
       ["PutBucketAbac", { Bucket: "b-unit", AbacStatus: { Status: "Disabled" } }],
       [
@@ -137,7 +138,7 @@ describe("configuration groups: what is sent", () => {
         rules: [{ status: "Enabled", destination: { bucket: "x" } }],
       },
     } as BucketFields;
-    await updateBucket(client, spec({ versioning: { status: "Suspended" } }), observed);
+    await updateBucket(buckets(client), spec({ versioning: { status: "Suspended" } }), observed);
     assert.deepEqual(
       sent.map(([op]) => op),
       ["DeleteBucketReplication", "PutBucketVersioning"],

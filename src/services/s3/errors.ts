@@ -15,6 +15,7 @@ import {
   sdkErrorCodeField,
   sdkErrorName,
 } from "../service-error.ts";
+import { isDirectoryBucketName } from "./directory-bucket.ts";
 import { bucketDeclared } from "./generated/bucket-fields.ts";
 
 export { httpStatus } from "../service-error.ts";
@@ -25,6 +26,10 @@ export type S3Operation =
   | "HeadBucket"
   | "GetBucketLocation"
   | "ListBuckets"
+  | "ListDirectoryBuckets"
+  | "ListTagsForResource"
+  | "TagResource"
+  | "UntagResource"
   | "DeleteBucket"
   | "GetBucketTagging"
   | "PutBucketTagging"
@@ -87,6 +92,11 @@ const iamActions: Record<S3Operation, string> = {
   HeadBucket: "s3:ListBucket",
   GetBucketLocation: "s3:GetBucketLocation",
   ListBuckets: "s3:ListAllMyBuckets",
+  // A directory bucket's own calls (every other one's action is under s3express: for it too).
+  ListDirectoryBuckets: "s3express:ListAllMyDirectoryBuckets",
+  ListTagsForResource: "s3express:ListTagsForResource",
+  TagResource: "s3express:TagResource",
+  UntagResource: "s3express:UntagResource",
   DeleteBucket: "s3:DeleteBucket",
   GetBucketTagging: "s3:GetBucketTagging",
   PutBucketTagging: "s3:PutBucketTagging",
@@ -227,6 +237,12 @@ export function classifyError(err: unknown, ctx: ErrorContext): BucketError {
   });
 }
 
+/** A directory bucket's actions are S3 Express's, of the same names. */
+function iamActionOn(operation: S3Operation, bucket: string): string {
+  const action = iamActions[operation];
+  return isDirectoryBucketName(bucket) ? action.replace(/^s3:/, "s3express:") : action;
+}
+
 /** S3's own hints; 5xx answers get the shared one. */
 function hint(code: string, ctx: ErrorContext, region: string | undefined): string | undefined {
   switch (code) {
@@ -245,7 +261,7 @@ function hint(code: string, ctx: ErrorContext, region: string | undefined): stri
     case "BucketNotEmpty":
       return " (S3 deletes only empty buckets: empty it, or set the deletion policy to retain; retrying)";
     case "AccessDenied":
-      return ` (the identity lacks ${iamActions[ctx.operation]} on this bucket, or the bucket is owned by another account; retrying)`;
+      return ` (the identity lacks ${iamActionOn(ctx.operation, ctx.bucket)} on this bucket, or the bucket is owned by another account; retrying)`;
     case "NoSuchBucket":
       return " (S3 may not show a new bucket everywhere yet; retrying)";
     default:

@@ -23,6 +23,7 @@ import { partitionOf } from "../arn.ts";
 import { userTagList } from "../pattern-tag-list.ts";
 import { toAws } from "../shape-codec.ts";
 import { awsTags, tagMapOf as listTagMap, tagListFromAws, withOwnerTags } from "../tag-list.ts";
+import { isDirectoryBucketName } from "./directory-bucket.ts";
 import { bucketCodecs } from "./generated/bucket-fields.ts";
 import {
   type BucketFields,
@@ -72,7 +73,10 @@ export function createBucketInput(
     // The location and bucket type as the spec gives them; the region is the resource's.
     ...(given.Location === undefined ? {} : { Location: given.Location }),
     ...(given.Bucket === undefined ? {} : { Bucket: given.Bucket }),
-    ...(region === defaultBucketRegion ? {} : { LocationConstraint: region as BucketLocationConstraint }),
+    // A directory bucket's place is its location (a zone); S3 refuses a LocationConstraint with it.
+    ...(region === defaultBucketRegion || isDirectoryBucketName(name)
+      ? {}
+      : { LocationConstraint: region as BucketLocationConstraint }),
     // S3 tags a general purpose bucket at creation (s3:TagResource): ownership is never missing.
     ...(Tags.length > 0 ? { Tags } : {}),
   };

@@ -1,5 +1,4 @@
 // The S3 Bucket kind plugged into the generic reconciler.
-import type { S3Client } from "@aws-sdk/client-s3";
 import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-module.ts";
 import {
   adoptedSpec,
@@ -21,8 +20,10 @@ import {
   readCreatedBucket,
   updateBucket,
 } from "./bucket.ts";
-import { s3ClientFactory } from "./client.ts";
+import { bucketClient, s3ClientFactory } from "./client.ts";
 import { afterApplying, diff, lateInitialize } from "./diff.ts";
+import { directoryBucketArn, isDirectoryBucketName } from "./directory-bucket.ts";
+import type { BucketClient } from "./directory-bucket-calls.ts";
 import { classifyError, isBucketError } from "./errors.ts";
 import { bucketDeclared } from "./generated/bucket-fields.ts";
 import { arnOf, tagMapOf, userTagging } from "./mapping.ts";
@@ -37,11 +38,20 @@ import {
 /** The spec fields of what AWS has. */
 const withoutRegion = (observed: ObservedBucket): BucketFields => withoutKeys(observed, ["region"]);
 
-export const bucketService: ServiceModule<BucketSpec, ObservedBucket, S3Client> = {
+export const bucketService: ServiceModule<BucketSpec, ObservedBucket, BucketClient> = {
   kind: bucketKind,
   parseSpec: parseSpecWith(bucketSpecSchema),
   parseStatus: parseStatusWith(bucketStatusSchema),
-  client: (credentials, decision, resource) => credentials.client(s3ClientFactory, decision, resource),
+  async client(credentials, decision, resource) {
+    const s3 = await credentials.client(s3ClientFactory, decision, resource);
+    // S3 Control, for a directory bucket's tags: its account is the decision's, or the caller's.
+    return bucketClient(s3, async () => {
+      const { s3ControlClientFactory } = await import("./control-client.ts");
+      const client = await credentials.client(s3ControlClientFactory, decision, resource);
+      const account = decision.account ?? (await credentials.callerIdentity(decision, resource)).account;
+      return { client, account, region: await s3.config.region() };
+    });
+  },
   ...fromDeclared(bucketDeclared),
   // A name another account holds reads as `found: false` with `heldElsewhere`.
   read: async (client, spec, ctx) => observationOf(await readBucket(client, spec, ctx), "bucket"),
@@ -68,7 +78,10 @@ export const bucketService: ServiceModule<BucketSpec, ObservedBucket, S3Client> 
     // an empty Tagging); absent or empty, the spec means the same, no tags.
     return adoptedSpec(acl, "tagging", userTagging(tagging) ?? {}, spec);
   },
-  arn: (spec, region) => arnOf(spec.name, region),
+  arn: (spec, region, account) =>
+    isDirectoryBucketName(spec.name)
+      ? directoryBucketArn(spec.name, region, account)
+      : arnOf(spec.name, region),
   observedRegion: (observed) => observed.region,
   ...errorReporting(isBucketError, (err, spec: BucketSpec) =>
     classifyError(err, { operation: "HeadBucket", bucket: spec.name }),

@@ -10,11 +10,10 @@ import {
   GetBucketVersioningCommand,
   GetObjectLockConfigurationCommand,
   GetPublicAccessBlockCommand,
-  type S3Client,
 } from "@aws-sdk/client-s3";
 import type { CallContext, SendOptions } from "../call-context.ts";
-import { serviceCalls } from "../service-calls.ts";
 import { aclFromAws } from "./acl.ts";
+import { s3 } from "./calls.ts";
 import {
   type ConfigurationField,
   configurationFields,
@@ -25,6 +24,8 @@ import {
   perIdFromAws,
   perIdGroups,
 } from "./configuration-groups.ts";
+import { isDirectoryBucketName } from "./directory-bucket.ts";
+import { type BucketClient, directoryBucketTags } from "./directory-bucket-calls.ts";
 import { classifyError, errorCode, type S3Operation } from "./errors.ts";
 import {
   encryptionFromAws,
@@ -37,20 +38,12 @@ import {
 import { objectLockFromAws } from "./object-lock.ts";
 import type { BucketFields, BucketSubresource } from "./schema.ts";
 
-/** S3 calls: logged with the bucket's name, failures as BucketErrors; NoSuchBucket means gone. */
-export const s3 = serviceCalls({
-  service: "s3",
-  object: "bucket",
-  isGone: (err) => errorCode(err) === "NoSuchBucket",
-  classify: classifyError,
-});
-
 /** One read: the spec fields it observes (absent ones are not set in S3). */
 interface Reader {
   readonly operation: S3Operation;
   /** The error codes with which S3 says the sub-resource is not set. */
   readonly none: readonly string[];
-  readonly read: (client: S3Client, name: string, o: SendOptions) => Promise<Partial<BucketFields>>;
+  readonly read: (client: BucketClient, name: string, o: SendOptions) => Promise<Partial<BucketFields>>;
 }
 
 /** A reader of one field whose value `read` gives (undefined: not set). */
@@ -58,7 +51,7 @@ function fieldReader<F extends keyof BucketFields>(
   field: F,
   operation: S3Operation,
   none: readonly string[],
-  read: (client: S3Client, name: string, o: SendOptions) => Promise<BucketFields[F] | undefined>,
+  read: (client: BucketClient, name: string, o: SendOptions) => Promise<BucketFields[F] | undefined>,
 ): Reader {
   return {
     operation,
@@ -73,7 +66,7 @@ function fieldReader<F extends keyof BucketFields>(
 function configurationReader(field: ConfigurationField): Reader {
   const group = configurationGroups[field];
   return fieldReader(field, group.get, group.none, async (client, name, o) => {
-    const aws = await group.read(client, name, o);
+    const aws = await group.read(client.s3, name, o);
     return configurationFromAws(field, aws) as BucketFields[typeof field];
   });
 }
@@ -85,7 +78,7 @@ function perIdReader(field: PerIdField): Reader {
     const items: unknown[] = [];
     let token: string | undefined;
     do {
-      const page = await group.page(client, name, token, o);
+      const page = await group.page(client.s3, name, token, o);
       items.push(...page.items);
       token = page.next;
     } while (token !== undefined);
@@ -95,46 +88,48 @@ function perIdReader(field: PerIdField): Reader {
 
 const readers: { readonly [F in BucketSubresource]: Reader } = {
   tagging: fieldReader("tagging", "GetBucketTagging", ["NoSuchTagSet"], async (client, name, o) =>
-    taggingFromAws(await client.send(new GetBucketTaggingCommand({ Bucket: name }), o)),
+    taggingFromAws(await client.s3.send(new GetBucketTaggingCommand({ Bucket: name }), o)),
   ),
   versioning: fieldReader("versioning", "GetBucketVersioning", [], async (client, name, o) =>
-    versioningFromAws(await client.send(new GetBucketVersioningCommand({ Bucket: name }), o)),
+    versioningFromAws(await client.s3.send(new GetBucketVersioningCommand({ Bucket: name }), o)),
   ),
   encryption: fieldReader(
     "encryption",
     "GetBucketEncryption",
     ["ServerSideEncryptionConfigurationNotFoundError"],
     async (client, name, o) =>
-      encryptionFromAws(await client.send(new GetBucketEncryptionCommand({ Bucket: name }), o)),
+      encryptionFromAws(await client.s3.send(new GetBucketEncryptionCommand({ Bucket: name }), o)),
   ),
   policy: fieldReader("policy", "GetBucketPolicy", ["NoSuchBucketPolicy"], async (client, name, o) =>
-    policyFromAws(await client.send(new GetBucketPolicyCommand({ Bucket: name }), o)),
+    policyFromAws(await client.s3.send(new GetBucketPolicyCommand({ Bucket: name }), o)),
   ),
   publicAccessBlock: fieldReader(
     "publicAccessBlock",
     "GetPublicAccessBlock",
     ["NoSuchPublicAccessBlockConfiguration"],
     async (client, name, o) =>
-      publicAccessBlockFromAws(await client.send(new GetPublicAccessBlockCommand({ Bucket: name }), o)),
+      publicAccessBlockFromAws(await client.s3.send(new GetPublicAccessBlockCommand({ Bucket: name }), o)),
   ),
   ownershipControls: fieldReader(
     "ownershipControls",
     "GetBucketOwnershipControls",
     ["OwnershipControlsNotFoundError"],
     async (client, name, o) =>
-      ownershipControlsFromAws(await client.send(new GetBucketOwnershipControlsCommand({ Bucket: name }), o)),
+      ownershipControlsFromAws(
+        await client.s3.send(new GetBucketOwnershipControlsCommand({ Bucket: name }), o),
+      ),
   ),
   acl: {
     operation: "GetBucketAcl",
     none: [],
     read: async (client, name, o) =>
-      aclFromAws(await client.send(new GetBucketAclCommand({ Bucket: name }), o)),
+      aclFromAws(await client.s3.send(new GetBucketAclCommand({ Bucket: name }), o)),
   },
   objectLockConfiguration: {
     operation: "GetObjectLockConfiguration",
     none: ["ObjectLockConfigurationNotFoundError"],
     read: async (client, name, o) =>
-      objectLockFromAws(await client.send(new GetObjectLockConfigurationCommand({ Bucket: name }), o)),
+      objectLockFromAws(await client.s3.send(new GetObjectLockConfigurationCommand({ Bucket: name }), o)),
   },
   ...(Object.fromEntries(configurationFields.map((f) => [f, configurationReader(f)])) as Record<
     ConfigurationField,
@@ -143,13 +138,18 @@ const readers: { readonly [F in BucketSubresource]: Reader } = {
   ...(Object.fromEntries(perIdFields.map((f) => [f, perIdReader(f)])) as Record<PerIdField, Reader>),
 };
 
+/** A directory bucket's tags are S3 Control's (directory-bucket-calls.ts). */
+const directoryTagging = fieldReader("tagging", "ListTagsForResource", [], async (client, name, o) =>
+  taggingFromAws({ TagSet: await directoryBucketTags(await client.control(), name, o) }),
+);
+
 /**
  * The `fields` of bucket `name` that are set (a field S3 reports as not set is left out), or
  * undefined when the bucket vanished while they were read. Any other failure is a BucketError
  * naming the operation and the spec field.
  */
 export async function readSubresources(
-  client: S3Client,
+  client: BucketClient,
   name: string,
   fields: readonly BucketSubresource[],
   ctx: CallContext,
@@ -157,7 +157,7 @@ export async function readSubresources(
   let vanished = false;
   const values = await Promise.all(
     fields.map(async (field) => {
-      const reader = readers[field];
+      const reader = field === "tagging" && isDirectoryBucketName(name) ? directoryTagging : readers[field];
       try {
         return await s3.call(ctx, reader.operation, name, (o) => reader.read(client, name, o));
       } catch (err) {

@@ -23,6 +23,8 @@ import { isJsonObject } from "../json-document.ts";
 import { patternTagListSchema, patternTagSchema } from "../pattern-tag-list.ts";
 import { refusingUnservedReferences } from "../references.ts";
 import { maxUserTags } from "../tag-list.ts";
+import { withTransitionRules } from "../transition-rules.ts";
+import { directoryBucketCreateRule, directoryBucketRules } from "./directory-bucket.ts";
 import {
   bucketFieldGroups,
   bucketReferences,
@@ -37,7 +39,8 @@ export const bucketKind: ResourceKind = requireKind("s3.services.k8s.aws/v1alpha
 // reject the name only when the controller tries to create the bucket.
 
 const reservedPrefixes = ["xn--", "sthree-", "amzn-s3-demo-"] as const;
-const reservedSuffixes = ["-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3"] as const;
+// "--x-s3" is a directory bucket's (directory-bucket.ts): the spec's rules decide it.
+const reservedSuffixes = ["-s3alias", "--ol-s3", ".mrap", "--table-s3"] as const;
 
 const bucketNameRules: readonly Rule<string>[] = [
   {
@@ -293,7 +296,10 @@ const grantFields = ["grantFullControl", "grantRead", "grantReadACP", "grantWrit
 
 /** `spec` of a Bucket: the fields above plus the optional `identityRef` every kind carries. */
 const bucketSpecWithRules = withRules(
-  resourceSpecSchema(bucketFieldsShape),
+  withTransitionRules(
+    withRules(resourceSpecSchema(bucketFieldsShape), ...directoryBucketRules),
+    directoryBucketCreateRule,
+  ),
   {
     cel: `!has(self.acl) || !(${grantFields.map((g) => `has(self.${g})`).join(" || ")})`,
     message:

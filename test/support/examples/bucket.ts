@@ -24,6 +24,15 @@ const kms = (sseAlgorithm: string, kmsMasterKeyID?: string): Obj => ({
   ],
 });
 
+const directory = (name: string, zone: string, extra: Obj = {}): Obj => ({
+  name,
+  createBucketConfiguration: {
+    bucket: { type: "Directory", dataRedundancy: "SingleAvailabilityZone" },
+    location: { name: zone, type: "AvailabilityZone" },
+  },
+  ...extra,
+});
+
 export const bucketValidExamples: readonly ValidExample[] = [
   { title: "Bucket with only a name", object: bucket("minimal", { name: "shop-minimal" }) },
   {
@@ -70,6 +79,31 @@ export const bucketValidExamples: readonly ValidExample[] = [
     }),
   },
   { title: "Bucket name with digits, dots and dashes", object: bucket("dotted", { name: "1shop.assets-2" }) },
+  {
+    title: "Directory bucket as ACK's e2e manifest makes it (directory_bucket.yaml)",
+    object: bucket("directory", directory("s3-bucket-abc123--usw2-az1--x-s3", "usw2-az1")),
+  },
+  {
+    title: "Directory bucket with the four configurations it keeps",
+    object: bucket(
+      "directory-full",
+      directory("shop-fast--use1-az4--x-s3", "use1-az4", {
+        encryption: kms("AES256"),
+        lifecycle: {
+          rules: [
+            {
+              id: "abort",
+              status: "Enabled",
+              filter: { prefix: "tmp/" },
+              abortIncompleteMultipartUpload: { daysAfterInitiation: 5 },
+            },
+          ],
+        },
+        policy: '{"Version":"2012-10-17","Statement":[]}',
+        tagging: { tagSet: [{ key: "team", value: "shop" }] },
+      }),
+    ),
+  },
 ];
 
 export const bucketInvalidExamples: readonly InvalidExample[] = [
@@ -203,5 +237,50 @@ export const bucketInvalidExamples: readonly InvalidExample[] = [
     field: "spec.ownershipControls.rules[0].objectOwnership",
     message: "ownershipControls.rules[].objectOwnership must be one of",
     apiserverMessage: "Unsupported value",
+  },
+  {
+    title: "Directory bucket name without a zone ID",
+    object: bucket("directory-no-zone", directory("shop--x-s3", "usw2-az1")),
+    field: "spec.name",
+    message: "name of a directory bucket is <base-name>--<zone-id>--x-s3",
+  },
+  {
+    title: "Directory bucket name with a period",
+    object: bucket("directory-period", directory("shop.fast--usw2-az1--x-s3", "usw2-az1")),
+    field: "spec.name",
+    message: "no periods",
+  },
+  {
+    title: "Directory bucket type with a general purpose name",
+    object: bucket("directory-type-only", directory("shop-fast", "usw2-az1")),
+    field: "spec.name",
+    message: "createBucketConfiguration.bucket.type Directory needs a directory bucket name",
+  },
+  {
+    title: "Directory bucket with configurations S3 Express does not keep",
+    object: bucket(
+      "directory-versioned",
+      directory("shop-fast--usw2-az1--x-s3", "usw2-az1", {
+        versioning: { status: "Enabled" },
+        acl: "private",
+      }),
+    ),
+    field: "spec.versioning",
+    message: "S3 Express One Zone has no versioning; remove it",
+  },
+  {
+    title: "Directory bucket created without its type and location",
+    object: bucket("directory-bare", { name: "shop-fast--usw2-az1--x-s3" }),
+    field: "spec.createBucketConfiguration",
+    message: "is created with createBucketConfiguration.bucket.type Directory and a location",
+    admissionOnly:
+      "an existing directory bucket's spec may leave createBucketConfiguration out (ACK's tests do)",
+  },
+  {
+    title: "Directory bucket whose location is another zone than its name's",
+    object: bucket("directory-other-zone", directory("shop-fast--usw2-az1--x-s3", "usw2-az2")),
+    field: "spec.createBucketConfiguration",
+    message: "a location whose name is the zone ID in the bucket's name",
+    admissionOnly: "a rule of the create only, like the one above",
   },
 ];
