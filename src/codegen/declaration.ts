@@ -151,6 +151,22 @@ export interface RuntimeDeclaration {
   readonly tags: { readonly resource: string; readonly keys: string; readonly list: string };
   /** Error codes that are about one spec field whatever call failed, by the field's AWS name. */
   readonly errorFields?: Readonly<Record<string, string>>;
+  /**
+   * Codes AWS also answers for the same error, by the name the declaration uses (SQS's legacy
+   * query codes: `AWS.SimpleQueueService.NonExistentQueue` is `QueueDoesNotExist`).
+   */
+  readonly codeAliases?: Readonly<Record<string, string>>;
+  /** The service's own codes for "slow down" and "not allowed", beyond the shared ones. */
+  readonly throttled?: readonly string[];
+  readonly accessDenied?: readonly string[];
+  /** The IAM action of an operation where it is not `<service>:<Operation>` alone. */
+  readonly iamActions?: Readonly<Record<string, string>>;
+  /**
+   * What the service's own codes mean for the user, after AWS's message: " (...)", with `{name}`
+   * the object's name and `{field}` the spec field. A record words it by the failing spec field,
+   * `""` for any other.
+   */
+  readonly hints?: Readonly<Record<string, string | Readonly<Record<string, string>>>>;
 }
 
 export interface KindDeclaration {

@@ -263,3 +263,53 @@ describe("declared long-running states", () => {
     assert.equal(busy?.requeueAfterMs, 20_000);
   });
 });
+
+describe("the service's own error words (runtime.codeAliases, hints, throttled)", () => {
+  const failing = (err: Error) =>
+    fakeSdk((call) => {
+      if (call.operation === "DescribeRepositories") throw err;
+      return {};
+    });
+  const withWords = (sdk: Readonly<Record<string, unknown>>) =>
+    declaredKindModule({
+      ...source(sdk),
+      declaration: ecrLikeDeclaration(declaration.groups, {
+        codeAliases: { "AWS.ECR.NoRepository": "RepositoryNotFound" },
+        throttled: ["SlowDown"],
+        hints: {
+          RepositoryPolicyBusy: ' (repository "{name}" is busy; retrying)',
+          LimitExceeded: { "spec.lifecyclePolicy": " (too many rules in {field})", "": " (an ECR limit)" },
+        },
+      }),
+    });
+
+  test("an alias of a not-found code is not-found: the object is absent, never an error", async () => {
+    const aws = failing(awsError("AWS.ECR.NoRepository"));
+    assert.deepEqual(await withWords(aws.sdk).read(aws.client, { name: "shop" }, {}), { found: false });
+  });
+
+  test("a declared hint is worded with the object's name, and by field where the declaration says", () => {
+    const module = withWords({});
+    assert.match(
+      module.describeError(awsError("RepositoryPolicyBusyException"), { name: "shop" }),
+      /failed with RepositoryPolicyBusy: .* \(repository "shop" is busy; retrying\)$/,
+    );
+    assert.match(
+      module.describeError(awsError("LimitExceededException"), { name: "shop" }),
+      /\(an ECR limit\)$/,
+    );
+  });
+
+  test("the service's own throttling code is retryable and says so", async () => {
+    const aws = failing(awsError("SlowDown"));
+    const err = await withWords(aws.sdk)
+      .read(aws.client, { name: "shop" }, {})
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    const module = withWords({});
+    assert.equal(module.isTerminal(err), false);
+    assert.match(module.describeError(err, { name: "shop" }), /throttl/i);
+  });
+});

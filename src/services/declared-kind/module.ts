@@ -131,13 +131,16 @@ export function declaredKindModule<Sdk extends SdkClient>(
   const schemas = declaredKindSchemas(kind, generated);
 
   // ---- calls and their errors ----
-  const code = (err: unknown): string =>
+  const genericNames = new Set([...genericErrorNames, `${runtime.service}ServiceException`]);
+  const code = (err: unknown): string => {
     // Declarations name codes without AWS's suffixes: RDS's DBSubnetGroupNotFound(Fault), ECR's
-    // LifecyclePolicyNotFound(Exception).
-    (sdkErrorName(err, genericErrorNames) ?? sdkErrorCodeField(err) ?? fallbackCode(err)).replace(
+    // LifecyclePolicyNotFound(Exception); and by one name where AWS has two (codeAliases).
+    const answered = (sdkErrorName(err, genericNames) ?? sdkErrorCodeField(err) ?? fallbackCode(err)).replace(
       /(Fault|Exception)$/,
       "",
     );
+    return runtime.codeAliases?.[answered] ?? answered;
+  };
   const codes = (list: readonly string[]) => new Set(list);
   const notFound = codes(runtime.notFound);
   const alreadyExists = codes(runtime.alreadyExists);
@@ -150,18 +153,32 @@ export function declaredKindModule<Sdk extends SdkClient>(
   const rules: ServiceRules<string> = {
     service: runtime.service,
     noun: runtime.noun,
-    genericNames: genericErrorNames,
+    genericNames,
     terminalCodes: codes(declaration.terminalCodes),
-    iamActions: Object.fromEntries(operations.map((op) => [op, `${kind.service}:${op}`])),
+    iamActions: Object.fromEntries(
+      operations.map((op) => [op, runtime.iamActions?.[op] ?? `${kind.service}:${op}`]),
+    ),
     refusedValue: codes(declaration.terminalCodes),
-    accessDenied: codes(["AccessDenied", "AccessDeniedException", "UnauthorizedOperation"]),
+    accessDenied: codes([
+      "AccessDenied",
+      "AccessDeniedException",
+      "UnauthorizedOperation",
+      ...(runtime.accessDenied ?? []),
+    ]),
     gone: notFound,
     throttled: codes([
       "Throttling",
       "ThrottlingException",
       "RequestLimitExceeded",
       "TooManyRequestsException",
+      ...(runtime.throttled ?? []),
     ]),
+  };
+  /** The declaration's own hint for a code, worded for the object and the failing field. */
+  const hintOf = (c: string, name: string, field: string | undefined): string | undefined => {
+    const declared = runtime.hints?.[c];
+    const text = typeof declared === "string" ? declared : (declared?.[field ?? ""] ?? declared?.[""]);
+    return text?.replaceAll("{name}", name).replaceAll("{field}", field ?? "the spec");
   };
   const ErrorClass = objectErrorClass<string, "name">(`${kind.kind}Error`, "name");
   // A code about one field names it, whichever call failed (a subnet RDS cannot use: spec.subnetIDs).
@@ -173,11 +190,13 @@ export function declaredKindModule<Sdk extends SdkClient>(
   };
   const classify = (err: unknown, c: { operation: string; name: string; field?: string }) => {
     const failed = code(err);
+    const field = fieldOfCode(failed) ?? c.field;
     return failureError(ErrorClass, rules, err, {
       operation: c.operation,
       name: c.name,
       code: failed,
-      field: fieldOfCode(failed) ?? c.field,
+      field,
+      hint: hintOf(failed, c.name, field),
     });
   };
   const calls = serviceCalls<"name", { operation: string; name: string; field?: string }>({
