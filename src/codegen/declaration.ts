@@ -121,7 +121,23 @@ export interface RuntimeDeclaration {
    * identifier goes in the call's input is read from the model (src/codegen/object-address.ts);
    * `answerId` names the answered objects' identifier member where it is not the identifier's.
    */
-  readonly read: { readonly call: string; readonly output: string; readonly answerId?: string };
+  readonly read: {
+    readonly call: string;
+    readonly output: string;
+    readonly answerId?: string;
+    /** Input the read call takes beyond the object's address (SQS: `AttributeNames: ["All"]`). */
+    readonly input?: Readonly<Record<string, unknown>>;
+  };
+  /**
+   * An object AWS addresses by a handle another call gives for its identifier (SQS: GetQueueUrl's
+   * QueueUrl for a QueueName, in the caller's account only): every other call takes the handle.
+   * The read answer is then the object's alone (no identifier to match), and the create is sent
+   * only after the handle call found none (a create AWS answers for an existing object too, as
+   * CreateQueue does, must never be taken for a new one).
+   */
+  readonly locate?: { readonly call: string; readonly handle: string };
+  /** Status fields holding the handle and the ARN (ACK's Queue: `queueURL`, `queueARN`). */
+  readonly status?: { readonly handle?: string; readonly arn?: string };
   /** AWS stores and matches identifiers ignoring case (RDS lower-cases them). */
   readonly identifierCase?: "insensitive";
   /**
@@ -146,9 +162,15 @@ export interface RuntimeDeclaration {
   readonly alreadyExists: readonly string[];
   /**
    * The tag calls' members (the calls are the tags group's): the ARN's member, the keys' member
-   * of the untag call, the list's member of the read answer.
+   * of the untag call, the tags' member of the read answer (a list or a map, as the create's).
    */
-  readonly tags: { readonly resource: string; readonly keys: string; readonly list: string };
+  readonly tags: {
+    readonly resource: string;
+    readonly keys: string;
+    readonly list: string;
+    /** The tag call's member for the tags, where it is not the create call's (SQS: `Tags`, `tags`). */
+    readonly set?: string;
+  };
   /** Error codes that are about one spec field whatever call failed, by the field's AWS name. */
   readonly errorFields?: Readonly<Record<string, string>>;
   /**

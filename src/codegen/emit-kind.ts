@@ -152,6 +152,19 @@ export function emitKind(
       "",
     );
   }
+  const attributes = fields.filter((f) => f.attribute);
+  if (declared?.runtime !== undefined && attributes.length > 0) {
+    // `CreateQueueRequest.Attributes["DelaySeconds"]` → the map's member, `Attributes`.
+    const member = /\.([A-Za-z]+)\[/.exec(attributes[0]?.source ?? "")?.[1] ?? "Attributes";
+    lines.push(
+      "/** The spec fields a string-valued attribute map holds: the map's member, each field's attribute name. */",
+      `export const ${options.prefix}Attributes = {`,
+      `  member: ${q(member)},`,
+      `  fields: { ${attributes.map((f) => `${f.name}: ${q(f.aws)}`).join(", ")} },`,
+      "} as const;",
+      "",
+    );
+  }
   if (status.length > 0) {
     lines.push(
       "/** The status fields filled from what AWS reports, described by AWS's documentation. */",

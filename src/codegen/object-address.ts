@@ -28,6 +28,10 @@ export interface ResolvedRuntime {
     readonly id: string;
   };
   readonly delete: { readonly call: string; readonly by: Address };
+  /** The call giving the handle every other call takes (RuntimeDeclaration.locate). */
+  readonly locate?: { readonly call: string; readonly by: Address; readonly handle: string };
+  /** Input the read call takes beyond the address. */
+  readonly readInput?: Readonly<Record<string, unknown>>;
   /** The field groups' calls that name the object by its identifier (not its ARN), by call. */
   readonly calls: Readonly<Record<string, Address>>;
   /** Whether AWS stores and matches identifiers ignoring case (RDS lower-cases them). */
@@ -76,19 +80,31 @@ export function resolveRuntime(
   };
   const r = decl.runtime;
   const identifier = { member: decl.identifier, shape: identifierShape(decl, model) };
-  const address = (call: string, role: string): Address =>
+  const byName = (call: string, role: string): Address =>
     addressIn(model, call, identifier) ??
     fail(
       `the ${role} call ${call} takes no ${decl.identifier} (nor a list of them): the runtime cannot name the object to it; give the kind a hook for that call's input`,
     );
+  const located = r.locate;
+  // With a handle (runtime.locate), every call but the locating one takes the handle instead.
+  const byHandle = (call: string, role: string): Address => {
+    const handle = located?.handle ?? "";
+    const member = inputOf(model, call).members?.[handle];
+    if (member === undefined || shapeOf(model, member.shape).type !== "string")
+      return fail(`the ${role} call ${call} takes no ${handle}, the handle ${located?.call} gives`);
+    return { member: handle, form: "scalar" };
+  };
+  const address = located === undefined ? byName : byHandle;
+  if (located !== undefined && outputOf(model, located.call).members?.[located.handle] === undefined)
+    fail(`the locating call ${located.call} answers no ${located.handle}`);
   const output = outputOf(model, r.read.call);
   const answered = output.members?.[r.read.output];
   if (answered === undefined) return fail(`the read call ${r.read.call} answers no member ${r.read.output}`);
   const shape = shapeOf(model, answered.shape);
   const list = shape.type === "list";
   const item = list ? shapeOf(model, shape.member?.shape ?? "") : shape;
-  const id = r.read.answerId ?? decl.identifier;
-  if (item.members?.[id] === undefined)
+  const id = located === undefined ? (r.read.answerId ?? decl.identifier) : "";
+  if (located === undefined && item.members?.[id] === undefined)
     fail(
       `the objects ${r.read.call} answers in ${r.read.output} have no member ${id}: say which names them (runtime.read.answerId)`,
     );
@@ -105,11 +121,16 @@ export function resolveRuntime(
       calls[call] = address(call, role);
     }
   }
-  if (r.states !== undefined && item.members?.[r.states.member] === undefined)
+  // An attribute map (SQS's Attributes) has no members to check the state's against.
+  if (r.states !== undefined && shape.type !== "map" && item.members?.[r.states.member] === undefined)
     fail(`the objects ${r.read.call} answers have no member ${r.states.member} (runtime.states.member)`);
   return {
     read: { call: r.read.call, by: address(r.read.call, "read"), answers: r.read.output, list, id },
     delete: { call: r.delete, by: address(r.delete, "delete") },
+    ...(located === undefined
+      ? {}
+      : { locate: { call: located.call, by: byName(located.call, "locate"), handle: located.handle } }),
+    ...(r.read.input === undefined ? {} : { readInput: r.read.input }),
     calls,
     caseInsensitive: r.identifierCase === "insensitive",
     ...(r.states === undefined ? {} : { states: r.states }),

@@ -16,7 +16,7 @@ import type { SpecTagField } from "../../codegen/spec-tags.ts";
 import type { ClientFactory } from "../../credentials/client-pool.ts";
 import { parseRegionalArn, regionalArn } from "../arn.ts";
 import type { CallContext, SendOptions } from "../call-context.ts";
-import { declaredDrift, type EqualHook } from "../declared-drift.ts";
+import { attributeWhenAbsent, declaredDrift, type EqualHook } from "../declared-drift.ts";
 import { lateInitializeFields } from "../field-drift.ts";
 import { type ReferenceField, refusingUnservedReferences } from "../references.ts";
 import { serviceCalls } from "../service-calls.ts";
@@ -24,6 +24,7 @@ import {
   failureError,
   fallbackCode,
   genericErrorNames,
+  messageOf,
   objectErrorClass,
   type ServiceRules,
   sdkErrorCodeField,
@@ -31,9 +32,10 @@ import {
 } from "../service-error.ts";
 import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-module.ts";
 import { adoptedSpec, errorReporting, pathsOf, regionalClient } from "../service-module-parts.ts";
-import { awsMembers, type FieldCodecs, fromAws, toAws } from "../shape-codec.ts";
+import { awsMembers, type FieldCodecs, fromAws } from "../shape-codec.ts";
+import { stringBoolean } from "../string-boolean.ts";
 import { applyTagChanges, claimTags } from "../tag-changes.ts";
-import { type Tag, tagListFromAws, tagMapFromAws, userTags, withOwnerTags } from "../tag-list.ts";
+import { tagShapeOf } from "./tag-shape.ts";
 
 /** What the generated module of a kind gives the runtime (src/services/<service>/generated/). */
 export interface GeneratedKind {
@@ -51,6 +53,11 @@ export interface GeneratedKind {
   readonly references: readonly ReferenceField[];
   /** How each call names the object, read from the model (src/codegen/object-address.ts). */
   readonly runtime: ResolvedRuntime;
+  /** The spec fields a string-valued attribute map holds (SQS's, SNS's), by attribute name. */
+  readonly attributes?: {
+    readonly member: string;
+    readonly fields: Readonly<Record<string, string>>;
+  };
 }
 
 /** A kind's genuine quirks. */
@@ -64,6 +71,12 @@ export interface DeclaredKindHooks {
    * (ECR's force delete of a repository that still holds images, as ACK has it).
    */
   readonly deleteInput?: (spec: Fields, annotations: Readonly<Record<string, string>>) => Fields;
+  /** What AWS has, in spec form, adjusted where the service reports more than the spec can hold. */
+  readonly observedFields?: (fields: Fields) => Fields;
+  /** The spec field an error is about when the call applied several and AWS's message names it. */
+  readonly fieldOfError?: (code: string, message: string) => string | undefined;
+  /** ServiceModule.adoptionSeed: how ACK's adoption fields name the object, where not by its identifier. */
+  readonly adoptionSeed?: ServiceModule<Fields, unknown, unknown>["adoptionSeed"];
 }
 
 export interface DeclaredKindSource<Sdk extends SdkClient> {
@@ -74,6 +87,11 @@ export interface DeclaredKindSource<Sdk extends SdkClient> {
   readonly sdk: Readonly<Record<string, unknown>>;
   readonly clientFactory: ClientFactory<Sdk>;
   readonly hooks?: DeclaredKindHooks;
+  /**
+   * The kind's own spec and status schemas, where it has value rules beyond the generated ones
+   * (built on declaredKindSchemas); default: declaredKindSchemas.
+   */
+  readonly schemas?: { readonly spec: z.ZodType; readonly status: z.ZodType };
 }
 
 type Fields = Record<string, unknown>;
@@ -86,6 +104,8 @@ export interface DeclaredObserved {
   readonly arn: string;
   /** Its state, for a kind that declares long-running states (runtime.states). */
   readonly state?: string;
+  /** The handle other calls take, for a kind located by one (runtime.locate: a queue's URL). */
+  readonly handle?: string;
 }
 
 interface SdkClient {
@@ -128,7 +148,11 @@ export function declaredKindModule<Sdk extends SdkClient>(
     throw new Error(`${kind.kind}: the generic runtime needs a tags group with a remove call`);
   }
   const [tagsAws, tagsCodec] = codecOf(generated.codecs, tagsField);
-  const schemas = declaredKindSchemas(kind, generated);
+  const tagShape = tagShapeOf(tagsCodec);
+  const schemas = source.schemas ?? declaredKindSchemas(kind, generated);
+  const attributes = generated.attributes;
+  const isAttribute = (field: string) => attributes !== undefined && field in attributes.fields;
+  const formOf = new Map(groups.groups.flatMap((g) => g.fields.map((f) => [f.field, f] as const)));
 
   // ---- calls and their errors ----
   const genericNames = new Set([...genericErrorNames, `${runtime.service}ServiceException`]);
@@ -145,6 +169,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
   const notFound = codes(runtime.notFound);
   const alreadyExists = codes(runtime.alreadyExists);
   const operations = [
+    ...(generated.runtime.locate === undefined ? [] : [generated.runtime.locate.call]),
     groups.create,
     runtime.read.call,
     runtime.delete,
@@ -190,7 +215,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
   };
   const classify = (err: unknown, c: { operation: string; name: string; field?: string }) => {
     const failed = code(err);
-    const field = fieldOfCode(failed) ?? c.field;
+    const field = fieldOfCode(failed) ?? c.field ?? hooks?.fieldOfError?.(failed, messageOf(err));
     return failureError(ErrorClass, rules, err, {
       operation: c.operation,
       name: c.name,
@@ -260,15 +285,21 @@ export function declaredKindModule<Sdk extends SdkClient>(
     }
     return named[0];
   };
-  const tagWrites = (client: { readonly sdk: Sdk }, name: string, arn: string, ctx: CallContext) => ({
+  const located = addressed.locate;
+  /** What the tag calls name the object by: its handle where they take it (SQS), else its ARN. */
+  const tagTarget = (observed: Pick<DeclaredObserved, "arn" | "handle">) =>
+    located !== undefined && runtime.tags.resource === located.handle
+      ? (observed.handle ?? "")
+      : observed.arn;
+  const tagWrites = (client: { readonly sdk: Sdk }, name: string, target: string, ctx: CallContext) => ({
     tag: (tags: Record<string, string>) =>
       calls.send(
         ctx,
         tagsGroup.set,
         name,
         run(client, tagsGroup.set, {
-          [runtime.tags.resource]: arn,
-          [tagsAws]: toAws(tagsCodec, tagList(tags)),
+          [runtime.tags.resource]: target,
+          [runtime.tags.set ?? tagsAws]: tagShape.toAws(tags),
         }),
         { field: `spec.${tagsField}` },
       ),
@@ -278,12 +309,46 @@ export function declaredKindModule<Sdk extends SdkClient>(
         tagsGroup.remove ?? "",
         name,
         run(client, tagsGroup.remove ?? "", {
-          [runtime.tags.resource]: arn,
+          [runtime.tags.resource]: target,
           [runtime.tags.keys]: keys,
         }),
         { field: `spec.${tagsField}` },
       ),
   });
+  /**
+   * The handle a create just answered, per client (so per account and region) and name, taken by
+   * the read that follows: it need not ask for what AWS has just said. Taken once; a later read
+   * asks again (the object may be deleted out of band).
+   */
+  const justMade = new WeakMap<object, Map<string, string>>();
+  /** What calls name the object by: its identifier, or (runtime.locate) the handle AWS gives for it; undefined: none. */
+  const addressOf = async (
+    client: { readonly sdk: Sdk },
+    name: string,
+    ctx: CallContext,
+    fresh = false,
+  ): Promise<string | undefined> => {
+    if (located === undefined) return name;
+    const memo = justMade.get(client.sdk);
+    const made = fresh ? undefined : memo?.get(name);
+    if (made !== undefined) {
+      memo?.delete(name);
+      return made;
+    }
+    const answer = await calls.sendUnlessGone(
+      ctx,
+      located.call,
+      name,
+      run(client, located.call, naming(located.by, name)),
+    );
+    const handle = answer?.[located.handle];
+    return typeof handle === "string" && handle !== "" ? handle : undefined;
+  };
+  /** An attribute's value as the map holds it ("" and absent are none); booleans as ACK's "true"/"false". */
+  const attributeFromAws = (field: string, value: unknown): unknown => {
+    if (value === undefined || value === "") return undefined;
+    return formOf.get(field)?.form === "boolean" ? stringBoolean(String(value)) : value;
+  };
   const diff = declaredDrift<Fields, DeclaredFieldGroups>(groups, (hooks?.equal ?? {}) as never);
   /** A long-running object not in a state it may be written in (runtime.states): why, in AWS's words. */
   const busyIn = (observed: DeclaredObserved) => {
@@ -322,29 +387,42 @@ export function declaredKindModule<Sdk extends SdkClient>(
     identifierField: `spec.${idField}`,
     ...(generated.declared.specTags === undefined ? {} : { specTags: generated.declared.specTags }),
     references: generated.references,
+    ...(hooks?.adoptionSeed === undefined ? {} : { adoptionSeed: hooks.adoptionSeed }),
 
     async read(client, spec, ctx) {
       const name = nameOf(spec);
+      const address = await addressOf(client, name, ctx);
+      if (address === undefined) return { found: false };
       const answer = await calls.sendUnlessGone(
         ctx,
         addressed.read.call,
         name,
-        run(client, addressed.read.call, naming(addressed.read.by, name)),
+        run(client, addressed.read.call, { ...addressed.readInput, ...naming(addressed.read.by, address) }),
       );
-      const item = theObject(answer, name);
+      // Read by its handle, the answer is the object's alone; read by name, it may list others.
+      const item =
+        located === undefined
+          ? theObject(answer, name)
+          : (answer?.[addressed.read.answers] as Fields | undefined);
       if (item === undefined) return { found: false };
       const arn = String(item[runtime.arn] ?? "");
-      const listed = await calls.send(
+      const handle = located === undefined ? {} : { handle: address };
+      const listed = await calls.sendUnlessGone(
         ctx,
         tagsGroup.read,
         name,
-        run(client, tagsGroup.read, { [runtime.tags.resource]: arn }),
+        run(client, tagsGroup.read, { [runtime.tags.resource]: tagTarget({ arn, ...handle }) }),
       );
-      const aws = listed[runtime.tags.list] as { Key?: string; Value?: string }[] | undefined;
-      const fields: Fields = {};
+      if (listed === undefined) return { found: false };
+      const awsTags = listed[runtime.tags.list];
+      const fields: Fields = located === undefined ? {} : { [idField]: name };
       for (const [field, [member, codec]] of Object.entries(generated.codecs)) {
         if (field === tagsField || item[member] === undefined) continue;
         fields[field] = fromAws(codec, item[member]);
+      }
+      for (const [field, attribute] of Object.entries(attributes?.fields ?? {})) {
+        const value = attributeFromAws(field, item[attribute]);
+        if (value !== undefined) fields[field] = value;
       }
       Object.assign(fields, hooks?.fieldsFromAnswer?.(item));
       // Groups read by a call of their own (a repository's lifecycle policy): each read once.
@@ -354,7 +432,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
           ctx,
           call,
           name,
-          run(client, call, callNaming(call, name)),
+          run(client, call, callNaming(call, address)),
         );
         for (const field of own.fields) {
           const [member, codec] = codecOf(generated.codecs, field);
@@ -363,8 +441,8 @@ export function declaredKindModule<Sdk extends SdkClient>(
           else fields[field] = fromAws(codec, value);
         }
       }
-      const tagsInSpecForm = tagListFromAws(aws);
-      if (tagsInSpecForm.length > 0) fields[tagsField] = tagsInSpecForm;
+      const tagsInSpecForm = tagShape.specFromAws(awsTags);
+      if (tagsInSpecForm !== undefined) fields[tagsField] = tagsInSpecForm;
       const status: Fields = {};
       for (const [field, [member, codec]] of Object.entries(generated.statusCodecs)) {
         if (item[member] !== undefined) status[field] = fromAws(codec, item[member]);
@@ -373,10 +451,11 @@ export function declaredKindModule<Sdk extends SdkClient>(
       return {
         found: true,
         observed: {
-          fields,
-          tags: tagMapFromAws(aws),
+          fields: hooks?.observedFields?.(fields) ?? fields,
+          tags: tagShape.mapFromAws(awsTags),
           status,
           arn,
+          ...handle,
           ...(typeof state === "string" ? { state } : {}),
         },
       };
@@ -385,14 +464,28 @@ export function declaredKindModule<Sdk extends SdkClient>(
 
     async create(client, spec, _region, ownerTags, ctx) {
       const name = nameOf(spec);
+      // A create AWS answers for an existing object too (CreateQueue with the same attributes)
+      // must never be taken for a new one: where there is a handle, look first.
+      if (located !== undefined && (await addressOf(client, name, ctx, true)) !== undefined) {
+        return { created: false };
+      }
+      const inMap = Object.fromEntries(
+        Object.entries(attributes?.fields ?? {}).flatMap(([field, attribute]) => {
+          const value = spec[field];
+          return value === undefined || value === "" ? [] : [[attribute, String(value)]];
+        }),
+      );
       const input = {
         ...awsMembers(
           generated.codecs,
           spec,
-          groups.createFields.filter((f) => f !== tagsField),
+          groups.createFields.filter((f) => f !== tagsField && !isAttribute(f)),
         ),
+        ...(attributes === undefined || Object.keys(inMap).length === 0
+          ? {}
+          : { [attributes.member]: inMap }),
         [idAws]: name,
-        [tagsAws]: toAws(tagsCodec, tagList(withOwnerTags(spec[tagsField] as Tag[] | undefined, ownerTags))),
+        [tagsAws]: tagShape.toAws(tagShape.withOwner(spec[tagsField], ownerTags)),
       };
       const made = await calls.sendUnless(
         (err) => alreadyExists.has(code(err)),
@@ -401,21 +494,49 @@ export function declaredKindModule<Sdk extends SdkClient>(
         name,
         run(client, groups.create, input),
       );
-      return made === undefined ? { created: false } : { created: true, status: {} };
+      if (made === undefined) return { created: false };
+      const handle = located === undefined ? undefined : made[located.handle];
+      if (typeof handle !== "string" || handle === "") return { created: true, status: {} };
+      const memo = justMade.get(client.sdk) ?? new Map<string, string>();
+      justMade.set(client.sdk, memo.set(name, handle));
+      const statusHandle = runtime.status?.handle;
+      return { created: true, status: statusHandle === undefined ? {} : { [statusHandle]: handle } };
     },
 
     async update(client, desired, observed, ownerTags, ctx) {
       const name = nameOf(desired);
       const differences = diff(desired, observed.fields);
       const differing = new Set(differences.map((d) => d.field));
+      const address = observed.handle ?? name;
       for (const group of groups.groups) {
         if (!group.fields.some((f) => differing.has(f.field))) continue;
         if (group === tagsGroup) {
           await applyTagChanges(
-            withOwnerTags(desired[tagsField] as Tag[] | undefined, ownerTags),
+            tagShape.withOwner(desired[tagsField], ownerTags),
             observed.tags,
-            tagWrites(client, name, observed.arn, ctx),
+            tagWrites(client, name, tagTarget(observed), ctx),
           );
+          continue;
+        }
+        if (attributes !== undefined && group.fields.every((f) => isAttribute(f.field))) {
+          // An attribute map is written one attribute at a time, so that a refusal names its field;
+          // a field left out gets what its absence means (its default, "" for none), or nothing.
+          for (const rule of group.fields) {
+            if (!differing.has(rule.field)) continue;
+            const given = desired[rule.field];
+            const value = given === undefined ? attributeWhenAbsent(rule) : String(given);
+            if (value === undefined) continue;
+            await calls.send(
+              ctx,
+              group.set,
+              name,
+              run(client, group.set, {
+                ...callNaming(group.set, address),
+                [attributes.member]: { [attributes.fields[rule.field] ?? rule.field]: value },
+              }),
+              { field: `spec.${rule.field}` },
+            );
+          }
           continue;
         }
         // A group is set whole: its call takes (and some calls require) every one of its fields.
@@ -428,7 +549,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
             ctx,
             remove,
             name,
-            run(client, remove, callNaming(remove, name)),
+            run(client, remove, callNaming(remove, address)),
             { field: fields.map((f) => `spec.${f}`).join(", ") },
           );
           continue;
@@ -439,7 +560,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
           name,
           run(client, group.set, {
             ...awsMembers(generated.codecs, desired, fields),
-            ...callNaming(group.set, name),
+            ...callNaming(group.set, address),
           }),
           { field: fields.map((f) => `spec.${f}`).join(", ") },
         );
@@ -451,19 +572,22 @@ export function declaredKindModule<Sdk extends SdkClient>(
       claimTags(
         observed.tags,
         ownerTags,
-        tagWrites(client, String(observed.fields[idField] ?? ""), observed.arn, ctx),
+        tagWrites(client, String(observed.fields[idField] ?? ""), tagTarget(observed), ctx),
       ),
 
-    delete: (client, spec, ctx, annotations) =>
-      calls.deleteUnlessGone(
+    async delete(client, spec, ctx, annotations) {
+      const address = await addressOf(client, nameOf(spec), ctx, true);
+      if (address === undefined) return "not-found";
+      return calls.deleteUnlessGone(
         ctx,
         addressed.delete.call,
         nameOf(spec),
         run(client, addressed.delete.call, {
           ...hooks?.deleteInput?.(spec, annotations ?? {}),
-          ...naming(addressed.delete.by, nameOf(spec)),
+          ...naming(addressed.delete.by, address),
         }),
-      ),
+      );
+    },
 
     diff: (desired, observed) => pathsOf(diff(desired, observed.fields)),
     lateInitialize(spec, observed) {
@@ -475,13 +599,22 @@ export function declaredKindModule<Sdk extends SdkClient>(
       return adoptedSpec(
         fields,
         tagsField,
-        userTags(observed.tags),
+        tagShape.user(observed.tags),
         spec as Fields & { identityRef?: unknown },
       );
     },
     arn: (spec, region, account) =>
       regionalArn(kind.service, region, account, `${runtime.arnResource}${nameOf(spec)}`),
-    statusFrom: (observed) => observed.status,
+    statusFrom: (observed) => {
+      const named = runtime.status;
+      return {
+        ...observed.status,
+        ...(named?.handle === undefined || observed.handle === undefined
+          ? {}
+          : { [named.handle]: observed.handle }),
+        ...(named?.arn === undefined || observed.arn === "" ? {} : { [named.arn]: observed.arn }),
+      };
+    },
     busy: (observed) => busyIn(observed),
     observedRegion: (observed) => parseRegionalArn(observed.arn, kind.service)?.region,
     ...errorReporting(
@@ -495,9 +628,4 @@ function codecOf(codecs: FieldCodecs, field: string) {
   const entry = codecs[field];
   if (entry === undefined) throw new Error(`no codec for spec field ${field}`);
   return entry;
-}
-
-/** A tag map as the spec's `{key, value}` list. */
-function tagList(tags: Readonly<Record<string, string>>): Tag[] {
-  return Object.entries(tags).map(([key, value]) => ({ key, value }));
 }

@@ -2,7 +2,9 @@
 // kind it serves (the catalog's `declared` entries), whatever AWS's read answers list: a read
 // whose answer lists other objects (a loose filter, or none) finds only the resource's own, or
 // nothing; and no call it then sends (tags, field groups, delete, claim) names another object's
-// identifier or ARN. AWS is an in-process fake here (pure logic: what the runtime sends, given
+// identifier or ARN. A kind located by a handle (a queue's URL) names the object to the handle call
+// by its identifier, and every later call by the handle that call answered, never another's.
+// AWS is an in-process fake here (pure logic: what the runtime sends, given
 // what it is answered); the real calls are tested against the emulator elsewhere.
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -10,7 +12,7 @@ import fc from "fast-check";
 import { type Fields, fakeSdk } from "../../../test/support/fake-sdk.ts";
 import { servedKindCatalog } from "../catalog.ts";
 import { noSecrets } from "../service-module.ts";
-import { declaredKindModule } from "./module.ts";
+import { type DeclaredKindSource, declaredKindModule } from "./module.ts";
 
 /** Every string in a call's input, however deep. */
 function stringsIn(value: unknown, out: string[] = []): string[] {
@@ -50,6 +52,9 @@ for (const { name: kindName, declared } of declaredKinds) {
         async (name, candidates, exists, at) => {
           const others = [...new Set(candidates.filter((o) => !same(o, name)))];
           const ownId = runtime.caseInsensitive ? name.toLowerCase() : name;
+          const located = runtime.locate;
+          const handleOf = (id: string) => `https://sqs.us-east-1.amazonaws.com/111111111111/${id}`;
+          // Read by name, the answer lists the others too; located, each has a handle of its own.
           const listed = others.map((o) => ({ [runtime.read.id]: o, [decl.arn]: arnOf(o) }));
           if (exists)
             listed.splice(at % (listed.length + 1), 0, {
@@ -61,6 +66,15 @@ for (const { name: kindName, declared } of declaredKinds) {
             client: fake,
             sent,
           } = fakeSdk((call) => {
+            if (located !== undefined && call.operation === located.call) {
+              const asked = String(call.input[located.by.member]);
+              if (!exists && asked === name)
+                throw Object.assign(new Error("gone"), { name: decl.notFound[0] });
+              return { [located.handle]: handleOf(asked) };
+            }
+            if (located !== undefined && call.operation === runtime.read.call) {
+              return { [runtime.read.answers]: { [decl.arn]: arnOf(ownId) } };
+            }
             if (call.operation === runtime.read.call) {
               return { [runtime.read.answers]: runtime.read.list ? listed : listed[0] };
             }
@@ -69,22 +83,35 @@ for (const { name: kindName, declared } of declaredKinds) {
             }
             return {};
           });
-          const module = declaredKindModule({ ...source, sdk });
+          const module = declaredKindModule({ ...source, sdk } as unknown as DeclaredKindSource<never>);
           const spec = { [idField]: name } as Fields;
           const seen = await module.read(fake, spec, {});
           assert.equal(seen.found, exists, `found ${JSON.stringify(listed)} for ${name}`);
-          // The read named the object as its call takes it: the identifier, nothing else.
+          // The read named the object as its call takes it: the identifier (or, located, first the
+          // identifier to the handle call, then the handle), nothing else.
           const read = sent[0];
-          assert.equal(read?.operation, runtime.read.call);
-          assert.deepEqual(read?.input, {
-            [runtime.read.by.member]: runtime.read.by.form === "list" ? [name] : name,
-          });
+          if (located === undefined) {
+            assert.equal(read?.operation, runtime.read.call);
+            assert.deepEqual(read?.input, {
+              [runtime.read.by.member]: runtime.read.by.form === "list" ? [name] : name,
+            });
+          } else {
+            assert.deepEqual(read, { operation: located.call, input: { [located.by.member]: name } });
+            if (exists)
+              assert.deepEqual(sent[1], {
+                operation: runtime.read.call,
+                input: { ...runtime.readInput, [runtime.read.by.member]: handleOf(name) },
+              });
+          }
           if (seen.found) {
             assert.equal(seen.observed.arn, arnOf(ownId), "the resource's own object, never another listed");
             const desired = {
               ...seen.observed.fields,
               [idField]: name,
-              tags: [{ key: "tier", value: "gold" }],
+              tags:
+                source.generated.declared.specTags?.shape === "map"
+                  ? { tier: "gold" }
+                  : [{ key: "tier", value: "gold" }],
             };
             await module.update(
               fake,
@@ -97,7 +124,7 @@ for (const { name: kindName, declared } of declaredKinds) {
             await module.claim(fake, seen.observed, { "services.k8s.aws/owner-uid": "uid:1" }, {});
           }
           await module.delete(fake, spec, {}, {});
-          const foreign = new Set(others.flatMap((o) => [o, arnOf(o)]));
+          const foreign = new Set(others.flatMap((o) => [o, arnOf(o), handleOf(o)]));
           for (const call of sent.slice(1)) {
             const named = stringsIn(call.input).filter((v) => foreign.has(v));
             assert.deepEqual(
@@ -107,10 +134,15 @@ for (const { name: kindName, declared } of declaredKinds) {
             );
           }
           const deleted = sent.at(-1);
+          if (located !== undefined && !exists) {
+            // Nothing to delete: the handle call said so, and no delete was sent.
+            assert.equal(deleted?.operation, located.call);
+            return;
+          }
           assert.equal(deleted?.operation, runtime.delete.call);
           assert.deepEqual(
             deleted?.input[runtime.delete.by.member],
-            runtime.delete.by.form === "list" ? [name] : name,
+            located !== undefined ? handleOf(name) : runtime.delete.by.form === "list" ? [name] : name,
           );
         },
       ),

@@ -1,0 +1,70 @@
+// The two ways ACK's kinds hold tags, for the generic runtime: a `{key, value}` list (RDS, ECR,
+// SNS, DynamoDB: AWS's `{Key, Value}` list) or a string map (SQS: AWS's map too). Which one a kind
+// has is its tags field's codec (a `map` codec is a map). Everything the runtime does with tags
+// goes through a map: ownership tags added to the spec's, tag and untag by key. Pure.
+import { withoutReservedTags } from "../../api/reserved-tag-keys.ts";
+import { type Codec, toAws } from "../shape-codec.ts";
+import {
+  type AwsTag,
+  type Tag,
+  tagListFromAws,
+  tagMapFromAws,
+  userTags,
+  withOwnerTags,
+} from "../tag-list.ts";
+
+export interface TagShape {
+  /** The tags AWS should hold: the spec's user tags and the ownership tags (which win). */
+  withOwner(specTags: unknown, ownerTags: Readonly<Record<string, string>>): Record<string, string>;
+  /** A tag map as the SDK's input member wants it. */
+  toAws(tags: Readonly<Record<string, string>>): unknown;
+  /** The SDK's answer as a map. */
+  mapFromAws(answer: unknown): Record<string, string>;
+  /** The SDK's answer in spec form (undefined: no tags), every tag included. */
+  specFromAws(answer: unknown): unknown;
+  /** The user's part of a tag map in spec form (undefined: none). */
+  user(tags: Readonly<Record<string, string>>): unknown;
+}
+
+const stringMap = (answer: unknown): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries((answer ?? {}) as Record<string, unknown>).map(([k, v]): [string, string] => [
+      k,
+      String(v ?? ""),
+    ]),
+  );
+
+export function tagShapeOf(codec: Codec): TagShape {
+  if (codec.map !== undefined) {
+    return {
+      withOwner: (specTags, ownerTags) => ({
+        ...withoutReservedTags((specTags ?? {}) as Record<string, string>),
+        ...ownerTags,
+      }),
+      toAws: (tags) => ({ ...tags }),
+      mapFromAws: stringMap,
+      specFromAws: (answer) => {
+        const tags = stringMap(answer);
+        return Object.keys(tags).length === 0 ? undefined : tags;
+      },
+      user: (tags) => {
+        const user = withoutReservedTags(tags);
+        return Object.keys(user).length === 0 ? undefined : user;
+      },
+    };
+  }
+  return {
+    withOwner: (specTags, ownerTags) => withOwnerTags(specTags as Tag[] | undefined, ownerTags),
+    toAws: (tags) =>
+      toAws(
+        codec,
+        Object.entries(tags).map(([key, value]) => ({ key, value })),
+      ),
+    mapFromAws: (answer) => tagMapFromAws(answer as AwsTag[] | undefined),
+    specFromAws: (answer) => {
+      const tags = tagListFromAws(answer as AwsTag[] | undefined);
+      return tags.length === 0 ? undefined : tags;
+    },
+    user: userTags,
+  };
+}
