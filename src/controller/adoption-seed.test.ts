@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { parseAdoptionFields } from "../api/annotations.ts";
 import { bucketService } from "../services/s3/module.ts";
 import { topicService } from "../services/sns/module.ts";
-import { queueService } from "../services/sqs/module.ts";
+import { queueService } from "../services/sqs/queue.ts";
 import { adoptionSeed } from "./adoption-seed.ts";
 
 const at = { region: "eu-west-1", account: "111111111111" };

@@ -98,7 +98,7 @@ export const servedKindCatalog = {
     },
   },
   Queue: {
-    module: async () => (await import("./sqs/module.ts")).queueService,
+    module: async () => (await import("./sqs/queue.ts")).queueService,
     crd: async () =>
       documented(
         (await import("./sqs/schema.ts")).queueCrdSource,
@@ -106,6 +106,7 @@ export const servedKindCatalog = {
       ),
     declaration: queueDeclaration,
     generated: { path: "src/services/sqs/generated/queue-fields.ts", prefix: "queue" },
+    declared: async () => (await import("./sqs/queue.ts")).queueSource,
     ack: { release: "v1.6.1" },
     locate: async (config, name) => {
       const { SQSClient, GetQueueUrlCommand } = await import("@aws-sdk/client-sqs");

@@ -104,4 +104,48 @@ export const queueDeclaration = {
     { field: "KmsMasterKeyId", service: "kms", kind: "Key" },
     { field: "Policy", service: "iam", kind: "Policy" },
   ],
+  // Served by the generic runtime (src/services/declared-kind/): SQS addresses a queue by the URL
+  // GetQueueUrl gives for its name in the caller's own account, so a read only ever looks there.
+  runtime: {
+    service: "SQS",
+    noun: "queue",
+    locate: { call: "GetQueueUrl", handle: "QueueUrl" },
+    read: { call: "GetQueueAttributes", output: "Attributes", input: { AttributeNames: ["All"] } },
+    delete: "DeleteQueue",
+    arn: "QueueArn",
+    arnResource: "",
+    notFound: ["QueueDoesNotExist"],
+    alreadyExists: ["QueueNameExists"],
+    tags: { resource: "QueueUrl", keys: "TagKeys", list: "Tags", set: "Tags" },
+    status: { handle: "queueURL", arn: "queueARN" },
+    // SQS's legacy query codes (the SDK's `Code` on the JSON protocol), by their modern names.
+    codeAliases: {
+      "AWS.SimpleQueueService.NonExistentQueue": "QueueDoesNotExist",
+      QueueAlreadyExists: "QueueNameExists",
+      "AWS.SimpleQueueService.QueueDeletedRecently": "QueueDeletedRecently",
+      "AWS.SimpleQueueService.UnsupportedOperation": "UnsupportedOperation",
+    },
+    throttled: ["RequestThrottled", "OverLimit"],
+    accessDenied: ["AuthorizationError"],
+    iamActions: { CreateQueue: "sqs:CreateQueue (and sqs:TagQueue to tag at creation)" },
+    hints: {
+      UnsupportedOperation: " (SQS does not support this for the queue; fix {field})",
+      KmsNotFound: " (the KMS key is not usable for SQS; fix spec.kmsMasterKeyID)",
+      KmsInvalidKeyUsage: " (the KMS key is not usable for SQS; fix spec.kmsMasterKeyID)",
+      ...Object.fromEntries(
+        ["KmsDisabled", "KmsInvalidState", "KmsAccessDenied", "KmsThrottled"].map((c) => [
+          c,
+          " (the KMS key named by spec.kmsMasterKeyID is not usable yet; retrying)",
+        ]),
+      ),
+      QueueDeletedRecently:
+        ' (SQS keeps a deleted queue\'s name for 60 seconds before spec.queueName "{name}" can be created again; retrying)',
+      QueueNameExists: ' (a queue named "{name}" already exists in this account with other attributes)',
+      QueueDoesNotExist: {
+        "spec.redrivePolicy":
+          " (the dead-letter queue spec.redrivePolicy names does not exist in this account and region yet; create it or fix spec.redrivePolicy; retrying)",
+        "": " (the queue is gone; retrying)",
+      },
+    },
+  },
 } as const satisfies KindDeclaration;

@@ -193,6 +193,28 @@ export const queueFieldGroups = {
   notCompared: {},
 } as const satisfies DeclaredFieldGroups;
 
+/**
+ * From the declaration and the model: how each call of the generic runtime names the one AWS
+ * object it is about, and which member of a read answer names the objects it lists.
+ */
+export const queueRuntime = {
+  read: {
+    call: "GetQueueAttributes",
+    by: { member: "QueueUrl", form: "scalar" },
+    answers: "Attributes",
+    list: false,
+    id: "",
+  },
+  delete: { call: "DeleteQueue", by: { member: "QueueUrl", form: "scalar" } },
+  locate: { call: "GetQueueUrl", by: { member: "QueueName", form: "scalar" }, handle: "QueueUrl" },
+  readInput: { AttributeNames: ["All"] },
+  calls: {
+    SetQueueAttributes: { member: "QueueUrl", form: "scalar" },
+    GetQueueAttributes: { member: "QueueUrl", form: "scalar" },
+  },
+  caseInsensitive: false,
+} as const;
+
 /** The AWS member (or attribute) name of each spec field. */
 export const queueAwsNames = {
   queueName: "QueueName",
@@ -225,3 +247,25 @@ export const queueCodecs = {
   queueName: ["QueueName", {}],
   tags: ["tags", { map: {} }],
 } as const satisfies FieldCodecs;
+
+/** The spec fields a string-valued attribute map holds: the map's member, each field's attribute name. */
+export const queueAttributes = {
+  member: "Attributes",
+  fields: {
+    contentBasedDeduplication: "ContentBasedDeduplication",
+    deduplicationScope: "DeduplicationScope",
+    delaySeconds: "DelaySeconds",
+    fifoQueue: "FifoQueue",
+    fifoThroughputLimit: "FifoThroughputLimit",
+    kmsDataKeyReusePeriodSeconds: "KmsDataKeyReusePeriodSeconds",
+    kmsMasterKeyID: "KmsMasterKeyId",
+    maximumMessageSize: "MaximumMessageSize",
+    messageRetentionPeriod: "MessageRetentionPeriod",
+    policy: "Policy",
+    receiveMessageWaitTimeSeconds: "ReceiveMessageWaitTimeSeconds",
+    redriveAllowPolicy: "RedriveAllowPolicy",
+    redrivePolicy: "RedrivePolicy",
+    sqsManagedSSEEnabled: "SqsManagedSseEnabled",
+    visibilityTimeout: "VisibilityTimeout",
+  },
+} as const;
