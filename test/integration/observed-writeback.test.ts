@@ -27,6 +27,7 @@ import {
 import { type AnyServiceModule, servedKindCatalog } from "../../src/services/catalog.ts";
 import { type AwkwardCase, awkwardCases, region } from "../support/awkward-aws-objects.ts";
 import { kindMakers } from "../support/minimal-resources.ts";
+import { buckets } from "../support/s3-buckets.ts";
 
 const account = "111111111111";
 const namespace = "writeback";
@@ -50,7 +51,7 @@ after(() => stack?.stop());
 
 /** The client each module's CRUD takes, acting as `account` itself. */
 const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
-  Bucket: () => s3As(endpoint, account),
+  Bucket: async () => buckets(await s3As(endpoint, account)),
   Topic: async () => ({ sns: await clientAs(SNSClient, endpoint, account), account, region }),
   Queue: async () => ({ sqs: await clientAs(SQSClient, endpoint, account), region }),
   Table: async () => ({ dynamodb: await clientAs(DynamoDBClient, endpoint, account), region }),
