@@ -118,7 +118,11 @@ const queueCases: AwkwardCase[] = [
     title: "SSE-SQS reported on beside a KMS key, as the emulator does (no longer read so)",
     recordable: false,
     spec: { kmsMasterKeyID: otherAccountsKey },
-    answer: (observed) => ({ ...observed, sqsManagedSSEEnabled: "true" }),
+    // The generic runtime's observation holds the spec fields under `fields`.
+    answer: (observed) => ({
+      ...observed,
+      fields: { ...(observed["fields"] as Record<string, unknown>), sqsManagedSSEEnabled: "true" },
+    }),
     make: async (endpoint, account, name) => {
       await (await clientAs(SQSClient, endpoint, account)).send(
         new CreateQueueCommand({ QueueName: name, Attributes: { KmsMasterKeyId: otherAccountsKey } }),

@@ -19,16 +19,11 @@ import {
 } from "../../api/resource.ts";
 import { immutable, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
-import { fieldsSetBy } from "../declared-drift.ts";
 import { jsonDocumentField } from "../json-document.ts";
 import { refusingUnservedReferences } from "../references.ts";
 import { stringBooleanField } from "../string-boolean.ts";
 import { maxUserMapTags, tagMapSchema } from "../tag-map.ts";
-import {
-  queueFieldSchemas as generated,
-  queueFieldGroups,
-  queueReferences,
-} from "./generated/queue-fields.ts";
+import { queueFieldSchemas as generated, queueReferences } from "./generated/queue-fields.ts";
 
 export const queueKind: ResourceKind = requireKind("sqs.services.k8s.aws/v1alpha1", "Queue");
 
@@ -203,14 +198,6 @@ export const queueSpecSchema = refusingUnservedReferences(queueSpecWithRules, qu
 export type QueueSpec = z.infer<typeof queueSpecSchema>;
 /** A queue's managed configuration, without identityRef. */
 export type QueueFields = ResourceFields<QueueSpec>;
-
-/**
- * The attributes set with SetQueueAttributes, in the order they are applied (the declaration's:
- * the KMS key before SSE-SQS, so that switching from one encryption to the other never asks for
- * both).
- */
-export const queueAttributes = fieldsSetBy(queueFieldGroups, "SetQueueAttributes");
-export type QueueAttribute = (typeof queueAttributes)[number];
 
 /** ACK's status: ackResourceMetadata and conditions, plus the queue's URL and ARN. */
 export const queueStatusSchema = resourceStatusSchema.extend({
