@@ -26,6 +26,7 @@ import {
 import { legacyOwnershipKeysIn } from "../../api/ownership-tags.ts";
 import type { CallContext } from "../call-context.ts";
 import type { Send } from "../service-calls.ts";
+import { applyTagChanges, claimTags } from "../tag-changes.ts";
 import { putBucketAclInput } from "./acl.ts";
 import { s3 } from "./calls.ts";
 import {
@@ -46,8 +47,8 @@ import {
 } from "./directory-bucket.ts";
 import {
   type BucketClient,
+  directoryBucketTagWrites,
   listedDirectoryBucket,
-  setDirectoryBucketTags,
 } from "./directory-bucket-calls.ts";
 import { BucketError, classifyError, errorCode, httpStatus, type S3Operation } from "./errors.ts";
 import {
@@ -148,6 +149,11 @@ const decidedOnCreate = [
   "ownershipControls",
 ] as const satisfies readonly BucketSubresource[];
 
+/** What S3 decides on a new directory bucket: those of decidedOnCreate S3 Express keeps. */
+const directoryDecidedOnCreate = decidedOnCreate.filter((f) =>
+  (directoryBucketSubresources as readonly string[]).includes(f),
+);
+
 /**
  * A bucket right after createBucket answered `created: true` for it in `region` (S3 answers 200
  * to a CreateBucket sent to a region only for a bucket in that region), read with only the calls
@@ -163,10 +169,7 @@ export async function readCreatedBucket(
   const name = spec.name;
   if (isDirectoryBucketName(name)) {
     // A new directory bucket: its tags and its default encryption; it has no ACL of its own.
-    const decided = decidedOnCreate.filter((f) =>
-      (directoryBucketSubresources as readonly string[]).includes(f),
-    );
-    const fields = await readSubresources(client, name, decided, ctx);
+    const fields = await readSubresources(client, name, directoryDecidedOnCreate, ctx);
     return fields === undefined ? { found: false } : { found: true, bucket: { name, region, ...fields } };
   }
   const fields = await readSubresources(client, name, decidedOnCreate, ctx);
@@ -397,14 +400,15 @@ export async function claimBucket(
   ctx: CallContext = {},
 ): Promise<void> {
   const name = observed.name;
+  if (isDirectoryBucketName(name)) {
+    // S3 Control adds tags and removes them by key, as the other services' tag calls do.
+    const writes = directoryBucketTagWrites(await client.control(), name, ctx);
+    return claimTags(tagMapOf(observed.tagging), ownerTags, writes);
+  }
   // PutBucketTagging replaces the whole set: crossrole's earlier ownership keys are left out.
-  const current = tagMapOf(observed.tagging);
-  const kept = { ...current };
+  const kept = tagMapOf(observed.tagging);
   for (const key of legacyOwnershipKeysIn(kept)) delete kept[key];
   const tags = { ...kept, ...ownerTags };
-  if (isDirectoryBucketName(name)) {
-    return setDirectoryBucketTags(await client.control(), name, tags, current, ctx);
-  }
   await s3.send(
     ctx,
     "PutBucketTagging",
@@ -445,7 +449,8 @@ async function apply(
     case "tagging": {
       const tags = bucketTags(spec.tagging, ownerTags);
       if (isDirectoryBucketName(name)) {
-        return setDirectoryBucketTags(await client.control(), name, tags, tagMapOf(observed.tagging), ctx);
+        const writes = directoryBucketTagWrites(await client.control(), name, ctx);
+        return applyTagChanges(tags, tagMapOf(observed.tagging), writes);
       }
       if (Object.keys(tags).length === 0) {
         return send("DeleteBucketTagging", (o) =>

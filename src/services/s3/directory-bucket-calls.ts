@@ -6,6 +6,7 @@
 import { ListDirectoryBucketsCommand, type S3Client } from "@aws-sdk/client-s3";
 import type { S3ControlClient } from "@aws-sdk/client-s3-control";
 import type { CallContext, SendOptions } from "../call-context.ts";
+import type { TagWrites } from "../tag-changes.ts";
 import { s3 } from "./calls.ts";
 import { directoryBucketArn } from "./directory-bucket.ts";
 
@@ -64,42 +65,39 @@ export async function directoryBucketTags(
   return (out.Tags ?? []).map((t) => ({ Key: t.Key ?? "", Value: t.Value ?? "" }));
 }
 
-/** Makes the bucket's tags `tags` from `current`: TagResource what is new or changed, then UntagResource the rest. */
-export async function setDirectoryBucketTags(
+/**
+ * TagResource and UntagResource on the directory bucket (S3 Control), as the shared tag rules
+ * (../tag-changes.ts: applyTagChanges, claimTags) take them.
+ */
+export function directoryBucketTagWrites(
   control: DirectoryControl,
   name: string,
-  tags: Readonly<Record<string, string>>,
-  current: Readonly<Record<string, string>>,
   ctx: CallContext,
-): Promise<void> {
-  const changed = Object.entries(tags).filter(([k, v]) => current[k] !== v);
-  const removed = Object.keys(current).filter((k) => !(k in tags));
-  const send = { field: "spec.tagging" };
-  const { TagResourceCommand, UntagResourceCommand } = await import("@aws-sdk/client-s3-control");
-  if (changed.length > 0) {
-    await s3.send(
-      ctx,
-      "TagResource",
-      name,
-      (o) =>
-        control.client.send(
-          new TagResourceCommand({
-            ...resourceOf(control, name),
-            Tags: changed.map(([Key, Value]) => ({ Key, Value })),
-          }),
-          o,
-        ),
-      send,
-    );
-  }
-  if (removed.length > 0) {
-    await s3.send(
-      ctx,
-      "UntagResource",
-      name,
-      (o) =>
-        control.client.send(new UntagResourceCommand({ ...resourceOf(control, name), TagKeys: removed }), o),
-      send,
-    );
-  }
+): TagWrites {
+  const resource = resourceOf(control, name);
+  const field = { field: "spec.tagging" };
+  const commands = () => import("@aws-sdk/client-s3-control");
+  return {
+    tag: async (tags) => {
+      const { TagResourceCommand } = await commands();
+      const Tags = Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
+      return s3.send(
+        ctx,
+        "TagResource",
+        name,
+        (o) => control.client.send(new TagResourceCommand({ ...resource, Tags }), o),
+        field,
+      );
+    },
+    untag: async (TagKeys) => {
+      const { UntagResourceCommand } = await commands();
+      return s3.send(
+        ctx,
+        "UntagResource",
+        name,
+        (o) => control.client.send(new UntagResourceCommand({ ...resource, TagKeys }), o),
+        field,
+      );
+    },
+  };
 }

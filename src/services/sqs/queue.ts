@@ -107,12 +107,10 @@ export const queueSource = {
     // whatever SqsManagedSseEnabled says (AWS answers "false" there, the emulator "true"); copied
     // into a spec beside kmsMasterKeyID, a "true" would be refused by the schema.
     observedFields: (fields) => {
-      const { sqsManagedSSEEnabled, ...rest } = fields;
-      const fifo =
-        rest["fifoQueue"] === undefined ? {} : { fifoQueue: stringBoolean(String(rest["fifoQueue"])) };
-      return rest["kmsMasterKeyID"] !== undefined || sqsManagedSSEEnabled === undefined
-        ? { ...rest, ...fifo }
-        : { ...rest, ...fifo, sqsManagedSSEEnabled };
+      const out = { ...fields };
+      if (out["fifoQueue"] !== undefined) out["fifoQueue"] = stringBoolean(String(out["fifoQueue"]));
+      if (out["kmsMasterKeyID"] !== undefined) delete out["sqsManagedSSEEnabled"];
+      return out;
     },
     fieldOfError: (code, message) =>
       code === "InvalidAttributeValue" || code === "InvalidAttributeName"
