@@ -136,6 +136,15 @@ export interface RuntimeDeclaration {
    * CreateQueue does, must never be taken for a new one).
    */
   readonly locate?: { readonly call: string; readonly handle: string };
+  /**
+   * An object AWS addresses by its ARN, which crossrole composes from the identifier and the
+   * account and region the client acts in (SNS: `arn:aws:sns:<region>:<account>:<name>`): every
+   * call but the create takes it, each in the one of these members its input has (`TopicArn`,
+   * `ResourceArn`). A read then only ever looks in the client's own account, its answer is the
+   * object's alone, and the create is sent only after that read found none (CreateTopic answers
+   * for an existing topic too, and must never be taken for a new one).
+   */
+  readonly byArn?: readonly string[];
   /** Status fields holding the handle and the ARN (ACK's Queue: `queueURL`, `queueARN`). */
   readonly status?: { readonly handle?: string; readonly arn?: string };
   /** AWS stores and matches identifiers ignoring case (RDS lower-cases them). */
@@ -157,9 +166,13 @@ export interface RuntimeDeclaration {
   readonly arn: string;
   /** The ARN's resource part before the name (RDS's `subgrp:`). */
   readonly arnResource: string;
-  /** Error codes (without AWS's "Fault" suffix) that say: no such object; it already exists. */
+  /**
+   * Error codes (without AWS's "Fault" suffix) that say: no such object; it already exists. A code
+   * AWS answers for other errors too counts only with these words in its message (SNS's
+   * InvalidParameter "... already exists ...").
+   */
   readonly notFound: readonly string[];
-  readonly alreadyExists: readonly string[];
+  readonly alreadyExists: readonly (string | { readonly code: string; readonly message: string })[];
   /**
    * The tag calls' members (the calls are the tags group's): the ARN's member, the keys' member
    * of the untag call, the tags' member of the read answer (a list or a map, as the create's).
@@ -171,6 +184,11 @@ export interface RuntimeDeclaration {
     /** The tag call's member for the tags, where it is not the create call's (SQS: `Tags`, `tags`). */
     readonly set?: string;
   };
+  /**
+   * Codes whose message names the refused field by its AWS name, where the call applied several
+   * (SQS's InvalidAttributeValue "Invalid value for the parameter VisibilityTimeout.").
+   */
+  readonly fieldNamedIn?: readonly string[];
   /** Error codes that are about one spec field whatever call failed, by the field's AWS name. */
   readonly errorFields?: Readonly<Record<string, string>>;
   /**

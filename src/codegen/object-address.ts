@@ -28,6 +28,13 @@ export interface ResolvedRuntime {
     readonly id: string;
   };
   readonly delete: { readonly call: string; readonly by: Address };
+  /** Every call but the create takes the object's ARN, composed by crossrole (RuntimeDeclaration.byArn). */
+  readonly byArn?: true;
+  /**
+   * Where an attribute map's set call takes one attribute as a name and a value (SNS's
+   * SetTopicAttributes) rather than a map of them (SQS's SetQueueAttributes).
+   */
+  readonly attributePair?: { readonly name: string; readonly value: string };
   /** The call giving the handle every other call takes (RuntimeDeclaration.locate). */
   readonly locate?: { readonly call: string; readonly by: Address; readonly handle: string };
   /** Input the read call takes beyond the address. */
@@ -94,7 +101,23 @@ export function resolveRuntime(
       return fail(`the ${role} call ${call} takes no ${handle}, the handle ${located?.call} gives`);
     return { member: handle, form: "scalar" };
   };
-  const address = located === undefined ? byName : byHandle;
+  // Addressed by its ARN (runtime.byArn), every call takes it in the one of those members it has.
+  const byArn = (call: string, role: string): Address => {
+    const members = inputOf(model, call).members ?? {};
+    const taking = (r.byArn ?? []).filter((m) => {
+      const member = members[m];
+      return member !== undefined && shapeOf(model, member.shape).type === "string";
+    });
+    const [only] = taking;
+    if (taking.length !== 1 || only === undefined)
+      return fail(
+        `the ${role} call ${call} takes ${taking.length === 0 ? "none" : "more than one"} of ${r.byArn?.join(", ")} (runtime.byArn)`,
+      );
+    return { member: only, form: "scalar" };
+  };
+  if (located !== undefined && r.byArn !== undefined)
+    fail("runtime.locate and runtime.byArn exclude each other");
+  const address = located !== undefined ? byHandle : r.byArn !== undefined ? byArn : byName;
   if (located !== undefined && outputOf(model, located.call).members?.[located.handle] === undefined)
     fail(`the locating call ${located.call} answers no ${located.handle}`);
   const output = outputOf(model, r.read.call);
@@ -103,8 +126,9 @@ export function resolveRuntime(
   const shape = shapeOf(model, answered.shape);
   const list = shape.type === "list";
   const item = list ? shapeOf(model, shape.member?.shape ?? "") : shape;
-  const id = located === undefined ? (r.read.answerId ?? decl.identifier) : "";
-  if (located === undefined && item.members?.[id] === undefined)
+  const byIdentifier = located === undefined && r.byArn === undefined;
+  const id = byIdentifier ? (r.read.answerId ?? decl.identifier) : "";
+  if (byIdentifier && item.members?.[id] === undefined)
     fail(
       `the objects ${r.read.call} answers in ${r.read.output} have no member ${id}: say which names them (runtime.read.answerId)`,
     );
@@ -121,12 +145,19 @@ export function resolveRuntime(
       calls[call] = address(call, role);
     }
   }
+  // An attribute map's set call that takes one attribute by name and value.
+  const pairs = decl.groups.filter((g) => {
+    const members = inputOf(model, g.set).members ?? {};
+    return members["AttributeName"] !== undefined && members["AttributeValue"] !== undefined;
+  });
   // An attribute map (SQS's Attributes) has no members to check the state's against.
   if (r.states !== undefined && shape.type !== "map" && item.members?.[r.states.member] === undefined)
     fail(`the objects ${r.read.call} answers have no member ${r.states.member} (runtime.states.member)`);
   return {
     read: { call: r.read.call, by: address(r.read.call, "read"), answers: r.read.output, list, id },
     delete: { call: r.delete, by: address(r.delete, "delete") },
+    ...(r.byArn === undefined ? {} : { byArn: true as const }),
+    ...(pairs.length === 0 ? {} : { attributePair: { name: "AttributeName", value: "AttributeValue" } }),
     ...(located === undefined
       ? {}
       : { locate: { call: located.call, by: byName(located.call, "locate"), handle: located.handle } }),

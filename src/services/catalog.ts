@@ -118,7 +118,7 @@ export const servedKindCatalog = {
     },
   },
   Topic: {
-    module: async () => (await import("./sns/module.ts")).topicService,
+    module: async () => (await import("./sns/topic.ts")).topicService,
     crd: async () =>
       documented(
         (await import("./sns/schema.ts")).topicCrdSource,
@@ -126,6 +126,7 @@ export const servedKindCatalog = {
       ),
     declaration: topicDeclaration,
     generated: { path: "src/services/sns/generated/topic-fields.ts", prefix: "topic" },
+    declared: async () => (await import("./sns/topic.ts")).topicSource,
     ack: { release: "v1.6.0" },
     locate: async (config, name) => {
       const { SNSClient, ListTopicsCommand } = await import("@aws-sdk/client-sns");

@@ -36,6 +36,22 @@ export function regionalClient<Key extends string, Sdk extends RegionalSdkClient
 }
 
 /**
+ * regionalClient's client with the account it acts in, for a kind AWS addresses by an ARN naming
+ * it: the decision's account, or the caller's (STS GetCallerIdentity, cached per identity).
+ */
+export function accountClient<Key extends string, Sdk extends RegionalSdkClient>(
+  factory: ClientFactory<Sdk>,
+  key: Key,
+) {
+  const regional = regionalClient(factory, key);
+  return async (credentials: CredentialService, decision: Decision, resource: ResourceRef) => {
+    const client = await regional(credentials, decision, resource);
+    const account = decision.account ?? (await credentials.callerIdentity(decision, resource)).account;
+    return { ...client, account };
+  };
+}
+
+/**
  * What a kind's generated `<prefix>Declared` gives its module: `identifier` and `identifierField`
  * (the spec field naming the AWS object, "queueName", taken as written) and `specTags`.
  */

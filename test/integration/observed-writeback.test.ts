@@ -52,7 +52,7 @@ after(() => stack?.stop());
 /** The client each module's CRUD takes, acting as `account` itself. */
 const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
   Bucket: async () => buckets(await s3As(endpoint, account)),
-  Topic: async () => ({ sns: await clientAs(SNSClient, endpoint, account), account, region }),
+  Topic: async () => ({ sdk: await clientAs(SNSClient, endpoint, account), account, region }),
   Queue: async () => ({ sdk: await clientAs(SQSClient, endpoint, account), region }),
   Table: async () => ({ dynamodb: await clientAs(DynamoDBClient, endpoint, account), region }),
   DBInstance: async () => ({ rds: await clientAs(RDSClient, endpoint, account), region }),

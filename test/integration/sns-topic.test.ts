@@ -1,4 +1,4 @@
-// The SNS Topic module against the real AWS emulator (moto in server mode): create with
+// The Topic kind (the generic runtime serving topic-declaration.ts) against the real AWS emulator (moto in server mode): create with
 // attributes and tags (ownership tags included) in one call, read back, attributes and tags
 // updated with ownership tags kept, drift corrected, claim, delete, an existing name answered
 // `created: false` (CreateTopic is idempotent in SNS), and isolation between accounts (moto maps
@@ -19,18 +19,68 @@ import {
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import type { AwsCredentialIdentity } from "@smithy/types";
 import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
-import { diff, lateInitialize } from "../../src/services/sns/diff.ts";
-import { topicService } from "../../src/services/sns/module.ts";
+import type { DeclaredObserved } from "../../src/services/declared-kind/module.ts";
+import { noSecrets } from "../../src/services/service-module.ts";
 import { type TopicFields, topicSpecSchema } from "../../src/services/sns/schema.ts";
-import {
-  claimTopic,
-  createTopic,
-  deleteTopic,
-  readTopic,
-  type TopicClient,
-  updateTopic,
-} from "../../src/services/sns/topic.ts";
+import { topicService } from "../../src/services/sns/topic.ts";
 import { type AwsProxy, type RecordedRequest, startAwsProxy } from "../support/aws-proxy.ts";
+
+// The module's calls, named as the operations this test was first written against (the functions
+// of the hand-written module the generic runtime replaced), so that its assertions stay as they were.
+
+/** The module's client (`sdk`, and the account its ARNs name), and the same client as `sns`. */
+interface TopicClient {
+  readonly sns: SNSClient;
+  readonly sdk: SNSClient;
+  readonly account: string;
+  readonly region: string;
+}
+const topicClient = (sns: SNSClient, account: string): TopicClient => ({ sns, sdk: sns, account, region });
+
+/** What the module observed, with its spec fields, ARN and owner also at the top (tags: every tag, as a map). */
+type ObservedTopic = DeclaredObserved & Omit<TopicFields, "tags"> & { owner?: string };
+const flat = (o: DeclaredObserved): ObservedTopic =>
+  ({ ...o.fields, ...o, owner: o.status["owner"] }) as ObservedTopic;
+/** Back to what the module observed, with any spec field the test changed at the top. */
+function observedOf(o: ObservedTopic): DeclaredObserved {
+  const { fields, tags, status, arn, owner: _owner, ...top } = o;
+  return { fields: { ...fields, ...top }, tags, status, arn };
+}
+
+async function createTopic(c: TopicClient, spec: TopicFields, ownerTags: Record<string, string> = {}) {
+  const r = await topicService.create(c as never, spec, region, ownerTags, {}, noSecrets);
+  return r.created
+    ? { created: true as const, arn: topicService.arn(spec, region, c.account) }
+    : { created: false as const };
+}
+async function readTopic(c: TopicClient, spec: Pick<TopicFields, "name">) {
+  const r = await topicService.read(c as never, spec as TopicFields, {});
+  return r.found ? { found: true as const, topic: flat(r.observed) } : { found: false as const };
+}
+const diff = (desired: TopicFields, observed: ObservedTopic) =>
+  topicService
+    .diff(desired, observedOf(observed))
+    .map((path) => ({ path, field: path.slice("spec.".length) }));
+function lateInitialize(spec: TopicFields, observed: ObservedTopic) {
+  const r = topicService.lateInitialize(spec, observedOf(observed));
+  return {
+    spec: r.spec as TopicFields,
+    initialized: r.initialized.map((path) => path.slice("spec.".length)),
+  };
+}
+async function updateTopic(
+  c: TopicClient,
+  desired: TopicFields,
+  observed: ObservedTopic,
+  ownerTags: Record<string, string>,
+) {
+  return (await topicService.update(c as never, desired, observedOf(observed), ownerTags, {}, noSecrets)).map(
+    (path) => ({ path }),
+  );
+}
+const claimTopic = (c: TopicClient, observed: ObservedTopic, ownerTags: Record<string, string>) =>
+  topicService.claim(c as never, observedOf(observed), ownerTags, {});
+const deleteTopic = (c: TopicClient, name: string) => topicService.delete(c as never, { name }, {}, {});
 
 const defaultCredentials: AwsCredentialIdentity = {
   accessKeyId: "AKIAIOSFODNN7EXAMPLE",
@@ -59,7 +109,7 @@ before(async () => {
   emulator = await startEmulator({ dir });
   const sts = new STSClient({ region, endpoint: emulator.endpoint, credentials: defaultCredentials });
   const me = await sts.send(new GetCallerIdentityCommand({}));
-  mine = { sns: sns(defaultCredentials), account: me.Account ?? "", region };
+  mine = topicClient(sns(defaultCredentials), me.Account ?? "");
   const assumed = await sts.send(
     new AssumeRoleCommand({
       RoleArn: `arn:aws:iam::${otherAccount}:role/x`,
@@ -68,15 +118,10 @@ before(async () => {
   );
   const c = assumed.Credentials;
   assert.ok(c?.AccessKeyId && c.SecretAccessKey && c.SessionToken, "AssumeRole returned no credentials");
-  other = {
-    sns: sns({
-      accessKeyId: c.AccessKeyId,
-      secretAccessKey: c.SecretAccessKey,
-      sessionToken: c.SessionToken,
-    }),
-    account: otherAccount,
-    region,
-  };
+  other = topicClient(
+    sns({ accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken }),
+    otherAccount,
+  );
   sts.destroy();
 });
 
@@ -261,7 +306,7 @@ describe("SNS Topic module against the emulator", () => {
     assert.deepEqual(theirs, { created: true, arn: arnIn(other, name) });
     const r = await readTopic(mine, { name });
     assert.ok(r.found);
-    assert.equal(r.topic.tags?.find((t) => t.key === "services.k8s.aws/owner-uid")?.value, "uid-1");
+    assert.equal(r.topic.tags["services.k8s.aws/owner-uid"], "uid-1");
     await deleteTopic(other, name);
     assert.ok((await readTopic(mine, { name })).found, "deleting theirs leaves mine");
     await deleteTopic(mine, name);
@@ -298,11 +343,10 @@ describe("SNS Topic module against the emulator", () => {
     let viaProxy: TopicClient;
     before(async () => {
       proxy = await startAwsProxy(emulator.endpoint);
-      viaProxy = {
-        sns: new SNSClient({ region, endpoint: proxy.endpoint, credentials: defaultCredentials }),
-        account: mine.account,
-        region,
-      };
+      viaProxy = topicClient(
+        new SNSClient({ region, endpoint: proxy.endpoint, credentials: defaultCredentials }),
+        mine.account,
+      );
     });
     after(async () => {
       viaProxy?.sns.destroy();

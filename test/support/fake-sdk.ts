@@ -18,7 +18,7 @@ export function awsError(name: string, message = name): Error {
 export interface FakeSdk {
   /** The SDK package: `sdk.<Operation>Command`. */
   readonly sdk: Readonly<Record<string, unknown>>;
-  /** A client the runtime's calls take (`{ sdk, region }`). */
+  /** A client the runtime's calls take (`{ sdk, region, account }`). */
   readonly client: never;
   /** Every call sent, in order. */
   readonly sent: SentCall[];
@@ -45,6 +45,7 @@ export function fakeSdk(answer: (call: SentCall) => Fields | Promise<Fields>): F
   );
   const client = {
     region: "us-east-1",
+    account: "111111111111",
     sdk: {
       config: { region: async () => "us-east-1" },
       destroy: () => undefined,

@@ -31,7 +31,13 @@ import {
   sdkErrorName,
 } from "../service-error.ts";
 import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-module.ts";
-import { adoptedSpec, errorReporting, pathsOf, regionalClient } from "../service-module-parts.ts";
+import {
+  accountClient,
+  adoptedSpec,
+  errorReporting,
+  pathsOf,
+  regionalClient,
+} from "../service-module-parts.ts";
 import { awsMembers, type FieldCodecs, fromAws } from "../shape-codec.ts";
 import { stringBoolean } from "../string-boolean.ts";
 import { applyTagChanges, claimTags } from "../tag-changes.ts";
@@ -73,8 +79,6 @@ export interface DeclaredKindHooks {
   readonly deleteInput?: (spec: Fields, annotations: Readonly<Record<string, string>>) => Fields;
   /** What AWS has, in spec form, adjusted where the service reports more than the spec can hold. */
   readonly observedFields?: (fields: Fields) => Fields;
-  /** The spec field an error is about when the call applied several and AWS's message names it. */
-  readonly fieldOfError?: (code: string, message: string) => string | undefined;
   /** ServiceModule.adoptionSeed: how ACK's adoption fields name the object, where not by its identifier. */
   readonly adoptionSeed?: ServiceModule<Fields, unknown, unknown>["adoptionSeed"];
 }
@@ -108,6 +112,13 @@ export interface DeclaredObserved {
   readonly handle?: string;
 }
 
+/** The client the runtime's calls take; `account` for a kind addressed by ARN (runtime.byArn). */
+export interface DeclaredClient<Sdk> {
+  readonly sdk: Sdk;
+  readonly region: string;
+  readonly account?: string;
+}
+
 interface SdkClient {
   send(command: unknown, options?: SendOptions): Promise<unknown>;
   readonly config: { region(): Promise<string> };
@@ -136,7 +147,7 @@ export function declaredKindSchemas(kind: ResourceKind, generated: GeneratedKind
 
 export function declaredKindModule<Sdk extends SdkClient>(
   source: DeclaredKindSource<Sdk>,
-): ServiceModule<Fields, DeclaredObserved, { readonly sdk: Sdk; readonly region: string }> {
+): ServiceModule<Fields, DeclaredObserved, DeclaredClient<Sdk>> {
   const { kind, declaration, generated, hooks } = source;
   const runtime = declaration.runtime;
   const groups = generated.fieldGroups;
@@ -167,7 +178,14 @@ export function declaredKindModule<Sdk extends SdkClient>(
   };
   const codes = (list: readonly string[]) => new Set(list);
   const notFound = codes(runtime.notFound);
-  const alreadyExists = codes(runtime.alreadyExists);
+  const isAlreadyExists = (err: unknown): boolean => {
+    const c = code(err);
+    return runtime.alreadyExists.some((e) =>
+      typeof e === "string"
+        ? e === c
+        : e.code === c && messageOf(err).toLowerCase().includes(e.message.toLowerCase()),
+    );
+  };
   const operations = [
     ...(generated.runtime.locate === undefined ? [] : [generated.runtime.locate.call]),
     groups.create,
@@ -213,9 +231,23 @@ export function declaredKindModule<Sdk extends SdkClient>(
     const field = aws === undefined ? undefined : specNameOf.get(aws);
     return field === undefined ? undefined : `spec.${field}`;
   };
+  // A message that names the refused field by its AWS name (runtime.fieldNamedIn): the first word
+  // that is a spec field's member or attribute name, or its plural ("Topic names must be ...").
+  const byAwsName = new Map(
+    [...specNameOf, ...Object.entries(attributes?.fields ?? {}).map(([field, a]) => [a, field] as const)].map(
+      ([aws, field]) => [aws.toLowerCase(), field],
+    ),
+  );
+  const fieldNamedIn = (c: string, message: string): string | undefined => {
+    if (!runtime.fieldNamedIn?.includes(c)) return undefined;
+    const field = (message.match(/[A-Za-z]+/g) ?? [])
+      .map((w) => byAwsName.get(w.toLowerCase()) ?? byAwsName.get(w.toLowerCase().replace(/s$/, "")))
+      .find(Boolean);
+    return field === undefined ? undefined : `spec.${field}`;
+  };
   const classify = (err: unknown, c: { operation: string; name: string; field?: string }) => {
     const failed = code(err);
-    const field = fieldOfCode(failed) ?? c.field ?? hooks?.fieldOfError?.(failed, messageOf(err));
+    const field = fieldOfCode(failed) ?? c.field ?? fieldNamedIn(failed, messageOf(err));
     return failureError(ErrorClass, rules, err, {
       operation: c.operation,
       name: c.name,
@@ -237,7 +269,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
   };
   /** One call: `input` sent as `operation`, its answer as plain data. */
   const run =
-    (client: { readonly sdk: Sdk }, operation: string, input: unknown) =>
+    (client: DeclaredClient<Sdk>, operation: string, input: unknown) =>
     async (o: SendOptions): Promise<Fields> =>
       ((await client.sdk.send(command(operation, input), o)) ?? {}) as Fields;
 
@@ -286,12 +318,28 @@ export function declaredKindModule<Sdk extends SdkClient>(
     return named[0];
   };
   const located = addressed.locate;
+  const byArn = addressed.byArn === true;
+  /** Whether the read names the object by its identifier (so its answer may list others). */
+  const byIdentifier = located === undefined && !byArn;
+  /** The object's ARN in the client's account and region, for a kind AWS addresses by it. */
+  const composedArn = (client: DeclaredClient<Sdk>, name: string): string => {
+    if (client.account === undefined)
+      throw new Error(`${kind.kind}: addressed by ARN, the client needs its account`);
+    return regionalArn(kind.service, client.region, client.account, `${runtime.arnResource}${name}`);
+  };
+  const readCall = (client: DeclaredClient<Sdk>, name: string, address: string, ctx: CallContext) =>
+    calls.sendUnlessGone(
+      ctx,
+      addressed.read.call,
+      name,
+      run(client, addressed.read.call, { ...addressed.readInput, ...naming(addressed.read.by, address) }),
+    );
   /** What the tag calls name the object by: its handle where they take it (SQS), else its ARN. */
   const tagTarget = (observed: Pick<DeclaredObserved, "arn" | "handle">) =>
     located !== undefined && runtime.tags.resource === located.handle
       ? (observed.handle ?? "")
       : observed.arn;
-  const tagWrites = (client: { readonly sdk: Sdk }, name: string, target: string, ctx: CallContext) => ({
+  const tagWrites = (client: DeclaredClient<Sdk>, name: string, target: string, ctx: CallContext) => ({
     tag: (tags: Record<string, string>) =>
       calls.send(
         ctx,
@@ -323,11 +371,12 @@ export function declaredKindModule<Sdk extends SdkClient>(
   const justMade = new WeakMap<object, Map<string, string>>();
   /** What calls name the object by: its identifier, or (runtime.locate) the handle AWS gives for it; undefined: none. */
   const addressOf = async (
-    client: { readonly sdk: Sdk },
+    client: DeclaredClient<Sdk>,
     name: string,
     ctx: CallContext,
     fresh = false,
   ): Promise<string | undefined> => {
+    if (byArn) return composedArn(client, name);
     if (located === undefined) return name;
     const memo = justMade.get(client.sdk);
     const made = fresh ? undefined : memo?.get(name);
@@ -365,15 +414,27 @@ export function declaredKindModule<Sdk extends SdkClient>(
       requeueAfterMs: (states.pollSeconds ?? 10) * 1000 * (stuck ? 4 : 1),
     };
   };
+  /**
+   * Whether a create AWS would answer for an existing object too (CreateQueue, CreateTopic) must
+   * look first: where the object has a handle or an ARN crossrole can ask by, it asks.
+   */
+  const existsAlready = async (client: DeclaredClient<Sdk>, name: string, ctx: CallContext) => {
+    if (located !== undefined) return (await addressOf(client, name, ctx, true)) !== undefined;
+    if (byArn) return (await readCall(client, name, composedArn(client, name), ctx)) !== undefined;
+    return false;
+  };
   /** A group's own codes for "the object has none of these fields" (its read and remove calls). */
   const groupNotFound = (set: string): ReadonlySet<string> =>
     codes(declaration.groups.find((g) => g.set === set)?.notFound ?? []);
   /** Read calls of their own, with the fields each reads back and the codes that mean "none". */
-  const groupReads = new Map<string, { fields: string[]; notFound: Set<string> }>();
+  const groupReads = new Map<string, { fields: string[]; notFound: Set<string>; always: boolean }>();
+  const lateInitialized = new Set(generated.declared.lateInitialized);
   for (const g of groups.groups) {
     if (g === tagsGroup || g.read === addressed.read.call) continue;
-    const entry = groupReads.get(g.read) ?? { fields: [], notFound: new Set<string>() };
+    const entry = groupReads.get(g.read) ?? { fields: [], notFound: new Set<string>(), always: false };
     entry.fields.push(...g.fields.map((f) => f.field));
+    // Fields AWS keeps while the spec leaves them out (SNS's data protection policy) need no read then.
+    entry.always ||= g.fields.some((f) => f.absent !== "kept" || lateInitialized.has(f.field));
     for (const c of groupNotFound(g.set)) entry.notFound.add(c);
     groupReads.set(g.read, entry);
   }
@@ -382,7 +443,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
     kind,
     parseSpec: parseSpecWith(schemas.spec as unknown as z.ZodType<Fields>),
     parseStatus: parseStatusWith(schemas.status),
-    client: regionalClient(source.clientFactory, "sdk"),
+    client: byArn ? accountClient(source.clientFactory, "sdk") : regionalClient(source.clientFactory, "sdk"),
     identifier: nameOf,
     identifierField: `spec.${idField}`,
     ...(generated.declared.specTags === undefined ? {} : { specTags: generated.declared.specTags }),
@@ -393,17 +454,11 @@ export function declaredKindModule<Sdk extends SdkClient>(
       const name = nameOf(spec);
       const address = await addressOf(client, name, ctx);
       if (address === undefined) return { found: false };
-      const answer = await calls.sendUnlessGone(
-        ctx,
-        addressed.read.call,
-        name,
-        run(client, addressed.read.call, { ...addressed.readInput, ...naming(addressed.read.by, address) }),
-      );
-      // Read by its handle, the answer is the object's alone; read by name, it may list others.
-      const item =
-        located === undefined
-          ? theObject(answer, name)
-          : (answer?.[addressed.read.answers] as Fields | undefined);
+      const answer = await readCall(client, name, address, ctx);
+      // Read by its handle or ARN, the answer is the object's alone; read by name, it may list others.
+      const item = byIdentifier
+        ? theObject(answer, name)
+        : (answer?.[addressed.read.answers] as Fields | undefined);
       if (item === undefined) return { found: false };
       const arn = String(item[runtime.arn] ?? "");
       const handle = located === undefined ? {} : { handle: address };
@@ -415,7 +470,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
       );
       if (listed === undefined) return { found: false };
       const awsTags = listed[runtime.tags.list];
-      const fields: Fields = located === undefined ? {} : { [idField]: name };
+      const fields: Fields = byIdentifier ? {} : { [idField]: name };
       for (const [field, [member, codec]] of Object.entries(generated.codecs)) {
         if (field === tagsField || item[member] === undefined) continue;
         fields[field] = fromAws(codec, item[member]);
@@ -427,6 +482,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
       Object.assign(fields, hooks?.fieldsFromAnswer?.(item));
       // Groups read by a call of their own (a repository's lifecycle policy): each read once.
       for (const [call, own] of groupReads) {
+        if (!own.always && own.fields.every((f) => spec[f] === undefined)) continue;
         const answer = await calls.sendUnless(
           (err) => own.notFound.has(code(err)),
           ctx,
@@ -437,7 +493,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
         for (const field of own.fields) {
           const [member, codec] = codecOf(generated.codecs, field);
           const value = answer?.[member];
-          if (value === undefined) delete fields[field];
+          if (value === undefined || value === "") delete fields[field];
           else fields[field] = fromAws(codec, value);
         }
       }
@@ -445,7 +501,9 @@ export function declaredKindModule<Sdk extends SdkClient>(
       if (tagsInSpecForm !== undefined) fields[tagsField] = tagsInSpecForm;
       const status: Fields = {};
       for (const [field, [member, codec]] of Object.entries(generated.statusCodecs)) {
-        if (item[member] !== undefined) status[field] = fromAws(codec, item[member]);
+        // In an attribute map, "" is no value.
+        if (item[member] !== undefined && (attributes === undefined || item[member] !== ""))
+          status[field] = fromAws(codec, item[member]);
       }
       const state = addressed.states === undefined ? undefined : item[addressed.states.member];
       return {
@@ -464,15 +522,18 @@ export function declaredKindModule<Sdk extends SdkClient>(
 
     async create(client, spec, _region, ownerTags, ctx) {
       const name = nameOf(spec);
-      // A create AWS answers for an existing object too (CreateQueue with the same attributes)
-      // must never be taken for a new one: where there is a handle, look first.
-      if (located !== undefined && (await addressOf(client, name, ctx, true)) !== undefined) {
-        return { created: false };
-      }
+      if (await existsAlready(client, name, ctx)) return { created: false };
+      // A value that is what AWS gives a new object (its declared default) is not sent: some apply
+      // only to some objects (SNS refuses ContentBasedDeduplication, even "false", on a standard topic).
       const inMap = Object.fromEntries(
         Object.entries(attributes?.fields ?? {}).flatMap(([field, attribute]) => {
           const value = spec[field];
-          return value === undefined || value === "" ? [] : [[attribute, String(value)]];
+          const fallback = formOf.get(field)?.default;
+          return value === undefined ||
+            value === "" ||
+            (fallback !== undefined && String(fallback) === String(value))
+            ? []
+            : [[attribute, String(value)]];
         }),
       );
       const input = {
@@ -488,7 +549,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
         [tagsAws]: tagShape.toAws(tagShape.withOwner(spec[tagsField], ownerTags)),
       };
       const made = await calls.sendUnless(
-        (err) => alreadyExists.has(code(err)),
+        isAlreadyExists,
         ctx,
         groups.create,
         name,
@@ -507,7 +568,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
       const name = nameOf(desired);
       const differences = diff(desired, observed.fields);
       const differing = new Set(differences.map((d) => d.field));
-      const address = observed.handle ?? name;
+      const address = observed.handle ?? (byArn ? composedArn(client, name) : name);
       for (const group of groups.groups) {
         if (!group.fields.some((f) => differing.has(f.field))) continue;
         if (group === tagsGroup) {
@@ -526,13 +587,17 @@ export function declaredKindModule<Sdk extends SdkClient>(
             const given = desired[rule.field];
             const value = given === undefined ? attributeWhenAbsent(rule) : String(given);
             if (value === undefined) continue;
+            const attribute = attributes.fields[rule.field] ?? rule.field;
+            const pair = addressed.attributePair;
             await calls.send(
               ctx,
               group.set,
               name,
               run(client, group.set, {
                 ...callNaming(group.set, address),
-                [attributes.member]: { [attributes.fields[rule.field] ?? rule.field]: value },
+                ...(pair === undefined
+                  ? { [attributes.member]: { [attribute]: value } }
+                  : { [pair.name]: attribute, [pair.value]: value }),
               }),
               { field: `spec.${rule.field}` },
             );

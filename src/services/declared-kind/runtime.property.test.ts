@@ -3,7 +3,8 @@
 // whose answer lists other objects (a loose filter, or none) finds only the resource's own, or
 // nothing; and no call it then sends (tags, field groups, delete, claim) names another object's
 // identifier or ARN. A kind located by a handle (a queue's URL) names the object to the handle call
-// by its identifier, and every later call by the handle that call answered, never another's.
+// by its identifier, and every later call by the handle that call answered, never another's; a
+// kind addressed by ARN (a topic) names it by the ARN of the resource's name in the client's account.
 // AWS is an in-process fake here (pure logic: what the runtime sends, given
 // what it is answered); the real calls are tested against the emulator elsewhere.
 import assert from "node:assert/strict";
@@ -53,6 +54,7 @@ for (const { name: kindName, declared } of declaredKinds) {
           const others = [...new Set(candidates.filter((o) => !same(o, name)))];
           const ownId = runtime.caseInsensitive ? name.toLowerCase() : name;
           const located = runtime.locate;
+          const byArn = runtime.byArn === true;
           const handleOf = (id: string) => `https://sqs.us-east-1.amazonaws.com/111111111111/${id}`;
           // Read by name, the answer lists the others too; located, each has a handle of its own.
           const listed = others.map((o) => ({ [runtime.read.id]: o, [decl.arn]: arnOf(o) }));
@@ -75,6 +77,11 @@ for (const { name: kindName, declared } of declaredKinds) {
             if (located !== undefined && call.operation === runtime.read.call) {
               return { [runtime.read.answers]: { [decl.arn]: arnOf(ownId) } };
             }
+            if (byArn && call.operation === runtime.read.call) {
+              if (!exists || call.input[runtime.read.by.member] !== arnOf(name))
+                throw Object.assign(new Error("gone"), { name: decl.notFound[0] });
+              return { [runtime.read.answers]: { [decl.arn]: arnOf(ownId) } };
+            }
             if (call.operation === runtime.read.call) {
               return { [runtime.read.answers]: runtime.read.list ? listed : listed[0] };
             }
@@ -90,7 +97,12 @@ for (const { name: kindName, declared } of declaredKinds) {
           // The read named the object as its call takes it: the identifier (or, located, first the
           // identifier to the handle call, then the handle), nothing else.
           const read = sent[0];
-          if (located === undefined) {
+          if (byArn) {
+            assert.deepEqual(read, {
+              operation: runtime.read.call,
+              input: { ...runtime.readInput, [runtime.read.by.member]: arnOf(name) },
+            });
+          } else if (located === undefined) {
             assert.equal(read?.operation, runtime.read.call);
             assert.deepEqual(read?.input, {
               [runtime.read.by.member]: runtime.read.by.form === "list" ? [name] : name,
@@ -142,7 +154,13 @@ for (const { name: kindName, declared } of declaredKinds) {
           assert.equal(deleted?.operation, runtime.delete.call);
           assert.deepEqual(
             deleted?.input[runtime.delete.by.member],
-            located !== undefined ? handleOf(name) : runtime.delete.by.form === "list" ? [name] : name,
+            byArn
+              ? arnOf(name)
+              : located !== undefined
+                ? handleOf(name)
+                : runtime.delete.by.form === "list"
+                  ? [name]
+                  : name,
           );
         },
       ),

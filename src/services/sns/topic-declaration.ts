@@ -126,4 +126,36 @@ export const topicDeclaration = {
     { field: "KmsMasterKeyId", service: "kms", kind: "Key" },
     { field: "Policy", service: "iam", kind: "Policy" },
   ],
+  // Served by the generic runtime (src/services/declared-kind/): SNS addresses a topic by its ARN,
+  // which names the account, so a read only ever looks in the account the client acts in.
+  runtime: {
+    service: "SNS",
+    noun: "topic",
+    byArn: ["TopicArn", "ResourceArn"],
+    read: { call: "GetTopicAttributes", output: "Attributes" },
+    delete: "DeleteTopic",
+    arn: "TopicArn",
+    arnResource: "",
+    // GetTopicAttributes says NotFound, the tagging API ResourceNotFound.
+    notFound: ["NotFound", "ResourceNotFound"],
+    // CreateTopic on a name the account has, with other tags or attributes.
+    alreadyExists: [{ code: "InvalidParameter", message: "already exists" }],
+    tags: { resource: "ResourceArn", keys: "TagKeys", list: "Tags" },
+    status: { arn: "topicARN" },
+    // "Invalid parameter: DisplayName", "Invalid parameter: Topic Name".
+    fieldNamedIn: ["InvalidParameter", "InvalidParameterValue"],
+    throttled: ["Throttled"],
+    accessDenied: ["AuthorizationError"],
+    hints: {
+      TagLimitExceeded:
+        " (a topic holds at most 50 tags, crossrole's ownership tags included; remove some from spec.tags)",
+      TagPolicy: " (the organization's tag policy refuses these tags; fix spec.tags)",
+      KMSNotFound: " (no such KMS key; fix spec.kmsMasterKeyID)",
+      ...Object.fromEntries(
+        ["KMSDisabled", "KMSInvalidState", "KMSAccessDenied", "KMSOptInRequired", "KMSThrottling"].map(
+          (c) => [c, " (the KMS key named by spec.kmsMasterKeyID is not usable yet; retrying)"],
+        ),
+      ),
+    },
+  },
 } as const satisfies KindDeclaration;

@@ -125,6 +125,7 @@ export const queueDeclaration = {
       "AWS.SimpleQueueService.QueueDeletedRecently": "QueueDeletedRecently",
       "AWS.SimpleQueueService.UnsupportedOperation": "UnsupportedOperation",
     },
+    fieldNamedIn: ["InvalidAttributeValue", "InvalidAttributeName"],
     throttled: ["RequestThrottled", "OverLimit"],
     accessDenied: ["AuthorizationError"],
     iamActions: { CreateQueue: "sqs:CreateQueue (and sqs:TagQueue to tag at creation)" },

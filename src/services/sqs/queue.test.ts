@@ -8,7 +8,7 @@ import { awsError, type Fields, fakeSdk, type SentCall } from "../../../test/sup
 import type { DeclaredObserved } from "../declared-kind/module.ts";
 import { declaredKindModule } from "../declared-kind/module.ts";
 import { noSecrets } from "../service-module.ts";
-import { fieldOfAttributeIn, queueService, queueSource, queueUrlParts, regionOfQueueUrl } from "./queue.ts";
+import { queueService, queueSource, queueUrlParts, regionOfQueueUrl } from "./queue.ts";
 import { queueSpecSchema } from "./schema.ts";
 
 const owner = { "services.k8s.aws/owner-uid": "u1", "services.k8s.aws/namespace": "shop" };
@@ -341,8 +341,10 @@ describe("SQS's errors", () => {
       m.describeError(e, { queueName: "orders" }),
       /^spec\.maximumMessageSize: CreateQueue on queue "orders" failed with InvalidAttributeValue/,
     );
-    assert.equal(fieldOfAttributeIn("Unknown Attribute KmsMasterKeyId."), "spec.kmsMasterKeyID");
-    assert.equal(fieldOfAttributeIn("something else"), undefined);
+    const unknown = await createFails(awsError("InvalidAttributeName", "Unknown Attribute KmsMasterKeyId."));
+    assert.match(m.describeError(unknown, { queueName: "orders" }), /^spec\.kmsMasterKeyID: /);
+    const unnamed = await createFails(awsError("InvalidAttributeName", "something else"));
+    assert.match(m.describeError(unnamed, { queueName: "orders" }), /^CreateQueue on queue "orders"/);
   });
 
   test("retryable: throttling, 5xx, network, access denied, a name deleted less than 60 s ago", async () => {

@@ -1,7 +1,6 @@
 // The Queue kind: its declaration (queue-declaration.ts) served by the generic runtime, with
-// SQS's value rules (schema.ts) and three quirks as hooks: ACK adopts a queue by its URL; a queue
-// encrypted with a KMS key reports an SqsManagedSseEnabled that does not apply beside it; and an
-// attribute SQS refuses is named in its message only.
+// SQS's value rules (schema.ts) and two quirks as hooks: ACK adopts a queue by its URL; and a queue
+// encrypted with a KMS key reports an SqsManagedSseEnabled that does not apply beside it.
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import * as sqsSdk from "@aws-sdk/client-sqs";
 import { type DeclaredKindSource, declaredKindModule, type GeneratedKind } from "../declared-kind/module.ts";
@@ -64,18 +63,6 @@ export function queueUrlParts(
   return { account: m[1] ?? "", region: regionOfQueueUrl(url), name: decodeURIComponent(m[2] ?? "") };
 }
 
-/** The spec field whose SQS attribute a message names ("Invalid value for the parameter VisibilityTimeout."). */
-export function fieldOfAttributeIn(message: string): string | undefined {
-  const byAttribute = new Map(
-    Object.entries(queueAttributes.fields).map(([field, attribute]) => [attribute.toLowerCase(), field]),
-  );
-  for (const word of message.match(/[A-Za-z]+/g) ?? []) {
-    const field = byAttribute.get(word.toLowerCase());
-    if (field !== undefined) return `spec.${field}`;
-  }
-  return undefined;
-}
-
 /** What the generic runtime serves the kind from (the catalog's `declared`: tests rebuild it). */
 export const queueSource = {
   kind: queueKind,
@@ -112,10 +99,6 @@ export const queueSource = {
       if (out["kmsMasterKeyID"] !== undefined) delete out["sqsManagedSSEEnabled"];
       return out;
     },
-    fieldOfError: (code, message) =>
-      code === "InvalidAttributeValue" || code === "InvalidAttributeName"
-        ? fieldOfAttributeIn(message)
-        : undefined,
   },
 } satisfies DeclaredKindSource<SQSClient>;
 

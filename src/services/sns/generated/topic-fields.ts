@@ -316,6 +316,30 @@ export const topicFieldGroups = {
   notCompared: {},
 } as const satisfies DeclaredFieldGroups;
 
+/**
+ * From the declaration and the model: how each call of the generic runtime names the one AWS
+ * object it is about, and which member of a read answer names the objects it lists.
+ */
+export const topicRuntime = {
+  read: {
+    call: "GetTopicAttributes",
+    by: { member: "TopicArn", form: "scalar" },
+    answers: "Attributes",
+    list: false,
+    id: "",
+  },
+  delete: { call: "DeleteTopic", by: { member: "TopicArn", form: "scalar" } },
+  byArn: true,
+  attributePair: { name: "AttributeName", value: "AttributeValue" },
+  calls: {
+    SetTopicAttributes: { member: "TopicArn", form: "scalar" },
+    GetTopicAttributes: { member: "TopicArn", form: "scalar" },
+    PutDataProtectionPolicy: { member: "ResourceArn", form: "scalar" },
+    GetDataProtectionPolicy: { member: "ResourceArn", form: "scalar" },
+  },
+  caseInsensitive: false,
+} as const;
+
 /** The AWS member (or attribute) name of each spec field. */
 export const topicAwsNames = {
   name: "Name",
@@ -399,3 +423,34 @@ export const topicCodecs = {
   tags: ["Tags", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }],
   dataProtectionPolicy: ["DataProtectionPolicy", {}],
 } as const satisfies FieldCodecs;
+
+/** The spec fields a string-valued attribute map holds: the map's member, each field's attribute name. */
+export const topicAttributes = {
+  member: "Attributes",
+  fields: {
+    applicationFailureFeedbackRoleARN: "ApplicationFailureFeedbackRoleArn",
+    applicationSuccessFeedbackRoleARN: "ApplicationSuccessFeedbackRoleArn",
+    firehoseFailureFeedbackRoleARN: "FirehoseFailureFeedbackRoleArn",
+    firehoseSuccessFeedbackRoleARN: "FirehoseSuccessFeedbackRoleArn",
+    httpFailureFeedbackRoleARN: "HTTPFailureFeedbackRoleArn",
+    httpSuccessFeedbackRoleARN: "HTTPSuccessFeedbackRoleArn",
+    lambdaFailureFeedbackRoleARN: "LambdaFailureFeedbackRoleArn",
+    lambdaSuccessFeedbackRoleARN: "LambdaSuccessFeedbackRoleArn",
+    sqsFailureFeedbackRoleARN: "SQSFailureFeedbackRoleArn",
+    sqsSuccessFeedbackRoleARN: "SQSSuccessFeedbackRoleArn",
+    applicationSuccessFeedbackSampleRate: "ApplicationSuccessFeedbackSampleRate",
+    contentBasedDeduplication: "ContentBasedDeduplication",
+    deliveryPolicy: "DeliveryPolicy",
+    displayName: "DisplayName",
+    fifoThroughputScope: "FifoThroughputScope",
+    fifoTopic: "FifoTopic",
+    firehoseSuccessFeedbackSampleRate: "FirehoseSuccessFeedbackSampleRate",
+    httpSuccessFeedbackSampleRate: "HTTPSuccessFeedbackSampleRate",
+    kmsMasterKeyID: "KmsMasterKeyId",
+    lambdaSuccessFeedbackSampleRate: "LambdaSuccessFeedbackSampleRate",
+    policy: "Policy",
+    signatureVersion: "SignatureVersion",
+    sqsSuccessFeedbackSampleRate: "SQSSuccessFeedbackSampleRate",
+    tracingConfig: "TracingConfig",
+  },
+} as const;
