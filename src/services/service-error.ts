@@ -81,7 +81,7 @@ export interface ObjectErrorClass<Operation extends string, Key extends string> 
  */
 export function objectErrorClass<Operation extends string, Key extends string>(
   className: string,
-  key: Key,
+  key: Exclude<Key, "name" | "message" | "cause" | "stack">,
 ): ObjectErrorClass<Operation, Key> {
   class ObjectServiceError extends ServiceError<Operation> {
     static readonly objectKey = key;

@@ -312,4 +312,17 @@ describe("the service's own error words (runtime.codeAliases, hints, throttled)"
     assert.equal(module.isTerminal(err), false);
     assert.match(module.describeError(err, { name: "shop" }), /throttl/i);
   });
+
+  test("the error is the kind's (its name), and names the object apart from that", async () => {
+    const aws = failing(awsError("SlowDown"));
+    const err = await withWords(aws.sdk)
+      .read(aws.client, { name: "shop" }, {})
+      .then(
+        () => assert.fail("no error"),
+        (e: unknown) => e as Error & { object?: string; operation?: string },
+      );
+    assert.equal(err.name, "RepositoryError");
+    assert.equal(err.object, "shop");
+    assert.equal(err.operation, "DescribeRepositories");
+  });
 });

@@ -223,7 +223,8 @@ export function declaredKindModule<Sdk extends SdkClient>(
     const text = typeof declared === "string" ? declared : (declared?.[field ?? ""] ?? declared?.[""]);
     return text?.replaceAll("{name}", name).replaceAll("{field}", field ?? "the spec");
   };
-  const ErrorClass = objectErrorClass<string, "name">(`${kind.kind}Error`, "name");
+  // The object's name under `object`: an Error's own `name` is its class's ("QueueError").
+  const ErrorClass = objectErrorClass<string, "object">(`${kind.kind}Error`, "object");
   // A code about one field names it, whichever call failed (a subnet RDS cannot use: spec.subnetIDs).
   const specNameOf = new Map(Object.entries(generated.codecs).map(([field, [aws]]) => [aws, field]));
   const fieldOfCode = (c: string): string | undefined => {
