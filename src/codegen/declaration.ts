@@ -105,6 +105,13 @@ export interface FieldGroup {
    * the object has none of its fields (ECR's LifecyclePolicyNotFound): not the object's absence.
    */
   readonly notFound?: readonly string[];
+  /**
+   * The set call takes one change at a time (DynamoDB's UpdateTable; EC2's ModifyInstanceAttribute):
+   * each differing field is sent on its own, in order (by the kind's `setInputs` hook where it has
+   * one, which may send several calls), and after a call whose answered object is busy
+   * (`runtime.objectIn`, `runtime.states`) the update stops: the rest is for the next reconcile.
+   */
+  readonly oneChangePerCall?: true;
 }
 
 /**
@@ -157,9 +164,48 @@ export interface RuntimeDeclaration {
    */
   readonly states?: {
     readonly member: string;
-    readonly ready: readonly string[];
     readonly stuck?: readonly string[];
     readonly pollSeconds?: number;
+    /**
+     * Lists in the read answer whose items have a state of their own that holds writes too
+     * (DynamoDB's indexes and replicas): the list, the item's state and name members, and how the
+     * message names an item ("index", "replica in").
+     */
+    readonly parts?: readonly {
+      readonly list: string;
+      readonly member: string;
+      readonly name: string;
+      readonly noun: string;
+    }[];
+  } & (
+    | { readonly ready: readonly string[]; readonly busy?: never }
+    /** Where AWS's list of states is open (DynamoDB adds some): only these hold writes. */
+    | { readonly busy: readonly string[]; readonly ready?: never }
+  );
+  /**
+   * Calls whose answer holds the object as the read answers it, by member (DynamoDB's
+   * CreateTable and UpdateTable: `TableDescription`): the create's status comes from it, and an
+   * update stops after such a call that leaves the object busy (`states`).
+   */
+  readonly objectIn?: Readonly<Record<string, string>>;
+  /**
+   * Members in which calls that take no identifier take the object's ARN, as the read answered it
+   * (DynamoDB's resource policy calls: `ResourceArn`).
+   */
+  readonly arnInput?: readonly string[];
+  /**
+   * The delete refused because deletion protection is on: the code, words of its message (a
+   * case-insensitive pattern) and the field (AWS name) that turns it off. Retryable: the message
+   * says how to delete it (turn the field off) or keep it (deletion-policy retain).
+   */
+  readonly deletionProtected?: { readonly code: string; readonly words: string; readonly field: string };
+  /**
+   * For these codes, where the call named no field: the first pattern (case-insensitive) that
+   * AWS's message matches names the field, by AWS name (DynamoDB's ValidationException words).
+   */
+  readonly fieldPatterns?: {
+    readonly codes: readonly string[];
+    readonly patterns: readonly (readonly [pattern: string, field: string])[];
   };
   readonly delete: string;
   /** The member of the read answer holding the object's ARN. */
@@ -204,7 +250,7 @@ export interface RuntimeDeclaration {
   /**
    * What the service's own codes mean for the user, after AWS's message: " (...)", with `{name}`
    * the object's name and `{field}` the spec field. A record words it by the failing spec field,
-   * `""` for any other.
+   * else by the failing operation, `""` for any other.
    */
   readonly hints?: Readonly<Record<string, string | Readonly<Record<string, string>>>>;
 }
@@ -243,6 +289,11 @@ export interface KindDeclaration {
    * message: RDS's `{ "rds:": "RDS" }`. The generated tags field refuses them all.
    */
   readonly reservedTagPrefixes?: Readonly<Record<string, string>>;
+  /**
+   * List fields AWS reports only some items of, by AWS name, with the items' key member
+   * (DynamoDB reports only the key attributes' definitions): adoption keeps the spec's others.
+   */
+  readonly partlyReported?: Readonly<Record<string, string>>;
   /** AWS paths of fields whose value is a Secret key (ACK's SecretKeyReference), never inline. */
   readonly secrets?: readonly string[];
   /** The call that creates the AWS object (it takes the fields its input has). */

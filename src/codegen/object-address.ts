@@ -9,10 +9,13 @@
 import { type AwsModel, type AwsShape, inputOf, outputOf, shapeOf } from "./aws-model.ts";
 import type { KindDeclaration, RuntimeDeclaration } from "./declaration.ts";
 
-/** Where a call's input takes the identifier: as the member itself, or in a list of them. */
+/**
+ * Where a call's input takes the identifier: as the member itself, or in a list of them; or, for a
+ * call that takes no identifier, the object's ARN as the read answered it (runtime.arnInput).
+ */
 export interface Address {
   readonly member: string;
-  readonly form: "scalar" | "list";
+  readonly form: "scalar" | "list" | "arn";
 }
 
 /** The runtime's calls, each with how it names the object. */
@@ -43,6 +46,8 @@ export interface ResolvedRuntime {
   readonly calls: Readonly<Record<string, Address>>;
   /** Whether AWS stores and matches identifiers ignoring case (RDS lower-cases them). */
   readonly caseInsensitive: boolean;
+  /** The tag read is paginated: the answer's member sent back as the input's until there is none. */
+  readonly tagsPage?: { readonly input: string; readonly output: string };
   /** The declared long-running states, their member checked against the read answer. */
   readonly states?: NonNullable<RuntimeDeclaration["states"]>;
 }
@@ -87,10 +92,16 @@ export function resolveRuntime(
   };
   const r = decl.runtime;
   const identifier = { member: decl.identifier, shape: identifierShape(decl, model) };
+  const byArnInput = (call: string): Address | undefined => {
+    const members = inputOf(model, call).members ?? {};
+    const [only, more] = (r.arnInput ?? []).filter((m) => members[m] !== undefined);
+    return only === undefined || more !== undefined ? undefined : { member: only, form: "arn" };
+  };
   const byName = (call: string, role: string): Address =>
     addressIn(model, call, identifier) ??
+    byArnInput(call) ??
     fail(
-      `the ${role} call ${call} takes no ${decl.identifier} (nor a list of them): the runtime cannot name the object to it; give the kind a hook for that call's input`,
+      `the ${role} call ${call} takes no ${decl.identifier} (nor a list of them, nor one of runtime.arnInput): the runtime cannot name the object to it; give the kind a hook for that call's input`,
     );
   const located = r.locate;
   // With a handle (runtime.locate), every call but the locating one takes the handle instead.
@@ -145,6 +156,16 @@ export function resolveRuntime(
       calls[call] = address(call, role);
     }
   }
+  // A paginated tag read: a token the answer gives and the next call takes.
+  const tagRead = tagGroup?.read;
+  const paged =
+    tagRead !== undefined &&
+    inputOf(model, tagRead).members?.["NextToken"] !== undefined &&
+    outputOf(model, tagRead).members?.["NextToken"] !== undefined;
+  for (const [call, member] of Object.entries(r.objectIn ?? {})) {
+    if (outputOf(model, call).members?.[member] === undefined)
+      fail(`the call ${call} answers no ${member} (runtime.objectIn)`);
+  }
   // An attribute map's set call that takes one attribute by name and value.
   const pairs = decl.groups.filter((g) => {
     const members = inputOf(model, g.set).members ?? {};
@@ -164,6 +185,7 @@ export function resolveRuntime(
     ...(r.read.input === undefined ? {} : { readInput: r.read.input }),
     calls,
     caseInsensitive: r.identifierCase === "insensitive",
+    ...(paged ? { tagsPage: { input: "NextToken", output: "NextToken" } } : {}),
     ...(r.states === undefined ? {} : { states: r.states }),
   };
 }

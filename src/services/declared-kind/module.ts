@@ -20,16 +20,6 @@ import { attributeWhenAbsent, declaredDrift, type EqualHook } from "../declared-
 import { lateInitializeFields } from "../field-drift.ts";
 import { type ReferenceField, refusingUnservedReferences } from "../references.ts";
 import { serviceCalls } from "../service-calls.ts";
-import {
-  failureError,
-  fallbackCode,
-  genericErrorNames,
-  messageOf,
-  objectErrorClass,
-  type ServiceRules,
-  sdkErrorCodeField,
-  sdkErrorName,
-} from "../service-error.ts";
 import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-module.ts";
 import {
   accountClient,
@@ -41,6 +31,8 @@ import {
 import { awsMembers, type FieldCodecs, fromAws } from "../shape-codec.ts";
 import { stringBoolean } from "../string-boolean.ts";
 import { applyTagChanges, claimTags } from "../tag-changes.ts";
+import { declaredKindErrors } from "./errors.ts";
+import { heldBy, waitFor } from "./states.ts";
 import { tagShapeOf } from "./tag-shape.ts";
 
 /** What the generated module of a kind gives the runtime (src/services/<service>/generated/). */
@@ -68,8 +60,40 @@ export interface GeneratedKind {
 
 /** A kind's genuine quirks. */
 export interface DeclaredKindHooks {
-  /** Spec fields the read answer holds in another shape (a subnet group's subnets as subnetIDs). */
+  /**
+   * Spec fields the read answer holds in another shape (a subnet group's subnets as subnetIDs); a
+   * field it gives as undefined is none.
+   */
   readonly fieldsFromAnswer?: (answer: Readonly<Record<string, unknown>>) => Record<string, unknown>;
+  /**
+   * A group read by a call of its own, by that call, where its answer holds the group's fields in
+   * another shape (DynamoDB's DescribeTimeToLive): the group's fields from the answer (absent: none).
+   */
+  readonly groupFieldsFromAnswer?: Readonly<Record<string, (answer: Fields) => Fields>>;
+  /** The create call's input as AWS takes it, from the runtime's (codecs, identifier, tags) and the spec. */
+  readonly createInput?: (input: Fields, spec: Fields) => Fields;
+  /**
+   * A field's set call inputs where they are not its members as the codecs send them, one call each
+   * in order, without the object's address; [] sends nothing (DynamoDB's indexes: one
+   * GlobalSecondaryIndexUpdates action per UpdateTable).
+   */
+  readonly setInputs?: Readonly<Record<string, (desired: Fields, observed: Fields) => readonly Fields[]>>;
+  /**
+   * What must go before the object itself (a global table's replicas in other Regions): given what
+   * the read answered, a call to send first and the error the delete then ends with (retried), or
+   * undefined to delete the object now. Nothing is sent while the object is busy (runtime.states).
+   */
+  readonly deleteFirst?: (
+    answer: Fields,
+    at: { readonly region: string },
+  ) =>
+    | {
+        readonly call: string;
+        readonly input: Fields;
+        readonly field: string;
+        readonly error: { readonly code: string; readonly message: string };
+      }
+    | undefined;
   /** Compare hooks, one per field the declaration says is `custom`. */
   readonly equal?: Readonly<Record<string, EqualHook<Record<string, unknown>>>>;
   /**
@@ -106,8 +130,8 @@ export interface DeclaredObserved {
   readonly tags: Readonly<Record<string, string>>;
   readonly status: Readonly<Record<string, unknown>>;
   readonly arn: string;
-  /** Its state, for a kind that declares long-running states (runtime.states). */
-  readonly state?: string;
+  /** The state that holds writes to it (runtime.states), in AWS's words; undefined: none. */
+  readonly busy?: string;
   /** The handle other calls take, for a kind located by one (runtime.locate: a queue's URL). */
   readonly handle?: string;
 }
@@ -166,26 +190,6 @@ export function declaredKindModule<Sdk extends SdkClient>(
   const formOf = new Map(groups.groups.flatMap((g) => g.fields.map((f) => [f.field, f] as const)));
 
   // ---- calls and their errors ----
-  const genericNames = new Set([...genericErrorNames, `${runtime.service}ServiceException`]);
-  const code = (err: unknown): string => {
-    // Declarations name codes without AWS's suffixes: RDS's DBSubnetGroupNotFound(Fault), ECR's
-    // LifecyclePolicyNotFound(Exception); and by one name where AWS has two (codeAliases).
-    const answered = (sdkErrorName(err, genericNames) ?? sdkErrorCodeField(err) ?? fallbackCode(err)).replace(
-      /(Fault|Exception)$/,
-      "",
-    );
-    return runtime.codeAliases?.[answered] ?? answered;
-  };
-  const codes = (list: readonly string[]) => new Set(list);
-  const notFound = codes(runtime.notFound);
-  const isAlreadyExists = (err: unknown): boolean => {
-    const c = code(err);
-    return runtime.alreadyExists.some((e) =>
-      typeof e === "string"
-        ? e === c
-        : e.code === c && messageOf(err).toLowerCase().includes(e.message.toLowerCase()),
-    );
-  };
   const operations = [
     ...(generated.runtime.locate === undefined ? [] : [generated.runtime.locate.call]),
     groups.create,
@@ -193,74 +197,17 @@ export function declaredKindModule<Sdk extends SdkClient>(
     runtime.delete,
     ...groups.groups.flatMap((g) => [g.set, g.read, ...(g.remove === undefined ? [] : [g.remove])]),
   ];
-  const rules: ServiceRules<string> = {
-    service: runtime.service,
-    noun: runtime.noun,
-    genericNames,
-    terminalCodes: codes(declaration.terminalCodes),
-    iamActions: Object.fromEntries(
-      operations.map((op) => [op, runtime.iamActions?.[op] ?? `${kind.service}:${op}`]),
-    ),
-    refusedValue: codes(declaration.terminalCodes),
-    accessDenied: codes([
-      "AccessDenied",
-      "AccessDeniedException",
-      "UnauthorizedOperation",
-      ...(runtime.accessDenied ?? []),
-    ]),
-    gone: notFound,
-    throttled: codes([
-      "Throttling",
-      "ThrottlingException",
-      "RequestLimitExceeded",
-      "TooManyRequestsException",
-      ...(runtime.throttled ?? []),
-    ]),
-  };
-  /** The declaration's own hint for a code, worded for the object and the failing field. */
-  const hintOf = (c: string, name: string, field: string | undefined): string | undefined => {
-    const declared = runtime.hints?.[c];
-    const text = typeof declared === "string" ? declared : (declared?.[field ?? ""] ?? declared?.[""]);
-    return text?.replaceAll("{name}", name).replaceAll("{field}", field ?? "the spec");
-  };
-  // The object's name under `object`: an Error's own `name` is its class's ("QueueError").
-  const ErrorClass = objectErrorClass<string, "object">(`${kind.kind}Error`, "object");
-  // A code about one field names it, whichever call failed (a subnet RDS cannot use: spec.subnetIDs).
-  const specNameOf = new Map(Object.entries(generated.codecs).map(([field, [aws]]) => [aws, field]));
-  const fieldOfCode = (c: string): string | undefined => {
-    const aws = runtime.errorFields?.[c];
-    const field = aws === undefined ? undefined : specNameOf.get(aws);
-    return field === undefined ? undefined : `spec.${field}`;
-  };
-  // A message that names the refused field by its AWS name (runtime.fieldNamedIn): the first word
-  // that is a spec field's member or attribute name, or its plural ("Topic names must be ...").
-  const byAwsName = new Map(
-    [...specNameOf, ...Object.entries(attributes?.fields ?? {}).map(([field, a]) => [a, field] as const)].map(
-      ([aws, field]) => [aws.toLowerCase(), field],
-    ),
-  );
-  const fieldNamedIn = (c: string, message: string): string | undefined => {
-    if (!runtime.fieldNamedIn?.includes(c)) return undefined;
-    const field = (message.match(/[A-Za-z]+/g) ?? [])
-      .map((w) => byAwsName.get(w.toLowerCase()) ?? byAwsName.get(w.toLowerCase().replace(/s$/, "")))
-      .find(Boolean);
-    return field === undefined ? undefined : `spec.${field}`;
-  };
-  const classify = (err: unknown, c: { operation: string; name: string; field?: string }) => {
-    const failed = code(err);
-    const field = fieldOfCode(failed) ?? c.field ?? fieldNamedIn(failed, messageOf(err));
-    return failureError(ErrorClass, rules, err, {
-      operation: c.operation,
-      name: c.name,
-      code: failed,
-      field,
-      hint: hintOf(failed, c.name, field),
-    });
-  };
+  const errors = declaredKindErrors(kind.kind, kind.service, declaration, {
+    codecs: generated.codecs,
+    attributes: attributes?.fields,
+    operations,
+  });
+  const { code, isAlreadyExists, classify, ErrorClass } = errors;
+  const codes = (list: readonly string[]) => new Set(list);
   const calls = serviceCalls<"name", { operation: string; name: string; field?: string }>({
     service: kind.service,
     object: "name",
-    isGone: (err) => notFound.has(code(err)),
+    isGone: errors.isNotFound,
     classify,
   });
   const command = (operation: string, input: unknown): unknown => {
@@ -281,10 +228,11 @@ export function declaredKindModule<Sdk extends SdkClient>(
   const naming = (address: Address, name: string): Fields => ({
     [address.member]: address.form === "list" ? [name] : name,
   });
-  const callNaming = (call: string, name: string): Fields => {
+  /** A group call's naming of the object: by its address (identifier, handle or ARN), or its ARN as read. */
+  const callNaming = (call: string, name: string, arn: string): Fields => {
     const address = addressed.calls[call];
     if (address === undefined) throw new Error(`${kind.kind}: no address for ${call}`);
-    return naming(address, name);
+    return address.form === "arn" ? { [address.member]: arn } : naming(address, name);
   };
   const sameName = addressed.caseInsensitive
     ? (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
@@ -400,20 +348,62 @@ export function declaredKindModule<Sdk extends SdkClient>(
     return formOf.get(field)?.form === "boolean" ? stringBoolean(String(value)) : value;
   };
   const diff = declaredDrift<Fields, DeclaredFieldGroups>(groups, (hooks?.equal ?? {}) as never);
+  /** Every tag, page by page where the tag read is paginated; `gone`: the object went meanwhile. */
+  const readTags = async (
+    client: DeclaredClient<Sdk>,
+    name: string,
+    target: string,
+    ctx: CallContext,
+  ): Promise<unknown> => {
+    const page = addressed.tagsPage;
+    let tags: unknown;
+    let token: unknown;
+    do {
+      const answer = await calls.sendUnlessGone(
+        ctx,
+        tagsGroup.read,
+        name,
+        run(client, tagsGroup.read, {
+          [runtime.tags.resource]: target,
+          ...(page === undefined || token === undefined ? {} : { [page.input]: token }),
+        }),
+        { field: `spec.${tagsField}` },
+      );
+      if (answer === undefined) return gone;
+      const more = answer[runtime.tags.list];
+      tags = Array.isArray(more)
+        ? [...((tags as unknown[] | undefined) ?? []), ...more]
+        : more === undefined
+          ? tags
+          : { ...(tags as Fields | undefined), ...(more as Fields) };
+      token = page === undefined ? undefined : answer[page.output];
+    } while (token !== undefined && token !== "");
+    return tags;
+  };
+  /** ACK's status fields from what AWS answered; a top-level time in whole seconds (metav1.Time, as ACK). */
+  const statusOf = (item: Fields): Fields => {
+    const status: Fields = {};
+    for (const [field, [member, codec]] of Object.entries(generated.statusCodecs)) {
+      // In an attribute map, "" is no value.
+      if (item[member] === undefined || (attributes !== undefined && item[member] === "")) continue;
+      const value = item[member];
+      status[field] =
+        codec.timestamp && value instanceof Date
+          ? value.toISOString().replace(/\.\d{3}Z$/, "Z")
+          : fromAws(codec, value);
+    }
+    return status;
+  };
   /** A long-running object not in a state it may be written in (runtime.states): why, in AWS's words. */
   const busyIn = (observed: DeclaredObserved) => {
     const states = addressed.states;
-    const state = observed.state;
-    if (states === undefined || state === undefined || states.ready.includes(state)) return undefined;
-    const what = `${runtime.noun} ${String(observed.fields[idField] ?? "")}`;
-    const stuck = states.stuck?.includes(state) === true;
-    return {
-      reason: states.member,
-      message: stuck
-        ? `${what} is ${state} in AWS, a state ${runtime.service} does not leave on its own; crossrole changes nothing until it is ${states.ready.join(" or ")}`
-        : `${what} is ${state} in AWS; waiting until it is ${states.ready.join(" or ")}`,
-      requeueAfterMs: (states.pollSeconds ?? 10) * 1000 * (stuck ? 4 : 1),
-    };
+    if (states === undefined || observed.busy === undefined) return undefined;
+    return waitFor(
+      states,
+      `${runtime.noun} ${String(observed.fields[idField] ?? "")}`,
+      runtime.service,
+      observed.busy,
+    );
   };
   /**
    * Whether a create AWS would answer for an existing object too (CreateQueue, CreateTopic) must
@@ -424,9 +414,21 @@ export function declaredKindModule<Sdk extends SdkClient>(
     if (byArn) return (await readCall(client, name, composedArn(client, name), ctx)) !== undefined;
     return false;
   };
+  /** A group as declared, by its set call. */
+  const declared = (set: string) => declaration.groups.find((g) => g.set === set);
   /** A group's own codes for "the object has none of these fields" (its read and remove calls). */
-  const groupNotFound = (set: string): ReadonlySet<string> =>
-    codes(declaration.groups.find((g) => g.set === set)?.notFound ?? []);
+  const groupNotFound = (set: string): ReadonlySet<string> => codes(declared(set)?.notFound ?? []);
+  /** Lists AWS reports only part of, by spec field, with their items' key in spec form. */
+  const partlyReported = Object.entries(declaration.partlyReported ?? {}).map(([aws, key]) => {
+    const [field, [, codec]] = Object.entries(generated.codecs).find(([, [member]]) => member === aws) ?? [
+      "",
+      ["", {}],
+    ];
+    const itemKey = Object.entries(codec.list?.object ?? {}).find(([, [member]]) => member === key)?.[0];
+    if (field === "" || itemKey === undefined)
+      throw new Error(`${kind.kind}: partlyReported ${aws}.${key} is no list field with that key`);
+    return [field, itemKey] as const;
+  });
   /** Read calls of their own, with the fields each reads back and the codes that mean "none". */
   const groupReads = new Map<string, { fields: string[]; notFound: Set<string>; always: boolean }>();
   const lateInitialized = new Set(generated.declared.lateInitialized);
@@ -463,15 +465,11 @@ export function declaredKindModule<Sdk extends SdkClient>(
       if (item === undefined) return { found: false };
       const arn = String(item[runtime.arn] ?? "");
       const handle = located === undefined ? {} : { handle: address };
-      const listed = await calls.sendUnlessGone(
-        ctx,
-        tagsGroup.read,
-        name,
-        run(client, tagsGroup.read, { [runtime.tags.resource]: tagTarget({ arn, ...handle }) }),
-      );
-      if (listed === undefined) return { found: false };
-      const awsTags = listed[runtime.tags.list];
-      const fields: Fields = byIdentifier ? {} : { [idField]: name };
+      // No ARN answered (an emulator's answer), no tags to read.
+      const target = tagTarget({ arn, ...handle });
+      const awsTags = target === "" ? undefined : await readTags(client, name, target, ctx);
+      if (awsTags === gone) return { found: false };
+      const fields: Fields = {};
       for (const [field, [member, codec]] of Object.entries(generated.codecs)) {
         if (field === tagsField || item[member] === undefined) continue;
         fields[field] = fromAws(codec, item[member]);
@@ -480,17 +478,33 @@ export function declaredKindModule<Sdk extends SdkClient>(
         const value = attributeFromAws(field, item[attribute]);
         if (value !== undefined) fields[field] = value;
       }
-      Object.assign(fields, hooks?.fieldsFromAnswer?.(item));
+      withFields(fields, hooks?.fieldsFromAnswer?.(item) ?? {});
+      // The object found is the one named: its identifier as the spec spells it (RDS answers lower case).
+      fields[idField] = name;
       // Groups read by a call of their own (a repository's lifecycle policy): each read once.
       for (const [call, own] of groupReads) {
         if (!own.always && own.fields.every((f) => spec[f] === undefined)) continue;
+        let objectGone = false;
         const answer = await calls.sendUnless(
-          (err) => own.notFound.has(code(err)),
+          (err) => {
+            if (own.notFound.has(code(err))) return true;
+            objectGone = errors.isNotFound(err);
+            return objectGone;
+          },
           ctx,
           call,
           name,
-          run(client, call, callNaming(call, address)),
+          run(client, call, callNaming(call, address, arn)),
+          { field: own.fields.map((f) => `spec.${f}`).join(", ") },
         );
+        // The object went between the calls.
+        if (objectGone) return { found: false };
+        const fromHook = hooks?.groupFieldsFromAnswer?.[call];
+        if (fromHook !== undefined) {
+          for (const field of own.fields) delete fields[field];
+          withFields(fields, answer === undefined ? {} : fromHook(answer));
+          continue;
+        }
         for (const field of own.fields) {
           const [member, codec] = codecOf(generated.codecs, field);
           const value = answer?.[member];
@@ -500,13 +514,8 @@ export function declaredKindModule<Sdk extends SdkClient>(
       }
       const tagsInSpecForm = tagShape.specFromAws(awsTags);
       if (tagsInSpecForm !== undefined) fields[tagsField] = tagsInSpecForm;
-      const status: Fields = {};
-      for (const [field, [member, codec]] of Object.entries(generated.statusCodecs)) {
-        // In an attribute map, "" is no value.
-        if (item[member] !== undefined && (attributes === undefined || item[member] !== ""))
-          status[field] = fromAws(codec, item[member]);
-      }
-      const state = addressed.states === undefined ? undefined : item[addressed.states.member];
+      const status = statusOf(item);
+      const busy = addressed.states === undefined ? undefined : heldBy(addressed.states, item);
       return {
         found: true,
         observed: {
@@ -515,7 +524,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
           status,
           arn,
           ...handle,
-          ...(typeof state === "string" ? { state } : {}),
+          ...(busy === undefined ? {} : { busy }),
         },
       };
     },
@@ -537,6 +546,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
             : [[attribute, String(value)]];
         }),
       );
+      const tags = tagShape.withOwner(spec[tagsField], ownerTags);
       const input = {
         ...awsMembers(
           generated.codecs,
@@ -547,37 +557,68 @@ export function declaredKindModule<Sdk extends SdkClient>(
           ? {}
           : { [attributes.member]: inMap }),
         [idAws]: name,
-        [tagsAws]: tagShape.toAws(tagShape.withOwner(spec[tagsField], ownerTags)),
+        ...(Object.keys(tags).length === 0 ? {} : { [tagsAws]: tagShape.toAws(tags) }),
       };
       const made = await calls.sendUnless(
         isAlreadyExists,
         ctx,
         groups.create,
         name,
-        run(client, groups.create, input),
+        run(client, groups.create, hooks?.createInput?.(input, spec) ?? input),
       );
       if (made === undefined) return { created: false };
+      // What the create answered of the object (DynamoDB's TableDescription: its status, CREATING).
+      const answered = runtime.objectIn?.[groups.create];
+      const status = answered === undefined ? {} : statusOf((made[answered] ?? {}) as Fields);
       const handle = located === undefined ? undefined : made[located.handle];
-      if (typeof handle !== "string" || handle === "") return { created: true, status: {} };
+      if (typeof handle !== "string" || handle === "") return { created: true, status };
       const memo = justMade.get(client.sdk) ?? new Map<string, string>();
       justMade.set(client.sdk, memo.set(name, handle));
       const statusHandle = runtime.status?.handle;
-      return { created: true, status: statusHandle === undefined ? {} : { [statusHandle]: handle } };
+      return {
+        created: true,
+        status: statusHandle === undefined ? status : { ...status, [statusHandle]: handle },
+      };
     },
 
     async update(client, desired, observed, ownerTags, ctx) {
       const name = nameOf(desired);
-      const differences = diff(desired, observed.fields);
-      const differing = new Set(differences.map((d) => d.field));
+      const differing = new Set(diff(desired, observed.fields).map((d) => d.field));
       const address = observed.handle ?? (byArn ? composedArn(client, name) : name);
+      const naming = (call: string) => callNaming(call, address, observed.arn);
+      /** The fields changed, in the order applied; an update that stops early reports those it sent. */
+      const changed: string[] = [];
+      /**
+       * One set call; whether the object it answered is now busy (runtime.objectIn), so that
+       * nothing more may be sent to it in this reconcile.
+       */
+      const setCall = async (call: string, input: Fields, field: string): Promise<boolean> => {
+        const answer = await calls.send(ctx, call, name, run(client, call, { ...input, ...naming(call) }), {
+          field,
+        });
+        const member = runtime.objectIn?.[call];
+        const states = addressed.states;
+        if (member === undefined || states === undefined) return false;
+        return heldBy(states, (answer[member] ?? {}) as Fields) !== undefined;
+      };
+      /** A field's set call inputs: the kind's hook's, or its members as the codecs send them. */
+      const inputsOf = (field: string): readonly Fields[] =>
+        hooks?.setInputs?.[field]?.(desired, observed.fields) ?? [
+          awsMembers(generated.codecs, desired, [field]),
+        ];
       for (const group of groups.groups) {
-        if (!group.fields.some((f) => differing.has(f.field))) continue;
+        const differs = group.fields.filter((f) => differing.has(f.field)).map((f) => f.field);
+        if (differs.length === 0) continue;
         if (group === tagsGroup) {
-          await applyTagChanges(
-            tagShape.withOwner(desired[tagsField], ownerTags),
-            observed.tags,
-            tagWrites(client, name, tagTarget(observed), ctx),
-          );
+          const target = tagTarget(observed);
+          if (target !== "") {
+            await applyTagChanges(
+              tagShape.withOwner(desired[tagsField], ownerTags),
+              observed.tags,
+              tagWrites(client, name, target, ctx),
+            );
+          }
+          changed.push(...differs);
           continue;
         }
         if (attributes !== undefined && group.fields.every((f) => isAttribute(f.field))) {
@@ -590,23 +631,31 @@ export function declaredKindModule<Sdk extends SdkClient>(
             if (value === undefined) continue;
             const attribute = attributes.fields[rule.field] ?? rule.field;
             const pair = addressed.attributePair;
-            await calls.send(
-              ctx,
+            await setCall(
               group.set,
-              name,
-              run(client, group.set, {
-                ...callNaming(group.set, address),
-                ...(pair === undefined
-                  ? { [attributes.member]: { [attribute]: value } }
-                  : { [pair.name]: attribute, [pair.value]: value }),
-              }),
-              { field: `spec.${rule.field}` },
+              pair === undefined
+                ? { [attributes.member]: { [attribute]: value } }
+                : { [pair.name]: attribute, [pair.value]: value },
+              `spec.${rule.field}`,
             );
+          }
+          changed.push(...differs);
+          continue;
+        }
+        if (declared(group.set)?.oneChangePerCall === true) {
+          // One change per call (DynamoDB's UpdateTable); once the object is busy, the rest waits.
+          for (const field of differs) {
+            const inputs = inputsOf(field);
+            if (inputs.length > 0) changed.push(field);
+            for (const input of inputs) {
+              if (await setCall(group.set, input, `spec.${field}`)) return changed.map((f) => `spec.${f}`);
+            }
           }
           continue;
         }
-        // A group is set whole: its call takes (and some calls require) every one of its fields.
         const fields = group.fields.map((f) => f.field);
+        const fieldPaths = fields.map((f) => `spec.${f}`).join(", ");
+        changed.push(...differs);
         // Left out of the spec, with a call of its own that removes it: removed, never "set" empty.
         const remove = group.remove;
         if (remove !== undefined && fields.every((f) => desired[f] === undefined)) {
@@ -615,39 +664,66 @@ export function declaredKindModule<Sdk extends SdkClient>(
             ctx,
             remove,
             name,
-            run(client, remove, callNaming(remove, address)),
-            { field: fields.map((f) => `spec.${f}`).join(", ") },
+            run(client, remove, naming(remove)),
+            { field: fieldPaths },
           );
           continue;
         }
-        await calls.send(
-          ctx,
-          group.set,
-          name,
-          run(client, group.set, {
-            ...awsMembers(generated.codecs, desired, fields),
-            ...callNaming(group.set, address),
-          }),
-          { field: fields.map((f) => `spec.${f}`).join(", ") },
-        );
+        // A group is set whole: its call takes (and some calls require) every one of its fields;
+        // a group of one field may have its own inputs (the kind's setInputs).
+        const [only] = fields;
+        const inputs =
+          fields.length === 1 && only !== undefined && hooks?.setInputs?.[only] !== undefined
+            ? inputsOf(only)
+            : [awsMembers(generated.codecs, desired, fields)];
+        for (const input of inputs) await setCall(group.set, input, fieldPaths);
       }
-      return pathsOf(differences);
+      return changed.map((f) => `spec.${f}`);
     },
 
-    claim: (client, observed, ownerTags, ctx) =>
-      claimTags(
-        observed.tags,
-        ownerTags,
-        tagWrites(client, String(observed.fields[idField] ?? ""), tagTarget(observed), ctx),
-      ),
+    claim: (client, observed, ownerTags, ctx) => {
+      const target = tagTarget(observed);
+      return target === ""
+        ? Promise.resolve()
+        : claimTags(observed.tags, ownerTags, tagWrites(client, nameOf(observed.fields), target, ctx));
+    },
 
     async delete(client, spec, ctx, annotations) {
-      const address = await addressOf(client, nameOf(spec), ctx, true);
+      const name = nameOf(spec);
+      const address = await addressOf(client, name, ctx, true);
       if (address === undefined) return "not-found";
+      const first = hooks?.deleteFirst;
+      if (first !== undefined) {
+        // What must go before the object (a global table's replicas elsewhere): read it first.
+        const answer = await readCall(client, name, address, ctx);
+        const item = byIdentifier
+          ? theObject(answer, name)
+          : (answer?.[addressed.read.answers] as Fields | undefined);
+        if (item === undefined) return "not-found";
+        const before = first(item, { region: client.region });
+        if (before !== undefined) {
+          const states = addressed.states;
+          if (states === undefined || heldBy(states, item) === undefined) {
+            const arn = String(item[runtime.arn] ?? "");
+            await calls.send(
+              ctx,
+              before.call,
+              name,
+              run(client, before.call, { ...before.input, ...callNaming(before.call, address, arn) }),
+              { field: before.field },
+            );
+          }
+          throw errors.refusal(
+            { operation: addressed.delete.call, name, field: before.field },
+            before.error.code,
+            before.error.message,
+          );
+        }
+      }
       return calls.deleteUnlessGone(
         ctx,
         addressed.delete.call,
-        nameOf(spec),
+        name,
         run(client, addressed.delete.call, {
           ...hooks?.deleteInput?.(spec, annotations ?? {}),
           ...naming(addressed.delete.by, address),
@@ -657,11 +733,26 @@ export function declaredKindModule<Sdk extends SdkClient>(
 
     diff: (desired, observed) => pathsOf(diff(desired, observed.fields)),
     lateInitialize(spec, observed) {
-      const r = lateInitializeFields(spec, generated.declared.lateInitialized, (f) => observed.fields[f]);
+      // A field whose absence has a meaning (DynamoDB's billing mode: PROVISIONED) gets that
+      // meaning; another gets AWS's value, else what AWS's silence means.
+      const r = lateInitializeFields(spec, generated.declared.lateInitialized, (f) => {
+        const rule = formOf.get(f);
+        if (rule?.absent === "none" && rule.default !== undefined) return rule.default;
+        return observed.fields[f] ?? rule?.default;
+      });
       return { spec: r.spec, initialized: r.initialized.map((f) => `spec.${f}`) };
     },
     specFromObserved(observed, spec) {
       const { [tagsField]: _tags, ...fields } = observed.fields;
+      // Lists AWS reports only part of (DynamoDB's attribute definitions): the spec's others kept.
+      for (const [field, key] of partlyReported) {
+        const reported = (fields[field] as Fields[] | undefined) ?? [];
+        const have = new Set(reported.map((item) => item[key]));
+        const kept = ((spec as Fields)[field] as Fields[] | undefined)?.filter(
+          (item) => !have.has(item[key]),
+        );
+        if (kept !== undefined && kept.length > 0) fields[field] = [...reported, ...kept];
+      }
       return adoptedSpec(
         fields,
         tagsField,
@@ -688,6 +779,17 @@ export function declaredKindModule<Sdk extends SdkClient>(
       (err, spec: Fields) => classify(err, { operation: runtime.read.call, name: nameOf(spec) }),
     ),
   };
+}
+
+/** What a read was answered when the object went between its calls. */
+const gone = Symbol("gone");
+
+/** `fields` with what a hook read: a field it gives as undefined is none. */
+function withFields(fields: Fields, read: Fields): void {
+  for (const [field, value] of Object.entries(read)) {
+    if (value === undefined) delete fields[field];
+    else fields[field] = value;
+  }
 }
 
 function codecOf(codecs: FieldCodecs, field: string) {

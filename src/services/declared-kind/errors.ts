@@ -1,0 +1,158 @@
+// How a kind served from its declaration reads AWS's errors: the code (without AWS's suffixes,
+// by the declaration's name where AWS has two), whether it means "no such object" or "it exists
+// already", and the kind's error (terminal by the declaration's codes) naming the operation, the
+// object, the spec field and the fix — the field the call was about, else the one the code is
+// always about, else the one AWS's message names. Pure: the wording is the declaration's.
+import type { KindDeclaration, RuntimeDeclaration } from "../../codegen/declaration.ts";
+import {
+  deletionProtectedError,
+  failureError,
+  fallbackCode,
+  genericErrorNames,
+  messageOf,
+  objectErrorClass,
+  type ServiceRules,
+  sdkErrorCodeField,
+  sdkErrorName,
+} from "../service-error.ts";
+import type { FieldCodecs } from "../shape-codec.ts";
+
+/** What a failed call was: the operation, the object's name, and the spec field it applied. */
+export interface CallFailure {
+  readonly operation: string;
+  readonly name: string;
+  readonly field?: string | undefined;
+}
+
+export function declaredKindErrors(
+  kindName: string,
+  service: string,
+  declaration: KindDeclaration & { readonly runtime: RuntimeDeclaration },
+  names: {
+    readonly codecs: FieldCodecs;
+    readonly attributes?: Readonly<Record<string, string>> | undefined;
+    /** Every operation the kind calls, for the IAM actions access-denied messages name. */
+    readonly operations: readonly string[];
+  },
+) {
+  const runtime = declaration.runtime;
+  const genericNames = new Set([...genericErrorNames, `${runtime.service}ServiceException`]);
+  const code = (err: unknown): string => {
+    // Declarations name codes without AWS's suffixes: RDS's DBSubnetGroupNotFound(Fault), ECR's
+    // LifecyclePolicyNotFound(Exception); without the awsJson `<namespace>#` prefix; and by one
+    // name where AWS has two (codeAliases).
+    const answered = (sdkErrorName(err, genericNames) ?? sdkErrorCodeField(err) ?? fallbackCode(err))
+      .replace(/^.*#/, "")
+      .replace(/(Fault|Exception)$/, "");
+    return runtime.codeAliases?.[answered] ?? answered;
+  };
+  const codes = (list: readonly string[]) => new Set(list);
+  const notFound = codes(runtime.notFound);
+  const isAlreadyExists = (err: unknown): boolean => {
+    const c = code(err);
+    return runtime.alreadyExists.some((e) =>
+      typeof e === "string"
+        ? e === c
+        : e.code === c && messageOf(err).toLowerCase().includes(e.message.toLowerCase()),
+    );
+  };
+  const rules: ServiceRules<string> = {
+    service: runtime.service,
+    noun: runtime.noun,
+    genericNames,
+    terminalCodes: codes(declaration.terminalCodes),
+    iamActions: Object.fromEntries(
+      names.operations.map((op) => [op, runtime.iamActions?.[op] ?? `${service}:${op}`]),
+    ),
+    refusedValue: codes(declaration.terminalCodes),
+    accessDenied: codes([
+      "AccessDenied",
+      "AccessDeniedException",
+      "UnauthorizedOperation",
+      ...(runtime.accessDenied ?? []),
+    ]),
+    gone: notFound,
+    throttled: codes([
+      "Throttling",
+      "ThrottlingException",
+      "RequestLimitExceeded",
+      "TooManyRequestsException",
+      ...(runtime.throttled ?? []),
+    ]),
+  };
+  /** The declaration's own hint for a code, worded for the object and the failing field. */
+  const hintOf = (c: string, f: CallFailure, field: string | undefined): string | undefined => {
+    const declared = runtime.hints?.[c];
+    const text =
+      typeof declared === "string"
+        ? declared
+        : (declared?.[field ?? ""] ?? declared?.[f.operation] ?? declared?.[""]);
+    return text?.replaceAll("{name}", f.name).replaceAll("{field}", field ?? "the spec");
+  };
+  // The object's name under `object`: an Error's own `name` is its class's ("QueueError").
+  const ErrorClass = objectErrorClass<string, "object">(`${kindName}Error`, "object");
+  const specNameOf = new Map(Object.entries(names.codecs).map(([field, [aws]]) => [aws, field]));
+  const specPath = (aws: string | undefined): string | undefined => {
+    const field = aws === undefined ? undefined : (specNameOf.get(aws) ?? specOfAttribute.get(aws));
+    return field === undefined ? undefined : `spec.${field}`;
+  };
+  const specOfAttribute = new Map(
+    Object.entries(names.attributes ?? {}).map(([field, attribute]) => [attribute, field]),
+  );
+  // A message that names the refused field by its AWS name (runtime.fieldNamedIn): the first word
+  // that is a spec field's member or attribute name, or its plural ("Topic names must be ...").
+  const byAwsName = new Map(
+    [...specNameOf, ...[...specOfAttribute]].map(([aws, field]) => [aws.toLowerCase(), field]),
+  );
+  const fieldInMessage = (c: string, message: string): string | undefined => {
+    if (runtime.fieldNamedIn?.includes(c)) {
+      const field = (message.match(/[A-Za-z]+/g) ?? [])
+        .map((w) => byAwsName.get(w.toLowerCase()) ?? byAwsName.get(w.toLowerCase().replace(/s$/, "")))
+        .find(Boolean);
+      if (field !== undefined) return `spec.${field}`;
+    }
+    // Or by the words the declaration gives (DynamoDB's "ReplicaUpdates", "KeySchema", ...).
+    const patterns = runtime.fieldPatterns;
+    if (patterns?.codes.includes(c) !== true) return undefined;
+    const hit = patterns.patterns.find(([pattern]) => new RegExp(pattern, "i").test(message));
+    return specPath(hit?.[1]);
+  };
+  const protection = runtime.deletionProtected;
+  const isDeletionProtected = (err: unknown, c: string): boolean =>
+    protection !== undefined &&
+    c === protection.code &&
+    new RegExp(protection.words, "i").test(messageOf(err));
+  const classify = (err: unknown, f: CallFailure) => {
+    if (err instanceof ErrorClass) return err;
+    const failed = code(err);
+    if (f.operation === runtime.delete && protection !== undefined && isDeletionProtected(err, failed)) {
+      return deletionProtectedError(ErrorClass, rules, err, {
+        operation: f.operation,
+        name: f.name,
+        code: failed,
+        field: specPath(protection.field) ?? `spec.${protection.field}`,
+        keep: runtime.noun,
+      });
+    }
+    // A code about one field names it, whichever call failed (a subnet RDS cannot use: spec.subnetIDs).
+    const field =
+      specPath(runtime.errorFields?.[failed]) ?? f.field ?? fieldInMessage(failed, messageOf(err));
+    return failureError(ErrorClass, rules, err, {
+      operation: f.operation,
+      name: f.name,
+      code: failed,
+      field,
+      hint: hintOf(failed, f, field),
+    });
+  };
+  return {
+    code,
+    isNotFound: (err: unknown) => notFound.has(code(err)),
+    isAlreadyExists,
+    classify,
+    ErrorClass,
+    /** An error of the kind's class for a failure crossrole itself finds (not AWS's answer). */
+    refusal: (f: CallFailure, name: string, message: string) =>
+      classify(Object.assign(new Error(message), { name }), f),
+  };
+}
