@@ -94,7 +94,7 @@ describe("resolveRuntime", () => {
   test("a call the model gives no way to name the object fails generation, naming it and the fix", () => {
     assert.throws(
       () => resolveRuntime(declaration({ delete: "ListImages" }), model),
-      /the delete call ListImages takes no repositoryName \(nor a list of them\).*hook/,
+      /the delete call ListImages takes no repositoryName \(nor a list of them, nor one of runtime\.arnInput\).*hook/,
     );
   });
   test("answered objects without the identifier member: the declaration must say which member names them", () => {

@@ -135,7 +135,7 @@ export const servedKindCatalog = {
     },
   },
   Table: {
-    module: async () => (await import("./dynamodb/module.ts")).tableService,
+    module: async () => (await import("./dynamodb/table.ts")).tableService,
     crd: async () =>
       documented(
         (await import("./dynamodb/schema.ts")).tableCrdSource,
@@ -143,6 +143,7 @@ export const servedKindCatalog = {
       ),
     declaration: tableDeclaration,
     generated: { path: "src/services/dynamodb/generated/table-fields.ts", prefix: "table" },
+    declared: async () => (await import("./dynamodb/table.ts")).tableSource,
     ack: { release: "v1.9.2" },
     locate: async (config, name) => {
       const { DynamoDBClient, DescribeTableCommand } = await import("@aws-sdk/client-dynamodb");

@@ -1,4 +1,4 @@
-// The DynamoDB Table module against the real AWS emulator (moto in server mode): create with
+// The Table kind (the generic runtime serving table-declaration.ts) against the real AWS emulator (moto in server mode): create with
 // user tags and ownership tags in one call, read back (settings, tags, TTL), update billing,
 // throughput, TTL, indexes and tags with ownership tags kept, claim, delete, an existing name
 // answered `created: false`, deletion protection reported with its fix, and isolation between
@@ -24,20 +24,62 @@ import {
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import type { AwsCredentialIdentity } from "@smithy/types";
 import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
-import { diff } from "../../src/services/dynamodb/diff.ts";
-import type { TableError } from "../../src/services/dynamodb/errors.ts";
-import { tableService } from "../../src/services/dynamodb/module.ts";
+import type { DeclaredObserved } from "../../src/services/declared-kind/module.ts";
 import { type TableFields, tableSpecSchema } from "../../src/services/dynamodb/schema.ts";
-import {
-  claimTable,
-  createTable,
-  deleteTable,
-  readTable,
-  type TableClient,
-  updateTable,
-} from "../../src/services/dynamodb/table.ts";
+import { tableService } from "../../src/services/dynamodb/table.ts";
+import type { ServiceError } from "../../src/services/service-error.ts";
 import { noSecrets } from "../../src/services/service-module.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
+
+// The module's calls, named as the operations this test was first written against (the functions
+// of the hand-written module the generic runtime replaced), so that its assertions stay as they were.
+
+type TableError = ServiceError<string> & { readonly field?: string };
+
+/** The module's client (`sdk`), and the same client as `dynamodb` for the test's own calls. */
+interface TableClient {
+  readonly dynamodb: DynamoDBClient;
+  readonly sdk: DynamoDBClient;
+  readonly region: string;
+}
+const tableClient = (dynamodb: DynamoDBClient): TableClient => ({ dynamodb, sdk: dynamodb, region });
+
+/** What the module observed, with its spec fields and ARN also at the top (tags: every tag, as a map). */
+type ObservedTable = DeclaredObserved & Omit<TableFields, "tags"> & { tableARN?: string };
+const flat = (o: DeclaredObserved): ObservedTable =>
+  ({ ...o.fields, ...o, tableARN: o.arn || undefined }) as ObservedTable;
+/** Back to what the module observed, with any spec field the test changed at the top. */
+function observedOf(o: ObservedTable): DeclaredObserved {
+  const { fields, tags, status, arn, busy, tableARN: _arn, ...top } = o;
+  return { fields: { ...fields, ...top }, tags, status, arn, ...(busy === undefined ? {} : { busy }) };
+}
+
+async function createTable(c: TableClient, spec: TableFields, ownerTags: Record<string, string> = {}) {
+  const r = await tableService.create(c as never, spec, region, ownerTags, {}, noSecrets);
+  return r.created
+    ? { created: true as const, tableStatus: r.status["tableStatus"] }
+    : { created: false as const };
+}
+async function readTable(c: TableClient, spec: Partial<TableFields> & Pick<TableFields, "tableName">) {
+  const r = await tableService.read(c as never, spec as TableFields, {});
+  return r.found ? { found: true as const, table: flat(r.observed) } : { found: false as const };
+}
+const diff = (desired: TableFields, observed: ObservedTable) =>
+  tableService.diff(desired, observedOf(observed)).map((path) => ({ path }));
+async function updateTable(
+  c: TableClient,
+  desired: TableFields,
+  observed: ObservedTable,
+  ownerTags: Record<string, string>,
+) {
+  return (await tableService.update(c as never, desired, observedOf(observed), ownerTags, {}, noSecrets)).map(
+    (path) => ({ path }),
+  );
+}
+const claimTable = (c: TableClient, observed: ObservedTable, ownerTags: Record<string, string>) =>
+  tableService.claim(c as never, observedOf(observed), ownerTags, {});
+const deleteTable = (c: TableClient, name: string) =>
+  tableService.delete(c as never, { tableName: name }, {}, {});
 
 const defaultCredentials: AwsCredentialIdentity = {
   accessKeyId: "AKIAIOSFODNN7EXAMPLE",
@@ -67,7 +109,7 @@ before(async () => {
   emulator = await startEmulator({ dir });
   const sts = new STSClient({ region, endpoint: emulator.endpoint, credentials: defaultCredentials });
   myAccount = (await sts.send(new GetCallerIdentityCommand({}))).Account ?? "";
-  mine = { dynamodb: dynamodb(defaultCredentials), region };
+  mine = tableClient(dynamodb(defaultCredentials));
   const assumed = await sts.send(
     new AssumeRoleCommand({
       RoleArn: `arn:aws:iam::${otherAccount}:role/x`,
@@ -76,14 +118,13 @@ before(async () => {
   );
   const c = assumed.Credentials;
   assert.ok(c?.AccessKeyId && c.SecretAccessKey && c.SessionToken, "AssumeRole returned no credentials");
-  other = {
-    dynamodb: dynamodb({
+  other = tableClient(
+    dynamodb({
       accessKeyId: c.AccessKeyId,
       secretAccessKey: c.SecretAccessKey,
       sessionToken: c.SessionToken,
     }),
-    region,
-  };
+  );
   sts.destroy();
 });
 
@@ -452,10 +493,9 @@ describe("DynamoDB Table module against the emulator", () => {
     let proxy: AwsProxy | undefined;
     try {
       proxy = await startAwsProxy(emulator.endpoint);
-      const viaProxy: TableClient = {
-        dynamodb: new DynamoDBClient({ region, endpoint: proxy.endpoint, credentials: defaultCredentials }),
-        region,
-      };
+      const viaProxy = tableClient(
+        new DynamoDBClient({ region, endpoint: proxy.endpoint, credentials: defaultCredentials }),
+      );
       const name = uniqueName("wire");
       const desired = forum(name, {
         onDemandThroughput: { maxReadRequestUnits: 100, maxWriteRequestUnits: 100 },

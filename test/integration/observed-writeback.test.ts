@@ -54,7 +54,7 @@ const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
   Bucket: async () => buckets(await s3As(endpoint, account)),
   Topic: async () => ({ sdk: await clientAs(SNSClient, endpoint, account), account, region }),
   Queue: async () => ({ sdk: await clientAs(SQSClient, endpoint, account), region }),
-  Table: async () => ({ dynamodb: await clientAs(DynamoDBClient, endpoint, account), region }),
+  Table: async () => ({ sdk: await clientAs(DynamoDBClient, endpoint, account), region }),
   DBInstance: async () => ({ rds: await clientAs(RDSClient, endpoint, account), region }),
   DBSubnetGroup: async () => ({ sdk: await clientAs(RDSClient, endpoint, account), region }),
 };

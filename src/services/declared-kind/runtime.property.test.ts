@@ -83,7 +83,9 @@ for (const { name: kindName, declared } of declaredKinds) {
               return { [runtime.read.answers]: { [decl.arn]: arnOf(ownId) } };
             }
             if (call.operation === runtime.read.call) {
-              return { [runtime.read.answers]: runtime.read.list ? listed : listed[0] };
+              // A read of one object answers it, or (not there) whatever AWS may: another.
+              const own = listed.find((item) => item[runtime.read.id] === ownId);
+              return { [runtime.read.answers]: runtime.read.list ? listed : (own ?? listed[0]) };
             }
             if (call.input[decl.tags.resource] !== undefined && !("Tags" in call.input)) {
               return { [decl.tags.list]: [{ Key: "team", Value: "a" }] };
@@ -149,6 +151,11 @@ for (const { name: kindName, declared } of declaredKinds) {
           if (located !== undefined && !exists) {
             // Nothing to delete: the handle call said so, and no delete was sent.
             assert.equal(deleted?.operation, located.call);
+            return;
+          }
+          if ((source.hooks as DeclaredKindSource<never>["hooks"])?.deleteFirst !== undefined && !exists) {
+            // A kind that reads before it deletes (what must go first): nothing there, no delete.
+            assert.equal(deleted?.operation, runtime.read.call);
             return;
           }
           assert.equal(deleted?.operation, runtime.delete.call);

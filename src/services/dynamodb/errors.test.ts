@@ -3,7 +3,24 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, test } from "node:test";
 import { DescribeContributorInsightsCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { classifyError, errorCode, isDeletionProtected, isInUse, isNotFound } from "./errors.ts";
+import { declaredKindErrors } from "../declared-kind/errors.ts";
+import { tableCodecs } from "./generated/table-fields.ts";
+import { tableDeclaration } from "./table-declaration.ts";
+
+// How the Table kind reads DynamoDB's errors (its declaration's words through the generic
+// runtime's classification), in the shapes this test was first written against.
+const errors = declaredKindErrors("Table", "dynamodb", tableDeclaration, {
+  codecs: tableCodecs,
+  operations: ["UpdateTable", "DeleteTable", "TagResource", "DescribeContributorInsights"],
+});
+const classifyError = (err: unknown, c: { operation: string; table: string; field?: string }) =>
+  errors.classify(err, { operation: c.operation, name: c.table, field: c.field });
+const errorCode = errors.code;
+const isNotFound = errors.isNotFound;
+/** ResourceInUse: the table exists already (CreateTable) or is busy with an earlier change. */
+const isInUse = errors.isAlreadyExists;
+const isDeletionProtected = (err: unknown) =>
+  classifyError(err, { operation: "DeleteTable", table: "t" }).field === "spec.deletionProtectionEnabled";
 
 const sdk = (name: string, message = "", status = 400) =>
   Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status } });

@@ -1,19 +1,99 @@
+// What the Table module sends on a create and reads back, on an in-process DynamoDB
+// (test/support/fake-sdk.ts): CreateTable's input, DescribeTable and the settings' own reads in
+// spec form, ACK's status fields.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import {
-  arnOf,
-  createTableInput,
-  parseTableArn,
-  statusFromDescription,
-  tableFieldsFromAws,
-  userTags,
-} from "./mapping.ts";
-import { tableSpecSchema, tableStatusSchema } from "./schema.ts";
+import type {
+  ContinuousBackupsDescription,
+  ContributorInsightsStatus,
+  CreateTableCommandInput,
+  TableDescription,
+  TimeToLiveDescription,
+} from "@aws-sdk/client-dynamodb";
+import { awsError, fakeSdk } from "../../../test/support/fake-sdk.ts";
+import { declaredKindModule } from "../declared-kind/module.ts";
+import { noSecrets } from "../service-module.ts";
+import { userTags } from "../tag-list.ts";
+import { type TableFields, tableSpecSchema, tableStatusSchema } from "./schema.ts";
+import { parseTableArn, tableService, tableSource } from "./table.ts";
+
+// The module's calls, named as the functions this test was first written against.
+const arnOf = (name: string, region: string, account: string) =>
+  tableService.arn({ tableName: name }, region, account);
+
+/** The module on an in-process DynamoDB answering each call as `answer` says. */
+function on(answer: (operation: string, input: Record<string, unknown>) => Record<string, unknown>) {
+  const aws = fakeSdk((call) => answer(call.operation, call.input));
+  return {
+    aws,
+    module: declaredKindModule({ ...tableSource, sdk: aws.sdk } as unknown as typeof tableSource),
+  };
+}
+
+/** The CreateTable input the module sends for `spec`. */
+async function createTableInput(
+  spec: TableFields,
+  ownerTags: Record<string, string>,
+): Promise<CreateTableCommandInput> {
+  const { aws, module } = on(() => ({}));
+  await module.create(aws.client, spec, "us-east-1", ownerTags, {}, noSecrets);
+  return aws.sent.find((c) => c.operation === "CreateTable")?.input as unknown as CreateTableCommandInput;
+}
+
+/** What the settings read by calls of their own answer (undefined: none). */
+interface TableExtras {
+  readonly ttl?: TimeToLiveDescription;
+  readonly continuousBackups?: ContinuousBackupsDescription;
+  readonly resourcePolicy?: string;
+  readonly contributorInsights?: ContributorInsightsStatus;
+}
+
+/** What the module reads, in spec form and as status, from these answers. */
+async function read(
+  description: TableDescription,
+  tags: Record<string, string> = {},
+  extras: TableExtras = {},
+) {
+  const name = description.TableName ?? "t";
+  const { aws, module } = on((operation) => {
+    switch (operation) {
+      case "DescribeTable":
+        return {
+          Table: { TableName: name, TableArn: `arn:aws:dynamodb:us-east-1:1:table/${name}`, ...description },
+        };
+      case "ListTagsOfResource":
+        return { Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })) };
+      case "DescribeTimeToLive":
+        return { TimeToLiveDescription: extras.ttl };
+      case "DescribeContinuousBackups":
+        return { ContinuousBackupsDescription: extras.continuousBackups };
+      case "DescribeContributorInsights":
+        return { ContributorInsightsStatus: extras.contributorInsights };
+      case "GetResourcePolicy":
+        if (extras.resourcePolicy === undefined) throw awsError("PolicyNotFoundException");
+        return { Policy: extras.resourcePolicy };
+      default:
+        return {};
+    }
+  });
+  // Contributor insights are read only while the spec manages them.
+  const spec = {
+    tableName: name,
+    ...(extras.contributorInsights === undefined ? {} : { contributorInsights: "ENABLE" }),
+  };
+  const r = await module.read(aws.client, spec, {});
+  assert.ok(r.found);
+  return r.observed;
+}
+const tableFieldsFromAws = async (...args: Parameters<typeof read>) =>
+  (await read(...args)).fields as TableFields;
+const statusFromDescription = async (description: TableDescription) =>
+  tableService.statusFrom?.(await read(description)) ?? {};
 
 const owner = { "services.k8s.aws/owner-uid": "uid-1", "services.k8s.aws/namespace": "shop" };
 
 describe("table ARNs", () => {
-  test("are built from name, region and account, and parsed back", () => {
+  test("are built from name, region and account, and parsed back", async () => {
     const arn = arnOf("orders", "eu-west-1", "111111111111");
     assert.equal(arn, "arn:aws:dynamodb:eu-west-1:111111111111:table/orders");
     assert.deepEqual(parseTableArn(arn), { region: "eu-west-1", account: "111111111111", name: "orders" });
@@ -23,7 +103,7 @@ describe("table ARNs", () => {
 });
 
 describe("createTableInput", () => {
-  test("carries every setting and the user's and ownership tags in one call", () => {
+  test("carries every setting and the user's and ownership tags in one call", async () => {
     const spec = tableSpecSchema.parse({
       tableName: "orders",
       attributeDefinitions: [
@@ -44,7 +124,7 @@ describe("createTableInput", () => {
       deletionProtectionEnabled: true,
       tags: [{ key: "team", value: "shop" }],
     });
-    const input = createTableInput(spec, owner);
+    const input = await createTableInput(spec, owner);
     assert.equal(input.BillingMode, "PROVISIONED");
     assert.deepEqual(input.ProvisionedThroughput, { ReadCapacityUnits: 5, WriteCapacityUnits: 2 });
     assert.equal(input.GlobalSecondaryIndexes?.[0]?.IndexName, "by-s");
@@ -58,8 +138,8 @@ describe("createTableInput", () => {
 });
 
 describe("tableFieldsFromAws", () => {
-  test("reads DescribeTable, tags and TTL back in spec form; PAY_PER_REQUEST zeros are no throughput", () => {
-    const fields = tableFieldsFromAws(
+  test("reads DescribeTable, tags and TTL back in spec form; PAY_PER_REQUEST zeros are no throughput", async () => {
+    const fields = await tableFieldsFromAws(
       {
         TableName: "orders",
         AttributeDefinitions: [{ AttributeName: "id", AttributeType: "S" }],
@@ -82,8 +162,8 @@ describe("tableFieldsFromAws", () => {
     ]);
   });
 
-  test("status fields use ACK's names", () => {
-    const status = statusFromDescription({
+  test("status fields use ACK's names", async () => {
+    const status = await statusFromDescription({
       TableStatus: "ACTIVE",
       CreationDateTime: new Date("2024-05-01T10:00:00.123Z"),
       ItemCount: 3,
@@ -123,9 +203,9 @@ describe("the fields added for ACK parity", () => {
     projection: { projectionType: "KEYS_ONLY" },
   };
 
-  test("CreateTable carries local indexes (and their attributes), on-demand maxima and the resource policy", () => {
+  test("CreateTable carries local indexes (and their attributes), on-demand maxima and the resource policy", async () => {
     const policy = '{"Version":"2012-10-17","Statement":[]}';
-    const input = createTableInput(
+    const input = await createTableInput(
       tableSpecSchema.parse({
         ...forum,
         localSecondaryIndexes: [lsi],
@@ -171,8 +251,8 @@ describe("the fields added for ACK parity", () => {
       assert.ok(!(k in input), k);
   });
 
-  test("read back: local indexes, maxima (-1 is none), replicas, backups, insights and policy", () => {
-    const fields = tableFieldsFromAws(
+  test("read back: local indexes, maxima (-1 is none), replicas, backups, insights and policy", async () => {
+    const fields = await tableFieldsFromAws(
       {
         TableName: "forum",
         BillingModeSummary: { BillingMode: "PAY_PER_REQUEST" },
@@ -235,7 +315,7 @@ describe("the fields added for ACK parity", () => {
     });
     assert.equal(fields.contributorInsights, "ENABLED");
     assert.equal(fields.resourcePolicy, '{"Version":"2012-10-17"}');
-    const off = tableFieldsFromAws(
+    const off = await tableFieldsFromAws(
       { TableName: "forum" },
       {},
       {
@@ -249,8 +329,8 @@ describe("the fields added for ACK parity", () => {
     assert.equal(off.contributorInsights, undefined, "not read: not managed");
   });
 
-  test("every status field ACK exposes, from DescribeTable", () => {
-    const status = statusFromDescription({
+  test("every status field ACK exposes, from DescribeTable", async () => {
+    const status = await statusFromDescription({
       TableStatus: "ACTIVE",
       GlobalTableVersion: "2019.11.21",
       ArchivalSummary: {

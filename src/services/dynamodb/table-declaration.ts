@@ -37,6 +37,8 @@ export const tableDeclaration = {
     {
       set: "UpdateTable",
       read: "DescribeTable",
+      // DynamoDB takes one change per UpdateTable, and none while the table is busy with the last.
+      oneChangePerCall: true,
       fields: {
         BillingMode: { absent: "none", default: "PROVISIONED" },
         ProvisionedThroughput: { absent: "kept" },
@@ -66,13 +68,18 @@ export const tableDeclaration = {
       set: "UpdateContributorInsights",
       read: "DescribeContributorInsights",
       fields: {
-        ContributorInsights: { custom: "ENABLE and ENABLED (DISABLE, DISABLED) are one; managed while set" },
+        ContributorInsights: {
+          absent: "kept",
+          custom: "ENABLE and ENABLED (DISABLE, DISABLED) are one; managed while set",
+        },
       },
     },
     {
       set: "PutResourcePolicy",
       remove: "DeleteResourcePolicy",
       read: "GetResourcePolicy",
+      // A table without a policy.
+      notFound: ["PolicyNotFound"],
       fields: { ResourcePolicy: { form: "document" } },
     },
     {
@@ -88,6 +95,8 @@ export const tableDeclaration = {
     LocalSecondaryIndexes: "fixed at creation: DynamoDB cannot add, change or remove one",
   },
   references: [{ field: "SSESpecification.KMSMasterKeyId", service: "kms", kind: "Key" }],
+  // DynamoDB reports only the key attributes' definitions back.
+  partlyReported: { AttributeDefinitions: "AttributeName" },
   notes: {
     TableName: "Immutable: DynamoDB cannot rename a table.",
     KeySchema: "Immutable: DynamoDB cannot change a table's primary key.",
@@ -125,5 +134,66 @@ export const tableDeclaration = {
       "ArchivalSummary",
     ],
     renames: { GlobalSecondaryIndexes: "globalSecondaryIndexesDescriptions" },
+  },
+  // Served by the generic runtime (src/services/declared-kind/), with DynamoDB's quirks as hooks
+  // (table.ts): tables are named per account and region, so a read only ever looks there.
+  runtime: {
+    service: "DynamoDB",
+    noun: "table",
+    read: { call: "DescribeTable", output: "Table" },
+    delete: "DeleteTable",
+    arn: "TableArn",
+    arnResource: "table/",
+    // The resource policy calls take the table's ARN.
+    arnInput: ["ResourceArn"],
+    notFound: ["ResourceNotFound", "TableNotFound"],
+    alreadyExists: ["ResourceInUse"],
+    objectIn: { CreateTable: "TableDescription", UpdateTable: "TableDescription" },
+    states: {
+      member: "TableStatus",
+      busy: ["CREATING", "UPDATING", "DELETING"],
+      pollSeconds: 5,
+      parts: [
+        { list: "GlobalSecondaryIndexes", member: "IndexStatus", name: "IndexName", noun: "index" },
+        { list: "Replicas", member: "ReplicaStatus", name: "RegionName", noun: "replica in" },
+      ],
+    },
+    tags: { resource: "ResourceArn", keys: "TagKeys", list: "Tags" },
+    deletionProtected: { code: "Validation", words: "deletion ?protect", field: "DeletionProtectionEnabled" },
+    // DynamoDB's request parameters, as ValidationException messages name them → the spec field.
+    fieldPatterns: {
+      codes: ["Validation", "InvalidParameter"],
+      patterns: [
+        ["ReplicaUpdates|Replica|RegionName", "TableReplicas"],
+        ["LocalSecondaryIndex", "LocalSecondaryIndexes"],
+        ["GlobalSecondaryIndex", "GlobalSecondaryIndexes"],
+        ["OnDemandThroughput|RequestUnits", "OnDemandThroughput"],
+        ["ResourcePolicy|\\bPolicy\\b", "ResourcePolicy"],
+        ["PointInTimeRecovery|RecoveryPeriod", "ContinuousBackups"],
+        ["ContributorInsights", "ContributorInsights"],
+        ["ProvisionedThroughput|ReadCapacityUnits|WriteCapacityUnits", "ProvisionedThroughput"],
+        ["BillingMode|PAY_PER_REQUEST", "BillingMode"],
+        ["StreamSpecification|StreamViewType|stream", "StreamSpecification"],
+        ["SSESpecification|KMSMasterKey|SSEType", "SSESpecification"],
+        ["TimeToLive", "TimeToLive"],
+        ["DeletionProtection", "DeletionProtectionEnabled"],
+        ["TableClass", "TableClass"],
+        ["KeySchema", "KeySchema"],
+        ["AttributeDefinition", "AttributeDefinitions"],
+        ["TableName", "TableName"],
+        ["\\bTags?\\b", "Tags"],
+      ],
+    },
+    throttled: ["ProvisionedThroughputExceeded"],
+    accessDenied: ["UnrecognizedClient"],
+    iamActions: { CreateTable: "dynamodb:CreateTable (and dynamodb:TagResource to tag at creation)" },
+    hints: {
+      ResourceInUse: {
+        DeleteTable: " (table is busy with an earlier change; retrying)",
+        "": " (table is busy with an earlier change: DynamoDB takes one change at a time; retrying)",
+      },
+      LimitExceeded:
+        " (a DynamoDB limit on concurrent table operations or throughput decreases was reached; retrying)",
+    },
   },
 } as const satisfies KindDeclaration;

@@ -1,13 +1,19 @@
-// The DynamoDB calls `updateTable` and `deleteTable` make, checked on a fake client: the SDK
+// The DynamoDB calls the Table module's update and delete make, checked on a fake client: the SDK
 // inputs of the settings moto does not implement (replicas, on-demand maxima, contributor
 // insights) and of the ones it does, as DynamoDB takes them.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { DynamoDBClient, TableDescription } from "@aws-sdk/client-dynamodb";
+import { noSecrets } from "../service-module.ts";
 import type { TableFields } from "./schema.ts";
-import { deleteTable, type TableClient, updateTable } from "./table.ts";
+import { tableService } from "./table.ts";
 
 type Sent = [operation: string, input: Record<string, unknown>];
+
+interface TableClient {
+  readonly sdk: DynamoDBClient;
+  readonly region: string;
+}
 
 /** A client that records each command and answers DescribeTable with `table`, the rest with {}. */
 function fakeClient(table: TableDescription = {}): { client: TableClient; sent: Sent[] } {
@@ -19,8 +25,25 @@ function fakeClient(table: TableDescription = {}): { client: TableClient; sent: 
       return operation === "DescribeTable" ? { Table: table } : {};
     },
   } as unknown as DynamoDBClient;
-  return { client: { dynamodb, region: "us-east-1" }, sent };
+  return { client: { sdk: dynamodb, region: "us-east-1" }, sent };
 }
+
+// The module's calls, named as the functions this test was first written against.
+const updateTable = (
+  client: TableClient,
+  desired: TableFields,
+  { tableARN, ...fields }: TableFields & { tableARN: string },
+) =>
+  tableService.update(
+    client as never,
+    desired,
+    { fields, tags: {}, status: {}, arn: tableARN },
+    {},
+    {},
+    noSecrets,
+  );
+const deleteTable = (client: TableClient, name: string) =>
+  tableService.delete(client as never, { tableName: name }, {}, {});
 
 const base: TableFields = {
   tableName: "orders",

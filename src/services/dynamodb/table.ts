@@ -1,613 +1,620 @@
-// Create, read, update and delete one DynamoDB table through a DynamoDBClient the caller
-// configured (credentials of the decided identity, region, endpoint). Knows nothing about
-// Kubernetes: the reconciler decides when to call what (ownership, adoption, deletion policy,
-// region and account drift) and turns TableErrors into conditions. Every call carries the
-// reconcile's CallContext: shutdown aborts it, and it is logged with the reconcile ID.
-//
-// DynamoDB names tables per account and region, so `read` only ever looks in the account and
-// region the client acts in. CreateTable takes the tags, so a table never exists untagged.
-// DynamoDB works on one change at a time: after an UpdateTable that leaves the table (or an
-// index) CREATING / UPDATING / DELETING, `update` stops, and the next reconcile (which sees the
-// table busy, see module.ts) carries on once it is ACTIVE again.
+// The Table kind: its declaration (table-declaration.ts) served by the generic runtime, with
+// DynamoDB's value rules (schema.ts) and its quirks as hooks:
+// - DescribeTable answers a description, not the create's input: billing mode, throughput,
+//   indexes, stream, encryption, class and replicas in spec form (`fieldsFromDescription`), and
+//   the settings read by calls of their own (time to live, backups, insights, resource policy);
+// - CreateTable wants exactly the attribute definitions its keys use, a billing mode, -1 for an
+//   on-demand maximum left out, and a stream only when it is enabled;
+// - drift compares by DynamoDB's rules (a disabled stream whatever its view type, indexes by
+//   name and shape, replicas by Region and only the overrides the spec sets, ...);
+// - UpdateTable takes one change per call (the runtime's oneChangePerCall): each field's inputs,
+//   indexes and replicas one action each, deletes first;
+// - a global table's replicas in other Regions are deleted before the table, one per call.
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import * as dynamodbSdk from "@aws-sdk/client-dynamodb";
+import { parseNamedArn } from "../arn.ts";
+import { sameJson } from "../canonical-forms.ts";
+import { type DeclaredKindSource, declaredKindModule, type GeneratedKind } from "../declared-kind/module.ts";
+import { type Codec, fromAws, toAws } from "../shape-codec.ts";
+import { dynamodbClientFactory } from "./client.ts";
 import {
-  CreateTableCommand,
-  DeleteResourcePolicyCommand,
-  DeleteTableCommand,
-  DescribeContinuousBackupsCommand,
-  DescribeContributorInsightsCommand,
-  DescribeTableCommand,
-  DescribeTimeToLiveCommand,
-  type DynamoDBClient,
-  GetResourcePolicyCommand,
-  ListTagsOfResourceCommand,
-  PutResourcePolicyCommand,
-  type TableDescription,
-  TagResourceCommand,
-  UntagResourceCommand,
-  UpdateContinuousBackupsCommand,
-  UpdateContributorInsightsCommand,
-  UpdateTableCommand,
-  type UpdateTableCommandInput,
-  UpdateTimeToLiveCommand,
-} from "@aws-sdk/client-dynamodb";
-import type { CallContext } from "../call-context.ts";
-import { serviceCalls } from "../service-calls.ts";
-import { applyTagChanges, claimTags, type TagWrites } from "../tag-changes.ts";
-import { tagMapFromAws } from "../tag-list.ts";
-import {
-  canonicalContributorInsights,
-  diff,
-  type FieldDifference,
-  gsiChanges,
-  replicaChanges,
-} from "./diff.ts";
-import { classifyError, isInUse, isNotFound, isPolicyNotFound, replicasFirstError } from "./errors.ts";
-import {
-  awsGlobalSecondaryIndex,
-  awsOnDemandThroughput,
-  awsReplica,
-  awsSseSpecification,
-  awsStreamSpecification,
-  awsTags,
-  awsThroughput,
-  billingModeOf,
-  busyStatuses,
-  createTableInput,
-  definitionsFor,
-  parseTableArn,
-  type TableExtras,
-  tableFieldsFromAws,
-  tableTags,
-  tagMapOf,
-} from "./mapping.ts";
-import type { TableFields } from "./schema.ts";
+  tableCodecs,
+  tableDeclared,
+  tableFieldGroups,
+  tableFieldSchemas,
+  tableReferences,
+  tableRuntime,
+  tableStatusCodecs,
+  tableStatusSchemas,
+} from "./generated/table-fields.ts";
+import type {
+  BillingMode,
+  ContributorInsights,
+  GlobalSecondaryIndex,
+  KeySchemaElement,
+  OnDemandThroughput,
+  ProvisionedThroughput,
+  TableFields,
+  TableReplica,
+} from "./schema.ts";
+import { tableKind, tableSpecSchema, tableStatusSchema } from "./schema.ts";
+import { tableDeclaration } from "./table-declaration.ts";
 
-/** A DynamoDB client and the region it acts in (the fallback when the ARN does not say). */
-export interface TableClient {
-  readonly dynamodb: DynamoDBClient;
-  readonly region: string;
+type Fields = Record<string, unknown>;
+type Aws = Readonly<Record<string, unknown>>;
+
+const generated: GeneratedKind = {
+  fieldSchemas: tableFieldSchemas,
+  statusSchemas: tableStatusSchemas,
+  codecs: tableCodecs,
+  statusCodecs: tableStatusCodecs,
+  fieldGroups: tableFieldGroups,
+  declared: tableDeclared,
+  references: tableReferences,
+  runtime: tableRuntime,
+};
+
+/** The region, account and table name a DynamoDB table ARN names; undefined when it is not one. */
+export function parseTableArn(
+  arn: string,
+): { readonly region: string; readonly account: string; readonly name: string } | undefined {
+  const parts = parseNamedArn(arn, "dynamodb");
+  if (parts === undefined || !parts.name.startsWith("table/")) return undefined;
+  return { ...parts, name: parts.name.slice("table/".length).split("/")[0] ?? "" };
 }
 
-/** The ownership tags the reconciler wants on the table (empty: none, e.g. in module tests). */
-export type OwnerTags = Readonly<Record<string, string>>;
+// ---- spec → AWS ----
 
-/**
- * What DynamoDB has: the managed settings in spec form, `tags` holding every tag (ownership
- * tags included), the raw description (for status and busy) and where the table is.
- */
-export interface ObservedTable extends TableFields {
-  readonly tableARN: string | undefined;
-  readonly description: TableDescription;
-  /** The region the ARN (else the client) names. */
-  readonly region: string;
-}
+const itemCodec = (field: keyof typeof tableCodecs): Codec => (tableCodecs[field][1] as Codec).list ?? {};
 
-export type ReadResult = { readonly found: false } | { readonly found: true; readonly table: ObservedTable };
+/** Absent billingMode is PROVISIONED (DynamoDB's default; the schema then requires throughput). */
+export const billingModeOf = (spec: Pick<TableFields, "billingMode">): BillingMode =>
+  spec.billingMode ?? "PROVISIONED";
 
-/** DynamoDB calls: logged with the table's name, failures as TableErrors. */
-const dynamodb = serviceCalls({
-  service: "dynamodb",
-  object: "table",
-  isGone: isNotFound,
-  classify: classifyError,
+const awsThroughput = (t: ProvisionedThroughput) => ({
+  ReadCapacityUnits: t.readCapacityUnits,
+  WriteCapacityUnits: t.writeCapacityUnits,
 });
 
-const tagsField = { field: "spec.tags" };
+/** An on-demand maximum as DynamoDB takes it: a side left out (or the whole field) is -1, no maximum. */
+const awsOnDemand = (t: OnDemandThroughput | undefined) => ({
+  MaxReadRequestUnits: t?.maxReadRequestUnits ?? -1,
+  MaxWriteRequestUnits: t?.maxWriteRequestUnits ?? -1,
+});
 
-/** DescribeTable; undefined when the account has no such table. */
-export async function describeTable(
-  client: TableClient,
-  name: string,
-  ctx: CallContext = {},
-): Promise<TableDescription | undefined> {
-  const out = await dynamodb.sendUnlessGone(ctx, "DescribeTable", name, (o) =>
-    client.dynamodb.send(new DescribeTableCommand({ TableName: name }), o),
-  );
-  return out?.Table;
-}
+const awsStream = (s: TableFields["streamSpecification"]) =>
+  s?.streamEnabled
+    ? { StreamEnabled: true, ...(s.streamViewType ? { StreamViewType: s.streamViewType } : {}) }
+    : { StreamEnabled: false };
 
-/** Every tag on the table (ListTagsOfResource is paginated). */
-async function listTags(
-  client: TableClient,
-  name: string,
-  arn: string,
-  ctx: CallContext,
-): Promise<Record<string, string> | undefined> {
-  const tags: Record<string, string> = {};
-  let next: string | undefined;
-  do {
-    const token = next;
-    const out = await dynamodb.sendUnlessGone(
-      ctx,
-      "ListTagsOfResource",
-      name,
-      (o) =>
-        client.dynamodb.send(
-          new ListTagsOfResourceCommand({ ResourceArn: arn, ...(token ? { NextToken: token } : {}) }),
-          o,
-        ),
-      tagsField,
-    );
-    if (out === undefined) return undefined;
-    Object.assign(tags, tagMapFromAws(out.Tags));
-    next = out.NextToken;
-  } while (next);
-  return tags;
-}
-
-/** A read of one setting's own call: its answer, or "gone" when the table vanished meanwhile. */
-type SettingRead<T> = Promise<T | "gone">;
-
-function describeTtl(client: TableClient, name: string, ctx: CallContext): SettingRead<TableExtras["ttl"]> {
-  return dynamodb
-    .sendUnlessGone(
-      ctx,
-      "DescribeTimeToLive",
-      name,
-      (o) => client.dynamodb.send(new DescribeTimeToLiveCommand({ TableName: name }), o),
-      { field: "spec.timeToLive" },
-    )
-    .then((out) => (out === undefined ? "gone" : out.TimeToLiveDescription));
-}
-
-function describeContinuousBackups(
-  client: TableClient,
-  name: string,
-  ctx: CallContext,
-): SettingRead<TableExtras["continuousBackups"]> {
-  return dynamodb
-    .sendUnlessGone(
-      ctx,
-      "DescribeContinuousBackups",
-      name,
-      (o) => client.dynamodb.send(new DescribeContinuousBackupsCommand({ TableName: name }), o),
-      { field: "spec.continuousBackups" },
-    )
-    .then((out) => (out === undefined ? "gone" : out.ContinuousBackupsDescription));
-}
-
-/** The table's resource-based policy; a table without one answers PolicyNotFound: none. */
-function getResourcePolicy(
-  client: TableClient,
-  name: string,
-  arn: string,
-  ctx: CallContext,
-): SettingRead<TableExtras["resourcePolicy"]> {
-  return dynamodb
-    .sendUnlessGone(
-      ctx,
-      "GetResourcePolicy",
-      name,
-      async (o) => {
-        try {
-          return await client.dynamodb.send(new GetResourcePolicyCommand({ ResourceArn: arn }), o);
-        } catch (err) {
-          if (isPolicyNotFound(err)) return { Policy: undefined };
-          throw err;
-        }
-      },
-      { field: "spec.resourcePolicy" },
-    )
-    .then((out) => (out === undefined ? "gone" : out.Policy));
-}
-
-function describeContributorInsights(
-  client: TableClient,
-  name: string,
-  ctx: CallContext,
-): SettingRead<TableExtras["contributorInsights"]> {
-  return dynamodb
-    .sendUnlessGone(
-      ctx,
-      "DescribeContributorInsights",
-      name,
-      (o) => client.dynamodb.send(new DescribeContributorInsightsCommand({ TableName: name }), o),
-      { field: "spec.contributorInsights" },
-    )
-    .then((out) => (out === undefined ? "gone" : out.ContributorInsightsStatus));
+/** The attribute definitions the given key schemas use (what CreateTable and an index's creation take). */
+function definitionsFor(
+  spec: Pick<TableFields, "attributeDefinitions">,
+  ...keys: (readonly KeySchemaElement[])[]
+) {
+  const names = new Set(keys.flat().map((k) => k.attributeName));
+  return spec.attributeDefinitions
+    .filter((a) => names.has(a.attributeName))
+    .map((a) => ({ AttributeName: a.attributeName, AttributeType: a.attributeType }));
 }
 
 /**
- * Reads the table of that name in the client's account and region: its settings, tags, time to
- * live, continuous backups, resource policy and (only while the spec manages it: DynamoDB's
- * setting is kept otherwise) contributor insights. Works on any table the identity can read,
- * whoever created it (the reconciler decides from the tags whether it may touch it).
- * `found: false` when there is none (or it vanished).
+ * CreateTable as DynamoDB takes it: exactly the attributes its keys use (the spec may define more,
+ * for later indexes), a billing mode, -1 for an on-demand maximum left out, a stream only when it
+ * is enabled, SSE's Enabled always said. Time to live, backups, insights and replicas are not
+ * CreateTable's: the update after the create applies them.
  */
-export async function readTable(
-  client: TableClient,
-  spec: Pick<TableFields, "tableName" | "contributorInsights">,
-  ctx: CallContext = {},
-): Promise<ReadResult> {
-  const name = spec.tableName;
-  const description = await describeTable(client, name, ctx);
-  if (description === undefined) return { found: false };
-  const arn = description.TableArn;
-  const tags = arn ? await listTags(client, name, arn, ctx) : {};
-  if (tags === undefined) return { found: false };
-  const ttl = await describeTtl(client, name, ctx);
-  const continuousBackups = await describeContinuousBackups(client, name, ctx);
-  const resourcePolicy = arn ? await getResourcePolicy(client, name, arn, ctx) : undefined;
-  const contributorInsights =
-    spec.contributorInsights === undefined ? undefined : await describeContributorInsights(client, name, ctx);
-  if ([ttl, continuousBackups, resourcePolicy, contributorInsights].includes("gone")) return { found: false };
-  const extras = { ttl, continuousBackups, resourcePolicy, contributorInsights } as TableExtras;
-  const table: ObservedTable = {
-    ...tableFieldsFromAws(description, tags, extras),
-    tableARN: arn,
-    description,
-    region: (arn && parseTableArn(arn)?.region) || client.region,
-  };
-  return { found: true, table };
-}
-
-export type CreateResult =
-  /** DynamoDB is making the table (usually CREATING). */
-  | { readonly created: true; readonly tableStatus: string | undefined }
-  /** The account already has a table of that name: whose it is, the tags must tell. */
-  | { readonly created: false };
-
-/**
- * CreateTable with the spec's settings and every tag (the user's and `ownerTags`) in one call.
- * A name the account already has is ResourceInUseException: `created: false`, never ours.
- */
-export async function createTable(
-  client: TableClient,
-  spec: TableFields,
-  ownerTags: OwnerTags = {},
-  ctx: CallContext = {},
-): Promise<CreateResult> {
-  const name = spec.tableName;
-  const out = await dynamodb.sendUnless(isInUse, ctx, "CreateTable", name, (o) =>
-    client.dynamodb.send(new CreateTableCommand(createTableInput(spec, ownerTags)), o),
-  );
-  return out === undefined
-    ? { created: false }
-    : { created: true, tableStatus: out.TableDescription?.TableStatus };
-}
-
-/** Whether DynamoDB is still working on the table, one of its indexes or one of its replicas. */
-export function busyState(table: TableDescription | undefined): string | undefined {
-  if (table === undefined) return undefined;
-  if (table.TableStatus && busyStatuses.has(table.TableStatus)) return table.TableStatus;
-  for (const g of table.GlobalSecondaryIndexes ?? []) {
-    if (g.IndexStatus && busyStatuses.has(g.IndexStatus)) return `${g.IndexStatus} (index ${g.IndexName})`;
-  }
-  for (const r of table.Replicas ?? []) {
-    if (r.ReplicaStatus && busyStatuses.has(r.ReplicaStatus))
-      return `${r.ReplicaStatus} (replica in ${r.RegionName})`;
-  }
-  return undefined;
-}
-
-/**
- * Brings the table to `desired`: UpdateTable for the table's settings and its global secondary
- * indexes (one change per call, as DynamoDB requires), UpdateTimeToLive, and the user's tags
- * (TagResource / UntagResource), always keeping `ownerTags`. Stops after a call that leaves the
- * table busy: the rest is for the next reconcile. Returns what it changed.
- */
-export async function updateTable(
-  client: TableClient,
-  desired: TableFields,
-  observed: TableFields & { readonly tableARN?: string | undefined },
-  ownerTags: OwnerTags = {},
-  ctx: CallContext = {},
-): Promise<FieldDifference[]> {
-  const name = desired.tableName;
-  const differences = diff(desired, observed);
-  const changed: FieldDifference[] = [];
-  const updateTable = async (input: Omit<UpdateTableCommandInput, "TableName">, field: string) => {
-    const out = await dynamodb.send(
-      ctx,
-      "UpdateTable",
-      name,
-      (o) => client.dynamodb.send(new UpdateTableCommand({ TableName: name, ...input }), o),
-      { field },
-    );
-    return busyState(out.TableDescription) !== undefined;
-  };
-  const billingChanged = differences.some((d) => d.field === "billingMode");
-  for (const d of differences) {
-    let busy = false;
-    switch (d.field) {
-      case "billingMode":
-      case "provisionedThroughput": {
-        if (d.field === "provisionedThroughput" && billingChanged) continue; // sent with billingMode
-        const mode = billingModeOf(desired);
-        const switchingToProvisioned = billingChanged && mode === "PROVISIONED";
-        const gsiUpdates = switchingToProvisioned
-          ? (desired.globalSecondaryIndexes ?? [])
-              .filter(
-                (g) =>
-                  g.provisionedThroughput &&
-                  observed.globalSecondaryIndexes?.some((h) => h.indexName === g.indexName),
-              )
-              .map((g) => ({
-                Update: {
-                  IndexName: g.indexName,
-                  ProvisionedThroughput: awsThroughput(
-                    g.provisionedThroughput ?? { readCapacityUnits: 1, writeCapacityUnits: 1 },
-                  ),
-                },
-              }))
-          : [];
-        busy = await updateTable(
-          {
-            BillingMode: mode,
-            ...(desired.provisionedThroughput
-              ? { ProvisionedThroughput: awsThroughput(desired.provisionedThroughput) }
-              : {}),
-            ...(gsiUpdates.length > 0 ? { GlobalSecondaryIndexUpdates: gsiUpdates } : {}),
-          },
-          d.path,
-        );
-        break;
-      }
-      case "streamSpecification": {
-        const was = observed.streamSpecification;
-        const want = desired.streamSpecification;
-        if (was?.streamEnabled && want?.streamEnabled) {
-          // A stream's view type cannot change in place: disable, then enable with the new one.
-          busy = await updateTable({ StreamSpecification: { StreamEnabled: false } }, d.path);
-          if (busy) break;
-        }
-        busy = await updateTable({ StreamSpecification: awsStreamSpecification(want) }, d.path);
-        break;
-      }
-      case "sseSpecification":
-        if (desired.sseSpecification === undefined) continue;
-        busy = await updateTable({ SSESpecification: awsSseSpecification(desired.sseSpecification) }, d.path);
-        break;
-      case "deletionProtectionEnabled":
-        busy = await updateTable(
-          { DeletionProtectionEnabled: desired.deletionProtectionEnabled ?? false },
-          d.path,
-        );
-        break;
-      case "tableClass":
-        if (desired.tableClass === undefined) continue;
-        busy = await updateTable({ TableClass: desired.tableClass }, d.path);
-        break;
-      case "onDemandThroughput":
-        busy = await updateTable(
-          { OnDemandThroughput: awsOnDemandThroughput(desired.onDemandThroughput) },
-          d.path,
-        );
-        break;
-      case "tableReplicas":
-        // DynamoDB adds, changes or removes one replica per UpdateTable.
-        for (const change of replicaChanges(desired, observed)) {
-          const update =
-            change.op === "delete"
-              ? { Delete: { RegionName: change.regionName } }
-              : change.op === "create"
-                ? { Create: awsReplica(change.replica) }
-                : { Update: awsReplica(change.replica) };
-          busy = await updateTable({ ReplicaUpdates: [update] }, d.path);
-          if (busy) break;
-        }
-        break;
-      case "continuousBackups": {
-        const want = desired.continuousBackups;
-        await dynamodb.send(
-          ctx,
-          "UpdateContinuousBackups",
-          name,
-          (o) =>
-            client.dynamodb.send(
-              new UpdateContinuousBackupsCommand({
-                TableName: name,
-                PointInTimeRecoverySpecification: {
-                  PointInTimeRecoveryEnabled: want?.pointInTimeRecoveryEnabled ?? false,
-                  ...(want?.pointInTimeRecoveryEnabled && want.recoveryPeriodInDays !== undefined
-                    ? { RecoveryPeriodInDays: want.recoveryPeriodInDays }
-                    : {}),
-                },
-              }),
-              o,
-            ),
-          { field: d.path },
-        );
-        break;
-      }
-      case "contributorInsights": {
-        const want = canonicalContributorInsights(desired.contributorInsights);
-        if (want === undefined) continue;
-        await dynamodb.send(
-          ctx,
-          "UpdateContributorInsights",
-          name,
-          (o) =>
-            client.dynamodb.send(
-              new UpdateContributorInsightsCommand({
-                TableName: name,
-                ContributorInsightsAction: want === "ENABLED" ? "ENABLE" : "DISABLE",
-              }),
-              o,
-            ),
-          { field: d.path },
-        );
-        break;
-      }
-      case "resourcePolicy": {
-        const arn = observed.tableARN;
-        if (arn === undefined) continue;
-        const policy = desired.resourcePolicy;
-        if (policy === undefined) {
-          await dynamodb.send(
-            ctx,
-            "DeleteResourcePolicy",
-            name,
-            (o) => client.dynamodb.send(new DeleteResourcePolicyCommand({ ResourceArn: arn }), o),
-            { field: d.path },
-          );
-        } else {
-          await dynamodb.send(
-            ctx,
-            "PutResourcePolicy",
-            name,
-            (o) =>
-              client.dynamodb.send(new PutResourcePolicyCommand({ ResourceArn: arn, Policy: policy }), o),
-            { field: d.path },
-          );
-        }
-        break;
-      }
-      case "globalSecondaryIndexes":
-        for (const change of gsiChanges(desired, observed)) {
-          const input: Omit<UpdateTableCommandInput, "TableName"> =
-            change.op === "delete"
-              ? { GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: change.indexName } }] }
-              : change.op === "create"
-                ? {
-                    AttributeDefinitions: definitionsFor(desired, desired.keySchema, change.index.keySchema),
-                    GlobalSecondaryIndexUpdates: [{ Create: awsGlobalSecondaryIndex(change.index) }],
-                  }
-                : {
-                    GlobalSecondaryIndexUpdates: [
-                      {
-                        // A provisioned table's index changes its throughput; an on-demand
-                        // table's its maxima (-1 where the spec has none).
-                        Update: {
-                          IndexName: change.index.indexName,
-                          ...(billingModeOf(desired) === "PROVISIONED"
-                            ? {
-                                ProvisionedThroughput: awsThroughput(
-                                  change.index.provisionedThroughput ?? {
-                                    readCapacityUnits: 1,
-                                    writeCapacityUnits: 1,
-                                  },
-                                ),
-                              }
-                            : { OnDemandThroughput: awsOnDemandThroughput(change.index.onDemandThroughput) }),
-                        },
-                      },
-                    ],
-                  };
-          busy = await updateTable(input, d.path);
-          if (busy) break;
-        }
-        break;
-      case "timeToLive":
-        await updateTtl(client, desired, observed, ctx);
-        break;
-      case "tags": {
-        const arn = observed.tableARN;
-        if (arn === undefined) continue;
-        const tags = tableTags(desired.tags, ownerTags);
-        await applyTagChanges(tags, tagMapOf(observed.tags), tagWrites(client, name, arn, ctx));
-        break;
-      }
-    }
-    changed.push(d);
-    if (busy) return changed;
-  }
-  return changed;
-}
-
-/** UpdateTimeToLive: off on the old attribute before on for another one (DynamoDB needs both steps). */
-async function updateTtl(
-  client: TableClient,
-  desired: TableFields,
-  observed: TableFields,
-  ctx: CallContext,
-): Promise<void> {
-  const name = desired.tableName;
-  const send = (attributeName: string, enabled: boolean) =>
-    dynamodb.send(
-      ctx,
-      "UpdateTimeToLive",
-      name,
-      (o) =>
-        client.dynamodb.send(
-          new UpdateTimeToLiveCommand({
-            TableName: name,
-            TimeToLiveSpecification: { AttributeName: attributeName, Enabled: enabled },
-          }),
-          o,
-        ),
-      { field: "spec.timeToLive" },
-    );
-  const was = observed.timeToLive;
-  const want = desired.timeToLive;
-  if (was?.enabled && (!want?.enabled || want.attributeName !== was.attributeName)) {
-    await send(was.attributeName, false);
-  }
-  if (want?.enabled) await send(want.attributeName, true);
-}
-
-/** TagResource and UntagResource on the table of that ARN. */
-function tagWrites(client: TableClient, name: string, arn: string, ctx: CallContext): TagWrites {
+export function createTableInput(input: Fields, spec: TableFields): Fields {
+  const { AttributeDefinitions: _all, StreamSpecification: _stream, ...rest } = input;
+  const gsis = spec.globalSecondaryIndexes ?? [];
+  const lsis = spec.localSecondaryIndexes ?? [];
+  const sse = spec.sseSpecification;
   return {
-    tag: (tags) =>
-      dynamodb.send(
-        ctx,
-        "TagResource",
-        name,
-        (o) => client.dynamodb.send(new TagResourceCommand({ ResourceArn: arn, Tags: awsTags(tags) }), o),
-        tagsField,
-      ),
-    untag: (keys) =>
-      dynamodb.send(
-        ctx,
-        "UntagResource",
-        name,
-        (o) => client.dynamodb.send(new UntagResourceCommand({ ResourceArn: arn, TagKeys: keys }), o),
-        tagsField,
-      ),
+    ...rest,
+    AttributeDefinitions: definitionsFor(
+      spec,
+      spec.keySchema,
+      ...gsis.map((g) => g.keySchema),
+      ...lsis.map((l) => l.keySchema),
+    ),
+    BillingMode: billingModeOf(spec),
+    ...(spec.onDemandThroughput ? { OnDemandThroughput: awsOnDemand(spec.onDemandThroughput) } : {}),
+    ...(spec.streamSpecification?.streamEnabled
+      ? { StreamSpecification: awsStream(spec.streamSpecification) }
+      : {}),
+    ...(sse
+      ? { SSESpecification: { ...(rest["SSESpecification"] as Fields), Enabled: sse.enabled ?? false } }
+      : {}),
   };
 }
 
-/** Puts the ownership tags on a table that lacks them, keeping every tag it has (adoption). */
-export async function claimTable(
-  client: TableClient,
-  observed: ObservedTable,
-  ownerTags: OwnerTags,
-  ctx: CallContext = {},
-): Promise<void> {
-  const name = observed.tableName;
-  const arn = observed.tableARN;
-  if (arn === undefined) return;
-  await claimTags(tagMapOf(observed.tags), ownerTags, tagWrites(client, name, arn, ctx));
+/**
+ * UpdateTable's inputs for each field, one change per call as DynamoDB takes them; [] sends
+ * nothing. The billing mode carries the throughput (and, switching to provisioned, the indexes'),
+ * so a throughput change beside it is not sent again.
+ */
+const setInputs: Readonly<Record<string, (desired: Fields, observed: Fields) => readonly Fields[]>> = {
+  billingMode: (d, o) => {
+    const desired = d as TableFields;
+    const observed = o as TableFields;
+    const toProvisioned = billingModeOf(desired) === "PROVISIONED";
+    const indexes = toProvisioned
+      ? (desired.globalSecondaryIndexes ?? [])
+          .filter(
+            (g) =>
+              g.provisionedThroughput &&
+              observed.globalSecondaryIndexes?.some((h) => h.indexName === g.indexName),
+          )
+          .map((g) => ({
+            Update: {
+              IndexName: g.indexName,
+              ProvisionedThroughput: awsThroughput(
+                g.provisionedThroughput ?? { readCapacityUnits: 1, writeCapacityUnits: 1 },
+              ),
+            },
+          }))
+      : [];
+    return [
+      {
+        BillingMode: billingModeOf(desired),
+        ...(desired.provisionedThroughput
+          ? { ProvisionedThroughput: awsThroughput(desired.provisionedThroughput) }
+          : {}),
+        ...(indexes.length > 0 ? { GlobalSecondaryIndexUpdates: indexes } : {}),
+      },
+    ];
+  },
+  provisionedThroughput: (d, o) =>
+    billingModeOf(d as TableFields) === billingModeOf(o as TableFields)
+      ? (setInputs["billingMode"]?.(d, o) ?? [])
+      : [],
+  // A stream's view type cannot change in place: disable, then enable with the new one.
+  streamSpecification: (d, o) => {
+    const want = (d as TableFields).streamSpecification;
+    const was = (o as TableFields).streamSpecification;
+    return [
+      ...(was?.streamEnabled && want?.streamEnabled
+        ? [{ StreamSpecification: { StreamEnabled: false } }]
+        : []),
+      { StreamSpecification: awsStream(want) },
+    ];
+  },
+  sseSpecification: (d) => {
+    const sse = (d as TableFields).sseSpecification;
+    return sse === undefined
+      ? []
+      : [
+          {
+            SSESpecification: {
+              ...(toAws(tableCodecs.sseSpecification[1], sse) as Fields),
+              Enabled: sse.enabled ?? false,
+            },
+          },
+        ];
+  },
+  deletionProtectionEnabled: (d) => [
+    { DeletionProtectionEnabled: (d as TableFields).deletionProtectionEnabled ?? false },
+  ],
+  tableClass: (d) =>
+    (d as TableFields).tableClass === undefined ? [] : [{ TableClass: (d as TableFields).tableClass }],
+  onDemandThroughput: (d) => [{ OnDemandThroughput: awsOnDemand((d as TableFields).onDemandThroughput) }],
+  globalSecondaryIndexes: (d, o) => {
+    const desired = d as TableFields;
+    return gsiChanges(desired, o as TableFields).map((change) =>
+      change.op === "delete"
+        ? { GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: change.indexName } }] }
+        : change.op === "create"
+          ? {
+              AttributeDefinitions: definitionsFor(desired, desired.keySchema, change.index.keySchema),
+              GlobalSecondaryIndexUpdates: [
+                { Create: toAws(itemCodec("globalSecondaryIndexes"), change.index) },
+              ],
+            }
+          : {
+              GlobalSecondaryIndexUpdates: [
+                {
+                  // A provisioned table's index changes its throughput; an on-demand table's its
+                  // maxima (-1 where the spec has none).
+                  Update: {
+                    IndexName: change.index.indexName,
+                    ...(billingModeOf(desired) === "PROVISIONED"
+                      ? {
+                          ProvisionedThroughput: awsThroughput(
+                            change.index.provisionedThroughput ?? {
+                              readCapacityUnits: 1,
+                              writeCapacityUnits: 1,
+                            },
+                          ),
+                        }
+                      : { OnDemandThroughput: awsOnDemand(change.index.onDemandThroughput) }),
+                  },
+                },
+              ],
+            },
+    );
+  },
+  // DynamoDB adds, changes or removes one replica per UpdateTable.
+  tableReplicas: (d, o) =>
+    replicaChanges(d as TableFields, o as TableFields).map((change) => ({
+      ReplicaUpdates: [
+        change.op === "delete"
+          ? { Delete: { RegionName: change.regionName } }
+          : {
+              [change.op === "create" ? "Create" : "Update"]: toAws(
+                itemCodec("tableReplicas"),
+                change.replica,
+              ),
+            },
+      ],
+    })),
+  // Off on the old attribute before on for another one: DynamoDB needs both steps.
+  timeToLive: (d, o) => {
+    const want = (d as TableFields).timeToLive;
+    const was = (o as TableFields).timeToLive;
+    const spec = (attributeName: string, enabled: boolean) => ({
+      TimeToLiveSpecification: { AttributeName: attributeName, Enabled: enabled },
+    });
+    return [
+      ...(was?.enabled && (!want?.enabled || want.attributeName !== was.attributeName)
+        ? [spec(was.attributeName, false)]
+        : []),
+      ...(want?.enabled ? [spec(want.attributeName, true)] : []),
+    ];
+  },
+  continuousBackups: (d) => {
+    const want = (d as TableFields).continuousBackups;
+    return [
+      {
+        PointInTimeRecoverySpecification: {
+          PointInTimeRecoveryEnabled: want?.pointInTimeRecoveryEnabled ?? false,
+          ...(want?.pointInTimeRecoveryEnabled && want.recoveryPeriodInDays !== undefined
+            ? { RecoveryPeriodInDays: want.recoveryPeriodInDays }
+            : {}),
+        },
+      },
+    ];
+  },
+  contributorInsights: (d) => {
+    const want = canonicalContributorInsights((d as TableFields).contributorInsights);
+    return want === undefined
+      ? []
+      : [{ ContributorInsightsAction: want === "ENABLED" ? "ENABLE" : "DISABLE" }];
+  },
+  resourcePolicy: (d) => {
+    const policy = (d as TableFields).resourcePolicy;
+    return policy === undefined ? [] : [{ Policy: policy }];
+  },
+};
+
+// ---- AWS → spec ----
+
+const keySchemaOf = (keys: unknown): KeySchemaElement[] =>
+  ((keys as Aws[] | undefined) ?? []).map((k) => ({
+    attributeName: String(k["AttributeName"] ?? ""),
+    keyType: (k["KeyType"] ?? "HASH") as KeySchemaElement["keyType"],
+  }));
+
+/** Throughput in spec form, only where it applies (PAY_PER_REQUEST reports zeros). */
+function throughputOf(t: unknown, billingMode: BillingMode): ProvisionedThroughput | undefined {
+  if (billingMode !== "PROVISIONED" || t === undefined) return undefined;
+  const r = Number((t as Aws)["ReadCapacityUnits"] ?? 0);
+  const w = Number((t as Aws)["WriteCapacityUnits"] ?? 0);
+  return r === 0 && w === 0 ? undefined : { readCapacityUnits: r, writeCapacityUnits: w };
 }
 
-/**
- * DeleteTable on the table of that name in the client's account; one already gone is
- * "not-found". A table busy with a change is retried (ResourceInUse); deletion protection is
- * reported with the fix (errors.ts). A global table's replicas in other Regions go first, one
- * per call (as ACK does), so that none is left behind: until they are gone the delete is
- * retried, with a Recoverable error saying so.
- */
-export async function deleteTable(
-  client: TableClient,
-  name: string,
-  ctx: CallContext = {},
-): Promise<"deleted" | "not-found"> {
-  const table = await describeTable(client, name, ctx);
-  if (table === undefined) return "not-found";
-  const replicas = (table.Replicas ?? []).filter((r) => r.RegionName && r.RegionName !== client.region);
-  const [first] = replicas;
-  if (first?.RegionName !== undefined) {
-    const region = first.RegionName;
-    if (busyState(table) === undefined) {
-      await dynamodb.send(
-        ctx,
-        "UpdateTable",
-        name,
-        (o) =>
-          client.dynamodb.send(
-            new UpdateTableCommand({ TableName: name, ReplicaUpdates: [{ Delete: { RegionName: region } }] }),
-            o,
-          ),
-        { field: "spec.tableReplicas" },
-      );
-    }
-    throw replicasFirstError(
-      name,
-      replicas.map((r) => r.RegionName ?? ""),
-    );
-  }
-  return dynamodb.deleteUnlessGone(ctx, "DeleteTable", name, (o) =>
-    client.dynamodb.send(new DeleteTableCommand({ TableName: name }), o),
-  );
+/** An on-demand maximum DynamoDB reports, in spec form: -1 or 0 (no maximum) left out. */
+function onDemandOf(t: unknown): OnDemandThroughput | undefined {
+  const limit = (n: unknown) => (typeof n === "number" && n > 0 ? n : undefined);
+  const r = limit((t as Aws | undefined)?.["MaxReadRequestUnits"]);
+  const w = limit((t as Aws | undefined)?.["MaxWriteRequestUnits"]);
+  if (r === undefined && w === undefined) return undefined;
+  return {
+    ...(r === undefined ? {} : { maxReadRequestUnits: r }),
+    ...(w === undefined ? {} : { maxWriteRequestUnits: w }),
+  };
 }
+
+function projectionOf(p: unknown) {
+  const projection = (p ?? {}) as Aws;
+  const nonKey = projection["NonKeyAttributes"] as string[] | undefined;
+  return {
+    ...(nonKey && nonKey.length > 0 ? { nonKeyAttributes: [...nonKey] } : {}),
+    ...(projection["ProjectionType"] ? { projectionType: projection["ProjectionType"] } : {}),
+  } as GlobalSecondaryIndex["projection"];
+}
+
+const enabling = new Set(["ENABLED", "ENABLING", "UPDATING"]);
+
+/**
+ * What DescribeTable says, in spec form, where it says it otherwise than CreateTable takes it (a
+ * field given as undefined is none): billing mode and throughput from their summaries, indexes
+ * and replicas, stream, encryption and table class.
+ */
+export function fieldsFromDescription(table: Aws): Fields {
+  const billingMode = ((table["BillingModeSummary"] as Aws | undefined)?.["BillingMode"] ??
+    "PROVISIONED") as BillingMode;
+  const onDemand = (t: unknown) => (billingMode === "PAY_PER_REQUEST" ? onDemandOf(t) : undefined);
+  const gsis = ((table["GlobalSecondaryIndexes"] as Aws[] | undefined) ?? []).map(
+    (g): GlobalSecondaryIndex => {
+      const t = throughputOf(g["ProvisionedThroughput"], billingMode);
+      const maxima = onDemand(g["OnDemandThroughput"]);
+      return {
+        indexName: String(g["IndexName"] ?? ""),
+        keySchema: keySchemaOf(g["KeySchema"]),
+        projection: projectionOf(g["Projection"]),
+        ...(t ? { provisionedThroughput: t } : {}),
+        ...(maxima ? { onDemandThroughput: maxima } : {}),
+      };
+    },
+  );
+  const lsis = ((table["LocalSecondaryIndexes"] as Aws[] | undefined) ?? []).map((l) => ({
+    ...(fromAws(itemCodec("localSecondaryIndexes"), l) as Fields),
+    projection: projectionOf(l["Projection"]),
+  }));
+  const replicas = ((table["Replicas"] as Aws[] | undefined) ?? []).map((r) => {
+    const tableClass = (r["ReplicaTableClassSummary"] as Aws | undefined)?.["TableClass"];
+    return {
+      ...(fromAws(itemCodec("tableReplicas"), r) as Fields),
+      ...(tableClass ? { tableClassOverride: tableClass } : {}),
+    };
+  });
+  const stream = table["StreamSpecification"] as Aws | undefined;
+  const sse = table["SSEDescription"] as Aws | undefined;
+  const tableClass = (table["TableClassSummary"] as Aws | undefined)?.["TableClass"];
+  return {
+    attributeDefinitions: ((table["AttributeDefinitions"] as Aws[] | undefined) ?? []).map((a) => ({
+      attributeName: String(a["AttributeName"] ?? ""),
+      attributeType: a["AttributeType"] ?? "S",
+    })),
+    keySchema: keySchemaOf(table["KeySchema"]),
+    billingMode,
+    provisionedThroughput: throughputOf(table["ProvisionedThroughput"], billingMode),
+    onDemandThroughput: onDemand(table["OnDemandThroughput"]),
+    localSecondaryIndexes: lsis.length > 0 ? lsis : undefined,
+    globalSecondaryIndexes: gsis.length > 0 ? gsis : undefined,
+    streamSpecification:
+      stream === undefined
+        ? undefined
+        : stream["StreamEnabled"]
+          ? {
+              streamEnabled: true,
+              ...(stream["StreamViewType"] ? { streamViewType: stream["StreamViewType"] } : {}),
+            }
+          : { streamEnabled: false },
+    sseSpecification:
+      typeof sse?.["Status"] === "string" && enabling.has(sse["Status"])
+        ? {
+            enabled: true,
+            ...(sse["SSEType"] ? { sseType: sse["SSEType"] } : {}),
+            ...(sse["KMSMasterKeyArn"] ? { kmsMasterKeyID: sse["KMSMasterKeyArn"] } : {}),
+          }
+        : undefined,
+    deletionProtectionEnabled: table["DeletionProtectionEnabled"] ?? false,
+    tableClass: tableClass ?? undefined,
+    tableReplicas: replicas.length > 0 ? replicas : undefined,
+  };
+}
+
+/** The settings read by calls of their own, by call, in spec form (absent: off, or none). */
+const groupFieldsFromAnswer: Readonly<Record<string, (answer: Fields) => Fields>> = {
+  DescribeTimeToLive: (answer) => {
+    const ttl = answer["TimeToLiveDescription"] as Aws | undefined;
+    const status = ttl?.["TimeToLiveStatus"];
+    return status === "ENABLED" || status === "ENABLING"
+      ? { timeToLive: { attributeName: String(ttl?.["AttributeName"] ?? ""), enabled: true } }
+      : {};
+  },
+  // Point in time recovery is left out while it is off (the spec's "absent").
+  DescribeContinuousBackups: (answer) => {
+    const pitr = (answer["ContinuousBackupsDescription"] as Aws | undefined)?.[
+      "PointInTimeRecoveryDescription"
+    ] as Aws | undefined;
+    if (pitr?.["PointInTimeRecoveryStatus"] !== "ENABLED") return {};
+    const days = pitr["RecoveryPeriodInDays"];
+    return {
+      continuousBackups: {
+        pointInTimeRecoveryEnabled: true,
+        ...(days === undefined ? {} : { recoveryPeriodInDays: days }),
+      },
+    };
+  },
+  // On its way counts as there.
+  DescribeContributorInsights: (answer) => {
+    const status = answer["ContributorInsightsStatus"];
+    if (status === undefined) return {};
+    return { contributorInsights: status === "ENABLED" || status === "ENABLING" ? "ENABLED" : "DISABLED" };
+  },
+  GetResourcePolicy: (answer) => (answer["Policy"] ? { resourcePolicy: answer["Policy"] } : {}),
+};
+
+// ---- drift ----
+
+/** ACK's two spellings as one: ENABLE and ENABLED are "ENABLED", DISABLE and DISABLED "DISABLED". */
+export function canonicalContributorInsights(
+  v: ContributorInsights | undefined,
+): "ENABLED" | "DISABLED" | undefined {
+  if (v === undefined) return undefined;
+  return v === "ENABLE" || v === "ENABLED" ? "ENABLED" : "DISABLED";
+}
+
+/** On-demand maxima compare side by side; a side left out is DynamoDB's -1, no maximum. */
+const sameOnDemand = (a: OnDemandThroughput | undefined, b: OnDemandThroughput | undefined) =>
+  (a?.maxReadRequestUnits ?? -1) === (b?.maxReadRequestUnits ?? -1) &&
+  (a?.maxWriteRequestUnits ?? -1) === (b?.maxWriteRequestUnits ?? -1);
+
+const canonicalStream = (spec: TableFields) => {
+  const s = spec.streamSpecification;
+  return s?.streamEnabled ? `enabled:${s.streamViewType ?? ""}` : "disabled";
+};
+
+const canonicalTtl = (spec: TableFields) => {
+  const t = spec.timeToLive;
+  return t?.enabled ? `enabled:${t.attributeName}` : "disabled";
+};
+
+/** The compare hooks of the fields the declaration says are `custom`. */
+const equal: Readonly<Record<string, (desired: TableFields, observed: TableFields) => boolean>> = {
+  onDemandThroughput: (desired, observed) =>
+    billingModeOf(desired) !== "PAY_PER_REQUEST" ||
+    sameOnDemand(desired.onDemandThroughput, observed.onDemandThroughput),
+  streamSpecification: (desired, observed) => canonicalStream(desired) === canonicalStream(observed),
+  sseSpecification: (desired, observed) => {
+    const want = desired.sseSpecification;
+    return want === undefined || (want.enabled ?? false) === (observed.sseSpecification?.enabled ?? false);
+  },
+  globalSecondaryIndexes: (desired, observed) => gsiChanges(desired, observed).length === 0,
+  tableReplicas: (desired, observed) => replicaChanges(desired, observed).length === 0,
+  timeToLive: (desired, observed) => canonicalTtl(desired) === canonicalTtl(observed),
+  continuousBackups: (desired, observed) => {
+    const want = desired.continuousBackups;
+    const have = observed.continuousBackups;
+    if ((want?.pointInTimeRecoveryEnabled ?? false) !== (have?.pointInTimeRecoveryEnabled ?? false))
+      return false;
+    return (
+      !want?.pointInTimeRecoveryEnabled ||
+      want.recoveryPeriodInDays === undefined ||
+      want.recoveryPeriodInDays === have?.recoveryPeriodInDays
+    );
+  },
+  contributorInsights: (desired, observed) => {
+    const want = canonicalContributorInsights(desired.contributorInsights);
+    return (
+      want === undefined ||
+      want === (canonicalContributorInsights(observed.contributorInsights) ?? "DISABLED")
+    );
+  },
+};
+
+/**
+ * One change to the table's global secondary indexes. DynamoDB takes one per UpdateTable, and
+ * cannot change an index's key schema or projection: such an index is deleted, then created.
+ */
+export type GsiChange =
+  | { readonly op: "delete"; readonly indexName: string }
+  | { readonly op: "create"; readonly index: GlobalSecondaryIndex }
+  | { readonly op: "update"; readonly index: GlobalSecondaryIndex };
+
+/** The index changes that bring `observed` to `desired`: deletes first, then creates, then updates. */
+export function gsiChanges(desired: TableFields, observed: TableFields): GsiChange[] {
+  const want = new Map((desired.globalSecondaryIndexes ?? []).map((g) => [g.indexName, g]));
+  const have = new Map((observed.globalSecondaryIndexes ?? []).map((g) => [g.indexName, g]));
+  const deletes: GsiChange[] = [];
+  const creates: GsiChange[] = [];
+  const updates: GsiChange[] = [];
+  for (const [name, h] of have) {
+    const w = want.get(name);
+    if (w === undefined || !sameShape(w, h)) deletes.push({ op: "delete", indexName: name });
+  }
+  const onDemand = billingModeOf(desired) === "PAY_PER_REQUEST";
+  for (const [name, w] of want) {
+    const h = have.get(name);
+    if (h === undefined || !sameShape(w, h)) creates.push({ op: "create", index: w });
+    else if (w.provisionedThroughput && !sameThroughput(w, h)) updates.push({ op: "update", index: w });
+    else if (onDemand && !sameOnDemand(w.onDemandThroughput, h.onDemandThroughput))
+      updates.push({ op: "update", index: w });
+  }
+  return [...deletes, ...creates, ...updates];
+}
+
+/** One change to the table's replicas; DynamoDB takes one per UpdateTable. */
+export type ReplicaChange =
+  | { readonly op: "delete"; readonly regionName: string }
+  | { readonly op: "create"; readonly replica: TableReplica }
+  | { readonly op: "update"; readonly replica: TableReplica };
+
+/** The replica changes that bring `observed` to `desired`: deletes, then creates, then updates. */
+export function replicaChanges(desired: TableFields, observed: TableFields): ReplicaChange[] {
+  const want = new Map((desired.tableReplicas ?? []).map((r) => [r.regionName, r]));
+  const have = new Map((observed.tableReplicas ?? []).map((r) => [r.regionName, r]));
+  const deletes: ReplicaChange[] = [...have.keys()]
+    .filter((region) => region !== undefined && !want.has(region))
+    .map((regionName) => ({ op: "delete", regionName: regionName ?? "" }));
+  const creates: ReplicaChange[] = [];
+  const updates: ReplicaChange[] = [];
+  for (const [region, w] of want) {
+    const h = have.get(region);
+    if (h === undefined) creates.push({ op: "create", replica: w });
+    else if (!replicaCovered(w, h)) updates.push({ op: "update", replica: w });
+  }
+  return [...deletes, ...creates, ...updates];
+}
+
+/** Whether the replica DynamoDB has carries every override the spec's sets. */
+function replicaCovered(want: TableReplica, have: TableReplica): boolean {
+  const key = want.kmsMasterKeyID;
+  // DynamoDB reports the key's ARN, whatever alias or ID named it: compared only by ARN.
+  if (key?.startsWith("arn:") && key !== have.kmsMasterKeyID) return false;
+  if (
+    want.tableClassOverride !== undefined &&
+    want.tableClassOverride !== (have.tableClassOverride ?? "STANDARD")
+  )
+    return false;
+  if (!covers(want.provisionedThroughputOverride, have.provisionedThroughputOverride)) return false;
+  if (!covers(want.onDemandThroughputOverride, have.onDemandThroughputOverride)) return false;
+  const indexes = new Map((have.globalSecondaryIndexes ?? []).map((g) => [g.indexName, g]));
+  return (want.globalSecondaryIndexes ?? []).every((g) => {
+    const h = indexes.get(g.indexName);
+    return (
+      covers(g.provisionedThroughputOverride, h?.provisionedThroughputOverride) &&
+      covers(g.onDemandThroughputOverride, h?.onDemandThroughputOverride)
+    );
+  });
+}
+
+/** Whether `have` holds every member `want` sets (a flat structure of numbers). */
+function covers(want: object | undefined, have: object | undefined): boolean {
+  if (want === undefined) return true;
+  const h = (have ?? {}) as Record<string, unknown>;
+  return Object.entries(want).every(([k, v]) => v === undefined || h[k] === v);
+}
+
+function sameShape(a: GlobalSecondaryIndex, b: GlobalSecondaryIndex): boolean {
+  const shape = (g: GlobalSecondaryIndex) => ({
+    keySchema: g.keySchema.map((k) => [k.attributeName, k.keyType]),
+    projectionType: g.projection.projectionType ?? "",
+    nonKeyAttributes: [...(g.projection.nonKeyAttributes ?? [])].sort(),
+  });
+  return sameJson(shape(a), shape(b));
+}
+
+const sameThroughput = (a: GlobalSecondaryIndex, b: GlobalSecondaryIndex) =>
+  a.provisionedThroughput?.readCapacityUnits === b.provisionedThroughput?.readCapacityUnits &&
+  a.provisionedThroughput?.writeCapacityUnits === b.provisionedThroughput?.writeCapacityUnits;
+
+/** What the generic runtime serves the kind from (the catalog's `declared`: tests rebuild it). */
+export const tableSource = {
+  kind: tableKind,
+  declaration: tableDeclaration,
+  generated,
+  sdk: dynamodbSdk,
+  clientFactory: dynamodbClientFactory,
+  schemas: { spec: tableSpecSchema, status: tableStatusSchema },
+  hooks: {
+    fieldsFromAnswer: fieldsFromDescription,
+    groupFieldsFromAnswer,
+    equal: equal as never,
+    createInput: (input, spec) => createTableInput(input, spec as TableFields),
+    setInputs,
+    // A global table's replicas in other Regions go first, one per call (as ACK does), so that
+    // none is left behind: until they are gone the delete is retried, saying so.
+    deleteFirst: (table, at) => {
+      const elsewhere = ((table["Replicas"] as Aws[] | undefined) ?? [])
+        .map((r) => r["RegionName"])
+        .filter((region): region is string => typeof region === "string" && region !== at.region);
+      const [first] = elsewhere;
+      return first === undefined
+        ? undefined
+        : {
+            call: "UpdateTable",
+            input: { ReplicaUpdates: [{ Delete: { RegionName: first } }] },
+            field: "spec.tableReplicas",
+            error: {
+              code: "ResourceInUseException",
+              message: `the replicas in ${elsewhere.join(", ")} are deleted first, one at a time; waiting`,
+            },
+          };
+    },
+  },
+} satisfies DeclaredKindSource<DynamoDBClient>;
+
+export const tableService = declaredKindModule(tableSource);

@@ -567,7 +567,7 @@ export const tableFieldGroups = {
       fields: [
         {
           field: "contributorInsights",
-          absent: "none",
+          absent: "kept",
           form: "value",
           custom: "ENABLE and ENABLED (DISABLE, DISABLED) are one; managed while set",
         },
@@ -592,6 +592,45 @@ export const tableFieldGroups = {
     localSecondaryIndexes: "fixed at creation: DynamoDB cannot add, change or remove one",
   },
 } as const satisfies DeclaredFieldGroups;
+
+/**
+ * From the declaration and the model: how each call of the generic runtime names the one AWS
+ * object it is about, and which member of a read answer names the objects it lists.
+ */
+export const tableRuntime = {
+  read: {
+    call: "DescribeTable",
+    by: { member: "TableName", form: "scalar" },
+    answers: "Table",
+    list: false,
+    id: "TableName",
+  },
+  delete: { call: "DeleteTable", by: { member: "TableName", form: "scalar" } },
+  calls: {
+    UpdateTable: { member: "TableName", form: "scalar" },
+    DescribeTable: { member: "TableName", form: "scalar" },
+    UpdateTimeToLive: { member: "TableName", form: "scalar" },
+    DescribeTimeToLive: { member: "TableName", form: "scalar" },
+    UpdateContinuousBackups: { member: "TableName", form: "scalar" },
+    DescribeContinuousBackups: { member: "TableName", form: "scalar" },
+    UpdateContributorInsights: { member: "TableName", form: "scalar" },
+    DescribeContributorInsights: { member: "TableName", form: "scalar" },
+    PutResourcePolicy: { member: "ResourceArn", form: "arn" },
+    GetResourcePolicy: { member: "ResourceArn", form: "arn" },
+    DeleteResourcePolicy: { member: "ResourceArn", form: "arn" },
+  },
+  caseInsensitive: false,
+  tagsPage: { input: "NextToken", output: "NextToken" },
+  states: {
+    member: "TableStatus",
+    busy: ["CREATING", "UPDATING", "DELETING"],
+    pollSeconds: 5,
+    parts: [
+      { list: "GlobalSecondaryIndexes", member: "IndexStatus", name: "IndexName", noun: "index" },
+      { list: "Replicas", member: "ReplicaStatus", name: "RegionName", noun: "replica in" },
+    ],
+  },
+} as const;
 
 /** The AWS member (or attribute) name of each spec field. */
 export const tableAwsNames = {
