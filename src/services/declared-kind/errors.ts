@@ -86,7 +86,9 @@ export function declaredKindErrors(
     const text =
       typeof declared === "string"
         ? declared
-        : (declared?.[field ?? ""] ?? declared?.[f.operation] ?? declared?.[""]);
+        : ((field === undefined ? undefined : declared?.[field]) ??
+          declared?.[f.operation] ??
+          declared?.[""]);
     return text?.replaceAll("{name}", f.name).replaceAll("{field}", field ?? "the spec");
   };
   // The object's name under `object`: an Error's own `name` is its class's ("QueueError").

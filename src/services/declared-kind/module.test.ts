@@ -326,3 +326,123 @@ describe("the service's own error words (runtime.codeAliases, hints, throttled)"
     assert.equal(err.operation, "DescribeRepositories");
   });
 });
+
+describe("a paginated tag read (the model's NextToken)", () => {
+  test("every page is read, and the tags are all of them", async () => {
+    const aws = fakeSdk((call): Fields => {
+      if (call.operation === "DescribeRepositories")
+        return { repositories: [{ repositoryName: "shop", repositoryArn: arn }] };
+      if (call.operation === "ListTagsForResource")
+        return call.input["NextToken"] === undefined
+          ? { tags: [{ Key: "team", Value: "a" }], NextToken: "p2" }
+          : { tags: [{ Key: "services.k8s.aws/owner-uid", Value: "u-1" }] };
+      if (call.operation === "GetLifecyclePolicy") throw awsError("LifecyclePolicyNotFoundException");
+      return {};
+    });
+    const module = declaredKindModule({
+      ...source(aws.sdk),
+      generated: {
+        ...generated,
+        runtime: { ...generated.runtime, tagsPage: { input: "NextToken", output: "NextToken" } },
+      },
+    });
+    const seen = await module.read(aws.client, { name: "shop" }, {});
+    assert.ok(seen.found);
+    assert.deepEqual(seen.observed.tags, { team: "a", "services.k8s.aws/owner-uid": "u-1" });
+    assert.deepEqual(
+      aws.sent.filter((c) => c.operation === "ListTagsForResource").map((c) => c.input),
+      [{ resourceArn: arn }, { resourceArn: arn, NextToken: "p2" }],
+    );
+  });
+});
+
+describe("states of the object's parts, and an open list of busy states", () => {
+  const states = {
+    member: "status",
+    busy: ["CREATING", "UPDATING"],
+    parts: [{ list: "replicas", member: "replicaStatus", name: "region", noun: "replica in" }],
+  };
+  const reading = (repository: Fields) => {
+    const aws = fakeSdk((call): Fields => {
+      if (call.operation === "DescribeRepositories")
+        return { repositories: [{ repositoryName: "shop", repositoryArn: arn, ...repository }] };
+      if (call.operation === "GetLifecyclePolicy") throw awsError("LifecyclePolicyNotFoundException");
+      return {};
+    });
+    const module = declaredKindModule({
+      ...source(aws.sdk),
+      generated: { ...generated, runtime: { ...generated.runtime, states } },
+    });
+    return module.read(aws.client, { name: "shop" }, {}).then((r) => {
+      assert.ok(r.found);
+      return module.busy?.(r.observed);
+    });
+  };
+
+  test("a state not listed as busy is written to (AWS may add states)", async () => {
+    assert.equal(await reading({ status: "SOMETHING_NEW" }), undefined);
+  });
+  test("a part in a busy state holds writes, and the words name it", async () => {
+    const busy = await reading({
+      status: "ACTIVE",
+      replicas: [
+        { region: "eu-west-1", replicaStatus: "ACTIVE" },
+        { region: "us-west-2", replicaStatus: "CREATING" },
+      ],
+    });
+    assert.deepEqual(busy, {
+      reason: "status",
+      message: "repository shop is CREATING (replica in us-west-2) in AWS; waiting",
+      requeueAfterMs: 10_000,
+    });
+  });
+});
+
+describe("deletion protection and hints by operation (runtime.deletionProtected, hints)", () => {
+  const protectedModule = (sdk: Readonly<Record<string, unknown>>) =>
+    declaredKindModule({
+      ...source(sdk),
+      declaration: ecrLikeDeclaration(declaration.groups, {
+        deletionProtected: { code: "Validation", words: "deletion ?protect", field: "repositoryName" },
+        hints: { InUse: { DeleteRepository: " (deleting: busy)", "": " (busy)" } },
+      }),
+    });
+
+  test("a delete refused while deletion protection is on is retried, naming the field and the fix", async () => {
+    const aws = fakeSdk((call) => {
+      if (call.operation === "DeleteRepository")
+        throw awsError("ValidationException", "cannot delete while deletion protection is on");
+      return {};
+    });
+    const module = protectedModule(aws.sdk);
+    const err = await module.delete(aws.client, { name: "shop" }, {}, {}).then(
+      () => assert.fail("no error"),
+      (e: unknown) => e,
+    );
+    assert.equal(module.isTerminal(err), false);
+    const text = module.describeError(err, { name: "shop" });
+    assert.match(
+      text,
+      /^spec\.name: DeleteRepository on repository "shop" refused: deletion protection is on/,
+    );
+    assert.match(text, /services\.k8s\.aws\/deletion-policy: retain/);
+  });
+
+  test("the same code is worded by the operation that failed, else by the kind's default", async () => {
+    const failing = (operation: string) =>
+      fakeSdk((call) => {
+        if (call.operation === operation) throw awsError("InUseException");
+        if (call.operation === "DescribeRepositories")
+          return { repositories: [{ repositoryName: "shop", repositoryArn: arn }] };
+        return {};
+      });
+    const del = failing("DeleteRepository");
+    const m1 = protectedModule(del.sdk);
+    const e1 = await m1.delete(del.client, { name: "shop" }, {}, {}).catch((e: unknown) => e);
+    assert.match(m1.describeError(e1, { name: "shop" }), /\(deleting: busy\)$/);
+    const read = failing("DescribeRepositories");
+    const m2 = protectedModule(read.sdk);
+    const e2 = await m2.read(read.client, { name: "shop" }, {}).catch((e: unknown) => e);
+    assert.match(m2.describeError(e2, { name: "shop" }), /\(busy\)$/);
+  });
+});
