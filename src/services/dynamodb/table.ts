@@ -105,12 +105,21 @@ function definitionsFor(
  * CreateTable's: the update after the create applies them.
  */
 export function createTableInput(input: Fields, spec: TableFields): Fields {
-  const { AttributeDefinitions: _all, StreamSpecification: _stream, ...rest } = input;
+  const {
+    AttributeDefinitions: _all,
+    StreamSpecification: _stream,
+    GlobalSecondaryIndexes: gsiInput,
+    LocalSecondaryIndexes: lsiInput,
+    ...rest
+  } = input;
   const gsis = spec.globalSecondaryIndexes ?? [];
   const lsis = spec.localSecondaryIndexes ?? [];
   const sse = spec.sseSpecification;
   return {
     ...rest,
+    // DynamoDB refuses an empty list of indexes.
+    ...(gsis.length > 0 ? { GlobalSecondaryIndexes: gsiInput } : {}),
+    ...(lsis.length > 0 ? { LocalSecondaryIndexes: lsiInput } : {}),
     AttributeDefinitions: definitionsFor(
       spec,
       spec.keySchema,
