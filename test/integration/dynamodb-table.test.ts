@@ -30,6 +30,7 @@ import { tableService } from "../../src/services/dynamodb/table.ts";
 import type { ServiceError } from "../../src/services/service-error.ts";
 import { noSecrets } from "../../src/services/service-module.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
+import { flatObserved, observedOf } from "../support/flat-observed.ts";
 
 // The module's calls, named as the operations this test was first written against (the functions
 // of the hand-written module the generic runtime replaced), so that its assertions stay as they were.
@@ -46,13 +47,8 @@ const tableClient = (dynamodb: DynamoDBClient): TableClient => ({ dynamodb, sdk:
 
 /** What the module observed, with its spec fields and ARN also at the top (tags: every tag, as a map). */
 type ObservedTable = DeclaredObserved & Omit<TableFields, "tags"> & { tableARN?: string };
-const flat = (o: DeclaredObserved): ObservedTable =>
-  ({ ...o.fields, ...o, tableARN: o.arn || undefined }) as ObservedTable;
-/** Back to what the module observed, with any spec field the test changed at the top. */
-function observedOf(o: ObservedTable): DeclaredObserved {
-  const { fields, tags, status, arn, busy, tableARN: _arn, ...top } = o;
-  return { fields: { ...fields, ...top }, tags, status, arn, ...(busy === undefined ? {} : { busy }) };
-}
+const flat = (o: DeclaredObserved) => flatObserved<ObservedTable>(o, { tableARN: o.arn || undefined });
+const unflat = (o: ObservedTable) => observedOf(o, ["tableARN"]);
 
 async function createTable(c: TableClient, spec: TableFields, ownerTags: Record<string, string> = {}) {
   const r = await tableService.create(c as never, spec, region, ownerTags, {}, noSecrets);
@@ -65,19 +61,19 @@ async function readTable(c: TableClient, spec: Partial<TableFields> & Pick<Table
   return r.found ? { found: true as const, table: flat(r.observed) } : { found: false as const };
 }
 const diff = (desired: TableFields, observed: ObservedTable) =>
-  tableService.diff(desired, observedOf(observed)).map((path) => ({ path }));
+  tableService.diff(desired, unflat(observed)).map((path) => ({ path }));
 async function updateTable(
   c: TableClient,
   desired: TableFields,
   observed: ObservedTable,
   ownerTags: Record<string, string>,
 ) {
-  return (await tableService.update(c as never, desired, observedOf(observed), ownerTags, {}, noSecrets)).map(
+  return (await tableService.update(c as never, desired, unflat(observed), ownerTags, {}, noSecrets)).map(
     (path) => ({ path }),
   );
 }
 const claimTable = (c: TableClient, observed: ObservedTable, ownerTags: Record<string, string>) =>
-  tableService.claim(c as never, observedOf(observed), ownerTags, {});
+  tableService.claim(c as never, unflat(observed), ownerTags, {});
 const deleteTable = (c: TableClient, name: string) =>
   tableService.delete(c as never, { tableName: name }, {}, {});
 

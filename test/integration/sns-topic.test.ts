@@ -24,6 +24,7 @@ import { noSecrets } from "../../src/services/service-module.ts";
 import { type TopicFields, topicSpecSchema } from "../../src/services/sns/schema.ts";
 import { topicService } from "../../src/services/sns/topic.ts";
 import { type AwsProxy, type RecordedRequest, startAwsProxy } from "../support/aws-proxy.ts";
+import { flatObserved, observedOf } from "../support/flat-observed.ts";
 
 // The module's calls, named as the operations this test was first written against (the functions
 // of the hand-written module the generic runtime replaced), so that its assertions stay as they were.
@@ -39,13 +40,8 @@ const topicClient = (sns: SNSClient, account: string): TopicClient => ({ sns, sd
 
 /** What the module observed, with its spec fields, ARN and owner also at the top (tags: every tag, as a map). */
 type ObservedTopic = DeclaredObserved & Omit<TopicFields, "tags"> & { owner?: string };
-const flat = (o: DeclaredObserved): ObservedTopic =>
-  ({ ...o.fields, ...o, owner: o.status["owner"] }) as ObservedTopic;
-/** Back to what the module observed, with any spec field the test changed at the top. */
-function observedOf(o: ObservedTopic): DeclaredObserved {
-  const { fields, tags, status, arn, owner: _owner, ...top } = o;
-  return { fields: { ...fields, ...top }, tags, status, arn };
-}
+const flat = (o: DeclaredObserved) => flatObserved<ObservedTopic>(o, { owner: o.status["owner"] });
+const unflat = (o: ObservedTopic) => observedOf(o, ["owner"]);
 
 async function createTopic(c: TopicClient, spec: TopicFields, ownerTags: Record<string, string> = {}) {
   const r = await topicService.create(c as never, spec, region, ownerTags, {}, noSecrets);
@@ -58,11 +54,9 @@ async function readTopic(c: TopicClient, spec: Pick<TopicFields, "name">) {
   return r.found ? { found: true as const, topic: flat(r.observed) } : { found: false as const };
 }
 const diff = (desired: TopicFields, observed: ObservedTopic) =>
-  topicService
-    .diff(desired, observedOf(observed))
-    .map((path) => ({ path, field: path.slice("spec.".length) }));
+  topicService.diff(desired, unflat(observed)).map((path) => ({ path, field: path.slice("spec.".length) }));
 function lateInitialize(spec: TopicFields, observed: ObservedTopic) {
-  const r = topicService.lateInitialize(spec, observedOf(observed));
+  const r = topicService.lateInitialize(spec, unflat(observed));
   return {
     spec: r.spec as TopicFields,
     initialized: r.initialized.map((path) => path.slice("spec.".length)),
@@ -74,12 +68,12 @@ async function updateTopic(
   observed: ObservedTopic,
   ownerTags: Record<string, string>,
 ) {
-  return (await topicService.update(c as never, desired, observedOf(observed), ownerTags, {}, noSecrets)).map(
+  return (await topicService.update(c as never, desired, unflat(observed), ownerTags, {}, noSecrets)).map(
     (path) => ({ path }),
   );
 }
 const claimTopic = (c: TopicClient, observed: ObservedTopic, ownerTags: Record<string, string>) =>
-  topicService.claim(c as never, observedOf(observed), ownerTags, {});
+  topicService.claim(c as never, unflat(observed), ownerTags, {});
 const deleteTopic = (c: TopicClient, name: string) => topicService.delete(c as never, { name }, {}, {});
 
 const defaultCredentials: AwsCredentialIdentity = {

@@ -94,17 +94,17 @@ export function declaredKindErrors(
   // The object's name under `object`: an Error's own `name` is its class's ("QueueError").
   const ErrorClass = objectErrorClass<string, "object">(`${kindName}Error`, "object");
   const specNameOf = new Map(Object.entries(names.codecs).map(([field, [aws]]) => [aws, field]));
+  const specOfAttribute = new Map(
+    Object.entries(names.attributes ?? {}).map(([field, attribute]) => [attribute, field]),
+  );
   const specPath = (aws: string | undefined): string | undefined => {
     const field = aws === undefined ? undefined : (specNameOf.get(aws) ?? specOfAttribute.get(aws));
     return field === undefined ? undefined : `spec.${field}`;
   };
-  const specOfAttribute = new Map(
-    Object.entries(names.attributes ?? {}).map(([field, attribute]) => [attribute, field]),
-  );
   // A message that names the refused field by its AWS name (runtime.fieldNamedIn): the first word
   // that is a spec field's member or attribute name, or its plural ("Topic names must be ...").
   const byAwsName = new Map(
-    [...specNameOf, ...[...specOfAttribute]].map(([aws, field]) => [aws.toLowerCase(), field]),
+    [...specNameOf, ...specOfAttribute].map(([aws, field]) => [aws.toLowerCase(), field]),
   );
   const fieldInMessage = (c: string, message: string): string | undefined => {
     if (runtime.fieldNamedIn?.includes(c)) {

@@ -68,7 +68,7 @@ export function parseTableArn(
 const itemCodec = (field: keyof typeof tableCodecs): Codec => (tableCodecs[field][1] as Codec).list ?? {};
 
 /** Absent billingMode is PROVISIONED (DynamoDB's default; the schema then requires throughput). */
-export const billingModeOf = (spec: Pick<TableFields, "billingMode">): BillingMode =>
+const billingModeOf = (spec: Pick<TableFields, "billingMode">): BillingMode =>
   spec.billingMode ?? "PROVISIONED";
 
 const awsThroughput = (t: ProvisionedThroughput) => ({
@@ -439,7 +439,7 @@ const groupFieldsFromAnswer: Readonly<Record<string, (answer: Fields) => Fields>
 // ---- drift ----
 
 /** ACK's two spellings as one: ENABLE and ENABLED are "ENABLED", DISABLE and DISABLED "DISABLED". */
-export function canonicalContributorInsights(
+function canonicalContributorInsights(
   v: ContributorInsights | undefined,
 ): "ENABLED" | "DISABLED" | undefined {
   if (v === undefined) return undefined;
