@@ -87,6 +87,28 @@ export interface DriftRule {
    * generated drift will not build without the hook.
    */
   readonly custom?: string;
+  // What a group that sends only its changed fields (`FieldGroup.send: "changed"`) sends for this one:
+  /** The set call's member for it, where it is not the create call's (RDS's Port: DBPortNumber). */
+  readonly setAs?: string;
+  /**
+   * A set-form field the set call takes as a change (RDS's log exports): `add` the values the spec
+   * has and AWS lacks, `remove` those AWS has and the spec lacks, each sorted, under `member`.
+   */
+  readonly change?: { readonly member: string; readonly add: string; readonly remove: string };
+  /**
+   * Sent beside a change of it (not its removal): constant members, and other fields' values where
+   * the spec has them (RDS: AllowMajorVersionUpgrade with EngineVersion; a TDE ARN's password).
+   */
+  readonly with?: {
+    readonly input?: Readonly<Record<string, unknown>>;
+    readonly fields?: readonly string[];
+  };
+  /**
+   * What the set call takes when the spec leaves the field out (RDS's Domain: DisableDomain).
+   * Default: its `default` under its member, where it has one; else the kind's `removed` hook, else
+   * nothing (AWS keeps it).
+   */
+  readonly removedAs?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -112,6 +134,20 @@ export interface FieldGroup {
    * (`runtime.objectIn`, `runtime.states`) the update stops: the rest is for the next reconcile.
    */
   readonly oneChangePerCall?: true;
+  /**
+   * `changed`: one set call carrying only the fields that differ (with each field's `setAs`,
+   * `change`, `with` and removal value; RDS's ModifyDBInstance), rather than the whole group (a
+   * call that takes, and may require, every field of the group: `group`, the default).
+   */
+  readonly send?: "group" | "changed";
+  /** Constant members of every set call (RDS's ApplyImmediately: true). */
+  readonly input?: Readonly<Record<string, unknown>>;
+  /**
+   * Secrets (AWS names, of the declaration's `secrets`) the set call carries after creation: when
+   * the Secret's value changed since it was applied, or when `runtime.secrets` says another
+   * change needs it; the call is then sent even if no field differs.
+   */
+  readonly secrets?: readonly string[];
 }
 
 /**
@@ -134,6 +170,22 @@ export interface RuntimeDeclaration {
     readonly answerId?: string;
     /** Input the read call takes beyond the object's address (SQS: `AttributeNames: ["All"]`). */
     readonly input?: Readonly<Record<string, unknown>>;
+    /**
+     * Spec fields (by AWS name) the answered object holds elsewhere than under their own member: a
+     * path (`Endpoint.Port`; `[0]` the first item, `[]` every item of a list), `{present: m}` for
+     * true while member `m` is there, `null` for a field never read back.
+     */
+    readonly members?: Readonly<Record<string, string | { readonly present: string } | null>>;
+    /**
+     * Values the answered object reports as pending in `member` (RDS's PendingModifiedValues) count
+     * as its own: a change already asked for is not drift. `fields` by AWS name, as `member` names
+     * them; `renames` where it names one otherwise.
+     */
+    readonly pending?: {
+      readonly member: string;
+      readonly fields: readonly string[];
+      readonly renames?: Readonly<Record<string, string>>;
+    };
   };
   /**
    * An object AWS addresses by a handle another call gives for its identifier (SQS: GetQueueUrl's
@@ -154,8 +206,12 @@ export interface RuntimeDeclaration {
   readonly byArn?: readonly string[];
   /** Status fields holding the handle and the ARN (ACK's Queue: `queueURL`, `queueARN`). */
   readonly status?: { readonly handle?: string; readonly arn?: string };
-  /** AWS stores and matches identifiers ignoring case (RDS lower-cases them). */
-  readonly identifierCase?: "insensitive";
+  /**
+   * AWS matches identifiers ignoring case (`insensitive`), or also stores them lower-cased
+   * (`lower`, RDS's instances): every call then names the object in lower case, while the spec
+   * keeps its spelling.
+   */
+  readonly identifierCase?: "insensitive" | "lower";
   /**
    * A long-running object's states (an instance creating, modifying): the member of the read
    * answer holding its state, the states in which it may be written to, and those AWS does not
@@ -166,6 +222,14 @@ export interface RuntimeDeclaration {
     readonly member: string;
     readonly stuck?: readonly string[];
     readonly pollSeconds?: number;
+    /** States it may be written in beyond the ready ones, not waited for (RDS's storage-full). */
+    readonly alsoWritable?: readonly string[];
+    /** Words for the user in a state, after "on its own" (RDS's stopped: "start it in AWS..."). */
+    readonly advice?: Readonly<Record<string, string>>;
+    /** States in which the object is already going: a delete refused for its state then is done. */
+    readonly deleting?: readonly string[];
+    /** Codes the delete answers while the object is busy: it is read again to see whether it is going. */
+    readonly busyCodes?: readonly string[];
     /**
      * Lists in the read answer whose items have a state of their own that holds writes too
      * (DynamoDB's indexes and replicas): the list, the item's state and name members, and how the
@@ -198,7 +262,13 @@ export interface RuntimeDeclaration {
    * case-insensitive pattern) and the field (AWS name) that turns it off. Retryable: the message
    * says how to delete it (turn the field off) or keep it (deletion-policy retain).
    */
-  readonly deletionProtected?: { readonly code: string; readonly words: string; readonly field: string };
+  readonly deletionProtected?: {
+    readonly code: string | readonly string[];
+    readonly words: string;
+    readonly field: string;
+    /** What "to keep the ... instead" calls the object, where not its noun ("instance"). */
+    readonly keep?: string;
+  };
   /**
    * For these codes, where the call named no field: the first pattern (case-insensitive) that
    * AWS's message matches names the field, by AWS name (DynamoDB's ValidationException words).
@@ -229,7 +299,31 @@ export interface RuntimeDeclaration {
     readonly list: string;
     /** The tag call's member for the tags, where it is not the create call's (SQS: `Tags`, `tags`). */
     readonly set?: string;
+    /** The read answer's member holding the tags (RDS's TagList): no call of their own to read them. */
+    readonly inAnswer?: string;
   };
+  /**
+   * Secret fields (the declaration's `secrets`, by AWS name) as messages name what they hold
+   * ("the master password"); the create call carries each, and the groups' `secrets` say when a
+   * set call carries it again. `alsoWhen`: a change of another field that needs it too (RDS takes
+   * the password back from Secrets Manager only with one).
+   */
+  readonly secrets?: Readonly<
+    Record<
+      string,
+      {
+        readonly noun: string;
+        readonly alsoWhen?: { readonly field: string; readonly from: unknown; readonly to: unknown };
+      }
+    >
+  >;
+  /**
+   * Input members whose values must never surface (RDS's TdeCredentialPassword): an error of a call
+   * carrying one, as of one carrying a secret, holds none of AWS's message.
+   */
+  readonly sensitive?: readonly string[];
+  /** The field groups' set calls in the order an update sends them, where not the groups' (RDS: tags first). */
+  readonly updateOrder?: readonly string[];
   /**
    * Codes whose message names the refused field by its AWS name, where the call applied several
    * (SQS's InvalidAttributeValue "Invalid value for the parameter VisibilityTimeout.").

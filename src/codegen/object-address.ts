@@ -44,8 +44,10 @@ export interface ResolvedRuntime {
   readonly readInput?: Readonly<Record<string, unknown>>;
   /** The field groups' calls that name the object by its identifier (not its ARN), by call. */
   readonly calls: Readonly<Record<string, Address>>;
-  /** Whether AWS stores and matches identifiers ignoring case (RDS lower-cases them). */
+  /** Whether AWS matches identifiers ignoring case. */
   readonly caseInsensitive: boolean;
+  /** Whether AWS also stores them lower-cased (RDS's instances): calls name the object so. */
+  readonly lowercase?: true;
   /** The tag read is paginated: the answer's member sent back as the input's until there is none. */
   readonly tagsPage?: { readonly input: string; readonly output: string };
   /** The declared long-running states, their member checked against the read answer. */
@@ -171,6 +173,34 @@ export function resolveRuntime(
     const members = inputOf(model, g.set).members ?? {};
     return members["AttributeName"] !== undefined && members["AttributeValue"] !== undefined;
   });
+  // What the read answer is declared to hold: the tags, pending values, fields under other members.
+  const itemHas = (path: string, what: string) => {
+    const head = /^[A-Za-z0-9]+/.exec(path)?.[0] ?? "";
+    if (item.members?.[head] === undefined)
+      fail(`the objects ${r.read.call} answers have no member ${head} (${what})`);
+  };
+  if (r.tags.inAnswer !== undefined) itemHas(r.tags.inAnswer, "runtime.tags.inAnswer");
+  if (r.read.pending !== undefined) itemHas(r.read.pending.member, "runtime.read.pending");
+  for (const [field, at] of Object.entries(r.read.members ?? {})) {
+    if (at !== null) itemHas(typeof at === "string" ? at : at.present, `runtime.read.members.${field}`);
+  }
+  // A group sending only its changed fields: every member it sends is one its set call takes.
+  for (const g of decl.groups.filter((g) => g.send === "changed")) {
+    const takes = inputOf(model, g.set).members ?? {};
+    const sent = [
+      ...Object.keys(g.input ?? {}),
+      ...Object.entries(g.fields).flatMap(([aws, rule]) => [
+        rule.change?.member ?? rule.setAs ?? aws,
+        ...Object.keys(rule.with?.input ?? {}),
+        ...(rule.with?.fields ?? []),
+        ...Object.keys(rule.removedAs ?? {}),
+      ]),
+      ...(g.secrets ?? []),
+    ];
+    for (const member of sent) {
+      if (takes[member] === undefined) fail(`the set call ${g.set} takes no ${member}`);
+    }
+  }
   // An attribute map (SQS's Attributes) has no members to check the state's against.
   if (r.states !== undefined && shape.type !== "map" && item.members?.[r.states.member] === undefined)
     fail(`the objects ${r.read.call} answers have no member ${r.states.member} (runtime.states.member)`);
@@ -184,7 +214,8 @@ export function resolveRuntime(
       : { locate: { call: located.call, by: byName(located.call, "locate"), handle: located.handle } }),
     ...(r.read.input === undefined ? {} : { readInput: r.read.input }),
     calls,
-    caseInsensitive: r.identifierCase === "insensitive",
+    caseInsensitive: r.identifierCase !== undefined,
+    ...(r.identifierCase === "lower" ? { lowercase: true as const } : {}),
     ...(paged ? { tagsPage: { input: "NextToken", output: "NextToken" } } : {}),
     ...(r.states === undefined ? {} : { states: r.states }),
   };

@@ -22,6 +22,14 @@ export interface CallFailure {
   readonly operation: string;
   readonly name: string;
   readonly field?: string | undefined;
+  /**
+   * The spec fields a call sending only changed fields was applying (FieldGroup.send "changed"):
+   * a field AWS's message names is taken only if it is one of them, else the only one; with
+   * several and none named, the message lists them.
+   */
+  readonly fields?: readonly string[] | undefined;
+  /** The spec fields whose secret values the call carried: AWS's message and the cause are withheld. */
+  readonly secretFields?: readonly string[] | undefined;
 }
 
 export function declaredKindErrors(
@@ -30,6 +38,8 @@ export function declaredKindErrors(
   declaration: KindDeclaration & { readonly runtime: RuntimeDeclaration },
   names: {
     readonly codecs: FieldCodecs;
+    /** Every spec field's AWS name, where not all have codecs (a secret's). */
+    readonly awsNames?: Readonly<Record<string, string>> | undefined;
     readonly attributes?: Readonly<Record<string, string>> | undefined;
     /** Every operation the kind calls, for the IAM actions access-denied messages name. */
     readonly operations: readonly string[];
@@ -93,7 +103,10 @@ export function declaredKindErrors(
   };
   // The object's name under `object`: an Error's own `name` is its class's ("QueueError").
   const ErrorClass = objectErrorClass<string, "object">(`${kindName}Error`, "object");
-  const specNameOf = new Map(Object.entries(names.codecs).map(([field, [aws]]) => [aws, field]));
+  const specNameOf = new Map([
+    ...Object.entries(names.awsNames ?? {}).map(([field, aws]): [string, string] => [aws, field]),
+    ...Object.entries(names.codecs).map(([field, [aws]]): [string, string] => [aws, field]),
+  ]);
   const specOfAttribute = new Map(
     Object.entries(names.attributes ?? {}).map(([field, attribute]) => [attribute, field]),
   );
@@ -120,9 +133,12 @@ export function declaredKindErrors(
     return specPath(hit?.[1]);
   };
   const protection = runtime.deletionProtected;
+  const protectionCodes = new Set(
+    protection === undefined ? [] : typeof protection.code === "string" ? [protection.code] : protection.code,
+  );
   const isDeletionProtected = (err: unknown, c: string): boolean =>
     protection !== undefined &&
-    c === protection.code &&
+    protectionCodes.has(c) &&
     new RegExp(protection.words, "i").test(messageOf(err));
   const classify = (err: unknown, f: CallFailure) => {
     if (err instanceof ErrorClass) return err;
@@ -133,18 +149,36 @@ export function declaredKindErrors(
         name: f.name,
         code: failed,
         field: specPath(protection.field) ?? `spec.${protection.field}`,
-        keep: runtime.noun,
+        keep: protection.keep ?? runtime.noun,
+        secretFields: f.secretFields,
       });
     }
+    // AWS's own words name the field (read whole, even where they are withheld from the message).
+    const named = fieldInMessage(failed, messageOf(err));
+    const applied = f.fields;
     // A code about one field names it, whichever call failed (a subnet RDS cannot use: spec.subnetIDs).
     const field =
-      specPath(runtime.errorFields?.[failed]) ?? f.field ?? fieldInMessage(failed, messageOf(err));
+      applied === undefined
+        ? (specPath(runtime.errorFields?.[failed]) ?? f.field ?? named)
+        : (f.field ??
+          specPath(runtime.errorFields?.[failed]) ??
+          (named !== undefined && applied.includes(named)
+            ? named
+            : applied.length === 1
+              ? applied[0]
+              : named));
+    const applying =
+      field === undefined && applied !== undefined && applied.length > 1
+        ? ` (applying ${applied.join(", ")})`
+        : "";
     return failureError(ErrorClass, rules, err, {
       operation: f.operation,
       name: f.name,
       code: failed,
       field,
       hint: hintOf(failed, f, field),
+      applying,
+      secretFields: f.secretFields,
     });
   };
   return {

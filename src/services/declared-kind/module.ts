@@ -20,7 +20,13 @@ import { attributeWhenAbsent, declaredDrift, type EqualHook } from "../declared-
 import { lateInitializeFields } from "../field-drift.ts";
 import { type ReferenceField, refusingUnservedReferences } from "../references.ts";
 import { serviceCalls } from "../service-calls.ts";
-import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-module.ts";
+import {
+  parseSpecWith,
+  parseStatusWith,
+  type SecretField,
+  type SecretValues,
+  type ServiceModule,
+} from "../service-module.ts";
 import {
   accountClient,
   adoptedSpec,
@@ -31,7 +37,9 @@ import {
 import { awsMembers, type FieldCodecs, fromAws } from "../shape-codec.ts";
 import { stringBoolean } from "../string-boolean.ts";
 import { applyTagChanges, claimTags } from "../tag-changes.ts";
-import { declaredKindErrors } from "./errors.ts";
+import { valueAt } from "./answer-paths.ts";
+import { changedFieldsInput, type RemovedHook } from "./changed-input.ts";
+import { type CallFailure, declaredKindErrors } from "./errors.ts";
 import { heldBy, waitFor } from "./states.ts";
 import { tagShapeOf } from "./tag-shape.ts";
 
@@ -51,6 +59,8 @@ export interface GeneratedKind {
   readonly references: readonly ReferenceField[];
   /** How each call names the object, read from the model (src/codegen/object-address.ts). */
   readonly runtime: ResolvedRuntime;
+  /** Every spec field's AWS name (the generated `<prefix>AwsNames`), secrets included. */
+  readonly awsNames?: Readonly<Record<string, string>>;
   /** The spec fields a string-valued attribute map holds (SQS's, SNS's), by attribute name. */
   readonly attributes?: {
     readonly member: string;
@@ -100,7 +110,21 @@ export interface DeclaredKindHooks {
    * What the delete call takes beyond the identifier, from the spec and the resource's annotations
    * (ECR's force delete of a repository that still holds images, as ACK has it).
    */
-  readonly deleteInput?: (spec: Fields, annotations: Readonly<Record<string, string>>) => Fields;
+  readonly deleteInput?: (
+    spec: Fields,
+    annotations: Readonly<Record<string, string>>,
+  ) => Fields | { readonly refused: string };
+  /**
+   * What a group sending only its changed fields (FieldGroup.send "changed") takes for a field the
+   * spec left out, where it is computed (RDS's maxAllocatedStorage: the allocated storage, which
+   * turns autoscaling off); undefined: nothing.
+   */
+  readonly removed?: Readonly<Record<string, RemovedHook>>;
+  /**
+   * The spec adoption writes, from what AWS has and the spec (RDS's managed password is left out
+   * beside the spec's own Secret, which the schema refuses together).
+   */
+  readonly adoptedFields?: (fields: Fields, spec: Fields) => Fields;
   /** What AWS has, in spec form, adjusted where the service reports more than the spec can hold. */
   readonly observedFields?: (fields: Fields) => Fields;
   /** ServiceModule.adoptionSeed: how ACK's adoption fields name the object, where not by its identifier. */
@@ -199,12 +223,13 @@ export function declaredKindModule<Sdk extends SdkClient>(
   ];
   const errors = declaredKindErrors(kind.kind, kind.service, declaration, {
     codecs: generated.codecs,
+    awsNames: generated.awsNames,
     attributes: attributes?.fields,
     operations,
   });
   const { code, isAlreadyExists, classify, ErrorClass } = errors;
   const codes = (list: readonly string[]) => new Set(list);
-  const calls = serviceCalls<"name", { operation: string; name: string; field?: string }>({
+  const calls = serviceCalls<"name", CallFailure>({
     service: kind.service,
     object: "name",
     isGone: errors.isNotFound,
@@ -221,10 +246,14 @@ export function declaredKindModule<Sdk extends SdkClient>(
     async (o: SendOptions): Promise<Fields> =>
       ((await client.sdk.send(command(operation, input), o)) ?? {}) as Fields;
 
-  const nameOf = (spec: Fields): string => String(spec[idField] ?? "");
   // Every call names the object as the model says that call takes it (never a member the call
   // lacks, which the SDK would drop, and AWS answer for every object).
   const addressed = generated.runtime;
+  /** What AWS calls the object: the spec's identifier, lower-cased where AWS stores it so (RDS). */
+  const nameOf = (spec: Fields): string => {
+    const name = String(spec[idField] ?? "");
+    return addressed.lowercase === true ? name.toLowerCase() : name;
+  };
   const naming = (address: Address, name: string): Fields => ({
     [address.member]: address.form === "list" ? [name] : name,
   });
@@ -380,17 +409,13 @@ export function declaredKindModule<Sdk extends SdkClient>(
     } while (token !== undefined && token !== "");
     return tags;
   };
-  /** ACK's status fields from what AWS answered; a top-level time in whole seconds (metav1.Time, as ACK). */
+  /** ACK's status fields from what AWS answered; times in whole seconds (metav1.Time, as ACK). */
   const statusOf = (item: Fields): Fields => {
     const status: Fields = {};
     for (const [field, [member, codec]] of Object.entries(generated.statusCodecs)) {
       // In an attribute map, "" is no value.
       if (item[member] === undefined || (attributes !== undefined && item[member] === "")) continue;
-      const value = item[member];
-      status[field] =
-        codec.timestamp && value instanceof Date
-          ? value.toISOString().replace(/\.\d{3}Z$/, "Z")
-          : fromAws(codec, value);
+      status[field] = wholeSeconds(fromAws(codec, item[member]));
     }
     return status;
   };
@@ -398,12 +423,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
   const busyIn = (observed: DeclaredObserved) => {
     const states = addressed.states;
     if (states === undefined || observed.busy === undefined) return undefined;
-    return waitFor(
-      states,
-      `${runtime.noun} ${String(observed.fields[idField] ?? "")}`,
-      runtime.service,
-      observed.busy,
-    );
+    return waitFor(states, `${runtime.noun} ${nameOf(observed.fields)}`, runtime.service, observed.busy);
   };
   /**
    * Whether a create AWS would answer for an existing object too (CreateQueue, CreateTopic) must
@@ -429,6 +449,63 @@ export function declaredKindModule<Sdk extends SdkClient>(
       throw new Error(`${kind.kind}: partlyReported ${aws}.${key} is no list field with that key`);
     return [field, itemKey] as const;
   });
+  const specOfAws = (aws: string): string => {
+    const found = Object.entries(generated.codecs).find(([, [member]]) => member === aws)?.[0];
+    if (found === undefined) throw new Error(`${kind.kind}: ${aws} is no spec field's member`);
+    return found;
+  };
+  /** Spec fields the read answer holds under other members (runtime.read.members), by member. */
+  const elsewhere = new Set(Object.keys(runtime.read.members ?? {}));
+  const readElsewhere = Object.entries(runtime.read.members ?? {}).flatMap(([aws, at]) => {
+    if (at === null) return [];
+    const field = specOfAws(aws);
+    return [[field, codecOf(generated.codecs, field)[1], at] as const];
+  });
+  /** Pending values (runtime.read.pending): spec field by the pending member's name. */
+  const pendingFields = (() => {
+    const pending = runtime.read.pending;
+    if (pending === undefined) return [];
+    return [
+      ...pending.fields.map((aws) => [aws, specOfAws(aws)] as const),
+      ...Object.entries(pending.renames ?? {}).map(([member, aws]) => [member, specOfAws(aws)] as const),
+    ];
+  })();
+  /** A spec field by its AWS name, secrets (which have no codec) included. */
+  const specOfName = (aws: string): string =>
+    Object.entries(generated.awsNames ?? {}).find(([, name]) => name === aws)?.[0] ?? specOfAws(aws);
+  /** The declared secrets (runtime.secrets): their member, spec field and how messages name them. */
+  const secretInputs = Object.entries(runtime.secrets ?? {}).map(([aws, s]) => ({
+    ...s,
+    aws,
+    field: specOfName(aws),
+  }));
+  const secretFieldSet = new Set(secretInputs.map((s) => s.field));
+  /** The spec paths whose secret (or sensitive) values an input carries: AWS's answer is then withheld. */
+  const carriedIn = (input: Fields): { secretFields?: string[] } => {
+    const paths = [...secretInputs.map((s) => s.aws), ...(runtime.sensitive ?? [])]
+      .filter((aws) => input[aws] !== undefined)
+      .map((aws) => `spec.${specOfName(aws)}`);
+    return paths.length === 0 ? {} : { secretFields: paths };
+  };
+  /** A secret's value as the reconciler read it from its Secret; a call needing one it lacks waits for it. */
+  const secretValue = (
+    secret: (typeof secretInputs)[number],
+    values: SecretValues,
+    operation: string,
+    name: string,
+  ): string => {
+    const path = `spec.${secret.field}`;
+    const value = values.values.get(path);
+    if (value !== undefined) return value;
+    throw new ErrorClass({
+      disposition: "retryable",
+      code: "SecretUnavailable",
+      operation,
+      object: name,
+      field: path,
+      message: `${path}: ${operation} on ${runtime.noun} "${name}" needs ${secret.noun}, and the value of the Secret key ${path} names was not available; retrying`,
+    });
+  };
   /** Read calls of their own, with the fields each reads back and the codes that mean "none". */
   const groupReads = new Map<string, { fields: string[]; notFound: Set<string>; always: boolean }>();
   const lateInitialized = new Set(generated.declared.lateInitialized);
@@ -452,6 +529,22 @@ export function declaredKindModule<Sdk extends SdkClient>(
     ...(generated.declared.specTags === undefined ? {} : { specTags: generated.declared.specTags }),
     references: generated.references,
     ...(hooks?.adoptionSeed === undefined ? {} : { adoptionSeed: hooks.adoptionSeed }),
+    ...(secretInputs.length === 0
+      ? {}
+      : {
+          secretFields: (spec: Fields): SecretField[] =>
+            secretInputs.flatMap((s) => {
+              const ref = spec[s.field] as { name: string; key: string; namespace?: string } | undefined;
+              if (ref === undefined) return [];
+              const { name, key, namespace } = ref;
+              return [
+                {
+                  path: `spec.${s.field}`,
+                  ref: { name, key, ...(namespace === undefined ? {} : { namespace }) },
+                },
+              ];
+            }),
+        }),
 
     async read(client, spec, ctx) {
       const name = nameOf(spec);
@@ -465,22 +558,42 @@ export function declaredKindModule<Sdk extends SdkClient>(
       if (item === undefined) return { found: false };
       const arn = String(item[runtime.arn] ?? "");
       const handle = located === undefined ? {} : { handle: address };
-      // No ARN answered (an emulator's answer), no tags to read.
+      // Tags in the read answer (RDS's TagList), else by a call of their own; no ARN answered (an
+      // emulator's answer), no tags to read.
       const target = tagTarget({ arn, ...handle });
-      const awsTags = target === "" ? undefined : await readTags(client, name, target, ctx);
+      const inAnswer = runtime.tags.inAnswer;
+      const awsTags =
+        inAnswer !== undefined
+          ? item[inAnswer]
+          : target === ""
+            ? undefined
+            : await readTags(client, name, target, ctx);
       if (awsTags === gone) return { found: false };
       const fields: Fields = {};
       for (const [field, [member, codec]] of Object.entries(generated.codecs)) {
-        if (field === tagsField || item[member] === undefined) continue;
+        if (field === tagsField || elsewhere.has(member) || item[member] === undefined) continue;
         fields[field] = fromAws(codec, item[member]);
+      }
+      for (const [field, codec, at] of readElsewhere) {
+        const value =
+          typeof at === "string" ? valueAt(item, at) : item[at.present] == null ? undefined : true;
+        if (value !== undefined) fields[field] = fromAws(codec, value);
       }
       for (const [field, attribute] of Object.entries(attributes?.fields ?? {})) {
         const value = attributeFromAws(field, item[attribute]);
         if (value !== undefined) fields[field] = value;
       }
       withFields(fields, hooks?.fieldsFromAnswer?.(item) ?? {});
+      // A change AWS has been asked for and not applied yet is not drift (RDS's pending values).
+      const pending = runtime.read.pending;
+      const pendingItem = pending === undefined ? undefined : (item[pending.member] as Fields | undefined);
+      for (const [member, field] of pendingFields) {
+        const value = pendingItem?.[member];
+        if (value !== undefined && value !== null)
+          fields[field] = fromAws(codecOf(generated.codecs, field)[1], value);
+      }
       // The object found is the one named: its identifier as the spec spells it (RDS answers lower case).
-      fields[idField] = name;
+      fields[idField] = spec[idField] ?? name;
       // Groups read by a call of their own (a repository's lifecycle policy): each read once.
       for (const [call, own] of groupReads) {
         if (!own.always && own.fields.every((f) => spec[f] === undefined)) continue;
@@ -530,7 +643,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
     },
     tagsOf: (observed) => observed.tags,
 
-    async create(client, spec, _region, ownerTags, ctx) {
+    async create(client, spec, _region, ownerTags, ctx, secrets) {
       const name = nameOf(spec);
       if (await existsAlready(client, name, ctx)) return { created: false };
       // A value that is what AWS gives a new object (its declared default) is not sent: some apply
@@ -547,24 +660,33 @@ export function declaredKindModule<Sdk extends SdkClient>(
         }),
       );
       const tags = tagShape.withOwner(spec[tagsField], ownerTags);
+      // Each secret the spec names, from its Secret (never from the spec).
+      const secretValues = Object.fromEntries(
+        secretInputs
+          .filter((s) => spec[s.field] !== undefined)
+          .map((s) => [s.aws, secretValue(s, secrets, groups.create, name)]),
+      );
       const input = {
         ...awsMembers(
           generated.codecs,
           spec,
-          groups.createFields.filter((f) => f !== tagsField && !isAttribute(f)),
+          groups.createFields.filter((f) => f !== tagsField && !isAttribute(f) && !secretFieldSet.has(f)),
         ),
+        ...secretValues,
         ...(attributes === undefined || Object.keys(inMap).length === 0
           ? {}
           : { [attributes.member]: inMap }),
         [idAws]: name,
         ...(Object.keys(tags).length === 0 ? {} : { [tagsAws]: tagShape.toAws(tags) }),
       };
+      const sent = hooks?.createInput?.(input, spec) ?? input;
       const made = await calls.sendUnless(
         isAlreadyExists,
         ctx,
         groups.create,
         name,
-        run(client, groups.create, hooks?.createInput?.(input, spec) ?? input),
+        run(client, groups.create, sent),
+        carriedIn(sent),
       );
       if (made === undefined) return { created: false };
       // What the create answered of the object (DynamoDB's TableDescription: its status, CREATING).
@@ -581,11 +703,30 @@ export function declaredKindModule<Sdk extends SdkClient>(
       };
     },
 
-    async update(client, desired, observed, ownerTags, ctx) {
+    async update(client, desired, observed, ownerTags, ctx, secrets) {
       const name = nameOf(desired);
       const differing = new Set(diff(desired, observed.fields).map((d) => d.field));
+      // The secrets each set call carries again, read before anything is sent: a call needing one
+      // whose value is missing sends nothing at all.
+      const resent = new Map(
+        groups.groups.map((g) => {
+          const carried = secretInputs.filter((s) => {
+            if (declared(g.set)?.secrets?.includes(s.aws) !== true) return false;
+            if (secrets.changed.includes(`spec.${s.field}`)) return true;
+            const also = s.alsoWhen;
+            if (also === undefined) return false;
+            const field = specOfAws(also.field);
+            return desired[field] === also.to && observed.fields[field] === also.from;
+          });
+          return [g, carried.map((s) => [s, secretValue(s, secrets, g.set, name)] as const)] as const;
+        }),
+      );
       const address = observed.handle ?? (byArn ? composedArn(client, name) : name);
       const naming = (call: string) => callNaming(call, address, observed.arn);
+      // The set calls in the declared order (RDS: tags before ModifyDBInstance), else the groups'.
+      const order = runtime.updateOrder ?? [];
+      const rank = (set: string) => (order.includes(set) ? order.indexOf(set) : order.length);
+      const ordered = [...groups.groups].sort((a, b) => rank(a.set) - rank(b.set));
       /** The fields changed, in the order applied; an update that stops early reports those it sent. */
       const changed: string[] = [];
       /**
@@ -606,8 +747,30 @@ export function declaredKindModule<Sdk extends SdkClient>(
         hooks?.setInputs?.[field]?.(desired, observed.fields) ?? [
           awsMembers(generated.codecs, desired, [field]),
         ];
-      for (const group of groups.groups) {
+      for (const group of ordered) {
         const differs = group.fields.filter((f) => differing.has(f.field)).map((f) => f.field);
+        const carried = resent.get(group) ?? [];
+        const as = declared(group.set);
+        if (as?.send === "changed" && (differs.length > 0 || carried.length > 0)) {
+          // One call with only what differs (and the secrets it carries again).
+          const input = changedFieldsInput({
+            group: as,
+            differing: group.fields.filter((f) => differing.has(f.field)),
+            codecs: generated.codecs,
+            desired,
+            observed: observed.fields,
+            removed: hooks?.removed,
+          });
+          for (const [secret, value] of carried) input[secret.aws] = value;
+          const paths = [...differs, ...carried.map(([s]) => s.field)].map((f) => `spec.${f}`);
+          await calls.send(ctx, group.set, name, run(client, group.set, { ...input, ...naming(group.set) }), {
+            ...(paths.length === 1 ? { field: paths[0] } : {}),
+            fields: paths,
+            ...carriedIn(input),
+          });
+          changed.push(...differs, ...carried.map(([s]) => s.field));
+          continue;
+        }
         if (differs.length === 0) continue;
         if (group === tagsGroup) {
           const target = tagTarget(observed);
@@ -690,6 +853,18 @@ export function declaredKindModule<Sdk extends SdkClient>(
 
     async delete(client, spec, ctx, annotations) {
       const name = nameOf(spec);
+      // What the delete takes beyond the address (RDS's final snapshot, from annotations): a
+      // refused annotation sends nothing.
+      const extra = hooks?.deleteInput?.(spec, annotations ?? {}) ?? {};
+      if (typeof extra["refused"] === "string") {
+        throw new ErrorClass({
+          disposition: "terminal",
+          code: "InvalidAnnotation",
+          operation: runtime.delete,
+          object: name,
+          message: `${runtime.delete} on ${runtime.noun} "${name}" not attempted: ${extra["refused"]}; fix the annotation and the deletion proceeds`,
+        });
+      }
       const address = await addressOf(client, name, ctx, true);
       if (address === undefined) return "not-found";
       const first = hooks?.deleteFirst;
@@ -720,15 +895,25 @@ export function declaredKindModule<Sdk extends SdkClient>(
           );
         }
       }
-      return calls.deleteUnlessGone(
-        ctx,
-        addressed.delete.call,
-        name,
-        run(client, addressed.delete.call, {
-          ...hooks?.deleteInput?.(spec, annotations ?? {}),
-          ...naming(addressed.delete.by, address),
-        }),
-      );
+      try {
+        return await calls.deleteUnlessGone(
+          ctx,
+          addressed.delete.call,
+          name,
+          run(client, addressed.delete.call, { ...extra, ...naming(addressed.delete.by, address) }),
+        );
+      } catch (err) {
+        // Refused for its state (RDS's InvalidDBInstanceState): gone meanwhile, or already going, is done.
+        const states = addressed.states;
+        if (!(err instanceof ErrorClass) || states?.busyCodes?.includes(err.code) !== true) throw err;
+        const answer = await readCall(client, name, address, ctx);
+        const item = byIdentifier
+          ? theObject(answer, name)
+          : (answer?.[addressed.read.answers] as Fields | undefined);
+        if (item === undefined) return "not-found";
+        if (states.deleting?.includes(String(item[states.member])) === true) return "deleted";
+        throw err;
+      }
     },
 
     diff: (desired, observed) => pathsOf(diff(desired, observed.fields)),
@@ -753,8 +938,13 @@ export function declaredKindModule<Sdk extends SdkClient>(
         );
         if (kept !== undefined && kept.length > 0) fields[field] = [...reported, ...kept];
       }
+      // AWS never reveals a secret: the spec's reference stays what it is.
+      for (const secret of secretInputs) {
+        const ref = (spec as Fields)[secret.field];
+        if (ref !== undefined) fields[secret.field] = ref;
+      }
       return adoptedSpec(
-        fields,
+        hooks?.adoptedFields?.(fields, spec as Fields) ?? fields,
         tagsField,
         tagShape.user(observed.tags),
         spec as Fields & { identityRef?: unknown },
@@ -773,12 +963,26 @@ export function declaredKindModule<Sdk extends SdkClient>(
       };
     },
     busy: (observed) => busyIn(observed),
-    observedRegion: (observed) => parseRegionalArn(observed.arn, kind.service)?.region,
+    // Only an ARN of the kind's own (RDS answers a snapshot's in other places).
+    observedRegion: (observed) => {
+      const parts = parseRegionalArn(observed.arn, kind.service);
+      return parts?.resource.join(":").startsWith(runtime.arnResource) === true ? parts.region : undefined;
+    },
     ...errorReporting(
       (err: unknown): err is InstanceType<typeof ErrorClass> => err instanceof ErrorClass,
       (err, spec: Fields) => classify(err, { operation: runtime.read.call, name: nameOf(spec) }),
     ),
   };
+}
+
+/** Times (ISO text, as the codecs write them) without fractions of a second, at any depth. */
+function wholeSeconds(value: unknown): unknown {
+  if (typeof value === "string")
+    return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z$/.test(value) ? value.replace(/\.\d+Z$/, "Z") : value;
+  if (Array.isArray(value)) return value.map(wholeSeconds);
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wholeSeconds(v)]));
+  return value;
 }
 
 /** What a read was answered when the object went between its calls. */

@@ -53,6 +53,8 @@ for (const { name: kindName, declared } of declaredKinds) {
         async (name, candidates, exists, at) => {
           const others = [...new Set(candidates.filter((o) => !same(o, name)))];
           const ownId = runtime.caseInsensitive ? name.toLowerCase() : name;
+          // What the calls name it by: as written, or lower-cased where AWS stores it so (RDS).
+          const wire = runtime.lowercase === true ? name.toLowerCase() : name;
           const located = runtime.locate;
           const byArn = runtime.byArn === true;
           const handleOf = (id: string) => `https://sqs.us-east-1.amazonaws.com/111111111111/${id}`;
@@ -107,7 +109,7 @@ for (const { name: kindName, declared } of declaredKinds) {
           } else if (located === undefined) {
             assert.equal(read?.operation, runtime.read.call);
             assert.deepEqual(read?.input, {
-              [runtime.read.by.member]: runtime.read.by.form === "list" ? [name] : name,
+              [runtime.read.by.member]: runtime.read.by.form === "list" ? [wire] : wire,
             });
           } else {
             assert.deepEqual(read, { operation: located.call, input: { [located.by.member]: name } });
@@ -166,8 +168,8 @@ for (const { name: kindName, declared } of declaredKinds) {
               : located !== undefined
                 ? handleOf(name)
                 : runtime.delete.by.form === "list"
-                  ? [name]
-                  : name,
+                  ? [wire]
+                  : wire,
           );
         },
       ),

@@ -9,7 +9,8 @@ type Fields = Readonly<Record<string, unknown>>;
 /** Whether a state holds writes: it is not a ready one, or (an open list of states) a busy one. */
 function holds(states: States, state: unknown): state is string {
   if (typeof state !== "string") return false;
-  return states.busy !== undefined ? states.busy.includes(state) : !states.ready.includes(state);
+  if (states.busy !== undefined) return states.busy.includes(state);
+  return !states.ready.includes(state) && states.alsoWritable?.includes(state) !== true;
 }
 
 /**
@@ -32,10 +33,11 @@ export function heldBy(states: States, item: Fields): string | undefined {
 export function waitFor(states: States, what: string, service: string, state: string) {
   const stuck = states.stuck?.includes(state) === true;
   const until = states.ready === undefined ? "" : ` until it is ${states.ready.join(" or ")}`;
+  const advice = states.advice?.[state];
   return {
     reason: states.member,
     message: stuck
-      ? `${what} is ${state} in AWS, a state ${service} does not leave on its own; crossrole changes nothing${until}`
+      ? `${what} is ${state} in AWS, a state ${service} does not leave on its own${advice === undefined ? "" : ` (${advice})`}; crossrole changes nothing${until}`
       : `${what} is ${state} in AWS; waiting${until}`,
     requeueAfterMs: (states.pollSeconds ?? 10) * 1000 * (stuck ? 4 : 1),
   };
