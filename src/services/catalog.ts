@@ -154,7 +154,7 @@ export const servedKindCatalog = {
     },
   },
   DBInstance: {
-    module: async () => (await import("./rds/module.ts")).dbInstanceService,
+    module: async () => (await import("./rds/db-instance.ts")).dbInstanceService,
     crd: async () =>
       documented(
         (await import("./rds/schema.ts")).dbInstanceCrdSource,
@@ -162,6 +162,7 @@ export const servedKindCatalog = {
       ),
     declaration: dbInstanceDeclaration,
     generated: { path: "src/services/rds/generated/db-instance-fields.ts", prefix: "dbInstance" },
+    declared: async () => (await import("./rds/db-instance.ts")).dbInstanceSource,
     ack: { release: "v1.11.1", readMany: "DescribeDBInstances" },
     locate: async (config, name) => {
       const { RDSClient, DescribeDBInstancesCommand } = await import("@aws-sdk/client-rds");

@@ -687,6 +687,51 @@ export const dbInstanceFieldGroups = {
   },
 } as const satisfies DeclaredFieldGroups;
 
+/**
+ * From the declaration and the model: how each call of the generic runtime names the one AWS
+ * object it is about, and which member of a read answer names the objects it lists.
+ */
+export const dbInstanceRuntime = {
+  read: {
+    call: "DescribeDBInstances",
+    by: { member: "DBInstanceIdentifier", form: "scalar" },
+    answers: "DBInstances",
+    list: true,
+    id: "DBInstanceIdentifier",
+  },
+  delete: { call: "DeleteDBInstance", by: { member: "DBInstanceIdentifier", form: "scalar" } },
+  calls: {
+    ModifyDBInstance: { member: "DBInstanceIdentifier", form: "scalar" },
+    DescribeDBInstances: { member: "DBInstanceIdentifier", form: "scalar" },
+  },
+  caseInsensitive: true,
+  lowercase: true,
+  states: {
+    member: "DBInstanceStatus",
+    ready: ["available"],
+    alsoWritable: ["storage-full"],
+    stuck: [
+      "stopped",
+      "failed",
+      "inaccessible-encryption-credentials",
+      "inaccessible-encryption-credentials-recoverable",
+      "incompatible-network",
+      "incompatible-option-group",
+      "incompatible-parameters",
+      "incompatible-restore",
+      "incompatible-credentials",
+      "restore-error",
+      "insufficient-capacity",
+      "unsupported-configuration",
+      "automation-paused",
+    ],
+    advice: { stopped: "start it in AWS: crossrole does not start or stop instances" },
+    pollSeconds: 15,
+    deleting: ["deleting"],
+    busyCodes: ["InvalidDBInstanceState"],
+  },
+} as const;
+
 /** The AWS member (or attribute) name of each spec field. */
 export const dbInstanceAwsNames = {
   dbName: "DBName",
