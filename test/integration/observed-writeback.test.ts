@@ -55,7 +55,7 @@ const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
   Topic: async () => ({ sdk: await clientAs(SNSClient, endpoint, account), account, region }),
   Queue: async () => ({ sdk: await clientAs(SQSClient, endpoint, account), region }),
   Table: async () => ({ sdk: await clientAs(DynamoDBClient, endpoint, account), region }),
-  DBInstance: async () => ({ rds: await clientAs(RDSClient, endpoint, account), region }),
+  DBInstance: async () => ({ sdk: await clientAs(RDSClient, endpoint, account), region }),
   DBSubnetGroup: async () => ({ sdk: await clientAs(RDSClient, endpoint, account), region }),
 };
 

@@ -17,6 +17,7 @@ import { after, before, describe, test } from "node:test";
 import {
   CreateDBInstanceCommand,
   CreateDBSubnetGroupCommand,
+  type DBInstance,
   DescribeDBInstancesCommand,
   DescribeDBSnapshotsCommand,
   ModifyDBInstanceCommand,
@@ -26,20 +27,84 @@ import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk
 import type { AwsCredentialIdentity } from "@smithy/types";
 import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
 import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
-import {
-  claimDBInstance,
-  createDBInstance,
-  type DBInstanceClient,
-  deleteDBInstance,
-  readDBInstance,
-  updateDBInstance,
-} from "../../src/services/rds/dbinstance.ts";
-import { diff } from "../../src/services/rds/diff.ts";
-import type { DBInstanceError } from "../../src/services/rds/errors.ts";
-import { dbInstanceService } from "../../src/services/rds/module.ts";
+import type { DeclaredObserved } from "../../src/services/declared-kind/module.ts";
+import { dbInstanceService } from "../../src/services/rds/db-instance.ts";
 import { type DBInstanceFields, dbInstanceSpecSchema } from "../../src/services/rds/schema.ts";
-import type { SecretValues } from "../../src/services/service-module.ts";
+import type { ServiceError } from "../../src/services/service-error.ts";
+import { noSecrets, type SecretValues } from "../../src/services/service-module.ts";
+import { flatObserved, observedOf } from "../support/flat-observed.ts";
 import { type MotoRecordedRequest, readMotoRecording } from "../support/moto-recording.ts";
+
+// The module's calls, named as the functions this test was first written against (the hand-written
+// module the generic runtime replaced), so that its assertions stay as they were.
+
+type DBInstanceError = ServiceError<string> & { readonly field?: string };
+
+/** The module's client (`sdk`), and the same client as `rds` for the test's own calls. */
+interface DBInstanceClient {
+  readonly rds: RDSClient;
+  readonly sdk: RDSClient;
+  readonly region: string;
+}
+const dbInstanceClient = (c: RDSClient): DBInstanceClient => ({ rds: c, sdk: c, region });
+
+/** What the module observed, with its spec fields and ARN also at the top, and RDS's own answer. */
+type ObservedDBInstance = DeclaredObserved &
+  Omit<DBInstanceFields, "tags"> & { dbInstanceARN?: string; instance: DBInstance };
+const unflat = (o: ObservedDBInstance) => observedOf(o, ["dbInstanceARN", "instance"]);
+
+async function readDBInstance(c: DBInstanceClient, s: DBInstanceFields) {
+  const r = await dbInstanceService.read(c, s, {});
+  if (!r.found) return { found: false as const };
+  const instance = await describeIn(c, s.dbInstanceIdentifier.toLowerCase());
+  return {
+    found: true as const,
+    dbInstance: flatObserved<ObservedDBInstance>(r.observed, {
+      dbInstanceARN: r.observed.arn || undefined,
+      instance: instance as DBInstance,
+    }),
+  };
+}
+async function createDBInstance(
+  c: DBInstanceClient,
+  s: DBInstanceFields,
+  ownerTags: Record<string, string>,
+  password?: string,
+) {
+  const secrets = password === undefined ? noSecrets : passwords(password);
+  const r = await dbInstanceService.create(c, s, region, ownerTags, {}, secrets);
+  return r.created
+    ? { created: true as const, dbInstanceStatus: r.status["dbInstanceStatus"] }
+    : { created: false as const };
+}
+async function updateDBInstance(
+  c: DBInstanceClient,
+  desired: DBInstanceFields,
+  // The test may spread spec fields over what was observed (tags included): folded back in.
+  observed: Omit<ObservedDBInstance, "tags"> & { readonly tags: unknown },
+  ownerTags: Record<string, string>,
+  password?: string,
+) {
+  const secrets = password === undefined ? noSecrets : passwords(password, true);
+  const paths = await dbInstanceService.update(
+    c,
+    desired,
+    unflat(observed as ObservedDBInstance),
+    ownerTags,
+    {},
+    secrets,
+  );
+  return {
+    differences: paths.filter((p) => p !== "spec.masterUserPassword").map((path) => ({ path })),
+    passwordSet: paths.includes("spec.masterUserPassword"),
+  };
+}
+const claimDBInstance = (c: DBInstanceClient, o: ObservedDBInstance, ownerTags: Record<string, string>) =>
+  dbInstanceService.claim(c, unflat(o), ownerTags, {});
+const deleteDBInstance = (c: DBInstanceClient, id: string) =>
+  dbInstanceService.delete(c, { dbInstanceIdentifier: id } as DBInstanceFields, {}, {});
+const diff = (desired: DBInstanceFields, o: ObservedDBInstance) =>
+  dbInstanceService.diff(desired, unflat(o)).map((path) => ({ path }));
 
 const defaultCredentials: AwsCredentialIdentity = {
   accessKeyId: "AKIAIOSFODNN7EXAMPLE",
@@ -69,20 +134,19 @@ before(async () => {
   emulator = await startEmulator({ dir, recording: true });
   const sts = new STSClient({ region, endpoint: emulator.endpoint, credentials: defaultCredentials });
   myAccount = (await sts.send(new GetCallerIdentityCommand({}))).Account ?? "";
-  mine = { rds: rds(defaultCredentials), region };
+  mine = dbInstanceClient(rds(defaultCredentials));
   const assumed = await sts.send(
     new AssumeRoleCommand({ RoleArn: `arn:aws:iam::${otherAccount}:role/x`, RoleSessionName: "rds-test" }),
   );
   const c = assumed.Credentials;
   assert.ok(c?.AccessKeyId && c.SecretAccessKey && c.SessionToken, "AssumeRole returned no credentials");
-  other = {
-    rds: rds({
+  other = dbInstanceClient(
+    rds({
       accessKeyId: c.AccessKeyId,
       secretAccessKey: c.SecretAccessKey,
       sessionToken: c.SessionToken,
     }),
-    region,
-  };
+  );
   sts.destroy();
 });
 

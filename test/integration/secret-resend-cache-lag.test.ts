@@ -26,7 +26,7 @@ import { EventRecorder } from "../../src/runtime/events.ts";
 import type { Informer } from "../../src/runtime/informer.ts";
 import { createKubeClient, type KubeClient, type KubeRequest } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
-import { dbInstanceService } from "../../src/services/rds/module.ts";
+import { dbInstanceService } from "../../src/services/rds/db-instance.ts";
 import type { ServiceModule } from "../../src/services/service-module.ts";
 import { useControllerEnvironment } from "../support/credentials-fixture.ts";
 import { readMotoRecording } from "../support/moto-recording.ts";
