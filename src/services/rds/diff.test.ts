@@ -1,7 +1,42 @@
+// Drift and late initialisation of the DBInstance kind served by the generic runtime
+// (db-instance.ts): the module's diff and lateInitialize, on what it observes of these spec-form
+// fields, in the shapes this test was first written against (the shims below are named as the
+// hand-written diff.ts's functions were).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { compareVersions, diff, engineVersionDrift, lateInitialize } from "./diff.ts";
+import type { DeclaredObserved } from "../declared-kind/module.ts";
+import { compareVersions, dbInstanceService, dbInstanceSource, engineVersionDrift } from "./db-instance.ts";
 import type { DBInstanceFields } from "./schema.ts";
+
+/**
+ * What the module observes when RDS has `fields`: as its read holds them (the kind's observedFields
+ * hook: no storage type the spec cannot hold, no Availability Zone beside Multi-AZ), every tag as a map.
+ */
+function observedOf(fields: DBInstanceFields): DeclaredObserved {
+  return {
+    fields: dbInstanceSource.hooks.observedFields(fields),
+    tags: Object.fromEntries((fields.tags ?? []).map((t) => [t.key, t.value ?? ""])),
+    status: {},
+    arn: "",
+  };
+}
+
+/** The spec paths that differ between the spec and what RDS has, in the old diff's shape. */
+function diff(desired: DBInstanceFields, observed: DBInstanceFields): { path: string }[] {
+  return dbInstanceService.diff(desired, observedOf(observed)).map((path) => ({ path }));
+}
+
+/** The spec with the late-initialised fields filled, and those fields (without "spec."). */
+function lateInitialize(
+  spec: DBInstanceFields,
+  observed: DBInstanceFields,
+): { spec: DBInstanceFields; initialized: string[] } {
+  const r = dbInstanceService.lateInitialize(spec, observedOf(observed));
+  return {
+    spec: r.spec as DBInstanceFields,
+    initialized: r.initialized.map((path) => path.replace(/^spec\./, "")),
+  };
+}
 
 const base: DBInstanceFields = {
   dbInstanceIdentifier: "orders",

@@ -1,41 +1,60 @@
+// The DBInstance kind served by the generic runtime (db-instance.ts): busy states, identifier, ARN,
+// status, adoption, the master password at create and update, withheld messages, deletion. The
+// module runs on the real SDK's command classes with a client that records what is sent; what it
+// observes is its own read of a DescribeDBInstances answer.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { RDSClient } from "@aws-sdk/client-rds";
+import type { DeclaredClient, DeclaredObserved } from "../declared-kind/module.ts";
 import { noSecrets, type SecretValues } from "../service-module.ts";
-import {
-  type DBInstanceClient,
-  deleteOptionsFromAnnotations,
-  type ObservedDBInstance,
-} from "./dbinstance.ts";
-import { busyRequeueMs, dbInstanceService, stuckRequeueMs } from "./module.ts";
+import { dbInstanceService, dbInstanceSource, deleteOptionsFromAnnotations } from "./db-instance.ts";
 import type { DBInstanceSpec } from "./schema.ts";
 
-function observed(instance: ObservedDBInstance["instance"]): ObservedDBInstance {
-  return {
-    dbInstanceIdentifier: "Orders",
-    dbInstanceClass: "db.t3.micro",
-    engine: "postgres",
-    engineVersion: "16.3",
-    allocatedStorage: 20,
-    masterUsername: "admin",
-    storageType: "io1",
-    iops: 3000,
-    backupRetentionPeriod: 1,
-    deletionProtection: false,
-    tags: [
-      { key: "services.k8s.aws/owner-uid", value: "u" },
-      { key: "team", value: "shop" },
-    ],
-    dbInstanceARN: "arn:aws:rds:eu-west-1:111111111111:db:orders",
-    instance,
-    region: "eu-west-1",
-  };
+/** How soon to look again at an instance RDS is working on (runtime.states.pollSeconds). */
+const busyRequeueMs = dbInstanceSource.declaration.runtime.states.pollSeconds * 1000;
+/** How soon to look again at an instance in a state RDS does not leave on its own (4 × the poll). */
+const stuckRequeueMs = busyRequeueMs * 4;
+
+/**
+ * What the module observes of DB instance "Orders" when DescribeDBInstances answers these
+ * settings, tags and ARN with `instance` (AWS's members: the status, endpoint, ...) over them.
+ */
+async function observed(instance: Record<string, unknown>): Promise<DeclaredObserved> {
+  const { client } = recordingClient((name) =>
+    name === "DescribeDBInstancesCommand"
+      ? {
+          DBInstances: [
+            {
+              DBInstanceIdentifier: "orders",
+              DBInstanceClass: "db.t3.micro",
+              Engine: "postgres",
+              EngineVersion: "16.3",
+              AllocatedStorage: 20,
+              MasterUsername: "admin",
+              StorageType: "io1",
+              Iops: 3000,
+              BackupRetentionPeriod: 1,
+              DeletionProtection: false,
+              TagList: [
+                { Key: "services.k8s.aws/owner-uid", Value: "u" },
+                { Key: "team", Value: "shop" },
+              ],
+              DBInstanceArn: "arn:aws:rds:eu-west-1:111111111111:db:orders",
+              ...instance,
+            },
+          ],
+        }
+      : {},
+  );
+  const r = await dbInstanceService.read(client, { dbInstanceIdentifier: "Orders" }, {});
+  assert.ok(r.found);
+  return r.observed;
 }
 
 function parse(spec: unknown): DBInstanceSpec {
   const r = dbInstanceService.parseSpec(spec);
   assert.ok(r.ok, r.ok ? "" : r.message);
-  return r.value;
+  return r.value as DBInstanceSpec;
 }
 
 const spec = parse({
@@ -58,7 +77,7 @@ function recordingClient(answer: (name: string) => unknown = () => ({})) {
       return a;
     },
   } as unknown as RDSClient;
-  const client: DBInstanceClient = { rds, region: "eu-west-1" };
+  const client: DeclaredClient<RDSClient> = { sdk: rds, region: "eu-west-1" };
   return { client, sent };
 }
 
@@ -68,7 +87,7 @@ const secrets = (value: string, changed: string[] = []): SecretValues => ({
 });
 
 describe("dbInstanceService", () => {
-  test("busy in every state but available (and storage-full), in RDS's words", () => {
+  test("busy in every state but available (and storage-full), in RDS's words", async () => {
     for (const s of [
       "creating",
       "modifying",
@@ -78,7 +97,7 @@ describe("dbInstanceService", () => {
       "deleting",
       "starting",
     ]) {
-      assert.deepEqual(dbInstanceService.busy?.(observed({ DBInstanceStatus: s })), {
+      assert.deepEqual(dbInstanceService.busy?.(await observed({ DBInstanceStatus: s })), {
         reason: "DBInstanceStatus",
         message: `DB instance orders is ${s} in AWS; waiting until it is available`,
         requeueAfterMs: busyRequeueMs,
@@ -86,22 +105,25 @@ describe("dbInstanceService", () => {
     }
     assert.equal(busyRequeueMs, 15_000);
     for (const s of ["available", "storage-full"]) {
-      assert.equal(dbInstanceService.busy?.(observed({ DBInstanceStatus: s })), undefined, s);
+      assert.equal(dbInstanceService.busy?.(await observed({ DBInstanceStatus: s })), undefined, s);
     }
-    const stopped = dbInstanceService.busy?.(observed({ DBInstanceStatus: "stopped" }));
+    const stopped = dbInstanceService.busy?.(await observed({ DBInstanceStatus: "stopped" }));
     assert.equal(stopped?.requeueAfterMs, stuckRequeueMs);
     assert.match(stopped?.message ?? "", /is stopped in AWS.*start it in AWS/);
     assert.equal(
-      dbInstanceService.busy?.(observed({ DBInstanceStatus: "failed" }))?.requeueAfterMs,
+      dbInstanceService.busy?.(await observed({ DBInstanceStatus: "failed" }))?.requeueAfterMs,
       stuckRequeueMs,
     );
   });
 
-  test("identifier, ARN and status use RDS's lowercase identifier; tags and region as RDS has them", () => {
+  test("identifier, ARN and status use RDS's lowercase identifier; tags and region as RDS has them", async () => {
     assert.equal(dbInstanceService.identifier(spec), "orders");
     assert.equal(dbInstanceService.identifierField, "spec.dbInstanceIdentifier");
     assert.equal(dbInstanceService.arn(spec, "eu-west-1", "1"), "arn:aws:rds:eu-west-1:1:db:orders");
-    const o = observed({ DBInstanceStatus: "available", Endpoint: { Address: "orders.x", Port: 5432 } });
+    const o = await observed({
+      DBInstanceStatus: "available",
+      Endpoint: { Address: "orders.x", Port: 5432 },
+    });
     assert.deepEqual(dbInstanceService.statusFrom?.(o), {
       dbInstanceStatus: "available",
       endpoint: { address: "orders.x", port: 5432 },
@@ -118,15 +140,21 @@ describe("dbInstanceService", () => {
     assert.deepEqual(dbInstanceService.secretFields?.(without), []);
   });
 
-  test("strict adoption: RDS's settings, the spec's identifier spelling and password reference, a valid spec", () => {
-    const adopted = dbInstanceService.specFromObserved(observed({ DBInstanceStatus: "available" }), spec);
+  test("strict adoption: RDS's settings, the spec's identifier spelling and password reference, a valid spec", async () => {
+    const adopted = dbInstanceService.specFromObserved(
+      await observed({ DBInstanceStatus: "available" }),
+      spec,
+    ) as DBInstanceSpec;
     assert.equal(adopted.dbInstanceIdentifier, "Orders");
     assert.deepEqual(adopted.masterUserPassword, spec.masterUserPassword);
     assert.equal(adopted.backupRetentionPeriod, 1);
     assert.deepEqual(adopted.tags, [{ key: "team", value: "shop" }]);
     assert.equal(adopted.storageType, "io1", "provisioned IOPS storage is served, with its iops");
     assert.deepEqual(parse(adopted), adopted);
-    assert.deepEqual(dbInstanceService.diff(spec, observed({})), ["spec.backupRetentionPeriod", "spec.tags"]);
+    assert.deepEqual(dbInstanceService.diff(spec, await observed({})), [
+      "spec.backupRetentionPeriod",
+      "spec.tags",
+    ]);
     const bad = dbInstanceService.parseSpec({ dbInstanceIdentifier: "x" });
     assert.ok(!bad.ok && bad.message.includes("spec.dbInstanceClass"));
   });
@@ -158,12 +186,11 @@ describe("dbInstanceService", () => {
   });
 
   test("update sets the password again only when its Secret changed, and says so", async () => {
-    const o = observed({ DBInstanceStatus: "available" });
-    const inSync = {
-      ...o,
-      backupRetentionPeriod: 7,
-      tags: [{ key: "services.k8s.aws/owner-uid", value: "u" }],
-    };
+    const inSync = await observed({
+      DBInstanceStatus: "available",
+      BackupRetentionPeriod: 7,
+      TagList: [{ Key: "services.k8s.aws/owner-uid", Value: "u" }],
+    });
     const { client, sent } = recordingClient();
     assert.deepEqual(await dbInstanceService.update(client, spec, inSync, {}, {}, secrets("pw-1")), []);
     assert.equal(sent.length, 0, "an unchanged Secret is not sent again");
@@ -195,11 +222,11 @@ describe("dbInstanceService", () => {
     );
     for (const run of [
       () => dbInstanceService.create(client, spec, "eu-west-1", {}, {}, secrets(password)),
-      () =>
+      async () =>
         dbInstanceService.update(
           client,
           spec,
-          observed({ DBInstanceStatus: "available" }),
+          await observed({ DBInstanceStatus: "available" }),
           {},
           {},
           secrets(password, ["spec.masterUserPassword"]),
