@@ -13,7 +13,7 @@ import type { CrdSource } from "../api/crd.ts";
 import { identityRefSchema } from "../api/identity-ref.ts";
 import type { KindName } from "../api/kinds.ts";
 import type { KindDeclaration } from "../codegen/declaration.ts";
-import type { DeclaredKindSource } from "./declared-kind/module.ts";
+import type { DeclaredKindSource } from "./declared-kind/source.ts";
 import { tableDeclaration } from "./dynamodb/table-declaration.ts";
 import { dbInstanceDeclaration } from "./rds/db-instance-declaration.ts";
 import { dbSubnetGroupDeclaration } from "./rds/db-subnet-group-declaration.ts";

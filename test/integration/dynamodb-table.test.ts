@@ -24,7 +24,7 @@ import {
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import type { AwsCredentialIdentity } from "@smithy/types";
 import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
-import type { DeclaredObserved } from "../../src/services/declared-kind/module.ts";
+import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { type TableFields, tableSpecSchema } from "../../src/services/dynamodb/schema.ts";
 import { tableService } from "../../src/services/dynamodb/table.ts";
 import type { ServiceError } from "../../src/services/service-error.ts";

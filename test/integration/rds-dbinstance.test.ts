@@ -27,7 +27,7 @@ import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk
 import type { AwsCredentialIdentity } from "@smithy/types";
 import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
 import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
-import type { DeclaredObserved } from "../../src/services/declared-kind/module.ts";
+import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { dbInstanceService } from "../../src/services/rds/db-instance.ts";
 import { type DBInstanceFields, dbInstanceSpecSchema } from "../../src/services/rds/schema.ts";
 import type { ServiceError } from "../../src/services/service-error.ts";

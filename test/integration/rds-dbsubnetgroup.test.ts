@@ -19,7 +19,7 @@ import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk
 import type { AwsCredentialIdentity } from "@smithy/types";
 import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
 import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
-import type { DeclaredObserved } from "../../src/services/declared-kind/module.ts";
+import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { dbSubnetGroupService as service } from "../../src/services/rds/db-subnet-group.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
 import { type MotoRecordedRequest, readMotoRecording } from "../support/moto-recording.ts";

@@ -22,7 +22,7 @@ import {
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import type { AwsCredentialIdentity } from "@smithy/types";
 import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
-import type { DeclaredObserved } from "../../src/services/declared-kind/module.ts";
+import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { noSecrets } from "../../src/services/service-module.ts";
 import { queueService } from "../../src/services/sqs/queue.ts";
 import { type QueueFields, queueSpecSchema } from "../../src/services/sqs/schema.ts";

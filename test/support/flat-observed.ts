@@ -2,7 +2,7 @@
 // tests first written against the hand-written modules: the spec fields at the top beside
 // `fields`, `tags` (every tag, as a map), `status`, `arn`; and back, with any spec field a test
 // changed at the top folded into `fields`.
-import type { DeclaredObserved } from "../../src/services/declared-kind/module.ts";
+import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 
 /** `o` with its spec fields also at the top, and `extra` (the old modules' own names). */
 export function flatObserved<T>(o: DeclaredObserved, extra: Readonly<Record<string, unknown>>): T {

@@ -11,7 +11,8 @@ import { awsError, type Fields, fakeSdk } from "../../../test/support/fake-sdk.t
 import type { ResourceKind } from "../../api/kinds.ts";
 import type { KindDeclaration, RuntimeDeclaration } from "../../codegen/declaration.ts";
 import { noSecrets, type SecretValues } from "../service-module.ts";
-import { type DeclaredKindSource, declaredKindModule, type GeneratedKind } from "./module.ts";
+import { declaredKindModule } from "./module.ts";
+import type { DeclaredKindSource, GeneratedKind } from "./source.ts";
 
 const kind: ResourceKind = {
   group: "db.services.k8s.aws",

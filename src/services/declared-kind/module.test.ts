@@ -10,7 +10,8 @@ import { ecrLikeDeclaration } from "../../../test/support/ecr-like-kind.ts";
 import { awsError, type Fields, fakeSdk } from "../../../test/support/fake-sdk.ts";
 import type { ResourceKind } from "../../api/kinds.ts";
 import { noSecrets } from "../service-module.ts";
-import { type DeclaredKindSource, declaredKindModule, type GeneratedKind } from "./module.ts";
+import { declaredKindModule } from "./module.ts";
+import type { DeclaredKindSource, GeneratedKind } from "./source.ts";
 
 const kind: ResourceKind = {
   group: "ecr.services.k8s.aws",

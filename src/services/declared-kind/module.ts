@@ -6,27 +6,14 @@
 // fields it declares `custom`. Every promise of the reconciler holds as for the hand-written
 // modules: ownership tags in the create call, nothing written to an object not read first.
 import type { z } from "zod";
-import type { ResourceKind } from "../../api/kinds.ts";
-import { resourceSchemas, resourceSpecSchema, resourceStatusSchema } from "../../api/resource.ts";
-import { immutable } from "../../api/rules.ts";
-import type { KindDeclaration, RuntimeDeclaration } from "../../codegen/declaration.ts";
 import type { DeclaredFieldGroups } from "../../codegen/drift-rules.ts";
-import type { Address, ResolvedRuntime } from "../../codegen/object-address.ts";
-import type { SpecTagField } from "../../codegen/spec-tags.ts";
-import type { ClientFactory } from "../../credentials/client-pool.ts";
+import type { Address } from "../../codegen/object-address.ts";
 import { parseRegionalArn, regionalArn } from "../arn.ts";
 import type { CallContext, SendOptions } from "../call-context.ts";
-import { attributeWhenAbsent, declaredDrift, type EqualHook } from "../declared-drift.ts";
+import { attributeWhenAbsent, declaredDrift } from "../declared-drift.ts";
 import { lateInitializeFields } from "../field-drift.ts";
-import { type ReferenceField, refusingUnservedReferences } from "../references.ts";
 import { serviceCalls } from "../service-calls.ts";
-import {
-  parseSpecWith,
-  parseStatusWith,
-  type SecretField,
-  type SecretValues,
-  type ServiceModule,
-} from "../service-module.ts";
+import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-module.ts";
 import {
   accountClient,
   adoptedSpec,
@@ -34,164 +21,16 @@ import {
   pathsOf,
   regionalClient,
 } from "../service-module-parts.ts";
-import { awsMembers, type FieldCodecs, fromAws } from "../shape-codec.ts";
-import { stringBoolean } from "../string-boolean.ts";
+import { awsMembers, fromAws } from "../shape-codec.ts";
 import { applyTagChanges, claimTags } from "../tag-changes.ts";
-import { valueAt } from "./answer-paths.ts";
-import { changedFieldsInput, type RemovedHook } from "./changed-input.ts";
+import { answerFields, codecOf, withFields } from "./answer-fields.ts";
+import { changedFieldsInput } from "./changed-input.ts";
 import { type CallFailure, declaredKindErrors } from "./errors.ts";
+import { declaredKindSchemas } from "./schemas.ts";
+import { declaredSecrets } from "./secrets.ts";
+import type { DeclaredClient, DeclaredKindSource, DeclaredObserved, Fields, SdkClient } from "./source.ts";
 import { heldBy, waitFor } from "./states.ts";
 import { tagShapeOf } from "./tag-shape.ts";
-
-/** What the generated module of a kind gives the runtime (src/services/<service>/generated/). */
-export interface GeneratedKind {
-  readonly fieldSchemas: Readonly<Record<string, z.ZodType>>;
-  readonly statusSchemas: z.ZodRawShape;
-  readonly codecs: FieldCodecs;
-  readonly statusCodecs: FieldCodecs;
-  readonly fieldGroups: DeclaredFieldGroups;
-  readonly declared: {
-    readonly identifier: string;
-    readonly immutable: readonly string[];
-    readonly lateInitialized: readonly string[];
-    readonly specTags?: SpecTagField;
-  };
-  readonly references: readonly ReferenceField[];
-  /** How each call names the object, read from the model (src/codegen/object-address.ts). */
-  readonly runtime: ResolvedRuntime;
-  /** Every spec field's AWS name (the generated `<prefix>AwsNames`), secrets included. */
-  readonly awsNames?: Readonly<Record<string, string>>;
-  /** The spec fields a string-valued attribute map holds (SQS's, SNS's), by attribute name. */
-  readonly attributes?: {
-    readonly member: string;
-    readonly fields: Readonly<Record<string, string>>;
-  };
-}
-
-/** A kind's genuine quirks. */
-export interface DeclaredKindHooks {
-  /**
-   * Spec fields the read answer holds in another shape (a subnet group's subnets as subnetIDs); a
-   * field it gives as undefined is none.
-   */
-  readonly fieldsFromAnswer?: (answer: Readonly<Record<string, unknown>>) => Record<string, unknown>;
-  /**
-   * A group read by a call of its own, by that call, where its answer holds the group's fields in
-   * another shape (DynamoDB's DescribeTimeToLive): the group's fields from the answer (absent: none).
-   */
-  readonly groupFieldsFromAnswer?: Readonly<Record<string, (answer: Fields) => Fields>>;
-  /** The create call's input as AWS takes it, from the runtime's (codecs, identifier, tags) and the spec. */
-  readonly createInput?: (input: Fields, spec: Fields) => Fields;
-  /**
-   * A field's set call inputs where they are not its members as the codecs send them, one call each
-   * in order, without the object's address; [] sends nothing (DynamoDB's indexes: one
-   * GlobalSecondaryIndexUpdates action per UpdateTable).
-   */
-  readonly setInputs?: Readonly<Record<string, (desired: Fields, observed: Fields) => readonly Fields[]>>;
-  /**
-   * What must go before the object itself (a global table's replicas in other Regions): given what
-   * the read answered, a call to send first and the error the delete then ends with (retried), or
-   * undefined to delete the object now. Nothing is sent while the object is busy (runtime.states).
-   */
-  readonly deleteFirst?: (
-    answer: Fields,
-    at: { readonly region: string },
-  ) =>
-    | {
-        readonly call: string;
-        readonly input: Fields;
-        readonly field: string;
-        readonly error: { readonly code: string; readonly message: string };
-      }
-    | undefined;
-  /** Compare hooks, one per field the declaration says is `custom`. */
-  readonly equal?: Readonly<Record<string, EqualHook<Record<string, unknown>>>>;
-  /**
-   * What the delete call takes beyond the identifier, from the spec and the resource's annotations
-   * (ECR's force delete of a repository that still holds images, as ACK has it).
-   */
-  readonly deleteInput?: (
-    spec: Fields,
-    annotations: Readonly<Record<string, string>>,
-  ) => Fields | { readonly refused: string };
-  /**
-   * What a group sending only its changed fields (FieldGroup.send "changed") takes for a field the
-   * spec left out, where it is computed (RDS's maxAllocatedStorage: the allocated storage, which
-   * turns autoscaling off); undefined: nothing.
-   */
-  readonly removed?: Readonly<Record<string, RemovedHook>>;
-  /**
-   * The spec adoption writes, from what AWS has and the spec (RDS's managed password is left out
-   * beside the spec's own Secret, which the schema refuses together).
-   */
-  readonly adoptedFields?: (fields: Fields, spec: Fields) => Fields;
-  /** What AWS has, in spec form, adjusted where the service reports more than the spec can hold. */
-  readonly observedFields?: (fields: Fields) => Fields;
-  /** ServiceModule.adoptionSeed: how ACK's adoption fields name the object, where not by its identifier. */
-  readonly adoptionSeed?: ServiceModule<Fields, unknown, unknown>["adoptionSeed"];
-}
-
-export interface DeclaredKindSource<Sdk extends SdkClient> {
-  readonly kind: ResourceKind;
-  readonly declaration: KindDeclaration & { readonly runtime: RuntimeDeclaration };
-  readonly generated: GeneratedKind;
-  /** The SDK package: `sdk.<Operation>Command` makes each call. */
-  readonly sdk: Readonly<Record<string, unknown>>;
-  readonly clientFactory: ClientFactory<Sdk>;
-  readonly hooks?: DeclaredKindHooks;
-  /**
-   * The kind's own spec and status schemas, where it has value rules beyond the generated ones
-   * (built on declaredKindSchemas); default: declaredKindSchemas.
-   */
-  readonly schemas?: { readonly spec: z.ZodType; readonly status: z.ZodType };
-}
-
-type Fields = Record<string, unknown>;
-
-/** What AWS has: the spec fields (tags as the spec holds them), every tag, status, the ARN. */
-export interface DeclaredObserved {
-  readonly fields: Fields;
-  readonly tags: Readonly<Record<string, string>>;
-  readonly status: Readonly<Record<string, unknown>>;
-  readonly arn: string;
-  /** The state that holds writes to it (runtime.states), in AWS's words; undefined: none. */
-  readonly busy?: string;
-  /** The handle other calls take, for a kind located by one (runtime.locate: a queue's URL). */
-  readonly handle?: string;
-}
-
-/** The client the runtime's calls take; `account` for a kind addressed by ARN (runtime.byArn). */
-export interface DeclaredClient<Sdk> {
-  readonly sdk: Sdk;
-  readonly region: string;
-  readonly account?: string;
-}
-
-interface SdkClient {
-  send(command: unknown, options?: SendOptions): Promise<unknown>;
-  readonly config: { region(): Promise<string> };
-  destroy(): void;
-}
-
-/**
- * The kind's object schema and CRD source, from the generated schemas: the declared immutable
- * fields refuse a change at admission (CEL `self == oldSelf`), references to unserved kinds are
- * refused with the plain field to set.
- */
-export function declaredKindSchemas(kind: ResourceKind, generated: GeneratedKind) {
-  const fields: Record<string, z.ZodType> = { ...(generated.fieldSchemas as Record<string, z.ZodType>) };
-  for (const field of generated.declared.immutable) {
-    const schema = fields[field];
-    if (schema === undefined) throw new Error(`${kind.kind}: immutable field ${field} is no spec field`);
-    fields[field] = immutable(
-      schema,
-      `${field} is immutable: AWS sets it at creation; to change it, create a new ${kind.kind}`,
-    );
-  }
-  const spec = refusingUnservedReferences(resourceSpecSchema(fields), generated.references);
-  const status = resourceStatusSchema.extend(generated.statusSchemas);
-  return { spec, status, ...resourceSchemas(kind, spec, status) };
-}
 
 export function declaredKindModule<Sdk extends SdkClient>(
   source: DeclaredKindSource<Sdk>,
@@ -371,11 +210,6 @@ export function declaredKindModule<Sdk extends SdkClient>(
     const handle = answer?.[located.handle];
     return typeof handle === "string" && handle !== "" ? handle : undefined;
   };
-  /** An attribute's value as the map holds it ("" and absent are none); booleans as ACK's "true"/"false". */
-  const attributeFromAws = (field: string, value: unknown): unknown => {
-    if (value === undefined || value === "") return undefined;
-    return formOf.get(field)?.form === "boolean" ? stringBoolean(String(value)) : value;
-  };
   const diff = declaredDrift<Fields, DeclaredFieldGroups>(groups, (hooks?.equal ?? {}) as never);
   /** Every tag, page by page where the tag read is paginated; `gone`: the object went meanwhile. */
   const readTags = async (
@@ -409,16 +243,6 @@ export function declaredKindModule<Sdk extends SdkClient>(
     } while (token !== undefined && token !== "");
     return tags;
   };
-  /** ACK's status fields from what AWS answered; times in whole seconds (metav1.Time, as ACK). */
-  const statusOf = (item: Fields): Fields => {
-    const status: Fields = {};
-    for (const [field, [member, codec]] of Object.entries(generated.statusCodecs)) {
-      // In an attribute map, "" is no value.
-      if (item[member] === undefined || (attributes !== undefined && item[member] === "")) continue;
-      status[field] = wholeSeconds(fromAws(codec, item[member]));
-    }
-    return status;
-  };
   /** A long-running object not in a state it may be written in (runtime.states): why, in AWS's words. */
   const busyIn = (observed: DeclaredObserved) => {
     const states = addressed.states;
@@ -449,63 +273,14 @@ export function declaredKindModule<Sdk extends SdkClient>(
       throw new Error(`${kind.kind}: partlyReported ${aws}.${key} is no list field with that key`);
     return [field, itemKey] as const;
   });
-  const specOfAws = (aws: string): string => {
-    const found = Object.entries(generated.codecs).find(([, [member]]) => member === aws)?.[0];
-    if (found === undefined) throw new Error(`${kind.kind}: ${aws} is no spec field's member`);
-    return found;
-  };
-  /** Spec fields the read answer holds under other members (runtime.read.members), by member. */
-  const elsewhere = new Set(Object.keys(runtime.read.members ?? {}));
-  const readElsewhere = Object.entries(runtime.read.members ?? {}).flatMap(([aws, at]) => {
-    if (at === null) return [];
-    const field = specOfAws(aws);
-    return [[field, codecOf(generated.codecs, field)[1], at] as const];
-  });
-  /** Pending values (runtime.read.pending): spec field by the pending member's name. */
-  const pendingFields = (() => {
-    const pending = runtime.read.pending;
-    if (pending === undefined) return [];
-    return [
-      ...pending.fields.map((aws) => [aws, specOfAws(aws)] as const),
-      ...Object.entries(pending.renames ?? {}).map(([member, aws]) => [member, specOfAws(aws)] as const),
-    ];
-  })();
-  /** A spec field by its AWS name, secrets (which have no codec) included. */
-  const specOfName = (aws: string): string =>
-    Object.entries(generated.awsNames ?? {}).find(([, name]) => name === aws)?.[0] ?? specOfAws(aws);
-  /** The declared secrets (runtime.secrets): their member, spec field and how messages name them. */
-  const secretInputs = Object.entries(runtime.secrets ?? {}).map(([aws, s]) => ({
-    ...s,
-    aws,
-    field: specOfName(aws),
-  }));
-  const secretFieldSet = new Set(secretInputs.map((s) => s.field));
-  /** The spec paths whose secret (or sensitive) values an input carries: AWS's answer is then withheld. */
-  const carriedIn = (input: Fields): { secretFields?: string[] } => {
-    const paths = [...secretInputs.map((s) => s.aws), ...(runtime.sensitive ?? [])]
-      .filter((aws) => input[aws] !== undefined)
-      .map((aws) => `spec.${specOfName(aws)}`);
-    return paths.length === 0 ? {} : { secretFields: paths };
-  };
-  /** A secret's value as the reconciler read it from its Secret; a call needing one it lacks waits for it. */
-  const secretValue = (
-    secret: (typeof secretInputs)[number],
-    values: SecretValues,
-    operation: string,
-    name: string,
-  ): string => {
-    const path = `spec.${secret.field}`;
-    const value = values.values.get(path);
-    if (value !== undefined) return value;
-    throw new ErrorClass({
-      disposition: "retryable",
-      code: "SecretUnavailable",
-      operation,
-      object: name,
-      field: path,
-      message: `${path}: ${operation} on ${runtime.noun} "${name}" needs ${secret.noun}, and the value of the Secret key ${path} names was not available; retrying`,
-    });
-  };
+  /** What the answered objects hold, in spec and status form (answer-fields.ts). */
+  const reading = answerFields(source as unknown as DeclaredKindSource<never>);
+  const statusOf = reading.statusOf;
+  /** The kind's secrets (runtime.secrets: secrets.ts). */
+  const kindSecrets = declaredSecrets(
+    source as unknown as DeclaredKindSource<never>,
+    (init) => new ErrorClass(init),
+  );
   /** Read calls of their own, with the fields each reads back and the codes that mean "none". */
   const groupReads = new Map<string, { fields: string[]; notFound: Set<string>; always: boolean }>();
   const lateInitialized = new Set(generated.declared.lateInitialized);
@@ -529,22 +304,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
     ...(generated.declared.specTags === undefined ? {} : { specTags: generated.declared.specTags }),
     references: generated.references,
     ...(hooks?.adoptionSeed === undefined ? {} : { adoptionSeed: hooks.adoptionSeed }),
-    ...(secretInputs.length === 0
-      ? {}
-      : {
-          secretFields: (spec: Fields): SecretField[] =>
-            secretInputs.flatMap((s) => {
-              const ref = spec[s.field] as { name: string; key: string; namespace?: string } | undefined;
-              if (ref === undefined) return [];
-              const { name, key, namespace } = ref;
-              return [
-                {
-                  path: `spec.${s.field}`,
-                  ref: { name, key, ...(namespace === undefined ? {} : { namespace }) },
-                },
-              ];
-            }),
-        }),
+    ...(kindSecrets.fields.size === 0 ? {} : { secretFields: kindSecrets.references }),
 
     async read(client, spec, ctx) {
       const name = nameOf(spec);
@@ -569,29 +329,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
             ? undefined
             : await readTags(client, name, target, ctx);
       if (awsTags === gone) return { found: false };
-      const fields: Fields = {};
-      for (const [field, [member, codec]] of Object.entries(generated.codecs)) {
-        if (field === tagsField || elsewhere.has(member) || item[member] === undefined) continue;
-        fields[field] = fromAws(codec, item[member]);
-      }
-      for (const [field, codec, at] of readElsewhere) {
-        const value =
-          typeof at === "string" ? valueAt(item, at) : item[at.present] == null ? undefined : true;
-        if (value !== undefined) fields[field] = fromAws(codec, value);
-      }
-      for (const [field, attribute] of Object.entries(attributes?.fields ?? {})) {
-        const value = attributeFromAws(field, item[attribute]);
-        if (value !== undefined) fields[field] = value;
-      }
-      withFields(fields, hooks?.fieldsFromAnswer?.(item) ?? {});
-      // A change AWS has been asked for and not applied yet is not drift (RDS's pending values).
-      const pending = runtime.read.pending;
-      const pendingItem = pending === undefined ? undefined : (item[pending.member] as Fields | undefined);
-      for (const [member, field] of pendingFields) {
-        const value = pendingItem?.[member];
-        if (value !== undefined && value !== null)
-          fields[field] = fromAws(codecOf(generated.codecs, field)[1], value);
-      }
+      const fields = reading.fieldsOf(item);
       // The object found is the one named: its identifier as the spec spells it (RDS answers lower case).
       fields[idField] = spec[idField] ?? name;
       // Groups read by a call of their own (a repository's lifecycle policy): each read once.
@@ -661,16 +399,12 @@ export function declaredKindModule<Sdk extends SdkClient>(
       );
       const tags = tagShape.withOwner(spec[tagsField], ownerTags);
       // Each secret the spec names, from its Secret (never from the spec).
-      const secretValues = Object.fromEntries(
-        secretInputs
-          .filter((s) => spec[s.field] !== undefined)
-          .map((s) => [s.aws, secretValue(s, secrets, groups.create, name)]),
-      );
+      const secretValues = kindSecrets.forCreate(spec, secrets, groups.create, name);
       const input = {
         ...awsMembers(
           generated.codecs,
           spec,
-          groups.createFields.filter((f) => f !== tagsField && !isAttribute(f) && !secretFieldSet.has(f)),
+          groups.createFields.filter((f) => f !== tagsField && !isAttribute(f) && !kindSecrets.fields.has(f)),
         ),
         ...secretValues,
         ...(attributes === undefined || Object.keys(inMap).length === 0
@@ -686,7 +420,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
         groups.create,
         name,
         run(client, groups.create, sent),
-        carriedIn(sent),
+        kindSecrets.carriedIn(sent),
       );
       if (made === undefined) return { created: false };
       // What the create answered of the object (DynamoDB's TableDescription: its status, CREATING).
@@ -709,17 +443,10 @@ export function declaredKindModule<Sdk extends SdkClient>(
       // The secrets each set call carries again, read before anything is sent: a call needing one
       // whose value is missing sends nothing at all.
       const resent = new Map(
-        groups.groups.map((g) => {
-          const carried = secretInputs.filter((s) => {
-            if (declared(g.set)?.secrets?.includes(s.aws) !== true) return false;
-            if (secrets.changed.includes(`spec.${s.field}`)) return true;
-            const also = s.alsoWhen;
-            if (also === undefined) return false;
-            const field = specOfAws(also.field);
-            return desired[field] === also.to && observed.fields[field] === also.from;
-          });
-          return [g, carried.map((s) => [s, secretValue(s, secrets, g.set, name)] as const)] as const;
-        }),
+        groups.groups.map((g) => [
+          g,
+          kindSecrets.resent(declared(g.set)?.secrets ?? [], desired, observed.fields, secrets, g.set, name),
+        ]),
       );
       const address = observed.handle ?? (byArn ? composedArn(client, name) : name);
       const naming = (call: string) => callNaming(call, address, observed.arn);
@@ -761,14 +488,14 @@ export function declaredKindModule<Sdk extends SdkClient>(
             observed: observed.fields,
             removed: hooks?.removed,
           });
-          for (const [secret, value] of carried) input[secret.aws] = value;
-          const paths = [...differs, ...carried.map(([s]) => s.field)].map((f) => `spec.${f}`);
+          for (const secret of carried) input[secret.aws] = secret.value;
+          const paths = [...differs, ...carried.map((c) => c.field)].map((f) => `spec.${f}`);
           await calls.send(ctx, group.set, name, run(client, group.set, { ...input, ...naming(group.set) }), {
             ...(paths.length === 1 ? { field: paths[0] } : {}),
             fields: paths,
-            ...carriedIn(input),
+            ...kindSecrets.carriedIn(input),
           });
-          changed.push(...differs, ...carried.map(([s]) => s.field));
+          changed.push(...differs, ...carried.map((c) => c.field));
           continue;
         }
         if (differs.length === 0) continue;
@@ -939,10 +666,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
         if (kept !== undefined && kept.length > 0) fields[field] = [...reported, ...kept];
       }
       // AWS never reveals a secret: the spec's reference stays what it is.
-      for (const secret of secretInputs) {
-        const ref = (spec as Fields)[secret.field];
-        if (ref !== undefined) fields[secret.field] = ref;
-      }
+      Object.assign(fields, kindSecrets.keptFrom(spec as Fields));
       return adoptedSpec(
         hooks?.adoptedFields?.(fields, spec as Fields) ?? fields,
         tagsField,
@@ -975,29 +699,5 @@ export function declaredKindModule<Sdk extends SdkClient>(
   };
 }
 
-/** Times (ISO text, as the codecs write them) without fractions of a second, at any depth. */
-function wholeSeconds(value: unknown): unknown {
-  if (typeof value === "string")
-    return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z$/.test(value) ? value.replace(/\.\d+Z$/, "Z") : value;
-  if (Array.isArray(value)) return value.map(wholeSeconds);
-  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wholeSeconds(v)]));
-  return value;
-}
-
 /** What a read was answered when the object went between its calls. */
 const gone = Symbol("gone");
-
-/** `fields` with what a hook read: a field it gives as undefined is none. */
-function withFields(fields: Fields, read: Fields): void {
-  for (const [field, value] of Object.entries(read)) {
-    if (value === undefined) delete fields[field];
-    else fields[field] = value;
-  }
-}
-
-function codecOf(codecs: FieldCodecs, field: string) {
-  const entry = codecs[field];
-  if (entry === undefined) throw new Error(`no codec for spec field ${field}`);
-  return entry;
-}

@@ -13,7 +13,8 @@ import fc from "fast-check";
 import { type Fields, fakeSdk } from "../../../test/support/fake-sdk.ts";
 import { servedKindCatalog } from "../catalog.ts";
 import { noSecrets } from "../service-module.ts";
-import { type DeclaredKindSource, declaredKindModule } from "./module.ts";
+import { declaredKindModule } from "./module.ts";
+import type { DeclaredKindSource } from "./source.ts";
 
 /** Every string in a call's input, however deep. */
 function stringsIn(value: unknown, out: string[] = []): string[] {

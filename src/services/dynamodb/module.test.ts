@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { TableDescription } from "@aws-sdk/client-dynamodb";
 import { fakeSdk } from "../../../test/support/fake-sdk.ts";
-import type { DeclaredObserved } from "../declared-kind/module.ts";
 import { declaredKindModule } from "../declared-kind/module.ts";
+import type { DeclaredObserved } from "../declared-kind/source.ts";
 import { tableService as service, tableSource } from "./table.ts";
 
 /** What the module observes of table `orders` whose DescribeTable answers `description`. */

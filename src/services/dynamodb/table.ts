@@ -14,7 +14,8 @@ import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import * as dynamodbSdk from "@aws-sdk/client-dynamodb";
 import { parseNamedArn } from "../arn.ts";
 import { sameJson } from "../canonical-forms.ts";
-import { type DeclaredKindSource, declaredKindModule, type GeneratedKind } from "../declared-kind/module.ts";
+import { declaredKindModule } from "../declared-kind/module.ts";
+import type { DeclaredKindSource, GeneratedKind } from "../declared-kind/source.ts";
 import { type Codec, fromAws, toAws } from "../shape-codec.ts";
 import { dynamodbClientFactory } from "./client.ts";
 import {

@@ -5,7 +5,8 @@
 // snapshot), and the spec fields RDS reports that the spec cannot hold beside others.
 import type { RDSClient } from "@aws-sdk/client-rds";
 import * as rdsSdk from "@aws-sdk/client-rds";
-import { type DeclaredKindSource, declaredKindModule, type GeneratedKind } from "../declared-kind/module.ts";
+import { declaredKindModule } from "../declared-kind/module.ts";
+import type { DeclaredKindSource, GeneratedKind } from "../declared-kind/source.ts";
 import { rdsClientFactory } from "./client.ts";
 import { dbInstanceDeclaration } from "./db-instance-declaration.ts";
 import {

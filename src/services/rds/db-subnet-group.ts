@@ -5,12 +5,9 @@
 import type { RDSClient } from "@aws-sdk/client-rds";
 import * as rdsSdk from "@aws-sdk/client-rds";
 import { requireKind } from "../../api/resource.ts";
-import {
-  type DeclaredKindSource,
-  declaredKindModule,
-  declaredKindSchemas,
-  type GeneratedKind,
-} from "../declared-kind/module.ts";
+import { declaredKindModule } from "../declared-kind/module.ts";
+import { declaredKindSchemas } from "../declared-kind/schemas.ts";
+import type { DeclaredKindSource, GeneratedKind } from "../declared-kind/source.ts";
 import { rdsClientFactory } from "./client.ts";
 import { dbSubnetGroupDeclaration } from "./db-subnet-group-declaration.ts";
 import {

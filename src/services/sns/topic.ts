@@ -4,7 +4,8 @@
 import type { SNSClient } from "@aws-sdk/client-sns";
 import * as snsSdk from "@aws-sdk/client-sns";
 import { parseNamedArn } from "../arn.ts";
-import { type DeclaredKindSource, declaredKindModule, type GeneratedKind } from "../declared-kind/module.ts";
+import { declaredKindModule } from "../declared-kind/module.ts";
+import type { DeclaredKindSource, GeneratedKind } from "../declared-kind/source.ts";
 import { seedFromAddress } from "../service-module-parts.ts";
 import { stringBoolean } from "../string-boolean.ts";
 import { snsClientFactory } from "./client.ts";

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { awsError, type Fields, fakeSdk, type SentCall } from "../../../test/support/fake-sdk.ts";
-import type { DeclaredObserved } from "../declared-kind/module.ts";
 import { declaredKindModule } from "../declared-kind/module.ts";
+import type { DeclaredObserved } from "../declared-kind/source.ts";
 import { noSecrets } from "../service-module.ts";
 import { queueService, queueSource, queueUrlParts, regionOfQueueUrl } from "./queue.ts";
 import { queueSpecSchema } from "./schema.ts";

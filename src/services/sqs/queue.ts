@@ -3,7 +3,8 @@
 // encrypted with a KMS key reports an SqsManagedSseEnabled that does not apply beside it.
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import * as sqsSdk from "@aws-sdk/client-sqs";
-import { type DeclaredKindSource, declaredKindModule, type GeneratedKind } from "../declared-kind/module.ts";
+import { declaredKindModule } from "../declared-kind/module.ts";
+import type { DeclaredKindSource, GeneratedKind } from "../declared-kind/source.ts";
 import { seedFromAddress } from "../service-module-parts.ts";
 import { stringBoolean } from "../string-boolean.ts";
 import { sqsClientFactory } from "./client.ts";

@@ -1,0 +1,146 @@
+// What a kind served by the generic runtime is made of (CONTRIBUTING.md, "How a kind is made"):
+// its declaration, what is generated from it, the SDK package, the kind's hooks for its genuine
+// quirks; and what the runtime observes and the client it takes. Types only.
+import type { z } from "zod";
+import type { ResourceKind } from "../../api/kinds.ts";
+import type { KindDeclaration, RuntimeDeclaration } from "../../codegen/declaration.ts";
+import type { DeclaredFieldGroups } from "../../codegen/drift-rules.ts";
+import type { ResolvedRuntime } from "../../codegen/object-address.ts";
+import type { SpecTagField } from "../../codegen/spec-tags.ts";
+import type { ClientFactory } from "../../credentials/client-pool.ts";
+import type { SendOptions } from "../call-context.ts";
+import type { EqualHook } from "../declared-drift.ts";
+import type { ReferenceField } from "../references.ts";
+import type { ServiceModule } from "../service-module.ts";
+import type { FieldCodecs } from "../shape-codec.ts";
+import type { RemovedHook } from "./changed-input.ts";
+
+/** What the generated module of a kind gives the runtime (src/services/<service>/generated/). */
+export interface GeneratedKind {
+  readonly fieldSchemas: Readonly<Record<string, z.ZodType>>;
+  readonly statusSchemas: z.ZodRawShape;
+  readonly codecs: FieldCodecs;
+  readonly statusCodecs: FieldCodecs;
+  readonly fieldGroups: DeclaredFieldGroups;
+  readonly declared: {
+    readonly identifier: string;
+    readonly immutable: readonly string[];
+    readonly lateInitialized: readonly string[];
+    readonly specTags?: SpecTagField;
+  };
+  readonly references: readonly ReferenceField[];
+  /** How each call names the object, read from the model (src/codegen/object-address.ts). */
+  readonly runtime: ResolvedRuntime;
+  /** Every spec field's AWS name (the generated `<prefix>AwsNames`), secrets included. */
+  readonly awsNames?: Readonly<Record<string, string>>;
+  /** The spec fields a string-valued attribute map holds (SQS's, SNS's), by attribute name. */
+  readonly attributes?: {
+    readonly member: string;
+    readonly fields: Readonly<Record<string, string>>;
+  };
+}
+
+/** A kind's genuine quirks. */
+export interface DeclaredKindHooks {
+  /**
+   * Spec fields the read answer holds in another shape (a subnet group's subnets as subnetIDs); a
+   * field it gives as undefined is none.
+   */
+  readonly fieldsFromAnswer?: (answer: Readonly<Record<string, unknown>>) => Record<string, unknown>;
+  /**
+   * A group read by a call of its own, by that call, where its answer holds the group's fields in
+   * another shape (DynamoDB's DescribeTimeToLive): the group's fields from the answer (absent: none).
+   */
+  readonly groupFieldsFromAnswer?: Readonly<Record<string, (answer: Fields) => Fields>>;
+  /** The create call's input as AWS takes it, from the runtime's (codecs, identifier, tags) and the spec. */
+  readonly createInput?: (input: Fields, spec: Fields) => Fields;
+  /**
+   * A field's set call inputs where they are not its members as the codecs send them, one call each
+   * in order, without the object's address; [] sends nothing (DynamoDB's indexes: one
+   * GlobalSecondaryIndexUpdates action per UpdateTable).
+   */
+  readonly setInputs?: Readonly<Record<string, (desired: Fields, observed: Fields) => readonly Fields[]>>;
+  /**
+   * What must go before the object itself (a global table's replicas in other Regions): given what
+   * the read answered, a call to send first and the error the delete then ends with (retried), or
+   * undefined to delete the object now. Nothing is sent while the object is busy (runtime.states).
+   */
+  readonly deleteFirst?: (
+    answer: Fields,
+    at: { readonly region: string },
+  ) =>
+    | {
+        readonly call: string;
+        readonly input: Fields;
+        readonly field: string;
+        readonly error: { readonly code: string; readonly message: string };
+      }
+    | undefined;
+  /** Compare hooks, one per field the declaration says is `custom`. */
+  readonly equal?: Readonly<Record<string, EqualHook<Record<string, unknown>>>>;
+  /**
+   * What the delete call takes beyond the identifier, from the spec and the resource's annotations
+   * (ECR's force delete of a repository that still holds images, as ACK has it).
+   */
+  readonly deleteInput?: (
+    spec: Fields,
+    annotations: Readonly<Record<string, string>>,
+  ) => Fields | { readonly refused: string };
+  /**
+   * What a group sending only its changed fields (FieldGroup.send "changed") takes for a field the
+   * spec left out, where it is computed (RDS's maxAllocatedStorage: the allocated storage, which
+   * turns autoscaling off); undefined: nothing.
+   */
+  readonly removed?: Readonly<Record<string, RemovedHook>>;
+  /**
+   * The spec adoption writes, from what AWS has and the spec (RDS's managed password is left out
+   * beside the spec's own Secret, which the schema refuses together).
+   */
+  readonly adoptedFields?: (fields: Fields, spec: Fields) => Fields;
+  /** What AWS has, in spec form, adjusted where the service reports more than the spec can hold. */
+  readonly observedFields?: (fields: Fields) => Fields;
+  /** ServiceModule.adoptionSeed: how ACK's adoption fields name the object, where not by its identifier. */
+  readonly adoptionSeed?: ServiceModule<Fields, unknown, unknown>["adoptionSeed"];
+}
+
+export interface DeclaredKindSource<Sdk extends SdkClient> {
+  readonly kind: ResourceKind;
+  readonly declaration: KindDeclaration & { readonly runtime: RuntimeDeclaration };
+  readonly generated: GeneratedKind;
+  /** The SDK package: `sdk.<Operation>Command` makes each call. */
+  readonly sdk: Readonly<Record<string, unknown>>;
+  readonly clientFactory: ClientFactory<Sdk>;
+  readonly hooks?: DeclaredKindHooks;
+  /**
+   * The kind's own spec and status schemas, where it has value rules beyond the generated ones
+   * (built on declaredKindSchemas); default: declaredKindSchemas.
+   */
+  readonly schemas?: { readonly spec: z.ZodType; readonly status: z.ZodType };
+}
+
+export type Fields = Record<string, unknown>;
+
+/** What AWS has: the spec fields (tags as the spec holds them), every tag, status, the ARN. */
+export interface DeclaredObserved {
+  readonly fields: Fields;
+  readonly tags: Readonly<Record<string, string>>;
+  readonly status: Readonly<Record<string, unknown>>;
+  readonly arn: string;
+  /** The state that holds writes to it (runtime.states), in AWS's words; undefined: none. */
+  readonly busy?: string;
+  /** The handle other calls take, for a kind located by one (runtime.locate: a queue's URL). */
+  readonly handle?: string;
+}
+
+/** The client the runtime's calls take; `account` for a kind addressed by ARN (runtime.byArn). */
+export interface DeclaredClient<Sdk> {
+  readonly sdk: Sdk;
+  readonly region: string;
+  readonly account?: string;
+}
+
+export interface SdkClient {
+  send(command: unknown, options?: SendOptions): Promise<unknown>;
+  readonly config: { region(): Promise<string> };
+  destroy(): void;
+}
