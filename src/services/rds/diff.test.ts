@@ -4,7 +4,7 @@
 // hand-written diff.ts's functions were).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { DeclaredObserved } from "../declared-kind/module.ts";
+import type { DeclaredObserved } from "../declared-kind/source.ts";
 import { compareVersions, dbInstanceService, dbInstanceSource, engineVersionDrift } from "./db-instance.ts";
 import type { DBInstanceFields } from "./schema.ts";
 

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { awsError, type Fields, fakeSdk, type SentCall } from "../../../test/support/fake-sdk.ts";
-import { type DeclaredObserved, declaredKindModule } from "../declared-kind/module.ts";
+import { declaredKindModule } from "../declared-kind/module.ts";
+import type { DeclaredObserved } from "../declared-kind/source.ts";
 import { ServiceError } from "../service-error.ts";
 import { noSecrets, type SecretValues } from "../service-module.ts";
 import { dbInstanceSource } from "./db-instance.ts";

@@ -13,7 +13,8 @@ import type {
 } from "@aws-sdk/client-rds";
 import { type Fields, fakeSdk, type SentCall } from "../../../test/support/fake-sdk.ts";
 import { parseRegionalArn } from "../arn.ts";
-import { type DeclaredObserved, declaredKindModule } from "../declared-kind/module.ts";
+import { declaredKindModule } from "../declared-kind/module.ts";
+import type { DeclaredObserved } from "../declared-kind/source.ts";
 import { noSecrets, type SecretValues } from "../service-module.ts";
 import { type AwsTag, tagMapFromAws } from "../tag-list.ts";
 import { dbInstanceService, dbInstanceSource } from "./db-instance.ts";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { RDSClient } from "@aws-sdk/client-rds";
-import type { DeclaredClient, DeclaredObserved } from "../declared-kind/module.ts";
+import type { DeclaredClient, DeclaredObserved } from "../declared-kind/source.ts";
 import { noSecrets, type SecretValues } from "../service-module.ts";
 import { dbInstanceService, dbInstanceSource, deleteOptionsFromAnnotations } from "./db-instance.ts";
 import type { DBInstanceSpec } from "./schema.ts";
