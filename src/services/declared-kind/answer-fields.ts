@@ -8,7 +8,7 @@ import type { DeclaredField } from "../../codegen/drift-rules.ts";
 import { type FieldCodecs, fromAws } from "../shape-codec.ts";
 import { stringBoolean } from "../string-boolean.ts";
 import { valueAt } from "./answer-paths.ts";
-import type { DeclaredKindSource, Fields } from "./source.ts";
+import type { DeclaredKindSource, Fields, SdkClient } from "./source.ts";
 
 /** A spec field's member and codec. */
 export function codecOf(codecs: FieldCodecs, field: string) {
@@ -39,7 +39,9 @@ export function withFields(fields: Fields, read: Fields): void {
 }
 
 /** How a kind's answered objects read, built once per kind. */
-export function answerFields(source: Pick<DeclaredKindSource<never>, "declaration" | "generated" | "hooks">) {
+export function answerFields(
+  source: Pick<DeclaredKindSource<SdkClient>, "declaration" | "generated" | "hooks">,
+) {
   const { generated, hooks } = source;
   const read = source.declaration.runtime.read;
   const tagsField = generated.fieldGroups.groups

@@ -274,13 +274,10 @@ export function declaredKindModule<Sdk extends SdkClient>(
     return [field, itemKey] as const;
   });
   /** What the answered objects hold, in spec and status form (answer-fields.ts). */
-  const reading = answerFields(source as unknown as DeclaredKindSource<never>);
+  const reading = answerFields(source);
   const statusOf = reading.statusOf;
   /** The kind's secrets (runtime.secrets: secrets.ts). */
-  const kindSecrets = declaredSecrets(
-    source as unknown as DeclaredKindSource<never>,
-    (init) => new ErrorClass(init),
-  );
+  const kindSecrets = declaredSecrets(source, (init) => new ErrorClass(init));
   /** Read calls of their own, with the fields each reads back and the codes that mean "none". */
   const groupReads = new Map<string, { fields: string[]; notFound: Set<string>; always: boolean }>();
   const lateInitialized = new Set(generated.declared.lateInitialized);

@@ -5,7 +5,7 @@
 // was not handed is never sent: the resource waits (SecretUnavailable, retried). Pure.
 import type { SecretField, SecretValues } from "../service-module.ts";
 import { specFieldOf } from "./answer-fields.ts";
-import type { DeclaredKindSource, Fields } from "./source.ts";
+import type { DeclaredKindSource, Fields, SdkClient } from "./source.ts";
 
 /** The kind's error for a failure crossrole finds itself: the fields of a ServiceError, and the object. */
 type Refusal = (init: {
@@ -18,7 +18,7 @@ type Refusal = (init: {
 }) => Error;
 
 export function declaredSecrets(
-  source: Pick<DeclaredKindSource<never>, "declaration" | "generated">,
+  source: Pick<DeclaredKindSource<SdkClient>, "declaration" | "generated">,
   refusal: Refusal,
 ) {
   const { generated } = source;
