@@ -186,6 +186,12 @@ export interface RuntimeDeclaration {
       readonly fields: readonly string[];
       readonly renames?: Readonly<Record<string, string>>;
     };
+    /**
+     * The tags and the groups read by calls of their own are asked at once, not one after another
+     * (they are independent: a read then costs one round trip after the object's, not one per
+     * group; S3's bucket settings, DynamoDB's table settings).
+     */
+    readonly groupsAtOnce?: true;
   };
   /**
    * An object AWS addresses by a handle another call gives for its identifier (SQS: GetQueueUrl's

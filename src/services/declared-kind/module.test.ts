@@ -328,6 +328,76 @@ describe("the service's own error words (runtime.codeAliases, hints, throttled)"
   });
 });
 
+describe("group reads at once (runtime.read.groupsAtOnce)", () => {
+  const atOnce = (sdk: Readonly<Record<string, unknown>>) =>
+    declaredKindModule({
+      ...source(sdk),
+      declaration: ecrLikeDeclaration(declaration.groups, {
+        read: { ...declaration.runtime.read, groupsAtOnce: true },
+      }),
+    });
+
+  // One after another, the first read would wait for the second forever: the time limit says so.
+  test("the tags and each group's own read are all in flight before any is answered", {
+    timeout: 5_000,
+  }, async () => {
+    const held: (() => void)[] = [];
+    const aws = fakeSdk(async (call): Promise<Fields> => {
+      if (call.operation === "DescribeRepositories")
+        return { repositories: [{ repositoryName: "shop", repositoryArn: arn }] };
+      // Answered only once both reads were sent.
+      await new Promise<void>((resolve) => {
+        held.push(resolve);
+        if (held.length === 2) for (const release of held) release();
+      });
+      if (call.operation === "ListTagsForResource") return { tags: [{ Key: "team", Value: "a" }] };
+      return { repositoryName: "shop", lifecyclePolicyText: policy };
+    });
+    const seen = await atOnce(aws.sdk).read(aws.client, { name: "shop" }, {});
+    assert.ok(seen.found);
+    assert.equal(seen.observed.fields["lifecyclePolicy"], policy);
+    assert.deepEqual(seen.observed.tags, { team: "a" });
+  });
+
+  test("a failure is the first read's in their order; the object gone in any is not found", async () => {
+    const failing = (tags: () => Fields, lifecycle: () => Fields) =>
+      fakeSdk(async (call): Promise<Fields> => {
+        if (call.operation === "DescribeRepositories")
+          return { repositories: [{ repositoryName: "shop", repositoryArn: arn }] };
+        if (call.operation === "ListTagsForResource") {
+          // Answered after the group's read.
+          await new Promise((resolve) => setImmediate(resolve));
+          return tags();
+        }
+        return lifecycle();
+      });
+    const both = failing(
+      () => {
+        throw awsError("ThrottlingException");
+      },
+      () => {
+        throw awsError("AccessDeniedException");
+      },
+    );
+    const err = await atOnce(both.sdk)
+      .read(both.client, { name: "shop" }, {})
+      .then(
+        () => assert.fail("no error"),
+        (e: unknown) => e as { code?: string },
+      );
+    assert.equal(err.code, "Throttling", "the tag read's, first in order, though answered last");
+    const gone = failing(
+      () => {
+        throw awsError("ThrottlingException");
+      },
+      () => {
+        throw awsError("RepositoryNotFoundException");
+      },
+    );
+    assert.deepEqual(await atOnce(gone.sdk).read(gone.client, { name: "shop" }, {}), { found: false });
+  });
+});
+
 describe("a paginated tag read (the model's NextToken)", () => {
   test("every page is read, and the tags are all of them", async () => {
     const aws = fakeSdk((call): Fields => {

@@ -319,19 +319,18 @@ export function declaredKindModule<Sdk extends SdkClient>(
       // emulator's answer), no tags to read.
       const target = tagTarget({ arn, ...handle });
       const inAnswer = runtime.tags.inAnswer;
-      const awsTags =
+      const tagRead = async (): Promise<unknown> =>
         inAnswer !== undefined
           ? item[inAnswer]
           : target === ""
             ? undefined
-            : await readTags(client, name, target, ctx);
-      if (awsTags === gone) return { found: false };
-      const fields = reading.fieldsOf(item);
-      // The object found is the one named: its identifier as the spec spells it (RDS answers lower case).
-      fields[idField] = spec[idField] ?? name;
-      // Groups read by a call of their own (a repository's lifecycle policy): each read once.
-      for (const [call, own] of groupReads) {
-        if (!own.always && own.fields.every((f) => spec[f] === undefined)) continue;
+            : readTags(client, name, target, ctx);
+      // Groups read by a call of their own (a repository's lifecycle policy): each read once; `gone`
+      // when the object went between the calls.
+      const wanted = [...groupReads].filter(
+        ([, own]) => own.always || own.fields.some((f) => spec[f] !== undefined),
+      );
+      const groupRead = async ([call, own]: (typeof wanted)[number]): Promise<unknown> => {
         let objectGone = false;
         const answer = await calls.sendUnless(
           (err) => {
@@ -345,13 +344,22 @@ export function declaredKindModule<Sdk extends SdkClient>(
           run(client, call, callNaming(call, address, arn)),
           { field: own.fields.map((f) => `spec.${f}`).join(", ") },
         );
-        // The object went between the calls.
-        if (objectGone) return { found: false };
+        return objectGone ? gone : answer;
+      };
+      const reads = [tagRead, ...wanted.map((g) => () => groupRead(g))];
+      const answers = runtime.read.groupsAtOnce === true ? await allAtOnce(reads) : await inTurn(reads);
+      const [awsTags, ...groupAnswers] = answers;
+      if (answers.includes(gone) || answers.length < reads.length) return { found: false };
+      const fields = reading.fieldsOf(item);
+      // The object found is the one named: its identifier as the spec spells it (RDS answers lower case).
+      fields[idField] = spec[idField] ?? name;
+      wanted.forEach(([call, own], i) => {
+        const answer = groupAnswers[i] as Fields | undefined;
         const fromHook = hooks?.groupFieldsFromAnswer?.[call];
         if (fromHook !== undefined) {
           for (const field of own.fields) delete fields[field];
           withFields(fields, answer === undefined ? {} : fromHook(answer));
-          continue;
+          return;
         }
         for (const field of own.fields) {
           const [member, codec] = codecOf(generated.codecs, field);
@@ -359,7 +367,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
           if (value === undefined || value === "") delete fields[field];
           else fields[field] = fromAws(codec, value);
         }
-      }
+      });
       const tagsInSpecForm = tagShape.specFromAws(awsTags);
       if (tagsInSpecForm !== undefined) fields[tagsField] = tagsInSpecForm;
       const status = statusOf(item);
@@ -698,3 +706,27 @@ export function declaredKindModule<Sdk extends SdkClient>(
 
 /** What a read was answered when the object went between its calls. */
 const gone = Symbol("gone");
+
+/** Reads one after another, stopping after one that found the object gone (shorter then). */
+async function inTurn(reads: readonly (() => Promise<unknown>)[]): Promise<unknown[]> {
+  const answers: unknown[] = [];
+  for (const read of reads) {
+    const answer = await read();
+    answers.push(answer);
+    if (answer === gone) break;
+  }
+  return answers;
+}
+
+/**
+ * Reads all at once; the object gone in any is gone, else a failure is the first in their order,
+ * whichever AWS answered first.
+ */
+async function allAtOnce(reads: readonly (() => Promise<unknown>)[]): Promise<unknown[]> {
+  const settled = await Promise.allSettled(reads.map((read) => read()));
+  // The object gone meanwhile says more than another read's failure.
+  if (settled.some((r) => r.status === "fulfilled" && r.value === gone)) return [gone];
+  const failed = settled.find((r) => r.status === "rejected");
+  if (failed !== undefined) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
+}

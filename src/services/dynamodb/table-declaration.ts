@@ -140,7 +140,8 @@ export const tableDeclaration = {
   runtime: {
     service: "DynamoDB",
     noun: "table",
-    read: { call: "DescribeTable", output: "Table" },
+    // The settings (TTL, backups, insights, policy) and tags are read together, after the table.
+    read: { call: "DescribeTable", output: "Table", groupsAtOnce: true },
     delete: "DeleteTable",
     arn: "TableArn",
     arnResource: "table/",
