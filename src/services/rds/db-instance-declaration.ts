@@ -40,6 +40,20 @@ const lateInitialised = [
   "DomainIAMRoleName",
 ];
 
+/** The codes only a spec change fixes; RDS's message then names the field (runtime.fieldPatterns). */
+const terminalCodes = [
+  "InvalidParameter",
+  "InvalidParameterValue",
+  "InvalidParameterCombination",
+  "MissingParameter",
+  "ValidationError",
+  "StorageTypeNotSupported",
+  "InvalidDBInstanceIdentifier",
+  "NetworkTypeNotSupported",
+  "ProvisionedIopsNotAvailableInAZ",
+  "DBSubnetGroupDoesNotCoverEnoughAZs",
+];
+
 export const dbInstanceDeclaration = {
   service: "rds",
   kind: "DBInstance",
@@ -94,18 +108,7 @@ export const dbInstanceDeclaration = {
   ],
   // RDS refuses tag keys starting with rds: (its Tag shape's documentation), as it does aws:.
   reservedTagPrefixes: { "rds:": "RDS" },
-  terminalCodes: [
-    "InvalidParameter",
-    "InvalidParameterValue",
-    "InvalidParameterCombination",
-    "MissingParameter",
-    "ValidationError",
-    "StorageTypeNotSupported",
-    "InvalidDBInstanceIdentifier",
-    "NetworkTypeNotSupported",
-    "ProvisionedIopsNotAvailableInAZ",
-    "DBSubnetGroupDoesNotCoverEnoughAZs",
-  ],
+  terminalCodes,
   spec: [
     {
       members: "CreateDBInstanceMessage",
@@ -415,18 +418,7 @@ export const dbInstanceDeclaration = {
     },
     // RDS's parameters and words in its refusals → the field (in order: the first that matches).
     fieldPatterns: {
-      codes: [
-        "InvalidParameter",
-        "InvalidParameterValue",
-        "InvalidParameterCombination",
-        "MissingParameter",
-        "ValidationError",
-        "StorageTypeNotSupported",
-        "InvalidDBInstanceIdentifier",
-        "NetworkTypeNotSupported",
-        "ProvisionedIopsNotAvailableInAZ",
-        "DBSubnetGroupDoesNotCoverEnoughAZs",
-      ],
+      codes: terminalCodes,
       patterns: [
         ["ManageMasterUserPassword", "ManageMasterUserPassword"],
         ["MasterUserSecretKmsKeyId", "MasterUserSecretKmsKeyId"],

@@ -5,6 +5,7 @@
 // snapshot), and the spec fields RDS reports that the spec cannot hold beside others.
 import type { RDSClient } from "@aws-sdk/client-rds";
 import * as rdsSdk from "@aws-sdk/client-rds";
+import { sameByRule } from "../declared-drift.ts";
 import { declaredKindModule } from "../declared-kind/module.ts";
 import type { DeclaredKindSource, GeneratedKind } from "../declared-kind/source.ts";
 import { rdsClientFactory } from "./client.ts";
@@ -74,10 +75,10 @@ export const dbInstanceSource = {
         desired["masterUserSecretKMSKeyID"] === undefined ||
         sameKmsKey(String(desired["masterUserSecretKMSKeyID"]), text(observed["masterUserSecretKMSKeyID"])),
       processorFeatures: (desired, observed) => {
-        const have = features(observed["processorFeatures"]);
+        const have = observed["processorFeatures"] as unknown[] | undefined;
         if (desired["processorFeatures"] === undefined)
-          return desired["useDefaultProcessorFeatures"] !== true || have.length === 0;
-        return sameSet(features(desired["processorFeatures"]), have);
+          return desired["useDefaultProcessorFeatures"] !== true || (have ?? []).length === 0;
+        return sameByRule({ absent: "none", form: "set" }, desired["processorFeatures"], have);
       },
     },
     // The log types exported once RDS has applied what is pending (as ACK counts them).
@@ -141,18 +142,6 @@ export const dbInstanceService = declaredKindModule(dbInstanceSource);
 
 function text(value: unknown): string | undefined {
   return value === undefined ? undefined : String(value);
-}
-
-function features(value: unknown): string[] {
-  return ((value as { name?: string; value?: string }[] | undefined) ?? []).map(
-    (f) => `${f.name}=${f.value}`,
-  );
-}
-
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  const x = [...new Set(a)].sort();
-  const y = [...new Set(b)].sort();
-  return x.length === y.length && x.every((v, i) => v === y[i]);
 }
 
 /**
