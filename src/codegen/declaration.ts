@@ -135,6 +135,26 @@ export interface FieldGroup {
    */
   readonly oneChangePerCall?: true;
   /**
+   * What the set call takes, under its own members, when the spec leaves the group's fields out
+   * (or gives their none value) and the group has no remove call: what AWS means by none (S3's
+   * accelerate `{Status: "Suspended"}`, an empty logging status `{}`).
+   */
+  readonly noneAs?: Readonly<Record<string, unknown>>;
+  /** Removed, this group goes before every other group's change (S3 suspends versioning only without replication). */
+  readonly removeFirst?: true;
+  /**
+   * A list field of items AWS keeps one per ID (S3's inventory configurations): read page by page
+   * (`list` in each answer; `page`: the token the answer gives and the next call takes, while
+   * `more` is true), each new or changed item set on its own (`{[id]: its ID, [member]: item}`),
+   * each ID AWS has and the spec lacks removed (`{[id]}`).
+   */
+  readonly items?: {
+    readonly id: string;
+    readonly member: string;
+    readonly list: string;
+    readonly page?: { readonly input: string; readonly output: string; readonly more?: string };
+  };
+  /**
    * `changed`: one set call carrying only the fields that differ (with each field's `setAs`,
    * `change`, `with` and removal value; RDS's ModifyDBInstance), rather than the whole group (a
    * call that takes, and may require, every field of the group: `group`, the default).
@@ -166,7 +186,11 @@ export interface RuntimeDeclaration {
    */
   readonly read: {
     readonly call: string;
-    readonly output: string;
+    /**
+     * Absent: the call's whole answer is the object (S3's HeadBucket answers one bucket's region):
+     * found when it answers, never a list to pick from.
+     */
+    readonly output?: string;
     readonly answerId?: string;
     /** Input the read call takes beyond the object's address (SQS: `AttributeNames: ["All"]`). */
     readonly input?: Readonly<Record<string, unknown>>;
@@ -193,6 +217,32 @@ export interface RuntimeDeclaration {
      */
     readonly groupsAtOnce?: true;
   };
+  /**
+   * ARNs that name neither region nor account (S3's `arn:aws:s3:::<name>`): crossrole composes the
+   * ARN from the name, and where the object lives is the kind's `region` hook's answer.
+   */
+  readonly arnScope?: "global";
+  /**
+   * What a read right after this reconcile's own create asks (a new object has nothing else yet):
+   * the groups by set call whose values AWS decides on a new object (S3's default encryption), in
+   * one round trip with the tags; the object's other groups are none, with the kind's
+   * `knownAfterCreate` values. Absent: the whole read.
+   */
+  readonly afterCreate?: { readonly read: readonly string[] };
+  /**
+   * AWS applies each set call at once (S3): after an update, what AWS holds is what was sent, and
+   * it is not read back.
+   */
+  readonly appliedAtOnce?: true;
+  /** Create-call members left to the first update (S3's ACL: a create may answer for a bucket not ours). */
+  readonly notInCreate?: readonly string[];
+  /** The spec field (AWS name) a create's failure is about where AWS's words name none (S3: Bucket). */
+  readonly createField?: string;
+  /**
+   * Terminal codes that mean "AWS refused the value" (the shared hint says to fix the field);
+   * default: every terminal code. `[]`: the declaration's own hints say it.
+   */
+  readonly refusedValue?: readonly string[];
   /**
    * An object AWS addresses by a handle another call gives for its identifier (SQS: GetQueueUrl's
    * QueueUrl for a QueueName, in the caller's account only): every other call takes the handle.
@@ -284,8 +334,8 @@ export interface RuntimeDeclaration {
     readonly patterns: readonly (readonly [pattern: string, field: string])[];
   };
   readonly delete: string;
-  /** The member of the read answer holding the object's ARN. */
-  readonly arn: string;
+  /** The member of the read answer holding the object's ARN (absent with arnScope "global": composed). */
+  readonly arn?: string;
   /** The ARN's resource part before the name (RDS's `subgrp:`). */
   readonly arnResource: string;
   /**
@@ -301,7 +351,17 @@ export interface RuntimeDeclaration {
    */
   readonly tags: {
     readonly resource: string;
-    readonly keys: string;
+    /** The untag call's keys member (absent with `replace`). */
+    readonly keys?: string;
+    /** The tag calls name the object as its other calls do (S3's `Bucket`), not by its ARN. */
+    readonly by?: "identifier";
+    /**
+     * The set call replaces the whole tag set (S3's PutBucketTagging), and no tags is the remove
+     * call with the address alone; a claim sends the tags it keeps with the ownership tags.
+     */
+    readonly replace?: true;
+    /** Where the create call takes the tags, as a dotted path (S3: `CreateBucketConfiguration.Tags`). */
+    readonly inCreate?: string;
     readonly list: string;
     /** The tag call's member for the tags, where it is not the create call's (SQS: `Tags`, `tags`). */
     readonly set?: string;
@@ -349,7 +409,7 @@ export interface RuntimeDeclaration {
   readonly iamActions?: Readonly<Record<string, string>>;
   /**
    * What the service's own codes mean for the user, after AWS's message: " (...)", with `{name}`
-   * the object's name and `{field}` the spec field. A record words it by the failing spec field,
+   * the object's name, `{field}` the spec field and `{action}` the failing call's IAM action. A record words it by the failing spec field,
    * else by the failing operation, `""` for any other.
    */
   readonly hints?: Readonly<Record<string, string | Readonly<Record<string, string>>>>;

@@ -147,7 +147,7 @@ export function emitKind(
     lines.push(
       "/** Spec field → [AWS member, codec], for the spec⇄AWS mapping (src/services/shape-codec.ts). */",
       `export const ${options.prefix}Codecs = {`,
-      ...mapped.map((f) => `  ${f.name}: [${q(f.aws)}, ${codecOf(f.type)}],`),
+      ...mapped.map((f) => `  ${f.name}: [${q(f.member ?? f.aws)}, ${codecOf(f.type)}],`),
       "} as const satisfies FieldCodecs;",
       "",
     );

@@ -51,6 +51,11 @@ export interface Field {
   readonly attribute?: boolean;
   /** Where a top-level field lives in the model (`CreateQueueRequest.Attributes["DelaySeconds"]`), for the docs. */
   readonly source?: string;
+  /**
+   * The set call's member for a field taken from one (`PutBucketVersioning.VersioningConfiguration`):
+   * what the codec sends it as, where not its AWS name.
+   */
+  readonly member?: string;
 }
 
 /** The spec fields a declaration gives, in order, from the model. */
@@ -236,6 +241,7 @@ function shapeField(source: ShapeSource, model: AwsModel, named: Named): Field {
     type: typeOf(model, member.shape, [source.from], source.field, named),
     required: false,
     source: source.from,
+    member: source.from.split(".")[1] ?? source.field,
   };
 }
 

@@ -29,6 +29,8 @@ export interface ResolvedRuntime {
     readonly list: boolean;
     /** The member of an answered object holding its identifier. */
     readonly id: string;
+    /** The whole answer is the object (RuntimeDeclaration.read.output absent). */
+    readonly whole?: true;
   };
   readonly delete: { readonly call: string; readonly by: Address };
   /** Every call but the create takes the object's ARN, composed by crossrole (RuntimeDeclaration.byArn). */
@@ -134,14 +136,17 @@ export function resolveRuntime(
   if (located !== undefined && outputOf(model, located.call).members?.[located.handle] === undefined)
     fail(`the locating call ${located.call} answers no ${located.handle}`);
   const output = outputOf(model, r.read.call);
-  const answered = output.members?.[r.read.output];
-  if (answered === undefined) return fail(`the read call ${r.read.call} answers no member ${r.read.output}`);
-  const shape = shapeOf(model, answered.shape);
+  const whole = r.read.output === undefined;
+  const answered = whole ? undefined : output.members?.[r.read.output ?? ""];
+  if (!whole && answered === undefined)
+    return fail(`the read call ${r.read.call} answers no member ${r.read.output}`);
+  const shape = answered === undefined ? output : shapeOf(model, answered.shape);
   const list = shape.type === "list";
   const item = list ? shapeOf(model, shape.member?.shape ?? "") : shape;
   const byIdentifier = located === undefined && r.byArn === undefined;
-  const id = byIdentifier ? (r.read.answerId ?? decl.identifier) : "";
-  if (byIdentifier && item.members?.[id] === undefined)
+  // A whole answer is about the one object the call named: no identifier to match.
+  const id = byIdentifier && !whole ? (r.read.answerId ?? decl.identifier) : "";
+  if (byIdentifier && !whole && item.members?.[id] === undefined)
     fail(
       `the objects ${r.read.call} answers in ${r.read.output} have no member ${id}: say which names them (runtime.read.answerId)`,
     );
@@ -149,7 +154,7 @@ export function resolveRuntime(
   const tagGroup = decl.groups.find((g) => Object.values(g.fields).some((f) => f.form === "tags"));
   const calls: Record<string, Address> = {};
   for (const g of decl.groups) {
-    if (g === tagGroup) continue;
+    if (g === tagGroup && r.tags.by !== "identifier") continue;
     for (const [call, role] of [
       [g.set, "set"],
       [g.read, "read"],
@@ -201,11 +206,48 @@ export function resolveRuntime(
       if (takes[member] === undefined) fail(`the set call ${g.set} takes no ${member}`);
     }
   }
+  // The members declared beside the calls are members of those calls.
+  const takes = (call: string, member: string, what: string) => {
+    if (inputOf(model, call).members?.[member] === undefined)
+      fail(`the call ${call} takes no ${member} (${what})`);
+  };
+  const answers = (call: string, member: string, what: string) => {
+    if (outputOf(model, call).members?.[member] === undefined)
+      fail(`the call ${call} answers no ${member} (${what})`);
+  };
+  for (const g of decl.groups) {
+    for (const member of Object.keys(g.noneAs ?? {})) takes(g.set, member, "noneAs");
+    const items = g.items;
+    if (items === undefined) continue;
+    for (const member of [items.id, items.member]) takes(g.set, member, "items");
+    if (g.remove !== undefined) takes(g.remove, items.id, "items.id");
+    answers(g.read, items.list, "items.list");
+    if (items.page !== undefined) {
+      takes(g.read, items.page.input, "items.page.input");
+      answers(g.read, items.page.output, "items.page.output");
+      if (items.page.more !== undefined) answers(g.read, items.page.more, "items.page.more");
+    }
+  }
+  for (const member of r.notInCreate ?? []) takes(decl.create, member, "runtime.notInCreate");
+  for (const set of r.afterCreate?.read ?? []) {
+    if (!decl.groups.some((g) => g.set === set))
+      fail(`runtime.afterCreate.read names ${set}, no group's set call`);
+  }
+  if (r.arn === undefined && r.arnScope !== "global") fail("runtime.arn is needed unless arnScope is global");
+  if (r.tags.keys === undefined && r.tags.replace !== true)
+    fail("runtime.tags.keys is needed unless tags.replace");
   // An attribute map (SQS's Attributes) has no members to check the state's against.
   if (r.states !== undefined && shape.type !== "map" && item.members?.[r.states.member] === undefined)
     fail(`the objects ${r.read.call} answers have no member ${r.states.member} (runtime.states.member)`);
   return {
-    read: { call: r.read.call, by: address(r.read.call, "read"), answers: r.read.output, list, id },
+    read: {
+      call: r.read.call,
+      by: address(r.read.call, "read"),
+      answers: r.read.output ?? "",
+      list,
+      id,
+      ...(whole ? { whole: true as const } : {}),
+    },
     delete: { call: r.delete, by: address(r.delete, "delete") },
     ...(r.byArn === undefined ? {} : { byArn: true as const }),
     ...(pairs.length === 0 ? {} : { attributePair: { name: "AttributeName", value: "AttributeValue" } }),

@@ -16,6 +16,7 @@ import {
   sdkErrorName,
 } from "../service-error.ts";
 import type { FieldCodecs } from "../shape-codec.ts";
+import type { ErrorDetail } from "./source.ts";
 
 /** What a failed call was: the operation, the object's name, and the spec field it applied. */
 export interface CallFailure {
@@ -43,6 +44,8 @@ export function declaredKindErrors(
     readonly attributes?: Readonly<Record<string, string>> | undefined;
     /** Every operation the kind calls, for the IAM actions access-denied messages name. */
     readonly operations: readonly string[];
+    /** More of an error than its code says (the kind's errorDetail hook). */
+    readonly detail?: (code: string, err: unknown) => ErrorDetail | undefined;
   },
 ) {
   const runtime = declaration.runtime;
@@ -74,7 +77,7 @@ export function declaredKindErrors(
     iamActions: Object.fromEntries(
       names.operations.map((op) => [op, runtime.iamActions?.[op] ?? `${service}:${op}`]),
     ),
-    refusedValue: codes(declaration.terminalCodes),
+    refusedValue: codes(runtime.refusedValue ?? declaration.terminalCodes),
     accessDenied: codes([
       "AccessDenied",
       "AccessDeniedException",
@@ -99,7 +102,10 @@ export function declaredKindErrors(
         : ((field === undefined ? undefined : declared?.[field]) ??
           declared?.[f.operation] ??
           declared?.[""]);
-    return text?.replaceAll("{name}", f.name).replaceAll("{field}", field ?? "the spec");
+    return text
+      ?.replaceAll("{name}", f.name)
+      .replaceAll("{field}", field ?? "the spec")
+      .replaceAll("{action}", rules.iamActions[f.operation] ?? `${service}:${f.operation}`);
   };
   // The object's name under `object`: an Error's own `name` is its class's ("QueueError").
   const ErrorClass = objectErrorClass<string, "object">(`${kindName}Error`, "object");
@@ -171,15 +177,17 @@ export function declaredKindErrors(
       field === undefined && applied !== undefined && applied.length > 1
         ? ` (applying ${applied.join(", ")})`
         : "";
-    return failureError(ErrorClass, rules, err, {
+    const more = names.detail?.(failed, err);
+    const error = failureError(ErrorClass, rules, err, {
       operation: f.operation,
       name: f.name,
       code: failed,
       field,
-      hint: hintOf(failed, f, field),
+      hint: more?.hint ?? hintOf(failed, f, field),
       applying,
       secretFields: f.secretFields,
     });
+    return more?.extra === undefined ? error : Object.assign(error, more.extra);
   };
   return {
     code,

@@ -6,10 +6,12 @@
 // fields it declares `custom`. Every promise of the reconciler holds as for the hand-written
 // modules: ownership tags in the create call, nothing written to an object not read first.
 import type { z } from "zod";
+import { legacyOwnershipKeysIn } from "../../api/ownership-tags.ts";
 import type { DeclaredFieldGroups } from "../../codegen/drift-rules.ts";
 import type { Address } from "../../codegen/object-address.ts";
-import { parseRegionalArn, regionalArn } from "../arn.ts";
+import { parseRegionalArn, partitionOf, regionalArn } from "../arn.ts";
 import type { CallContext, SendOptions } from "../call-context.ts";
+import { canonicalValue } from "../canonical-forms.ts";
 import { attributeWhenAbsent, declaredDrift } from "../declared-drift.ts";
 import { lateInitializeFields } from "../field-drift.ts";
 import { serviceCalls } from "../service-calls.ts";
@@ -21,14 +23,22 @@ import {
   pathsOf,
   regionalClient,
 } from "../service-module-parts.ts";
-import { awsMembers, fromAws } from "../shape-codec.ts";
+import { awsMembers, fromAws, toAws } from "../shape-codec.ts";
 import { applyTagChanges, claimTags } from "../tag-changes.ts";
 import { answerFields, codecOf, withFields } from "./answer-fields.ts";
 import { changedFieldsInput } from "./changed-input.ts";
 import { type CallFailure, declaredKindErrors } from "./errors.ts";
 import { declaredKindSchemas } from "./schemas.ts";
 import { declaredSecrets } from "./secrets.ts";
-import type { DeclaredClient, DeclaredKindSource, DeclaredObserved, Fields, SdkClient } from "./source.ts";
+import type {
+  Ask,
+  DeclaredClient,
+  DeclaredKindSource,
+  DeclaredObserved,
+  Fields,
+  Refusal,
+  SdkClient,
+} from "./source.ts";
 import { heldBy, waitFor } from "./states.ts";
 import { tagShapeOf } from "./tag-shape.ts";
 
@@ -51,6 +61,31 @@ export function declaredKindModule<Sdk extends SdkClient>(
   const attributes = generated.attributes;
   const isAttribute = (field: string) => attributes !== undefined && field in attributes.fields;
   const formOf = new Map(groups.groups.flatMap((g) => g.fields.map((f) => [f.field, f] as const)));
+  /**
+   * Whether a field's value is none: absent, `""` for a document, empty tags, or what the kind's
+   * `isNone` says (S3's public access block with every flag false).
+   */
+  const isNone = (field: string, value: unknown): boolean => {
+    if (value === undefined) return true;
+    const form = formOf.get(field)?.form;
+    if (form === "document" && value === "") return true;
+    if (form === "tags") return Object.keys(tagShape.withOwner(value, {})).length === 0;
+    return hooks?.isNone?.[field]?.(value) === true;
+  };
+  const groupOf = (set: string) => {
+    const group = groups.groups.find((g) => g.set === set);
+    if (group === undefined) throw new Error(`${kind.kind}: no group sets by ${set}`);
+    return group;
+  };
+  /** Create-call members left to the first update (S3's ACL). */
+  const notInCreate = new Set(runtime.notInCreate ?? []);
+  /** The spec field a create's failure is about (runtime.createField), by its spec path. */
+  const createField = (() => {
+    const aws = runtime.createField;
+    if (aws === undefined) return undefined;
+    const field = Object.entries(generated.codecs).find(([, [member]]) => member === aws)?.[0];
+    return field === undefined ? undefined : `spec.${field}`;
+  })();
 
   // ---- calls and their errors ----
   const operations = [
@@ -65,6 +100,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
     awsNames: generated.awsNames,
     attributes: attributes?.fields,
     operations,
+    ...(hooks?.errorDetail === undefined ? {} : { detail: hooks.errorDetail }),
   });
   const { code, isAlreadyExists, classify, ErrorClass } = errors;
   const codes = (list: readonly string[]) => new Set(list);
@@ -84,6 +120,23 @@ export function declaredKindModule<Sdk extends SdkClient>(
     (client: DeclaredClient<Sdk>, operation: string, input: unknown) =>
     async (o: SendOptions): Promise<Fields> =>
       ((await client.sdk.send(command(operation, input), o)) ?? {}) as Fields;
+
+  /** The calls a kind's hooks make (a bucket's region, whose a name is), through the runtime's. */
+  const askFor =
+    (client: DeclaredClient<Sdk>, name: string, ctx: CallContext): Ask =>
+    (call, input, o) =>
+      calls.send(ctx, call, name, run(client, call, input), o?.field === undefined ? {} : { field: o.field });
+  /** The kind's terminal error for a refusal its hook words. */
+  const refused = (r: Refusal, operation: string, name: string, cause?: unknown) =>
+    new ErrorClass({
+      disposition: "terminal",
+      code: r.code,
+      operation,
+      object: name,
+      field: r.field,
+      message: r.message,
+      ...(cause === undefined ? {} : { cause }),
+    });
 
   // Every call names the object as the model says that call takes it (never a member the call
   // lacks, which the SDK would drop, and AWS answer for every object).
@@ -151,11 +204,37 @@ export function declaredKindModule<Sdk extends SdkClient>(
       name,
       run(client, addressed.read.call, { ...addressed.readInput, ...naming(addressed.read.by, address) }),
     );
-  /** What the tag calls name the object by: its handle where they take it (SQS), else its ARN. */
-  const tagTarget = (observed: Pick<DeclaredObserved, "arn" | "handle">) =>
-    located !== undefined && runtime.tags.resource === located.handle
-      ? (observed.handle ?? "")
-      : observed.arn;
+  /**
+   * What the tag calls name the object by: as its other calls do (S3's Bucket), its handle where
+   * they take it (SQS), else its ARN.
+   */
+  const tagsByIdentifier = runtime.tags.by === "identifier";
+  const tagTarget = (observed: Pick<DeclaredObserved, "arn" | "handle" | "fields">) =>
+    tagsByIdentifier
+      ? nameOf(observed.fields)
+      : located !== undefined && runtime.tags.resource === located.handle
+        ? (observed.handle ?? "")
+        : observed.arn;
+  /** The whole tag set written at once (runtime.tags.replace: S3's), none by the remove call. */
+  const replaceTags = (
+    client: DeclaredClient<Sdk>,
+    name: string,
+    target: string,
+    tags: Readonly<Record<string, string>>,
+    ctx: CallContext,
+  ) => {
+    const call = Object.keys(tags).length === 0 ? (tagsGroup.remove ?? "") : tagsGroup.set;
+    return calls.send(
+      ctx,
+      call,
+      name,
+      run(client, call, {
+        [runtime.tags.resource]: target,
+        ...(call === tagsGroup.set ? { [runtime.tags.set ?? tagsAws]: tagShape.toAws(tags) } : {}),
+      }),
+      { field: `spec.${tagsField}` },
+    );
+  };
   const tagWrites = (client: DeclaredClient<Sdk>, name: string, target: string, ctx: CallContext) => ({
     tag: (tags: Record<string, string>) =>
       calls.send(
@@ -175,7 +254,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
         name,
         run(client, tagsGroup.remove ?? "", {
           [runtime.tags.resource]: target,
-          [runtime.tags.keys]: keys,
+          [runtime.tags.keys ?? ""]: keys,
         }),
         { field: `spec.${tagsField}` },
       ),
@@ -221,8 +300,15 @@ export function declaredKindModule<Sdk extends SdkClient>(
     const page = addressed.tagsPage;
     let tags: unknown;
     let token: unknown;
+    const none = groupNotFound(tagsGroup.set);
     do {
-      const answer = await calls.sendUnlessGone(
+      let objectGone = false;
+      const answer = await calls.sendUnless(
+        (err) => {
+          if (none.has(code(err))) return true;
+          objectGone = errors.isNotFound(err);
+          return objectGone;
+        },
         ctx,
         tagsGroup.read,
         name,
@@ -232,7 +318,8 @@ export function declaredKindModule<Sdk extends SdkClient>(
         }),
         { field: `spec.${tagsField}` },
       );
-      if (answer === undefined) return gone;
+      // The tag set's own "none" (S3's NoSuchTagSet): no tags.
+      if (answer === undefined) return objectGone ? gone : tags;
       const more = answer[runtime.tags.list];
       tags = Array.isArray(more)
         ? [...((tags as unknown[] | undefined) ?? []), ...more]
@@ -279,17 +366,150 @@ export function declaredKindModule<Sdk extends SdkClient>(
   /** The kind's secrets (runtime.secrets: secrets.ts). */
   const kindSecrets = declaredSecrets(source, (init) => new ErrorClass(init));
   /** Read calls of their own, with the fields each reads back and the codes that mean "none". */
-  const groupReads = new Map<string, { fields: string[]; notFound: Set<string>; always: boolean }>();
+  const groupReads = new Map<
+    string,
+    { fields: string[]; notFound: Set<string>; always: boolean; sets: string[]; items?: ItemsOf }
+  >();
   const lateInitialized = new Set(generated.declared.lateInitialized);
   for (const g of groups.groups) {
     if (g === tagsGroup || g.read === addressed.read.call) continue;
-    const entry = groupReads.get(g.read) ?? { fields: [], notFound: new Set<string>(), always: false };
+    const entry = groupReads.get(g.read) ?? {
+      fields: [],
+      notFound: new Set<string>(),
+      always: false,
+      sets: [],
+    };
     entry.fields.push(...g.fields.map((f) => f.field));
+    entry.sets.push(g.set);
     // Fields AWS keeps while the spec leaves them out (SNS's data protection policy) need no read then.
     entry.always ||= g.fields.some((f) => f.absent !== "kept" || lateInitialized.has(f.field));
     for (const c of groupNotFound(g.set)) entry.notFound.add(c);
+    const items = declared(g.set)?.items;
+    if (items !== undefined) entry.items = items;
     groupReads.set(g.read, entry);
   }
+  /** The ARN: as the read answered it, or composed where it names neither region nor account (S3's). */
+  const globalArn = runtime.arnScope === "global";
+  const arnOf = (item: Fields, name: string, region: string): string =>
+    globalArn
+      ? `arn:${partitionOf(region)}:${kind.service}:::${runtime.arnResource}${name}`
+      : String(item[runtime.arn ?? ""] ?? "");
+  /** Where a whole-answer read's object is: the answer less the SDK's metadata. */
+  const wholeObject = (answer: Fields | undefined): Fields | undefined => {
+    if (answer === undefined) return undefined;
+    const { $metadata: _, ...item } = answer;
+    return item;
+  };
+  /** A group read by a call of its own, page by page for a list of items; `gone` when the object went. */
+  const groupRead = async (
+    client: DeclaredClient<Sdk>,
+    name: string,
+    call: string,
+    own: { fields: string[]; notFound: Set<string>; items?: ItemsOf },
+    naming: Fields,
+    ctx: CallContext,
+  ): Promise<unknown> => {
+    const page = own.items?.page;
+    let listed: unknown[] | undefined;
+    let token: unknown;
+    do {
+      let objectGone = false;
+      const answer = await calls.sendUnless(
+        (err) => {
+          if (own.notFound.has(code(err))) return true;
+          objectGone = errors.isNotFound(err);
+          return objectGone;
+        },
+        ctx,
+        call,
+        name,
+        run(client, call, {
+          ...naming,
+          ...(token === undefined || page === undefined ? {} : { [page.input]: token }),
+        }),
+        { field: own.fields.map((f) => `spec.${f}`).join(", ") },
+      );
+      if (objectGone) return gone;
+      if (own.items === undefined) return answer;
+      listed = [...(listed ?? []), ...((answer?.[own.items.list] as unknown[] | undefined) ?? [])];
+      const more = page?.more === undefined || answer?.[page.more] === true;
+      token = page === undefined || !more ? undefined : answer?.[page.output];
+    } while (token !== undefined && token !== "");
+    return own.items === undefined ? undefined : { [own.items.list]: listed };
+  };
+  /**
+   * What AWS has of the object `item` (the read's answer; `{}` right after a create): the tags and
+   * the groups of `wanted` read at once or in turn, in spec form; undefined when it went meanwhile.
+   */
+  const observe = async (
+    client: DeclaredClient<Sdk>,
+    spec: Fields,
+    name: string,
+    found: { item: Fields; arn: string; address: string; region?: string },
+    wanted: [string, NonNullable<ReturnType<typeof groupReads.get>>][],
+    ctx: CallContext,
+  ): Promise<DeclaredObserved | undefined> => {
+    const { item, arn, address } = found;
+    const handle = located === undefined ? {} : { handle: address };
+    // Tags in the read answer (RDS's TagList), else by a call of their own; no ARN answered (an
+    // emulator's answer), no tags to read.
+    const target = tagTarget({ arn, ...handle, fields: spec });
+    const inAnswer = runtime.tags.inAnswer;
+    const tagRead = async (): Promise<unknown> =>
+      inAnswer !== undefined
+        ? item[inAnswer]
+        : target === ""
+          ? undefined
+          : readTags(client, name, target, ctx);
+    const reads = [
+      tagRead,
+      ...wanted.map(
+        ([call, own]) =>
+          () =>
+            groupRead(client, name, call, own, callNaming(call, address, arn), ctx),
+      ),
+    ];
+    const answers = runtime.read.groupsAtOnce === true ? await allAtOnce(reads) : await inTurn(reads);
+    const [awsTags, ...groupAnswers] = answers;
+    if (answers.includes(gone) || answers.length < reads.length) return undefined;
+    const fields = reading.fieldsOf(item);
+    // The object found is the one named: its identifier as the spec spells it (RDS answers lower case).
+    fields[idField] = spec[idField] ?? name;
+    wanted.forEach(([call, own], i) => {
+      const answer = groupAnswers[i] as Fields | undefined;
+      const fromHook = hooks?.groupFieldsFromAnswer?.[call];
+      if (fromHook !== undefined) {
+        for (const field of own.fields) delete fields[field];
+        withFields(fields, answer === undefined ? {} : fromHook(answer));
+        return;
+      }
+      for (const field of own.fields) {
+        const [member, codec] = codecOf(generated.codecs, field);
+        const value = own.items === undefined ? answer?.[member] : answer?.[own.items.list];
+        if (value === undefined || value === "" || (Array.isArray(value) && value.length === 0))
+          delete fields[field];
+        else fields[field] = fromAws(codec, value);
+      }
+    });
+    const tagsInSpecForm = tagShape.specFromAws(awsTags);
+    if (tagsInSpecForm !== undefined) fields[tagsField] = tagsInSpecForm;
+    const status = statusOf(item);
+    const busy = addressed.states === undefined ? undefined : heldBy(addressed.states, item);
+    return {
+      fields: hooks?.observedFields?.(fields) ?? fields,
+      tags: tagShape.mapFromAws(awsTags),
+      status,
+      arn,
+      ...handle,
+      ...(found.region === undefined ? {} : { region: found.region }),
+      ...(busy === undefined ? {} : { busy }),
+    };
+  };
+  /** The groups a read right after a create asks (runtime.afterCreate), by read call. */
+  const decidedOnCreate = runtime.afterCreate?.read;
+  const createdReads = [...groupReads].filter(([, own]) =>
+    own.sets.some((set) => decidedOnCreate?.includes(set) === true),
+  );
 
   return {
     kind,
@@ -307,87 +527,79 @@ export function declaredKindModule<Sdk extends SdkClient>(
       const name = nameOf(spec);
       const address = await addressOf(client, name, ctx);
       if (address === undefined) return { found: false };
-      const answer = await readCall(client, name, address, ctx);
-      // Read by its handle or ARN, the answer is the object's alone; read by name, it may list others.
-      const item = byIdentifier
-        ? theObject(answer, name)
-        : (answer?.[addressed.read.answers] as Fields | undefined);
+      let answer: Fields | undefined;
+      try {
+        answer = await readCall(client, name, address, ctx);
+      } catch (err) {
+        // Denied a name another account holds (S3's global names): nothing of this account's.
+        const held = await hooks?.readDenied?.(err, name, askFor(client, name, ctx));
+        if (held !== undefined) return { found: false, heldElsewhere: held };
+        throw err;
+      }
+      // Read by its handle or ARN, or answered whole, the answer is the object's alone; read by
+      // name, it may list others.
+      const item = addressed.read.whole
+        ? wholeObject(answer)
+        : byIdentifier
+          ? theObject(answer, name)
+          : (answer?.[addressed.read.answers] as Fields | undefined);
       if (item === undefined) return { found: false };
-      const arn = String(item[runtime.arn] ?? "");
-      const handle = located === undefined ? {} : { handle: address };
-      // Tags in the read answer (RDS's TagList), else by a call of their own; no ARN answered (an
-      // emulator's answer), no tags to read.
-      const target = tagTarget({ arn, ...handle });
-      const inAnswer = runtime.tags.inAnswer;
-      const tagRead = async (): Promise<unknown> =>
-        inAnswer !== undefined
-          ? item[inAnswer]
-          : target === ""
-            ? undefined
-            : readTags(client, name, target, ctx);
-      // Groups read by a call of their own (a repository's lifecycle policy): each read once; `gone`
-      // when the object went between the calls.
+      const region =
+        hooks?.region === undefined ? undefined : await hooks.region(item, name, askFor(client, name, ctx));
+      if (hooks?.region !== undefined && region === undefined) return { found: false };
+      // Groups read by a call of their own (a repository's lifecycle policy): each read once.
       const wanted = [...groupReads].filter(
         ([, own]) => own.always || own.fields.some((f) => spec[f] !== undefined),
       );
-      const groupRead = async ([call, own]: (typeof wanted)[number]): Promise<unknown> => {
-        let objectGone = false;
-        const answer = await calls.sendUnless(
-          (err) => {
-            if (own.notFound.has(code(err))) return true;
-            objectGone = errors.isNotFound(err);
-            return objectGone;
-          },
-          ctx,
-          call,
-          name,
-          run(client, call, callNaming(call, address, arn)),
-          { field: own.fields.map((f) => `spec.${f}`).join(", ") },
-        );
-        return objectGone ? gone : answer;
-      };
-      const reads = [tagRead, ...wanted.map((g) => () => groupRead(g))];
-      const answers = runtime.read.groupsAtOnce === true ? await allAtOnce(reads) : await inTurn(reads);
-      const [awsTags, ...groupAnswers] = answers;
-      if (answers.includes(gone) || answers.length < reads.length) return { found: false };
-      const fields = reading.fieldsOf(item);
-      // The object found is the one named: its identifier as the spec spells it (RDS answers lower case).
-      fields[idField] = spec[idField] ?? name;
-      wanted.forEach(([call, own], i) => {
-        const answer = groupAnswers[i] as Fields | undefined;
-        const fromHook = hooks?.groupFieldsFromAnswer?.[call];
-        if (fromHook !== undefined) {
-          for (const field of own.fields) delete fields[field];
-          withFields(fields, answer === undefined ? {} : fromHook(answer));
-          return;
-        }
-        for (const field of own.fields) {
-          const [member, codec] = codecOf(generated.codecs, field);
-          const value = answer?.[member];
-          if (value === undefined || value === "") delete fields[field];
-          else fields[field] = fromAws(codec, value);
-        }
-      });
-      const tagsInSpecForm = tagShape.specFromAws(awsTags);
-      if (tagsInSpecForm !== undefined) fields[tagsField] = tagsInSpecForm;
-      const status = statusOf(item);
-      const busy = addressed.states === undefined ? undefined : heldBy(addressed.states, item);
-      return {
-        found: true,
-        observed: {
-          fields: hooks?.observedFields?.(fields) ?? fields,
-          tags: tagShape.mapFromAws(awsTags),
-          status,
-          arn,
-          ...handle,
-          ...(busy === undefined ? {} : { busy }),
-        },
-      };
+      const arn = arnOf(item, name, region ?? client.region);
+      const observed = await observe(
+        client,
+        spec,
+        name,
+        { item, arn, address, ...(region === undefined ? {} : { region }) },
+        wanted,
+        ctx,
+      );
+      return observed === undefined ? { found: false } : { found: true, observed };
     },
+    ...(decidedOnCreate === undefined
+      ? {}
+      : {
+          // Right after this reconcile's create: only what AWS decides on a new object, in the
+          // region it was created in; what it cannot have yet is none, and what it has for sure is the kind's.
+          async readCreated(client: DeclaredClient<Sdk>, spec: Fields, region: string, ctx: CallContext) {
+            const name = nameOf(spec);
+            const address = (await addressOf(client, name, ctx)) ?? name;
+            const arn = arnOf({}, name, region);
+            const observed = await observe(
+              client,
+              spec,
+              name,
+              { item: {}, arn, address, ...(hooks?.region === undefined ? {} : { region }) },
+              createdReads,
+              ctx,
+            );
+            if (observed === undefined) return { found: false as const };
+            const known = hooks?.knownAfterCreate?.(spec) ?? {};
+            return {
+              found: true as const,
+              observed: { ...observed, fields: { ...known, ...observed.fields } },
+            };
+          },
+        }),
     tagsOf: (observed) => observed.tags,
 
-    async create(client, spec, _region, ownerTags, ctx, secrets) {
+    async create(client, spec, region, ownerTags, ctx, secrets) {
       const name = nameOf(spec);
+      // A client for another region would create the object where it does not belong.
+      const clientRegion = client.region;
+      if (clientRegion !== region) {
+        throw new Error(
+          `${groups.create}: the ${runtime.service} client is configured for ${clientRegion} but the ${runtime.noun} belongs in ${region}`,
+        );
+      }
+      const refusal = hooks?.createRefused?.(spec, { region });
+      if (refusal !== undefined) throw refused(refusal, groups.create, name);
       if (await existsAlready(client, name, ctx)) return { created: false };
       // A value that is what AWS gives a new object (its declared default) is not sent: some apply
       // only to some objects (SNS refuses ContentBasedDeduplication, even "false", on a standard topic).
@@ -409,28 +621,53 @@ export function declaredKindModule<Sdk extends SdkClient>(
         ...awsMembers(
           generated.codecs,
           spec,
-          groups.createFields.filter((f) => f !== tagsField && !isAttribute(f) && !kindSecrets.fields.has(f)),
+          groups.createFields.filter(
+            (f) =>
+              f !== tagsField &&
+              !isAttribute(f) &&
+              !kindSecrets.fields.has(f) &&
+              !notInCreate.has(codecOf(generated.codecs, f)[0]),
+          ),
         ),
         ...secretValues,
         ...(attributes === undefined || Object.keys(inMap).length === 0
           ? {}
           : { [attributes.member]: inMap }),
         [idAws]: name,
-        ...(Object.keys(tags).length === 0 ? {} : { [tagsAws]: tagShape.toAws(tags) }),
+        ...(Object.keys(tags).length === 0 || runtime.tags.inCreate !== undefined
+          ? {}
+          : { [tagsAws]: tagShape.toAws(tags) }),
       };
-      const sent = hooks?.createInput?.(input, spec) ?? input;
-      const made = await calls.sendUnless(
-        isAlreadyExists,
-        ctx,
-        groups.create,
-        name,
-        run(client, groups.create, sent),
-        kindSecrets.carriedIn(sent),
-      );
+      // Tags elsewhere in the create's input (S3's CreateBucketConfiguration.Tags).
+      if (runtime.tags.inCreate !== undefined && Object.keys(tags).length > 0)
+        atPath(input, runtime.tags.inCreate, tagShape.listToAws(tags));
+      const sent = hooks?.createInput?.(input, spec, { region }) ?? input;
+      let made: Fields | undefined;
+      try {
+        made = await calls.sendUnless(
+          isAlreadyExists,
+          ctx,
+          groups.create,
+          name,
+          run(client, groups.create, sent),
+          {
+            ...(createField === undefined ? {} : { field: createField }),
+            ...kindSecrets.carriedIn(sent),
+          },
+        );
+      } catch (err) {
+        // What a denial means where the kind can tell by asking (S3: a name another account holds).
+        const cause = err instanceof ErrorClass ? (err.cause ?? err) : err;
+        const why = await hooks?.createDenied?.(cause, name, askFor(client, name, ctx));
+        throw why === undefined ? err : refused(why, groups.create, name, cause);
+      }
       if (made === undefined) return { created: false };
       // What the create answered of the object (DynamoDB's TableDescription: its status, CREATING).
       const answered = runtime.objectIn?.[groups.create];
-      const status = answered === undefined ? {} : statusOf((made[answered] ?? {}) as Fields);
+      const status = {
+        ...(answered === undefined ? {} : statusOf((made[answered] ?? {}) as Fields)),
+        ...hooks?.createdStatus?.(made, name),
+      };
       const handle = located === undefined ? undefined : made[located.handle];
       if (typeof handle !== "string" || handle === "") return { created: true, status };
       const memo = justMade.get(client.sdk) ?? new Map<string, string>();
@@ -457,7 +694,12 @@ export function declaredKindModule<Sdk extends SdkClient>(
       const naming = (call: string) => callNaming(call, address, observed.arn);
       // The set calls in the declared order (RDS: tags before ModifyDBInstance), else the groups'.
       const order = runtime.updateOrder ?? [];
-      const rank = (set: string) => (order.includes(set) ? order.indexOf(set) : order.length);
+      // A group removed that must go first (S3's replication, before versioning is suspended).
+      const first = (set: string) =>
+        declared(set)?.removeFirst === true &&
+        groupOf(set).fields.every((f) => isNone(f.field, desired[f.field]));
+      const rank = (set: string) =>
+        first(set) ? -1 : order.includes(set) ? order.indexOf(set) : order.length;
       const ordered = [...groups.groups].sort((a, b) => rank(a.set) - rank(b.set));
       /** The fields changed, in the order applied; an update that stops early reports those it sent. */
       const changed: string[] = [];
@@ -506,7 +748,9 @@ export function declaredKindModule<Sdk extends SdkClient>(
         if (differs.length === 0) continue;
         if (group === tagsGroup) {
           const target = tagTarget(observed);
-          if (target !== "") {
+          if (runtime.tags.replace === true) {
+            await replaceTags(client, name, target, tagShape.withOwner(desired[tagsField], ownerTags), ctx);
+          } else if (target !== "") {
             await applyTagChanges(
               tagShape.withOwner(desired[tagsField], ownerTags),
               observed.tags,
@@ -551,9 +795,38 @@ export function declaredKindModule<Sdk extends SdkClient>(
         const fields = group.fields.map((f) => f.field);
         const fieldPaths = fields.map((f) => `spec.${f}`).join(", ");
         changed.push(...differs);
-        // Left out of the spec, with a call of its own that removes it: removed, never "set" empty.
+        const items = as?.items;
+        const [only] = fields;
+        if (items !== undefined && only !== undefined) {
+          // One item per ID: each new or changed one set, each ID AWS has and the spec lacks removed.
+          const [, codec] = codecOf(generated.codecs, only);
+          const itemCodec = codec.list ?? {};
+          const key = Object.entries(itemCodec.object ?? {}).find(([, [m]]) => m === items.id)?.[0] ?? "";
+          const { put, remove } = itemChanges(desired[only], observed.fields[only], key);
+          for (const item of put) {
+            await setCall(
+              group.set,
+              { [items.id]: item[key], [items.member]: toAws(itemCodec, item) },
+              fieldPaths,
+            );
+          }
+          for (const id of remove) {
+            const call = group.remove ?? "";
+            await calls.send(ctx, call, name, run(client, call, { [items.id]: id, ...naming(call) }), {
+              field: fieldPaths,
+            });
+          }
+          continue;
+        }
+        const none = fields.every((f) => isNone(f, desired[f]));
+        // What AWS means by none, where it has no call to remove the group (S3's accelerate Suspended).
+        if (none && group.remove === undefined && as?.noneAs !== undefined) {
+          await setCall(group.set, { ...as.noneAs }, fieldPaths);
+          continue;
+        }
+        // Left out of the spec (or none), with a call of its own that removes it: removed, never "set" empty.
         const remove = group.remove;
-        if (remove !== undefined && fields.every((f) => desired[f] === undefined)) {
+        if (remove !== undefined && none) {
           await calls.sendUnless(
             (err) => groupNotFound(group.set).has(code(err)),
             ctx,
@@ -566,7 +839,6 @@ export function declaredKindModule<Sdk extends SdkClient>(
         }
         // A group is set whole: its call takes (and some calls require) every one of its fields;
         // a group of one field may have its own inputs (the kind's setInputs).
-        const [only] = fields;
         const inputs =
           fields.length === 1 && only !== undefined && hooks?.setInputs?.[only] !== undefined
             ? inputsOf(only)
@@ -576,8 +848,46 @@ export function declaredKindModule<Sdk extends SdkClient>(
       return changed.map((f) => `spec.${f}`);
     },
 
+    ...(runtime.appliedAtOnce === true
+      ? {
+          // AWS applies each set call at once (S3): what it holds after an update is what was sent.
+          afterUpdate(
+            desired: Fields,
+            observed: DeclaredObserved,
+            ownerTags: Readonly<Record<string, string>>,
+          ) {
+            const fields = { ...observed.fields };
+            let tags = observed.tags;
+            for (const { field } of diff(desired, observed.fields)) {
+              const applied = hooks?.afterApplying?.[field];
+              if (applied !== undefined) withFields(fields, applied(desired, observed.fields));
+              else if (field === tagsField) {
+                tags = tagShape.withOwner(desired[tagsField], ownerTags);
+                withFields(fields, { [tagsField]: tagShape.specFromAws(tagShape.listToAws(tags)) });
+              } else if (desired[field] === undefined && lateInitialized.has(field)) continue;
+              else
+                withFields(fields, { [field]: isNone(field, desired[field]) ? undefined : desired[field] });
+            }
+            return { ...observed, fields, tags };
+          },
+        }
+      : {}),
+    ...(hooks?.createdAt === undefined
+      ? {}
+      : {
+          createdAt: (client: DeclaredClient<Sdk>, spec: Fields, ctx: CallContext) =>
+            hooks.createdAt?.(nameOf(spec), askFor(client, nameOf(spec), ctx)) ?? Promise.resolve(undefined),
+        }),
     claim: (client, observed, ownerTags, ctx) => {
       const target = tagTarget(observed);
+      if (runtime.tags.replace === true) {
+        // The whole set is written: what the object has, but crossrole's earlier ownership keys.
+        const kept = { ...observed.tags };
+        for (const key of legacyOwnershipKeysIn(kept)) delete kept[key];
+        return replaceTags(client, nameOf(observed.fields), target, { ...kept, ...ownerTags }, ctx).then(
+          () => undefined,
+        );
+      }
       return target === ""
         ? Promise.resolve()
         : claimTags(observed.tags, ownerTags, tagWrites(client, nameOf(observed.fields), target, ctx));
@@ -611,7 +921,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
         if (before !== undefined) {
           const states = addressed.states;
           if (states === undefined || heldBy(states, item) === undefined) {
-            const arn = String(item[runtime.arn] ?? "");
+            const arn = arnOf(item, name, client.region);
             await calls.send(
               ctx,
               before.call,
@@ -680,7 +990,9 @@ export function declaredKindModule<Sdk extends SdkClient>(
       );
     },
     arn: (spec, region, account) =>
-      regionalArn(kind.service, region, account, `${runtime.arnResource}${nameOf(spec)}`),
+      globalArn
+        ? arnOf({}, nameOf(spec), region)
+        : regionalArn(kind.service, region, account, `${runtime.arnResource}${nameOf(spec)}`),
     statusFrom: (observed) => {
       const named = runtime.status;
       return {
@@ -694,6 +1006,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
     busy: (observed) => busyIn(observed),
     // Only an ARN of the kind's own (RDS answers a snapshot's in other places).
     observedRegion: (observed) => {
+      if (observed.region !== undefined) return observed.region;
       const parts = parseRegionalArn(observed.arn, kind.service);
       return parts?.resource.join(":").startsWith(runtime.arnResource) === true ? parts.region : undefined;
     },
@@ -703,6 +1016,39 @@ export function declaredKindModule<Sdk extends SdkClient>(
     ),
   };
 }
+
+/**
+ * What to set (new or changed items, in spec form) and which IDs to remove so that AWS has the
+ * `desired` list of items keyed by `id` (order ignored: AWS lists them in its own).
+ */
+function itemChanges(desired: unknown, observed: unknown, key: string): { put: Fields[]; remove: string[] } {
+  const byId = (list: unknown) =>
+    new Map(
+      ((list ?? []) as Fields[]).map((item) => [String(item[key]), JSON.stringify(canonicalValue(item))]),
+    );
+  const want = byId(desired);
+  const have = byId(observed);
+  const put = ((desired ?? []) as Fields[]).filter(
+    (item) => have.get(String(item[key])) !== want.get(String(item[key])),
+  );
+  return { put, remove: [...have.keys()].filter((id) => !want.has(id)) };
+}
+
+/** Sets `value` at a dotted path of `input`, making the objects on the way. */
+function atPath(input: Fields, path: string, value: unknown): void {
+  const keys = path.split(".");
+  const last = keys.pop() ?? path;
+  let at = input;
+  for (const key of keys) {
+    const next = (at[key] ?? {}) as Fields;
+    at[key] = { ...next };
+    at = at[key] as Fields;
+  }
+  at[last] = value;
+}
+
+/** A list group's items (FieldGroup.items). */
+type ItemsOf = NonNullable<import("../../codegen/declaration.ts").FieldGroup["items"]>;
 
 /** What a read was answered when the object went between its calls. */
 const gone = Symbol("gone");

@@ -52,8 +52,46 @@ export interface DeclaredKindHooks {
    * another shape (DynamoDB's DescribeTimeToLive): the group's fields from the answer (absent: none).
    */
   readonly groupFieldsFromAnswer?: Readonly<Record<string, (answer: Fields) => Fields>>;
-  /** The create call's input as AWS takes it, from the runtime's (codecs, identifier, tags) and the spec. */
-  readonly createInput?: (input: Fields, spec: Fields) => Fields;
+  /**
+   * The create call's input as AWS takes it, from the runtime's (codecs, identifier, tags) and the
+   * spec, in the region the object is created in (S3's LocationConstraint).
+   */
+  readonly createInput?: (input: Fields, spec: Fields, at: { readonly region: string }) => Fields;
+  /**
+   * A create refused before anything is sent (terminal, naming the field): a spec AWS would take
+   * but for the wrong object (S3: a locationConstraint that is not the resource's region).
+   */
+  readonly createRefused?: (spec: Fields, at: { readonly region: string }) => Refusal | undefined;
+  /**
+   * The create denied (the code of `runtime.accessDenied`): what it means where the kind can tell
+   * by asking (S3: a bucket name another account holds), else undefined for the denial itself.
+   */
+  readonly createDenied?: (denied: unknown, name: string, ask: Ask) => Promise<Refusal | undefined>;
+  /** Status fields a create's answer gives (S3's `location`). */
+  readonly createdStatus?: (answer: Fields, name: string) => Fields;
+  /** Values a new object has that no read after the create asks for (runtime.afterCreate): S3's private ACL. */
+  readonly knownAfterCreate?: (spec: Fields) => Fields;
+  /**
+   * Where the object lives, for a kind whose ARN does not say (S3's buckets: HeadBucket's
+   * BucketRegion, else GetBucketLocation); undefined: the object went meanwhile.
+   */
+  readonly region?: (answer: Fields, name: string, ask: Ask) => Promise<string | undefined>;
+  /**
+   * The read denied: words saying the name is another account's (S3's global bucket names), which
+   * reads as not found; undefined keeps the denial.
+   */
+  readonly readDenied?: (denied: unknown, name: string, ask: Ask) => Promise<string | undefined>;
+  /** When AWS says the object was created, if the account lists it (ServiceModule.createdAt). */
+  readonly createdAt?: (name: string, ask: Ask) => Promise<Date | undefined>;
+  /** Whether a field's value means none (S3's public access block with every flag false): removed. */
+  readonly isNone?: Readonly<Record<string, (value: unknown) => boolean>>;
+  /**
+   * What a field's change leaves AWS holding, where a read would give it in another form than the
+   * spec's (runtime.appliedAtOnce; S3's ACL as grants): the fields to set (undefined: none).
+   */
+  readonly afterApplying?: Readonly<Record<string, (desired: Fields, observed: Fields) => Fields>>;
+  /** More of an error than its code says (S3's PermanentRedirect: the region the bucket is in). */
+  readonly errorDetail?: (code: string, err: unknown) => ErrorDetail | undefined;
   /**
    * A field's set call inputs where they are not its members as the codecs send them, one call each
    * in order, without the object's address; [] sends nothing (DynamoDB's indexes: one
@@ -120,6 +158,26 @@ export interface DeclaredKindSource<Sdk extends SdkClient> {
 
 export type Fields = Record<string, unknown>;
 
+/**
+ * A call a hook makes through the runtime: logged with the object, aborted with the reconcile, a
+ * failure the kind's error naming the call (and `field`).
+ */
+export type Ask = (call: string, input: Fields, o?: { readonly field?: string }) => Promise<Fields>;
+
+/** A refusal the runtime turns into the kind's terminal error. */
+export interface Refusal {
+  readonly code: string;
+  /** The spec field (`spec.name`). */
+  readonly field: string;
+  readonly message: string;
+}
+
+/** What an error's hint says beyond the declaration's, and members the error carries. */
+export interface ErrorDetail {
+  readonly hint?: string;
+  readonly extra?: Fields;
+}
+
 /** What AWS has: the spec fields (tags as the spec holds them), every tag, status, the ARN. */
 export interface DeclaredObserved {
   readonly fields: Fields;
@@ -130,6 +188,8 @@ export interface DeclaredObserved {
   readonly busy?: string;
   /** The handle other calls take, for a kind located by one (runtime.locate: a queue's URL). */
   readonly handle?: string;
+  /** Where it lives, for a kind whose ARN does not say (the kind's `region` hook). */
+  readonly region?: string;
 }
 
 /** The client the runtime's calls take; `account` for a kind addressed by ARN (runtime.byArn). */

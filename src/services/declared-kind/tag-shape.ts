@@ -24,6 +24,8 @@ export interface TagShape {
   specFromAws(answer: unknown): unknown;
   /** The user's part of a tag map in spec form (undefined: none). */
   user(tags: Readonly<Record<string, string>>): unknown;
+  /** A tag map as a list member of another call takes it (S3's CreateBucketConfiguration.Tags). */
+  listToAws(tags: Readonly<Record<string, string>>): unknown;
 }
 
 const stringMap = (answer: unknown): Record<string, string> =>
@@ -35,6 +37,29 @@ const stringMap = (answer: unknown): Record<string, string> =>
   );
 
 export function tagShapeOf(codec: Codec): TagShape {
+  // Tags wrapped in an object of one list member (S3's Tagging: {TagSet: [...]}); AWS's answer
+  // gives the list, the spec holds the object.
+  const [wrapped, ...others] = Object.entries(codec.object ?? {});
+  if (wrapped !== undefined && others.length === 0 && wrapped[1][1].list !== undefined) {
+    const [specMember, [awsMember, listCodec]] = wrapped;
+    const inner = tagShapeOf(listCodec);
+    const unwrap = (specTags: unknown) => (specTags as Record<string, unknown> | undefined)?.[specMember];
+    return {
+      withOwner: (specTags, ownerTags) => inner.withOwner(unwrap(specTags), ownerTags),
+      toAws: (tags) => ({ [awsMember]: inner.toAws(tags) }),
+      listToAws: (tags) => inner.toAws(tags),
+      mapFromAws: (answer) => inner.mapFromAws(answer),
+      specFromAws: (answer) => {
+        const tags = inner.specFromAws(answer);
+        return tags === undefined ? undefined : { [specMember]: tags };
+      },
+      // No user tags: the object without its list, as ACK's adopted resource has it.
+      user: (tags) => {
+        const user = inner.user(tags);
+        return user === undefined ? {} : { [specMember]: user };
+      },
+    };
+  }
   if (codec.map !== undefined) {
     return {
       withOwner: (specTags, ownerTags) => ({
@@ -42,6 +67,7 @@ export function tagShapeOf(codec: Codec): TagShape {
         ...ownerTags,
       }),
       toAws: (tags) => ({ ...tags }),
+      listToAws: (tags) => ({ ...tags }),
       mapFromAws: stringMap,
       specFromAws: (answer) => {
         const tags = stringMap(answer);
@@ -56,6 +82,11 @@ export function tagShapeOf(codec: Codec): TagShape {
   return {
     withOwner: (specTags, ownerTags) => withOwnerTags(specTags as Tag[] | undefined, ownerTags),
     toAws: (tags) =>
+      toAws(
+        codec,
+        Object.entries(tags).map(([key, value]) => ({ key, value })),
+      ),
+    listToAws: (tags) =>
       toAws(
         codec,
         Object.entries(tags).map(([key, value]) => ({ key, value })),

@@ -777,7 +777,7 @@ export const tableCodecs = {
     },
   ],
   continuousBackups: [
-    "ContinuousBackups",
+    "PointInTimeRecoverySpecification",
     {
       object: {
         pointInTimeRecoveryEnabled: ["PointInTimeRecoveryEnabled", {}],
@@ -785,7 +785,7 @@ export const tableCodecs = {
       },
     },
   ],
-  contributorInsights: ["ContributorInsights", {}],
+  contributorInsights: ["ContributorInsightsAction", {}],
   tableReplicas: [
     "TableReplicas",
     {
@@ -824,7 +824,10 @@ export const tableCodecs = {
       },
     },
   ],
-  timeToLive: ["TimeToLive", { object: { enabled: ["Enabled", {}], attributeName: ["AttributeName", {}] } }],
+  timeToLive: [
+    "TimeToLiveSpecification",
+    { object: { enabled: ["Enabled", {}], attributeName: ["AttributeName", {}] } },
+  ],
 } as const satisfies FieldCodecs;
 
 /** The status fields filled from what AWS reports, described by AWS's documentation. */

@@ -2148,8 +2148,8 @@ export const bucketCodecs = {
   objectLockEnabledForBucket: ["ObjectLockEnabledForBucket", {}],
   objectOwnership: ["ObjectOwnership", {}],
   namespace: ["BucketNamespace", {}],
-  abac: ["Abac", { object: { status: ["Status", {}] } }],
-  accelerate: ["Accelerate", { object: { status: ["Status", {}] } }],
+  abac: ["AbacStatus", { object: { status: ["Status", {}] } }],
+  accelerate: ["AccelerateConfiguration", { object: { status: ["Status", {}] } }],
   analytics: [
     "Analytics",
     {
@@ -2212,7 +2212,7 @@ export const bucketCodecs = {
     },
   ],
   cors: [
-    "CORS",
+    "CORSConfiguration",
     {
       object: {
         corsRules: [
@@ -2234,7 +2234,7 @@ export const bucketCodecs = {
     },
   ],
   encryption: [
-    "Encryption",
+    "ServerSideEncryptionConfiguration",
     {
       object: {
         rules: [
@@ -2334,7 +2334,7 @@ export const bucketCodecs = {
     },
   ],
   lifecycle: [
-    "Lifecycle",
+    "LifecycleConfiguration",
     {
       object: {
         rules: [
@@ -2422,7 +2422,7 @@ export const bucketCodecs = {
     },
   ],
   logging: [
-    "Logging",
+    "BucketLoggingStatus",
     {
       object: {
         loggingEnabled: [
@@ -2502,7 +2502,7 @@ export const bucketCodecs = {
     },
   ],
   notification: [
-    "Notification",
+    "NotificationConfiguration",
     {
       object: {
         topicConfigurations: [
@@ -2634,7 +2634,7 @@ export const bucketCodecs = {
   ],
   policy: ["Policy", {}],
   publicAccessBlock: [
-    "PublicAccessBlock",
+    "PublicAccessBlockConfiguration",
     {
       object: {
         blockPublicACLs: ["BlockPublicAcls", {}],
@@ -2645,7 +2645,7 @@ export const bucketCodecs = {
     },
   ],
   replication: [
-    "Replication",
+    "ReplicationConfiguration",
     {
       object: {
         role: ["Role", {}],
@@ -2786,14 +2786,17 @@ export const bucketCodecs = {
       },
     },
   ],
-  requestPayment: ["RequestPayment", { object: { payer: ["Payer", {}] } }],
+  requestPayment: ["RequestPaymentConfiguration", { object: { payer: ["Payer", {}] } }],
   tagging: [
     "Tagging",
     { object: { tagSet: ["TagSet", { list: { object: { key: ["Key", {}], value: ["Value", {}] } } }] } },
   ],
-  versioning: ["Versioning", { object: { mfaDelete: ["MFADelete", {}], status: ["Status", {}] } }],
+  versioning: [
+    "VersioningConfiguration",
+    { object: { mfaDelete: ["MFADelete", {}], status: ["Status", {}] } },
+  ],
   website: [
-    "Website",
+    "WebsiteConfiguration",
     {
       object: {
         errorDocument: ["ErrorDocument", { object: { key: ["Key", {}] } }],
