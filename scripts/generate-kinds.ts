@@ -40,7 +40,11 @@ for (const { declaration, generated } of declaredKinds) {
     reservedTagPrefixes: decl.reservedTagPrefixes ?? {},
     ...(decl.runtime === undefined
       ? {}
-      : { runtime: resolveRuntime({ ...decl, runtime: decl.runtime }, model) }),
+      : {
+          runtime: resolveRuntime({ ...decl, runtime: decl.runtime }, model, (service) =>
+            loadModel(dir, service),
+          ),
+        }),
   };
   const provenance = `${relative(root, join(root, "src/services", declaration.service))}/*-declaration.ts (${declaration.kind}) and botocore ${version}'s ${declaration.service} ${model.apiVersion} model`;
   const docs = `docs/fields/${declaration.kind.toLowerCase()}.md`;

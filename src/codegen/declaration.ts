@@ -170,6 +170,47 @@ export interface FieldGroup {
   readonly secrets?: readonly string[];
 }
 
+/** A variant of a kind (RuntimeDeclaration.variants): where it differs. */
+export interface RuntimeVariant {
+  /** Objects whose identifier ends so are of this variant (`--x-s3`). */
+  readonly suffix: string;
+  /** The field groups it has, by set call (its tags' group aside). */
+  readonly groups: readonly string[];
+  /**
+   * A call listing such objects, page by page (`page`: the token the answer gives and the next
+   * call takes): only the one whose identifier (`answerId`) is the resource's is kept; `region`,
+   * its member naming where it lives.
+   */
+  readonly read: {
+    readonly call: string;
+    readonly output: string;
+    readonly answerId: string;
+    readonly region?: string;
+    readonly page?: { readonly input: string; readonly output: string };
+  };
+  /** Its ARN: `arn:<partition>:<service>:<region>:<account>:<resource><name>`. */
+  readonly arn: { readonly service: string; readonly resource: string };
+  /** Its IAM actions' service prefix, where not the kind's (`s3express`). */
+  readonly iamService?: string;
+  /**
+   * Its tags, by another service's calls on its ARN in its account (S3 Control's), made by a
+   * second client the kind's client gives on first use: the calls, the ARN's, account's, tags'
+   * and keys' members.
+   */
+  readonly tags: {
+    readonly service: string;
+    readonly read: string;
+    readonly set: string;
+    readonly remove: string;
+    readonly resource: string;
+    readonly account: string;
+    readonly list: string;
+    readonly keys: string;
+  };
+  /** What a read right after the create asks, by set call (RuntimeDeclaration.afterCreate). */
+  readonly afterCreate?: { readonly read: readonly string[] };
+}
+
 /**
  * How the generic runtime (src/services/declared-kind/) reads, deletes and tags a kind that has
  * no hand-written module: the calls beyond the create call and the field groups'.
@@ -221,7 +262,16 @@ export interface RuntimeDeclaration {
    * ARNs that name neither region nor account (S3's `arn:aws:s3:::<name>`): crossrole composes the
    * ARN from the name, and where the object lives is the kind's `region` hook's answer.
    */
-  readonly arnScope?: "global";
+  readonly arnScope?: "global" | "regional";
+  /**
+   * The ARN's service where not the kind's (a variant's: S3 Express's `s3express`); with arnScope
+   * "regional" the ARN is composed in the client's region and account.
+   */
+  readonly arnService?: string;
+  /** The IAM actions' service prefix where not the kind's (`s3express`). */
+  readonly iamService?: string;
+  /** The read answer's member naming where the object lives (a variant's listed `BucketRegion`). */
+  readonly regionMember?: string;
   /**
    * What a read right after this reconcile's own create asks (a new object has nothing else yet):
    * the groups by set call whose values AWS decides on a new object (S3's default encryption), in
@@ -234,6 +284,12 @@ export interface RuntimeDeclaration {
    * it is not read back.
    */
   readonly appliedAtOnce?: true;
+  /**
+   * Objects of the kind AWS serves otherwise, told by their identifier's suffix (S3's directory
+   * buckets): their own read, the groups they have, their ARN and IAM actions, their tags by
+   * another service's calls. Everything else is the kind's.
+   */
+  readonly variants?: Readonly<Record<string, RuntimeVariant>>;
   /** Create-call members left to the first update (S3's ACL: a create may answer for a bucket not ours). */
   readonly notInCreate?: readonly string[];
   /** The spec field (AWS name) a create's failure is about where AWS's words name none (S3: Bucket). */
@@ -362,6 +418,11 @@ export interface RuntimeDeclaration {
     readonly replace?: true;
     /** Where the create call takes the tags, as a dotted path (S3: `CreateBucketConfiguration.Tags`). */
     readonly inCreate?: string;
+    /**
+     * The tag calls are another service's (a variant's: S3 Control), made by the second client
+     * the kind's client gives (`DeclaredClient.more`), naming the account in `account`.
+     */
+    readonly client?: { readonly service: string; readonly account: string };
     readonly list: string;
     /** The tag call's member for the tags, where it is not the create call's (SQS: `Tags`, `tags`). */
     readonly set?: string;

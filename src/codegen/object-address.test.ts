@@ -114,3 +114,171 @@ describe("resolveRuntime", () => {
     );
   });
 });
+
+/** A model in the shapes of S3's: a read answering one bucket whole, a list naming none, S3 Control's tags. */
+const op = (name: string, output = false) => ({
+  name,
+  input: { shape: `${name}Request` },
+  ...(output ? { output: { shape: `${name}Output` } } : {}),
+});
+const struct = (members: Record<string, string>) => ({
+  type: "structure" as const,
+  members: Object.fromEntries(Object.entries(members).map(([m, shape]) => [m, { shape }])),
+});
+const s3Model: AwsModel = {
+  service: "s3",
+  apiVersion: "2006-03-01",
+  operations: Object.fromEntries(
+    [
+      op("CreateBucket"),
+      op("HeadBucket", true),
+      op("DeleteBucket"),
+      op("ListDirectoryBuckets", true),
+      op("PutBucketTagging"),
+      op("GetBucketTagging", true),
+      op("DeleteBucketTagging"),
+    ].map((o) => [o.name, o]),
+  ),
+  shapes: {
+    Name: { type: "string" },
+    Tags: { type: "list", member: { shape: "Tag" } },
+    Tag: struct({ Key: "Name", Value: "Name" }),
+    CreateBucketRequest: struct({ Bucket: "Name" }),
+    HeadBucketRequest: struct({ Bucket: "Name" }),
+    HeadBucketOutput: struct({ BucketRegion: "Name" }),
+    DeleteBucketRequest: struct({ Bucket: "Name" }),
+    ListDirectoryBucketsRequest: struct({ ContinuationToken: "Name" }),
+    ListDirectoryBucketsOutput: struct({ Buckets: "Buckets", ContinuationToken: "Name" }),
+    Buckets: { type: "list", member: { shape: "Listed" } },
+    Listed: struct({ Name: "Name", BucketRegion: "Name" }),
+    PutBucketTaggingRequest: struct({ Bucket: "Name", Tagging: "Name" }),
+    GetBucketTaggingRequest: struct({ Bucket: "Name" }),
+    GetBucketTaggingOutput: struct({ TagSet: "Tags" }),
+    DeleteBucketTaggingRequest: struct({ Bucket: "Name" }),
+  },
+};
+const controlModel = (tagResource: Record<string, string>): AwsModel => ({
+  service: "s3control",
+  apiVersion: "2018-08-20",
+  operations: Object.fromEntries(
+    [op("TagResource"), op("UntagResource"), op("ListTagsForResource", true)].map((o) => [o.name, o]),
+  ),
+  shapes: {
+    Name: { type: "string" },
+    Keys: { type: "list", member: { shape: "Name" } },
+    TagResourceRequest: struct(tagResource),
+    UntagResourceRequest: struct({ AccountId: "Name", ResourceArn: "Name", TagKeys: "Keys" }),
+    ListTagsForResourceRequest: struct({ AccountId: "Name", ResourceArn: "Name" }),
+    ListTagsForResourceOutput: struct({ Tags: "Name" }),
+  },
+});
+const bucketLike = (
+  runtime: Partial<RuntimeDeclaration> = {},
+): KindDeclaration & { runtime: RuntimeDeclaration } => ({
+  service: "s3",
+  kind: "Bucket",
+  identifier: "Bucket",
+  terminalCodes: [],
+  spec: [],
+  create: "CreateBucket",
+  groups: [
+    {
+      set: "PutBucketTagging",
+      read: "GetBucketTagging",
+      remove: "DeleteBucketTagging",
+      fields: { Tagging: { form: "tags" } },
+    },
+  ],
+  runtime: {
+    service: "S3",
+    noun: "bucket",
+    read: { call: "HeadBucket" },
+    arnScope: "global",
+    arnResource: "",
+    delete: "DeleteBucket",
+    notFound: ["NoSuchBucket"],
+    alreadyExists: [],
+    tags: { resource: "Bucket", by: "identifier", replace: true, list: "TagSet" },
+    ...runtime,
+  },
+});
+const directory = {
+  suffix: "--x-s3",
+  groups: [],
+  read: {
+    call: "ListDirectoryBuckets",
+    output: "Buckets",
+    answerId: "Name",
+    region: "BucketRegion",
+    page: { input: "ContinuationToken", output: "ContinuationToken" },
+  },
+  arn: { service: "s3express", resource: "bucket/" },
+  tags: {
+    service: "s3control",
+    read: "ListTagsForResource",
+    set: "TagResource",
+    remove: "UntagResource",
+    resource: "ResourceArn",
+    account: "AccountId",
+    list: "Tags",
+    keys: "TagKeys",
+  },
+};
+
+describe("resolveRuntime: S3's shapes", () => {
+  test("a read answering the one object named, whole: no list and no identifier to match; tags named as the object", () => {
+    const r = resolveRuntime(bucketLike(), s3Model);
+    assert.deepEqual(r.read, {
+      call: "HeadBucket",
+      by: { member: "Bucket", form: "scalar" },
+      answers: "",
+      list: false,
+      id: "",
+      whole: true,
+    });
+    assert.deepEqual(r.calls["PutBucketTagging"], { member: "Bucket", form: "scalar" });
+  });
+  test("a variant's read lists objects without naming one, paged, and each is told by its Name", () => {
+    const tagging = { AccountId: "Name", ResourceArn: "Name", Tags: "Name" };
+    const r = resolveRuntime(bucketLike({ variants: { directory } }), s3Model, () => controlModel(tagging));
+    assert.deepEqual(r.variants?.["directory"]?.read, {
+      call: "ListDirectoryBuckets",
+      by: { member: "", form: "none" },
+      answers: "Buckets",
+      list: true,
+      id: "Name",
+      page: { input: "ContinuationToken", output: "ContinuationToken" },
+    });
+  });
+  test("a variant's tag call that does not take the account fails generation, naming the call", () => {
+    assert.throws(
+      () =>
+        resolveRuntime(bucketLike({ variants: { directory } }), s3Model, () =>
+          controlModel({ ResourceArn: "Name", Tags: "Name" }),
+        ),
+      /s3control's TagResource takes no AccountId \(variants\.directory\.tags\)/,
+    );
+  });
+  test("a variant's listed objects without the declared identifier member fail generation", () => {
+    assert.throws(
+      () =>
+        resolveRuntime(
+          bucketLike({
+            variants: { directory: { ...directory, read: { ...directory.read, answerId: "Id" } } },
+          }),
+          s3Model,
+        ),
+      /the objects ListDirectoryBuckets answers in Buckets have no member Id/,
+    );
+  });
+  test("tags removed by key need the keys member, unless the set call replaces them whole", () => {
+    assert.throws(
+      () =>
+        resolveRuntime(
+          bucketLike({ tags: { resource: "Bucket", by: "identifier", list: "TagSet" } }),
+          s3Model,
+        ),
+      /runtime\.tags\.keys is needed unless tags\.replace/,
+    );
+  });
+});

@@ -15,7 +15,8 @@ import type { KindDeclaration, RuntimeDeclaration } from "./declaration.ts";
  */
 export interface Address {
   readonly member: string;
-  readonly form: "scalar" | "list" | "arn";
+  /** `none`: the call names no object (a list of every one, kept only where the identifier is the resource's). */
+  readonly form: "scalar" | "list" | "arn" | "none";
 }
 
 /** The runtime's calls, each with how it names the object. */
@@ -31,7 +32,11 @@ export interface ResolvedRuntime {
     readonly id: string;
     /** The whole answer is the object (RuntimeDeclaration.read.output absent). */
     readonly whole?: true;
+    /** The answer is paged: the token it gives and the next call takes, until the object is found. */
+    readonly page?: { readonly input: string; readonly output: string };
   };
+  /** The variants' reads (RuntimeDeclaration.variants), checked against the model. */
+  readonly variants?: Readonly<Record<string, { readonly read: ResolvedRuntime["read"] }>>;
   readonly delete: { readonly call: string; readonly by: Address };
   /** Every call but the create takes the object's ARN, composed by crossrole (RuntimeDeclaration.byArn). */
   readonly byArn?: true;
@@ -90,6 +95,8 @@ export function addressIn(
 export function resolveRuntime(
   decl: KindDeclaration & { readonly runtime: RuntimeDeclaration },
   model: AwsModel,
+  /** Another service's model, where a variant's tags are that service's (S3 Control's). */
+  modelOf: (service: string) => AwsModel = () => model,
 ): ResolvedRuntime {
   const fail = (what: string): never => {
     throw new Error(`${decl.kind}'s declaration: ${what}`);
@@ -234,6 +241,49 @@ export function resolveRuntime(
       fail(`runtime.afterCreate.read names ${set}, no group's set call`);
   }
   if (r.arn === undefined && r.arnScope !== "global") fail("runtime.arn is needed unless arnScope is global");
+  // A variant's read lists objects without naming one: each must say which is which.
+  const variants = Object.entries(r.variants ?? {}).map(([key, v]) => {
+    const listed = outputOf(model, v.read.call).members?.[v.read.output];
+    const listShape = listed === undefined ? undefined : shapeOf(model, listed.shape);
+    const entry = listShape?.type === "list" ? shapeOf(model, listShape.member?.shape ?? "") : undefined;
+    if (entry === undefined)
+      return fail(`the variant ${key}'s read ${v.read.call} answers no list ${v.read.output}`);
+    for (const member of [v.read.answerId, ...(v.read.region === undefined ? [] : [v.read.region])]) {
+      if (entry.members?.[member] === undefined)
+        fail(`the objects ${v.read.call} answers in ${v.read.output} have no member ${member}`);
+    }
+    if (v.read.page !== undefined) {
+      takes(v.read.call, v.read.page.input, `variants.${key}.read.page`);
+      answers(v.read.call, v.read.page.output, `variants.${key}.read.page`);
+    }
+    for (const set of v.groups) {
+      if (!decl.groups.some((g) => g.set === set))
+        fail(`the variant ${key} names ${set}, no group's set call`);
+    }
+    // Its tag calls are another service's: each takes the ARN and the account, as declared.
+    const other = modelOf(v.tags.service);
+    const otherTakes = (call: string, member: string) => {
+      if (inputOf(other, call).members?.[member] === undefined)
+        fail(`${v.tags.service}'s ${call} takes no ${member} (variants.${key}.tags)`);
+    };
+    for (const call of [v.tags.read, v.tags.set, v.tags.remove]) {
+      otherTakes(call, v.tags.resource);
+      otherTakes(call, v.tags.account);
+    }
+    otherTakes(v.tags.set, "Tags");
+    otherTakes(v.tags.remove, v.tags.keys);
+    if (outputOf(other, v.tags.read).members?.[v.tags.list] === undefined)
+      fail(`${v.tags.service}'s ${v.tags.read} answers no ${v.tags.list} (variants.${key}.tags)`);
+    const read: ResolvedRuntime["read"] = {
+      call: v.read.call,
+      by: { member: "", form: "none" },
+      answers: v.read.output,
+      list: true,
+      id: v.read.answerId,
+      ...(v.read.page === undefined ? {} : { page: v.read.page }),
+    };
+    return [key, { read }] as const;
+  });
   if (r.tags.keys === undefined && r.tags.replace !== true)
     fail("runtime.tags.keys is needed unless tags.replace");
   // An attribute map (SQS's Attributes) has no members to check the state's against.
@@ -260,5 +310,6 @@ export function resolveRuntime(
     ...(r.identifierCase === "lower" ? { lowercase: true as const } : {}),
     ...(paged ? { tagsPage: { input: "NextToken", output: "NextToken" } } : {}),
     ...(r.states === undefined ? {} : { states: r.states }),
+    ...(variants.length === 0 ? {} : { variants: Object.fromEntries(variants) }),
   };
 }

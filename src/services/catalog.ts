@@ -82,7 +82,7 @@ const documented = (source: CrdSource, fields: z.ZodRawShape): CrdSource => ({
 
 export const servedKindCatalog = {
   Bucket: {
-    module: async () => (await import("./s3/module.ts")).bucketService,
+    module: async () => (await import("./s3/bucket-source.ts")).bucketService,
     crd: async () =>
       documented(
         (await import("./s3/schema.ts")).bucketCrdSource,
@@ -90,6 +90,7 @@ export const servedKindCatalog = {
       ),
     declaration: bucketDeclaration,
     generated: { path: "src/services/s3/generated/bucket-fields.ts", prefix: "bucket" },
+    declared: async () => (await import("./s3/bucket-source.ts")).bucketSource,
     ack: { release: "v1.10.0", readMany: "ListBuckets" },
     locate: async (config, name) => {
       const { S3Client, ListBucketsCommand } = await import("@aws-sdk/client-s3");
@@ -203,5 +204,11 @@ export const ackReadManyOperations: ReadonlySet<string> = new Set(
 
 /** The AWS services whose models the kinds are generated from (scripts/install-models.sh). */
 export const modelServices: readonly string[] = [
-  ...new Set(Object.values(servedKindCatalog).map((k: ServedKind) => k.declaration.service)),
+  ...new Set(
+    Object.values(servedKindCatalog).flatMap((k: ServedKind) => [
+      k.declaration.service,
+      // A variant's tags may be another service's (a directory bucket's: S3 Control's).
+      ...Object.values(k.declaration.runtime?.variants ?? {}).map((v) => v.tags.service),
+    ]),
+  ),
 ];

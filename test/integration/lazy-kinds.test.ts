@@ -52,6 +52,12 @@ test("a Bucket's module loads S3's code and no other kind's", async () => {
     const loaded = kindCode(urls, service).filter((u) => !u.endsWith("-declaration.ts"));
     assert.deepEqual(loaded, [], `${service}'s code is not loaded for a Bucket`);
   }
+  // S3 Control (a directory bucket's tags) loads with the first directory bucket's tags only.
+  assert.deepEqual(
+    urls.filter((u) => u.includes("/@aws-sdk/client-s3-control/") || u.endsWith("/s3/control-client.ts")),
+    [],
+    "no S3 Control for a Bucket's module",
+  );
 });
 
 test("the controller's code, with every kind loaded, leaves Node's bundled undici unloaded", async () => {

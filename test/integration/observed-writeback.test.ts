@@ -27,7 +27,6 @@ import {
 import { type AnyServiceModule, servedKindCatalog } from "../../src/services/catalog.ts";
 import { type AwkwardCase, awkwardCases, region } from "../support/awkward-aws-objects.ts";
 import { kindMakers } from "../support/minimal-resources.ts";
-import { buckets } from "../support/s3-buckets.ts";
 
 const account = "111111111111";
 const namespace = "writeback";
@@ -51,7 +50,7 @@ after(() => stack?.stop());
 
 /** The client each module's CRUD takes, acting as `account` itself. */
 const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
-  Bucket: async () => buckets(await s3As(endpoint, account)),
+  Bucket: async () => ({ sdk: await s3As(endpoint, account), region }),
   Topic: async () => ({ sdk: await clientAs(SNSClient, endpoint, account), account, region }),
   Queue: async () => ({ sdk: await clientAs(SQSClient, endpoint, account), region }),
   Table: async () => ({ sdk: await clientAs(DynamoDBClient, endpoint, account), region }),

@@ -20,18 +20,20 @@ import {
 } from "@aws-sdk/client-s3";
 import type { AwsCredentialIdentity } from "@smithy/types";
 import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
+import { type BucketFields, bucketSpecSchema } from "../../src/services/s3/schema.ts";
+import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
 import {
+  afterApplying,
+  type BucketError,
   createBucket,
   deleteBucket,
+  diff,
+  isBucketError,
   type ObservedBucket,
   readBucket,
   readCreatedBucket,
   updateBucket,
-} from "../../src/services/s3/bucket.ts";
-import { afterApplying, diff } from "../../src/services/s3/diff.ts";
-import { type BucketError, isBucketError } from "../../src/services/s3/errors.ts";
-import { type BucketFields, bucketSpecSchema } from "../../src/services/s3/schema.ts";
-import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
+} from "../support/bucket-shims.ts";
 import { buckets } from "../support/s3-buckets.ts";
 
 const credentials: AwsCredentialIdentity = { accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "x" };

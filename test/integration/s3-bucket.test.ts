@@ -27,19 +27,21 @@ import {
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
 import type { AwsCredentialIdentity } from "@smithy/types";
 import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
+import { type BucketFields, bucketSpecSchema } from "../../src/services/s3/schema.ts";
 import {
+  type BucketError,
   bucketCreatedAt,
   claimBucket,
   createBucket,
   deleteBucket,
+  diff,
+  isBucketError,
+  lateInitialize,
   type ObservedBucket,
   readBucket,
   readCreatedBucket,
   updateBucket,
-} from "../../src/services/s3/bucket.ts";
-import { diff, lateInitialize } from "../../src/services/s3/diff.ts";
-import { type BucketError, isBucketError } from "../../src/services/s3/errors.ts";
-import { type BucketFields, bucketSpecSchema } from "../../src/services/s3/schema.ts";
+} from "../support/bucket-shims.ts";
 import { buckets } from "../support/s3-buckets.ts";
 
 const defaultCredentials: AwsCredentialIdentity = {

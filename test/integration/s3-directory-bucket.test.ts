@@ -15,18 +15,17 @@ import { S3ControlClient } from "@aws-sdk/client-s3-control";
 import type { AwsCredentialIdentity } from "@smithy/types";
 import { ownershipTagKeys } from "../../src/api/ownership-tags.ts";
 import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
+import { type BucketFields, bucketSpecSchema } from "../../src/services/s3/schema.ts";
+import { type AwsProxy, type RecordedRequest, startAwsProxy } from "../support/aws-proxy.ts";
 import {
+  type BucketClient,
   claimBucket,
   createBucket,
+  isBucketError,
   readBucket,
   readCreatedBucket,
   updateBucket,
-} from "../../src/services/s3/bucket.ts";
-import { bucketClient } from "../../src/services/s3/client.ts";
-import type { BucketClient } from "../../src/services/s3/directory-bucket-calls.ts";
-import { isBucketError } from "../../src/services/s3/errors.ts";
-import { type BucketFields, bucketSpecSchema } from "../../src/services/s3/schema.ts";
-import { type AwsProxy, type RecordedRequest, startAwsProxy } from "../support/aws-proxy.ts";
+} from "../support/bucket-shims.ts";
 
 const credentials: AwsCredentialIdentity = { accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "x" };
 const region = "us-west-2";
@@ -53,7 +52,7 @@ before(async () => {
     credentials,
   });
   control = new S3ControlClient({ region, endpoint: proxy.endpoint, credentials });
-  client = bucketClient(s3, async () => ({ client: control, account, region }));
+  client = { s3, more: async () => ({ sdk: control, account }) };
 });
 
 after(async () => {

@@ -42,8 +42,6 @@ export function declaredKindErrors(
     /** Every spec field's AWS name, where not all have codecs (a secret's). */
     readonly awsNames?: Readonly<Record<string, string>> | undefined;
     readonly attributes?: Readonly<Record<string, string>> | undefined;
-    /** Every operation the kind calls, for the IAM actions access-denied messages name. */
-    readonly operations: readonly string[];
     /** More of an error than its code says (the kind's errorDetail hook). */
     readonly detail?: (code: string, err: unknown) => ErrorDetail | undefined;
   },
@@ -74,9 +72,16 @@ export function declaredKindErrors(
     noun: runtime.noun,
     genericNames,
     terminalCodes: codes(declaration.terminalCodes),
-    iamActions: Object.fromEntries(
-      names.operations.map((op) => [op, runtime.iamActions?.[op] ?? `${service}:${op}`]),
-    ),
+    // Every call's action, hooks' calls too: `<service>:<Operation>` unless declared otherwise.
+    iamActions: new Proxy({} as Record<string, string>, {
+      get: (_, op) => {
+        const action = runtime.iamActions?.[String(op)] ?? `${service}:${String(op)}`;
+        // A variant's actions are its own service's, of the same names (S3 Express's).
+        return runtime.iamService === undefined
+          ? action
+          : action.replace(/^[^:]+:/, `${runtime.iamService}:`);
+      },
+    }),
     refusedValue: codes(runtime.refusedValue ?? declaration.terminalCodes),
     accessDenied: codes([
       "AccessDenied",
@@ -105,7 +110,7 @@ export function declaredKindErrors(
     return text
       ?.replaceAll("{name}", f.name)
       .replaceAll("{field}", field ?? "the spec")
-      .replaceAll("{action}", rules.iamActions[f.operation] ?? `${service}:${f.operation}`);
+      .replaceAll("{action}", rules.iamActions[f.operation] ?? "");
   };
   // The object's name under `object`: an Error's own `name` is its class's ("QueueError").
   const ErrorClass = objectErrorClass<string, "object">(`${kindName}Error`, "object");

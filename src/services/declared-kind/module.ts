@@ -41,8 +41,17 @@ import type {
 } from "./source.ts";
 import { heldBy, waitFor } from "./states.ts";
 import { tagShapeOf } from "./tag-shape.ts";
+import { byVariant, variantSources } from "./variants.ts";
 
 export function declaredKindModule<Sdk extends SdkClient>(
+  source: DeclaredKindSource<Sdk>,
+): ServiceModule<Fields, DeclaredObserved, DeclaredClient<Sdk>> {
+  // Objects AWS serves otherwise by their identifier (S3's directory buckets): a module each.
+  const variants = variantSources(source).map((v) => ({ suffix: v.suffix, module: kindModule(v.source) }));
+  return byVariant(kindModule(source), variants);
+}
+
+function kindModule<Sdk extends SdkClient>(
   source: DeclaredKindSource<Sdk>,
 ): ServiceModule<Fields, DeclaredObserved, DeclaredClient<Sdk>> {
   const { kind, declaration, generated, hooks } = source;
@@ -65,12 +74,14 @@ export function declaredKindModule<Sdk extends SdkClient>(
    * Whether a field's value is none: absent, `""` for a document, empty tags, or what the kind's
    * `isNone` says (S3's public access block with every flag false).
    */
-  const isNone = (field: string, value: unknown): boolean => {
+  const isNone = (field: string, spec: Fields): boolean => {
+    const value = spec[field];
+    const own = hooks?.isNone?.[field];
+    if (own !== undefined) return own(value, spec);
     if (value === undefined) return true;
     const form = formOf.get(field)?.form;
     if (form === "document" && value === "") return true;
-    if (form === "tags") return Object.keys(tagShape.withOwner(value, {})).length === 0;
-    return hooks?.isNone?.[field]?.(value) === true;
+    return form === "tags" && Object.keys(tagShape.withOwner(value, {})).length === 0;
   };
   const groupOf = (set: string) => {
     const group = groups.groups.find((g) => g.set === set);
@@ -88,18 +99,10 @@ export function declaredKindModule<Sdk extends SdkClient>(
   })();
 
   // ---- calls and their errors ----
-  const operations = [
-    ...(generated.runtime.locate === undefined ? [] : [generated.runtime.locate.call]),
-    groups.create,
-    runtime.read.call,
-    runtime.delete,
-    ...groups.groups.flatMap((g) => [g.set, g.read, ...(g.remove === undefined ? [] : [g.remove])]),
-  ];
   const errors = declaredKindErrors(kind.kind, kind.service, declaration, {
     codecs: generated.codecs,
     awsNames: generated.awsNames,
     attributes: attributes?.fields,
-    operations,
     ...(hooks?.errorDetail === undefined ? {} : { detail: hooks.errorDetail }),
   });
   const { code, isAlreadyExists, classify, ErrorClass } = errors;
@@ -121,11 +124,43 @@ export function declaredKindModule<Sdk extends SdkClient>(
     async (o: SendOptions): Promise<Fields> =>
       ((await client.sdk.send(command(operation, input), o)) ?? {}) as Fields;
 
+  /**
+   * A tag call: on the object as `target` names it; or, where the tags are another service's
+   * (runtime.tags.client: S3 Control), by that service's client, on the ARN in its account.
+   */
+  const other = runtime.tags.client;
+  const tagRun =
+    (client: DeclaredClient<Sdk>, operation: string, target: string, input: Fields) =>
+    async (o: SendOptions): Promise<Fields> => {
+      if (other === undefined)
+        return run(client, operation, { [runtime.tags.resource]: target, ...input })(o);
+      if (client.more === undefined || source.moreSdk === undefined)
+        throw new Error(
+          `${kind.kind}: its tags are ${other.service}'s, and the client gives no ${other.service} client`,
+        );
+      const [more, sdk] = await Promise.all([client.more(), source.moreSdk()]);
+      const Command = sdk[`${operation}Command`] as (new (input: unknown) => unknown) | undefined;
+      if (Command === undefined) throw new Error(`the ${other.service} SDK has no ${operation}Command`);
+      const arn = arnOf({}, target, client.region, more.account);
+      const answer = await more.sdk.send(
+        new Command({ [other.account]: more.account, [runtime.tags.resource]: arn, ...input }),
+        o,
+      );
+      return (answer ?? {}) as Fields;
+    };
+  /** Tags as the tag call takes them: a list member of another service's call, else as the create's. */
+  const tagsToAws = (tags: Readonly<Record<string, string>>) =>
+    other === undefined ? tagShape.toAws(tags) : tagShape.listToAws(tags);
+
   /** The calls a kind's hooks make (a bucket's region, whose a name is), through the runtime's. */
   const askFor =
     (client: DeclaredClient<Sdk>, name: string, ctx: CallContext): Ask =>
-    (call, input, o) =>
-      calls.send(ctx, call, name, run(client, call, input), o?.field === undefined ? {} : { field: o.field });
+    (call, input, o) => {
+      const detail = o?.field === undefined ? {} : { field: o.field };
+      return o?.unlessGone === true
+        ? calls.sendUnlessGone(ctx, call, name, run(client, call, input), detail)
+        : calls.send(ctx, call, name, run(client, call, input), detail);
+    };
   /** The kind's terminal error for a refusal its hook words. */
   const refused = (r: Refusal, operation: string, name: string, cause?: unknown) =>
     new ErrorClass({
@@ -146,9 +181,8 @@ export function declaredKindModule<Sdk extends SdkClient>(
     const name = String(spec[idField] ?? "");
     return addressed.lowercase === true ? name.toLowerCase() : name;
   };
-  const naming = (address: Address, name: string): Fields => ({
-    [address.member]: address.form === "list" ? [name] : name,
-  });
+  const naming = (address: Address, name: string): Fields =>
+    address.form === "none" ? {} : { [address.member]: address.form === "list" ? [name] : name };
   /** A group call's naming of the object: by its address (identifier, handle or ARN), or its ARN as read. */
   const callNaming = (call: string, name: string, arn: string): Fields => {
     const address = addressed.calls[call];
@@ -197,20 +231,35 @@ export function declaredKindModule<Sdk extends SdkClient>(
       throw new Error(`${kind.kind}: addressed by ARN, the client needs its account`);
     return regionalArn(kind.service, client.region, client.account, `${runtime.arnResource}${name}`);
   };
-  const readCall = (client: DeclaredClient<Sdk>, name: string, address: string, ctx: CallContext) =>
-    calls.sendUnlessGone(
-      ctx,
-      addressed.read.call,
-      name,
-      run(client, addressed.read.call, { ...addressed.readInput, ...naming(addressed.read.by, address) }),
-    );
+  const readCall = async (client: DeclaredClient<Sdk>, name: string, address: string, ctx: CallContext) => {
+    const read = addressed.read;
+    const input = { ...addressed.readInput, ...naming(read.by, address) };
+    const page = read.page;
+    if (page === undefined) return calls.sendUnlessGone(ctx, read.call, name, run(client, read.call, input));
+    // A list naming no object: every page until the one named shows (its items only kept so).
+    const listed: unknown[] = [];
+    let token: unknown;
+    do {
+      const answer = await calls.send(
+        ctx,
+        read.call,
+        name,
+        run(client, read.call, { ...input, ...(token === undefined ? {} : { [page.input]: token }) }),
+      );
+      const items = (answer[read.answers] as unknown[] | undefined) ?? [];
+      listed.push(...items);
+      if (theObject({ [read.answers]: items }, name) !== undefined) break;
+      token = answer[page.output];
+    } while (token !== undefined && token !== "");
+    return { [read.answers]: listed };
+  };
   /**
    * What the tag calls name the object by: as its other calls do (S3's Bucket), its handle where
    * they take it (SQS), else its ARN.
    */
   const tagsByIdentifier = runtime.tags.by === "identifier";
   const tagTarget = (observed: Pick<DeclaredObserved, "arn" | "handle" | "fields">) =>
-    tagsByIdentifier
+    tagsByIdentifier || other !== undefined
       ? nameOf(observed.fields)
       : located !== undefined && runtime.tags.resource === located.handle
         ? (observed.handle ?? "")
@@ -228,10 +277,12 @@ export function declaredKindModule<Sdk extends SdkClient>(
       ctx,
       call,
       name,
-      run(client, call, {
-        [runtime.tags.resource]: target,
-        ...(call === tagsGroup.set ? { [runtime.tags.set ?? tagsAws]: tagShape.toAws(tags) } : {}),
-      }),
+      tagRun(
+        client,
+        call,
+        target,
+        call === tagsGroup.set ? { [runtime.tags.set ?? tagsAws]: tagsToAws(tags) } : {},
+      ),
       { field: `spec.${tagsField}` },
     );
   };
@@ -241,10 +292,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
         ctx,
         tagsGroup.set,
         name,
-        run(client, tagsGroup.set, {
-          [runtime.tags.resource]: target,
-          [runtime.tags.set ?? tagsAws]: tagShape.toAws(tags),
-        }),
+        tagRun(client, tagsGroup.set, target, { [runtime.tags.set ?? tagsAws]: tagsToAws(tags) }),
         { field: `spec.${tagsField}` },
       ),
     untag: (keys: string[]) =>
@@ -252,10 +300,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
         ctx,
         tagsGroup.remove ?? "",
         name,
-        run(client, tagsGroup.remove ?? "", {
-          [runtime.tags.resource]: target,
-          [runtime.tags.keys ?? ""]: keys,
-        }),
+        tagRun(client, tagsGroup.remove ?? "", target, { [runtime.tags.keys ?? ""]: keys }),
         { field: `spec.${tagsField}` },
       ),
   });
@@ -312,10 +357,12 @@ export function declaredKindModule<Sdk extends SdkClient>(
         ctx,
         tagsGroup.read,
         name,
-        run(client, tagsGroup.read, {
-          [runtime.tags.resource]: target,
-          ...(page === undefined || token === undefined ? {} : { [page.input]: token }),
-        }),
+        tagRun(
+          client,
+          tagsGroup.read,
+          target,
+          page === undefined || token === undefined ? {} : { [page.input]: token },
+        ),
         { field: `spec.${tagsField}` },
       );
       // The tag set's own "none" (S3's NoSuchTagSet): no tags.
@@ -390,10 +437,14 @@ export function declaredKindModule<Sdk extends SdkClient>(
   }
   /** The ARN: as the read answered it, or composed where it names neither region nor account (S3's). */
   const globalArn = runtime.arnScope === "global";
-  const arnOf = (item: Fields, name: string, region: string): string =>
+  const arnOf = (item: Fields, name: string, region: string, account?: string): string =>
     globalArn
       ? `arn:${partitionOf(region)}:${kind.service}:::${runtime.arnResource}${name}`
-      : String(item[runtime.arn ?? ""] ?? "");
+      : runtime.arnScope === "regional"
+        ? account === undefined || account === ""
+          ? ""
+          : regionalArn(runtime.arnService ?? kind.service, region, account, `${runtime.arnResource}${name}`)
+        : String(item[runtime.arn ?? ""] ?? "");
   /** Where a whole-answer read's object is: the answer less the SDK's metadata. */
   const wholeObject = (answer: Fields | undefined): Fields | undefined => {
     if (answer === undefined) return undefined;
@@ -515,7 +566,9 @@ export function declaredKindModule<Sdk extends SdkClient>(
     kind,
     parseSpec: parseSpecWith(schemas.spec as unknown as z.ZodType<Fields>),
     parseStatus: parseStatusWith(schemas.status),
-    client: byArn ? accountClient(source.clientFactory, "sdk") : regionalClient(source.clientFactory, "sdk"),
+    client:
+      source.client ??
+      (byArn ? accountClient(source.clientFactory, "sdk") : regionalClient(source.clientFactory, "sdk")),
     identifier: nameOf,
     identifierField: `spec.${idField}`,
     ...(generated.declared.specTags === undefined ? {} : { specTags: generated.declared.specTags }),
@@ -532,7 +585,10 @@ export function declaredKindModule<Sdk extends SdkClient>(
         answer = await readCall(client, name, address, ctx);
       } catch (err) {
         // Denied a name another account holds (S3's global names): nothing of this account's.
-        const held = await hooks?.readDenied?.(err, name, askFor(client, name, ctx));
+        const held =
+          err instanceof ErrorClass
+            ? await hooks?.readDenied?.(err, name, askFor(client, name, ctx))
+            : undefined;
         if (held !== undefined) return { found: false, heldElsewhere: held };
         throw err;
       }
@@ -544,14 +600,22 @@ export function declaredKindModule<Sdk extends SdkClient>(
           ? theObject(answer, name)
           : (answer?.[addressed.read.answers] as Fields | undefined);
       if (item === undefined) return { found: false };
+      // Where it lives, where the ARN does not say: the answer's member (a listed directory
+      // bucket's), else the kind's hook (S3's HeadBucket, GetBucketLocation).
+      const member = runtime.regionMember;
       const region =
-        hooks?.region === undefined ? undefined : await hooks.region(item, name, askFor(client, name, ctx));
-      if (hooks?.region !== undefined && region === undefined) return { found: false };
+        member !== undefined
+          ? typeof item[member] === "string" && item[member] !== ""
+            ? String(item[member])
+            : client.region
+          : await hooks?.region?.(item, name, askFor(client, name, ctx));
+      if ((member !== undefined || hooks?.region !== undefined) && region === undefined)
+        return { found: false };
       // Groups read by a call of their own (a repository's lifecycle policy): each read once.
       const wanted = [...groupReads].filter(
         ([, own]) => own.always || own.fields.some((f) => spec[f] !== undefined),
       );
-      const arn = arnOf(item, name, region ?? client.region);
+      const arn = arnOf(item, name, region ?? client.region, client.account);
       const observed = await observe(
         client,
         spec,
@@ -570,12 +634,17 @@ export function declaredKindModule<Sdk extends SdkClient>(
           async readCreated(client: DeclaredClient<Sdk>, spec: Fields, region: string, ctx: CallContext) {
             const name = nameOf(spec);
             const address = (await addressOf(client, name, ctx)) ?? name;
-            const arn = arnOf({}, name, region);
+            const arn = arnOf({}, name, region, client.account);
             const observed = await observe(
               client,
               spec,
               name,
-              { item: {}, arn, address, ...(hooks?.region === undefined ? {} : { region }) },
+              {
+                item: {},
+                arn,
+                address,
+                ...(hooks?.region === undefined && runtime.regionMember === undefined ? {} : { region }),
+              },
               createdReads,
               ctx,
             );
@@ -657,9 +726,9 @@ export function declaredKindModule<Sdk extends SdkClient>(
         );
       } catch (err) {
         // What a denial means where the kind can tell by asking (S3: a name another account holds).
-        const cause = err instanceof ErrorClass ? (err.cause ?? err) : err;
-        const why = await hooks?.createDenied?.(cause, name, askFor(client, name, ctx));
-        throw why === undefined ? err : refused(why, groups.create, name, cause);
+        if (!(err instanceof ErrorClass)) throw err;
+        const why = await hooks?.createDenied?.(err, name, askFor(client, name, ctx));
+        throw why === undefined ? err : refused(why, groups.create, name, err.cause ?? err);
       }
       if (made === undefined) return { created: false };
       // What the create answered of the object (DynamoDB's TableDescription: its status, CREATING).
@@ -696,8 +765,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
       const order = runtime.updateOrder ?? [];
       // A group removed that must go first (S3's replication, before versioning is suspended).
       const first = (set: string) =>
-        declared(set)?.removeFirst === true &&
-        groupOf(set).fields.every((f) => isNone(f.field, desired[f.field]));
+        declared(set)?.removeFirst === true && groupOf(set).fields.every((f) => isNone(f.field, desired));
       const rank = (set: string) =>
         first(set) ? -1 : order.includes(set) ? order.indexOf(set) : order.length;
       const ordered = [...groups.groups].sort((a, b) => rank(a.set) - rank(b.set));
@@ -818,7 +886,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
           }
           continue;
         }
-        const none = fields.every((f) => isNone(f, desired[f]));
+        const none = fields.every((f) => isNone(f, desired));
         // What AWS means by none, where it has no call to remove the group (S3's accelerate Suspended).
         if (none && group.remove === undefined && as?.noneAs !== undefined) {
           await setCall(group.set, { ...as.noneAs }, fieldPaths);
@@ -865,8 +933,7 @@ export function declaredKindModule<Sdk extends SdkClient>(
                 tags = tagShape.withOwner(desired[tagsField], ownerTags);
                 withFields(fields, { [tagsField]: tagShape.specFromAws(tagShape.listToAws(tags)) });
               } else if (desired[field] === undefined && lateInitialized.has(field)) continue;
-              else
-                withFields(fields, { [field]: isNone(field, desired[field]) ? undefined : desired[field] });
+              else withFields(fields, { [field]: isNone(field, desired) ? undefined : desired[field] });
             }
             return { ...observed, fields, tags };
           },
@@ -990,8 +1057,8 @@ export function declaredKindModule<Sdk extends SdkClient>(
       );
     },
     arn: (spec, region, account) =>
-      globalArn
-        ? arnOf({}, nameOf(spec), region)
+      globalArn || runtime.arnScope === "regional"
+        ? arnOf({}, nameOf(spec), region, account)
         : regionalArn(kind.service, region, account, `${runtime.arnResource}${nameOf(spec)}`),
     statusFrom: (observed) => {
       const named = runtime.status;

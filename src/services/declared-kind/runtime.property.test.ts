@@ -4,13 +4,15 @@
 // nothing; and no call it then sends (tags, field groups, delete, claim) names another object's
 // identifier or ARN. A kind located by a handle (a queue's URL) names the object to the handle call
 // by its identifier, and every later call by the handle that call answered, never another's; a
-// kind addressed by ARN (a topic) names it by the ARN of the resource's name in the client's account.
+// kind addressed by ARN (a topic) names it by the ARN of the resource's name in the client's account;
+// a kind whose read answers the one object named (S3's HeadBucket) has no list to pick from.
 // AWS is an in-process fake here (pure logic: what the runtime sends, given
 // what it is answered); the real calls are tested against the emulator elsewhere.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { type Fields, fakeSdk } from "../../../test/support/fake-sdk.ts";
+import type { RuntimeDeclaration } from "../../codegen/declaration.ts";
 import { servedKindCatalog } from "../catalog.ts";
 import { noSecrets } from "../service-module.ts";
 import { declaredKindModule } from "./module.ts";
@@ -37,12 +39,15 @@ for (const { name: kindName, declared } of declaredKinds) {
   test(`${kindName}: reads, tags, updates, claims and deletes only the object whose identifier is the resource's`, async () => {
     const source = await declared();
     const runtime = source.generated.runtime;
-    const decl = source.declaration.runtime;
+    const decl: RuntimeDeclaration = source.declaration.runtime;
     const idField = source.generated.declared.identifier;
     const same = (a: string, b: string) =>
       runtime.caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b;
     const arnOf = (id: string) =>
-      `arn:aws:${source.kind.service}:us-east-1:111111111111:${decl.arnResource}${id}`;
+      decl.arnScope === "global"
+        ? `arn:aws:${source.kind.service}:::${decl.arnResource}${id}`
+        : `arn:aws:${source.kind.service}:us-east-1:111111111111:${decl.arnResource}${id}`;
+    const arnMember = decl.arn ?? "Arn";
     const identifier = fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9-]{0,20}$/);
 
     await fc.assert(
@@ -60,11 +65,11 @@ for (const { name: kindName, declared } of declaredKinds) {
           const byArn = runtime.byArn === true;
           const handleOf = (id: string) => `https://sqs.us-east-1.amazonaws.com/111111111111/${id}`;
           // Read by name, the answer lists the others too; located, each has a handle of its own.
-          const listed = others.map((o) => ({ [runtime.read.id]: o, [decl.arn]: arnOf(o) }));
+          const listed = others.map((o) => ({ [runtime.read.id]: o, [arnMember]: arnOf(o) }));
           if (exists)
             listed.splice(at % (listed.length + 1), 0, {
               [runtime.read.id]: ownId,
-              [decl.arn]: arnOf(ownId),
+              [arnMember]: arnOf(ownId),
             });
           const {
             sdk,
@@ -78,12 +83,17 @@ for (const { name: kindName, declared } of declaredKinds) {
               return { [located.handle]: handleOf(asked) };
             }
             if (located !== undefined && call.operation === runtime.read.call) {
-              return { [runtime.read.answers]: { [decl.arn]: arnOf(ownId) } };
+              return { [runtime.read.answers]: { [arnMember]: arnOf(ownId) } };
             }
             if (byArn && call.operation === runtime.read.call) {
               if (!exists || call.input[runtime.read.by.member] !== arnOf(name))
                 throw Object.assign(new Error("gone"), { name: decl.notFound[0] });
-              return { [runtime.read.answers]: { [decl.arn]: arnOf(ownId) } };
+              return { [runtime.read.answers]: { [arnMember]: arnOf(ownId) } };
+            }
+            if (runtime.read.whole === true && call.operation === runtime.read.call) {
+              // The call names one object and answers about it alone: there, or not found.
+              if (!exists) throw Object.assign(new Error("gone"), { name: decl.notFound[0] });
+              return {};
             }
             if (call.operation === runtime.read.call) {
               // A read of one object answers it, or (not there) whatever AWS may: another.
@@ -91,7 +101,8 @@ for (const { name: kindName, declared } of declaredKinds) {
               return { [runtime.read.answers]: runtime.read.list ? listed : (own ?? listed[0]) };
             }
             if (call.input[decl.tags.resource] !== undefined && !("Tags" in call.input)) {
-              return { [decl.tags.list]: [{ Key: "team", Value: "a" }] };
+              // A value no identifier can be (S3 writes a bucket's tags back whole).
+              return { [decl.tags.list]: [{ Key: "team", Value: "team a" }] };
             }
             return {};
           });

@@ -66,7 +66,7 @@ export interface DeclaredKindHooks {
    * The create denied (the code of `runtime.accessDenied`): what it means where the kind can tell
    * by asking (S3: a bucket name another account holds), else undefined for the denial itself.
    */
-  readonly createDenied?: (denied: unknown, name: string, ask: Ask) => Promise<Refusal | undefined>;
+  readonly createDenied?: (denied: Failed, name: string, ask: Ask) => Promise<Refusal | undefined>;
   /** Status fields a create's answer gives (S3's `location`). */
   readonly createdStatus?: (answer: Fields, name: string) => Fields;
   /** Values a new object has that no read after the create asks for (runtime.afterCreate): S3's private ACL. */
@@ -80,11 +80,14 @@ export interface DeclaredKindHooks {
    * The read denied: words saying the name is another account's (S3's global bucket names), which
    * reads as not found; undefined keeps the denial.
    */
-  readonly readDenied?: (denied: unknown, name: string, ask: Ask) => Promise<string | undefined>;
+  readonly readDenied?: (denied: Failed, name: string, ask: Ask) => Promise<string | undefined>;
   /** When AWS says the object was created, if the account lists it (ServiceModule.createdAt). */
   readonly createdAt?: (name: string, ask: Ask) => Promise<Date | undefined>;
-  /** Whether a field's value means none (S3's public access block with every flag false): removed. */
-  readonly isNone?: Readonly<Record<string, (value: unknown) => boolean>>;
+  /**
+   * Whether the spec's value of a field means none (S3's public access block with every flag
+   * false), so that the group is removed; given the whole spec where another field stands for it.
+   */
+  readonly isNone?: Readonly<Record<string, (value: unknown, spec: Fields) => boolean>>;
   /**
    * What a field's change leaves AWS holding, where a read would give it in another form than the
    * spec's (runtime.appliedAtOnce; S3's ACL as grants): the fields to set (undefined: none).
@@ -148,6 +151,10 @@ export interface DeclaredKindSource<Sdk extends SdkClient> {
   /** The SDK package: `sdk.<Operation>Command` makes each call. */
   readonly sdk: Readonly<Record<string, unknown>>;
   readonly clientFactory: ClientFactory<Sdk>;
+  /** The kind's client, where it is more than the SDK client in the decision's region (S3: S3 Control on first use). */
+  readonly client?: ServiceModule<Fields, DeclaredObserved, DeclaredClient<Sdk>>["client"];
+  /** The second service's SDK package (runtime tags.client), imported on first use. */
+  readonly moreSdk?: () => Promise<Readonly<Record<string, unknown>>>;
   readonly hooks?: DeclaredKindHooks;
   /**
    * The kind's own spec and status schemas, where it has value rules beyond the generated ones
@@ -162,7 +169,17 @@ export type Fields = Record<string, unknown>;
  * A call a hook makes through the runtime: logged with the object, aborted with the reconcile, a
  * failure the kind's error naming the call (and `field`).
  */
-export type Ask = (call: string, input: Fields, o?: { readonly field?: string }) => Promise<Fields>;
+export type Ask = (
+  call: string,
+  input: Fields,
+  o?: { readonly field?: string; readonly unlessGone?: true },
+) => Promise<Fields | undefined>;
+
+/** A failed call as the kind's error says it: its code and, where AWS answered, the HTTP status. */
+export interface Failed {
+  readonly code: string;
+  readonly httpStatus: number | undefined;
+}
 
 /** A refusal the runtime turns into the kind's terminal error. */
 export interface Refusal {
@@ -197,6 +214,11 @@ export interface DeclaredClient<Sdk> {
   readonly sdk: Sdk;
   readonly region: string;
   readonly account?: string;
+  /**
+   * A second service's client, made on first use (runtime tags.client: S3 Control for a
+   * directory bucket's tags), with the account it acts in.
+   */
+  readonly more?: () => Promise<{ readonly sdk: SdkClient; readonly account: string }>;
 }
 
 export interface SdkClient {

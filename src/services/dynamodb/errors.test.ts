@@ -9,10 +9,7 @@ import { tableDeclaration } from "./table-declaration.ts";
 
 // How the Table kind reads DynamoDB's errors (its declaration's words through the generic
 // runtime's classification), in the shapes this test was first written against.
-const errors = declaredKindErrors("Table", "dynamodb", tableDeclaration, {
-  codecs: tableCodecs,
-  operations: ["UpdateTable", "DeleteTable", "TagResource", "DescribeContributorInsights"],
-});
+const errors = declaredKindErrors("Table", "dynamodb", tableDeclaration, { codecs: tableCodecs });
 const classifyError = (err: unknown, c: { operation: string; table: string; field?: string }) =>
   errors.classify(err, { operation: c.operation, name: c.table, field: c.field });
 const errorCode = errors.code;

@@ -8,6 +8,52 @@ const grants = ["GrantFullControl", "GrantRead", "GrantReadACP", "GrantWrite", "
 /** A configuration S3 holds whole: compared by its canonical form (configuration-groups.ts). */
 const configuration = { custom: "as S3 would behave: IDs S3 made up and S3's defaults are none" };
 
+/** The configurations S3 keeps one per ID: listed 100 a page, put and deleted by ID. */
+const perId = ["Analytics", "IntelligentTiering", "Inventory", "Metrics"] as const;
+
+/** Where S3 has no call for it: unsupported in a region, read as none (ACK reads them so). */
+const unsupported = ["MethodNotAllowed", "UnsupportedArgument"];
+
+/**
+ * S3's IAM actions where they are not the call's name: a Delete is its Put's action, a per-ID
+ * list's calls are `s3:Get/Put<X>Configuration`, and these.
+ */
+const iamActions = {
+  HeadBucket: "s3:ListBucket",
+  ListBuckets: "s3:ListAllMyBuckets",
+  DeleteBucketTagging: "s3:PutBucketTagging",
+  GetBucketEncryption: "s3:GetEncryptionConfiguration",
+  PutBucketEncryption: "s3:PutEncryptionConfiguration",
+  GetPublicAccessBlock: "s3:GetBucketPublicAccessBlock",
+  PutPublicAccessBlock: "s3:PutBucketPublicAccessBlock",
+  DeletePublicAccessBlock: "s3:PutBucketPublicAccessBlock",
+  DeleteBucketOwnershipControls: "s3:PutBucketOwnershipControls",
+  GetObjectLockConfiguration: "s3:GetBucketObjectLockConfiguration",
+  PutObjectLockConfiguration: "s3:PutBucketObjectLockConfiguration",
+  GetBucketAccelerateConfiguration: "s3:GetAccelerateConfiguration",
+  PutBucketAccelerateConfiguration: "s3:PutAccelerateConfiguration",
+  GetBucketCors: "s3:GetBucketCORS",
+  PutBucketCors: "s3:PutBucketCORS",
+  DeleteBucketCors: "s3:PutBucketCORS",
+  GetBucketLifecycleConfiguration: "s3:GetLifecycleConfiguration",
+  PutBucketLifecycleConfiguration: "s3:PutLifecycleConfiguration",
+  DeleteBucketLifecycle: "s3:PutLifecycleConfiguration",
+  GetBucketNotificationConfiguration: "s3:GetBucketNotification",
+  PutBucketNotificationConfiguration: "s3:PutBucketNotification",
+  GetBucketReplication: "s3:GetReplicationConfiguration",
+  PutBucketReplication: "s3:PutReplicationConfiguration",
+  DeleteBucketReplication: "s3:PutReplicationConfiguration",
+  ...Object.fromEntries(
+    perId.flatMap((x) => [
+      [`ListBucket${x}Configurations`, `s3:Get${x}Configuration`],
+      [`PutBucket${x}Configuration`, `s3:Put${x}Configuration`],
+      [`DeleteBucket${x}Configuration`, `s3:Put${x}Configuration`],
+    ]),
+  ),
+};
+
+const locationHint = " (the S3 client's region and the bucket's LocationConstraint disagree)";
+
 export const bucketDeclaration = {
   service: "s3",
   kind: "Bucket",
@@ -85,12 +131,14 @@ export const bucketDeclaration = {
       set: "PutBucketOwnershipControls",
       read: "GetBucketOwnershipControls",
       remove: "DeleteBucketOwnershipControls",
+      notFound: ["OwnershipControlsNotFoundError"],
       fields: { OwnershipControls: { custom: "objectOwnership stands for it when it is not set" } },
     },
     {
       set: "PutPublicAccessBlock",
       read: "GetPublicAccessBlock",
       remove: "DeletePublicAccessBlock",
+      notFound: ["NoSuchPublicAccessBlockConfiguration"],
       fields: { PublicAccessBlock: { custom: "a flag left out is not blocked" } },
     },
     {
@@ -101,6 +149,7 @@ export const bucketDeclaration = {
     {
       set: "PutBucketEncryption",
       read: "GetBucketEncryption",
+      notFound: ["ServerSideEncryptionConfigurationNotFoundError"],
       fields: { Encryption: { custom: "bucketKeyEnabled left out is false; a KMS key left out is S3's" } },
     },
     {
@@ -111,6 +160,7 @@ export const bucketDeclaration = {
     {
       set: "PutObjectLockConfiguration",
       read: "GetObjectLockConfiguration",
+      notFound: ["ObjectLockConfigurationNotFoundError"],
       fields: {
         ObjectLockConfiguration: { custom: "Object Lock stays on; no rule is no default retention" },
       },
@@ -119,59 +169,89 @@ export const bucketDeclaration = {
       set: "PutBucketReplication",
       read: "GetBucketReplication",
       remove: "DeleteBucketReplication",
+      notFound: ["ReplicationConfigurationNotFoundError"],
+      // S3 refuses to suspend versioning while replication is on: a removal goes first.
+      removeFirst: true,
       fields: { Replication: configuration },
     },
     {
       set: "PutBucketTagging",
       read: "GetBucketTagging",
       remove: "DeleteBucketTagging",
+      notFound: ["NoSuchTagSet"],
       fields: { Tagging: { form: "tags" } },
     },
     {
       set: "PutBucketPolicy",
       read: "GetBucketPolicy",
       remove: "DeleteBucketPolicy",
+      notFound: ["NoSuchBucketPolicy"],
       fields: { Policy: { form: "document" } },
     },
-    { set: "PutBucketAbac", read: "GetBucketAbac", fields: { Abac: configuration } },
+    {
+      set: "PutBucketAbac",
+      read: "GetBucketAbac",
+      notFound: unsupported,
+      noneAs: { AbacStatus: { Status: "Disabled" } },
+      fields: { Abac: configuration },
+    },
     {
       set: "PutBucketAccelerateConfiguration",
       read: "GetBucketAccelerateConfiguration",
+      notFound: unsupported,
+      noneAs: { AccelerateConfiguration: { Status: "Suspended" } },
       fields: { Accelerate: configuration },
     },
     {
       set: "PutBucketCors",
       read: "GetBucketCors",
       remove: "DeleteBucketCors",
+      notFound: ["NoSuchCORSConfiguration"],
       fields: { CORS: configuration },
     },
     {
       set: "PutBucketLifecycleConfiguration",
       read: "GetBucketLifecycleConfiguration",
       remove: "DeleteBucketLifecycle",
+      notFound: ["NoSuchLifecycleConfiguration"],
       fields: { Lifecycle: configuration },
     },
-    { set: "PutBucketLogging", read: "GetBucketLogging", fields: { Logging: configuration } },
+    {
+      set: "PutBucketLogging",
+      read: "GetBucketLogging",
+      // An empty logging status turns logging off: S3 has no call to remove it.
+      noneAs: { BucketLoggingStatus: {} },
+      fields: { Logging: configuration },
+    },
     {
       set: "PutBucketNotificationConfiguration",
       read: "GetBucketNotificationConfiguration",
+      noneAs: { NotificationConfiguration: {} },
       fields: { Notification: configuration },
     },
     {
       set: "PutBucketRequestPayment",
       read: "GetBucketRequestPayment",
+      noneAs: { RequestPaymentConfiguration: { Payer: "BucketOwner" } },
       fields: { RequestPayment: configuration },
     },
     {
       set: "PutBucketWebsite",
       read: "GetBucketWebsite",
       remove: "DeleteBucketWebsite",
+      notFound: ["NoSuchWebsiteConfiguration"],
       fields: { Website: configuration },
     },
-    ...(["Analytics", "IntelligentTiering", "Inventory", "Metrics"] as const).map((kind) => ({
+    ...perId.map((kind) => ({
       set: `PutBucket${kind}Configuration`,
       read: `ListBucket${kind}Configurations`,
       remove: `DeleteBucket${kind}Configuration`,
+      items: {
+        id: "Id",
+        member: `${kind}Configuration`,
+        list: `${kind}ConfigurationList`,
+        page: { input: "ContinuationToken", output: "NextContinuationToken", more: "IsTruncated" },
+      },
       fields: { [kind]: { custom: "one configuration per ID, in any order" } },
     })),
   ],
@@ -181,6 +261,89 @@ export const bucketDeclaration = {
     ObjectOwnership: "compared as ownershipControls, which it stands for while that is not set",
   },
   references: [{ field: "Replication.Role", service: "iam", kind: "Role" }],
+  runtime: {
+    service: "S3",
+    noun: "bucket",
+    // HeadBucket answers one bucket's region: the answer is the bucket (bucket.ts finds its region).
+    read: { call: "HeadBucket", groupsAtOnce: true },
+    arnScope: "global",
+    arnResource: "",
+    delete: "DeleteBucket",
+    notFound: ["NoSuchBucket", "NotFound"],
+    alreadyExists: ["BucketAlreadyOwnedByYou"],
+    tags: {
+      resource: "Bucket",
+      by: "identifier",
+      replace: true,
+      list: "TagSet",
+      // S3 tags a general purpose bucket at creation (s3:TagResource): ownership is never missing.
+      inCreate: "CreateBucketConfiguration.Tags",
+    },
+    // What S3 decides on a new bucket: its tags (in us-east-1 a 200 may be for a bucket another
+    // writer made a moment before) and the defaults it gives (real S3's SSE-S3, BucketOwnerEnforced,
+    // public access blocks). A new bucket is never versioned and has no policy or configuration.
+    afterCreate: {
+      read: ["PutBucketTagging", "PutBucketEncryption", "PutPublicAccessBlock", "PutBucketOwnershipControls"],
+    },
+    appliedAtOnce: true,
+    // Directory buckets (S3 Express One Zone, directory-bucket.ts): found by ListDirectoryBuckets,
+    // as ACK does (HeadBucket would go to the zone with a CreateSession, a permission ACK's users
+    // never granted); four configurations; tags kept by S3 Control on the s3express ARN.
+    variants: {
+      directory: {
+        suffix: "--x-s3",
+        groups: ["PutBucketEncryption", "PutBucketLifecycleConfiguration", "PutBucketPolicy"],
+        read: {
+          call: "ListDirectoryBuckets",
+          output: "Buckets",
+          answerId: "Name",
+          region: "BucketRegion",
+          page: { input: "ContinuationToken", output: "ContinuationToken" },
+        },
+        arn: { service: "s3express", resource: "bucket/" },
+        iamService: "s3express",
+        tags: {
+          service: "s3control",
+          read: "ListTagsForResource",
+          set: "TagResource",
+          remove: "UntagResource",
+          resource: "ResourceArn",
+          account: "AccountId",
+          list: "Tags",
+          keys: "TagKeys",
+        },
+        afterCreate: { read: ["PutBucketEncryption"] },
+      },
+    },
+    // The ACL waits for the first update: in us-east-1 a CreateBucket answered 200 may be for a
+    // bucket that is not ours, whose tags the reconciler checks before writing to it.
+    notInCreate: ["ACL", ...grants],
+    createField: "Bucket",
+    // S3's own hints say what to fix.
+    refusedValue: [],
+    // HEAD answers have no body: S3 means these by their status.
+    codeAliases: {
+      HTTP301: "PermanentRedirect",
+      HTTP403: "AccessDenied",
+      HTTP404: "NotFound",
+      IllegalLocationConstraint: "IllegalLocationConstraintException",
+    },
+    iamActions,
+    hints: {
+      InvalidBucketName: ' (spec.name "{name}" is not a valid S3 bucket name; choose another name)',
+      BucketAlreadyExists:
+        ' (spec.name "{name}" is taken by another AWS account: bucket names are global across all accounts; choose another name)',
+      PermanentRedirect: " (the bucket lives in another region than the one reconciled)",
+      IllegalLocationConstraintException: locationHint,
+      InvalidLocationConstraint: locationHint,
+      IncompatibleLocationConstraint: locationHint,
+      BucketNotEmpty:
+        " (S3 deletes only empty buckets: empty it, or set the deletion policy to retain; retrying)",
+      AccessDenied:
+        " (the identity lacks {action} on this bucket, or the bucket is owned by another account; retrying)",
+      NoSuchBucket: " (S3 may not show a new bucket everywhere yet; retrying)",
+    },
+  },
   notes: {
     Bucket: "Immutable: S3 cannot rename a bucket.",
     // AWS documents neither (an empty paragraph in the model).
