@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { parseAdoptionFields } from "../api/annotations.ts";
-import { bucketService } from "../services/s3/bucket-source.ts";
+import { bucketService } from "../services/s3/bucket.ts";
 import { topicService } from "../services/sns/topic.ts";
 import { queueService } from "../services/sqs/queue.ts";
 import { adoptionSeed } from "./adoption-seed.ts";

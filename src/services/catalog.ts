@@ -82,7 +82,7 @@ const documented = (source: CrdSource, fields: z.ZodRawShape): CrdSource => ({
 
 export const servedKindCatalog = {
   Bucket: {
-    module: async () => (await import("./s3/bucket-source.ts")).bucketService,
+    module: async () => (await import("./s3/bucket.ts")).bucketService,
     crd: async () =>
       documented(
         (await import("./s3/schema.ts")).bucketCrdSource,
@@ -90,7 +90,7 @@ export const servedKindCatalog = {
       ),
     declaration: bucketDeclaration,
     generated: { path: "src/services/s3/generated/bucket-fields.ts", prefix: "bucket" },
-    declared: async () => (await import("./s3/bucket-source.ts")).bucketSource,
+    declared: async () => (await import("./s3/bucket.ts")).bucketSource,
     ack: { release: "v1.10.0", readMany: "ListBuckets" },
     locate: async (config, name) => {
       const { S3Client, ListBucketsCommand } = await import("@aws-sdk/client-s3");

@@ -3,7 +3,7 @@
 // RDS tags, which allow any characters, are in tag-list.ts.
 import { z } from "zod";
 import { ownershipTagCount } from "../api/ownership-tags.ts";
-import { isReservedTagKey, userTagKey } from "../api/reserved-tag-keys.ts";
+import { userTagKey } from "../api/reserved-tag-keys.ts";
 import { listMap } from "../api/rules.ts";
 import { patternField } from "../api/validation.ts";
 import { maxUserTags } from "./tag-list.ts";
@@ -45,12 +45,4 @@ export function patternTagListSchema(
     "key",
     `${path} must not repeat a key`,
   );
-}
-
-/** The user's part of such a list, in its order (undefined = no tags). */
-export function userTagList<T extends { readonly key: string }>(
-  tags: readonly T[] | undefined,
-): T[] | undefined {
-  const user = (tags ?? []).filter((t) => !isReservedTagKey(t.key));
-  return user.length === 0 ? undefined : user;
 }

@@ -1,16 +1,12 @@
-// The members of a ServiceModule (service-module.ts) that every service builds the same way from
-// its own files: the client with its region, the identifier from its spec field, `read` from the
-// CRUD file's answer, the paths an update changed, `diff` and `lateInitialize` over the spec
-// fields of what AWS has, the spec `adopt` writes, and how errors are judged and described. Each
-// module.ts passes what is its own (its SDK client factory, its CRUD and diff functions, its
-// error class) and states the rest.
-import type { SpecTagField } from "../codegen/spec-tags.ts";
+// The members of a ServiceModule (service-module.ts) the generic runtime builds the same way for
+// every kind: the client with its region (and account), the paths an update changed, the spec
+// `adopt` writes, how errors are judged and described, and the spec an ACK adoption address names.
 import type { ClientFactory, Destroyable } from "../credentials/client-pool.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import type { ResourceRef } from "../credentials/types.ts";
 import type { Decision } from "../resolver/types.ts";
 import type { ServiceError } from "./service-error.ts";
-import type { Observation, ParseResult, ServiceModule } from "./service-module.ts";
+import type { ParseResult, ServiceModule } from "./service-module.ts";
 
 /** An SDK client that says which region it acts in (every AWS SDK v3 client does). */
 interface RegionalSdkClient extends Destroyable {
@@ -51,79 +47,9 @@ export function accountClient<Key extends string, Sdk extends RegionalSdkClient>
   };
 }
 
-/**
- * What a kind's generated `<prefix>Declared` gives its module: `identifier` and `identifierField`
- * (the spec field naming the AWS object, "queueName", taken as written) and `specTags`.
- */
-export function fromDeclared<Field extends string>(declared: {
-  readonly identifier: Field;
-  readonly specTags?: SpecTagField;
-}) {
-  const field = declared.identifier;
-  return {
-    identifier: (spec: { readonly [F in Field]: string }): string => spec[field],
-    identifierField: `spec.${field}`,
-    ...(declared.specTags === undefined ? {} : { specTags: declared.specTags }),
-  };
-}
-
-/**
- * `observed` without `keys`, the fields only AWS reports (its ARN, URL, region, raw
- * description): the spec fields diff.ts compares.
- */
-export function withoutKeys<Observed extends object, Key extends keyof Observed & string>(
-  observed: Observed,
-  keys: readonly Key[],
-): Omit<Observed, Key> {
-  const dropped: ReadonlySet<string> = new Set(keys);
-  return Object.fromEntries(Object.entries(observed).filter(([k]) => !dropped.has(k))) as Omit<Observed, Key>;
-}
-
-/** What a CRUD file's read answers: the object under its own key (`queue`), or nothing of ours. */
-export type ReadAnswer<Key extends string, Observed> =
-  | { readonly found: false; readonly heldElsewhere?: string }
-  | ({ readonly found: true } & { readonly [K in Key]: Observed });
-
-/** A CRUD file's read answer as the reconciler's Observation. */
-export function observationOf<Key extends string, Observed>(
-  answer: ReadAnswer<Key, NoInfer<Observed>>,
-  key: Key,
-): Observation<Observed> {
-  if (answer.found) return { found: true, observed: answer[key] };
-  return answer.heldElsewhere === undefined
-    ? { found: false }
-    : { found: false, heldElsewhere: answer.heldElsewhere };
-}
-
 /** The spec paths of a diff (what `update` and `diff` answer). */
 export function pathsOf(differences: readonly { readonly path: string }[]): string[] {
   return differences.map((d) => d.path);
-}
-
-/**
- * `diff` and `lateInitialize` from a service's diff.ts, which compares spec fields: both are
- * given the spec fields of what AWS has (`fieldsOf` drops what only AWS reports: its ARN, URL,
- * region, raw description) and answer spec paths.
- */
-export function specFieldComparison<Fields extends object, Observed>(
-  fieldsOf: (observed: Observed) => Fields,
-  diff: (desired: Fields, observed: Fields) => readonly { readonly path: string }[],
-  lateInitialize: <Spec extends Fields>(
-    spec: Spec,
-    observed: Fields,
-  ) => { readonly spec: Spec; readonly initialized: readonly string[] },
-) {
-  return {
-    diff: (desired: Fields, observed: Observed): readonly string[] =>
-      pathsOf(diff(desired, fieldsOf(observed))),
-    lateInitialize<Spec extends Fields>(
-      spec: Spec,
-      observed: Observed,
-    ): { readonly spec: Spec; readonly initialized: readonly string[] } {
-      const r = lateInitialize(spec, fieldsOf(observed));
-      return { spec: r.spec, initialized: r.initialized.map((f) => `spec.${f}`) };
-    },
-  };
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { CallContext } from "../../src/services/call-context.ts";
 import type { DeclaredClient, DeclaredObserved } from "../../src/services/declared-kind/source.ts";
-import { bucketService } from "../../src/services/s3/bucket-source.ts";
+import { bucketService } from "../../src/services/s3/bucket.ts";
 import type { BucketFields } from "../../src/services/s3/schema.ts";
 import { noSecrets } from "../../src/services/service-module.ts";
 import { tagMapOf } from "../../src/services/tag-list.ts";
@@ -129,11 +129,16 @@ export async function bucketCreatedAt(
   return bucketService.createdAt?.(await declared(client), { name }, ctx);
 }
 
-/** The differences, in the order an update applies them. */
-export function diff(desired: BucketFields, observed: BucketFields): FieldDifference[] {
-  return bucketService
-    .diff(desired, observedOf(observed))
-    .map((path) => ({ field: path.replace(/^spec\./, ""), path }));
+/** The differences, in the order an update applies them, with both values. */
+export function diff(
+  desired: BucketFields,
+  observed: BucketFields,
+): (FieldDifference & { readonly desired: unknown; readonly observed: unknown })[] {
+  return bucketService.diff(desired, observedOf(observed)).map((path) => {
+    const field = path.replace(/^spec\./, "");
+    const fieldOf = (spec: BucketFields) => (spec as unknown as Readonly<Record<string, unknown>>)[field];
+    return { field, path, desired: fieldOf(desired), observed: fieldOf(observed) };
+  });
 }
 
 export function lateInitialize<Spec extends BucketFields>(

@@ -1,569 +1,474 @@
-// Create, read, update and delete one S3 bucket and its sub-resources through an S3Client the
-// caller configured (credentials of the decided identity, region, endpoint, forcePathStyle).
-// Knows nothing about Kubernetes: the reconciler decides when to call what (ownership,
-// adoption, deletion policy, region and account drift) and turns BucketErrors into conditions.
-// Every call carries the reconcile's CallContext: shutdown aborts it, and it is logged with
-// the reconcile ID.
-import {
-  CreateBucketCommand,
-  DeleteBucketCommand,
-  DeleteBucketOwnershipControlsCommand,
-  DeleteBucketPolicyCommand,
-  DeleteBucketTaggingCommand,
-  DeletePublicAccessBlockCommand,
-  GetBucketLocationCommand,
-  HeadBucketCommand,
-  ListBucketsCommand,
-  PutBucketAclCommand,
-  PutBucketEncryptionCommand,
-  PutBucketOwnershipControlsCommand,
-  PutBucketPolicyCommand,
-  PutBucketTaggingCommand,
-  PutBucketVersioningCommand,
-  PutObjectLockConfigurationCommand,
-  PutPublicAccessBlockCommand,
-} from "@aws-sdk/client-s3";
-import { legacyOwnershipKeysIn } from "../../api/ownership-tags.ts";
-import type { CallContext } from "../call-context.ts";
-import type { Send } from "../service-calls.ts";
-import { applyTagChanges, claimTags } from "../tag-changes.ts";
-import { putBucketAclInput } from "./acl.ts";
-import { s3 } from "./calls.ts";
+// The Bucket kind: its declaration (bucket-declaration.ts) served by the generic runtime, plus
+// S3's quirks as hooks: each sub-resource's Get answer in spec form (S3's "none" forms and IDs it
+// makes up), what its Put takes where that is not the field as written (the ACL, Object Lock, the
+// public access block, ownership controls, versioning), drift as S3 would behave, a bucket's
+// region (HeadBucket, else GetBucketLocation), names held by another account (bucket names are
+// global), CreateBucket's configuration (the region's LocationConstraint), and what a new bucket
+// holds for sure (a private ACL).
+import type { S3Client } from "@aws-sdk/client-s3";
+import * as s3Sdk from "@aws-sdk/client-s3";
+import { sameJson } from "../canonical-forms.ts";
+import type { EqualHook } from "../declared-drift.ts";
+import { declaredKindModule } from "../declared-kind/module.ts";
+import type { Ask, DeclaredKindSource, Fields, GeneratedKind, SdkClient } from "../declared-kind/source.ts";
+import type { SdkErrorLike } from "../service-error.ts";
+import { aclAfterApplying, aclFromAws, grantFields, putBucketAclInput, sameAcl } from "./acl.ts";
+import { bucketDeclaration } from "./bucket-declaration.ts";
+import { s3ClientFactory } from "./client.ts";
 import {
   type ConfigurationField,
   canonicalConfiguration,
-  configurationGroups,
-  configurationToAws,
+  configurationFields,
+  configurationFromAws,
   type PerIdField,
-  perIdChanges,
-  perIdGroups,
-  perIdItemToAws,
+  perIdFields,
+  perIdFromAws,
+  pruned,
+  sameConfiguration,
 } from "./configuration-groups.ts";
-import { desiredOwnershipControls, diff, type FieldDifference } from "./diff.ts";
+import { directoryCreateProblem, isDirectoryBucketName } from "./directory-bucket.ts";
 import {
-  directoryBucketSubresources,
-  directoryCreateProblem,
-  isDirectoryBucketName,
-} from "./directory-bucket.ts";
+  bucketAwsNames,
+  bucketCodecs,
+  bucketDeclared,
+  bucketFieldGroups,
+  bucketFieldSchemas,
+  bucketReferences,
+  bucketRuntime,
+} from "./generated/bucket-fields.ts";
 import {
-  type BucketClient,
-  directoryBucketTagWrites,
-  listedDirectoryBucket,
-} from "./directory-bucket-calls.ts";
-import { BucketError, classifyError, errorCode, httpStatus, type S3Operation } from "./errors.ts";
+  objectLockAfterApplying,
+  objectLockFromAws,
+  putObjectLockInput,
+  sameObjectLock,
+  wantsObjectLock,
+} from "./object-lock.ts";
 import {
-  bucketTags,
-  constrainedRegion,
-  createBucketInput,
-  defaultBucketRegion,
-  isNoOwnershipControls,
-  isNoPolicy,
-  isNoPublicAccessBlock,
-  locationOf,
-  putBucketEncryptionInput,
-  putBucketOwnershipControlsInput,
-  putBucketPolicyInput,
-  putBucketTaggingInput,
-  putBucketVersioningInput,
-  putPublicAccessBlockInput,
-  tagMapOf,
-} from "./mapping.ts";
-import { putObjectLockInput } from "./object-lock.ts";
-import { readSubresources } from "./read-subresources.ts";
-import { type BucketFields, type BucketSubresource, bucketSubresources } from "./schema.ts";
+  type BucketFields,
+  bucketKind,
+  bucketSpecSchema,
+  bucketStatusSchema,
+  type OwnershipControls,
+  objectOwnerships,
+  type PublicAccessBlock,
+  sseAlgorithms,
+} from "./schema.ts";
 
-/** The ownership tags the reconciler wants on the bucket (empty: none, e.g. in module tests). */
-export type OwnerTags = Readonly<Record<string, string>>;
+const generated: GeneratedKind = {
+  fieldSchemas: bucketFieldSchemas,
+  statusSchemas: {},
+  codecs: bucketCodecs,
+  statusCodecs: {},
+  fieldGroups: bucketFieldGroups,
+  declared: bucketDeclared,
+  references: bucketReferences,
+  runtime: bucketRuntime,
+  awsNames: bucketAwsNames,
+};
 
-/**
- * What S3 has: the managed configuration in spec form (absent = none) and where the bucket
- * lives. `tagging` holds every tag, ownership tags included.
- */
-export interface ObservedBucket extends BucketFields {
-  readonly region: string;
+/** The region S3 creates a bucket in when CreateBucket carries no LocationConstraint. */
+export const defaultBucketRegion = "us-east-1";
+
+// ---- each sub-resource's Get answer in spec form (absent: none) ----
+
+type Aws = Record<string, unknown>;
+const list = (value: unknown): Aws[] => (Array.isArray(value) ? (value as Aws[]) : []);
+const isOneOf = (values: readonly string[], value: unknown): value is string =>
+  typeof value === "string" && values.includes(value);
+
+/** A bucket never versioned answers without a Status. */
+export function versioningFromAws(out: Aws): Fields {
+  const status = out["Status"];
+  return { versioning: status === "Enabled" || status === "Suspended" ? { status } : undefined };
 }
 
-export type ReadResult =
-  | { readonly found: false; readonly heldElsewhere?: string }
-  | { readonly found: true; readonly bucket: ObservedBucket };
-
-/**
- * Reads a bucket and every managed sub-resource. Works on any bucket the identity can read,
- * whoever created it (the reconciler decides from the tags whether it may touch it).
- * `found: false` when S3 has no bucket of that name (or it vanished mid-read), with
- * `heldElsewhere` when the name exists but another account owns it (bucket names are global):
- * nothing of this account's is there, so a delete has nothing to delete and a create cannot
- * succeed. A bucket this account lists but may not read is an AccessDenied BucketError.
- */
-export async function readBucket(
-  client: BucketClient,
-  spec: Pick<BucketFields, "name">,
-  ctx: CallContext = {},
-): Promise<ReadResult> {
-  const name = spec.name;
-  if (isDirectoryBucketName(name)) return readDirectoryBucket(client, name, ctx);
-  const region = await regionOf(client, name, ctx);
-  if (region === undefined) return { found: false };
-  if (region === heldByAnotherAccount) {
-    return {
-      found: false,
-      heldElsewhere: `bucket name "${name}" is owned by another AWS account (it exists, and this account does not list it); bucket names are global across all accounts`,
-    };
-  }
-  const fields = await readSubresources(client, name, bucketSubresources, ctx);
-  return fields === undefined ? { found: false } : { found: true, bucket: { name, region, ...fields } };
+/** Algorithms crossrole does not know are left out; a KMS key of "" is S3's own. */
+export function encryptionFromAws(out: Aws): Fields {
+  const rules = list((out["ServerSideEncryptionConfiguration"] as Aws | undefined)?.["Rules"]).flatMap(
+    (rule) => {
+      const byDefault = rule["ApplyServerSideEncryptionByDefault"] as Aws | undefined;
+      const sseAlgorithm = byDefault?.["SSEAlgorithm"];
+      if (!isOneOf(sseAlgorithms, sseAlgorithm)) return [];
+      const key = byDefault?.["KMSMasterKeyID"];
+      return [
+        {
+          applyServerSideEncryptionByDefault:
+            typeof key === "string" && key !== "" ? { sseAlgorithm, kmsMasterKeyID: key } : { sseAlgorithm },
+          ...(rule["BucketKeyEnabled"] === undefined ? {} : { bucketKeyEnabled: rule["BucketKeyEnabled"] }),
+        },
+      ];
+    },
+  );
+  return { encryption: rules.length === 0 ? undefined : { rules } };
 }
 
-/**
- * A directory bucket: listed in the client's region (ListDirectoryBuckets), then the few
- * configurations S3 Express keeps. Its name is unique within its zone's region, so a name this
- * account does not list is no bucket of its own here.
- */
-async function readDirectoryBucket(
-  client: BucketClient,
-  name: string,
-  ctx: CallContext,
-): Promise<ReadResult> {
-  const listed = await listedDirectoryBucket(client.s3, name, ctx);
-  if (listed === undefined) return { found: false };
-  const fields = await readSubresources(client, name, directoryBucketSubresources, ctx);
-  if (fields === undefined) return { found: false };
+/** A flag S3 leaves out is not blocked. */
+export function publicAccessBlockFromAws(out: Aws): Fields {
+  const c = out["PublicAccessBlockConfiguration"] as Aws | undefined;
+  const flag = (member: string) => c?.[member] === true;
   return {
-    found: true,
-    bucket: { name, region: listed.region ?? (await client.s3.config.region()), ...fields },
+    publicAccessBlock:
+      c === undefined
+        ? undefined
+        : {
+            blockPublicACLs: flag("BlockPublicAcls"),
+            blockPublicPolicy: flag("BlockPublicPolicy"),
+            ignorePublicACLs: flag("IgnorePublicAcls"),
+            restrictPublicBuckets: flag("RestrictPublicBuckets"),
+          },
   };
 }
 
-/**
- * The sub-resources S3 itself decides on a new bucket: its tags (a store may ignore the ones
- * CreateBucket carried, and in us-east-1 the 200 may be for a bucket another writer made a
- * moment before: the tags tell whose it is) and the defaults the reconciler late-initialises
- * (real S3's SSE-S3, BucketOwnerEnforced and public access blocks; none on the emulator).
- * A new bucket is never versioned and has no policy, in every S3: only a later write sets them;
- * nor has it any of the configurations (CORS, lifecycle, ...), and its ACL is the owner's alone.
- */
-const decidedOnCreate = [
-  "tagging",
-  "encryption",
-  "publicAccessBlock",
-  "ownershipControls",
-] as const satisfies readonly BucketSubresource[];
-
-/** What S3 decides on a new directory bucket: those of decidedOnCreate S3 Express keeps. */
-const directoryDecidedOnCreate = decidedOnCreate.filter((f) =>
-  (directoryBucketSubresources as readonly string[]).includes(f),
-);
-
-/**
- * A bucket right after createBucket answered `created: true` for it in `region` (S3 answers 200
- * to a CreateBucket sent to a region only for a bucket in that region), read with only the calls
- * that can tell something new: decidedOnCreate, not where it is, its versioning or its policy.
- * `found: false` when it does not show yet (S3 may not show a new bucket everywhere at once).
- */
-export async function readCreatedBucket(
-  client: BucketClient,
-  spec: Pick<BucketFields, "name" | "objectLockEnabledForBucket">,
-  region: string,
-  ctx: CallContext = {},
-): Promise<ReadResult> {
-  const name = spec.name;
-  if (isDirectoryBucketName(name)) {
-    // A new directory bucket: its tags and its default encryption; it has no ACL of its own.
-    const fields = await readSubresources(client, name, directoryDecidedOnCreate, ctx);
-    return fields === undefined ? { found: false } : { found: true, bucket: { name, region, ...fields } };
-  }
-  const fields = await readSubresources(client, name, decidedOnCreate, ctx);
-  if (fields === undefined) return { found: false };
-  // What the create fixed: no ACL beyond the owner's (createBucket sends none), Object Lock as
-  // asked, and none of the other configurations.
-  const lock = spec.objectLockEnabledForBucket === true ? { objectLockEnabledForBucket: true } : {};
-  return { found: true, bucket: { name, region, acl: "private", ...lock, ...fields } };
+/** Only the object ownerships crossrole knows. */
+export function ownershipControlsFromAws(out: Aws): Fields {
+  const rules = list((out["OwnershipControls"] as Aws | undefined)?.["Rules"])
+    .map((rule) => rule["ObjectOwnership"])
+    .filter((o) => isOneOf(objectOwnerships, o))
+    .map((objectOwnership) => ({ objectOwnership }));
+  return { ownershipControls: rules.length === 0 ? undefined : { rules } };
 }
 
-const heldByAnotherAccount = Symbol("held by another account");
+/** Each configuration's members as its Put takes them, from its Get's answer. */
+const configurationPicks: Readonly<Record<ConfigurationField, (out: Aws) => unknown>> = {
+  abac: (out) => out["AbacStatus"],
+  accelerate: (out) => ({ Status: out["Status"] }),
+  cors: (out) => ({ CORSRules: out["CORSRules"] }),
+  lifecycle: (out) => ({ Rules: out["Rules"] }),
+  logging: (out) =>
+    out["LoggingEnabled"] === undefined ? undefined : { LoggingEnabled: out["LoggingEnabled"] },
+  notification: ({ $metadata: _, ...configuration }) => configuration,
+  replication: (out) => out["ReplicationConfiguration"],
+  requestPayment: (out) => (out["Payer"] === undefined ? undefined : { Payer: out["Payer"] }),
+  website: ({ $metadata: _, ...configuration }) => configuration,
+};
 
-/**
- * HeadBucket: the region, undefined when there is no such bucket, or heldByAnotherAccount when
- * HeadBucket is denied and this account's ListBuckets does not have the name. A denied HeadBucket
- * on a bucket this account does list (or a ListBuckets that fails too) stays an AccessDenied
- * error: the identity lacks a permission, and nothing may be concluded about whose bucket it is.
- */
-async function regionOf(
-  client: BucketClient,
-  name: string,
-  ctx: CallContext,
-): Promise<string | undefined | typeof heldByAnotherAccount> {
-  try {
-    const head = await s3.call(ctx, "HeadBucket", name, (o) =>
-      client.s3.send(new HeadBucketCommand({ Bucket: name }), o),
-    );
-    if (head.BucketRegion !== undefined && head.BucketRegion !== "") return head.BucketRegion;
-  } catch (err) {
-    if (httpStatus(err) === 404) return undefined;
-    const denied = classifyError(err, { operation: "HeadBucket", bucket: name });
-    if (httpStatus(err) !== 403) throw denied;
-    let listed: Date | undefined;
-    try {
-      listed = await listedCreationDate(client, name, ctx);
-    } catch {
-      throw denied;
-    }
-    if (listed === undefined) return heldByAnotherAccount;
-    throw denied;
-  }
-  // S3-compatible stores that do not send x-amz-bucket-region: ask the old way.
-  const location = await s3.sendUnlessGone(ctx, "GetBucketLocation", name, (o) =>
-    client.s3.send(new GetBucketLocationCommand({ Bucket: name }), o),
+const groupFieldsFromAnswer: Record<string, (answer: Fields) => Fields> = {
+  GetBucketVersioning: versioningFromAws,
+  GetBucketEncryption: encryptionFromAws,
+  GetPublicAccessBlock: publicAccessBlockFromAws,
+  GetBucketOwnershipControls: ownershipControlsFromAws,
+  GetBucketAcl: (out) => aclFromAws(out),
+  GetObjectLockConfiguration: (out) => objectLockFromAws(out),
+  GetBucketPolicy: (out) => ({ policy: out["Policy"] === "" ? undefined : out["Policy"] }),
+};
+for (const field of configurationFields) {
+  const read = bucketFieldGroups.groups.find((g) => g.fields.some((f) => f.field === field))?.read;
+  if (read !== undefined)
+    groupFieldsFromAnswer[read] = (out) => ({
+      [field]: configurationFromAws(field, configurationPicks[field](out)),
+    });
+}
+// The per-ID lists: every page's items, in spec form, ordered by ID.
+for (const group of bucketFieldGroups.groups) {
+  const declared = bucketDeclaration.groups.find((g) => g.set === group.set);
+  const field = group.fields[0]?.field as PerIdField;
+  if (declared === undefined || !("items" in declared)) continue;
+  const listed = declared.items.list;
+  groupFieldsFromAnswer[group.read] = (out) => ({ [field]: perIdFromAws(field, list(out[listed])) });
+}
+
+// ---- "none" forms and what S3 holds after a write ----
+
+export function isNoPublicAccessBlock(block: PublicAccessBlock | undefined): boolean {
+  return (
+    block === undefined ||
+    !(
+      block.blockPublicACLs ||
+      block.blockPublicPolicy ||
+      block.ignorePublicACLs ||
+      block.restrictPublicBuckets
+    )
   );
-  if (location === undefined) return undefined;
-  const constraint = location.LocationConstraint as string | undefined;
-  if (constraint === undefined || constraint === "") return defaultBucketRegion;
-  return constraint === "EU" ? "eu-west-1" : constraint;
 }
 
-export type CreateResult =
-  /** S3 made the bucket (or, in us-east-1, answered 200 for one this account already had). */
-  | { readonly created: true; readonly location: string }
-  /** BucketAlreadyOwnedByYou: this account already has it; whose it is, the tags must tell. */
-  | { readonly created: false };
+export function isNoOwnershipControls(controls: OwnershipControls | undefined): boolean {
+  return controls === undefined || controls.rules.length === 0;
+}
 
-/**
- * CreateBucket in `region` (the client must be configured for it), tagged with `ownerTags` and
- * the spec's tags in the same call, with what only a create can choose (createBucketConfiguration,
- * namespace, Object Lock) and the object ownership. Nothing else: a bucket's other sub-resources
- * are applied by updateBucket once the reconciler has read the bucket back and seen from its
- * tags that it is its own — in us-east-1 S3 answers 200 for a bucket the account already had,
- * and writing to it then would take over someone else's bucket. The ACL too waits for the update
- * (PutBucketAcl), for that reason.
- */
-export async function createBucket(
-  client: BucketClient,
-  spec: BucketFields,
-  region: string,
-  ownerTags: OwnerTags = {},
-  ctx: CallContext = {},
-): Promise<CreateResult> {
-  const clientRegion = await client.s3.config.region();
-  if (clientRegion !== region) {
-    throw new Error(
-      `createBucket: the S3 client is configured for ${clientRegion} but the bucket belongs in ${region}`,
+/** The ownership controls the spec asks for: its own, or CreateBucket's objectOwnership. */
+export function desiredOwnershipControls(spec: BucketFields): OwnershipControls | undefined {
+  if (spec.ownershipControls !== undefined || spec.objectOwnership === undefined)
+    return spec.ownershipControls;
+  return { rules: [{ objectOwnership: spec.objectOwnership }] };
+}
+
+const asBucket = (spec: Fields) => spec as unknown as BucketFields;
+
+const isNone: Record<string, (value: unknown, spec: Fields) => boolean> = {
+  publicAccessBlock: (value) => isNoPublicAccessBlock(value as PublicAccessBlock | undefined),
+  ownershipControls: (_, spec) => isNoOwnershipControls(desiredOwnershipControls(asBucket(spec))),
+  ...Object.fromEntries(
+    configurationFields.map((f) => [f, (value: unknown) => canonicalConfiguration(f, value) === undefined]),
+  ),
+  ...Object.fromEntries(perIdFields.map((f) => [f, (value: unknown) => list(value).length === 0])),
+};
+
+/** What S3 holds after a write whose read form is not the spec's. */
+const afterApplying: Record<string, (desired: Fields, observed: Fields) => Fields> = {
+  acl: (desired) => {
+    const acl = aclAfterApplying(asBucket(desired));
+    return Object.fromEntries(["acl", ...grantFields].map((f) => [f, acl[f as keyof typeof acl]]));
+  },
+  objectLockConfiguration: (desired, observed) =>
+    wantsObjectLock(asBucket(desired)) || observed["objectLockEnabledForBucket"] === true
+      ? { ...objectLockAfterApplying(asBucket(desired)) }
+      : {},
+  ownershipControls: (desired) => {
+    const controls = desiredOwnershipControls(asBucket(desired));
+    return { ownershipControls: isNoOwnershipControls(controls) ? undefined : controls };
+  },
+};
+
+// ---- what each Put takes, where not the field as written ----
+
+const setInputs: Record<string, (desired: Fields) => readonly Fields[]> = {
+  acl: (desired) => [putBucketAclInput(String(desired["name"]), asBucket(desired)) as unknown as Fields],
+  objectLockConfiguration: (desired) => [
+    putObjectLockInput(String(desired["name"]), asBucket(desired)) as unknown as Fields,
+  ],
+  // Every flag is sent: one left out would be reset to false by S3 anyway.
+  publicAccessBlock: (desired) => {
+    const block = asBucket(desired).publicAccessBlock;
+    return [
+      {
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: block?.blockPublicACLs ?? false,
+          IgnorePublicAcls: block?.ignorePublicACLs ?? false,
+          BlockPublicPolicy: block?.blockPublicPolicy ?? false,
+          RestrictPublicBuckets: block?.restrictPublicBuckets ?? false,
+        },
+      },
+    ];
+  },
+  ownershipControls: (desired) => [
+    {
+      OwnershipControls: {
+        Rules: (desiredOwnershipControls(asBucket(desired))?.rules ?? []).map((r) => ({
+          ObjectOwnership: r.objectOwnership,
+        })),
+      },
+    },
+  ],
+  // Status only: MFADelete needs S3's MFA header, which crossrole never sends.
+  versioning: (desired) => [{ VersioningConfiguration: { Status: asBucket(desired).versioning?.status } }],
+};
+
+// ---- drift: equal exactly when S3 would behave the same ----
+
+/** A late-initialised sub-resource: equal while the spec leaves it out, else by `canonical`. */
+const keptUnlessSet =
+  (field: string, canonical: (value: never) => unknown): EqualHook<Fields> =>
+  (desired, observed) =>
+    desired[field] === undefined ||
+    sameJson(canonical(desired[field] as never), canonical(observed[field] as never));
+
+/** An absent block and an absent flag both mean "not blocked". */
+function canonicalBlock(block: PublicAccessBlock | undefined): boolean[] {
+  return [
+    block?.blockPublicACLs ?? false,
+    block?.blockPublicPolicy ?? false,
+    block?.ignorePublicACLs ?? false,
+    block?.restrictPublicBuckets ?? false,
+  ];
+}
+
+function canonicalOwnership(controls: OwnershipControls | undefined): string | null {
+  return isNoOwnershipControls(controls) ? null : (controls?.rules[0]?.objectOwnership ?? null);
+}
+
+/** A per-ID list compares as a map: S3 lists the configurations in its own order. */
+function canonicalPerId(items: unknown): unknown {
+  if (list(items).length === 0) return null;
+  const id = (item: Aws) => String(item["id"]);
+  return [...list(items)].sort((a, b) => (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0)).map(pruned);
+}
+
+const equal: Record<string, EqualHook<Fields>> = {
+  ...Object.fromEntries(
+    configurationFields.map((f) => [f, (d: Fields, o: Fields) => sameConfiguration(f, d[f], o[f])]),
+  ),
+  ...Object.fromEntries(
+    perIdFields.map((f: PerIdField) => [
+      f,
+      (d: Fields, o: Fields) => sameJson(canonicalPerId(d[f]), canonicalPerId(o[f])),
+    ]),
+  ),
+  ownershipControls: (desired, observed) => {
+    const want = desiredOwnershipControls(asBucket(desired));
+    return (
+      want === undefined ||
+      canonicalOwnership(want) === canonicalOwnership(asBucket(observed).ownershipControls)
     );
-  }
-  const name = spec.name;
-  const directoryProblem = directoryCreateProblem(spec);
-  if (directoryProblem !== undefined) {
-    throw new BucketError({
-      disposition: "terminal",
-      code: "InvalidRequest",
-      operation: "CreateBucket",
-      bucket: name,
-      field: "spec.createBucketConfiguration",
-      message: directoryProblem,
-    });
-  }
-  const constrained = constrainedRegion(spec);
-  if (constrained !== undefined && constrained !== region) {
-    throw new BucketError({
-      disposition: "terminal",
-      code: "IllegalLocationConstraintException",
-      operation: "CreateBucket",
-      bucket: name,
-      field: "spec.createBucketConfiguration.locationConstraint",
-      message: `spec.createBucketConfiguration.locationConstraint: "${spec.createBucketConfiguration?.locationConstraint}" is not the resource's region ${region} (the services.k8s.aws/region annotation, or the namespace's or controller's default): S3 creates a bucket in the region it is asked in; make them agree, or remove locationConstraint`,
-    });
-  }
-  try {
-    const out = await s3.call(ctx, "CreateBucket", name, (o) =>
-      client.s3.send(
-        new CreateBucketCommand(createBucketInput(name, region, bucketTags(spec.tagging, ownerTags), spec)),
-        o,
-      ),
-    );
-    return {
-      created: true,
-      location: out.Location !== undefined && out.Location !== "" ? out.Location : locationOf(name),
-    };
-  } catch (err) {
-    const code = errorCode(err);
-    if (code === "BucketAlreadyOwnedByYou") return { created: false };
-    if (code === "AccessDenied" && !isDirectoryBucketName(name)) {
-      throw await explainCreateDenied(client, name, err, ctx);
-    }
-    throw classifyError(err, { operation: "CreateBucket", bucket: name, field: "spec.name" });
-  }
+  },
+  publicAccessBlock: keptUnlessSet("publicAccessBlock", canonicalBlock),
+  acl: (desired, observed) => sameAcl(asBucket(desired), asBucket(observed)),
+  // An absent bucketKeyEnabled is false; an absent KMS key is S3's managed key.
+  encryption: keptUnlessSet("encryption", (e: BucketFields["encryption"]) =>
+    (e?.rules ?? []).map((rule) => ({
+      sseAlgorithm: rule.applyServerSideEncryptionByDefault.sseAlgorithm,
+      kmsMasterKeyID: rule.applyServerSideEncryptionByDefault.kmsMasterKeyID ?? null,
+      bucketKeyEnabled: rule.bucketKeyEnabled ?? false,
+    })),
+  ),
+  // A bucket never versioned behaves as a suspended one; S3 cannot return it to "never".
+  versioning: keptUnlessSet("versioning", (v: BucketFields["versioning"]) => v?.status ?? "Suspended"),
+  objectLockConfiguration: (desired, observed) => sameObjectLock(asBucket(desired), asBucket(observed)),
+};
+
+// ---- a bucket's name and region: global names, regional buckets ----
+
+/** Whether this account lists the bucket, and when S3 says it created it. */
+async function listed(name: string, ask: Ask): Promise<{ readonly at?: Date } | undefined> {
+  const out = await ask("ListBuckets", { Prefix: name });
+  const entry = list(out?.["Buckets"]).find((b) => b["Name"] === name);
+  if (entry === undefined) return undefined;
+  const at = entry["CreationDate"];
+  return at instanceof Date && !Number.isNaN(at.getTime()) ? { at } : {};
 }
 
 /**
- * CreateBucket answers AccessDenied both when the identity may not create buckets and (moto
- * with cross-account access off) when another account owns the name. Tell them apart: a name
- * that exists (HeadBucket 403) but is not among this account's buckets belongs to someone else.
+ * HeadBucket denied, and the name not among this account's buckets: another account holds it.
+ * Listed, or the list failing too, the denial stands: nothing may be concluded about whose it is.
  */
-async function explainCreateDenied(
-  client: BucketClient,
-  name: string,
-  denied: unknown,
-  ctx: CallContext,
-): Promise<BucketError> {
-  const deniedError = classifyError(denied, { operation: "CreateBucket", bucket: name, field: "spec.name" });
+async function heldByAnotherAccount(name: string, ask: Ask): Promise<boolean> {
   try {
-    await s3.call(ctx, "HeadBucket", name, (o) => client.s3.send(new HeadBucketCommand({ Bucket: name }), o));
-    return deniedError;
-  } catch (err) {
-    if (httpStatus(err) !== 403) return deniedError;
-  }
-  try {
-    if ((await listedCreationDate(client, name, ctx)) !== undefined) return deniedError;
+    return (await listed(name, ask)) === undefined;
   } catch {
-    return deniedError;
-  }
-  return new BucketError({
-    disposition: "terminal",
-    code: "BucketAlreadyExists",
-    operation: "CreateBucket",
-    bucket: name,
-    field: "spec.name",
-    message: `spec.name: bucket name "${name}" is taken by another AWS account (CreateBucket was denied, the bucket exists and is not among this account's buckets); bucket names are global across all accounts: choose another name`,
-    cause: denied,
-  });
-}
-
-/** The bucket's CreationDate from this account's ListBuckets, or undefined if not listed. */
-async function listedCreationDate(
-  client: BucketClient,
-  name: string,
-  ctx: CallContext,
-): Promise<Date | undefined> {
-  const listed = await s3.call(ctx, "ListBuckets", name, (o) =>
-    client.s3.send(new ListBucketsCommand({ Prefix: name }), o),
-  );
-  const entry = (listed.Buckets ?? []).find((b) => b.Name === name);
-  return entry === undefined ? undefined : (entry.CreationDate ?? new Date(Number.NaN));
-}
-
-/**
- * When S3 says this account created the bucket (ListBuckets' CreationDate), or undefined when
- * the account does not list it. The reconciler uses it to recognise its own unfinished create.
- */
-export async function bucketCreatedAt(
-  client: BucketClient,
-  name: string,
-  ctx: CallContext = {},
-): Promise<Date | undefined> {
-  try {
-    const date = isDirectoryBucketName(name)
-      ? (await listedDirectoryBucket(client.s3, name, ctx))?.createdAt
-      : await listedCreationDate(client, name, ctx);
-    return date === undefined || Number.isNaN(date.getTime()) ? undefined : date;
-  } catch (err) {
-    throw classifyError(err, { operation: "ListBuckets", bucket: name });
+    return false;
   }
 }
 
-/**
- * Applies the sub-resources that differ between `desired` and `observed`, in a safe order
- * (public access block before policy, so a policy the new block allows is not refused).
- * A "none" value (no tags, "" policy, `{}` block, no ownership rules) deletes the
- * sub-resource; tags are always written together with `ownerTags`, so they are never lost.
- * Returns what it changed.
- */
-export async function updateBucket(
-  client: BucketClient,
-  desired: BucketFields,
-  observed: BucketFields,
-  ownerTags: OwnerTags = {},
-  ctx: CallContext = {},
-): Promise<FieldDifference[]> {
-  const differences = inApplyOrder(diff(desired, observed), desired);
-  for (const d of differences) await apply(client, desired, observed, d.field, ownerTags, ctx);
-  return differences;
+/** The region S3 named in a redirect (x-amz-bucket-region), if any. */
+function redirectRegion(err: unknown): string | undefined {
+  return ((err ?? {}) as SdkErrorLike).$response?.headers?.["x-amz-bucket-region"];
 }
 
-/**
- * S3 refuses to suspend versioning while replication is configured: a replication the spec
- * removes goes before versioning (otherwise versioning goes first, as replication needs it).
- */
-function inApplyOrder(differences: FieldDifference[], desired: BucketFields): FieldDifference[] {
-  const removesReplication = canonicalConfiguration("replication", desired.replication) === undefined;
-  const replication = differences.find((d) => d.field === "replication");
-  if (!removesReplication || replication === undefined) return differences;
-  return [replication, ...differences.filter((d) => d !== replication)];
-}
-
-/**
- * Puts the ownership tags on a bucket that lacks them, keeping every tag it has but crossrole's
- * earlier ownership keys (adoption, finishing a create whose tagging never ran, moving the keys).
- */
-export async function claimBucket(
-  client: BucketClient,
-  observed: ObservedBucket,
-  ownerTags: OwnerTags,
-  ctx: CallContext = {},
-): Promise<void> {
-  const name = observed.name;
-  if (isDirectoryBucketName(name)) {
-    // S3 Control adds tags and removes them by key, as the other services' tag calls do.
-    const writes = directoryBucketTagWrites(await client.control(), name, ctx);
-    return claimTags(tagMapOf(observed.tagging), ownerTags, writes);
-  }
-  // PutBucketTagging replaces the whole set: crossrole's earlier ownership keys are left out.
-  const kept = tagMapOf(observed.tagging);
-  for (const key of legacyOwnershipKeysIn(kept)) delete kept[key];
-  const tags = { ...kept, ...ownerTags };
-  await s3.send(
-    ctx,
-    "PutBucketTagging",
-    name,
-    (o) => client.s3.send(new PutBucketTaggingCommand(putBucketTaggingInput(name, tags)), o),
-    { field: "spec.tagging" },
-  );
-}
-
-/** Puts one sub-resource as the spec says, or deletes it when the spec says "none". */
-async function apply(
-  client: BucketClient,
-  spec: BucketFields,
-  observed: BucketFields,
-  field: BucketSubresource,
-  ownerTags: OwnerTags,
-  ctx: CallContext,
-): Promise<void> {
-  const name = spec.name;
-  const send = async (operation: S3Operation, run: Send<unknown>) => {
-    await s3.send(ctx, operation, name, run, { field: `spec.${field}` });
-  };
-  if (field in configurationGroups) {
-    return applyConfiguration(client, spec, field as ConfigurationField, send);
-  }
-  if (field in perIdGroups) {
-    return applyPerId(client, spec, observed, field as PerIdField, send);
-  }
-  switch (field) {
-    case "acl":
-      return send("PutBucketAcl", (o) =>
-        client.s3.send(new PutBucketAclCommand(putBucketAclInput(name, spec)), o),
-      );
-    case "objectLockConfiguration":
-      return send("PutObjectLockConfiguration", (o) =>
-        client.s3.send(new PutObjectLockConfigurationCommand(putObjectLockInput(name, spec)), o),
-      );
-    case "tagging": {
-      const tags = bucketTags(spec.tagging, ownerTags);
-      if (isDirectoryBucketName(name)) {
-        const writes = directoryBucketTagWrites(await client.control(), name, ctx);
-        return applyTagChanges(tags, tagMapOf(observed.tagging), writes);
+/** What the generic runtime serves the kind from (the catalog's `declared`: tests rebuild it). */
+export const bucketSource = {
+  kind: bucketKind,
+  declaration: bucketDeclaration,
+  generated,
+  sdk: s3Sdk,
+  clientFactory: s3ClientFactory,
+  // S3, and S3 Control for a directory bucket's tags, made on its first use in the account the
+  // decision names, or the caller's (a failure is not kept: the next call asks again).
+  async client(credentials, decision, resource) {
+    const sdk = await credentials.client(s3ClientFactory, decision, resource);
+    let made: Promise<{ sdk: SdkClient; account: string }> | undefined;
+    const control = async () => {
+      const { s3ControlClientFactory } = await import("./control-client.ts");
+      const client = await credentials.client(s3ControlClientFactory, decision, resource);
+      const account = decision.account ?? (await credentials.callerIdentity(decision, resource)).account;
+      return { sdk: client, account };
+    };
+    return {
+      sdk,
+      region: await sdk.config.region(),
+      more: () => {
+        made ??= control().catch((err: unknown) => {
+          made = undefined;
+          throw err;
+        });
+        return made;
+      },
+    };
+  },
+  moreSdk: () => import("@aws-sdk/client-s3-control"),
+  // S3's naming rules, create-only fields, per-ID list keys, directory buckets (schema.ts).
+  schemas: { spec: bucketSpecSchema, status: bucketStatusSchema },
+  hooks: {
+    groupFieldsFromAnswer,
+    setInputs,
+    equal,
+    isNone,
+    afterApplying,
+    // HeadBucket's BucketRegion; S3-compatible stores that do not send it: GetBucketLocation.
+    async region(answer, name, ask) {
+      const region = answer["BucketRegion"];
+      if (typeof region === "string" && region !== "") return region;
+      const location = await ask("GetBucketLocation", { Bucket: name }, { unlessGone: true });
+      if (location === undefined) return undefined;
+      const constraint = location["LocationConstraint"];
+      if (typeof constraint !== "string" || constraint === "") return defaultBucketRegion;
+      return constraint === "EU" ? "eu-west-1" : constraint;
+    },
+    async readDenied(denied, name, ask) {
+      if (denied.httpStatus !== 403 || !(await heldByAnotherAccount(name, ask))) return undefined;
+      return `bucket name "${name}" is owned by another AWS account (it exists, and this account does not list it); bucket names are global across all accounts`;
+    },
+    // CreateBucket answers AccessDenied both when the identity may not create buckets and when
+    // another account owns the name (moto): a name that exists (HeadBucket 403) and is not listed is taken.
+    async createDenied(denied, name, ask) {
+      if (denied.code !== "AccessDenied" || isDirectoryBucketName(name)) return undefined;
+      try {
+        await ask("HeadBucket", { Bucket: name });
+        return undefined;
+      } catch (err) {
+        if ((err as { httpStatus?: number }).httpStatus !== 403) return undefined;
       }
-      if (Object.keys(tags).length === 0) {
-        return send("DeleteBucketTagging", (o) =>
-          client.s3.send(new DeleteBucketTaggingCommand({ Bucket: name }), o),
-        );
-      }
-      return send("PutBucketTagging", (o) =>
-        client.s3.send(new PutBucketTaggingCommand(putBucketTaggingInput(name, tags)), o),
-      );
-    }
-    case "policy": {
-      const policy = spec.policy;
-      if (policy === undefined || isNoPolicy(policy)) {
-        return send("DeleteBucketPolicy", (o) =>
-          client.s3.send(new DeleteBucketPolicyCommand({ Bucket: name }), o),
-        );
-      }
-      return send("PutBucketPolicy", (o) =>
-        client.s3.send(new PutBucketPolicyCommand(putBucketPolicyInput(name, policy)), o),
-      );
-    }
-    case "publicAccessBlock": {
-      const block = spec.publicAccessBlock;
-      if (block === undefined || isNoPublicAccessBlock(block)) {
-        return send("DeletePublicAccessBlock", (o) =>
-          client.s3.send(new DeletePublicAccessBlockCommand({ Bucket: name }), o),
-        );
-      }
-      return send("PutPublicAccessBlock", (o) =>
-        client.s3.send(new PutPublicAccessBlockCommand(putPublicAccessBlockInput(name, block)), o),
-      );
-    }
-    case "ownershipControls": {
-      const controls = desiredOwnershipControls(spec);
-      if (controls === undefined || isNoOwnershipControls(controls)) {
-        return send("DeleteBucketOwnershipControls", (o) =>
-          client.s3.send(new DeleteBucketOwnershipControlsCommand({ Bucket: name }), o),
-        );
-      }
-      return send("PutBucketOwnershipControls", (o) =>
-        client.s3.send(
-          new PutBucketOwnershipControlsCommand(putBucketOwnershipControlsInput(name, controls)),
-          o,
-        ),
-      );
-    }
-    case "versioning": {
-      const versioning = spec.versioning;
-      // Late-initialised: diff never reports it absent, and S3 cannot remove versioning.
-      if (versioning === undefined) return;
-      return send("PutBucketVersioning", (o) =>
-        client.s3.send(new PutBucketVersioningCommand(putBucketVersioningInput(name, versioning)), o),
-      );
-    }
-    case "encryption": {
-      const encryption = spec.encryption;
-      // Late-initialised, and S3 always encrypts: there is nothing to delete.
-      if (encryption === undefined) return;
-      return send("PutBucketEncryption", (o) =>
-        client.s3.send(new PutBucketEncryptionCommand(putBucketEncryptionInput(name, encryption)), o),
-      );
-    }
-  }
-}
+      if (!(await heldByAnotherAccount(name, ask))) return undefined;
+      return {
+        code: "BucketAlreadyExists",
+        field: "spec.name",
+        message: `spec.name: bucket name "${name}" is taken by another AWS account (CreateBucket was denied, the bucket exists and is not among this account's buckets); bucket names are global across all accounts: choose another name`,
+      };
+    },
+    createdAt: async (name, ask) => (await listed(name, ask))?.at,
+    createRefused(spec, { region }) {
+      const bucket = asBucket(spec);
+      const directory = directoryCreateProblem(bucket);
+      if (directory !== undefined)
+        return { code: "InvalidRequest", field: "spec.createBucketConfiguration", message: directory };
+      const constraint = bucket.createBucketConfiguration?.locationConstraint;
+      const constrained = constraint === "EU" ? "eu-west-1" : constraint;
+      if (constrained === undefined || constrained === region) return undefined;
+      return {
+        code: "IllegalLocationConstraintException",
+        field: "spec.createBucketConfiguration.locationConstraint",
+        message: `spec.createBucketConfiguration.locationConstraint: "${constraint}" is not the resource's region ${region} (the services.k8s.aws/region annotation, or the namespace's or controller's default): S3 creates a bucket in the region it is asked in; make them agree, or remove locationConstraint`,
+      };
+    },
+    // The location and bucket type as the spec gives them, the tags, and the region as the
+    // LocationConstraint (never us-east-1's; a directory bucket's place is its zone).
+    createInput(input, _spec, { region }) {
+      const { CreateBucketConfiguration: given = {}, ...rest } = input as { CreateBucketConfiguration?: Aws };
+      const { LocationConstraint: _, ...kept } = given;
+      const configuration = {
+        ...kept,
+        ...(region === defaultBucketRegion || isDirectoryBucketName(String(input["Bucket"]))
+          ? {}
+          : { LocationConstraint: region }),
+      };
+      return Object.keys(configuration).length === 0
+        ? rest
+        : { ...rest, CreateBucketConfiguration: configuration };
+    },
+    createdStatus: (answer, name) => ({
+      location:
+        typeof answer["Location"] === "string" && answer["Location"] !== "" ? answer["Location"] : `/${name}`,
+    }),
+    // What the create fixed: no ACL beyond the owner's (it sends none), Object Lock as asked.
+    knownAfterCreate: (spec) =>
+      isDirectoryBucketName(String(spec["name"]))
+        ? {}
+        : {
+            acl: "private",
+            ...(spec["objectLockEnabledForBucket"] === true ? { objectLockEnabledForBucket: true } : {}),
+          },
+    // S3's ACL reads back in both forms; a spec takes one (the canned ACL where there is one).
+    adoptedFields: (fields) =>
+      fields["acl"] === undefined
+        ? fields
+        : Object.fromEntries(
+            Object.entries(fields).filter(([f]) => !(grantFields as readonly string[]).includes(f)),
+          ),
+    errorDetail(code, err) {
+      const region = code === "PermanentRedirect" ? redirectRegion(err) : undefined;
+      return region === undefined
+        ? undefined
+        : { hint: ` (the bucket lives in region ${region})`, extra: { bucketRegion: region } };
+    },
+  },
+} satisfies DeclaredKindSource<S3Client>;
 
-type SendAs = (operation: S3Operation, run: Send<unknown>) => Promise<void>;
-
-/** Puts a configuration as the spec has it, or removes it when the spec has none. */
-async function applyConfiguration(
-  client: BucketClient,
-  spec: BucketFields,
-  field: ConfigurationField,
-  send: SendAs,
-): Promise<void> {
-  const group = configurationGroups[field];
-  const name = spec.name;
-  if (canonicalConfiguration(field, spec[field]) !== undefined) {
-    const configuration = configurationToAws(field, spec[field]);
-    return send(group.put, (o) => group.write(client.s3, name, configuration, o));
-  }
-  const remove = group.remove;
-  if ("put" in remove) return send(group.put, (o) => group.write(client.s3, name, remove.put, o));
-  return send(remove.operation, (o) => remove.run(client.s3, name, o));
-}
-
-/** Puts each configuration that is new or changed, and deletes each ID the spec no longer has. */
-async function applyPerId(
-  client: BucketClient,
-  spec: BucketFields,
-  observed: BucketFields,
-  field: PerIdField,
-  send: SendAs,
-): Promise<void> {
-  const group = perIdGroups[field];
-  const name = spec.name;
-  const { put, remove } = perIdChanges(spec[field], observed[field]);
-  for (const item of put) {
-    const configuration = perIdItemToAws(field, item);
-    await send(group.put, (o) => group.write(client.s3, name, item.id, configuration, o));
-  }
-  for (const id of remove) await send(group.delete, (o) => group.remove(client.s3, name, id, o));
-}
-
-/**
- * Deletes the bucket only (as ACK does): S3 refuses a bucket that still holds objects, which
- * is a retryable BucketNotEmpty error saying so. A bucket already gone is "not-found".
- */
-export async function deleteBucket(
-  client: BucketClient,
-  name: string,
-  ctx: CallContext = {},
-): Promise<"deleted" | "not-found"> {
-  return s3.deleteUnlessGone(ctx, "DeleteBucket", name, (o) =>
-    client.s3.send(new DeleteBucketCommand({ Bucket: name }), o),
-  );
-}
+export const bucketService = declaredKindModule(bucketSource);

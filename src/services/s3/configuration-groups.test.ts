@@ -4,24 +4,28 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { S3Client } from "@aws-sdk/client-s3";
+import { diff, readBucket, updateBucket } from "../../../test/support/bucket-shims.ts";
+import { awsError } from "../../../test/support/fake-sdk.ts";
 import { buckets } from "../../../test/support/s3-buckets.ts";
-import { updateBucket } from "./bucket.ts";
 import {
   type ConfigurationField,
-  configurationGroups,
+  configurationFields,
   type PerIdField,
-  perIdGroups,
+  perIdFields,
   sameConfiguration,
 } from "./configuration-groups.ts";
-import { diff } from "./diff.ts";
 import { bucketFieldGroups } from "./generated/bucket-fields.ts";
 import { type BucketFields, bucketSpecSchema } from "./schema.ts";
 
-function recordingClient(): { client: S3Client; sent: [string, unknown][] } {
+/** An S3 client recording each call and answering none of anything (`fail`'s call: refused). */
+function recordingClient(fail?: string): { client: S3Client; sent: [string, unknown][] } {
   const sent: [string, unknown][] = [];
   const client = {
+    config: { region: async () => "us-east-1" },
     send: async (command: { constructor: { name: string }; input: unknown }) => {
-      sent.push([command.constructor.name.replace(/Command$/, ""), command.input]);
+      const operation = command.constructor.name.replace(/Command$/, "");
+      sent.push([operation, command.input]);
+      if (operation === fail) throw awsError("AccessDenied");
       return {};
     },
   } as unknown as S3Client;
@@ -201,15 +205,77 @@ describe("configuration groups: what compares equal", () => {
 describe("configuration groups: the declaration's calls", () => {
   const declared = new Map(bucketFieldGroups.groups.map((g) => [g.fields[0]?.field, g]));
 
-  test("each configuration is read, put and removed with the calls bucket-declaration.ts names", () => {
-    for (const [field, group] of Object.entries(configurationGroups)) {
-      const d = declared.get(field as ConfigurationField);
+  /** A value of each configuration S3 holds (none of them S3's "none"). */
+  const values: Readonly<Record<ConfigurationField | PerIdField, unknown>> = {
+    abac: { status: "Enabled" },
+    accelerate: { status: "Enabled" },
+    cors: { corsRules: [{ allowedMethods: ["GET"], allowedOrigins: ["*"] }] },
+    lifecycle: { rules: [{ id: "r1", status: "Enabled", expiration: { days: 3 } }] },
+    logging: { loggingEnabled: { targetBucket: "logs", targetPrefix: "b/" } },
+    notification: {
+      queueConfigurations: [{ queueARN: "arn:aws:sqs:us-east-1:1:q", events: ["s3:ObjectCreated:*"] }],
+    },
+    replication: {
+      role: "arn:aws:iam::1:role/r",
+      rules: [{ status: "Enabled", destination: { bucket: "x" } }],
+    },
+    requestPayment: { payer: "Requester" },
+    website: { indexDocument: { suffix: "index.html" } },
+    analytics: [{ id: "a1", storageClassAnalysis: {} }],
+    intelligentTiering: [
+      { id: "t1", status: "Enabled", tierings: [{ days: 90, accessTier: "ARCHIVE_ACCESS" }] },
+    ],
+    inventory: [
+      {
+        id: "i1",
+        isEnabled: true,
+        includedObjectVersions: "All",
+        schedule: { frequency: "Daily" },
+        destination: { s3BucketDestination: { bucket: "arn:aws:s3:::crossrole-inventory", format: "CSV" } },
+      },
+    ],
+    metrics: [{ id: "m1" }],
+  };
+
+  /**
+   * The calls the module makes for `field`: the read's (each call that, refused, fails the read
+   * naming the field), the one an update setting it sends, and the one its removal sends
+   * (undefined where that is the set call with S3's "none").
+   */
+  async function callsFor(field: ConfigurationField | PerIdField) {
+    const read = async (fail?: string) => {
+      const { client, sent } = recordingClient(fail);
+      const error = await readBucket(buckets(client), { name: "b-unit" }).then(
+        () => undefined,
+        (err: unknown) => err as { readonly field?: string },
+      );
+      return { sent: sent.map(([op]) => op), error };
+    };
+    const { sent: reads } = await read();
+    const refused = await Promise.all(
+      reads.filter((op) => op !== "HeadBucket").map(async (op) => ({ op, error: (await read(op)).error })),
+    );
+    const get = refused.filter((r) => r.error?.field === `spec.${field}`).map((r) => r.op);
+    const value = spec({ [field]: values[field] });
+    const put = recordingClient();
+    await updateBucket(buckets(put.client), value, { name: "b-unit" });
+    const removal = recordingClient();
+    await updateBucket(buckets(removal.client), spec({}), value);
+    const set = put.sent.map(([op]) => op).join(", ");
+    const removedBy = removal.sent.map(([op]) => op).join(", ");
+    return { get: get.join(", "), put: set, remove: removedBy === set ? undefined : removedBy };
+  }
+
+  test("each configuration is read, put and removed with the calls bucket-declaration.ts names", async () => {
+    for (const field of configurationFields) {
+      const d = declared.get(field);
       assert.ok(d, `${field} has a declared group`);
+      const group = await callsFor(field);
       assert.deepEqual(
         {
           get: group.get,
           put: group.put,
-          remove: "operation" in group.remove ? group.remove.operation : undefined,
+          remove: group.remove,
         },
         { get: d.read, put: d.set, remove: "remove" in d ? d.remove : undefined },
         field,
@@ -217,12 +283,13 @@ describe("configuration groups: the declaration's calls", () => {
     }
   });
 
-  test("each per-ID configuration is listed, put and deleted with the declared calls", () => {
-    for (const [field, group] of Object.entries(perIdGroups)) {
-      const d = declared.get(field as PerIdField);
+  test("each per-ID configuration is listed, put and deleted with the declared calls", async () => {
+    for (const field of perIdFields) {
+      const d = declared.get(field);
       assert.ok(d, `${field} has a declared group`);
+      const group = await callsFor(field);
       assert.deepEqual(
-        { list: group.list, put: group.put, delete: group.delete },
+        { list: group.get, put: group.put, delete: group.remove },
         { list: d.read, put: d.set, delete: "remove" in d ? d.remove : undefined },
         field,
       );

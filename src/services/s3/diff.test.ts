@@ -1,36 +1,26 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
-import { afterApplying, diff, lateInitialize } from "./diff.ts";
-import {
-  encryptionFromAws,
-  isNoOwnershipControls,
-  isNoPolicy,
-  isNoPublicAccessBlock,
-  isNoTags,
-  ownershipControlsFromAws,
-  policyFromAws,
-  publicAccessBlockFromAws,
-  putBucketEncryptionInput,
-  putBucketOwnershipControlsInput,
-  putBucketPolicyInput,
-  putBucketTaggingInput,
-  putBucketVersioningInput,
-  putPublicAccessBlockInput,
-  taggingFromAws,
-  tagMapOf,
-  versioningFromAws,
-} from "./mapping.ts";
+import { afterApplying, diff, lateInitialize } from "../../../test/support/bucket-shims.ts";
+import { awsError, type Fields, fakeSdk } from "../../../test/support/fake-sdk.ts";
+import { declaredKindModule } from "../declared-kind/module.ts";
+import type { DeclaredClient } from "../declared-kind/source.ts";
+import { noSecrets } from "../service-module.ts";
+import { tagMapOf as tagListMap } from "../tag-list.ts";
+import { type bucketService, bucketSource } from "./bucket.ts";
 import {
   type BucketFields,
   bucketSpecSchema,
   bucketSubresources,
   objectOwnerships,
   sseAlgorithms,
+  type Tagging,
 } from "./schema.ts";
 
 const name = "shop-assets";
 const fields = (d: ReturnType<typeof diff>) => d.map((x) => x.field);
+/** Every tag of a spec's tagging, as a map. */
+const tagMapOf = (tagging: Tagging | undefined) => tagListMap(tagging?.tagSet);
 
 /** What a brand-new bucket looks like in real S3 since 2023 (moto returns none of these). */
 const realS3Defaults: BucketFields = {
@@ -311,71 +301,107 @@ const specArb: fc.Arbitrary<BucketFields> = fc.record(
 );
 
 /**
- * A stand-in for S3: sends the spec through the request mapping, stores what each Put carried
- * (a "none" value deletes), and answers each Get the way S3 does: tags in another order,
- * flags all present, the policy reformatted.
+ * A stand-in for S3, in-process: it keeps what each Put carried (a Delete removes it) and answers
+ * each Get the way S3 does: tags in another order, flags all present, the policy reformatted,
+ * bucketKeyEnabled always said. The module's update sends the spec to it; its read reads it back.
  */
-function applyAndReadBack(spec: BucketFields): BucketFields {
-  const observed: BucketFields = { name };
-  if (spec.tagging !== undefined && !isNoTags(spec.tagging)) {
-    observed.tagging = taggingFromAws({
-      TagSet: [...(putBucketTaggingInput(name, tagMapOf(spec.tagging)).Tagging?.TagSet ?? [])].reverse(),
-    });
-  }
-  if (spec.versioning !== undefined) {
-    const status = putBucketVersioningInput(name, spec.versioning).VersioningConfiguration?.Status;
-    observed.versioning = versioningFromAws(status === undefined ? {} : { Status: status });
-  }
-  if (spec.encryption !== undefined) {
-    const sent = putBucketEncryptionInput(name, spec.encryption).ServerSideEncryptionConfiguration;
-    observed.encryption = encryptionFromAws({
-      ServerSideEncryptionConfiguration: {
-        Rules: (sent?.Rules ?? []).map((r) => ({ ...r, BucketKeyEnabled: r.BucketKeyEnabled ?? false })),
-      },
-    });
-  }
-  if (spec.policy !== undefined && !isNoPolicy(spec.policy)) {
-    const sent = putBucketPolicyInput(name, spec.policy).Policy ?? "";
-    observed.policy = policyFromAws({ Policy: JSON.stringify(JSON.parse(sent), null, 2) });
-  }
-  if (spec.publicAccessBlock !== undefined && !isNoPublicAccessBlock(spec.publicAccessBlock)) {
-    observed.publicAccessBlock = publicAccessBlockFromAws(
-      putPublicAccessBlockInput(name, spec.publicAccessBlock),
-    );
-  }
-  if (spec.ownershipControls !== undefined && !isNoOwnershipControls(spec.ownershipControls)) {
-    observed.ownershipControls = ownershipControlsFromAws(
-      putBucketOwnershipControlsInput(name, spec.ownershipControls),
-    );
-  }
-  return observed;
+function standInS3() {
+  const held = new Map<string, Fields>();
+  const kept = (operation: string, none: string): Fields => {
+    const value = held.get(operation);
+    if (value === undefined) throw awsError(none);
+    return value;
+  };
+  return fakeSdk((call): Fields => {
+    const { operation, input } = call;
+    if (operation.startsWith("Put")) held.set(operation.replace(/^Put/, "Get"), input);
+    if (operation.startsWith("Delete")) held.delete(operation.replace(/^Delete/, "Get"));
+    switch (operation) {
+      case "HeadBucket":
+        return { BucketRegion: "us-east-1" };
+      case "GetBucketTagging": {
+        const tags = (kept("GetBucketTagging", "NoSuchTagSet")["Tagging"] as { TagSet: Fields[] }).TagSet;
+        return { TagSet: [...tags].reverse() };
+      }
+      case "GetBucketVersioning": {
+        const status = (held.get(operation)?.["VersioningConfiguration"] as Fields | undefined)?.["Status"];
+        return status === undefined ? {} : { Status: status };
+      }
+      case "GetBucketEncryption": {
+        const put = kept(operation, "ServerSideEncryptionConfigurationNotFoundError");
+        const rules = (put["ServerSideEncryptionConfiguration"] as { Rules: Fields[] }).Rules;
+        return {
+          ServerSideEncryptionConfiguration: {
+            Rules: rules.map((r) => ({ ...r, BucketKeyEnabled: r["BucketKeyEnabled"] ?? false })),
+          },
+        };
+      }
+      case "GetBucketPolicy":
+        return {
+          Policy: JSON.stringify(
+            JSON.parse(String(kept(operation, "NoSuchBucketPolicy")["Policy"])),
+            null,
+            2,
+          ),
+        };
+      case "GetPublicAccessBlock":
+        return kept(operation, "NoSuchPublicAccessBlockConfiguration");
+      case "GetBucketOwnershipControls":
+        return kept(operation, "OwnershipControlsNotFoundError");
+      // Never set here: S3's words for none.
+      case "GetBucketWebsite":
+        throw awsError("NoSuchWebsiteConfiguration");
+      case "GetBucketCors":
+        throw awsError("NoSuchCORSConfiguration");
+      case "GetBucketLifecycleConfiguration":
+        throw awsError("NoSuchLifecycleConfiguration");
+      case "GetBucketReplication":
+        throw awsError("ReplicationConfigurationNotFoundError");
+      case "GetObjectLockConfiguration":
+        throw awsError("ObjectLockConfigurationNotFoundError");
+      default:
+        return {};
+    }
+  });
+}
+
+/** The spec sent to a new stand-in S3 by the module's update, and read back by its read. */
+async function applyAndReadBack(spec: BucketFields): Promise<BucketFields> {
+  const s3 = standInS3();
+  const module = declaredKindModule({ ...bucketSource, sdk: s3.sdk } as never) as typeof bucketService;
+  const client = s3.client as DeclaredClient<never>;
+  const bare = { fields: { name }, tags: {}, status: {}, arn: `arn:aws:s3:::${name}` };
+  await module.update(client, spec, bare, {}, {}, noSecrets);
+  const read = await module.read(client, { name }, {});
+  assert.ok(read.found, "the stand-in S3 has the bucket");
+  return read.observed.fields as unknown as BucketFields;
 }
 
 describe("round trip", () => {
-  test("every generated spec is valid, and once applied reads back without a difference", () => {
-    fc.assert(
-      fc.property(specArb, (spec) => {
+  test("every generated spec is valid, and once applied reads back without a difference", async () => {
+    await fc.assert(
+      fc.asyncProperty(specArb, async (spec) => {
         assert.ok(bucketSpecSchema.safeParse(spec).success, JSON.stringify(spec));
-        assert.deepEqual(diff(spec, applyAndReadBack(spec)), []);
+        assert.deepEqual(diff(spec, await applyAndReadBack(spec)), []);
       }),
       { numRuns: 300 },
     );
   });
 
-  test("a configuration read from S3, taken as the spec (adoption), shows no difference", () => {
-    fc.assert(
-      fc.property(specArb, (spec) => {
-        const observed = applyAndReadBack(spec);
+  test("a configuration read from S3, taken as the spec (adoption), shows no difference", async () => {
+    await fc.assert(
+      fc.asyncProperty(specArb, async (spec) => {
+        const observed = await applyAndReadBack(spec);
         assert.deepEqual(diff(observed, observed), []);
       }),
       { numRuns: 100 },
     );
   });
 
-  test("a bare spec, late-initialised from any bucket, leaves only tags and policy to remove", () => {
-    fc.assert(
-      fc.property(specArb, (spec) => {
-        const observed = applyAndReadBack(spec);
+  test("a bare spec, late-initialised from any bucket, leaves only tags and policy to remove", async () => {
+    await fc.assert(
+      fc.asyncProperty(specArb, async (spec) => {
+        const observed = await applyAndReadBack(spec);
         const expected = [
           ...(observed.tagging === undefined ? [] : ["tagging"]),
           ...(observed.policy === undefined ? [] : ["policy"]),
@@ -388,10 +414,10 @@ describe("round trip", () => {
 });
 
 describe("afterApplying: what S3 holds after updateBucket, without reading it back", () => {
-  test("whatever S3 had and the spec says, nothing differs afterwards, and what did not differ is untouched", () => {
-    fc.assert(
-      fc.property(specArb, specArb, (desired, before) => {
-        const observed = applyAndReadBack(before);
+  test("whatever S3 had and the spec says, nothing differs afterwards, and what did not differ is untouched", async () => {
+    await fc.assert(
+      fc.asyncProperty(specArb, specArb, async (desired, before) => {
+        const observed = await applyAndReadBack(before);
         const after = afterApplying(desired, observed, {});
         assert.deepEqual(diff(desired, after), []);
         const changed = new Set(fields(diff(desired, observed)));
@@ -403,12 +429,12 @@ describe("afterApplying: what S3 holds after updateBucket, without reading it ba
     );
   });
 
-  test("matches what a read after the Puts and Deletes gives (a stand-in S3 applying the spec)", () => {
-    fc.assert(
-      fc.property(specArb, (desired) => {
+  test("matches what a read after the Puts and Deletes gives (a stand-in S3 applying the spec)", async () => {
+    await fc.assert(
+      fc.asyncProperty(specArb, async (desired) => {
         const after = afterApplying(desired, { name }, {});
-        assert.deepEqual(diff(after, applyAndReadBack(desired)), []);
-        assert.deepEqual(diff(applyAndReadBack(desired), after), []);
+        assert.deepEqual(diff(after, await applyAndReadBack(desired)), []);
+        assert.deepEqual(diff(await applyAndReadBack(desired), after), []);
       }),
       { numRuns: 200 },
     );

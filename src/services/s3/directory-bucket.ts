@@ -4,20 +4,16 @@
 // tags (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-express-differences.html).
 // The name decides, as in ACK's s3-controller (IsDirectoryBucketName): it is immutable, while
 // ACK's own tests replace the spec without createBucketConfiguration once the bucket exists.
-// Pure: the rules admission and the controller apply, and which calls a directory bucket gets.
+// Pure: the rules admission and the controller apply; the calls a directory bucket gets are the
+// declaration's variant (bucket-declaration.ts, runtime.variants.directory).
 
 import type { CelValidation, Rule } from "../../api/rules.ts";
-import { partitionOf } from "../arn.ts";
+import { bucketDeclaration } from "./bucket-declaration.ts";
 
-export const directoryBucketSuffix = "--x-s3";
+/** The declaration's directory variant: the calls such a bucket gets (bucket-declaration.ts). */
+export const directoryBucketSuffix = bucketDeclaration.runtime.variants.directory.suffix;
 
 export const isDirectoryBucketName = (name: string): boolean => name.endsWith(directoryBucketSuffix);
-
-/**
- * What S3 keeps for a directory bucket, read and written as for any bucket but its tags, which
- * S3 Control holds (TagResource on the bucket's s3express ARN).
- */
-export const directoryBucketSubresources = ["encryption", "lifecycle", "policy", "tagging"] as const;
 
 /**
  * The spec fields S3 refuses for a directory bucket: ACK's list (its validateDirectoryBucketSpec),
@@ -120,9 +116,4 @@ export function directoryCreateProblem(spec: DirectorySpec): string | undefined 
     return undefined;
   }
   return `spec.createBucketConfiguration: the directory bucket "${spec.name}" does not exist, and S3 creates one only with bucket.type Directory and a location naming the zone in its name; add them to the spec`;
-}
-
-/** `arn:<partition>:s3express:<region>:<account>:bucket/<name>`: S3 Control addresses it so. */
-export function directoryBucketArn(name: string, region: string, account: string): string {
-  return `arn:${partitionOf(region)}:s3express:${region}:${account}:bucket/${name}`;
 }

@@ -1,7 +1,29 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { BucketAlreadyExists, NoSuchBucket, NotFound, S3ServiceException } from "@aws-sdk/client-s3";
-import { BucketError, classifyError, errorCode } from "./errors.ts";
+import { declaredKindErrors } from "../declared-kind/errors.ts";
+import { bucketSource } from "./bucket.ts";
+
+// How the Bucket kind reads S3's errors (its declaration's words through the generic runtime's
+// classification, with its errorDetail hook), in the shapes this test was first written against.
+// Built as declared-kind/module.ts builds it.
+const errors = declaredKindErrors(
+  bucketSource.kind.kind,
+  bucketSource.kind.service,
+  bucketSource.declaration,
+  {
+    codecs: bucketSource.generated.codecs,
+    awsNames: bucketSource.generated.awsNames,
+    attributes: bucketSource.generated.attributes?.fields,
+    detail: bucketSource.hooks.errorDetail,
+  },
+);
+const errorCode = errors.code;
+const classifyError = (err: unknown, c: { operation: string; bucket: string; field?: string }) =>
+  errors.classify(err, { operation: c.operation, name: c.bucket, field: c.field }) as InstanceType<
+    typeof errors.ErrorClass
+  > & { readonly bucketRegion?: string };
+const BucketError = errors.ErrorClass;
 
 const meta = (httpStatusCode: number) => ({ httpStatusCode, $metadata: {} });
 
@@ -153,7 +175,7 @@ describe("classifyError", () => {
       disposition: "terminal",
       code: "X",
       operation: "CreateBucket",
-      bucket: "b1",
+      object: "b1",
       message: "m",
     });
     assert.equal(classifyError(err, ctx), err);

@@ -111,7 +111,6 @@ export type Versioning = z.infer<typeof versioningSchema>;
 // ---- encryption ----
 
 export const sseAlgorithms = ["AES256", "aws:kms", "aws:kms:dsse"] as const;
-export type SseAlgorithm = (typeof sseAlgorithms)[number];
 
 export const applyServerSideEncryptionByDefaultSchema = withRules(
   z.object({
@@ -138,7 +137,6 @@ export const encryptionRuleSchema = z.object({
   applyServerSideEncryptionByDefault: applyServerSideEncryptionByDefaultSchema,
   bucketKeyEnabled: z.boolean().optional(),
 });
-export type EncryptionRule = z.infer<typeof encryptionRuleSchema>;
 
 /**
  * S3 keeps exactly one default-encryption rule, and since January 2023 every bucket has one
@@ -326,7 +324,6 @@ export type BucketFields = ResourceFields<BucketSpec>;
 
 /** The sub-resources, in the order they are applied (the declaration's groups say why this order). */
 export const bucketSubresources = comparedFields(bucketFieldGroups);
-export type BucketSubresource = (typeof bucketSubresources)[number];
 
 /** ACK's status plus `location` (CreateBucket's Location, "/<name>" for us-east-1). */
 export const bucketStatusSchema = resourceStatusSchema.extend({
