@@ -28,6 +28,7 @@ import { applyTagChanges, claimTags } from "../tag-changes.ts";
 import { answerFields, codecOf, withFields } from "./answer-fields.ts";
 import { changedFieldsInput } from "./changed-input.ts";
 import { type CallFailure, declaredKindErrors } from "./errors.ts";
+import { allAtOnce, gone, inTurn } from "./read-order.ts";
 import { declaredKindSchemas } from "./schemas.ts";
 import { declaredSecrets } from "./secrets.ts";
 import type {
@@ -40,6 +41,7 @@ import type {
   SdkClient,
 } from "./source.ts";
 import { heldBy, waitFor } from "./states.ts";
+import { tagCalls } from "./tag-calls.ts";
 import { tagShapeOf } from "./tag-shape.ts";
 import { byVariant, variantSources } from "./variants.ts";
 
@@ -123,34 +125,6 @@ function kindModule<Sdk extends SdkClient>(
     (client: DeclaredClient<Sdk>, operation: string, input: unknown) =>
     async (o: SendOptions): Promise<Fields> =>
       ((await client.sdk.send(command(operation, input), o)) ?? {}) as Fields;
-
-  /**
-   * A tag call: on the object as `target` names it; or, where the tags are another service's
-   * (runtime.tags.client: S3 Control), by that service's client, on the ARN in its account.
-   */
-  const other = runtime.tags.client;
-  const tagRun =
-    (client: DeclaredClient<Sdk>, operation: string, target: string, input: Fields) =>
-    async (o: SendOptions): Promise<Fields> => {
-      if (other === undefined)
-        return run(client, operation, { [runtime.tags.resource]: target, ...input })(o);
-      if (client.more === undefined || source.moreSdk === undefined)
-        throw new Error(
-          `${kind.kind}: its tags are ${other.service}'s, and the client gives no ${other.service} client`,
-        );
-      const [more, sdk] = await Promise.all([client.more(), source.moreSdk()]);
-      const Command = sdk[`${operation}Command`] as (new (input: unknown) => unknown) | undefined;
-      if (Command === undefined) throw new Error(`the ${other.service} SDK has no ${operation}Command`);
-      const arn = arnOf({}, target, client.region, more.account);
-      const answer = await more.sdk.send(
-        new Command({ [other.account]: more.account, [runtime.tags.resource]: arn, ...input }),
-        o,
-      );
-      return (answer ?? {}) as Fields;
-    };
-  /** Tags as the tag call takes them: a list member of another service's call, else as the create's. */
-  const tagsToAws = (tags: Readonly<Record<string, string>>) =>
-    other === undefined ? tagShape.toAws(tags) : tagShape.listToAws(tags);
 
   /** The calls a kind's hooks make (a bucket's region, whose a name is), through the runtime's. */
   const askFor =
@@ -259,51 +233,11 @@ function kindModule<Sdk extends SdkClient>(
    */
   const tagsByIdentifier = runtime.tags.by === "identifier";
   const tagTarget = (observed: Pick<DeclaredObserved, "arn" | "handle" | "fields">) =>
-    tagsByIdentifier || other !== undefined
+    tagsByIdentifier || runtime.tags.client !== undefined
       ? nameOf(observed.fields)
       : located !== undefined && runtime.tags.resource === located.handle
         ? (observed.handle ?? "")
         : observed.arn;
-  /** The whole tag set written at once (runtime.tags.replace: S3's), none by the remove call. */
-  const replaceTags = (
-    client: DeclaredClient<Sdk>,
-    name: string,
-    target: string,
-    tags: Readonly<Record<string, string>>,
-    ctx: CallContext,
-  ) => {
-    const call = Object.keys(tags).length === 0 ? (tagsGroup.remove ?? "") : tagsGroup.set;
-    return calls.send(
-      ctx,
-      call,
-      name,
-      tagRun(
-        client,
-        call,
-        target,
-        call === tagsGroup.set ? { [runtime.tags.set ?? tagsAws]: tagsToAws(tags) } : {},
-      ),
-      { field: `spec.${tagsField}` },
-    );
-  };
-  const tagWrites = (client: DeclaredClient<Sdk>, name: string, target: string, ctx: CallContext) => ({
-    tag: (tags: Record<string, string>) =>
-      calls.send(
-        ctx,
-        tagsGroup.set,
-        name,
-        tagRun(client, tagsGroup.set, target, { [runtime.tags.set ?? tagsAws]: tagsToAws(tags) }),
-        { field: `spec.${tagsField}` },
-      ),
-    untag: (keys: string[]) =>
-      calls.send(
-        ctx,
-        tagsGroup.remove ?? "",
-        name,
-        tagRun(client, tagsGroup.remove ?? "", target, { [runtime.tags.keys ?? ""]: keys }),
-        { field: `spec.${tagsField}` },
-      ),
-  });
   /**
    * The handle a create just answered, per client (so per account and region) and name, taken by
    * the read that follows: it need not ask for what AWS has just said. Taken once; a later read
@@ -335,48 +269,22 @@ function kindModule<Sdk extends SdkClient>(
     return typeof handle === "string" && handle !== "" ? handle : undefined;
   };
   const diff = declaredDrift<Fields, DeclaredFieldGroups>(groups, (hooks?.equal ?? {}) as never);
-  /** Every tag, page by page where the tag read is paginated; `gone`: the object went meanwhile. */
-  const readTags = async (
-    client: DeclaredClient<Sdk>,
-    name: string,
-    target: string,
-    ctx: CallContext,
-  ): Promise<unknown> => {
-    const page = addressed.tagsPage;
-    let tags: unknown;
-    let token: unknown;
-    const none = groupNotFound(tagsGroup.set);
-    do {
-      let objectGone = false;
-      const answer = await calls.sendUnless(
-        (err) => {
-          if (none.has(code(err))) return true;
-          objectGone = errors.isNotFound(err);
-          return objectGone;
-        },
-        ctx,
-        tagsGroup.read,
-        name,
-        tagRun(
-          client,
-          tagsGroup.read,
-          target,
-          page === undefined || token === undefined ? {} : { [page.input]: token },
-        ),
-        { field: `spec.${tagsField}` },
-      );
-      // The tag set's own "none" (S3's NoSuchTagSet): no tags.
-      if (answer === undefined) return objectGone ? gone : tags;
-      const more = answer[runtime.tags.list];
-      tags = Array.isArray(more)
-        ? [...((tags as unknown[] | undefined) ?? []), ...more]
-        : more === undefined
-          ? tags
-          : { ...(tags as Fields | undefined), ...(more as Fields) };
-      token = page === undefined ? undefined : answer[page.output];
-    } while (token !== undefined && token !== "");
-    return tags;
-  };
+  /** The tag calls: read, written whole or tag by tag (tag-calls.ts). */
+  const tagging = tagCalls({
+    kind: kind.kind,
+    runtime,
+    group: tagsGroup,
+    field: tagsField,
+    member: tagsAws,
+    shape: tagShape,
+    calls,
+    run,
+    none: (err) => groupNotFound(tagsGroup.set).has(code(err)),
+    isGone: errors.isNotFound,
+    page: addressed.tagsPage,
+    arnOf: (name, region, account) => arnOf({}, name, region, account),
+    moreSdk: source.moreSdk,
+  });
   /** A long-running object not in a state it may be written in (runtime.states): why, in AWS's words. */
   const busyIn = (observed: DeclaredObserved) => {
     const states = addressed.states;
@@ -511,7 +419,7 @@ function kindModule<Sdk extends SdkClient>(
         ? item[inAnswer]
         : target === ""
           ? undefined
-          : readTags(client, name, target, ctx);
+          : tagging.read(client, name, target, ctx);
     const reads = [
       tagRead,
       ...wanted.map(
@@ -817,12 +725,18 @@ function kindModule<Sdk extends SdkClient>(
         if (group === tagsGroup) {
           const target = tagTarget(observed);
           if (runtime.tags.replace === true) {
-            await replaceTags(client, name, target, tagShape.withOwner(desired[tagsField], ownerTags), ctx);
+            await tagging.replace(
+              client,
+              name,
+              target,
+              tagShape.withOwner(desired[tagsField], ownerTags),
+              ctx,
+            );
           } else if (target !== "") {
             await applyTagChanges(
               tagShape.withOwner(desired[tagsField], ownerTags),
               observed.tags,
-              tagWrites(client, name, target, ctx),
+              tagging.writes(client, name, target, ctx),
             );
           }
           changed.push(...differs);
@@ -951,13 +865,13 @@ function kindModule<Sdk extends SdkClient>(
         // The whole set is written: what the object has, but crossrole's earlier ownership keys.
         const kept = { ...observed.tags };
         for (const key of legacyOwnershipKeysIn(kept)) delete kept[key];
-        return replaceTags(client, nameOf(observed.fields), target, { ...kept, ...ownerTags }, ctx).then(
-          () => undefined,
-        );
+        return tagging
+          .replace(client, nameOf(observed.fields), target, { ...kept, ...ownerTags }, ctx)
+          .then(() => undefined);
       }
       return target === ""
         ? Promise.resolve()
-        : claimTags(observed.tags, ownerTags, tagWrites(client, nameOf(observed.fields), target, ctx));
+        : claimTags(observed.tags, ownerTags, tagging.writes(client, nameOf(observed.fields), target, ctx));
     },
 
     async delete(client, spec, ctx, annotations) {
@@ -1116,30 +1030,3 @@ function atPath(input: Fields, path: string, value: unknown): void {
 
 /** A list group's items (FieldGroup.items). */
 type ItemsOf = NonNullable<import("../../codegen/declaration.ts").FieldGroup["items"]>;
-
-/** What a read was answered when the object went between its calls. */
-const gone = Symbol("gone");
-
-/** Reads one after another, stopping after one that found the object gone (shorter then). */
-async function inTurn(reads: readonly (() => Promise<unknown>)[]): Promise<unknown[]> {
-  const answers: unknown[] = [];
-  for (const read of reads) {
-    const answer = await read();
-    answers.push(answer);
-    if (answer === gone) break;
-  }
-  return answers;
-}
-
-/**
- * Reads all at once; the object gone in any is gone, else a failure is the first in their order,
- * whichever AWS answered first.
- */
-async function allAtOnce(reads: readonly (() => Promise<unknown>)[]): Promise<unknown[]> {
-  const settled = await Promise.allSettled(reads.map((read) => read()));
-  // The object gone meanwhile says more than another read's failure.
-  if (settled.some((r) => r.status === "fulfilled" && r.value === gone)) return [gone];
-  const failed = settled.find((r) => r.status === "rejected");
-  if (failed !== undefined) throw failed.reason;
-  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
-}
