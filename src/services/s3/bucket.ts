@@ -67,7 +67,7 @@ const generated: GeneratedKind = {
 };
 
 /** The region S3 creates a bucket in when CreateBucket carries no LocationConstraint. */
-export const defaultBucketRegion = "us-east-1";
+const defaultBucketRegion = "us-east-1";
 
 // ---- each sub-resource's Get answer in spec form (absent: none) ----
 
@@ -77,13 +77,13 @@ const isOneOf = (values: readonly string[], value: unknown): value is string =>
   typeof value === "string" && values.includes(value);
 
 /** A bucket never versioned answers without a Status. */
-export function versioningFromAws(out: Aws): Fields {
+function versioningFromAws(out: Aws): Fields {
   const status = out["Status"];
   return { versioning: status === "Enabled" || status === "Suspended" ? { status } : undefined };
 }
 
 /** Algorithms crossrole does not know are left out; a KMS key of "" is S3's own. */
-export function encryptionFromAws(out: Aws): Fields {
+function encryptionFromAws(out: Aws): Fields {
   const rules = list((out["ServerSideEncryptionConfiguration"] as Aws | undefined)?.["Rules"]).flatMap(
     (rule) => {
       const byDefault = rule["ApplyServerSideEncryptionByDefault"] as Aws | undefined;
@@ -103,7 +103,7 @@ export function encryptionFromAws(out: Aws): Fields {
 }
 
 /** A flag S3 leaves out is not blocked. */
-export function publicAccessBlockFromAws(out: Aws): Fields {
+function publicAccessBlockFromAws(out: Aws): Fields {
   const c = out["PublicAccessBlockConfiguration"] as Aws | undefined;
   const flag = (member: string) => c?.[member] === true;
   return {
@@ -120,7 +120,7 @@ export function publicAccessBlockFromAws(out: Aws): Fields {
 }
 
 /** Only the object ownerships crossrole knows. */
-export function ownershipControlsFromAws(out: Aws): Fields {
+function ownershipControlsFromAws(out: Aws): Fields {
   const rules = list((out["OwnershipControls"] as Aws | undefined)?.["Rules"])
     .map((rule) => rule["ObjectOwnership"])
     .filter((o) => isOneOf(objectOwnerships, o))
@@ -169,7 +169,7 @@ for (const group of bucketFieldGroups.groups) {
 
 // ---- "none" forms and what S3 holds after a write ----
 
-export function isNoPublicAccessBlock(block: PublicAccessBlock | undefined): boolean {
+function isNoPublicAccessBlock(block: PublicAccessBlock | undefined): boolean {
   return (
     block === undefined ||
     !(
@@ -181,12 +181,12 @@ export function isNoPublicAccessBlock(block: PublicAccessBlock | undefined): boo
   );
 }
 
-export function isNoOwnershipControls(controls: OwnershipControls | undefined): boolean {
+function isNoOwnershipControls(controls: OwnershipControls | undefined): boolean {
   return controls === undefined || controls.rules.length === 0;
 }
 
 /** The ownership controls the spec asks for: its own, or CreateBucket's objectOwnership. */
-export function desiredOwnershipControls(spec: BucketFields): OwnershipControls | undefined {
+function desiredOwnershipControls(spec: BucketFields): OwnershipControls | undefined {
   if (spec.ownershipControls !== undefined || spec.objectOwnership === undefined)
     return spec.ownershipControls;
   return { rules: [{ objectOwnership: spec.objectOwnership }] };
