@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { legacyOwnershipKeysIn } from "../../api/ownership-tags.ts";
 import type { DeclaredFieldGroups } from "../../codegen/drift-rules.ts";
 import type { Address } from "../../codegen/object-address.ts";
-import { parseRegionalArn, partitionOf, regionalArn } from "../arn.ts";
+import { globalArn, parseRegionalArn, regionalArn } from "../arn.ts";
 import type { CallContext, SendOptions } from "../call-context.ts";
 import { canonicalValue } from "../canonical-forms.ts";
 import { attributeWhenAbsent, declaredDrift } from "../declared-drift.ts";
@@ -25,7 +25,7 @@ import {
 } from "../service-module-parts.ts";
 import { awsMembers, fromAws, toAws } from "../shape-codec.ts";
 import { applyTagChanges, claimTags } from "../tag-changes.ts";
-import { answerFields, codecOf, withFields } from "./answer-fields.ts";
+import { answerFields, codecOf, specFieldOf, withFields } from "./answer-fields.ts";
 import { changedFieldsInput } from "./changed-input.ts";
 import { type CallFailure, declaredKindErrors } from "./errors.ts";
 import { allAtOnce, gone, inTurn } from "./read-order.ts";
@@ -93,12 +93,10 @@ function kindModule<Sdk extends SdkClient>(
   /** Create-call members left to the first update (S3's ACL). */
   const notInCreate = new Set(runtime.notInCreate ?? []);
   /** The spec field a create's failure is about (runtime.createField), by its spec path. */
-  const createField = (() => {
-    const aws = runtime.createField;
-    if (aws === undefined) return undefined;
-    const field = Object.entries(generated.codecs).find(([, [member]]) => member === aws)?.[0];
-    return field === undefined ? undefined : `spec.${field}`;
-  })();
+  const createField =
+    runtime.createField === undefined
+      ? undefined
+      : `spec.${specFieldOf(generated.codecs, runtime.createField, generated.awsNames)}`;
 
   // ---- calls and their errors ----
   const errors = declaredKindErrors(kind.kind, kind.service, declaration, {
@@ -344,10 +342,10 @@ function kindModule<Sdk extends SdkClient>(
     groupReads.set(g.read, entry);
   }
   /** The ARN: as the read answered it, or composed where it names neither region nor account (S3's). */
-  const globalArn = runtime.arnScope === "global";
+  const placeless = runtime.arnScope === "global";
   const arnOf = (item: Fields, name: string, region: string, account?: string): string =>
-    globalArn
-      ? `arn:${partitionOf(region)}:${kind.service}:::${runtime.arnResource}${name}`
+    placeless
+      ? globalArn(kind.service, region, `${runtime.arnResource}${name}`)
       : runtime.arnScope === "regional"
         ? account === undefined || account === ""
           ? ""
@@ -971,7 +969,7 @@ function kindModule<Sdk extends SdkClient>(
       );
     },
     arn: (spec, region, account) =>
-      globalArn || runtime.arnScope === "regional"
+      placeless || runtime.arnScope === "regional"
         ? arnOf({}, nameOf(spec), region, account)
         : regionalArn(kind.service, region, account, `${runtime.arnResource}${nameOf(spec)}`),
     statusFrom: (observed) => {
