@@ -92,6 +92,9 @@ export function emitKind(
     ...(declared?.fieldGroups === undefined
       ? []
       : [`import type { DeclaredFieldGroups } from ${q(`${options.codegenImport}/drift-rules.ts`)};`]),
+    ...(declared?.runtime === undefined
+      ? []
+      : [`import type { GeneratedKind } from ${q(`${options.servicesImport}/declared-kind/source.ts`)};`]),
     ...(status.length > 0 ||
     fields.some((f) => f.type.t !== "reference" && f.type.t !== "secret" && !f.attribute)
       ? [`import type { FieldCodecs } from ${q(`${options.servicesImport}/shape-codec.ts`)};`]
@@ -179,7 +182,41 @@ export function emitKind(
       "",
     );
   }
+  if (declared?.runtime !== undefined)
+    lines.push(
+      ...bundleSource(options, status.length > 0, refs.length > 0, mapped.length > 0, attributes.length > 0),
+    );
   return lines.join("\n");
+}
+
+/**
+ * For a kind the generic runtime serves: everything above in the one object the runtime takes
+ * (src/services/declared-kind/source.ts GeneratedKind), so that a kind's files name it once.
+ */
+function bundleSource(
+  options: EmitOptions,
+  hasStatus: boolean,
+  hasReferences: boolean,
+  hasCodecs: boolean,
+  hasAttributes: boolean,
+): string[] {
+  const p = options.prefix;
+  return [
+    "/** What the generic runtime serves the kind from (src/services/declared-kind/source.ts). */",
+    `export const ${p}Generated: GeneratedKind<typeof ${p}FieldSchemas, ${hasStatus ? `typeof ${p}StatusSchemas` : "Record<never, never>"}> = {`,
+    `  fieldSchemas: ${p}FieldSchemas,`,
+    `  statusSchemas: ${hasStatus ? `${p}StatusSchemas` : "{}"},`,
+    `  codecs: ${hasCodecs ? `${p}Codecs` : "{}"},`,
+    `  statusCodecs: ${hasStatus ? `${p}StatusCodecs` : "{}"},`,
+    `  fieldGroups: ${p}FieldGroups,`,
+    `  declared: ${p}Declared,`,
+    `  references: ${hasReferences ? `${p}References` : "[]"},`,
+    `  runtime: ${p}Runtime,`,
+    `  awsNames: ${p}AwsNames,`,
+    ...(hasAttributes ? [`  attributes: ${p}Attributes,`] : []),
+    "};",
+    "",
+  ];
 }
 
 /** The spec's tag field and its shape (spec-tags.ts), when the declaration compares one. */

@@ -68,7 +68,7 @@ function kindModule<Sdk extends SdkClient>(
   }
   const [tagsAws, tagsCodec] = codecOf(generated.codecs, tagsField);
   const tagShape = tagShapeOf(tagsCodec);
-  const schemas = source.schemas ?? declaredKindSchemas(kind, generated);
+  const schemas = source.schemas ?? declaredKindSchemas({ kind, service: runtime.service, generated });
   const attributes = generated.attributes;
   const isAttribute = (field: string) => attributes !== undefined && field in attributes.fields;
   const formOf = new Map(groups.groups.flatMap((g) => g.fields.map((f) => [f.field, f] as const)));

@@ -16,9 +16,12 @@ import type { FieldCodecs } from "../shape-codec.ts";
 import type { RemovedHook } from "./changed-input.ts";
 
 /** What the generated module of a kind gives the runtime (src/services/<service>/generated/). */
-export interface GeneratedKind {
-  readonly fieldSchemas: Readonly<Record<string, z.ZodType>>;
-  readonly statusSchemas: z.ZodRawShape;
+export interface GeneratedKind<
+  FieldSchemas extends Readonly<Record<string, z.ZodType>> = Readonly<Record<string, z.ZodType>>,
+  StatusSchemas extends z.ZodRawShape = z.ZodRawShape,
+> {
+  readonly fieldSchemas: FieldSchemas;
+  readonly statusSchemas: StatusSchemas;
   readonly codecs: FieldCodecs;
   readonly statusCodecs: FieldCodecs;
   readonly fieldGroups: DeclaredFieldGroups;

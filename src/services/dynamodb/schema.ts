@@ -8,26 +8,16 @@
 // naming the plain field (src/services/references.ts).
 
 import { z } from "zod";
-import { documentedAs } from "../../api/documented.ts";
 import type { ResourceKind } from "../../api/kinds.ts";
-import {
-  type ResourceFields,
-  requireKind,
-  resourceSchemas,
-  resourceSpecSchema,
-  resourceStatusSchema,
-} from "../../api/resource.ts";
+import { type ResourceFields, requireKind } from "../../api/resource.ts";
 import { immutable, listMap, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
+import { declaredKindSchemas } from "../declared-kind/schemas.ts";
 import { jsonDocumentField } from "../json-document.ts";
-import { refusingUnservedReferences } from "../references.ts";
 import { maxUserTags, tagListSchema } from "../tag-list.ts";
-import { withTransitionRules } from "../transition-rules.ts";
-import {
-  tableFieldSchemas as generated,
-  tableReferences,
-  tableStatusSchemas,
-} from "./generated/table-fields.ts";
+import { tableGenerated } from "./generated/table-fields.ts";
+
+const generated = tableGenerated.fieldSchemas;
 
 export const tableKind: ResourceKind = requireKind("dynamodb.services.k8s.aws/v1alpha1", "Table");
 
@@ -324,9 +314,6 @@ export const resourcePolicySchema = jsonDocumentField(
   { maxLength: maxResourcePolicyLength, service: "DynamoDB", ifRemoved: "for no policy" },
 );
 
-export const continuousBackupsSchema = generated.continuousBackups.unwrap();
-export type ContinuousBackups = z.infer<typeof continuousBackupsSchema>;
-
 /**
  * UpdateContributorInsights's actions, and the statuses DescribeContributorInsights reports:
  * ACK accepts both spellings (its own e2e manifest says ENABLED), and so does crossrole.
@@ -360,7 +347,7 @@ export type { Tag } from "../tag-list.ts";
 
 // ---- the spec, status and object ----
 
-const fields = {
+const values = {
   tableName: tableNameSchema,
   attributeDefinitions: attributeDefinitionsSchema,
   keySchema: keySchemaSchema,
@@ -381,7 +368,6 @@ const fields = {
     .enum(tableClasses, { error: "tableClass must be STANDARD or STANDARD_INFREQUENT_ACCESS" })
     .optional(),
   resourcePolicy: resourcePolicySchema.optional(),
-  continuousBackups: continuousBackupsSchema.optional(),
   contributorInsights: z
     .enum(contributorInsightsValues, {
       error: `contributorInsights must be one of ${contributorInsightsValues.join(", ")}`,
@@ -392,13 +378,6 @@ const fields = {
 };
 
 /** The fields of a table crossrole manages, each described by AWS's documentation. */
-export const tableFieldsShape = Object.fromEntries(
-  Object.entries(fields).map(([name, schema]) => [
-    name,
-    documentedAs(generated[name as keyof typeof generated], schema),
-  ]),
-) as typeof fields;
-
 type Fields = {
   keySchema: readonly { attributeName: string }[];
   attributeDefinitions: readonly { attributeName: string }[];
@@ -529,7 +508,13 @@ export const maxProjectedAttributes = 100;
 
 // Checked by zod only (the controller reports it as ACK.Terminal): a sum over nested lists is
 // beyond what CEL's cost budget allows for 20 indexes of 100 attributes.
-const projectedWithinLimit = resourceSpecSchema(tableFieldsShape).superRefine((spec, ctx) => {
+type Projected = readonly {
+  readonly projection: { readonly nonKeyAttributes?: readonly string[] | undefined };
+}[];
+const projectedWithinLimit = (
+  spec: { globalSecondaryIndexes?: Projected | undefined; localSecondaryIndexes?: Projected | undefined },
+  ctx: z.RefinementCtx,
+): void => {
   const total = [...(spec.globalSecondaryIndexes ?? []), ...(spec.localSecondaryIndexes ?? [])].reduce(
     (n, g) => n + (g.projection.nonKeyAttributes?.length ?? 0),
     0,
@@ -541,18 +526,24 @@ const projectedWithinLimit = resourceSpecSchema(tableFieldsShape).superRefine((s
       message: `the secondary indexes project ${total} nonKeyAttributes in all; DynamoDB allows at most ${maxProjectedAttributes} summed across all indexes: project fewer, or use projectionType ALL`,
     });
   }
-});
+};
 
-/** `spec` of a Table: the fields above plus the optional `identityRef` every kind carries. */
-export const tableSpecSchema = refusingUnservedReferences(
-  withTransitionRules(
-    withRules(projectedWithinLimit, ...specRules),
-    keyAttributeTypesFixed,
-    localSecondaryIndexesFixed,
-    newIndexKeysDefined,
-  ),
-  tableReferences,
+const table = declaredKindSchemas(
+  { kind: tableKind, service: "DynamoDB", generated: tableGenerated },
+  {
+    values,
+    refine: projectedWithinLimit,
+    rules: specRules,
+    transitions: [keyAttributeTypesFixed, localSecondaryIndexesFixed, newIndexKeysDefined],
+  },
 );
+
+export const {
+  spec: tableSpecSchema,
+  status: tableStatusSchema,
+  object: tableSchema,
+  crdSource: tableCrdSource,
+} = table;
 export type TableSpec = z.infer<typeof tableSpecSchema>;
 /** A table's managed configuration, without identityRef. */
 export type TableFields = ResourceFields<TableSpec>;
@@ -568,13 +559,7 @@ export const tableStatuses = [
 ] as const;
 
 /** ACK's status: ackResourceMetadata and conditions, plus what DescribeTable says (generated). */
-export const tableStatusSchema = resourceStatusSchema.extend(tableStatusSchemas);
 export type TableStatus = z.infer<typeof tableStatusSchema>;
 
 /** The Table object, and its CRD: the shared resource CRD (printer columns, status subresource). */
-export const { object: tableSchema, crdSource: tableCrdSource } = resourceSchemas(
-  tableKind,
-  tableSpecSchema,
-  tableStatusSchema,
-);
 export type Table = z.infer<typeof tableSchema>;

@@ -15,19 +15,10 @@ import * as dynamodbSdk from "@aws-sdk/client-dynamodb";
 import { parseNamedArn } from "../arn.ts";
 import { sameJson } from "../canonical-forms.ts";
 import { declaredKindModule } from "../declared-kind/module.ts";
-import type { DeclaredKindSource, GeneratedKind } from "../declared-kind/source.ts";
+import type { DeclaredKindSource } from "../declared-kind/source.ts";
 import { type Codec, fromAws, toAws } from "../shape-codec.ts";
 import { dynamodbClientFactory } from "./client.ts";
-import {
-  tableCodecs,
-  tableDeclared,
-  tableFieldGroups,
-  tableFieldSchemas,
-  tableReferences,
-  tableRuntime,
-  tableStatusCodecs,
-  tableStatusSchemas,
-} from "./generated/table-fields.ts";
+import { tableCodecs, tableGenerated } from "./generated/table-fields.ts";
 import type {
   BillingMode,
   ContributorInsights,
@@ -43,17 +34,6 @@ import { tableDeclaration } from "./table-declaration.ts";
 
 type Fields = Record<string, unknown>;
 type Aws = Readonly<Record<string, unknown>>;
-
-const generated: GeneratedKind = {
-  fieldSchemas: tableFieldSchemas,
-  statusSchemas: tableStatusSchemas,
-  codecs: tableCodecs,
-  statusCodecs: tableStatusCodecs,
-  fieldGroups: tableFieldGroups,
-  declared: tableDeclared,
-  references: tableReferences,
-  runtime: tableRuntime,
-};
 
 /** The region, account and table name a DynamoDB table ARN names; undefined when it is not one. */
 export function parseTableArn(
@@ -595,7 +575,7 @@ const sameThroughput = (a: GlobalSecondaryIndex, b: GlobalSecondaryIndex) =>
 export const tableSource = {
   kind: tableKind,
   declaration: tableDeclaration,
-  generated,
+  generated: tableGenerated,
   sdk: dynamodbSdk,
   clientFactory: dynamodbClientFactory,
   schemas: { spec: tableSpecSchema, status: tableStatusSchema },

@@ -7,41 +7,19 @@ import type { RDSClient } from "@aws-sdk/client-rds";
 import * as rdsSdk from "@aws-sdk/client-rds";
 import { sameByRule } from "../declared-drift.ts";
 import { declaredKindModule } from "../declared-kind/module.ts";
-import type { DeclaredKindSource, GeneratedKind } from "../declared-kind/source.ts";
+import type { DeclaredKindSource } from "../declared-kind/source.ts";
 import { rdsClientFactory } from "./client.ts";
 import { dbInstanceDeclaration } from "./db-instance-declaration.ts";
-import {
-  dbInstanceAwsNames,
-  dbInstanceCodecs,
-  dbInstanceDeclared,
-  dbInstanceFieldGroups,
-  dbInstanceFieldSchemas,
-  dbInstanceReferences,
-  dbInstanceRuntime,
-  dbInstanceStatusCodecs,
-  dbInstanceStatusSchemas,
-} from "./generated/db-instance-fields.ts";
+import { dbInstanceGenerated } from "./generated/db-instance-fields.ts";
 import { dbInstanceKind, dbInstanceSpecSchema, dbInstanceStatusSchema, storageTypes } from "./schema.ts";
 
 type Fields = Record<string, unknown>;
-
-const generated: GeneratedKind = {
-  fieldSchemas: dbInstanceFieldSchemas,
-  statusSchemas: dbInstanceStatusSchemas,
-  codecs: dbInstanceCodecs,
-  statusCodecs: dbInstanceStatusCodecs,
-  fieldGroups: dbInstanceFieldGroups,
-  declared: dbInstanceDeclared,
-  references: dbInstanceReferences,
-  runtime: dbInstanceRuntime,
-  awsNames: dbInstanceAwsNames,
-};
 
 /** What the generic runtime serves the kind from (the catalog's `declared`: tests rebuild it). */
 export const dbInstanceSource = {
   kind: dbInstanceKind,
   declaration: dbInstanceDeclaration,
-  generated,
+  generated: dbInstanceGenerated,
   sdk: rdsSdk,
   clientFactory: rdsClientFactory,
   // Value rules beyond the generated ones (engines, storage, Aurora and replicas refused).

@@ -7,38 +7,18 @@ import * as rdsSdk from "@aws-sdk/client-rds";
 import { requireKind } from "../../api/resource.ts";
 import { declaredKindModule } from "../declared-kind/module.ts";
 import { declaredKindSchemas } from "../declared-kind/schemas.ts";
-import type { DeclaredKindSource, GeneratedKind } from "../declared-kind/source.ts";
+import type { DeclaredKindSource } from "../declared-kind/source.ts";
 import { rdsClientFactory } from "./client.ts";
 import { dbSubnetGroupDeclaration } from "./db-subnet-group-declaration.ts";
-import {
-  dbSubnetGroupCodecs,
-  dbSubnetGroupDeclared,
-  dbSubnetGroupFieldGroups,
-  dbSubnetGroupFieldSchemas,
-  dbSubnetGroupReferences,
-  dbSubnetGroupRuntime,
-  dbSubnetGroupStatusCodecs,
-  dbSubnetGroupStatusSchemas,
-} from "./generated/db-subnet-group-fields.ts";
+import { dbSubnetGroupGenerated } from "./generated/db-subnet-group-fields.ts";
 
 const kind = requireKind("rds.services.k8s.aws/v1alpha1", "DBSubnetGroup");
-
-const generated: GeneratedKind = {
-  fieldSchemas: dbSubnetGroupFieldSchemas,
-  statusSchemas: dbSubnetGroupStatusSchemas,
-  codecs: dbSubnetGroupCodecs,
-  statusCodecs: dbSubnetGroupStatusCodecs,
-  fieldGroups: dbSubnetGroupFieldGroups,
-  declared: dbSubnetGroupDeclared,
-  references: dbSubnetGroupReferences,
-  runtime: dbSubnetGroupRuntime,
-};
 
 /** What the generic runtime serves the kind from (the catalog's `declared`: tests rebuild it). */
 export const dbSubnetGroupSource = {
   kind,
   declaration: dbSubnetGroupDeclaration,
-  generated,
+  generated: dbSubnetGroupGenerated,
   sdk: rdsSdk,
   clientFactory: rdsClientFactory,
   hooks: {
@@ -52,4 +32,8 @@ export const dbSubnetGroupSource = {
 
 export const dbSubnetGroupService = declaredKindModule(dbSubnetGroupSource);
 
-export const { crdSource: dbSubnetGroupCrdSource } = declaredKindSchemas(kind, generated);
+export const { crdSource: dbSubnetGroupCrdSource } = declaredKindSchemas({
+  kind,
+  service: dbSubnetGroupDeclaration.runtime.service,
+  generated: dbSubnetGroupGenerated,
+});

@@ -11,27 +11,18 @@
 
 import { z } from "zod";
 import type { CrdSource } from "../../api/crd.ts";
-import { documentedAs } from "../../api/documented.ts";
 import type { ResourceKind } from "../../api/kinds.ts";
-import {
-  type ResourceFields,
-  requireKind,
-  resourceSchemas,
-  resourceSpecSchema,
-  resourceStatusSchema,
-} from "../../api/resource.ts";
+import { type ResourceFields, requireKind } from "../../api/resource.ts";
 import { immutable, withRules } from "../../api/rules.ts";
 import { type SecretKeyReference, secretKeyReference } from "../../api/secret-key-reference.ts";
 import { stringField } from "../../api/validation.ts";
-import { refusingUnservedReferences } from "../references.ts";
+import { declaredKindSchemas } from "../declared-kind/schemas.ts";
 import { maxUserTags, tagListSchema } from "../tag-list.ts";
 import { withTransitionRules } from "../transition-rules.ts";
 import { dbInstanceDeclaration } from "./db-instance-declaration.ts";
-import {
-  dbInstanceReferences,
-  dbInstanceStatusSchemas,
-  dbInstanceFieldSchemas as generated,
-} from "./generated/db-instance-fields.ts";
+import { dbInstanceGenerated } from "./generated/db-instance-fields.ts";
+
+const generated = dbInstanceGenerated.fieldSchemas;
 
 export const dbInstanceKind: ResourceKind = requireKind("rds.services.k8s.aws/v1alpha1", "DBInstance");
 
@@ -191,15 +182,7 @@ export type { Tag } from "../tag-list.ts";
 // ---- the spec, status and object ----
 
 /** A field RDS sets at creation and cannot change afterwards: a change is refused at admission. */
-function createOnly<S extends z.ZodType>(field: string, schema: S): S {
-  return immutable(
-    schema,
-    `${field} is immutable: RDS sets it at creation and cannot change it; create a new DBInstance resource instead`,
-  );
-}
-
-/** The fields of a DB instance crossrole manages: what `read` observes and `diff` compares. */
-const fields = {
+const values = {
   dbInstanceIdentifier: dbInstanceIdentifierSchema,
   dbInstanceClass: dbInstanceClassSchema,
   engine: engineSchema,
@@ -207,34 +190,16 @@ const fields = {
   allocatedStorage: allocatedStorageSchema.optional(),
   masterUsername: masterUsernameSchema.optional(),
   masterUserPassword: secretKeyReferenceSchema.optional(),
-  manageMasterUserPassword: generated.manageMasterUserPassword,
-  masterUserSecretKMSKeyID: generated.masterUserSecretKMSKeyID,
-  masterUserSecretKMSKeyRef: generated.masterUserSecretKMSKeyRef,
   dbName: dbNameSchema.optional(),
   multiAZ: z.boolean({ error: "multiAZ must be true or false" }).optional(),
-  availabilityZone: createOnly("availabilityZone", z.string()).optional(),
   storageType: storageTypeSchema.optional(),
-  iops: generated.iops,
-  storageThroughput: generated.storageThroughput,
-  maxAllocatedStorage: generated.maxAllocatedStorage,
   storageEncrypted: storageEncryptedSchema.optional(),
-  kmsKeyID: createOnly("kmsKeyID", z.string()).optional(),
-  kmsKeyRef: generated.kmsKeyRef,
   publiclyAccessible: z.boolean({ error: "publiclyAccessible must be true or false" }).optional(),
   port: withRules(z.int({ error: "port must be a whole number" }), {
     cel: "self >= 1150 && self <= 65535",
     message: "port must be between 1150 and 65535 (RDS limits; some engines allow fewer)",
     check: (n: number) => n >= 1150 && n <= 65535,
   }).optional(),
-  networkType: generated.networkType,
-  dbSubnetGroupName: generated.dbSubnetGroupName,
-  dbSubnetGroupRef: generated.dbSubnetGroupRef,
-  vpcSecurityGroupIDs: generated.vpcSecurityGroupIDs,
-  vpcSecurityGroupRefs: generated.vpcSecurityGroupRefs,
-  dbParameterGroupName: generated.dbParameterGroupName,
-  dbParameterGroupRef: generated.dbParameterGroupRef,
-  optionGroupName: generated.optionGroupName,
-  caCertificateIdentifier: generated.caCertificateIdentifier,
   backupRetentionPeriod: withRules(
     z
       .number({ error: "backupRetentionPeriod must be a whole number of days" })
@@ -246,54 +211,11 @@ const fields = {
       check: (n: number) => n >= 0 && n <= 35,
     },
   ).optional(),
-  preferredBackupWindow: generated.preferredBackupWindow,
-  preferredMaintenanceWindow: generated.preferredMaintenanceWindow,
-  backupTarget: createOnly("backupTarget", z.string()).optional(),
-  copyTagsToSnapshot: generated.copyTagsToSnapshot,
-  autoMinorVersionUpgrade: generated.autoMinorVersionUpgrade,
-  licenseModel: generated.licenseModel,
-  characterSetName: createOnly("characterSetName", z.string()).optional(),
-  ncharCharacterSetName: createOnly("ncharCharacterSetName", z.string()).optional(),
-  timezone: createOnly("timezone", z.string()).optional(),
-  enableIAMDatabaseAuthentication: generated.enableIAMDatabaseAuthentication,
-  enableCloudwatchLogsExports: generated.enableCloudwatchLogsExports,
-  monitoringInterval: generated.monitoringInterval,
-  monitoringRoleARN: generated.monitoringRoleARN,
-  monitoringRoleRef: generated.monitoringRoleRef,
-  performanceInsightsEnabled: generated.performanceInsightsEnabled,
-  performanceInsightsKMSKeyID: generated.performanceInsightsKMSKeyID,
-  performanceInsightsKMSKeyRef: generated.performanceInsightsKMSKeyRef,
-  performanceInsightsRetentionPeriod: generated.performanceInsightsRetentionPeriod,
-  databaseInsightsMode: generated.databaseInsightsMode,
-  promotionTier: generated.promotionTier,
-  processorFeatures: generated.processorFeatures,
-  useDefaultProcessorFeatures: generated.useDefaultProcessorFeatures,
-  domain: generated.domain,
-  domainIAMRoleName: generated.domainIAMRoleName,
-  enableCustomerOwnedIP: generated.enableCustomerOwnedIP,
-  customIAMInstanceProfile: createOnly("customIAMInstanceProfile", z.string()).optional(),
-  tdeCredentialARN: generated.tdeCredentialARN,
-  tdeCredentialPassword: generated.tdeCredentialPassword,
   deletionProtection: z.boolean({ error: "deletionProtection must be true or false" }).optional(),
-  dbClusterIdentifier: generated.dbClusterIdentifier,
-  sourceDBInstanceIdentifier: generated.sourceDBInstanceIdentifier,
-  sourceRegion: generated.sourceRegion,
-  destinationRegion: generated.destinationRegion,
-  preSignedURL: generated.preSignedURL,
-  replicaMode: generated.replicaMode,
-  dbSnapshotIdentifier: generated.dbSnapshotIdentifier,
-  dbClusterSnapshotIdentifier: generated.dbClusterSnapshotIdentifier,
   tags: tagsSchema.optional(),
 };
 
 /** The fields of a DB instance crossrole manages, each described by AWS's documentation. */
-export const dbInstanceFieldsShape = Object.fromEntries(
-  Object.entries(fields).map(([name, schema]) => [
-    name,
-    documentedAs(generated[name as keyof typeof generated], schema),
-  ]),
-) as typeof fields;
-
 /**
  * Fields of ways to create an instance crossrole does not take yet, with what to say. The CRD
  * accepts them (ACK's manifests apply); the spec check refuses them (ACK.Terminal), so they are
@@ -310,11 +232,11 @@ export const unsupportedFields = {
   dbSnapshotIdentifier: "restoring a DB instance from a DB snapshot is not supported by crossrole yet",
   dbClusterSnapshotIdentifier:
     "restoring a DB instance from a DB cluster snapshot is not supported by crossrole yet",
-} as const satisfies Partial<Record<keyof typeof fields, string>>;
+} as const satisfies Partial<Record<keyof typeof values | keyof typeof generated, string>>;
 
-/** `schema` refusing every field of `unsupportedFields` a spec sets, naming it. */
-function refusingUnsupported<S extends z.ZodType>(schema: S): S {
-  return schema.superRefine((spec, ctx) => {
+/** Refuses every field of `unsupportedFields` a spec sets, naming it. */
+function refusingUnsupported(spec: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  {
     const engine = (spec as Record<string, unknown>)["engine"];
     if ((auroraEngines as readonly unknown[]).includes(engine)) {
       ctx.addIssue({
@@ -331,45 +253,50 @@ function refusingUnsupported<S extends z.ZodType>(schema: S): S {
         message: `${why}: remove spec.${field} (nothing was created)`,
       });
     }
-  }) as S;
+  }
 }
 
-/** `spec` of a DBInstance: the fields above plus the optional `identityRef` every kind carries. */
-const dbInstanceSpecWithRules = withRules(
-  resourceSpecSchema(dbInstanceFieldsShape),
+const dbInstance = declaredKindSchemas(
+  { kind: dbInstanceKind, service: "RDS", generated: dbInstanceGenerated },
   {
-    cel: "!has(self.manageMasterUserPassword) || !self.manageMasterUserPassword || !has(self.masterUserPassword)",
-    message:
-      "manageMasterUserPassword true and masterUserPassword are two ways to set the password and RDS takes one: remove masterUserPassword or set manageMasterUserPassword false",
-    fieldPath: ".masterUserPassword",
-    check: (spec) => spec.manageMasterUserPassword !== true || spec.masterUserPassword === undefined,
-  },
-  {
-    cel: "!has(self.storageType) || !(self.storageType in ['io1', 'io2']) || has(self.iops)",
-    message: "storageType io1 and io2 need provisioned IOPS: set iops, or use gp2, gp3 or standard",
-    fieldPath: ".iops",
-    check: (spec) => !(spec.storageType === "io1" || spec.storageType === "io2") || spec.iops !== undefined,
-  },
-  {
-    cel: "!has(self.useDefaultProcessorFeatures) || !self.useDefaultProcessorFeatures || !has(self.processorFeatures)",
-    message: "useDefaultProcessorFeatures true and processorFeatures contradict each other: remove one",
-    fieldPath: ".useDefaultProcessorFeatures",
-    check: (spec) => spec.useDefaultProcessorFeatures !== true || spec.processorFeatures === undefined,
+    values,
+    refine: refusingUnsupported,
+    rules: [
+      {
+        cel: "!has(self.manageMasterUserPassword) || !self.manageMasterUserPassword || !has(self.masterUserPassword)",
+        message:
+          "manageMasterUserPassword true and masterUserPassword are two ways to set the password and RDS takes one: remove masterUserPassword or set manageMasterUserPassword false",
+        fieldPath: ".masterUserPassword",
+        check: (spec) => spec.manageMasterUserPassword !== true || spec.masterUserPassword === undefined,
+      },
+      {
+        cel: "!has(self.storageType) || !(self.storageType in ['io1', 'io2']) || has(self.iops)",
+        message: "storageType io1 and io2 need provisioned IOPS: set iops, or use gp2, gp3 or standard",
+        fieldPath: ".iops",
+        check: (spec) =>
+          !(spec.storageType === "io1" || spec.storageType === "io2") || spec.iops !== undefined,
+      },
+      {
+        cel: "!has(self.useDefaultProcessorFeatures) || !self.useDefaultProcessorFeatures || !has(self.processorFeatures)",
+        message: "useDefaultProcessorFeatures true and processorFeatures contradict each other: remove one",
+        fieldPath: ".useDefaultProcessorFeatures",
+        check: (spec) => spec.useDefaultProcessorFeatures !== true || spec.processorFeatures === undefined,
+      },
+    ],
   },
 );
-export const dbInstanceSpecSchema = refusingUnsupported(
-  refusingUnservedReferences(dbInstanceSpecWithRules, dbInstanceReferences),
-);
+export const {
+  spec: dbInstanceSpecSchema,
+  status: dbInstanceStatusSchema,
+  object: dbInstanceSchema,
+} = dbInstance;
 export type DBInstanceSpec = z.infer<typeof dbInstanceSpecSchema>;
 /** A DB instance's managed configuration, without identityRef. */
 export type DBInstanceFields = ResourceFields<DBInstanceSpec>;
 
 /** ACK's status: ackResourceMetadata and conditions, plus what DescribeDBInstances says (generated). */
-export const dbInstanceStatusSchema = resourceStatusSchema.extend(dbInstanceStatusSchemas);
 export type DBInstanceStatus = z.infer<typeof dbInstanceStatusSchema>;
 
-const dbInstance = resourceSchemas(dbInstanceKind, dbInstanceSpecSchema, dbInstanceStatusSchema);
-export const dbInstanceSchema = dbInstance.object;
 export type DBInstance = z.infer<typeof dbInstanceSchema>;
 
 const [account, region, ...rest] = dbInstance.crdSource.printerColumns ?? [];

@@ -10,7 +10,7 @@ import * as s3Sdk from "@aws-sdk/client-s3";
 import { sameJson } from "../canonical-forms.ts";
 import type { EqualHook } from "../declared-drift.ts";
 import { declaredKindModule } from "../declared-kind/module.ts";
-import type { Ask, DeclaredKindSource, Fields, GeneratedKind, SdkClient } from "../declared-kind/source.ts";
+import type { Ask, DeclaredKindSource, Fields, SdkClient } from "../declared-kind/source.ts";
 import type { SdkErrorLike } from "../service-error.ts";
 import { aclAfterApplying, aclFromAws, grantFields, putBucketAclInput, sameAcl } from "./acl.ts";
 import { bucketDeclaration } from "./bucket-declaration.ts";
@@ -27,15 +27,7 @@ import {
   sameConfiguration,
 } from "./configuration-groups.ts";
 import { directoryCreateProblem, isDirectoryBucketName } from "./directory-bucket.ts";
-import {
-  bucketAwsNames,
-  bucketCodecs,
-  bucketDeclared,
-  bucketFieldGroups,
-  bucketFieldSchemas,
-  bucketReferences,
-  bucketRuntime,
-} from "./generated/bucket-fields.ts";
+import { bucketFieldGroups, bucketGenerated } from "./generated/bucket-fields.ts";
 import {
   objectLockAfterApplying,
   objectLockFromAws,
@@ -53,18 +45,6 @@ import {
   type PublicAccessBlock,
   sseAlgorithms,
 } from "./schema.ts";
-
-const generated: GeneratedKind = {
-  fieldSchemas: bucketFieldSchemas,
-  statusSchemas: {},
-  codecs: bucketCodecs,
-  statusCodecs: {},
-  fieldGroups: bucketFieldGroups,
-  declared: bucketDeclared,
-  references: bucketReferences,
-  runtime: bucketRuntime,
-  awsNames: bucketAwsNames,
-};
 
 /** The region S3 creates a bucket in when CreateBucket carries no LocationConstraint. */
 const defaultBucketRegion = "us-east-1";
@@ -347,7 +327,7 @@ function redirectRegion(err: unknown): string | undefined {
 export const bucketSource = {
   kind: bucketKind,
   declaration: bucketDeclaration,
-  generated,
+  generated: bucketGenerated,
   sdk: s3Sdk,
   clientFactory: s3ClientFactory,
   // S3, and S3 Control for a directory bucket's tags, made on its first use in the account the

@@ -7,29 +7,20 @@
 // serve: the spec check refuses it, naming the plain field (src/services/references.ts).
 
 import { z } from "zod";
-import { descriptionOf, documentedAs } from "../../api/documented.ts";
+import { descriptionOf } from "../../api/documented.ts";
 import type { ResourceKind } from "../../api/kinds.ts";
-import {
-  type ResourceFields,
-  requireKind,
-  resourceSchemas,
-  resourceSpecSchema,
-  resourceStatusSchema,
-} from "../../api/resource.ts";
+import { type ResourceFields, requireKind } from "../../api/resource.ts";
 import { immutable, listMap, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
 import { comparedFields } from "../declared-drift.ts";
+import { declaredKindSchemas } from "../declared-kind/schemas.ts";
 import { isJsonObject } from "../json-document.ts";
 import { patternTagListSchema, patternTagSchema } from "../pattern-tag-list.ts";
-import { refusingUnservedReferences } from "../references.ts";
 import { maxUserTags } from "../tag-list.ts";
-import { withTransitionRules } from "../transition-rules.ts";
 import { directoryBucketCreateRule, directoryBucketRules } from "./directory-bucket.ts";
-import {
-  bucketFieldGroups,
-  bucketReferences,
-  bucketFieldSchemas as generated,
-} from "./generated/bucket-fields.ts";
+import { bucketFieldGroups, bucketGenerated } from "./generated/bucket-fields.ts";
+
+const generated = bucketGenerated.fieldSchemas;
 
 export const bucketKind: ResourceKind = requireKind("s3.services.k8s.aws/v1alpha1", "Bucket");
 
@@ -238,7 +229,7 @@ export const cannedAcls = [
   "log-delivery-write",
 ] as const;
 
-const fields = {
+const values = {
   name: bucketNameSchema,
   // Fixed at creation: sent with CreateBucket, never compared afterwards.
   createBucketConfiguration: createBucketConfigurationSchema.optional(),
@@ -246,19 +237,12 @@ const fields = {
     generated.namespace.unwrap(),
     fixedAtCreation("namespace", "S3 cannot move a bucket to another namespace"),
   ).optional(),
-  objectLockEnabledForBucket: generated.objectLockEnabledForBucket,
-  objectOwnership: generated.objectOwnership,
   // The bucket's ACL: a canned ACL or grants (PutBucketAcl).
   acl: z
     .enum(cannedAcls, {
       error: `acl must be one of ${cannedAcls.join(", ")} (S3's canned ACLs for a bucket)`,
     })
     .optional(),
-  grantFullControl: generated.grantFullControl,
-  grantRead: generated.grantRead,
-  grantReadACP: generated.grantReadACP,
-  grantWrite: generated.grantWrite,
-  grantWriteACP: generated.grantWriteACP,
   // The sub-resources.
   tagging: taggingSchema.optional(),
   versioning: versioningSchema.optional(),
@@ -266,16 +250,6 @@ const fields = {
   policy: policySchema.optional(),
   publicAccessBlock: publicAccessBlockSchema.optional(),
   ownershipControls: ownershipControlsSchema.optional(),
-  abac: generated.abac,
-  accelerate: generated.accelerate,
-  cors: generated.cors,
-  lifecycle: generated.lifecycle,
-  logging: generated.logging,
-  notification: generated.notification,
-  objectLockConfiguration: generated.objectLockConfiguration,
-  replication: generated.replication,
-  requestPayment: generated.requestPayment,
-  website: generated.website,
   analytics: perIdList("analytics", generated.analytics).optional(),
   intelligentTiering: perIdList("intelligentTiering", generated.intelligentTiering).optional(),
   inventory: perIdList("inventory", generated.inventory).optional(),
@@ -283,41 +257,50 @@ const fields = {
 };
 
 /** The fields of a bucket crossrole manages, each described by AWS's documentation. */
-export const bucketFieldsShape = Object.fromEntries(
-  Object.entries(fields).map(([name, schema]) => [
-    name,
-    documentedAs(generated[name as keyof typeof generated], schema),
-  ]),
-) as typeof fields;
-
 const grantFields = ["grantFullControl", "grantRead", "grantReadACP", "grantWrite", "grantWriteACP"] as const;
 
-/** `spec` of a Bucket: the fields above plus the optional `identityRef` every kind carries. */
-const bucketSpecWithRules = withRules(
-  withTransitionRules(
-    withRules(resourceSpecSchema(bucketFieldsShape), ...directoryBucketRules),
-    directoryBucketCreateRule,
-  ),
+const bucket = declaredKindSchemas(
+  { kind: bucketKind, service: "S3", generated: bucketGenerated },
   {
-    cel: `!has(self.acl) || !(${grantFields.map((g) => `has(self.${g})`).join(" || ")})`,
-    message:
-      "acl and the grant fields exclude each other (S3 takes a canned ACL or grants, not both): remove one",
-    fieldPath: ".acl",
-    check: (spec) => spec.acl === undefined || grantFields.every((g) => spec[g] === undefined),
-  },
-  {
-    cel: "!has(self.objectOwnership) || !has(self.ownershipControls) || size(self.ownershipControls.rules) == 0 || self.ownershipControls.rules[0].objectOwnership == self.objectOwnership",
-    message:
-      "objectOwnership and ownershipControls name different object ownerships: S3 keeps one; remove objectOwnership or make them agree",
-    fieldPath: ".objectOwnership",
-    check: (spec) =>
-      spec.objectOwnership === undefined ||
-      spec.ownershipControls === undefined ||
-      spec.ownershipControls.rules.length === 0 ||
-      spec.ownershipControls.rules[0]?.objectOwnership === spec.objectOwnership,
+    values,
+    rules: [
+      ...directoryBucketRules,
+      {
+        cel: `!has(self.acl) || !(${grantFields.map((g) => `has(self.${g})`).join(" || ")})`,
+        message:
+          "acl and the grant fields exclude each other (S3 takes a canned ACL or grants, not both): remove one",
+        fieldPath: ".acl",
+        check: (spec) => spec.acl === undefined || grantFields.every((g) => spec[g] === undefined),
+      },
+      {
+        cel: "!has(self.objectOwnership) || !has(self.ownershipControls) || size(self.ownershipControls.rules) == 0 || self.ownershipControls.rules[0].objectOwnership == self.objectOwnership",
+        message:
+          "objectOwnership and ownershipControls name different object ownerships: S3 keeps one; remove objectOwnership or make them agree",
+        fieldPath: ".objectOwnership",
+        check: (spec) =>
+          spec.objectOwnership === undefined ||
+          spec.ownershipControls === undefined ||
+          spec.ownershipControls.rules.length === 0 ||
+          spec.ownershipControls.rules[0]?.objectOwnership === spec.objectOwnership,
+      },
+    ],
+    transitions: [directoryBucketCreateRule],
+    // ACK's status: ackResourceMetadata and conditions, plus where CreateBucket said the bucket is.
+    status: {
+      location: z
+        .string()
+        .optional()
+        .describe('Where CreateBucket said the bucket is: "/<name>" in us-east-1, its URL elsewhere.'),
+    },
   },
 );
-export const bucketSpecSchema = refusingUnservedReferences(bucketSpecWithRules, bucketReferences);
+
+export const {
+  spec: bucketSpecSchema,
+  status: bucketStatusSchema,
+  object: bucketSchema,
+  crdSource: bucketCrdSource,
+} = bucket;
 export type BucketSpec = z.infer<typeof bucketSpecSchema>;
 /** A bucket's managed configuration, without identityRef. */
 export type BucketFields = ResourceFields<BucketSpec>;
@@ -326,18 +309,7 @@ export type BucketFields = ResourceFields<BucketSpec>;
 export const bucketSubresources = comparedFields(bucketFieldGroups);
 
 /** ACK's status plus `location` (CreateBucket's Location, "/<name>" for us-east-1). */
-export const bucketStatusSchema = resourceStatusSchema.extend({
-  location: z
-    .string()
-    .optional()
-    .describe('Where CreateBucket said the bucket is: "/<name>" in us-east-1, its URL elsewhere.'),
-});
 export type BucketStatus = z.infer<typeof bucketStatusSchema>;
 
 /** The Bucket object, and its CRD: the shared resource CRD (printer columns, status subresource). */
-export const { object: bucketSchema, crdSource: bucketCrdSource } = resourceSchemas(
-  bucketKind,
-  bucketSpecSchema,
-  bucketStatusSchema,
-);
 export type Bucket = z.infer<typeof bucketSchema>;

@@ -8,28 +8,16 @@
 // plain field (src/services/references.ts).
 
 import { z } from "zod";
-import { documentedAs } from "../../api/documented.ts";
 import type { ResourceKind } from "../../api/kinds.ts";
-import {
-  type ResourceFields,
-  requireKind,
-  resourceSchemas,
-  resourceSpecSchema,
-  resourceStatusSchema,
-} from "../../api/resource.ts";
+import { type ResourceFields, requireKind } from "../../api/resource.ts";
 import { immutable, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
-import { fieldsSetBy } from "../declared-drift.ts";
+import { declaredKindSchemas } from "../declared-kind/schemas.ts";
 import { jsonDocumentField } from "../json-document.ts";
 import { patternTagListSchema, patternTagSchema } from "../pattern-tag-list.ts";
-import { refusingUnservedReferences } from "../references.ts";
 import { stringBooleanField } from "../string-boolean.ts";
 import { maxUserTags } from "../tag-list.ts";
-import {
-  topicFieldSchemas as generated,
-  topicFieldGroups,
-  topicReferences,
-} from "./generated/topic-fields.ts";
+import { topicGenerated } from "./generated/topic-fields.ts";
 
 export const topicKind: ResourceKind = requireKind("sns.services.k8s.aws/v1alpha1", "Topic");
 
@@ -91,7 +79,6 @@ export const feedbackEndpoints = ["application", "firehose", "http", "lambda", "
 type FeedbackEndpoint = (typeof feedbackEndpoints)[number];
 export type FeedbackRoleField = `${FeedbackEndpoint}${"Success" | "Failure"}FeedbackRoleARN`;
 export type FeedbackSampleRateField = `${FeedbackEndpoint}SuccessFeedbackSampleRate`;
-type FeedbackRoleRefField = `${FeedbackEndpoint}${"Success" | "Failure"}FeedbackRoleRef`;
 export const feedbackRoleFields = feedbackEndpoints.flatMap(
   (e) => [`${e}SuccessFeedbackRoleARN`, `${e}FailureFeedbackRoleARN`] as const,
 ) as readonly FeedbackRoleField[];
@@ -138,103 +125,81 @@ export type Tag = z.infer<typeof tagSchema>;
 
 export const tagsSchema = patternTagListSchema("tags", "SNS", tagSchema);
 
-// ---- the spec, status and object ----
-
-/** The fields of a topic crossrole manages: what `read` observes and `diff` compares. */
-const fields = {
-  name: topicNameSchema,
-  displayName: stringField("displayName")
-    .max(100, "displayName must be at most 100 characters (SNS limit)")
-    .optional(),
-  policy: policySchema.optional(),
-  policyRef: generated.policyRef,
-  deliveryPolicy: deliveryPolicySchema.optional(),
-  dataProtectionPolicy: dataProtectionPolicySchema.optional(),
-  fifoTopic: fifoTopicSchema.optional(),
-  contentBasedDeduplication: contentBasedDeduplicationSchema.optional(),
-  fifoThroughputScope: oneOf("fifoThroughputScope", fifoThroughputScopes).optional(),
-  kmsMasterKeyID: stringField("kmsMasterKeyID")
-    .max(2048, "kmsMasterKeyID must be at most 2048 characters")
-    .optional(),
-  kmsMasterKeyRef: generated.kmsMasterKeyRef,
-  signatureVersion: oneOf("signatureVersion", signatureVersions).optional(),
-  tracingConfig: oneOf("tracingConfig", tracingConfigs).optional(),
-  ...(Object.fromEntries(feedbackRoleFields.map((f) => [f, feedbackRoleField(f).optional()])) as Record<
-    FeedbackRoleField,
-    z.ZodOptional<ReturnType<typeof feedbackRoleField>>
-  >),
-  ...(Object.fromEntries(
-    feedbackRoleFields.map((f) => {
-      const ref = f.replace(/ARN$/, "Ref") as FeedbackRoleRefField;
-      return [ref, generated[ref]];
-    }),
-  ) as { [K in FeedbackRoleRefField]: (typeof generated)[K] }),
-  ...(Object.fromEntries(feedbackSampleRateFields.map((f) => [f, sampleRateField(f).optional()])) as Record<
-    FeedbackSampleRateField,
-    z.ZodOptional<ReturnType<typeof sampleRateField>>
-  >),
-  tags: tagsSchema.optional(),
-};
-
-/** The fields of a topic crossrole manages, each described by AWS's documentation. */
-export const topicFieldsShape = Object.fromEntries(
-  Object.entries(fields).map(([name, schema]) => [
-    name,
-    documentedAs(generated[name as keyof typeof generated], schema),
-  ]),
-) as typeof fields;
+// ---- the kind's schemas: the generated ones with the rules above ----
 
 const isFifo = (spec: { fifoTopic?: string | undefined }): boolean => spec.fifoTopic === "true";
 
-/** `spec` of a Topic: the fields above plus the optional `identityRef` every kind carries. */
-const topicSpecWithRules = withRules(
-  resourceSpecSchema(topicFieldsShape),
+const topic = declaredKindSchemas(
+  { kind: topicKind, service: "SNS", generated: topicGenerated },
   {
-    cel: "self.name.endsWith('.fifo') == (has(self.fifoTopic) && self.fifoTopic == 'true')",
-    message:
-      'name must end with ".fifo" exactly when fifoTopic is "true" (SNS naming rule for FIFO topics); fix the name or fifoTopic',
-    fieldPath: ".name",
-    check: (spec) => spec.name.endsWith(".fifo") === isFifo(spec),
-  },
-  {
-    cel: "!has(self.contentBasedDeduplication) || self.contentBasedDeduplication == 'false' || (has(self.fifoTopic) && self.fifoTopic == 'true')",
-    message:
-      'contentBasedDeduplication "true" needs fifoTopic "true" (only FIFO topics deduplicate); remove it or make the topic FIFO',
-    fieldPath: ".contentBasedDeduplication",
-    check: (spec) => spec.contentBasedDeduplication !== "true" || isFifo(spec),
-  },
-  {
-    cel: "!has(self.fifoThroughputScope) || (has(self.fifoTopic) && self.fifoTopic == 'true')",
-    message:
-      'fifoThroughputScope applies only to FIFO topics (SNS refuses it on a standard topic); remove it or set fifoTopic "true"',
-    fieldPath: ".fifoThroughputScope",
-    check: (spec) => spec.fifoThroughputScope === undefined || isFifo(spec),
+    values: {
+      name: topicNameSchema,
+      displayName: stringField("displayName")
+        .max(100, "displayName must be at most 100 characters (SNS limit)")
+        .optional(),
+      policy: policySchema.optional(),
+      deliveryPolicy: deliveryPolicySchema.optional(),
+      dataProtectionPolicy: dataProtectionPolicySchema.optional(),
+      fifoTopic: fifoTopicSchema.optional(),
+      contentBasedDeduplication: contentBasedDeduplicationSchema.optional(),
+      fifoThroughputScope: oneOf("fifoThroughputScope", fifoThroughputScopes).optional(),
+      kmsMasterKeyID: stringField("kmsMasterKeyID")
+        .max(2048, "kmsMasterKeyID must be at most 2048 characters")
+        .optional(),
+      signatureVersion: oneOf("signatureVersion", signatureVersions).optional(),
+      tracingConfig: oneOf("tracingConfig", tracingConfigs).optional(),
+      ...(Object.fromEntries(feedbackRoleFields.map((f) => [f, feedbackRoleField(f).optional()])) as Record<
+        FeedbackRoleField,
+        z.ZodOptional<ReturnType<typeof feedbackRoleField>>
+      >),
+      ...(Object.fromEntries(
+        feedbackSampleRateFields.map((f) => [f, sampleRateField(f).optional()]),
+      ) as Record<FeedbackSampleRateField, z.ZodOptional<ReturnType<typeof sampleRateField>>>),
+      tags: tagsSchema.optional(),
+    },
+    rules: [
+      {
+        cel: "self.name.endsWith('.fifo') == (has(self.fifoTopic) && self.fifoTopic == 'true')",
+        message:
+          'name must end with ".fifo" exactly when fifoTopic is "true" (SNS naming rule for FIFO topics); fix the name or fifoTopic',
+        fieldPath: ".name",
+        check: (spec) => spec.name.endsWith(".fifo") === isFifo(spec),
+      },
+      {
+        cel: "!has(self.contentBasedDeduplication) || self.contentBasedDeduplication == 'false' || (has(self.fifoTopic) && self.fifoTopic == 'true')",
+        message:
+          'contentBasedDeduplication "true" needs fifoTopic "true" (only FIFO topics deduplicate); remove it or make the topic FIFO',
+        fieldPath: ".contentBasedDeduplication",
+        check: (spec) => spec.contentBasedDeduplication !== "true" || isFifo(spec),
+      },
+      {
+        cel: "!has(self.fifoThroughputScope) || (has(self.fifoTopic) && self.fifoTopic == 'true')",
+        message:
+          'fifoThroughputScope applies only to FIFO topics (SNS refuses it on a standard topic); remove it or set fifoTopic "true"',
+        fieldPath: ".fifoThroughputScope",
+        check: (spec) => spec.fifoThroughputScope === undefined || isFifo(spec),
+      },
+    ],
+    // ACK's status: ackResourceMetadata and conditions, plus the read-only attributes ACK shows.
+    status: {
+      topicARN: z.string().optional().describe("The topic's ARN."),
+      effectiveDeliveryPolicy: z
+        .string()
+        .optional()
+        .describe("The delivery policy SNS applies: deliveryPolicy merged with SNS's defaults (JSON)."),
+      owner: z.string().optional().describe("The AWS account that owns the topic."),
+    },
   },
 );
-export const topicSpecSchema = refusingUnservedReferences(topicSpecWithRules, topicReferences);
+
+export const {
+  spec: topicSpecSchema,
+  status: topicStatusSchema,
+  object: topicSchema,
+  crdSource: topicCrdSource,
+} = topic;
 export type TopicSpec = z.infer<typeof topicSpecSchema>;
 /** A topic's managed configuration, without identityRef. */
 export type TopicFields = ResourceFields<TopicSpec>;
-
-/** The attributes set with SetTopicAttributes, in the order they are applied (the declaration's). */
-export const topicAttributes = fieldsSetBy(topicFieldGroups, "SetTopicAttributes");
-export type TopicAttribute = (typeof topicAttributes)[number];
-
-/** ACK's status: ackResourceMetadata and conditions, plus the read-only attributes ACK shows. */
-export const topicStatusSchema = resourceStatusSchema.extend({
-  topicARN: z.string().optional().describe("The topic's ARN."),
-  effectiveDeliveryPolicy: z
-    .string()
-    .optional()
-    .describe("The delivery policy SNS applies: deliveryPolicy merged with SNS's defaults (JSON)."),
-  owner: z.string().optional().describe("The AWS account that owns the topic."),
-});
 export type TopicStatus = z.infer<typeof topicStatusSchema>;
-
-/** The Topic object, and its CRD: the shared resource CRD (printer columns, status subresource). */
-export const { object: topicSchema, crdSource: topicCrdSource } = resourceSchemas(
-  topicKind,
-  topicSpecSchema,
-  topicStatusSchema,
-);
 export type Topic = z.infer<typeof topicSchema>;

@@ -9,30 +9,15 @@ import type { DeclaredKindSource, GeneratedKind } from "../declared-kind/source.
 import { seedFromAddress } from "../service-module-parts.ts";
 import { stringBoolean } from "../string-boolean.ts";
 import { snsClientFactory } from "./client.ts";
-import {
-  topicAttributes,
-  topicCodecs,
-  topicDeclared,
-  topicFieldGroups,
-  topicFieldSchemas,
-  topicReferences,
-  topicRuntime,
-} from "./generated/topic-fields.ts";
+import { topicGenerated } from "./generated/topic-fields.ts";
 import { topicKind, topicSpecSchema, topicStatusSchema } from "./schema.ts";
 import { topicDeclaration } from "./topic-declaration.ts";
 
-const generated: GeneratedKind = {
-  fieldSchemas: topicFieldSchemas,
-  statusSchemas: {},
-  codecs: topicCodecs,
+const generated = {
+  ...topicGenerated,
   // ACK's status beside the ARN: two of the topic's read-only attributes.
   statusCodecs: { owner: ["Owner", {}], effectiveDeliveryPolicy: ["EffectiveDeliveryPolicy", {}] },
-  fieldGroups: topicFieldGroups,
-  declared: topicDeclared,
-  references: topicReferences,
-  runtime: topicRuntime,
-  attributes: topicAttributes,
-};
+} satisfies GeneratedKind;
 
 /** The region, account and name an SNS topic ARN names; undefined when it is not one. */
 export const parseTopicArn = (arn: string) => parseNamedArn(arn, "sns");

@@ -4,33 +4,13 @@
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import * as sqsSdk from "@aws-sdk/client-sqs";
 import { declaredKindModule } from "../declared-kind/module.ts";
-import type { DeclaredKindSource, GeneratedKind } from "../declared-kind/source.ts";
+import type { DeclaredKindSource } from "../declared-kind/source.ts";
 import { seedFromAddress } from "../service-module-parts.ts";
 import { stringBoolean } from "../string-boolean.ts";
 import { sqsClientFactory } from "./client.ts";
-import {
-  queueAttributes,
-  queueCodecs,
-  queueDeclared,
-  queueFieldGroups,
-  queueFieldSchemas,
-  queueReferences,
-  queueRuntime,
-} from "./generated/queue-fields.ts";
+import { queueGenerated } from "./generated/queue-fields.ts";
 import { queueDeclaration } from "./queue-declaration.ts";
 import { queueKind, queueSpecSchema, queueStatusSchema } from "./schema.ts";
-
-const generated: GeneratedKind = {
-  fieldSchemas: queueFieldSchemas,
-  statusSchemas: {},
-  codecs: queueCodecs,
-  statusCodecs: {},
-  fieldGroups: queueFieldGroups,
-  declared: queueDeclared,
-  references: queueReferences,
-  runtime: queueRuntime,
-  attributes: queueAttributes,
-};
 
 /**
  * The region a queue URL names (`https://sqs.<region>.amazonaws.com/<account>/<name>`, or the
@@ -68,7 +48,7 @@ export function queueUrlParts(
 export const queueSource = {
   kind: queueKind,
   declaration: queueDeclaration,
-  generated,
+  generated: queueGenerated,
   sdk: sqsSdk,
   clientFactory: sqsClientFactory,
   schemas: { spec: queueSpecSchema, status: queueStatusSchema },

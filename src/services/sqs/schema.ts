@@ -8,22 +8,15 @@
 // serve: the spec check refuses them, naming the plain field (src/services/references.ts).
 
 import { z } from "zod";
-import { documentedAs } from "../../api/documented.ts";
 import type { ResourceKind } from "../../api/kinds.ts";
-import {
-  type ResourceFields,
-  requireKind,
-  resourceSchemas,
-  resourceSpecSchema,
-  resourceStatusSchema,
-} from "../../api/resource.ts";
+import { type ResourceFields, requireKind } from "../../api/resource.ts";
 import { immutable, type Rule, withRules } from "../../api/rules.ts";
 import { stringField } from "../../api/validation.ts";
+import { declaredKindSchemas } from "../declared-kind/schemas.ts";
 import { jsonDocumentField } from "../json-document.ts";
-import { refusingUnservedReferences } from "../references.ts";
 import { stringBooleanField } from "../string-boolean.ts";
 import { maxUserMapTags, tagMapSchema } from "../tag-map.ts";
-import { queueFieldSchemas as generated, queueReferences } from "./generated/queue-fields.ts";
+import { queueGenerated } from "./generated/queue-fields.ts";
 
 export const queueKind: ResourceKind = requireKind("sqs.services.k8s.aws/v1alpha1", "Queue");
 
@@ -119,49 +112,7 @@ export const maxQueueTags = maxUserMapTags;
 
 export const tagsSchema = tagMapSchema({ service: "SQS" });
 
-// ---- the spec, status and object ----
-
-/** The fields of a queue crossrole manages: what `read` observes and `diff` compares. */
-const fields = {
-  queueName: queueNameSchema,
-  delaySeconds: numeric("delaySeconds").optional(),
-  maximumMessageSize: numeric("maximumMessageSize").optional(),
-  messageRetentionPeriod: numeric("messageRetentionPeriod").optional(),
-  receiveMessageWaitTimeSeconds: numeric("receiveMessageWaitTimeSeconds").optional(),
-  visibilityTimeout: numeric("visibilityTimeout").optional(),
-  policy: policySchema.optional(),
-  redrivePolicy: redrivePolicySchema.optional(),
-  redriveAllowPolicy: redriveAllowPolicySchema.optional(),
-  fifoQueue: fifoQueueSchema.optional(),
-  contentBasedDeduplication: stringBooleanField("contentBasedDeduplication").optional(),
-  deduplicationScope: z
-    .enum(deduplicationScopes, {
-      error: `deduplicationScope must be one of ${deduplicationScopes.join(", ")}`,
-    })
-    .optional(),
-  fifoThroughputLimit: z
-    .enum(fifoThroughputLimits, {
-      error: `fifoThroughputLimit must be one of ${fifoThroughputLimits.join(", ")}`,
-    })
-    .optional(),
-  kmsMasterKeyID: stringField("kmsMasterKeyID")
-    .min(1, "kmsMasterKeyID must not be empty; remove it for no SSE-KMS")
-    .max(2048, "kmsMasterKeyID must be at most 2048 characters")
-    .optional(),
-  kmsMasterKeyRef: generated.kmsMasterKeyRef,
-  kmsDataKeyReusePeriodSeconds: numeric("kmsDataKeyReusePeriodSeconds").optional(),
-  sqsManagedSSEEnabled: stringBooleanField("sqsManagedSSEEnabled").optional(),
-  policyRef: generated.policyRef,
-  tags: tagsSchema.optional(),
-};
-
-/** The fields of a queue crossrole manages, each described by AWS's documentation. */
-export const queueFieldsShape = Object.fromEntries(
-  Object.entries(fields).map(([name, schema]) => [
-    name,
-    documentedAs(generated[name as keyof typeof generated], schema),
-  ]),
-) as typeof fields;
+// ---- the kind's schemas: the generated ones with the rules above ----
 
 const isFifo = (spec: { fifoQueue?: string | undefined }): boolean => spec.fifoQueue === "true";
 
@@ -173,43 +124,74 @@ const fifoOnly = (field: "contentBasedDeduplication" | "deduplicationScope" | "f
     spec[field] === undefined || isFifo(spec),
 });
 
-/** `spec` of a Queue: the fields above plus the optional `identityRef` every kind carries. */
-const queueSpecWithRules = withRules(
-  resourceSpecSchema(queueFieldsShape),
+const queue = declaredKindSchemas(
+  { kind: queueKind, service: "SQS", generated: queueGenerated },
   {
-    cel: "self.queueName.endsWith('.fifo') == (has(self.fifoQueue) && self.fifoQueue == 'true')",
-    message:
-      'queueName must end with ".fifo" exactly when fifoQueue is "true" (SQS naming rule for FIFO queues); fix queueName or fifoQueue',
-    fieldPath: ".queueName",
-    check: (spec) => spec.queueName.endsWith(".fifo") === isFifo(spec),
-  },
-  fifoOnly("contentBasedDeduplication"),
-  fifoOnly("deduplicationScope"),
-  fifoOnly("fifoThroughputLimit"),
-  {
-    cel: "!has(self.kmsMasterKeyID) || !has(self.sqsManagedSSEEnabled) || self.sqsManagedSSEEnabled == 'false'",
-    message:
-      'sqsManagedSSEEnabled "true" and kmsMasterKeyID are two kinds of encryption and SQS keeps one: remove kmsMasterKeyID or set sqsManagedSSEEnabled "false"',
-    fieldPath: ".sqsManagedSSEEnabled",
-    check: (spec) => spec.kmsMasterKeyID === undefined || spec.sqsManagedSSEEnabled !== "true",
+    values: {
+      queueName: queueNameSchema,
+      delaySeconds: numeric("delaySeconds").optional(),
+      maximumMessageSize: numeric("maximumMessageSize").optional(),
+      messageRetentionPeriod: numeric("messageRetentionPeriod").optional(),
+      receiveMessageWaitTimeSeconds: numeric("receiveMessageWaitTimeSeconds").optional(),
+      visibilityTimeout: numeric("visibilityTimeout").optional(),
+      policy: policySchema.optional(),
+      redrivePolicy: redrivePolicySchema.optional(),
+      redriveAllowPolicy: redriveAllowPolicySchema.optional(),
+      fifoQueue: fifoQueueSchema.optional(),
+      contentBasedDeduplication: stringBooleanField("contentBasedDeduplication").optional(),
+      deduplicationScope: z
+        .enum(deduplicationScopes, {
+          error: `deduplicationScope must be one of ${deduplicationScopes.join(", ")}`,
+        })
+        .optional(),
+      fifoThroughputLimit: z
+        .enum(fifoThroughputLimits, {
+          error: `fifoThroughputLimit must be one of ${fifoThroughputLimits.join(", ")}`,
+        })
+        .optional(),
+      kmsMasterKeyID: stringField("kmsMasterKeyID")
+        .min(1, "kmsMasterKeyID must not be empty; remove it for no SSE-KMS")
+        .max(2048, "kmsMasterKeyID must be at most 2048 characters")
+        .optional(),
+      kmsDataKeyReusePeriodSeconds: numeric("kmsDataKeyReusePeriodSeconds").optional(),
+      sqsManagedSSEEnabled: stringBooleanField("sqsManagedSSEEnabled").optional(),
+      tags: tagsSchema.optional(),
+    },
+    rules: [
+      {
+        cel: "self.queueName.endsWith('.fifo') == (has(self.fifoQueue) && self.fifoQueue == 'true')",
+        message:
+          'queueName must end with ".fifo" exactly when fifoQueue is "true" (SQS naming rule for FIFO queues); fix queueName or fifoQueue',
+        fieldPath: ".queueName",
+        check: (spec) => spec.queueName.endsWith(".fifo") === isFifo(spec),
+      },
+      fifoOnly("contentBasedDeduplication"),
+      fifoOnly("deduplicationScope"),
+      fifoOnly("fifoThroughputLimit"),
+      {
+        cel: "!has(self.kmsMasterKeyID) || !has(self.sqsManagedSSEEnabled) || self.sqsManagedSSEEnabled == 'false'",
+        message:
+          'sqsManagedSSEEnabled "true" and kmsMasterKeyID are two kinds of encryption and SQS keeps one: remove kmsMasterKeyID or set sqsManagedSSEEnabled "false"',
+        fieldPath: ".sqsManagedSSEEnabled",
+        check: (spec) => spec.kmsMasterKeyID === undefined || spec.sqsManagedSSEEnabled !== "true",
+      },
+    ],
+    // ACK's status: ackResourceMetadata and conditions, plus the queue's URL and ARN.
+    status: {
+      queueURL: z.string().optional().describe("The queue's URL, which SQS calls address it by."),
+      queueARN: z.string().optional().describe("The queue's ARN."),
+    },
   },
 );
-export const queueSpecSchema = refusingUnservedReferences(queueSpecWithRules, queueReferences);
+
+export const {
+  spec: queueSpecSchema,
+  status: queueStatusSchema,
+  object: queueSchema,
+  crdSource: queueCrdSource,
+} = queue;
 export type QueueSpec = z.infer<typeof queueSpecSchema>;
 /** A queue's managed configuration, without identityRef. */
 export type QueueFields = ResourceFields<QueueSpec>;
-
-/** ACK's status: ackResourceMetadata and conditions, plus the queue's URL and ARN. */
-export const queueStatusSchema = resourceStatusSchema.extend({
-  queueURL: z.string().optional().describe("The queue's URL, which SQS calls address it by."),
-  queueARN: z.string().optional().describe("The queue's ARN."),
-});
 export type QueueStatus = z.infer<typeof queueStatusSchema>;
-
-/** The Queue object, and its CRD: the shared resource CRD (printer columns, status subresource). */
-export const { object: queueSchema, crdSource: queueCrdSource } = resourceSchemas(
-  queueKind,
-  queueSpecSchema,
-  queueStatusSchema,
-);
 export type Queue = z.infer<typeof queueSchema>;

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
 import { userTagKey } from "../../../api/reserved-tag-keys.ts";
 import type { DeclaredFieldGroups } from "../../../codegen/drift-rules.ts";
+import type { GeneratedKind } from "../../declared-kind/source.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
 import { maxUserTags } from "../../tag-list.ts";
 
@@ -1376,3 +1377,16 @@ export const tableStatusCodecs = {
     },
   ],
 } as const satisfies FieldCodecs;
+
+/** What the generic runtime serves the kind from (src/services/declared-kind/source.ts). */
+export const tableGenerated: GeneratedKind<typeof tableFieldSchemas, typeof tableStatusSchemas> = {
+  fieldSchemas: tableFieldSchemas,
+  statusSchemas: tableStatusSchemas,
+  codecs: tableCodecs,
+  statusCodecs: tableStatusCodecs,
+  fieldGroups: tableFieldGroups,
+  declared: tableDeclared,
+  references: tableReferences,
+  runtime: tableRuntime,
+  awsNames: tableAwsNames,
+};

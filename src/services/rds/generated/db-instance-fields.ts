@@ -5,6 +5,7 @@ import { ackReference, ackReferences } from "../../../api/ack-reference.ts";
 import { serviceTagPrefixes, userTagKey } from "../../../api/reserved-tag-keys.ts";
 import { secretKeyReference } from "../../../api/secret-key-reference.ts";
 import type { DeclaredFieldGroups } from "../../../codegen/drift-rules.ts";
+import type { GeneratedKind } from "../../declared-kind/source.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
 import { maxUserTags } from "../../tag-list.ts";
 
@@ -1579,3 +1580,19 @@ export const dbInstanceStatusCodecs = {
   ],
   readReplicaSourceDBClusterIdentifier: ["ReadReplicaSourceDBClusterIdentifier", {}],
 } as const satisfies FieldCodecs;
+
+/** What the generic runtime serves the kind from (src/services/declared-kind/source.ts). */
+export const dbInstanceGenerated: GeneratedKind<
+  typeof dbInstanceFieldSchemas,
+  typeof dbInstanceStatusSchemas
+> = {
+  fieldSchemas: dbInstanceFieldSchemas,
+  statusSchemas: dbInstanceStatusSchemas,
+  codecs: dbInstanceCodecs,
+  statusCodecs: dbInstanceStatusCodecs,
+  fieldGroups: dbInstanceFieldGroups,
+  declared: dbInstanceDeclared,
+  references: dbInstanceReferences,
+  runtime: dbInstanceRuntime,
+  awsNames: dbInstanceAwsNames,
+};

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ackReferences } from "../../../api/ack-reference.ts";
 import { serviceTagPrefixes, userTagKey } from "../../../api/reserved-tag-keys.ts";
 import type { DeclaredFieldGroups } from "../../../codegen/drift-rules.ts";
+import type { GeneratedKind } from "../../declared-kind/source.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
 import { maxUserTags } from "../../tag-list.ts";
 
@@ -184,3 +185,19 @@ export const dbSubnetGroupStatusCodecs = {
   ],
   supportedNetworkTypes: ["SupportedNetworkTypes", { list: {} }],
 } as const satisfies FieldCodecs;
+
+/** What the generic runtime serves the kind from (src/services/declared-kind/source.ts). */
+export const dbSubnetGroupGenerated: GeneratedKind<
+  typeof dbSubnetGroupFieldSchemas,
+  typeof dbSubnetGroupStatusSchemas
+> = {
+  fieldSchemas: dbSubnetGroupFieldSchemas,
+  statusSchemas: dbSubnetGroupStatusSchemas,
+  codecs: dbSubnetGroupCodecs,
+  statusCodecs: dbSubnetGroupStatusCodecs,
+  fieldGroups: dbSubnetGroupFieldGroups,
+  declared: dbSubnetGroupDeclared,
+  references: dbSubnetGroupReferences,
+  runtime: dbSubnetGroupRuntime,
+  awsNames: dbSubnetGroupAwsNames,
+};

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
 import { userTagKey } from "../../../api/reserved-tag-keys.ts";
 import type { DeclaredFieldGroups } from "../../../codegen/drift-rules.ts";
+import type { GeneratedKind } from "../../declared-kind/source.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
 import { maxUserTags } from "../../tag-list.ts";
 
@@ -2924,3 +2925,16 @@ export const bucketCodecs = {
     },
   ],
 } as const satisfies FieldCodecs;
+
+/** What the generic runtime serves the kind from (src/services/declared-kind/source.ts). */
+export const bucketGenerated: GeneratedKind<typeof bucketFieldSchemas, Record<never, never>> = {
+  fieldSchemas: bucketFieldSchemas,
+  statusSchemas: {},
+  codecs: bucketCodecs,
+  statusCodecs: {},
+  fieldGroups: bucketFieldGroups,
+  declared: bucketDeclared,
+  references: bucketReferences,
+  runtime: bucketRuntime,
+  awsNames: bucketAwsNames,
+};

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
 import { userTagKey } from "../../../api/reserved-tag-keys.ts";
 import type { DeclaredFieldGroups } from "../../../codegen/drift-rules.ts";
+import type { GeneratedKind } from "../../declared-kind/source.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
 import { maxUserTags } from "../../tag-list.ts";
 
@@ -454,3 +455,17 @@ export const topicAttributes = {
     tracingConfig: "TracingConfig",
   },
 } as const;
+
+/** What the generic runtime serves the kind from (src/services/declared-kind/source.ts). */
+export const topicGenerated: GeneratedKind<typeof topicFieldSchemas, Record<never, never>> = {
+  fieldSchemas: topicFieldSchemas,
+  statusSchemas: {},
+  codecs: topicCodecs,
+  statusCodecs: {},
+  fieldGroups: topicFieldGroups,
+  declared: topicDeclared,
+  references: topicReferences,
+  runtime: topicRuntime,
+  awsNames: topicAwsNames,
+  attributes: topicAttributes,
+};

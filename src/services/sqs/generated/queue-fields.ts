@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
 import { userTagMap } from "../../../api/reserved-tag-keys.ts";
 import type { DeclaredFieldGroups } from "../../../codegen/drift-rules.ts";
+import type { GeneratedKind } from "../../declared-kind/source.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
@@ -269,3 +270,17 @@ export const queueAttributes = {
     visibilityTimeout: "VisibilityTimeout",
   },
 } as const;
+
+/** What the generic runtime serves the kind from (src/services/declared-kind/source.ts). */
+export const queueGenerated: GeneratedKind<typeof queueFieldSchemas, Record<never, never>> = {
+  fieldSchemas: queueFieldSchemas,
+  statusSchemas: {},
+  codecs: queueCodecs,
+  statusCodecs: {},
+  fieldGroups: queueFieldGroups,
+  declared: queueDeclared,
+  references: queueReferences,
+  runtime: queueRuntime,
+  awsNames: queueAwsNames,
+  attributes: queueAttributes,
+};
