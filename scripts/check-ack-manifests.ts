@@ -37,6 +37,11 @@ function substitute(text: string): string {
     MASTER_USER_PASS_SECRET_NAMESPACE: "default",
     MASTER_USER_PASS_SECRET_KEY: "password",
     RESOURCE_POLICY: '{"Version":"2012-10-17","Statement":[]}',
+    // ECR's tests (test_repository.py): filters as objects, a lifecycle policy of ECR's length.
+    IMAGE_TAG_MUTABILITY_EXCLUSION_FILTER_1: '{"filter": "*.dev", "filterType": "WILDCARD"}',
+    IMAGE_TAG_MUTABILITY_EXCLUSION_FILTER_2: '{"filter": "*.staging", "filterType": "WILDCARD"}',
+    REPOSITORY_LIFECYCLE_POLICY:
+      '{"rules":[{"rulePriority":1,"description":"Expire images older than 14 days","selection":{"tagStatus":"untagged","countType":"sinceImagePushed","countUnit":"days","countNumber":14},"action":{"type":"expire"}}]}',
   };
   return text.replace(/\$([A-Z_][A-Z0-9_]*)/g, (_m, name: string) => {
     if (values[name] !== undefined) return values[name];

@@ -37,6 +37,7 @@ export const resourceKinds = [
   kind("dynamodb", "Table", "tables"),
   kind("rds", "DBInstance", "dbinstances", { readsSecrets: true }),
   kind("rds", "DBSubnetGroup", "dbsubnetgroups"),
+  kind("ecr", "Repository", "repositories"),
 ] as const satisfies readonly ResourceKind[];
 
 /**

@@ -271,6 +271,16 @@ describe("resolveRuntime: S3's shapes", () => {
       /the objects ListDirectoryBuckets answers in Buckets have no member Id/,
     );
   });
+  test("a read after the create that skips the object's read needs an ARN crossrole composes", () => {
+    const { arnScope: _, ...regionalRead } = bucketLike({
+      afterCreate: { read: [] },
+      arn: "BucketArn",
+    }).runtime;
+    assert.throws(
+      () => resolveRuntime({ ...bucketLike(), runtime: regionalRead }, s3Model),
+      /runtime\.afterCreate needs an ARN crossrole composes/,
+    );
+  });
   test("tags removed by key need the keys member, unless the set call replaces them whole", () => {
     assert.throws(
       () =>

@@ -240,6 +240,11 @@ export function resolveRuntime(
     if (!decl.groups.some((g) => g.set === set))
       fail(`runtime.afterCreate.read names ${set}, no group's set call`);
   }
+  // The read after a create skips the object's own read: the tags' ARN must be composed, not read.
+  if (r.afterCreate !== undefined && r.arnScope === undefined)
+    fail(
+      "runtime.afterCreate needs an ARN crossrole composes (arnScope global or regional): the object itself is not read",
+    );
   if (r.arn === undefined && r.arnScope !== "global") fail("runtime.arn is needed unless arnScope is global");
   // A variant's read lists objects without naming one: each must say which is which.
   const variants = Object.entries(r.variants ?? {}).map(([key, v]) => {

@@ -243,15 +243,17 @@ const objectList = (description: string): Schema => ({
 });
 
 /**
- * The kinds ACK's five controllers' charts list in `reconcile.resources` (their helm/values.yaml,
- * releases and main), so that their values files pass unchanged: the ones crossrole serves are
- * reconciled (--reconcile-resources), the others are named by the install notes as not served.
+ * The kinds the charts of ACK's controllers for the served services list in `reconcile.resources`
+ * (their helm/values.yaml, releases and main), so that their values files pass unchanged: the ones
+ * crossrole serves are reconciled (--reconcile-resources), the others are named by the install
+ * notes as not served.
  */
 export const ackReconcileKinds: readonly string[] = [
   ...["Bucket", "Queue", "Topic", "PlatformApplication", "PlatformEndpoint", "Subscription"],
   ...["Table", "Backup", "GlobalTable", "DBInstance", "DBSubnetGroup", "DBCluster", "DBClusterEndpoint"],
   ...["DBClusterParameterGroup", "DBClusterSnapshot", "DBParameterGroup", "DBProxy", "DBSnapshot"],
   "GlobalCluster",
+  ...["PullThroughCacheRule", "Repository", "RepositoryCreationTemplate"],
 ];
 
 /** ACK's feature gates that crossrole always has on: accepted, never passed to --feature-gates. */
@@ -386,7 +388,7 @@ export function valuesSchema(): Schema {
         resources: {
           type: "array",
           description: `ACK's: the kinds to reconcile (--reconcile-resources); empty: all of crossrole's (${kindNames.join(", ")}). ACK's other kinds are accepted and not served.`,
-          items: { type: "string", enum: [...ackReconcileKinds] },
+          items: { type: "string", enum: [...new Set([...kindNames, ...ackReconcileKinds])] },
         },
       }),
       sts: obj({

@@ -15,6 +15,7 @@ import type { KindName } from "../api/kinds.ts";
 import type { KindDeclaration } from "../codegen/declaration.ts";
 import type { DeclaredKindSource } from "./declared-kind/source.ts";
 import { tableDeclaration } from "./dynamodb/table-declaration.ts";
+import { repositoryDeclaration } from "./ecr/repository-declaration.ts";
 import { dbInstanceDeclaration } from "./rds/db-instance-declaration.ts";
 import { dbSubnetGroupDeclaration } from "./rds/db-subnet-group-declaration.ts";
 import { bucketDeclaration } from "./s3/bucket-declaration.ts";
@@ -187,6 +188,21 @@ export const servedKindCatalog = {
       return found(
         () => new RDSClient(config).send(new DescribeDBSubnetGroupsCommand({ DBSubnetGroupName: name })),
         "DBSubnetGroupNotFoundFault",
+      );
+    },
+  },
+  Repository: {
+    module: async () => (await import("./ecr/repository.ts")).repositoryService,
+    crd: async () => (await import("./ecr/repository.ts")).repositoryCrdSource,
+    declaration: repositoryDeclaration,
+    generated: { path: "src/services/ecr/generated/repository-fields.ts", prefix: "repository" },
+    declared: async () => (await import("./ecr/repository.ts")).repositorySource,
+    ack: { release: "v1.8.1", readMany: "DescribeRepositories" },
+    locate: async (config, name) => {
+      const { ECRClient, DescribeRepositoriesCommand } = await import("@aws-sdk/client-ecr");
+      return found(
+        () => new ECRClient(config).send(new DescribeRepositoriesCommand({ repositoryNames: [name] })),
+        "RepositoryNotFoundException",
       );
     },
   },

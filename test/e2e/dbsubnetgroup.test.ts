@@ -32,6 +32,7 @@ import {
   resourcePath,
   startE2E,
   waitForResourceCondition,
+  waitForSynced,
 } from "./fixture.ts";
 
 const X = "111111111111";
@@ -94,21 +95,7 @@ function subnetGroup(name: string, spec: Record<string, unknown>): KubeObject {
 }
 
 const synced = (name: string, minGeneration = 1) =>
-  waitFor(
-    async () => {
-      const r = await waitForResourceCondition(
-        e2e.kube,
-        "DBSubnetGroup",
-        "net",
-        name,
-        "ACK.ResourceSynced",
-        "True",
-      );
-      const c = condition(r, "ACK.ResourceSynced") as { observedGeneration?: number } | undefined;
-      return (c?.observedGeneration ?? 0) >= minGeneration ? r : undefined;
-    },
-    { what: `DBSubnetGroup net/${name} Synced at generation ${minGeneration}`, timeoutMs: 20_000 },
-  );
+  waitForSynced(e2e.kube, "DBSubnetGroup", "net", name, minGeneration);
 
 test("a DBSubnetGroup lands in the namespace's account over its subnets, tagged, Synced with ACK's status; a tag change is applied; delete deletes it", async () => {
   const subnets = await subnetsIn(X);

@@ -213,6 +213,24 @@ export async function waitForResourceCondition(
   }
 }
 
+/** Waits until the resource is ACK.ResourceSynced=True for generation `minGeneration` or later. */
+export function waitForSynced(
+  kube: KubeClient,
+  kindName: string,
+  namespace: string,
+  name: string,
+  minGeneration = 1,
+): Promise<Resource> {
+  return waitFor(
+    async () => {
+      const r = await waitForResourceCondition(kube, kindName, namespace, name, "ACK.ResourceSynced", "True");
+      const c = condition(r, "ACK.ResourceSynced") as { observedGeneration?: number } | undefined;
+      return (c?.observedGeneration ?? 0) >= minGeneration ? r : undefined;
+    },
+    { what: `${kindName} ${namespace}/${name} Synced at generation ${minGeneration}`, timeoutMs: 20_000 },
+  );
+}
+
 /** Waits until the bucket's condition `type` has `status` (and, if given, `reason`); returns the bucket. */
 export function waitForCondition(
   kube: KubeClient,

@@ -15,6 +15,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
+import { servedKindCatalog } from "../../src/services/catalog.ts";
 import {
   type AwsProxy,
   type RecordedRequest,
@@ -66,11 +67,13 @@ function startController(): Promise<ControllerProcess> {
   );
 }
 
+/** Every served kind's create call (its declaration's). */
+const creates: readonly string[] = Object.values(servedKindCatalog).map((k) => k.declaration.create);
+
 /** The create call of any kind, for AWS names starting with `prefix`. */
 function isCreate(prefix: string) {
   return (r: Omit<RecordedRequest, "fault">): boolean => {
     if (s3Operation(r) === "CreateBucket") return (s3Bucket(r) ?? "").startsWith(prefix);
-    const creates = ["CreateQueue", "CreateTopic", "CreateTable", "CreateDBSubnetGroup", "CreateDBInstance"];
     return creates.includes(r.action ?? "") && (r.body.includes(prefix) || r.path.includes(prefix));
   };
 }

@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { ECRClient } from "@aws-sdk/client-ecr";
 import { RDSClient } from "@aws-sdk/client-rds";
 import { SNSClient } from "@aws-sdk/client-sns";
 import { SQSClient } from "@aws-sdk/client-sqs";
@@ -56,6 +57,7 @@ const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
   Table: async () => ({ sdk: await clientAs(DynamoDBClient, endpoint, account), region }),
   DBInstance: async () => ({ sdk: await clientAs(RDSClient, endpoint, account), region }),
   DBSubnetGroup: async () => ({ sdk: await clientAs(RDSClient, endpoint, account), region }),
+  Repository: async () => ({ sdk: await clientAs(ECRClient, endpoint, account), account, region }),
 };
 
 type Obj = Record<string, unknown>;

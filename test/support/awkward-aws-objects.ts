@@ -6,6 +6,12 @@
 // for each and checks the apiserver agrees with the controller's own check. A new kind adds its
 // cases here (the test fails for a served kind without any).
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import {
+  CreateRepositoryCommand,
+  ECRClient,
+  PutLifecyclePolicyCommand,
+  SetRepositoryPolicyCommand,
+} from "@aws-sdk/client-ecr";
 import { CreateDBInstanceCommand, CreateDBSubnetGroupCommand, RDSClient } from "@aws-sdk/client-rds";
 import {
   CreateBucketCommand,
@@ -374,7 +380,63 @@ const dbSubnetGroupCases: AwkwardCase[] = [
   },
 ];
 
+const repositoryCases: AwkwardCase[] = [
+  {
+    title: "ECR's defaults: AES256, scanning off, mutable tags",
+    make: async (endpoint, account, name) => {
+      await (await clientAs(ECRClient, endpoint, account)).send(
+        new CreateRepositoryCommand({ repositoryName: name }),
+      );
+    },
+  },
+  {
+    title: "a KMS key of another account, immutable tags with exclusions, scanning on, both policies",
+    spec: {
+      encryptionConfiguration: { encryptionType: "KMS", kmsKey: otherAccountsKey },
+      imageTagMutability: "IMMUTABLE_WITH_EXCLUSION",
+    },
+    make: async (endpoint, account, name) => {
+      const ecr = await clientAs(ECRClient, endpoint, account);
+      await ecr.send(
+        new CreateRepositoryCommand({
+          repositoryName: name,
+          encryptionConfiguration: { encryptionType: "KMS", kmsKey: otherAccountsKey },
+          imageTagMutability: "IMMUTABLE_WITH_EXCLUSION",
+          imageTagMutabilityExclusionFilters: [{ filterType: "WILDCARD", filter: "latest*" }],
+          imageScanningConfiguration: { scanOnPush: true },
+        }),
+      );
+      await ecr.send(
+        new PutLifecyclePolicyCommand({
+          repositoryName: name,
+          lifecyclePolicyText: JSON.stringify({
+            rules: [
+              {
+                rulePriority: 1,
+                selection: { tagStatus: "any", countType: "imageCountMoreThan", countNumber: 100 },
+                action: { type: "expire" },
+              },
+            ],
+          }),
+        }),
+      );
+      await ecr.send(
+        new SetRepositoryPolicyCommand({
+          repositoryName: name,
+          policyText: JSON.stringify({
+            Version: "2012-10-17",
+            Statement: [
+              { Effect: "Allow", Principal: { AWS: "arn:aws:iam::222222222222:root" }, Action: "ecr:*" },
+            ],
+          }),
+        }),
+      );
+    },
+  },
+];
+
 export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
+  Repository: repositoryCases,
   Queue: queueCases,
   Topic: topicCases,
   Bucket: bucketCases,

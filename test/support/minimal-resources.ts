@@ -22,6 +22,7 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
   Bucket: { spec: (name) => ({ name }) },
   Topic: { spec: (name) => ({ name }) },
   Queue: { spec: (name) => ({ queueName: name }) },
+  Repository: { spec: (name) => ({ name }) },
   Table: {
     spec: (name) => ({
       tableName: name,

@@ -69,6 +69,13 @@ export async function createOutOfBand(
       );
       return;
     }
+    case "Repository": {
+      const { ECRClient, CreateRepositoryCommand } = await import("@aws-sdk/client-ecr");
+      await new ECRClient(config).send(
+        new CreateRepositoryCommand({ repositoryName: name, imageTagMutability: "IMMUTABLE" }),
+      );
+      return;
+    }
     default:
       throw new Error(`createOutOfBand: no maker for kind ${kind}`);
   }

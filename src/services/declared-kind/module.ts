@@ -573,7 +573,10 @@ function kindModule<Sdk extends SdkClient>(
           `${groups.create}: the ${runtime.service} client is configured for ${clientRegion} but the ${runtime.noun} belongs in ${region}`,
         );
       }
-      const refusal = hooks?.createRefused?.(spec, { region });
+      const refusal = hooks?.createRefused?.(spec, {
+        region,
+        ...(client.account === undefined ? {} : { account: client.account }),
+      });
       if (refusal !== undefined) throw refused(refusal, groups.create, name);
       if (await existsAlready(client, name, ctx)) return { created: false };
       // A value that is what AWS gives a new object (its declared default) is not sent: some apply
@@ -817,12 +820,17 @@ function kindModule<Sdk extends SdkClient>(
           );
           continue;
         }
-        // A group is set whole: its call takes (and some calls require) every one of its fields;
-        // a group of one field may have its own inputs (the kind's setInputs).
+        // A group is set whole: its call takes (and some calls require) every one of its fields, a
+        // field left out as what its absence means (its default: ECR's MUTABLE); a group of one
+        // field may have its own inputs (the kind's setInputs).
+        const whole = { ...desired };
+        for (const rule of group.fields)
+          if (whole[rule.field] === undefined && rule.absent === "none" && rule.default !== undefined)
+            whole[rule.field] = rule.default;
         const inputs =
           fields.length === 1 && only !== undefined && hooks?.setInputs?.[only] !== undefined
             ? inputsOf(only)
-            : [awsMembers(generated.codecs, desired, fields)];
+            : [awsMembers(generated.codecs, whole, fields)];
         for (const input of inputs) await setCall(group.set, input, fieldPaths);
       }
       return changed.map((f) => `spec.${f}`);

@@ -62,9 +62,13 @@ export interface DeclaredKindHooks {
   readonly createInput?: (input: Fields, spec: Fields, at: { readonly region: string }) => Fields;
   /**
    * A create refused before anything is sent (terminal, naming the field): a spec AWS would take
-   * but for the wrong object (S3: a locationConstraint that is not the resource's region).
+   * but for the wrong object (S3: a locationConstraint that is not the resource's region; ECR: a
+   * registryId that is not the resource's account). `account`: where the client knows it.
    */
-  readonly createRefused?: (spec: Fields, at: { readonly region: string }) => Refusal | undefined;
+  readonly createRefused?: (
+    spec: Fields,
+    at: { readonly region: string; readonly account?: string },
+  ) => Refusal | undefined;
   /**
    * The create denied (the code of `runtime.accessDenied`): what it means where the kind can tell
    * by asking (S3: a bucket name another account holds), else undefined for the denial itself.
