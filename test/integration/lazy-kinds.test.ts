@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
+import { resourceKinds } from "../../src/api/kinds.ts";
 
 const root = join(import.meta.dirname, "../..");
 const run = promisify(execFile);
@@ -27,7 +28,8 @@ async function loadedBy(code: string): Promise<string[]> {
 const kindCode = (urls: readonly string[], service: string): string[] =>
   urls.filter((u) => u.includes(`/src/services/${service}/`) || u.includes(`/@aws-sdk/client-${service}/`));
 
-const services = ["s3", "sqs", "sns", "dynamodb", "rds"];
+/** Every service a served kind belongs to. */
+const services = [...new Set(resourceKinds.map((k) => k.service))];
 
 test("starting the controller's code loads no kind's module, generated schemas or SDK client", async () => {
   const urls = await loadedBy(
