@@ -105,4 +105,38 @@ describe("emitKind", () => {
     // A list of the same shape not compared as tags is left as the model has it.
     assert.equal(source.match(/userTagKey\(/g)?.length, 1);
   });
+
+  it('a JSON document compared as one takes "" for none: AWS\'s minimum length is left out, its maximum kept', () => {
+    const doc = (n: string, aws: string): Field => ({
+      name: n,
+      aws,
+      doc: "",
+      type: { t: "string", minLength: 100, maxLength: 30720 },
+      required: false,
+    });
+    const source = emitKind([name, doc("policy", "Policy"), doc("other", "Other")], options, [], {
+      identifier: "name",
+      immutable: [],
+      lateInitialized: [],
+      terminalCodes: [],
+      fieldGroups: {
+        create: "CreateThing",
+        createFields: ["name", "policy", "other"],
+        groups: [
+          {
+            set: "PutPolicy",
+            read: "GetPolicy",
+            remove: "DeletePolicy",
+            fields: [
+              { field: "policy", absent: "none" as const, form: "document" as const },
+              { field: "other", absent: "none" as const, form: "value" as const },
+            ],
+          },
+        ],
+        notCompared: {},
+      },
+    });
+    assert.match(source, /policy: z\.string\(\)\.max\(30720\)\.optional\(\),/);
+    assert.match(source, /other: z\.string\(\)\.min\(100\)\.max\(30720\)\.optional\(\),/);
+  });
 });

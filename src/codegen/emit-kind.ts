@@ -67,6 +67,17 @@ export function emitKind(
         : `, serviceTagPrefixes({ ${prefixes.map(([p, by]) => `${q(p)}: ${q(by)}`).join(", ")} })`,
   };
   const tagged = fields.filter((f) => tagFields.has(f.name));
+  // A JSON document compared as one takes "" for none (ACK's way to remove a policy), which AWS's
+  // minimum length for the document it is sent would refuse: the minimum is not the field's.
+  const documentFields = new Set(
+    (declared?.fieldGroups?.groups ?? []).flatMap((g) =>
+      g.fields.filter((f) => f.form === "document").map((f) => f.field),
+    ),
+  );
+  const asDeclared = (f: Field): FieldType =>
+    documentFields.has(f.name) && f.type.t === "string" && f.type.minLength !== undefined
+      ? (({ minLength: _, ...rest }) => rest)(f.type)
+      : f.type;
   // In the order the formatter sorts them.
   const tagHelpers = [
     ...(prefixes.length > 0 ? ["serviceTagPrefixes"] : []),
@@ -107,7 +118,7 @@ export function emitKind(
     `export const ${options.prefix}FieldSchemas = {`,
     ...fields.map(
       (f) =>
-        `  ${f.name}: ${schemaOf(f.type, f.doc, !f.required, "  ", f.name, tagFields.has(f.name) ? tags : undefined)},`,
+        `  ${f.name}: ${schemaOf(asDeclared(f), f.doc, !f.required, "  ", f.name, tagFields.has(f.name) ? tags : undefined)},`,
     ),
     "};",
     "",

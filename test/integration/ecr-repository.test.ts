@@ -236,6 +236,22 @@ describe("Repository through the generic runtime", () => {
     assert.equal(last.fields["policy"], undefined);
   });
 
+  test('a lifecycle policy set to "" (ACK\'s way to remove one) is deleted by its own call; "" then matches none', async () => {
+    const name = uniqueName("empty");
+    const withPolicy = spec(name, { lifecyclePolicy: lifecycle });
+    await create(withPolicy);
+    // Not a create member: the reconciler's first update sets it.
+    await service.update(mine, withPolicy, await observed(mine, withPolicy), owner, {}, undefined as never);
+    const emptied = spec(name, { lifecyclePolicy: "" });
+    const before = await observed(mine, emptied);
+    assert.deepEqual(service.diff(emptied, before), ["spec.lifecyclePolicy"]);
+    const sent = await sentDuring(() => service.update(mine, emptied, before, owner, {}, undefined as never));
+    assert.deepEqual(sent, ["DeleteLifecyclePolicy"]);
+    const after = await observed(mine, emptied);
+    assert.equal(after.fields["lifecyclePolicy"], undefined);
+    assert.deepEqual(service.diff(emptied, after), []);
+  });
+
   test("drift: mutability and a tag changed out of band are seen and corrected", async () => {
     const name = uniqueName("drift");
     const desired = spec(name);

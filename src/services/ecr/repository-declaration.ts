@@ -34,8 +34,8 @@ export const repositoryDeclaration = {
     imageTagMutability: "Removed from the spec, it is set to MUTABLE (ECR's default).",
     imageScanningConfiguration:
       "Left out, ECR's value is kept and copied into the spec: it can be changed, not removed.",
-    lifecyclePolicy: "Removed from the spec, the repository's lifecycle policy is deleted.",
-    policy: "Removed from the spec, the repository's policy is deleted.",
+    lifecyclePolicy: 'Removed from the spec (or ""), the repository\'s lifecycle policy is deleted.',
+    policy: 'Removed from the spec (or ""), the repository\'s policy is deleted.',
     tags: "Removed from the spec, the repository's tags are removed (crossrole's ownership tags stay).",
   },
   create: "CreateRepository",

@@ -114,17 +114,16 @@ export const repositoryFieldSchemas = {
     .optional(),
   lifecyclePolicy: z
     .string()
-    .min(100)
     .max(30720)
     .describe(
-      "The JSON repository policy text to apply to the repository. Removed from the spec, the repository's lifecycle policy is deleted.",
+      'The JSON repository policy text to apply to the repository. Removed from the spec (or ""), the repository\'s lifecycle policy is deleted.',
     )
     .optional(),
   policy: z
     .string()
     .max(10240)
     .describe(
-      "The JSON repository policy text to apply to the repository. For more information, see Amazon ECR repository policies in the Amazon Elastic Container Registry User Guide. Removed from the spec, the repository's policy is deleted.",
+      'The JSON repository policy text to apply to the repository. For more information, see Amazon ECR repository policies in the Amazon Elastic Container Registry User Guide. Removed from the spec (or ""), the repository\'s policy is deleted.',
     )
     .optional(),
 };
