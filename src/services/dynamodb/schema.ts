@@ -16,6 +16,7 @@ import { declaredKindSchemas } from "../declared-kind/schemas.ts";
 import { jsonDocumentField } from "../json-document.ts";
 import { maxUserTags, tagListSchema } from "../tag-list.ts";
 import { tableGenerated } from "./generated/table-fields.ts";
+import { tableDeclaration } from "./table-declaration.ts";
 
 const generated = tableGenerated.fieldSchemas;
 
@@ -529,7 +530,7 @@ const projectedWithinLimit = (
 };
 
 const table = declaredKindSchemas(
-  { kind: tableKind, service: "DynamoDB", generated: tableGenerated },
+  { kind: tableKind, service: tableDeclaration.runtime.service, generated: tableGenerated },
   {
     values,
     refine: projectedWithinLimit,

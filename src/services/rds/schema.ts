@@ -257,7 +257,7 @@ function refusingUnsupported(spec: Record<string, unknown>, ctx: z.RefinementCtx
 }
 
 const dbInstance = declaredKindSchemas(
-  { kind: dbInstanceKind, service: "RDS", generated: dbInstanceGenerated },
+  { kind: dbInstanceKind, service: dbInstanceDeclaration.runtime.service, generated: dbInstanceGenerated },
   {
     values,
     refine: refusingUnsupported,

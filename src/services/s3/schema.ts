@@ -17,6 +17,7 @@ import { declaredKindSchemas } from "../declared-kind/schemas.ts";
 import { isJsonObject } from "../json-document.ts";
 import { patternTagListSchema, patternTagSchema } from "../pattern-tag-list.ts";
 import { maxUserTags } from "../tag-list.ts";
+import { bucketDeclaration } from "./bucket-declaration.ts";
 import { directoryBucketCreateRule, directoryBucketRules } from "./directory-bucket.ts";
 import { bucketFieldGroups, bucketGenerated } from "./generated/bucket-fields.ts";
 
@@ -260,7 +261,7 @@ const values = {
 const grantFields = ["grantFullControl", "grantRead", "grantReadACP", "grantWrite", "grantWriteACP"] as const;
 
 const bucket = declaredKindSchemas(
-  { kind: bucketKind, service: "S3", generated: bucketGenerated },
+  { kind: bucketKind, service: bucketDeclaration.runtime.service, generated: bucketGenerated },
   {
     values,
     rules: [

@@ -18,6 +18,7 @@ import { patternTagListSchema, patternTagSchema } from "../pattern-tag-list.ts";
 import { stringBooleanField } from "../string-boolean.ts";
 import { maxUserTags } from "../tag-list.ts";
 import { topicGenerated } from "./generated/topic-fields.ts";
+import { topicDeclaration } from "./topic-declaration.ts";
 
 export const topicKind: ResourceKind = requireKind("sns.services.k8s.aws/v1alpha1", "Topic");
 
@@ -130,7 +131,7 @@ export const tagsSchema = patternTagListSchema("tags", "SNS", tagSchema);
 const isFifo = (spec: { fifoTopic?: string | undefined }): boolean => spec.fifoTopic === "true";
 
 const topic = declaredKindSchemas(
-  { kind: topicKind, service: "SNS", generated: topicGenerated },
+  { kind: topicKind, service: topicDeclaration.runtime.service, generated: topicGenerated },
   {
     values: {
       name: topicNameSchema,

@@ -17,6 +17,7 @@ import { jsonDocumentField } from "../json-document.ts";
 import { stringBooleanField } from "../string-boolean.ts";
 import { maxUserMapTags, tagMapSchema } from "../tag-map.ts";
 import { queueGenerated } from "./generated/queue-fields.ts";
+import { queueDeclaration } from "./queue-declaration.ts";
 
 export const queueKind: ResourceKind = requireKind("sqs.services.k8s.aws/v1alpha1", "Queue");
 
@@ -125,7 +126,7 @@ const fifoOnly = (field: "contentBasedDeduplication" | "deduplicationScope" | "f
 });
 
 const queue = declaredKindSchemas(
-  { kind: queueKind, service: "SQS", generated: queueGenerated },
+  { kind: queueKind, service: queueDeclaration.runtime.service, generated: queueGenerated },
   {
     values: {
       queueName: queueNameSchema,
