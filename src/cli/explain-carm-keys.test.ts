@@ -9,7 +9,7 @@ import {
   removeManifestDirs,
   runCrossrole,
 } from "../../test/support/run-crossrole.ts";
-import { resourceKinds } from "../api/kinds.ts";
+import { servedServices } from "../services/served.ts";
 
 after(removeManifestDirs);
 
@@ -90,7 +90,7 @@ describe("explain: CARM keys that do nothing are Problems", { concurrency: true 
     assert.match(
       lines[1]!,
       new RegExp(
-        `unknown service dynamo: known services are ${[...new Set(resourceKinds.map((k) => k.service))].sort().join(", ")}.*Fix: rename the key to dynamodb\\.111111111111 and turn on --feature-gates=ServiceLevelCARM=true`,
+        `unknown service dynamo: known services are ${[...new Set(servedServices)].sort().join(", ")}.*Fix: rename the key to dynamodb\\.111111111111 and turn on --feature-gates=ServiceLevelCARM=true`,
       ),
     );
     assert.match(

@@ -4,7 +4,7 @@
 // A kind adds hooks only for its genuine quirks (RDS's one-way engine version, DynamoDB's
 // indexes); the types make a hook for each field declared `custom`, and nothing else. Pure.
 
-import type { DeclaredField, DeclaredFieldGroups, DriftForm } from "../codegen/drift-rules.ts";
+import type { DeclaredField, DeclaredFieldGroups, DefaultValue, DriftForm } from "../codegen/drift-rules.ts";
 import {
   canonicalBoolean,
   canonicalDocument,
@@ -60,6 +60,11 @@ export function ruleOf<G extends DeclaredFieldGroups>(declared: G, field: Compar
  */
 export function attributeWhenAbsent(rule: DeclaredField): string | undefined {
   return rule.absent === "kept" ? undefined : String(rule.default ?? "");
+}
+
+/** The value a field the spec leaves out stands for, where its absence means its default (ECR's MUTABLE). */
+export function defaultWhenAbsent(rule: DeclaredField | undefined): DefaultValue | undefined {
+  return rule?.absent === "none" ? rule.default : undefined;
 }
 
 /**

@@ -9,9 +9,9 @@
 //   - removing the keys resolves each problem once.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { resourceKinds } from "../../src/api/kinds.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
+import { servedServices } from "../../src/services/served.ts";
 import { runCrossrole } from "../support/run-crossrole.ts";
 import {
   type ControllerProcess,
@@ -26,7 +26,7 @@ import {
 } from "./fixture.ts";
 
 /** The services crossrole serves, as the CARM key messages list them. */
-const knownServices = [...new Set(resourceKinds.map((k) => k.service))].sort().join(", ");
+const knownServices = [...new Set(servedServices)].sort().join(", ");
 
 const sys = "ack-system";
 const accountMap = "ack-role-account-map";

@@ -5,6 +5,7 @@
 // `removed` hook; else nothing: AWS keeps it). Pure.
 import type { FieldGroup } from "../../codegen/declaration.ts";
 import type { DeclaredField } from "../../codegen/drift-rules.ts";
+import { defaultWhenAbsent } from "../declared-drift.ts";
 import { type FieldCodecs, toAws } from "../shape-codec.ts";
 
 type Fields = Record<string, unknown>;
@@ -42,11 +43,12 @@ export function changedFieldsInput(c: ChangedFields): Fields {
       continue;
     }
     if (want === undefined) {
+      const fallback = defaultWhenAbsent(rule);
       Object.assign(
         input,
         declared.removedAs ??
-          (rule.absent === "none" && rule.default !== undefined
-            ? { [declared.setAs ?? aws]: rule.default }
+          (fallback !== undefined
+            ? { [declared.setAs ?? aws]: fallback }
             : c.removed?.[rule.field]?.(c.desired, c.observed)),
       );
       continue;

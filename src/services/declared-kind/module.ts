@@ -12,7 +12,7 @@ import type { Address } from "../../codegen/object-address.ts";
 import { globalArn, parseRegionalArn, regionalArn } from "../arn.ts";
 import type { CallContext, SendOptions } from "../call-context.ts";
 import { canonicalValue } from "../canonical-forms.ts";
-import { attributeWhenAbsent, declaredDrift } from "../declared-drift.ts";
+import { attributeWhenAbsent, declaredDrift, defaultWhenAbsent } from "../declared-drift.ts";
 import { lateInitializeFields } from "../field-drift.ts";
 import { serviceCalls } from "../service-calls.ts";
 import { parseSpecWith, parseStatusWith, type ServiceModule } from "../service-module.ts";
@@ -68,7 +68,7 @@ function kindModule<Sdk extends SdkClient>(
   }
   const [tagsAws, tagsCodec] = codecOf(generated.codecs, tagsField);
   const tagShape = tagShapeOf(tagsCodec);
-  const schemas = source.schemas ?? declaredKindSchemas({ kind, service: runtime.service, generated });
+  const schemas = source.schemas ?? declaredKindSchemas({ kind, declaration: { runtime }, generated });
   const attributes = generated.attributes;
   const isAttribute = (field: string) => attributes !== undefined && field in attributes.fields;
   const formOf = new Map(groups.groups.flatMap((g) => g.fields.map((f) => [f.field, f] as const)));
@@ -824,9 +824,7 @@ function kindModule<Sdk extends SdkClient>(
         // field left out as what its absence means (its default: ECR's MUTABLE); a group of one
         // field may have its own inputs (the kind's setInputs).
         const whole = { ...desired };
-        for (const rule of group.fields)
-          if (whole[rule.field] === undefined && rule.absent === "none" && rule.default !== undefined)
-            whole[rule.field] = rule.default;
+        for (const rule of group.fields) whole[rule.field] ??= defaultWhenAbsent(rule);
         const inputs =
           fields.length === 1 && only !== undefined && hooks?.setInputs?.[only] !== undefined
             ? inputsOf(only)
@@ -951,8 +949,7 @@ function kindModule<Sdk extends SdkClient>(
       // meaning; another gets AWS's value, else what AWS's silence means.
       const r = lateInitializeFields(spec, generated.declared.lateInitialized, (f) => {
         const rule = formOf.get(f);
-        if (rule?.absent === "none" && rule.default !== undefined) return rule.default;
-        return observed.fields[f] ?? rule?.default;
+        return defaultWhenAbsent(rule) ?? observed.fields[f] ?? rule?.default;
       });
       return { spec: r.spec, initialized: r.initialized.map((f) => `spec.${f}`) };
     },

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { descriptionOf } from "../../api/documented.ts";
 import { requireKind } from "../../api/resource.ts";
 import { celRulesOf } from "../../api/rules.ts";
+import { dbSubnetGroupDeclaration } from "../rds/db-subnet-group-declaration.ts";
 import { dbInstanceGenerated } from "../rds/generated/db-instance-fields.ts";
 import { dbSubnetGroupGenerated } from "../rds/generated/db-subnet-group-fields.ts";
 import { dbInstanceSpecSchema } from "../rds/schema.ts";
@@ -48,7 +49,7 @@ describe("declaredKindSchemas: the generated field schemas with a kind's value r
     const kind = requireKind("rds.services.k8s.aws/v1alpha1", "DBSubnetGroup");
     const seen: string[] = [];
     const { spec, crdSource } = declaredKindSchemas(
-      { kind, service: "RDS", generated: dbSubnetGroupGenerated },
+      { kind, declaration: dbSubnetGroupDeclaration, generated: dbSubnetGroupGenerated },
       {
         rules: [
           {

@@ -36,11 +36,10 @@ export interface KindValueRules<F extends Shape, V extends Values<F>, S extends 
   readonly status?: S;
 }
 
-/** The parts of a kind's source its schemas come from. */
+/** The parts of a kind's source its schemas come from (messages name the service as its runtime section does: "RDS"). */
 export interface KindSchemaParts<F extends Shape> {
   readonly kind: ResourceKind;
-  /** The service as its messages name it (the declaration's `runtime.service`: "RDS"). */
-  readonly service: string;
+  readonly declaration: { readonly runtime: { readonly service: string } };
   readonly generated: GeneratedKind<F>;
 }
 
@@ -59,7 +58,8 @@ export function declaredKindSchemas<
   V extends Values<F> = Record<never, never>,
   S extends z.ZodRawShape = Record<never, never>,
 >(parts: KindSchemaParts<F>, quirks: KindValueRules<F, V, S> = {}) {
-  const { kind, service, generated } = parts;
+  const { kind, generated } = parts;
+  const service = parts.declaration.runtime.service;
   const values: Values<F> = quirks.values ?? {};
   const fields: Record<string, z.ZodType> = {};
   for (const [field, schema] of Object.entries(generated.fieldSchemas)) {

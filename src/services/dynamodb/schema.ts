@@ -530,7 +530,7 @@ const projectedWithinLimit = (
 };
 
 const table = declaredKindSchemas(
-  { kind: tableKind, service: tableDeclaration.runtime.service, generated: tableGenerated },
+  { kind: tableKind, declaration: tableDeclaration, generated: tableGenerated },
   {
     values,
     refine: projectedWithinLimit,

@@ -25,11 +25,21 @@ function parseBool(value: string): boolean | undefined {
   return undefined;
 }
 
+/** Its spec, status, object and CRD source: the generated schemas (built once, for the module and the CRD). */
+const schemas = declaredKindSchemas({
+  kind,
+  declaration: repositoryDeclaration,
+  generated: repositoryGenerated,
+});
+
+export const { crdSource: repositoryCrdSource } = schemas;
+
 /** What the generic runtime serves the kind from (the catalog's `declared`: tests rebuild it). */
 export const repositorySource = {
   kind,
   declaration: repositoryDeclaration,
   generated: repositoryGenerated,
+  schemas,
   sdk: ecrSdk,
   clientFactory: ecrClientFactory,
   // The client knows the account it acts in, which a spec's registryID must be.
@@ -60,9 +70,3 @@ export const repositorySource = {
 } satisfies DeclaredKindSource<ECRClient>;
 
 export const repositoryService = declaredKindModule(repositorySource);
-
-export const { crdSource: repositoryCrdSource } = declaredKindSchemas({
-  kind,
-  service: repositoryDeclaration.runtime.service,
-  generated: repositoryGenerated,
-});

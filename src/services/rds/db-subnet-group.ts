@@ -14,11 +14,21 @@ import { dbSubnetGroupGenerated } from "./generated/db-subnet-group-fields.ts";
 
 const kind = requireKind("rds.services.k8s.aws/v1alpha1", "DBSubnetGroup");
 
+/** Its spec, status, object and CRD source: the generated schemas (built once, for the module and the CRD). */
+const schemas = declaredKindSchemas({
+  kind,
+  declaration: dbSubnetGroupDeclaration,
+  generated: dbSubnetGroupGenerated,
+});
+
+export const { crdSource: dbSubnetGroupCrdSource } = schemas;
+
 /** What the generic runtime serves the kind from (the catalog's `declared`: tests rebuild it). */
 export const dbSubnetGroupSource = {
   kind,
   declaration: dbSubnetGroupDeclaration,
   generated: dbSubnetGroupGenerated,
+  schemas,
   sdk: rdsSdk,
   clientFactory: rdsClientFactory,
   hooks: {
@@ -31,9 +41,3 @@ export const dbSubnetGroupSource = {
 } satisfies DeclaredKindSource<RDSClient>;
 
 export const dbSubnetGroupService = declaredKindModule(dbSubnetGroupSource);
-
-export const { crdSource: dbSubnetGroupCrdSource } = declaredKindSchemas({
-  kind,
-  service: dbSubnetGroupDeclaration.runtime.service,
-  generated: dbSubnetGroupGenerated,
-});

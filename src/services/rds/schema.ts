@@ -22,8 +22,6 @@ import { withTransitionRules } from "../transition-rules.ts";
 import { dbInstanceDeclaration } from "./db-instance-declaration.ts";
 import { dbInstanceGenerated } from "./generated/db-instance-fields.ts";
 
-const generated = dbInstanceGenerated.fieldSchemas;
-
 export const dbInstanceKind: ResourceKind = requireKind("rds.services.k8s.aws/v1alpha1", "DBInstance");
 
 // ---- the identifier ----
@@ -232,7 +230,7 @@ export const unsupportedFields = {
   dbSnapshotIdentifier: "restoring a DB instance from a DB snapshot is not supported by crossrole yet",
   dbClusterSnapshotIdentifier:
     "restoring a DB instance from a DB cluster snapshot is not supported by crossrole yet",
-} as const satisfies Partial<Record<keyof typeof values | keyof typeof generated, string>>;
+} as const satisfies Partial<Record<keyof typeof dbInstanceGenerated.fieldSchemas, string>>;
 
 /** Refuses every field of `unsupportedFields` a spec sets, naming it. */
 function refusingUnsupported(spec: Record<string, unknown>, ctx: z.RefinementCtx): void {
@@ -257,7 +255,7 @@ function refusingUnsupported(spec: Record<string, unknown>, ctx: z.RefinementCtx
 }
 
 const dbInstance = declaredKindSchemas(
-  { kind: dbInstanceKind, service: dbInstanceDeclaration.runtime.service, generated: dbInstanceGenerated },
+  { kind: dbInstanceKind, declaration: dbInstanceDeclaration, generated: dbInstanceGenerated },
   {
     values,
     refine: refusingUnsupported,

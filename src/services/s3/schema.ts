@@ -261,7 +261,7 @@ const values = {
 const grantFields = ["grantFullControl", "grantRead", "grantReadACP", "grantWrite", "grantWriteACP"] as const;
 
 const bucket = declaredKindSchemas(
-  { kind: bucketKind, service: bucketDeclaration.runtime.service, generated: bucketGenerated },
+  { kind: bucketKind, declaration: bucketDeclaration, generated: bucketGenerated },
   {
     values,
     rules: [

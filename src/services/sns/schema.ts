@@ -131,7 +131,7 @@ export const tagsSchema = patternTagListSchema("tags", "SNS", tagSchema);
 const isFifo = (spec: { fifoTopic?: string | undefined }): boolean => spec.fifoTopic === "true";
 
 const topic = declaredKindSchemas(
-  { kind: topicKind, service: topicDeclaration.runtime.service, generated: topicGenerated },
+  { kind: topicKind, declaration: topicDeclaration, generated: topicGenerated },
   {
     values: {
       name: topicNameSchema,

@@ -126,7 +126,7 @@ const fifoOnly = (field: "contentBasedDeduplication" | "deduplicationScope" | "f
 });
 
 const queue = declaredKindSchemas(
-  { kind: queueKind, service: queueDeclaration.runtime.service, generated: queueGenerated },
+  { kind: queueKind, declaration: queueDeclaration, generated: queueGenerated },
   {
     values: {
       queueName: queueNameSchema,
