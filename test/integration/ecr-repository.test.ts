@@ -252,6 +252,34 @@ describe("Repository through the generic runtime", () => {
     assert.deepEqual(service.diff(emptied, after), []);
   });
 
+  test("mutability with exclusion filters: both sent in one PutImageTagMutability, read back, then changed", async () => {
+    const name = uniqueName("filters");
+    await create(spec(name));
+    const filtered = spec(name, {
+      imageTagMutability: "IMMUTABLE_WITH_EXCLUSION",
+      imageTagMutabilityExclusionFilters: [{ filterType: "WILDCARD", filter: "latest*" }],
+    });
+    const sent = await sentDuring(async () =>
+      service.update(mine, filtered, await observed(mine, filtered), owner, {}, undefined as never),
+    );
+    assert.ok(sent.includes("PutImageTagMutability"), String(sent));
+    assert.deepEqual(input("PutImageTagMutability")["imageTagMutabilityExclusionFilters"], [
+      { filterType: "WILDCARD", filter: "latest*" },
+    ]);
+    const o = await observed(mine, filtered);
+    assert.deepEqual(o.fields["imageTagMutabilityExclusionFilters"], [
+      { filterType: "WILDCARD", filter: "latest*" },
+    ]);
+    assert.deepEqual(service.diff(filtered, o), []);
+    const changed = spec(name, {
+      imageTagMutability: "IMMUTABLE_WITH_EXCLUSION",
+      imageTagMutabilityExclusionFilters: [{ filterType: "WILDCARD", filter: "dev-*" }],
+    });
+    assert.deepEqual(service.diff(changed, o), ["spec.imageTagMutabilityExclusionFilters"]);
+    await service.update(mine, changed, o, owner, {}, undefined as never);
+    assert.deepEqual(service.diff(changed, await observed(mine, changed)), []);
+  });
+
   test("drift: mutability and a tag changed out of band are seen and corrected", async () => {
     const name = uniqueName("drift");
     const desired = spec(name);
