@@ -17,8 +17,12 @@ import { servedKindCatalog, servedKinds } from "../src/services/catalog.ts";
 const ackReleases = servedKinds.map((kind) => {
   const k = resourceKinds.find((r) => r.kind === kind);
   if (k === undefined) throw new Error(`${kind} is not in src/api/kinds.ts`);
-  const { declaration, ack } = servedKindCatalog[kind];
-  return { service: declaration.service, release: ack.release, crd: `${k.group}_${k.plural}.yaml` };
+  // The ACK controller is named as the kind's API group (`cloudwatchlogs`, whose model is `logs`).
+  return {
+    service: k.service,
+    release: servedKindCatalog[kind].ack.release,
+    crd: `${k.group}_${k.plural}.yaml`,
+  };
 });
 
 const mirror = process.argv[2];

@@ -12,12 +12,15 @@ import { discoverer, pathFor } from "../src/local-stack/manifests.ts";
 import { startStack } from "../src/local-stack/stack.ts";
 import { createKubeClient, KubeApiError, patchTypes } from "../src/runtime/kube-client.ts";
 import type { KubeObject } from "../src/runtime/kube-object.ts";
-import { servedKindCatalog } from "../src/services/catalog.ts";
+import { servedKindCatalog, servedKinds } from "../src/services/catalog.ts";
 
-/** Each service's ACK release, as the served kinds' catalog entries name it (src/services/catalog.ts). */
+/**
+ * Each ACK controller's release, as the served kinds' catalog entries name it (src/services/catalog.ts):
+ * the controller is named as the kind's API group (`cloudwatchlogs`, whose model is `logs`).
+ */
 const releases = [
   ...new Map(
-    Object.values(servedKindCatalog).map(({ declaration, ack }) => [declaration.service, ack.release]),
+    servedKinds.map((kind) => [lookupKind(kind)?.service ?? kind, servedKindCatalog[kind].ack.release]),
   ),
 ];
 

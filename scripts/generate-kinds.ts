@@ -4,6 +4,7 @@
 // writes nothing and exits 1 listing the stale files (`npm run generate:check`, run in CI).
 import { execFileSync } from "node:child_process";
 import { dirname, join, relative } from "node:path";
+import { lookupKind } from "../src/api/kinds.ts";
 import { botocoreVersion, loadModel, modelsDir } from "../src/codegen/aws-model.ts";
 import type { KindDeclaration } from "../src/codegen/declaration.ts";
 import { emitDocs } from "../src/codegen/emit-docs.ts";
@@ -38,6 +39,7 @@ for (const { declaration, generated } of declaredKinds) {
     ...declaredFields(declaration, fields),
     fieldGroups: resolveGroups(declaration, fields, model),
     reservedTagPrefixes: decl.reservedTagPrefixes ?? {},
+    serviceName: decl.runtime?.service ?? declaration.service,
     ...(decl.runtime === undefined
       ? {}
       : {
@@ -54,7 +56,8 @@ for (const { declaration, generated } of declaredKinds) {
       docs,
       emitDocs(fields, {
         kind: declaration.kind,
-        apiVersion: `${declaration.service}.services.k8s.aws/v1alpha1`,
+        // The kind's API group (`cloudwatchlogs`), which is not always its model's name (`logs`).
+        apiVersion: `${lookupKind(declaration.kind)?.group ?? `${declaration.service}.services.k8s.aws`}/v1alpha1`,
         provenance: `its declaration and botocore ${version}'s ${declaration.service} ${model.apiVersion} model`,
         declared,
       }),

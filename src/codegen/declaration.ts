@@ -28,6 +28,8 @@ export type ShapeSource =
       readonly field: string;
       /** A list of this structure (ACK's `custom_field: list_of`), documented by `doc`. */
       readonly listOf: string;
+      /** Members of the structure left out of the items (AWS names): the object's own name, say. */
+      readonly ignore?: readonly string[];
       readonly doc: string;
     };
 
@@ -150,7 +152,13 @@ export interface FieldGroup {
    */
   readonly items?: {
     readonly id: string;
-    readonly member: string;
+    /** The set call's member taking the item; absent: the call takes the item's members as its own. */
+    readonly member?: string;
+    /**
+     * What AWS reports for an item member the spec leaves out (CloudWatch Logs' distribution
+     * ByLogStream), by AWS name: compared as if the spec had said it.
+     */
+    readonly defaults?: Readonly<Record<string, DefaultValue>>;
     readonly list: string;
     readonly page?: { readonly input: string; readonly output: string; readonly more?: string };
   };
@@ -233,6 +241,14 @@ export interface RuntimeDeclaration {
      */
     readonly output?: string;
     readonly answerId?: string;
+    /**
+     * The input member taking the identifier where the model does not say by its name and shape
+     * (CloudWatch Logs' `logGroupNamePrefix`): a string, or a list of them. The answer may then
+     * list other objects: only the one whose identifier is the resource's is kept.
+     */
+    readonly by?: string;
+    /** The answer is paged: the token it gives and the next call takes, until the object shows. */
+    readonly page?: { readonly input: string; readonly output: string };
     /** Input the read call takes beyond the object's address (SQS: `AttributeNames: ["All"]`). */
     readonly input?: Readonly<Record<string, unknown>>;
     /**

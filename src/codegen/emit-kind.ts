@@ -32,6 +32,8 @@ export interface DeclaredLists {
   readonly fieldGroups?: ResolvedGroups;
   /** The service's own reserved tag key prefixes (the declaration's `reservedTagPrefixes`). */
   readonly reservedTagPrefixes?: Readonly<Record<string, string>>;
+  /** How messages name the service ("CloudWatch Logs"): a tag map's limits are its. */
+  readonly serviceName?: string;
   /** For a kind the generic runtime serves: its calls and how each names the object. */
   readonly runtime?: ResolvedRuntime;
 }
@@ -45,6 +47,8 @@ export interface DeclaredLists {
 interface TagContext {
   /** `serviceTagPrefixes(...)` source, or "" for none. */
   readonly extra: string;
+  /** A tag map's whole schema (src/services/tag-map.ts: its limits, its keys' rule). */
+  readonly map: string;
 }
 
 export function emitKind(
@@ -65,6 +69,11 @@ export function emitKind(
       prefixes.length === 0
         ? ""
         : `, serviceTagPrefixes({ ${prefixes.map(([p, by]) => `${q(p)}: ${q(by)}`).join(", ")} })`,
+    map: `tagMapSchema({ service: ${q(declared?.serviceName ?? "AWS")}${
+      prefixes.length === 0
+        ? ""
+        : `, reservedPrefixes: { ${prefixes.map(([p, by]) => `${q(p)}: ${q(by)}`).join(", ")} }`
+    } })`,
   };
   const tagged = fields.filter((f) => tagFields.has(f.name));
   // A JSON document compared as one takes "" for none (ACK's way to remove a policy), which AWS's
@@ -80,9 +89,8 @@ export function emitKind(
       : f.type;
   // In the order the formatter sorts them.
   const tagHelpers = [
-    ...(prefixes.length > 0 ? ["serviceTagPrefixes"] : []),
+    ...(prefixes.length > 0 && tagged.some((f) => usesType(f.type, "object")) ? ["serviceTagPrefixes"] : []),
     ...(tagged.some((f) => usesType(f.type, "object")) ? ["userTagKey"] : []),
-    ...(tagged.some((f) => usesType(f.type, "map")) ? ["userTagMap"] : []),
   ];
   const usesSecret = fields.some((f) => usesType(f.type, "secret"));
   const lines = [
@@ -112,6 +120,9 @@ export function emitKind(
       : []),
     ...(tagged.some((f) => usesType(f.type, "list"))
       ? [`import { maxUserTags } from ${q(`${options.servicesImport}/tag-list.ts`)};`]
+      : []),
+    ...(tagged.some((f) => usesType(f.type, "map"))
+      ? [`import { tagMapSchema } from ${q(`${options.servicesImport}/tag-map.ts`)};`]
       : []),
     "",
     "/** Every spec field, described by AWS's documentation, with AWS's constraints. */",
@@ -373,8 +384,7 @@ function baseSchema(t: FieldType, indent: string, path: string, tags?: TagContex
       return s;
     }
     case "map": {
-      const map = `z.record(z.string(), ${baseSchema(t.value, indent, path)}${tags === undefined ? "" : ".max(256)"})`;
-      return tags === undefined ? map : `userTagMap(${map}, ${q(path)}${tags.extra})`;
+      return tags === undefined ? `z.record(z.string(), ${baseSchema(t.value, indent, path)})` : tags.map;
     }
     case "object": {
       const inner = `${indent}  `;

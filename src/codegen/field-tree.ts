@@ -223,7 +223,16 @@ function memberAt(model: AwsModel, path: string): AwsMember {
 
 function shapeField(source: ShapeSource, model: AwsModel, named: Named): Field {
   if ("listOf" in source) {
-    const item = typeOf(model, source.listOf, [source.field], source.field, named);
+    const whole = typeOf(model, source.listOf, [source.field], source.field, named);
+    const ignored = source.ignore ?? [];
+    for (const aws of ignored) {
+      if (whole.t !== "object" || !whole.fields.some((f) => f.aws === aws))
+        throw new Error(`${model.service} ${source.listOf} has no member ${aws} to ignore`);
+    }
+    const item: FieldType =
+      whole.t === "object"
+        ? { ...whole, fields: whole.fields.filter((f) => !ignored.includes(f.aws)) }
+        : whole;
     return {
       name: named(source.field),
       aws: source.field,

@@ -107,6 +107,42 @@ describe("resolveRuntime", () => {
       /have no member name: say which names them/,
     );
   });
+  test("a read naming the object in a member of the declaration's choice (CloudWatch Logs' name prefix): that member, for the groups read by it too", () => {
+    const r = resolveRuntime(
+      declaration({ read: { call: "DescribeRepositories", output: "repositories", by: "registryId" } }, [
+        { set: "PutLifecyclePolicy", read: "DescribeRepositories", fields: { lifecyclePolicyText: {} } },
+      ]),
+      model,
+    );
+    assert.deepEqual(r.read.by, { member: "registryId", form: "scalar" });
+    assert.equal(r.read.list, true, "its answer is a list: only the object of the resource's name is kept");
+    assert.deepEqual(r.calls["DescribeRepositories"], { member: "registryId", form: "scalar" });
+    assert.deepEqual(r.calls["PutLifecyclePolicy"], { member: "repositoryName", form: "scalar" });
+  });
+  test("a declared read member the call lacks, or a page its answer lacks, fails generation naming it", () => {
+    assert.throws(
+      () =>
+        resolveRuntime(
+          declaration({ read: { call: "DescribeRepositories", output: "repositories", by: "prefix" } }),
+          model,
+        ),
+      /the read call DescribeRepositories takes no string or list of strings prefix \(runtime\.read\.by\)/,
+    );
+    assert.throws(
+      () =>
+        resolveRuntime(
+          declaration({
+            read: {
+              call: "DescribeRepositories",
+              output: "repositories",
+              page: { input: "registryId", output: "nextToken" },
+            },
+          }),
+          model,
+        ),
+      /the call DescribeRepositories answers no nextToken \(runtime\.read\.page\)/,
+    );
+  });
   test("declared states must be a member of the answered objects", () => {
     assert.throws(
       () => resolveRuntime(declaration({ states: { member: "state", ready: ["ACTIVE"] } }), model),

@@ -140,6 +140,19 @@ export function resolveRuntime(
   if (located !== undefined && r.byArn !== undefined)
     fail("runtime.locate and runtime.byArn exclude each other");
   const address = located !== undefined ? byHandle : r.byArn !== undefined ? byArn : byName;
+  // A read naming the object in a member of the declaration's choice: a string, or a list of them.
+  const declaredReadAddress = (member: string): Address => {
+    if (located !== undefined || r.byArn !== undefined)
+      fail("runtime.read.by names the object by its identifier: not with runtime.locate or runtime.byArn");
+    const m = inputOf(model, r.read.call).members?.[member];
+    const s = m === undefined ? undefined : shapeOf(model, m.shape);
+    const items = s?.type === "list" ? shapeOf(model, s.member?.shape ?? "") : undefined;
+    if (s?.type === "string") return { member, form: "scalar" };
+    if (items?.type === "string") return { member, form: "list" };
+    return fail(
+      `the read call ${r.read.call} takes no string or list of strings ${member} (runtime.read.by)`,
+    );
+  };
   if (located !== undefined && outputOf(model, located.call).members?.[located.handle] === undefined)
     fail(`the locating call ${located.call} answers no ${located.handle}`);
   const output = outputOf(model, r.read.call);
@@ -167,7 +180,10 @@ export function resolveRuntime(
       [g.read, "read"],
       ...(g.remove === undefined ? [] : [[g.remove, "remove"] as const]),
     ] as const) {
-      calls[call] = address(call, role);
+      calls[call] =
+        call === r.read.call && r.read.by !== undefined
+          ? declaredReadAddress(r.read.by)
+          : address(call, role);
     }
   }
   // A paginated tag read: a token the answer gives and the next call takes.
@@ -226,7 +242,11 @@ export function resolveRuntime(
     for (const member of Object.keys(g.noneAs ?? {})) takes(g.set, member, "noneAs");
     const items = g.items;
     if (items === undefined) continue;
-    for (const member of [items.id, items.member]) takes(g.set, member, "items");
+    for (const member of [items.id, ...(items.member === undefined ? [] : [items.member])])
+      takes(g.set, member, "items");
+    // Without a member the set call takes the item's own members, the defaults' among them.
+    for (const member of Object.keys(items.defaults ?? {}))
+      if (items.member === undefined) takes(g.set, member, "items.defaults");
     if (g.remove !== undefined) takes(g.remove, items.id, "items.id");
     answers(g.read, items.list, "items.list");
     if (items.page !== undefined) {
@@ -289,6 +309,11 @@ export function resolveRuntime(
     };
     return [key, { read }] as const;
   });
+  if (r.read.page !== undefined) {
+    takes(r.read.call, r.read.page.input, "runtime.read.page");
+    answers(r.read.call, r.read.page.output, "runtime.read.page");
+    if (!list) fail(`runtime.read.page: ${r.read.call}'s ${r.read.output} is not a list`);
+  }
   if (r.tags.keys === undefined && r.tags.replace !== true)
     fail("runtime.tags.keys is needed unless tags.replace");
   // An attribute map (SQS's Attributes) has no members to check the state's against.
@@ -297,7 +322,8 @@ export function resolveRuntime(
   return {
     read: {
       call: r.read.call,
-      by: address(r.read.call, "read"),
+      by: r.read.by === undefined ? address(r.read.call, "read") : declaredReadAddress(r.read.by),
+      ...(r.read.page === undefined ? {} : { page: r.read.page }),
       answers: r.read.output ?? "",
       list,
       id,

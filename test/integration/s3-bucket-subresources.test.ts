@@ -271,7 +271,7 @@ describe("configuration groups against the emulator", () => {
       requestsFor(name, "inventory").map(
         (r) => `${r.method} ${new URLSearchParams(r.path.split("?")[1]).get("id")}`,
       ),
-      ["PUT daily", "DELETE weekly"],
+      ["DELETE weekly", "PUT daily"],
     );
     const after = await mustRead(name);
     assert.deepEqual(

@@ -28,6 +28,7 @@ import { applyTagChanges, claimTags } from "../tag-changes.ts";
 import { answerFields, codecOf, specFieldOf, withFields } from "./answer-fields.ts";
 import { changedFieldsInput } from "./changed-input.ts";
 import { type CallFailure, declaredKindErrors } from "./errors.ts";
+import { itemDefaultsDropper } from "./item-defaults.ts";
 import { allAtOnce, gone, inTurn } from "./read-order.ts";
 import { declaredKindSchemas } from "./schemas.ts";
 import { declaredSecrets } from "./secrets.ts";
@@ -99,7 +100,7 @@ function kindModule<Sdk extends SdkClient>(
       : `spec.${specFieldOf(generated.codecs, runtime.createField, generated.awsNames)}`;
 
   // ---- calls and their errors ----
-  const errors = declaredKindErrors(kind.kind, kind.service, declaration, {
+  const errors = declaredKindErrors(kind.kind, declaration.service, declaration, {
     codecs: generated.codecs,
     awsNames: generated.awsNames,
     attributes: attributes?.fields,
@@ -108,7 +109,7 @@ function kindModule<Sdk extends SdkClient>(
   const { code, isAlreadyExists, classify, ErrorClass } = errors;
   const codes = (list: readonly string[]) => new Set(list);
   const calls = serviceCalls<"name", CallFailure>({
-    service: kind.service,
+    service: declaration.service,
     object: "name",
     isGone: errors.isNotFound,
     classify,
@@ -201,7 +202,7 @@ function kindModule<Sdk extends SdkClient>(
   const composedArn = (client: DeclaredClient<Sdk>, name: string): string => {
     if (client.account === undefined)
       throw new Error(`${kind.kind}: addressed by ARN, the client needs its account`);
-    return regionalArn(kind.service, client.region, client.account, `${runtime.arnResource}${name}`);
+    return regionalArn(declaration.service, client.region, client.account, `${runtime.arnResource}${name}`);
   };
   const readCall = async (client: DeclaredClient<Sdk>, name: string, address: string, ctx: CallContext) => {
     const read = addressed.read;
@@ -266,7 +267,10 @@ function kindModule<Sdk extends SdkClient>(
     const handle = answer?.[located.handle];
     return typeof handle === "string" && handle !== "" ? handle : undefined;
   };
-  const diff = declaredDrift<Fields, DeclaredFieldGroups>(groups, (hooks?.equal ?? {}) as never);
+  /** Items' members at their default left out (item-defaults.ts): the observed side never has them. */
+  const withoutItemDefaults = itemDefaultsDropper(declaration, generated.codecs, generated.awsNames);
+  const drift = declaredDrift<Fields, DeclaredFieldGroups>(groups, (hooks?.equal ?? {}) as never);
+  const diff = (desired: Fields, observed: Fields) => drift(withoutItemDefaults(desired), observed);
   /** The tag calls: read, written whole or tag by tag (tag-calls.ts). */
   const tagging = tagCalls({
     kind: kind.kind,
@@ -345,11 +349,16 @@ function kindModule<Sdk extends SdkClient>(
   const placeless = runtime.arnScope === "global";
   const arnOf = (item: Fields, name: string, region: string, account?: string): string =>
     placeless
-      ? globalArn(kind.service, region, `${runtime.arnResource}${name}`)
+      ? globalArn(declaration.service, region, `${runtime.arnResource}${name}`)
       : runtime.arnScope === "regional"
         ? account === undefined || account === ""
           ? ""
-          : regionalArn(runtime.arnService ?? kind.service, region, account, `${runtime.arnResource}${name}`)
+          : regionalArn(
+              runtime.arnService ?? declaration.service,
+              region,
+              account,
+              `${runtime.arnResource}${name}`,
+            )
         : String(item[runtime.arn ?? ""] ?? "");
   /** Where a whole-answer read's object is: the answer less the SDK's metadata. */
   const wholeObject = (answer: Fields | undefined): Fields | undefined => {
@@ -450,6 +459,7 @@ function kindModule<Sdk extends SdkClient>(
     });
     const tagsInSpecForm = tagShape.specFromAws(awsTags);
     if (tagsInSpecForm !== undefined) fields[tagsField] = tagsInSpecForm;
+    Object.assign(fields, withoutItemDefaults(fields));
     const status = statusOf(item);
     const busy = addressed.states === undefined ? undefined : heldBy(addressed.states, item);
     return {
@@ -785,19 +795,22 @@ function kindModule<Sdk extends SdkClient>(
           const [, codec] = codecOf(generated.codecs, only);
           const itemCodec = codec.list ?? {};
           const key = Object.entries(itemCodec.object ?? {}).find(([, [m]]) => m === items.id)?.[0] ?? "";
-          const { put, remove } = itemChanges(desired[only], observed.fields[only], key);
-          for (const item of put) {
-            await setCall(
-              group.set,
-              { [items.id]: item[key], [items.member]: toAws(itemCodec, item) },
-              fieldPaths,
-            );
-          }
+          const want = withoutItemDefaults(desired)[only];
+          const { put, remove } = itemChanges(want, observed.fields[only], key);
+          // Removed first: AWS may hold only so many (CloudWatch Logs: two filters per log group).
           for (const id of remove) {
             const call = group.remove ?? "";
             await calls.send(ctx, call, name, run(client, call, { [items.id]: id, ...naming(call) }), {
               field: fieldPaths,
             });
+          }
+          for (const item of put) {
+            // Under its member, or as the call's own members (CloudWatch Logs' PutSubscriptionFilter).
+            const input =
+              items.member === undefined
+                ? (toAws(itemCodec, item) as Fields)
+                : { [items.id]: item[key], [items.member]: toAws(itemCodec, item) };
+            await setCall(group.set, input, fieldPaths);
           }
           continue;
         }
@@ -976,7 +989,7 @@ function kindModule<Sdk extends SdkClient>(
     arn: (spec, region, account) =>
       placeless || runtime.arnScope === "regional"
         ? arnOf({}, nameOf(spec), region, account)
-        : regionalArn(kind.service, region, account, `${runtime.arnResource}${nameOf(spec)}`),
+        : regionalArn(declaration.service, region, account, `${runtime.arnResource}${nameOf(spec)}`),
     statusFrom: (observed) => {
       const named = runtime.status;
       return {
@@ -991,7 +1004,7 @@ function kindModule<Sdk extends SdkClient>(
     // Only an ARN of the kind's own (RDS answers a snapshot's in other places).
     observedRegion: (observed) => {
       if (observed.region !== undefined) return observed.region;
-      const parts = parseRegionalArn(observed.arn, kind.service);
+      const parts = parseRegionalArn(observed.arn, declaration.service);
       return parts?.resource.join(":").startsWith(runtime.arnResource) === true ? parts.region : undefined;
     },
     ...errorReporting(

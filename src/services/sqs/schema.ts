@@ -15,7 +15,7 @@ import { stringField } from "../../api/validation.ts";
 import { declaredKindSchemas } from "../declared-kind/schemas.ts";
 import { jsonDocumentField } from "../json-document.ts";
 import { stringBooleanField } from "../string-boolean.ts";
-import { maxUserMapTags, tagMapSchema } from "../tag-map.ts";
+import { maxUserMapTags } from "../tag-map.ts";
 import { queueGenerated } from "./generated/queue-fields.ts";
 import { queueDeclaration } from "./queue-declaration.ts";
 
@@ -106,12 +106,10 @@ export const redriveAllowPolicySchema = jsonDocumentField(
 export const deduplicationScopes = ["messageGroup", "queue"] as const;
 export const fifoThroughputLimits = ["perQueue", "perMessageGroupId"] as const;
 
-// ---- tags: a map, as in ACK ----
+// ---- tags: a map, as in ACK (the generated schema: src/services/tag-map.ts) ----
 
 /** SQS recommends at most 50 tags on a queue; crossrole's ownership tags take some of them. */
 export const maxQueueTags = maxUserMapTags;
-
-export const tagsSchema = tagMapSchema({ service: "SQS" });
 
 // ---- the kind's schemas: the generated ones with the rules above ----
 
@@ -156,7 +154,6 @@ const queue = declaredKindSchemas(
         .optional(),
       kmsDataKeyReusePeriodSeconds: numeric("kmsDataKeyReusePeriodSeconds").optional(),
       sqsManagedSSEEnabled: stringBooleanField("sqsManagedSSEEnabled").optional(),
-      tags: tagsSchema.optional(),
     },
     rules: [
       {

@@ -2,10 +2,10 @@
 // Do not edit: change the declaration and run `npm run generate`.
 import { z } from "zod";
 import { ackReference } from "../../../api/ack-reference.ts";
-import { userTagMap } from "../../../api/reserved-tag-keys.ts";
 import type { DeclaredFieldGroups } from "../../../codegen/drift-rules.ts";
 import type { GeneratedKind } from "../../declared-kind/source.ts";
 import type { FieldCodecs } from "../../shape-codec.ts";
+import { tagMapSchema } from "../../tag-map.ts";
 
 /** Every spec field, described by AWS's documentation, with AWS's constraints. */
 export const queueFieldSchemas = {
@@ -114,7 +114,7 @@ export const queueFieldSchemas = {
       "The visibility timeout for the queue, in seconds. Valid values: An integer from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility timeout, see Visibility Timeout in the Amazon SQS Developer Guide. Left out, SQS's value is kept and copied into the spec: it can be changed, not removed.",
     )
     .optional(),
-  tags: userTagMap(z.record(z.string(), z.string().max(256)), "tags")
+  tags: tagMapSchema({ service: "SQS" })
     .describe(
       "Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your Amazon SQS Queues in the Amazon SQS Developer Guide.",
     )
