@@ -38,6 +38,7 @@ export const resourceKinds = [
   kind("rds", "DBInstance", "dbinstances", { readsSecrets: true }),
   kind("rds", "DBSubnetGroup", "dbsubnetgroups"),
   kind("ecr", "Repository", "repositories"),
+  kind("cloudwatchlogs", "LogGroup", "loggroups"),
 ] as const satisfies readonly ResourceKind[];
 
 /**

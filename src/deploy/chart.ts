@@ -254,6 +254,7 @@ export const ackReconcileKinds: readonly string[] = [
   ...["DBClusterParameterGroup", "DBClusterSnapshot", "DBParameterGroup", "DBProxy", "DBSnapshot"],
   "GlobalCluster",
   ...["PullThroughCacheRule", "Repository", "RepositoryCreationTemplate"],
+  "LogGroup",
 ];
 
 /** ACK's feature gates that crossrole always has on: accepted, never passed to --feature-gates. */

@@ -16,6 +16,7 @@ import type { KindDeclaration } from "../codegen/declaration.ts";
 import type { DeclaredKindSource } from "./declared-kind/source.ts";
 import { tableDeclaration } from "./dynamodb/table-declaration.ts";
 import { repositoryDeclaration } from "./ecr/repository-declaration.ts";
+import { logGroupDeclaration } from "./logs/log-group-declaration.ts";
 import { dbInstanceDeclaration } from "./rds/db-instance-declaration.ts";
 import { dbSubnetGroupDeclaration } from "./rds/db-subnet-group-declaration.ts";
 import { bucketDeclaration } from "./s3/bucket-declaration.ts";
@@ -204,6 +205,23 @@ export const servedKindCatalog = {
         () => new ECRClient(config).send(new DescribeRepositoriesCommand({ repositoryNames: [name] })),
         "RepositoryNotFoundException",
       );
+    },
+  },
+  LogGroup: {
+    module: async () => (await import("./logs/log-group.ts")).logGroupService,
+    crd: async () => (await import("./logs/log-group.ts")).logGroupCrdSource,
+    declaration: logGroupDeclaration,
+    generated: { path: "src/services/logs/generated/log-group-fields.ts", prefix: "logGroup" },
+    declared: async () => (await import("./logs/log-group.ts")).logGroupSource,
+    ack: { release: "v1.4.1", readMany: "DescribeLogGroups" },
+    locate: async (config, name) => {
+      const { CloudWatchLogsClient, DescribeLogGroupsCommand } = await import(
+        "@aws-sdk/client-cloudwatch-logs"
+      );
+      const answer = await new CloudWatchLogsClient(config).send(
+        new DescribeLogGroupsCommand({ logGroupNamePrefix: name }),
+      );
+      return (answer.logGroups ?? []).some((g) => g.logGroupName === name);
     },
   },
 } as const satisfies { readonly [K in KindName]: ServedKind };

@@ -8,6 +8,7 @@
 // refused by both, so the controller reports it instead of sending it (issue 19, item 6).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { CloudWatchLogsClient } from "@aws-sdk/client-cloudwatch-logs";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { ECRClient } from "@aws-sdk/client-ecr";
 import { RDSClient } from "@aws-sdk/client-rds";
@@ -58,6 +59,7 @@ const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
   DBInstance: async () => ({ sdk: await clientAs(RDSClient, endpoint, account), region }),
   DBSubnetGroup: async () => ({ sdk: await clientAs(RDSClient, endpoint, account), region }),
   Repository: async () => ({ sdk: await clientAs(ECRClient, endpoint, account), account, region }),
+  LogGroup: async () => ({ sdk: await clientAs(CloudWatchLogsClient, endpoint, account), account, region }),
 };
 
 type Obj = Record<string, unknown>;

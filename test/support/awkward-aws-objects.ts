@@ -5,6 +5,12 @@
 // test/integration/observed-writeback.test.ts, which writes what the controller would write back
 // for each and checks the apiserver agrees with the controller's own check. A new kind adds its
 // cases here (the test fails for a served kind without any).
+import {
+  CloudWatchLogsClient,
+  CreateLogGroupCommand,
+  PutRetentionPolicyCommand,
+  PutSubscriptionFilterCommand,
+} from "@aws-sdk/client-cloudwatch-logs";
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import {
   CreateRepositoryCommand,
@@ -435,7 +441,37 @@ const repositoryCases: AwkwardCase[] = [
   },
 ];
 
+const logGroupCases: AwkwardCase[] = [
+  {
+    title: "CloudWatch Logs' defaults: no retention, no key, no filters",
+    make: async (endpoint, account, name) => {
+      await (await clientAs(CloudWatchLogsClient, endpoint, account)).send(
+        new CreateLogGroupCommand({ logGroupName: name }),
+      );
+    },
+  },
+  {
+    title: "a KMS key of another account, a retention, a subscription filter with AWS's distribution",
+    spec: { kmsKeyID: otherAccountsKey, retentionDays: 3653 },
+    make: async (endpoint, account, name) => {
+      const logs = await clientAs(CloudWatchLogsClient, endpoint, account);
+      await logs.send(new CreateLogGroupCommand({ logGroupName: `${name}-destination` }));
+      await logs.send(new CreateLogGroupCommand({ logGroupName: name, kmsKeyId: otherAccountsKey }));
+      await logs.send(new PutRetentionPolicyCommand({ logGroupName: name, retentionInDays: 3653 }));
+      await logs.send(
+        new PutSubscriptionFilterCommand({
+          logGroupName: name,
+          filterName: "all",
+          filterPattern: "",
+          destinationArn: `arn:aws:logs:${region}:${account}:log-group:${name}-destination`,
+        }),
+      );
+    },
+  },
+];
+
 export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
+  LogGroup: logGroupCases,
   Repository: repositoryCases,
   Queue: queueCases,
   Topic: topicCases,

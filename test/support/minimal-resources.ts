@@ -23,6 +23,7 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
   Topic: { spec: (name) => ({ name }) },
   Queue: { spec: (name) => ({ queueName: name }) },
   Repository: { spec: (name) => ({ name }) },
+  LogGroup: { spec: (name) => ({ name }) },
   Table: {
     spec: (name) => ({
       tableName: name,

@@ -76,6 +76,15 @@ export async function createOutOfBand(
       );
       return;
     }
+    case "LogGroup": {
+      const { CloudWatchLogsClient, CreateLogGroupCommand, PutRetentionPolicyCommand } = await import(
+        "@aws-sdk/client-cloudwatch-logs"
+      );
+      const client = new CloudWatchLogsClient(config);
+      await client.send(new CreateLogGroupCommand({ logGroupName: name }));
+      await client.send(new PutRetentionPolicyCommand({ logGroupName: name, retentionInDays: 14 }));
+      return;
+    }
     default:
       throw new Error(`createOutOfBand: no maker for kind ${kind}`);
   }

@@ -167,7 +167,7 @@ for (const { name: kindName, declared } of declaredKinds) {
             assert.equal(deleted?.operation, located.call);
             return;
           }
-          if ((source.hooks as DeclaredKindSource<never>["hooks"])?.deleteFirst !== undefined && !exists) {
+          if ((source as { hooks?: { deleteFirst?: unknown } }).hooks?.deleteFirst !== undefined && !exists) {
             // A kind that reads before it deletes (what must go first): nothing there, no delete.
             assert.equal(deleted?.operation, runtime.read.call);
             return;

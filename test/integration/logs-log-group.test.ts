@@ -1,0 +1,351 @@
+// The LogGroup kind — a declaration served by the generic runtime (src/services/declared-kind/),
+// with no hook — against the AWS emulator, calls checked on the wire through the recording proxy:
+// the create carries the ownership tags, the read asks by name prefix and keeps only the log group
+// of the resource's name, the retention policy is put and deleted by its own calls, subscription
+// filters are set and deleted one per name (a distribution left out is AWS's default, no drift),
+// the key is associated and disassociated (calls the emulator lacks: answered as AWS does, the
+// input checked), drift is corrected, an untagged log group is claimed, another account sees
+// nothing, and delete is idempotent.
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import {
+  CloudWatchLogsClient,
+  CreateLogGroupCommand,
+  DescribeSubscriptionFiltersCommand,
+  PutRetentionPolicyCommand,
+  TagResourceCommand,
+} from "@aws-sdk/client-cloudwatch-logs";
+import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
+import type { AwsCredentialIdentity } from "@smithy/types";
+import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
+import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
+import { logGroupService as service } from "../../src/services/logs/log-group.ts";
+import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
+
+const defaultCredentials: AwsCredentialIdentity = {
+  accessKeyId: "AKIAIOSFODNN7EXAMPLE",
+  secretAccessKey: "default-secret",
+};
+const region = "us-east-1";
+const owner = {
+  "services.k8s.aws/namespace": "shop",
+  "services.k8s.aws/owner": "LogGroup/shop/shop-logs",
+  "services.k8s.aws/owner-uid": "uid-logs-1",
+  "services.k8s.aws/controller-version": "crossrole-test",
+};
+
+type Client = { readonly sdk: CloudWatchLogsClient; readonly region: string; readonly account: string };
+let dir: string;
+let emulator: Emulator;
+let proxy: AwsProxy;
+/** This account, through the proxy. */
+let mine: Client;
+let other: Client;
+let myAccount: string;
+
+const logs = (endpoint: string, credentials: AwsCredentialIdentity) =>
+  new CloudWatchLogsClient({ region, endpoint, credentials });
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), "crossrole-logs-log-group-"));
+  emulator = await startEmulator({ dir });
+  proxy = await startAwsProxy(emulator.endpoint);
+  const sts = new STSClient({ region, endpoint: emulator.endpoint, credentials: defaultCredentials });
+  myAccount = (await sts.send(new GetCallerIdentityCommand({}))).Account ?? "";
+  mine = { sdk: logs(proxy.endpoint, defaultCredentials), region, account: myAccount };
+  const assumed = await sts.send(
+    new AssumeRoleCommand({ RoleArn: "arn:aws:iam::222222222222:role/x", RoleSessionName: "logs-test" }),
+  );
+  const c = assumed.Credentials;
+  assert.ok(c?.AccessKeyId && c.SecretAccessKey && c.SessionToken);
+  other = {
+    sdk: logs(emulator.endpoint, {
+      accessKeyId: c.AccessKeyId,
+      secretAccessKey: c.SecretAccessKey,
+      sessionToken: c.SessionToken,
+    }),
+    region,
+    account: "222222222222",
+  };
+  sts.destroy();
+});
+
+after(async () => {
+  for (const c of [mine, other]) c?.sdk.destroy();
+  await proxy?.close();
+  await emulator?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+let counter = 0;
+const uniqueName = (label: string) => `/crossrole/${label}-${process.pid}-${++counter}`;
+
+function spec(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const r = service.parseSpec({ name, ...extra });
+  assert.ok(r.ok, r.ok ? "" : r.message);
+  return r.value;
+}
+
+async function observed(client: Client, s: Record<string, unknown>): Promise<DeclaredObserved> {
+  const r = await service.read(client, s, {});
+  assert.ok(r.found, "found");
+  return r.observed;
+}
+
+/** The CloudWatch Logs actions `action` sent, in order, through the proxy. */
+async function sentDuring(action: () => Promise<unknown>): Promise<(string | undefined)[]> {
+  proxy.clearRecording();
+  await action();
+  return proxy.requests.map((r) => r.action);
+}
+
+/** The input of the `n`th `action` the proxy saw (CloudWatch Logs' JSON protocol: the body). */
+function input(action: string, n = 0): Record<string, unknown> {
+  const call = proxy.calls(action).at(n);
+  assert.ok(call, `${action} was sent`);
+  return JSON.parse(call.body) as Record<string, unknown>;
+}
+
+const writes = (sent: (string | undefined)[]) =>
+  sent.filter((a) => !a?.startsWith("Describe") && a !== "ListTagsForResource");
+const create = (s: Record<string, unknown>) => service.create(mine, s, region, owner, {}, undefined as never);
+const update = (desired: Record<string, unknown>, o: DeclaredObserved) =>
+  service.update(mine, desired, o, owner, {}, undefined as never);
+/** Another log group of this account, a subscription filter's destination the emulator accepts. */
+async function destination(label: string): Promise<string> {
+  const name = uniqueName(label);
+  await mine.sdk.send(new CreateLogGroupCommand({ logGroupName: name }));
+  return `arn:aws:logs:${region}:${myAccount}:log-group:${name}`;
+}
+
+describe("LogGroup through the generic runtime", () => {
+  test("create: one call carrying the ownership tags and the key; the read fills ACK's status and the ARN", async () => {
+    const name = uniqueName("create");
+    const key = `arn:aws:kms:${region}:${myAccount}:key/1234abcd-12ab-34cd-56ef-1234567890ab`;
+    const desired = spec(name, { tags: { team: "shop" }, kmsKeyID: key });
+    const sent = await sentDuring(() => create(desired));
+    assert.deepEqual(sent, ["CreateLogGroup"], "one call (the reconciler has read first)");
+    const create0 = input("CreateLogGroup");
+    assert.equal(create0["logGroupName"], name);
+    assert.equal(create0["kmsKeyId"], key);
+    assert.equal((create0["tags"] as Record<string, string>)["services.k8s.aws/owner-uid"], "uid-logs-1");
+    const o = await observed(mine, desired);
+    assert.equal(o.fields["name"], name);
+    assert.equal(o.fields["kmsKeyID"], key);
+    assert.equal(o.tags["team"], "shop");
+    assert.equal(
+      o.arn,
+      `arn:aws:logs:${region}:${myAccount}:log-group:${name}`,
+      "the log group's own, not ':*'",
+    );
+    assert.equal(service.arn(desired, region, myAccount), o.arn, "the ARN is known before it exists");
+    assert.equal(service.observedRegion(o), region);
+    const status = service.statusFrom?.(o) ?? {};
+    assert.ok(Number(status["creationTime"]) > 0, "creationTime");
+    assert.ok(service.parseStatus({ ...status }).ok, "status fits the CRD's status schema");
+    assert.deepEqual(service.diff(desired, o), [], "nothing differs right after the create");
+  });
+
+  test("the read asks by the name as a prefix and keeps only the log group of that name", async () => {
+    const name = uniqueName("read");
+    await create(spec(`${name}-longer`, { retentionDays: 7 }));
+    await mine.sdk.send(
+      new PutRetentionPolicyCommand({ logGroupName: `${name}-longer`, retentionInDays: 7 }),
+    );
+    assert.deepEqual(await service.read(mine, spec(name), {}), { found: false }, "a longer name is not it");
+    assert.equal(input("DescribeLogGroups", -1)["logGroupNamePrefix"], name);
+    await create(spec(name));
+    const o = await observed(mine, spec(name));
+    assert.equal(o.fields["name"], name);
+    assert.equal(o.fields["retentionDays"], undefined, "the other log group's retention is not this one's");
+  });
+
+  test("retention: put by its own call, changed, then deleted by its own call when removed", async () => {
+    const name = uniqueName("retention");
+    await create(spec(name));
+    const week = spec(name, { retentionDays: 7 });
+    assert.deepEqual(service.diff(week, await observed(mine, week)), ["spec.retentionDays"]);
+    const sent = await sentDuring(async () => update(week, await observed(mine, week)));
+    assert.deepEqual(writes(sent), ["PutRetentionPolicy"]);
+    assert.deepEqual(input("PutRetentionPolicy"), { logGroupName: name, retentionInDays: 7 });
+    const o = await observed(mine, week);
+    assert.equal(o.fields["retentionDays"], 7);
+    assert.equal(service.statusFrom?.(o)["retentionInDays"], 7, "ACK's status field too");
+    assert.deepEqual(service.diff(week, o), []);
+    const never = spec(name);
+    assert.deepEqual(service.diff(never, o), ["spec.retentionDays"]);
+    const removed = await sentDuring(() => update(never, o));
+    assert.deepEqual(writes(removed), ["DeleteRetentionPolicy"]);
+    assert.deepEqual(service.diff(never, await observed(mine, never)), []);
+  });
+
+  test("subscription filters: each set by its name, a left-out distribution is AWS's default, a removed one deleted", async () => {
+    const name = uniqueName("filters");
+    const [a, b] = [await destination("dest-a"), await destination("dest-b")];
+    await create(spec(name));
+    const two = spec(name, {
+      subscriptionFilters: [
+        { filterName: "errors", filterPattern: "ERROR", destinationARN: a },
+        { filterName: "all", filterPattern: "", destinationARN: b, distribution: "ByLogStream" },
+      ],
+    });
+    const sent = await sentDuring(async () => update(two, await observed(mine, two)));
+    assert.deepEqual(writes(sent), ["PutSubscriptionFilter", "PutSubscriptionFilter"]);
+    assert.deepEqual(input("PutSubscriptionFilter"), {
+      logGroupName: name,
+      filterName: "errors",
+      filterPattern: "ERROR",
+      destinationArn: a,
+    });
+    const o = await observed(mine, two);
+    assert.deepEqual(
+      ((o.fields["subscriptionFilters"] as Record<string, unknown>[]) ?? [])
+        .map((f) => f["filterName"])
+        .sort(),
+      ["all", "errors"],
+    );
+    assert.deepEqual(service.diff(two, o), [], "ByLogStream, said or left out, is what AWS reports");
+    // One changed, one removed: the Delete first (a log group holds two filters at most), then the Put.
+    const one = spec(name, {
+      subscriptionFilters: [{ filterName: "errors", filterPattern: "WARN", destinationARN: a }],
+    });
+    assert.deepEqual(service.diff(one, o), ["spec.subscriptionFilters"]);
+    const changed = await sentDuring(() => update(one, o));
+    assert.deepEqual(writes(changed), ["DeleteSubscriptionFilter", "PutSubscriptionFilter"], "removed first");
+    assert.deepEqual(input("DeleteSubscriptionFilter"), { logGroupName: name, filterName: "all" });
+    const after = await observed(mine, one);
+    assert.deepEqual(service.diff(one, after), []);
+    // None left in the spec: every filter deleted.
+    const none = spec(name, { subscriptionFilters: [] });
+    await update(none, after);
+    const left = await mine.sdk.send(new DescribeSubscriptionFiltersCommand({ logGroupName: name }));
+    assert.deepEqual(left.subscriptionFilters, []);
+    assert.deepEqual(service.diff(none, await observed(mine, none)), []);
+  });
+
+  test("a filter's Random distribution is sent as written", async () => {
+    const name = uniqueName("random");
+    const a = await destination("dest-random");
+    await create(spec(name));
+    const random = spec(name, {
+      subscriptionFilters: [
+        { filterName: "r", filterPattern: "", destinationARN: a, distribution: "Random" },
+      ],
+    });
+    await sentDuring(async () => update(random, await observed(mine, random)));
+    assert.equal(input("PutSubscriptionFilter")["distribution"], "Random");
+  });
+
+  test("the key: associated when set or changed, disassociated when removed (answered as AWS does)", async () => {
+    const name = uniqueName("kms");
+    const key = `arn:aws:kms:${region}:${myAccount}:key/aaaaaaaa-12ab-34cd-56ef-1234567890ab`;
+    await create(spec(name));
+    const ok = { status: 200, body: "{}" };
+    const drop = [
+      proxy.addFault({
+        name: "associate",
+        match: (r) => r.action === "AssociateKmsKey",
+        respond: { answer: ok },
+      }),
+      proxy.addFault({
+        name: "disassociate",
+        match: (r) => r.action === "DisassociateKmsKey",
+        respond: { answer: ok },
+      }),
+    ];
+    try {
+      const keyed = spec(name, { kmsKeyID: key });
+      const o = await observed(mine, keyed);
+      assert.deepEqual(service.diff(keyed, o), ["spec.kmsKeyID"]);
+      const sent = await sentDuring(() => update(keyed, o));
+      assert.deepEqual(writes(sent), ["AssociateKmsKey"]);
+      assert.deepEqual(input("AssociateKmsKey"), { logGroupName: name, kmsKeyId: key });
+      // AWS now reports the key: removing it from the spec disassociates it.
+      const withKey = { ...o, fields: { ...o.fields, kmsKeyID: key } };
+      const removed = await sentDuring(() => update(spec(name), withKey));
+      assert.deepEqual(writes(removed), ["DisassociateKmsKey"]);
+      assert.deepEqual(input("DisassociateKmsKey"), { logGroupName: name });
+    } finally {
+      for (const d of drop) d();
+    }
+  });
+
+  test("drift: retention and a tag changed out of band are seen and corrected", async () => {
+    const name = uniqueName("drift");
+    const desired = spec(name, { retentionDays: 30 });
+    await create(desired);
+    await update(desired, await observed(mine, desired));
+    const o = await observed(mine, desired);
+    await mine.sdk.send(new PutRetentionPolicyCommand({ logGroupName: name, retentionInDays: 1 }));
+    await mine.sdk.send(new TagResourceCommand({ resourceArn: o.arn, tags: { x: "y" } }));
+    const drifted = await observed(mine, desired);
+    assert.deepEqual(service.diff(desired, drifted), ["spec.retentionDays", "spec.tags"]);
+    const sent = await sentDuring(() => update(desired, drifted));
+    assert.deepEqual(writes(sent), ["PutRetentionPolicy", "UntagResource"]);
+    assert.deepEqual(input("UntagResource"), { resourceArn: o.arn, tagKeys: ["x"] });
+    assert.deepEqual(service.diff(desired, await observed(mine, desired)), []);
+  });
+
+  test("claim tags an untagged log group; adopting it makes the spec AWS's, the user's tags without ownership tags", async () => {
+    const name = uniqueName("claim");
+    await mine.sdk.send(new CreateLogGroupCommand({ logGroupName: name, tags: { "cost-center": "42" } }));
+    await mine.sdk.send(new PutRetentionPolicyCommand({ logGroupName: name, retentionInDays: 14 }));
+    const o = await observed(mine, spec(name));
+    assert.equal(o.tags["services.k8s.aws/owner-uid"], undefined);
+    await service.claim(mine, o, owner, {});
+    const claimed = await observed(mine, spec(name));
+    assert.equal(claimed.tags["services.k8s.aws/owner-uid"], "uid-logs-1");
+    assert.equal(claimed.tags["cost-center"], "42", "the log group's own tags stay");
+    const adopted = service.specFromObserved(claimed, { name });
+    assert.equal(adopted["retentionDays"], 14);
+    assert.deepEqual(adopted["tags"], { "cost-center": "42" });
+    assert.ok(service.parseSpec(adopted).ok, "the adopted spec fits the schema");
+  });
+
+  test("another account sees nothing under the name, and cannot delete it; delete is idempotent", async () => {
+    const name = uniqueName("isolated");
+    await create(spec(name));
+    assert.deepEqual(await service.read(other, spec(name), {}), { found: false });
+    assert.equal(await service.delete(other, spec(name), {}, {}), "not-found");
+    assert.ok((await service.read(mine, spec(name), {})).found, "still there in its own account");
+    proxy.clearRecording();
+    assert.equal(await service.delete(mine, spec(name), {}, {}), "deleted");
+    assert.deepEqual(input("DeleteLogGroup"), { logGroupName: name });
+    assert.equal(await service.delete(mine, spec(name), {}, {}), "not-found");
+    assert.deepEqual(await service.read(mine, spec(name), {}), { found: false });
+  });
+});
+
+describe("LogGroup spec: ACK's manifest shape, refused references", () => {
+  test("a kmsKeyRef names a kms Key, a kind crossrole does not serve: refused naming kmsKeyID", () => {
+    const r = service.parseSpec({ name: "g", kmsKeyRef: { from: { name: "k" } } });
+    assert.equal(r.ok, false);
+    assert.match(r.ok ? "" : r.message, /kms\.services\.k8s\.aws Key, a kind crossrole does not serve/);
+  });
+
+  test("a retention CloudWatch Logs would refuse is refused by the spec check, naming the values (nothing is made)", () => {
+    const r = service.parseSpec({ name: "g", retentionDays: 2 });
+    assert.equal(r.ok, false);
+    assert.match(
+      r.ok ? "" : r.message,
+      /retentionDays: 2 is not a retention CloudWatch Logs accepts; use one of 1, 3, 5/,
+    );
+    assert.ok(service.parseSpec({ name: "g", retentionDays: 3653 }).ok);
+  });
+
+  test("ACK's subscription filter item shape: a logGroupName in an item is no field (the put names the resource's own)", () => {
+    const r = service.parseSpec({
+      name: "g",
+      subscriptionFilters: [
+        { filterName: "f", filterPattern: "", destinationARN: "arn:aws:logs:x", logGroupName: "y" },
+      ],
+    });
+    assert.ok(r.ok);
+    assert.deepEqual(r.value["subscriptionFilters"], [
+      { filterName: "f", filterPattern: "", destinationARN: "arn:aws:logs:x" },
+    ]);
+  });
+});
