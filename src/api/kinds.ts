@@ -39,6 +39,7 @@ export const resourceKinds = [
   kind("rds", "DBSubnetGroup", "dbsubnetgroups"),
   kind("ecr", "Repository", "repositories"),
   kind("cloudwatchlogs", "LogGroup", "loggroups"),
+  kind("iam", "Role", "roles"),
 ] as const satisfies readonly ResourceKind[];
 
 /**

@@ -26,7 +26,13 @@ export type ShapeSource =
     }
   | {
       readonly field: string;
-      /** A list of this structure (ACK's `custom_field: list_of`), documented by `doc`. */
+      /** A map of names to this shape's values (ACK's `custom_field: map_of`; IAM's inline policies). */
+      readonly mapOf: string;
+      readonly doc: string;
+    }
+  | {
+      readonly field: string;
+      /** A list of this shape (ACK's `custom_field: list_of`), documented by `doc`. */
       readonly listOf: string;
       /** Members of the structure left out of the items (AWS names): the object's own name, say. */
       readonly ignore?: readonly string[];
@@ -63,6 +69,11 @@ export interface ReferenceDeclaration {
   readonly field: string;
   readonly service: string;
   readonly kind: string;
+  /**
+   * The plain field takes the referenced object's ARN (ACK's `path: Status.ACKResourceMetadata.ARN`:
+   * a role's, a policy's, a key's), not the AWS name its spec holds.
+   */
+  readonly fills?: "arn";
 }
 
 /**
@@ -159,6 +170,15 @@ export interface FieldGroup {
      * ByLogStream), by AWS name: compared as if the spec had said it.
      */
     readonly defaults?: Readonly<Record<string, DefaultValue>>;
+    /**
+     * A map field's items (IAM's inline policies: name → document): the set call takes the map's key
+     * as `id` and its value as this member; the read lists the IDs and `get` reads each one's value.
+     * A list field of strings is a list of IDs (IAM's attached policy ARNs): each is set and removed
+     * as `id`, read from the listed items' `id` member.
+     */
+    readonly value?: string;
+    /** The call reading one item's value by its ID (a map field's items: GetRolePolicy). */
+    readonly get?: string;
     readonly list: string;
     readonly page?: { readonly input: string; readonly output: string; readonly more?: string };
   };
@@ -276,9 +296,25 @@ export interface RuntimeDeclaration {
   };
   /**
    * ARNs that name neither region nor account (S3's `arn:aws:s3:::<name>`): crossrole composes the
-   * ARN from the name, and where the object lives is the kind's `region` hook's answer.
+   * ARN from the name, and where the object lives is the kind's `region` hook's answer. `account`:
+   * ARNs that name the account and no region (IAM's): composed, and the object is in no region.
    */
-  readonly arnScope?: "global" | "regional";
+  readonly arnScope?: "global" | "regional" | "account";
+  /**
+   * The spec field (AWS name) whose value the ARN holds between `arnResource` and the name (IAM's
+   * Path: `role/` + `team/` + name), its slashes at either end trimmed.
+   */
+  readonly arnPath?: string;
+  /**
+   * Members AWS answers URL-encoded (IAM's policy documents), in the read answer and in items'
+   * values: decoded before they are compared or copied into the spec.
+   */
+  readonly urlEncoded?: readonly string[];
+  /**
+   * Groups (by set call) whose items must all be removed before AWS deletes the object (IAM refuses
+   * to delete a role with policies): read, each removed by the group's remove call, then the delete.
+   */
+  readonly emptiedBeforeDelete?: readonly string[];
   /**
    * The ARN's service where not the kind's (a variant's: S3 Express's `s3express`); with arnScope
    * "regional" the ARN is composed in the client's region and account.

@@ -13,8 +13,17 @@
  * - `set`: a list whose order and repeats do not matter.
  * - `caseInsensitive`: text AWS stores in its own case.
  * - `tags`: a tag map or list, without the controller's ownership tags (DESIGN §3.5).
+ * - `documents`: a map of names to JSON documents (IAM's inline policies), each as `document`.
  */
-export type DriftForm = "value" | "document" | "number" | "boolean" | "set" | "caseInsensitive" | "tags";
+export type DriftForm =
+  | "value"
+  | "document"
+  | "documents"
+  | "number"
+  | "boolean"
+  | "set"
+  | "caseInsensitive"
+  | "tags";
 
 /**
  * What leaving a compared field out of the spec means: `none` (AWS's value is drift unless it is

@@ -161,7 +161,7 @@ export function emitKind(
       `export const ${options.prefix}References = [`,
       ...refs.map(
         (r) =>
-          `  { path: [${r.path.map(q).join(", ")}], plain: ${q(r.plain)}, service: ${q(r.service)}, kind: ${q(r.kind)}${r.required ? ", required: true" : ""} },`,
+          `  { path: [${r.path.map(q).join(", ")}], plain: ${q(r.plain)}, service: ${q(r.service)}, kind: ${q(r.kind)}${r.required ? ", required: true" : ""}${r.arn ? ", arn: true" : ""} },`,
       ),
       "] as const;",
       "",
@@ -310,6 +310,7 @@ interface ReferencePath {
   readonly service: string;
   readonly kind: string;
   readonly required?: boolean;
+  readonly arn?: boolean;
 }
 
 /** Every reference field under `fields`, by spec path (`[]` steps into a list's items). */
@@ -325,6 +326,7 @@ function referencePaths(fields: readonly Field[], at: readonly string[]): Refere
         service: t.service,
         kind: t.kind,
         ...(t.plainRequired ? { required: true } : {}),
+        ...(t.arn ? { arn: true } : {}),
       });
       continue;
     }

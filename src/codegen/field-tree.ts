@@ -35,6 +35,8 @@ export type FieldType =
       readonly many: boolean;
       /** The model requires the plain field: one of the two must be set. */
       readonly plainRequired?: boolean;
+      /** The plain field takes the referenced object's ARN (ReferenceDeclaration.fills). */
+      readonly arn?: boolean;
     }
   /** A key of a Secret in the resource's namespace (ACK's SecretKeyReference), never the value. */
   | { readonly t: "secret" };
@@ -91,6 +93,7 @@ export function specFields(decl: KindDeclaration, model: AwsModel): Field[] {
             kind: ref.kind,
             many,
             ...(target.required ? { plainRequired: true } : {}),
+            ...(ref.fills === "arn" ? { arn: true } : {}),
           },
           required: false,
         },
@@ -171,7 +174,9 @@ function assertUniqueNames(fields: readonly Field[], kind: string, at: string): 
 /** ACK's name for a reference field: `kmsKeyID` → `kmsKeyRef`, `vpcSecurityGroupIDs` → `vpcSecurityGroupRefs`. */
 export function referenceFieldName(field: string, many: boolean): string {
   const base = field.replace(/(IDs|ARNs|Names|ID|ARN|Name|Id|Arn)$/, "");
-  return `${base}${many ? "Refs" : "Ref"}`;
+  // A plural without such a suffix is made singular, as ACK does: `policies` → `policyRefs`.
+  const one = !many || base !== field ? base : base.replace(/ies$/, "y").replace(/([^s])s$/, "$1");
+  return `${one}${many ? "Refs" : "Ref"}`;
 }
 
 function fieldsOfSource(source: SpecSource, model: AwsModel, named: Named): Field[] {
@@ -222,6 +227,16 @@ function memberAt(model: AwsModel, path: string): AwsMember {
 }
 
 function shapeField(source: ShapeSource, model: AwsModel, named: Named): Field {
+  if ("mapOf" in source) {
+    return {
+      name: named(source.field),
+      aws: source.field,
+      doc: source.doc,
+      type: { t: "map", value: typeOf(model, source.mapOf, [source.field, "{}"], source.field, named) },
+      required: false,
+      source: `a map of ${source.mapOf}`,
+    };
+  }
   if ("listOf" in source) {
     const whole = typeOf(model, source.listOf, [source.field], source.field, named);
     const ignored = source.ignore ?? [];

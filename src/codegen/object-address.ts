@@ -179,6 +179,7 @@ export function resolveRuntime(
       [g.set, "set"],
       [g.read, "read"],
       ...(g.remove === undefined ? [] : [[g.remove, "remove"] as const]),
+      ...(g.items?.get === undefined ? [] : [[g.items.get, "read"] as const]),
     ] as const) {
       calls[call] =
         call === r.read.call && r.read.by !== undefined
@@ -244,6 +245,11 @@ export function resolveRuntime(
     if (items === undefined) continue;
     for (const member of [items.id, ...(items.member === undefined ? [] : [items.member])])
       takes(g.set, member, "items");
+    if (items.value !== undefined) takes(g.set, items.value, "items.value");
+    if (items.get !== undefined) {
+      takes(items.get, items.id, "items.get");
+      answers(items.get, items.value ?? "", "items.value");
+    }
     // Without a member the set call takes the item's own members, the defaults' among them.
     for (const member of Object.keys(items.defaults ?? {}))
       if (items.member === undefined) takes(g.set, member, "items.defaults");
@@ -256,6 +262,12 @@ export function resolveRuntime(
     }
   }
   for (const member of r.notInCreate ?? []) takes(decl.create, member, "runtime.notInCreate");
+  for (const set of r.emptiedBeforeDelete ?? []) {
+    const g = decl.groups.find((x) => x.set === set);
+    if (g?.items === undefined || g.remove === undefined)
+      fail(`runtime.emptiedBeforeDelete names ${set}, no group of items with a remove call`);
+  }
+  if (r.arnPath !== undefined) takes(decl.create, r.arnPath, "runtime.arnPath");
   for (const set of r.afterCreate?.read ?? []) {
     if (!decl.groups.some((g) => g.set === set))
       fail(`runtime.afterCreate.read names ${set}, no group's set call`);
@@ -265,7 +277,8 @@ export function resolveRuntime(
     fail(
       "runtime.afterCreate needs an ARN crossrole composes (arnScope global or regional): the object itself is not read",
     );
-  if (r.arn === undefined && r.arnScope !== "global") fail("runtime.arn is needed unless arnScope is global");
+  if (r.arn === undefined && r.arnScope !== "global" && r.arnScope !== "account")
+    fail("runtime.arn is needed unless arnScope is global or account");
   // A variant's read lists objects without naming one: each must say which is which.
   const variants = Object.entries(r.variants ?? {}).map(([key, v]) => {
     const listed = outputOf(model, v.read.call).members?.[v.read.output];

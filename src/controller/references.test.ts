@@ -66,6 +66,25 @@ describe("judgeReference", () => {
     assert.equal(region.state.reason, "ReferenceRegionMismatch");
   });
 
+  test("a kind in no region (IAM's roles): any region's referrer may name it; another account still never", () => {
+    const elsewhere = target({ decision: { outcome: "use", account: "111111111111", region: "us-east-1" } });
+    assert.deepEqual(judgeReference(ref, referrer, elsewhere, "name", false, true), {
+      ok: true,
+      value: "shop-db-subnets-aws",
+    });
+    const account = failure(
+      judgeReference(
+        ref,
+        referrer,
+        target({ decision: { outcome: "use", account: "222222222222", region: "eu-west-1" } }),
+        "name",
+        false,
+        true,
+      ),
+    );
+    assert.equal(account.state.reason, "ReferenceAccountMismatch");
+  });
+
   test("not there, being deleted, not placed, or not Synced for its generation: wait, saying for what", () => {
     for (const [t, reason] of [
       [undefined, "ReferenceNotFound"],

@@ -127,6 +127,8 @@ export function judgeReference(
   target: Referenced | undefined,
   identifierField: string,
   allowCrossNamespace: boolean,
+  /** The referenced kind is in no region (IAM's): any region's referrer may name it. */
+  regionless = false,
 ): ReferenceJudgement {
   const what = `${ref.kind} ${ref.namespace}/${ref.name}`;
   const instead = `or set spec.${ref.plain} and remove the reference`;
@@ -160,7 +162,7 @@ export function judgeReference(
   if (referrer.account !== null && d.account !== null && d.account !== referrer.account) {
     return accountMismatch(ref, referrer.kind, d.account, referrer.account);
   }
-  if (referrer.region !== null && d.region !== null && d.region !== referrer.region) {
+  if (!regionless && referrer.region !== null && d.region !== null && d.region !== referrer.region) {
     return terminal(
       "ReferenceRegionMismatch",
       `${ref.path} names ${what}, placed in region ${d.region}, but this ${referrer.kind} is placed in ${referrer.region}: name a ${ref.kind} in ${referrer.region}, ${instead}`,

@@ -255,6 +255,7 @@ export const ackReconcileKinds: readonly string[] = [
   "GlobalCluster",
   ...["PullThroughCacheRule", "Repository", "RepositoryCreationTemplate"],
   "LogGroup",
+  ...["Group", "InstanceProfile", "OpenIDConnectProvider", "Policy", "Role", "ServiceLinkedRole", "User"],
 ];
 
 /** ACK's feature gates that crossrole always has on: accepted, never passed to --feature-gates. */

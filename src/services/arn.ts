@@ -13,6 +13,11 @@ export function regionalArn(service: string, region: string, account: string, re
   return `arn:${partitionOf(region)}:${service}:${region}:${account}:${resource}`;
 }
 
+/** `arn:<partition>:<service>::<account>:<resource>`: an ARN naming the account and no region (IAM's). */
+export function accountArn(service: string, region: string, account: string, resource: string): string {
+  return `arn:${partitionOf(region)}:${service}::${account}:${resource}`;
+}
+
 /** `arn:<partition>:<service>:::<resource>`: an ARN naming neither region nor account (S3's buckets). */
 export function globalArn(service: string, region: string, resource: string): string {
   return `arn:${partitionOf(region)}:${service}:::${resource}`;

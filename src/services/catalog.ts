@@ -16,6 +16,7 @@ import type { KindDeclaration } from "../codegen/declaration.ts";
 import type { DeclaredKindSource } from "./declared-kind/source.ts";
 import { tableDeclaration } from "./dynamodb/table-declaration.ts";
 import { repositoryDeclaration } from "./ecr/repository-declaration.ts";
+import { roleDeclaration } from "./iam/role-declaration.ts";
 import { logGroupDeclaration } from "./logs/log-group-declaration.ts";
 import { dbInstanceDeclaration } from "./rds/db-instance-declaration.ts";
 import { dbSubnetGroupDeclaration } from "./rds/db-subnet-group-declaration.ts";
@@ -222,6 +223,21 @@ export const servedKindCatalog = {
         new DescribeLogGroupsCommand({ logGroupNamePrefix: name }),
       );
       return (answer.logGroups ?? []).some((g) => g.logGroupName === name);
+    },
+  },
+  Role: {
+    module: async () => (await import("./iam/role.ts")).roleService,
+    crd: async () => (await import("./iam/role.ts")).roleCrdSource,
+    declaration: roleDeclaration,
+    generated: { path: "src/services/iam/generated/role-fields.ts", prefix: "role" },
+    declared: async () => (await import("./iam/role.ts")).roleSource,
+    ack: { release: "v1.8.1" },
+    locate: async (config, name) => {
+      const { IAMClient, GetRoleCommand } = await import("@aws-sdk/client-iam");
+      return found(
+        () => new IAMClient(config).send(new GetRoleCommand({ RoleName: name })),
+        "NoSuchEntityException",
+      );
     },
   },
 } as const satisfies { readonly [K in KindName]: ServedKind };

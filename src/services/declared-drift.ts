@@ -121,6 +121,12 @@ export function canonicalForm(form: DriftForm, value: unknown): unknown {
       return canonicalValue(value) ?? null;
     case "document":
       return canonicalDocument(typeof value === "string" ? value : undefined, numberFromText);
+    case "documents": {
+      const entries = Object.entries((value ?? {}) as Record<string, unknown>).sort(([a], [b]) =>
+        a < b ? -1 : a > b ? 1 : 0,
+      );
+      return entries.length === 0 ? null : entries.map(([k, v]) => [k, canonicalForm("document", v)]);
+    }
     case "number":
       return canonicalNumber(value) ?? null;
     case "boolean":

@@ -17,7 +17,7 @@ const schema = refusingUnservedReferences(
   [
     { path: ["kmsKeyRef"], plain: "kmsKeyID", service: "kms", kind: "Key" },
     { path: ["groupRefs"], plain: "groupIDs", service: "ec2", kind: "SecurityGroup" },
-    { path: ["rules", "[]", "roleRef"], plain: "role", service: "iam", kind: "Role" },
+    { path: ["rules", "[]", "roleRef"], plain: "role", service: "iam", kind: "Policy" },
   ],
 );
 
@@ -36,7 +36,7 @@ describe("references to kinds crossrole does not serve", () => {
       messages({ kmsKeyRef: { from: { name: "key" } }, rules: [{}, { roleRef: { from: { name: "r" } } }] }),
       [
         "spec.kmsKeyRef: refers to a kms.services.k8s.aws Key, a kind crossrole does not serve, so it cannot be resolved: set spec.kmsKeyID to the Key's identifier instead, and remove the reference",
-        "spec.rules[1].roleRef: refers to an iam.services.k8s.aws Role, a kind crossrole does not serve, so it cannot be resolved: set spec.rules[1].role to the Role's identifier instead, and remove the reference",
+        "spec.rules[1].roleRef: refers to an iam.services.k8s.aws Policy, a kind crossrole does not serve, so it cannot be resolved: set spec.rules[1].role to the Policy's identifier instead, and remove the reference",
       ],
     );
     assert.match(messages({ groupRefs: [] })[0] ?? "", /^spec\.groupRefs: .*set spec\.groupIDs/);

@@ -24,6 +24,8 @@ export interface ReferenceField {
   readonly kind: string;
   /** AWS requires the plain field: a spec must set it or the reference. */
   readonly required?: boolean;
+  /** The plain field takes the referenced object's ARN, not its AWS name. */
+  readonly arn?: boolean;
 }
 
 /** Where a path is present in a value: one concrete path per list item it crosses. */

@@ -103,6 +103,8 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
   identifier(spec: Spec): string;
   /** The spec field that holds it, for messages ("choose another spec.queueName"). */
   readonly identifierField: string;
+  /** The object is in no region (IAM's): placed by account alone, referenced from any region. */
+  readonly regionless?: true;
   /**
    * Where the spec holds its tags, and in which shape (the generated `<prefix>Declared.specTags`):
    * the reconciler adds the default tags there (src/controller/spec-default-tags.ts). None: the

@@ -11,6 +11,7 @@ import { after, before, describe, test } from "node:test";
 import { CloudWatchLogsClient } from "@aws-sdk/client-cloudwatch-logs";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { ECRClient } from "@aws-sdk/client-ecr";
+import { IAMClient } from "@aws-sdk/client-iam";
 import { RDSClient } from "@aws-sdk/client-rds";
 import { SNSClient } from "@aws-sdk/client-sns";
 import { SQSClient } from "@aws-sdk/client-sqs";
@@ -60,6 +61,7 @@ const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
   DBSubnetGroup: async () => ({ sdk: await clientAs(RDSClient, endpoint, account), region }),
   Repository: async () => ({ sdk: await clientAs(ECRClient, endpoint, account), account, region }),
   LogGroup: async () => ({ sdk: await clientAs(CloudWatchLogsClient, endpoint, account), account, region }),
+  Role: async () => ({ sdk: await clientAs(IAMClient, endpoint, account), account, region }),
 };
 
 type Obj = Record<string, unknown>;

@@ -18,6 +18,13 @@ import {
   PutLifecyclePolicyCommand,
   SetRepositoryPolicyCommand,
 } from "@aws-sdk/client-ecr";
+import {
+  AttachRolePolicyCommand,
+  CreatePolicyCommand,
+  CreateRoleCommand,
+  IAMClient,
+  PutRolePolicyCommand,
+} from "@aws-sdk/client-iam";
 import { CreateDBInstanceCommand, CreateDBSubnetGroupCommand, RDSClient } from "@aws-sdk/client-rds";
 import {
   CreateBucketCommand,
@@ -470,8 +477,54 @@ const logGroupCases: AwkwardCase[] = [
   },
 ];
 
+const trustEc2 = JSON.stringify({
+  Version: "2012-10-17",
+  Statement: [{ Effect: "Allow", Principal: { Service: "ec2.amazonaws.com" }, Action: "sts:AssumeRole" }],
+});
+
+const roleCases: AwkwardCase[] = [
+  {
+    title: "IAM's defaults: path /, an hour's sessions, no policies",
+    spec: { assumeRolePolicyDocument: trustEc2 },
+    make: async (endpoint, account, name) => {
+      await (await clientAs(IAMClient, endpoint, account)).send(
+        new CreateRoleCommand({ RoleName: name, AssumeRolePolicyDocument: trustEc2 }),
+      );
+    },
+  },
+  {
+    title: "a path, twelve-hour sessions, a managed policy, an inline policy, a boundary",
+    spec: { assumeRolePolicyDocument: trustEc2, path: "/team/", maxSessionDuration: 43200 },
+    make: async (endpoint, account, name) => {
+      const iam = await clientAs(IAMClient, endpoint, account);
+      const readOnly = JSON.stringify({
+        Version: "2012-10-17",
+        Statement: [{ Effect: "Allow", Action: "s3:GetObject", Resource: "*" }],
+      });
+      const made = await iam.send(
+        new CreatePolicyCommand({ PolicyName: `${name}-read`, PolicyDocument: readOnly }),
+      );
+      const policy = made.Policy?.Arn ?? "";
+      await iam.send(
+        new CreateRoleCommand({
+          RoleName: name,
+          Path: "/team/",
+          MaxSessionDuration: 43200,
+          AssumeRolePolicyDocument: trustEc2,
+          PermissionsBoundary: policy,
+        }),
+      );
+      await iam.send(new AttachRolePolicyCommand({ RoleName: name, PolicyArn: policy }));
+      await iam.send(
+        new PutRolePolicyCommand({ RoleName: name, PolicyName: "read", PolicyDocument: readOnly }),
+      );
+    },
+  },
+];
+
 export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
   LogGroup: logGroupCases,
+  Role: roleCases,
   Repository: repositoryCases,
   Queue: queueCases,
   Topic: topicCases,

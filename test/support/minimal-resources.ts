@@ -24,6 +24,17 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
   Queue: { spec: (name) => ({ queueName: name }) },
   Repository: { spec: (name) => ({ name }) },
   LogGroup: { spec: (name) => ({ name }) },
+  Role: {
+    spec: (name) => ({
+      name,
+      assumeRolePolicyDocument: JSON.stringify({
+        Version: "2012-10-17",
+        Statement: [
+          { Effect: "Allow", Principal: { Service: "ec2.amazonaws.com" }, Action: "sts:AssumeRole" },
+        ],
+      }),
+    }),
+  },
   Table: {
     spec: (name) => ({
       tableName: name,

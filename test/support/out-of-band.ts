@@ -85,6 +85,22 @@ export async function createOutOfBand(
       await client.send(new PutRetentionPolicyCommand({ logGroupName: name, retentionInDays: 14 }));
       return;
     }
+    case "Role": {
+      const { IAMClient, CreateRoleCommand } = await import("@aws-sdk/client-iam");
+      await new IAMClient(config).send(
+        new CreateRoleCommand({
+          RoleName: name,
+          Description: "made out of band",
+          AssumeRolePolicyDocument: JSON.stringify({
+            Version: "2012-10-17",
+            Statement: [
+              { Effect: "Allow", Principal: { Service: "ec2.amazonaws.com" }, Action: "sts:AssumeRole" },
+            ],
+          }),
+        }),
+      );
+      return;
+    }
     default:
       throw new Error(`createOutOfBand: no maker for kind ${kind}`);
   }

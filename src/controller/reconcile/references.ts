@@ -104,9 +104,23 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
       target,
       identifierField,
       env.references?.allowCrossNamespace ?? false,
+      module?.regionless === true,
     );
     if (!judged.ok) return refusedAsSeen(a, judged, ref, referrer, env.waitRequeueMs);
-    filled[ref.plain] = judged.value;
+    // A plain field taking the object's ARN (a role's): composed where the object is decided now.
+    const account = decision?.account ?? null;
+    if (declared?.arn === true && account === null) {
+      return failed({
+        kind: "terminal",
+        reason: "ReferenceNotResolved",
+        message: `${ref.path} names ${ref.kind} ${ref.namespace}/${ref.name}, whose ARN needs its account, which its identity does not say (static keys): set spec.${ref.plain} to the ARN and remove the reference`,
+      });
+    }
+    const value =
+      declared?.arn === true && module !== undefined && account !== null
+        ? module.arn(obj?.spec as never, decision?.region ?? a.decision.region ?? "", account)
+        : judged.value;
+    filled[ref.plain] = value;
     // judged ok: the object and its decision exist.
     const readOnlyAnnotation = obj?.metadata.annotations?.[resourceAnnotations.readOnly];
     const readOnly = readOnlyAnnotation === undefined ? undefined : parseReadOnly(readOnlyAnnotation);
@@ -119,7 +133,7 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
         uid: obj?.metadata.uid ?? "",
       },
       spec: obj?.spec,
-      awsName: judged.value,
+      awsName: value,
       decision: decision as Decision,
       readOnly: readOnly?.ok === true && readOnly.value,
     });

@@ -67,9 +67,18 @@ export function answerFields(
     if (value === undefined || value === "") return undefined;
     return formOf.get(f)?.form === "boolean" ? stringBoolean(String(value)) : value;
   };
+  /** Members AWS answers URL-encoded (runtime.urlEncoded: IAM's policy documents), decoded. */
+  const encoded = source.declaration.runtime.urlEncoded ?? [];
+  const urlDecoded = (item: Fields): Fields => {
+    if (!encoded.some((m) => typeof item[m] === "string")) return item;
+    const out = { ...item };
+    for (const m of encoded) if (typeof out[m] === "string") out[m] = decodeURIComponent(out[m]);
+    return out;
+  };
   return {
     /** The spec fields `item` holds (tags left to the runtime). */
-    fieldsOf(item: Fields): Fields {
+    fieldsOf(answered: Fields): Fields {
+      const item = urlDecoded(answered);
       const fields: Fields = {};
       for (const [f, [member, codec]] of Object.entries(generated.codecs)) {
         if (f === tagsField || elsewhere.has(member) || item[member] === undefined) continue;

@@ -9,9 +9,8 @@ import type { z } from "zod";
 import { legacyOwnershipKeysIn } from "../../api/ownership-tags.ts";
 import type { DeclaredFieldGroups } from "../../codegen/drift-rules.ts";
 import type { Address } from "../../codegen/object-address.ts";
-import { globalArn, parseRegionalArn, regionalArn } from "../arn.ts";
+import { accountArn, globalArn, parseRegionalArn, regionalArn } from "../arn.ts";
 import type { CallContext, SendOptions } from "../call-context.ts";
-import { canonicalValue } from "../canonical-forms.ts";
 import { attributeWhenAbsent, declaredDrift, defaultWhenAbsent } from "../declared-drift.ts";
 import { lateInitializeFields } from "../field-drift.ts";
 import { serviceCalls } from "../service-calls.ts";
@@ -23,12 +22,13 @@ import {
   pathsOf,
   regionalClient,
 } from "../service-module-parts.ts";
-import { awsMembers, fromAws, toAws } from "../shape-codec.ts";
+import { awsMembers, fromAws } from "../shape-codec.ts";
 import { applyTagChanges, claimTags } from "../tag-changes.ts";
 import { answerFields, codecOf, specFieldOf, withFields } from "./answer-fields.ts";
 import { changedFieldsInput } from "./changed-input.ts";
 import { type CallFailure, declaredKindErrors } from "./errors.ts";
 import { itemDefaultsDropper } from "./item-defaults.ts";
+import { type ItemsOf, itemsForm, itemWrites, listedId, listedValue } from "./items.ts";
 import { allAtOnce, gone, inTurn } from "./read-order.ts";
 import { declaredKindSchemas } from "./schemas.ts";
 import { declaredSecrets } from "./secrets.ts";
@@ -347,18 +347,28 @@ function kindModule<Sdk extends SdkClient>(
   }
   /** The ARN: as the read answered it, or composed where it names neither region nor account (S3's). */
   const placeless = runtime.arnScope === "global";
+  /** The ARN's resource part: the declared prefix, the path where the kind has one (IAM's), the name. */
+  const arnResourceOf = (spec: Fields, name: string): string => {
+    // In spec form (the spec's field) or as AWS answered it (its member).
+    const at = runtime.arnPath;
+    const path = at === undefined ? undefined : (spec[specFieldOf(generated.codecs, at)] ?? spec[at]);
+    const inner = typeof path === "string" ? path.replace(/^\/+|\/+$/g, "") : "";
+    return `${runtime.arnResource}${inner === "" ? "" : `${inner}/`}${name}`;
+  };
   const arnOf = (item: Fields, name: string, region: string, account?: string): string =>
     placeless
       ? globalArn(declaration.service, region, `${runtime.arnResource}${name}`)
-      : runtime.arnScope === "regional"
+      : runtime.arnScope === "regional" || runtime.arnScope === "account"
         ? account === undefined || account === ""
           ? ""
-          : regionalArn(
-              runtime.arnService ?? declaration.service,
-              region,
-              account,
-              `${runtime.arnResource}${name}`,
-            )
+          : runtime.arnScope === "account"
+            ? accountArn(declaration.service, region, account, arnResourceOf(item, name))
+            : regionalArn(
+                runtime.arnService ?? declaration.service,
+                region,
+                account,
+                `${runtime.arnResource}${name}`,
+              )
         : String(item[runtime.arn ?? ""] ?? "");
   /** Where a whole-answer read's object is: the answer less the SDK's metadata. */
   const wholeObject = (answer: Fields | undefined): Fields | undefined => {
@@ -401,8 +411,31 @@ function kindModule<Sdk extends SdkClient>(
       const more = page?.more === undefined || answer?.[page.more] === true;
       token = page === undefined || !more ? undefined : answer?.[page.output];
     } while (token !== undefined && token !== "");
-    return own.items === undefined ? undefined : { [own.items.list]: listed };
+    const items = own.items;
+    if (items === undefined) return undefined;
+    const get = items.get;
+    if (get === undefined) return { [items.list]: listed };
+    // A map's items: each one's value by its own read (IAM's GetRolePolicy), gone meanwhile left out.
+    const values = new Map<string, unknown>();
+    for (const id of (listed ?? []).map((i) => listedId(i, items))) {
+      const answer = await calls.sendUnless(
+        (err) => own.notFound.has(code(err)) || errors.isNotFound(err),
+        ctx,
+        get,
+        name,
+        run(client, get, { ...naming, [items.id]: id }),
+        { field: own.fields.map((f) => `spec.${f}`).join(", ") },
+      );
+      const value = answer?.[items.value ?? ""];
+      if (value !== undefined) values.set(id, urlDecoded(items.value ?? "", value));
+    }
+    return { [items.list]: listedValue("map", items, [...values.keys()], values) };
   };
+  /** A member AWS answers URL-encoded (runtime.urlEncoded: IAM's documents), decoded. */
+  const urlDecoded = (member: string, value: unknown): unknown =>
+    runtime.urlEncoded?.includes(member) === true && typeof value === "string"
+      ? decodeURIComponent(value)
+      : value;
   /**
    * What AWS has of the object `item` (the read's answer; `{}` right after a create): the tags and
    * the groups of `wanted` read at once or in turn, in spec form; undefined when it went meanwhile.
@@ -451,7 +484,14 @@ function kindModule<Sdk extends SdkClient>(
       }
       for (const field of own.fields) {
         const [member, codec] = codecOf(generated.codecs, field);
-        const value = own.items === undefined ? answer?.[member] : answer?.[own.items.list];
+        const listed = own.items === undefined ? undefined : answer?.[own.items.list];
+        // A list of IDs is read from the listed items (IAM's attached policies: their PolicyArn).
+        const value =
+          own.items === undefined
+            ? answer?.[member]
+            : Array.isArray(listed) && itemsForm(codec) === "ids"
+              ? listedValue("ids", own.items, listed)
+              : listed;
         if (value === undefined || value === "" || (Array.isArray(value) && value.length === 0))
           delete fields[field];
         else fields[field] = fromAws(codec, value);
@@ -487,6 +527,7 @@ function kindModule<Sdk extends SdkClient>(
       (byArn ? accountClient(source.clientFactory, "sdk") : regionalClient(source.clientFactory, "sdk")),
     identifier: nameOf,
     identifierField: `spec.${idField}`,
+    ...(runtime.arnScope === "account" ? { regionless: true as const } : {}),
     ...(generated.declared.specTags === undefined ? {} : { specTags: generated.declared.specTags }),
     references: generated.references,
     ...(hooks?.adoptionSeed === undefined ? {} : { adoptionSeed: hooks.adoptionSeed }),
@@ -793,25 +834,17 @@ function kindModule<Sdk extends SdkClient>(
         if (items !== undefined && only !== undefined) {
           // One item per ID: each new or changed one set, each ID AWS has and the spec lacks removed.
           const [, codec] = codecOf(generated.codecs, only);
-          const itemCodec = codec.list ?? {};
-          const key = Object.entries(itemCodec.object ?? {}).find(([, [m]]) => m === items.id)?.[0] ?? "";
+          const documents = formOf.get(only)?.form === "documents";
           const want = withoutItemDefaults(desired)[only];
-          const { put, remove } = itemChanges(want, observed.fields[only], key);
+          const writes = itemWrites(itemsForm(codec), items, codec, want, observed.fields[only], documents);
           // Removed first: AWS may hold only so many (CloudWatch Logs: two filters per log group).
-          for (const id of remove) {
+          for (const id of writes.remove) {
             const call = group.remove ?? "";
             await calls.send(ctx, call, name, run(client, call, { [items.id]: id, ...naming(call) }), {
               field: fieldPaths,
             });
           }
-          for (const item of put) {
-            // Under its member, or as the call's own members (CloudWatch Logs' PutSubscriptionFilter).
-            const input =
-              items.member === undefined
-                ? (toAws(itemCodec, item) as Fields)
-                : { [items.id]: item[key], [items.member]: toAws(itemCodec, item) };
-            await setCall(group.set, input, fieldPaths);
-          }
+          for (const input of writes.put) await setCall(group.set, input, fieldPaths);
           continue;
         }
         const none = fields.every((f) => isNone(f, desired));
@@ -907,6 +940,30 @@ function kindModule<Sdk extends SdkClient>(
       }
       const address = await addressOf(client, name, ctx, true);
       if (address === undefined) return "not-found";
+      // Items AWS will not delete the object with (IAM's policies of a role): each removed first.
+      for (const set of runtime.emptiedBeforeDelete ?? []) {
+        const g = declared(set);
+        const fields = groups.groups.find((x) => x.set === set)?.fields.map((f) => f.field) ?? [];
+        const items = g?.items;
+        const remove = g?.remove;
+        if (g === undefined || items === undefined || remove === undefined) continue;
+        const arn = arnOf({}, name, client.region, client.account);
+        // Their IDs are enough: no item's own read.
+        const { get: _, ...listOnly } = items;
+        const own = { fields, notFound: new Set(groupNotFound(set)), items: listOnly };
+        const answer = await groupRead(client, name, g.read, own, callNaming(g.read, address, arn), ctx);
+        if (answer === gone) return "not-found";
+        const listed = ((answer as Fields | undefined)?.[items.list] as unknown[] | undefined) ?? [];
+        for (const id of listed.map((i) => listedId(i, items))) {
+          await calls.send(
+            ctx,
+            remove,
+            name,
+            run(client, remove, { [items.id]: id, ...callNaming(remove, address, arn) }),
+            { field: fields.map((f) => `spec.${f}`).join(", ") },
+          );
+        }
+      }
       const first = hooks?.deleteFirst;
       if (first !== undefined) {
         // What must go before the object (a global table's replicas elsewhere): read it first.
@@ -987,8 +1044,8 @@ function kindModule<Sdk extends SdkClient>(
       );
     },
     arn: (spec, region, account) =>
-      placeless || runtime.arnScope === "regional"
-        ? arnOf({}, nameOf(spec), region, account)
+      placeless || runtime.arnScope === "regional" || runtime.arnScope === "account"
+        ? arnOf(spec as Fields, nameOf(spec), region, account)
         : regionalArn(declaration.service, region, account, `${runtime.arnResource}${nameOf(spec)}`),
     statusFrom: (observed) => {
       const named = runtime.status;
@@ -1005,30 +1062,15 @@ function kindModule<Sdk extends SdkClient>(
     observedRegion: (observed) => {
       if (observed.region !== undefined) return observed.region;
       const parts = parseRegionalArn(observed.arn, declaration.service);
-      return parts?.resource.join(":").startsWith(runtime.arnResource) === true ? parts.region : undefined;
+      // An ARN naming no region (IAM's): the object is in none, so never in another.
+      if (parts === undefined || parts.region === "") return undefined;
+      return parts.resource.join(":").startsWith(runtime.arnResource) ? parts.region : undefined;
     },
     ...errorReporting(
       (err: unknown): err is InstanceType<typeof ErrorClass> => err instanceof ErrorClass,
       (err, spec: Fields) => classify(err, { operation: runtime.read.call, name: nameOf(spec) }),
     ),
   };
-}
-
-/**
- * What to set (new or changed items, in spec form) and which IDs to remove so that AWS has the
- * `desired` list of items keyed by `id` (order ignored: AWS lists them in its own).
- */
-function itemChanges(desired: unknown, observed: unknown, key: string): { put: Fields[]; remove: string[] } {
-  const byId = (list: unknown) =>
-    new Map(
-      ((list ?? []) as Fields[]).map((item) => [String(item[key]), JSON.stringify(canonicalValue(item))]),
-    );
-  const want = byId(desired);
-  const have = byId(observed);
-  const put = ((desired ?? []) as Fields[]).filter(
-    (item) => have.get(String(item[key])) !== want.get(String(item[key])),
-  );
-  return { put, remove: [...have.keys()].filter((id) => !want.has(id)) };
 }
 
 /** Sets `value` at a dotted path of `input`, making the objects on the way. */
@@ -1043,6 +1085,3 @@ function atPath(input: Fields, path: string, value: unknown): void {
   }
   at[last] = value;
 }
-
-/** A list group's items (FieldGroup.items). */
-type ItemsOf = NonNullable<import("../../codegen/declaration.ts").FieldGroup["items"]>;

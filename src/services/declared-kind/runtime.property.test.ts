@@ -43,10 +43,13 @@ for (const { name: kindName, declared } of declaredKinds) {
     const idField = source.generated.declared.identifier;
     const same = (a: string, b: string) =>
       runtime.caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b;
+    const service = source.declaration.service;
     const arnOf = (id: string) =>
       decl.arnScope === "global"
-        ? `arn:aws:${source.kind.service}:::${decl.arnResource}${id}`
-        : `arn:aws:${source.kind.service}:us-east-1:111111111111:${decl.arnResource}${id}`;
+        ? `arn:aws:${service}:::${decl.arnResource}${id}`
+        : decl.arnScope === "account"
+          ? `arn:aws:${service}::111111111111:${decl.arnResource}${id}`
+          : `arn:aws:${service}:us-east-1:111111111111:${decl.arnResource}${id}`;
     const arnMember = decl.arn ?? "Arn";
     const identifier = fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9-]{0,20}$/);
 

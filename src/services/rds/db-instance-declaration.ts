@@ -301,7 +301,7 @@ export const dbInstanceDeclaration = {
     { field: "DBSubnetGroupName", service: "rds", kind: "DBSubnetGroup" },
     { field: "KmsKeyId", service: "kms", kind: "Key" },
     { field: "MasterUserSecretKmsKeyId", service: "kms", kind: "Key" },
-    { field: "MonitoringRoleArn", service: "iam", kind: "Role" },
+    { field: "MonitoringRoleArn", service: "iam", kind: "Role", fills: "arn" },
     { field: "PerformanceInsightsKMSKeyId", service: "kms", kind: "Key" },
     { field: "VpcSecurityGroupIds", service: "ec2", kind: "SecurityGroup" },
   ],

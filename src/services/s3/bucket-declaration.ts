@@ -260,7 +260,7 @@ export const bucketDeclaration = {
     ObjectLockEnabledForBucket: "compared with objectLockConfiguration",
     ObjectOwnership: "compared as ownershipControls, which it stands for while that is not set",
   },
-  references: [{ field: "Replication.Role", service: "iam", kind: "Role" }],
+  references: [{ field: "Replication.Role", service: "iam", kind: "Role", fills: "arn" }],
   runtime: {
     service: "S3",
     noun: "bucket",

@@ -122,7 +122,7 @@ export const topicDeclaration = {
     ContentBasedDeduplication: 'Removed from the spec, it is set to "false".',
   },
   references: [
-    ...feedbackRoles.map((field) => ({ field, service: "iam", kind: "Role" })),
+    ...feedbackRoles.map((field) => ({ field, service: "iam", kind: "Role", fills: "arn" as const })),
     { field: "KmsMasterKeyId", service: "kms", kind: "Key" },
     { field: "Policy", service: "iam", kind: "Policy" },
   ],

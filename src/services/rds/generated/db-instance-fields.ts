@@ -806,7 +806,7 @@ export const dbInstanceReferences = [
   { path: ["dbSubnetGroupRef"], plain: "dbSubnetGroupName", service: "rds", kind: "DBSubnetGroup" },
   { path: ["dbParameterGroupRef"], plain: "dbParameterGroupName", service: "rds", kind: "DBParameterGroup" },
   { path: ["kmsKeyRef"], plain: "kmsKeyID", service: "kms", kind: "Key" },
-  { path: ["monitoringRoleRef"], plain: "monitoringRoleARN", service: "iam", kind: "Role" },
+  { path: ["monitoringRoleRef"], plain: "monitoringRoleARN", service: "iam", kind: "Role", arn: true },
   {
     path: ["performanceInsightsKMSKeyRef"],
     plain: "performanceInsightsKMSKeyID",

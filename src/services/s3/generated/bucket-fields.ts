@@ -2208,7 +2208,7 @@ export const bucketAwsNames = {
 
 /** ACK's references (`*Ref`), where they are and the plain field each stands beside. */
 export const bucketReferences = [
-  { path: ["replication", "roleRef"], plain: "role", service: "iam", kind: "Role" },
+  { path: ["replication", "roleRef"], plain: "role", service: "iam", kind: "Role", arn: true },
 ] as const;
 
 /** Spec field → [AWS member, codec], for the spec⇄AWS mapping (src/services/shape-codec.ts). */

@@ -1,0 +1,182 @@
+// Role — the ninth kind, IAM's, a declaration served by the generic runtime with no hook — end to
+// end with the real controller process: a role in a namespace mapped to 111111111111 lands in that
+// account (checked with that account's own credentials), tagged as the object's, with its trust
+// policy, a managed policy and an inline policy, Synced with ACK's status and an ARN with its path
+// and no region; a change of the inline policy is applied; a role of the same name in the other
+// account is never touched; deleting the object detaches and deletes its policies, then the role.
+// A DBInstance's monitoringRoleRef takes the Role's ARN, composed from its spec, not its status.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import {
+  CreatePolicyCommand,
+  CreateRoleCommand,
+  GetRoleCommand,
+  GetRolePolicyCommand,
+  IAMClient,
+  ListAttachedRolePoliciesCommand,
+  type Role,
+} from "@aws-sdk/client-iam";
+import { patchTypes } from "../../src/runtime/kube-client.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
+import { kindMakers } from "../support/minimal-resources.ts";
+import { dbInstanceIn } from "../support/rds-instances.ts";
+import {
+  clientAs,
+  configMap,
+  deleteResourceAndWait,
+  type E2E,
+  getResource,
+  identity,
+  namespace,
+  patchResource,
+  region,
+  resourcePath,
+  startE2E,
+  waitForSynced,
+} from "./fixture.ts";
+
+const X = "111111111111";
+const Y = "222222222222";
+const ownerAccount = "services.k8s.aws/owner-account-id";
+const trust = JSON.stringify({
+  Version: "2012-10-17",
+  Statement: [{ Effect: "Allow", Principal: { Service: "ec2.amazonaws.com" }, Action: "sts:AssumeRole" }],
+});
+const policy = (action: string) =>
+  JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: action, Resource: "*" }] });
+
+let e2e: E2E;
+let endpoint: string;
+
+before(async () => {
+  e2e = await startE2E();
+  endpoint = e2e.stack.awsEndpoint ?? "";
+  await e2e.apply([
+    namespace("ack-system"),
+    namespace("apps", { [ownerAccount]: X }),
+    configMap("ack-role-account-map", { [X]: `arn:aws:iam::${X}:role/apps-x` }),
+    identity("AWSControllerIdentity", "default", { allowedNamespaces: { list: ["apps", "ack-system"] } }),
+  ]);
+  await e2e.startController();
+});
+after(() => e2e?.stop());
+
+const iamAs = (account: string) => clientAs(IAMClient, endpoint, account);
+
+async function roleIn(account: string, name: string): Promise<Role | undefined> {
+  try {
+    return (await (await iamAs(account)).send(new GetRoleCommand({ RoleName: name }))).Role;
+  } catch (err) {
+    if ((err as { name?: string }).name === "NoSuchEntityException") return undefined;
+    throw err;
+  }
+}
+
+function role(name: string, spec: Record<string, unknown>): KubeObject {
+  return {
+    apiVersion: "iam.services.k8s.aws/v1alpha1",
+    kind: "Role",
+    metadata: { name, namespace: "apps" },
+    spec: { name: `apps-${name}`, assumeRolePolicyDocument: trust, ...spec },
+  } as KubeObject;
+}
+
+const synced = (name: string, minGeneration = 1) =>
+  waitForSynced(e2e.kube, "Role", "apps", name, minGeneration);
+
+test("a Role lands in the namespace's account, tagged, with its policies, Synced; a change is applied; the other account's role of that name is untouched; delete removes its policies, then it", async () => {
+  const name = "web";
+  const awsName = `apps-${name}`;
+  const x = await iamAs(X);
+  await (await iamAs(Y)).send(
+    new CreateRoleCommand({ RoleName: awsName, AssumeRolePolicyDocument: trust, Description: "Y's own" }),
+  );
+  const managed = (
+    await x.send(new CreatePolicyCommand({ PolicyName: "apps-read", PolicyDocument: policy("s3:GetObject") }))
+  ).Policy?.Arn;
+  assert.ok(managed);
+  await e2e.apply([
+    role(name, {
+      path: "/apps/",
+      policies: [managed],
+      inlinePolicies: { queue: policy("sqs:ReceiveMessage") },
+      tags: [{ key: "team", value: "web" }],
+    }),
+  ]);
+  const r = await synced(name);
+  const arn = `arn:aws:iam::${X}:role/apps/${awsName}`;
+  assert.equal(r.status?.ackResourceMetadata?.ownerAccountID, X);
+  assert.equal(r.status?.ackResourceMetadata?.arn, arn);
+  const status = r.status as Record<string, unknown> | undefined;
+  assert.ok(String(status?.["roleID"]).length > 0, "ACK's roleID");
+  assert.ok(r.metadata.finalizers?.includes("finalizers.iam.services.k8s.aws/Role"));
+  assert.equal(
+    (r.spec as Record<string, unknown>)["maxSessionDuration"],
+    3600,
+    "IAM's value copied into the spec",
+  );
+
+  const made = await roleIn(X, awsName);
+  assert.equal(made?.Arn, arn);
+  const tags = Object.fromEntries((made?.Tags ?? []).map((t) => [t.Key, t.Value]));
+  assert.equal(tags["team"], "web");
+  assert.equal(tags["services.k8s.aws/owner-uid"], r.metadata.uid, "tagged as this object's");
+  const attached = await x.send(new ListAttachedRolePoliciesCommand({ RoleName: awsName }));
+  assert.deepEqual(
+    attached.AttachedPolicies?.map((p) => p.PolicyArn),
+    [managed],
+  );
+
+  await patchResource(e2e.kube, "Role", "apps", name, {
+    spec: { inlinePolicies: { queue: policy("sqs:SendMessage") } },
+  });
+  const patched = await getResource(e2e.kube, "Role", "apps", name);
+  await synced(name, patched?.metadata.generation ?? 0);
+  const inline = await x.send(new GetRolePolicyCommand({ RoleName: awsName, PolicyName: "queue" }));
+  assert.deepEqual(
+    JSON.parse(decodeURIComponent(inline.PolicyDocument ?? "")),
+    JSON.parse(policy("sqs:SendMessage")),
+  );
+
+  await deleteResourceAndWait(e2e.kube, "Role", "apps", name);
+  assert.equal(await roleIn(X, awsName), undefined, "deleted in AWS, its policies first");
+  const theirs = await roleIn(Y, awsName);
+  assert.equal(theirs?.Description, "Y's own", "the other account's role of that name is untouched");
+});
+
+test("a DBInstance's monitoringRoleRef names the Role: the instance's MonitoringRoleArn is the Role's ARN, path and all, from the Role's spec, never its status", async () => {
+  await e2e.apply([role("monitoring", { path: "/rds/" })]);
+  await synced("monitoring");
+  // A forged ARN in the Role's status changes nothing: the ARN is composed from its spec and
+  // placement. (A forged account there would only make the referrer wait: ReferenceNotPlaced.)
+  await e2e.kube.request({
+    method: "PATCH",
+    path: `${resourcePath("Role", "apps", "monitoring")}/status`,
+    contentType: patchTypes.merge,
+    body: {
+      status: {
+        ackResourceMetadata: { arn: `arn:aws:iam::${X}:role/stolen`, ownerAccountID: X, region },
+      },
+    },
+  });
+  const maker = kindMakers["DBInstance"];
+  assert.ok(maker);
+  await e2e.apply([
+    ...(maker.namespaceObjects?.("apps") ?? []),
+    {
+      apiVersion: "rds.services.k8s.aws/v1alpha1",
+      kind: "DBInstance",
+      metadata: { name: "db", namespace: "apps" },
+      spec: {
+        ...maker.spec("apps-db", X),
+        monitoringInterval: 60,
+        monitoringRoleRef: { from: { name: "monitoring" } },
+      },
+    } as KubeObject,
+  ]);
+  await waitForSynced(e2e.kube, "DBInstance", "apps", "db", 1);
+  const made = await dbInstanceIn(endpoint, X, "apps-db");
+  assert.equal(made?.MonitoringRoleArn, `arn:aws:iam::${X}:role/rds/apps-monitoring`);
+  await deleteResourceAndWait(e2e.kube, "DBInstance", "apps", "db");
+  await deleteResourceAndWait(e2e.kube, "Role", "apps", "monitoring");
+});
