@@ -6,9 +6,6 @@
 // account is refused before any call, another account sees nothing, a repository holding images
 // is deleted only when forced, and delete is idempotent.
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
   CreateRepositoryCommand,
@@ -17,17 +14,11 @@ import {
   PutImageTagMutabilityCommand,
   TagResourceCommand,
 } from "@aws-sdk/client-ecr";
-import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
-import type { AwsCredentialIdentity } from "@smithy/types";
-import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
 import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { forceDeleteAnnotation, repositoryService as service } from "../../src/services/ecr/repository.ts";
-import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
+import type { AwsProxy } from "../support/aws-proxy.ts";
+import { type AccountClient, startTwoAccounts, type TwoAccounts } from "../support/two-accounts.ts";
 
-const defaultCredentials: AwsCredentialIdentity = {
-  accessKeyId: "AKIAIOSFODNN7EXAMPLE",
-  secretAccessKey: "default-secret",
-};
 const region = "us-east-1";
 const owner = {
   "services.k8s.aws/namespace": "shop",
@@ -50,48 +41,25 @@ const policy = JSON.stringify({
   Statement: [{ Sid: "pull", Effect: "Allow", Principal: "*", Action: ["ecr:BatchGetImage"] }],
 });
 
-type Client = { readonly sdk: ECRClient; readonly region: string; readonly account: string };
-let dir: string;
-let emulator: Emulator;
+type Client = AccountClient<ECRClient>;
+let accounts: TwoAccounts<ECRClient>;
 let proxy: AwsProxy;
 /** This account, through the proxy. */
 let mine: Client;
 let other: Client;
 let myAccount: string;
 
-const ecr = (endpoint: string, credentials: AwsCredentialIdentity) =>
-  new ECRClient({ region, endpoint, credentials });
-
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), "crossrole-ecr-repository-"));
-  emulator = await startEmulator({ dir });
-  proxy = await startAwsProxy(emulator.endpoint);
-  const sts = new STSClient({ region, endpoint: emulator.endpoint, credentials: defaultCredentials });
-  myAccount = (await sts.send(new GetCallerIdentityCommand({}))).Account ?? "";
-  mine = { sdk: ecr(proxy.endpoint, defaultCredentials), region, account: myAccount };
-  const assumed = await sts.send(
-    new AssumeRoleCommand({ RoleArn: "arn:aws:iam::222222222222:role/x", RoleSessionName: "ecr-test" }),
-  );
-  const c = assumed.Credentials;
-  assert.ok(c?.AccessKeyId && c.SecretAccessKey && c.SessionToken);
-  other = {
-    sdk: ecr(emulator.endpoint, {
-      accessKeyId: c.AccessKeyId,
-      secretAccessKey: c.SecretAccessKey,
-      sessionToken: c.SessionToken,
-    }),
+  accounts = await startTwoAccounts(
+    "ecr-repository",
     region,
-    account: "222222222222",
-  };
-  sts.destroy();
+    (endpoint, credentials) => new ECRClient({ region, endpoint, credentials }),
+  );
+  ({ proxy, mine, other } = accounts);
+  myAccount = mine.account;
 });
 
-after(async () => {
-  for (const c of [mine, other]) c?.sdk.destroy();
-  await proxy?.close();
-  await emulator?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => accounts?.close());
 
 let counter = 0;
 const uniqueName = (label: string) => `crossrole/${label}-${process.pid}-${++counter}`;

@@ -7,9 +7,6 @@
 // name; drift corrected; an untagged role claimed; another account sees nothing; the role's
 // policies go before the role; delete is idempotent.
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
   AttachRolePolicyCommand,
@@ -20,17 +17,11 @@ import {
   PutRolePolicyCommand,
   UpdateAssumeRolePolicyCommand,
 } from "@aws-sdk/client-iam";
-import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
-import type { AwsCredentialIdentity } from "@smithy/types";
-import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
 import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { roleService as service } from "../../src/services/iam/role.ts";
-import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
+import type { AwsProxy } from "../support/aws-proxy.ts";
+import { type AccountClient, startTwoAccounts, type TwoAccounts } from "../support/two-accounts.ts";
 
-const defaultCredentials: AwsCredentialIdentity = {
-  accessKeyId: "AKIAIOSFODNN7EXAMPLE",
-  secretAccessKey: "default-secret",
-};
 const region = "us-east-1";
 const owner = {
   "services.k8s.aws/namespace": "shop",
@@ -52,43 +43,24 @@ const readSqs = JSON.stringify({
   Statement: [{ Effect: "Allow", Action: "sqs:ReceiveMessage", Resource: "*" }],
 });
 
-type Client = { readonly sdk: IAMClient; readonly region: string; readonly account: string };
-let dir: string;
-let emulator: Emulator;
+type Client = AccountClient<IAMClient>;
+let accounts: TwoAccounts<IAMClient>;
 let proxy: AwsProxy;
 /** This account, through the proxy. */
 let mine: Client;
 let other: Client;
 let myAccount: string;
-/** Two customer managed policies of this account. */
 let policyA: string;
 let policyB: string;
 
-const iam = (endpoint: string, credentials: AwsCredentialIdentity) =>
-  new IAMClient({ region, endpoint, credentials });
-
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), "crossrole-iam-role-"));
-  emulator = await startEmulator({ dir });
-  proxy = await startAwsProxy(emulator.endpoint);
-  const sts = new STSClient({ region, endpoint: emulator.endpoint, credentials: defaultCredentials });
-  myAccount = (await sts.send(new GetCallerIdentityCommand({}))).Account ?? "";
-  mine = { sdk: iam(proxy.endpoint, defaultCredentials), region, account: myAccount };
-  const assumed = await sts.send(
-    new AssumeRoleCommand({ RoleArn: "arn:aws:iam::222222222222:role/x", RoleSessionName: "iam-test" }),
-  );
-  const c = assumed.Credentials;
-  assert.ok(c?.AccessKeyId && c.SecretAccessKey && c.SessionToken);
-  other = {
-    sdk: iam(emulator.endpoint, {
-      accessKeyId: c.AccessKeyId,
-      secretAccessKey: c.SecretAccessKey,
-      sessionToken: c.SessionToken,
-    }),
+  accounts = await startTwoAccounts(
+    "iam-role",
     region,
-    account: "222222222222",
-  };
-  sts.destroy();
+    (endpoint, credentials) => new IAMClient({ region, endpoint, credentials }),
+  );
+  ({ proxy, mine, other } = accounts);
+  myAccount = mine.account;
   for (const [name, doc] of [
     ["read-s3", readS3],
     ["read-sqs", readSqs],
@@ -99,12 +71,7 @@ before(async () => {
   }
 });
 
-after(async () => {
-  for (const c of [mine, other]) c?.sdk.destroy();
-  await proxy?.close();
-  await emulator?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => accounts?.close());
 
 let counter = 0;
 const uniqueName = (label: string) => `${label}-${process.pid}-${++counter}`;

@@ -7,9 +7,6 @@
 // input checked), drift is corrected, an untagged log group is claimed, another account sees
 // nothing, and delete is idempotent.
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
   CloudWatchLogsClient,
@@ -18,17 +15,11 @@ import {
   PutRetentionPolicyCommand,
   TagResourceCommand,
 } from "@aws-sdk/client-cloudwatch-logs";
-import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
-import type { AwsCredentialIdentity } from "@smithy/types";
-import { type Emulator, startEmulator } from "../../src/local-stack/stack.ts";
 import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { logGroupService as service } from "../../src/services/logs/log-group.ts";
-import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
+import type { AwsProxy } from "../support/aws-proxy.ts";
+import { type AccountClient, startTwoAccounts, type TwoAccounts } from "../support/two-accounts.ts";
 
-const defaultCredentials: AwsCredentialIdentity = {
-  accessKeyId: "AKIAIOSFODNN7EXAMPLE",
-  secretAccessKey: "default-secret",
-};
 const region = "us-east-1";
 const owner = {
   "services.k8s.aws/namespace": "shop",
@@ -37,48 +28,25 @@ const owner = {
   "services.k8s.aws/controller-version": "crossrole-test",
 };
 
-type Client = { readonly sdk: CloudWatchLogsClient; readonly region: string; readonly account: string };
-let dir: string;
-let emulator: Emulator;
+type Client = AccountClient<CloudWatchLogsClient>;
+let accounts: TwoAccounts<CloudWatchLogsClient>;
 let proxy: AwsProxy;
 /** This account, through the proxy. */
 let mine: Client;
 let other: Client;
 let myAccount: string;
 
-const logs = (endpoint: string, credentials: AwsCredentialIdentity) =>
-  new CloudWatchLogsClient({ region, endpoint, credentials });
-
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), "crossrole-logs-log-group-"));
-  emulator = await startEmulator({ dir });
-  proxy = await startAwsProxy(emulator.endpoint);
-  const sts = new STSClient({ region, endpoint: emulator.endpoint, credentials: defaultCredentials });
-  myAccount = (await sts.send(new GetCallerIdentityCommand({}))).Account ?? "";
-  mine = { sdk: logs(proxy.endpoint, defaultCredentials), region, account: myAccount };
-  const assumed = await sts.send(
-    new AssumeRoleCommand({ RoleArn: "arn:aws:iam::222222222222:role/x", RoleSessionName: "logs-test" }),
-  );
-  const c = assumed.Credentials;
-  assert.ok(c?.AccessKeyId && c.SecretAccessKey && c.SessionToken);
-  other = {
-    sdk: logs(emulator.endpoint, {
-      accessKeyId: c.AccessKeyId,
-      secretAccessKey: c.SecretAccessKey,
-      sessionToken: c.SessionToken,
-    }),
+  accounts = await startTwoAccounts(
+    "logs-log-group",
     region,
-    account: "222222222222",
-  };
-  sts.destroy();
+    (endpoint, credentials) => new CloudWatchLogsClient({ region, endpoint, credentials }),
+  );
+  ({ proxy, mine, other } = accounts);
+  myAccount = mine.account;
 });
 
-after(async () => {
-  for (const c of [mine, other]) c?.sdk.destroy();
-  await proxy?.close();
-  await emulator?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => accounts?.close());
 
 let counter = 0;
 const uniqueName = (label: string) => `/crossrole/${label}-${process.pid}-${++counter}`;

@@ -49,7 +49,12 @@ export const dbSubnetGroupDeclaration = {
     service: "RDS",
     noun: "DB subnet group",
     identifierCase: "insensitive",
-    read: { call: "DescribeDBSubnetGroups", output: "DBSubnetGroups" },
+    // RDS answers the subnets as `Subnets[].SubnetIdentifier`; the spec holds their IDs.
+    read: {
+      call: "DescribeDBSubnetGroups",
+      output: "DBSubnetGroups",
+      members: { SubnetIds: "Subnets[].SubnetIdentifier" },
+    },
     delete: "DeleteDBSubnetGroup",
     arn: "DBSubnetGroupArn",
     arnResource: "subgrp:",

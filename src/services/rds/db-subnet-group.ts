@@ -1,6 +1,5 @@
 // The DBSubnetGroup kind: its declaration (db-subnet-group-declaration.ts) served by the generic
-// runtime, plus its one quirk: RDS answers a group's subnets as `Subnets[].SubnetIdentifier`,
-// which the spec holds as `subnetIDs` (CreateDBSubnetGroup's SubnetIds).
+// runtime, with no hook (RDS's answer of the subnets, `Subnets[].SubnetIdentifier`, is declared).
 
 import type { RDSClient } from "@aws-sdk/client-rds";
 import * as rdsSdk from "@aws-sdk/client-rds";
@@ -31,13 +30,6 @@ export const dbSubnetGroupSource = {
   schemas,
   sdk: rdsSdk,
   clientFactory: rdsClientFactory,
-  hooks: {
-    fieldsFromAnswer: (answer) => {
-      const subnets = answer["Subnets"] as { SubnetIdentifier?: string }[] | undefined;
-      const ids = (subnets ?? []).flatMap((s) => (s.SubnetIdentifier ? [s.SubnetIdentifier] : []));
-      return ids.length > 0 ? { subnetIDs: ids } : {};
-    },
-  },
 } satisfies DeclaredKindSource<RDSClient>;
 
 export const dbSubnetGroupService = declaredKindModule(dbSubnetGroupSource);
