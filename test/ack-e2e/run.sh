@@ -34,9 +34,6 @@ declare -A DEFAULT_TESTS=(
 # Controller flags ACK's CI (test-infra scripts/controller-setup.sh) sets for a suite: the IRS
 # test runs with FEATURE_GATES=IAMRoleSelector=true and ENABLE_CARM=false.
 declare -A EXTRA_ARGS=([sqs]="--feature-gates=IAMRoleSelector=true --enable-carm=false")
-# The emulator as AWS is for a suite: IAM's bootstrap attaches AWS managed policies
-# (AmazonSQSFullAccess), which exist in every AWS account and which moto loads only when asked.
-declare -A EMULATOR_ENV=([iam]="MOTO_IAM_LOAD_MANAGED_POLICIES=true")
 log() { printf '[ack-e2e] %s\n' "$*" >&2; }
 
 # The stack with kube-controller-manager and kubectl (optimised builds, as the tests use), then
@@ -83,7 +80,7 @@ for SUITE in "${SUITES[@]}"; do
   git --git-dir="$(repo_of "$SUITE-controller")" archive "${TAG[$SUITE]}" test/e2e | tar -x -C "$WORK/src"
   SEL="$*"
   [[ ${#SUITES[@]} -eq 1 && $# -gt 0 ]] || SEL=${DEFAULT_TESTS[$SUITE]}
-  JOBS+=("${EMULATOR_ENV[$SUITE]:-} CROSSROLE_EXTRA_ARGS=\"${CROSSROLE_EXTRA_ARGS-${EXTRA_ARGS[$SUITE]:-}}\" bash '$KIT/suite.sh' '$REPO' '$WORK' '$VENV' $SUITE $SEL")
+  JOBS+=("CROSSROLE_EXTRA_ARGS=\"${CROSSROLE_EXTRA_ARGS-${EXTRA_ARGS[$SUITE]:-}}\" bash '$KIT/suite.sh' '$REPO' '$WORK' '$VENV' $SUITE $SEL")
 done
 SCRIPT=$(printf '%s; ' "${JOBS[@]}")
 log "waiting for ${HEAVY_LOCK:-/tmp/heavy.lock}, then: ${SUITES[*]}"

@@ -5,9 +5,9 @@ REPO=$1 WORK=$2 VENV=$3 SUITE=$4; shift 4
 KIT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 log() { printf '[ack-e2e %s] %s\n' "$SUITE" "$*" >&2; }
 ENVF=$WORK/stack.env; rm -f "$ENVF"
-# rds's bootstrap attaches the AWS-managed policy SecretsManagerReadWrite: moto knows AWS's
+# rds's and iam's bootstraps attach AWS-managed policies (SecretsManagerReadWrite, AmazonSQSFullAccess): moto knows AWS's
 # managed policies only when asked to load them.
-[[ $SUITE == rds ]] && export MOTO_IAM_LOAD_MANAGED_POLICIES=true
+[[ $SUITE == rds || $SUITE == iam ]] && export MOTO_IAM_LOAD_MANAGED_POLICIES=true
 (cd "$REPO" && exec node_modules/.bin/node "$KIT/stack.ts" "$ENVF") >"$WORK/stack.out" 2>&1 &
 STACK_PID=$!
 stop_stack() {
