@@ -360,7 +360,8 @@ function kindModule<Sdk extends SdkClient>(
       ? globalArn(declaration.service, region, `${runtime.arnResource}${name}`)
       : runtime.arnScope === "regional" || runtime.arnScope === "account"
         ? account === undefined || account === ""
-          ? ""
+          ? // A client that does not know its account: the ARN as AWS answered it, if it did.
+            String(item[runtime.arn ?? ""] ?? "")
           : runtime.arnScope === "account"
             ? accountArn(declaration.service, region, account, arnResourceOf(item, name))
             : regionalArn(

@@ -108,6 +108,7 @@ export const roleDeclaration = {
     delete: "DeleteRole",
     // arn:aws:iam::<account>:role/<path>/<name>: IAM is global, its ARNs name no region.
     arnScope: "account",
+    arn: "Arn",
     arnResource: "role/",
     arnPath: "Path",
     urlEncoded: ["AssumeRolePolicyDocument", "PolicyDocument"],
