@@ -64,7 +64,7 @@ describe("audit: Alice's story, offline", { concurrency: true }, () => {
           "111111111111",
           true,
           every,
-          ["Bucket shop/shop-assets", "Queue shop/shop-orders"],
+          ["Bucket shop/shop-assets", "Queue shop/shop-orders", "Role shop/shop-app"],
         ],
         ["shop", "identity:AWSControllerIdentity/default", null, null, false, every, []],
         [
@@ -205,7 +205,10 @@ describe("audit: Alice's story, offline", { concurrency: true }, () => {
       usedBy(centralIt),
       "resources: Bucket shop/shop-billing-exports, DBInstance shop/shop-db, DBSubnetGroup shop/shop-db-subnets",
     );
-    assert.equal(usedBy(shopTeam), "shopresources: Bucket shop/shop-assets, Queue shop/shop-orders");
+    assert.equal(
+      usedBy(shopTeam),
+      "shopresources: Bucket shop/shop-assets, Queue shop/shop-orders, Role shop/shop-app",
+    );
   });
 
   test("the summary's counts are the map's: one node per counted object, an unused key's role too", async () => {
