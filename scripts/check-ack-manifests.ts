@@ -43,6 +43,8 @@ function substitute(text: string): string {
     // ECR's tests (test_repository.py): filters as objects, a lifecycle policy of ECR's length.
     IMAGE_TAG_MUTABILITY_EXCLUSION_FILTER_1: '{"filter": "*.dev", "filterType": "WILDCARD"}',
     IMAGE_TAG_MUTABILITY_EXCLUSION_FILTER_2: '{"filter": "*.staging", "filterType": "WILDCARD"}',
+    // IAM's tests (test_role.py): a session duration in seconds.
+    MAX_SESSION_DURATION: "3600",
     REPOSITORY_LIFECYCLE_POLICY:
       '{"rules":[{"rulePriority":1,"description":"Expire images older than 14 days","selection":{"tagStatus":"untagged","countType":"sinceImagePushed","countUnit":"days","countNumber":14},"action":{"type":"expire"}}]}',
   };
