@@ -82,6 +82,22 @@ export async function startE2E(opts: StackOptions = {}): Promise<E2E> {
   };
 }
 
+/**
+ * The setting of one kind's end-to-end test: namespace `apps` annotated to `account`, the CARM account map sending that account to its `apps-x` role, the controller's
+ * identity for `apps`, and the controller started.
+ */
+export async function startAppsInAccount(account: string): Promise<E2E> {
+  const e2e = await startE2E();
+  await e2e.apply([
+    namespace("ack-system"),
+    namespace("apps", { "services.k8s.aws/owner-account-id": account }),
+    configMap("ack-role-account-map", { [account]: `arn:aws:iam::${account}:role/apps-x` }),
+    identity("AWSControllerIdentity", "default", { allowedNamespaces: { list: ["apps", "ack-system"] } }),
+  ]);
+  await e2e.startController();
+  return e2e;
+}
+
 // ---- Kubernetes side ----
 
 export type Resource = KubeObject & {

@@ -17,35 +17,24 @@ import {
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import {
   clientAs,
-  configMap,
   deleteResourceAndWait,
   type E2E,
   getResource,
-  identity,
-  namespace,
   patchResource,
   region,
-  startE2E,
+  startAppsInAccount,
   waitForSynced,
 } from "./fixture.ts";
 
 const X = "111111111111";
 const Y = "222222222222";
-const ownerAccount = "services.k8s.aws/owner-account-id";
 
 let e2e: E2E;
 let endpoint: string;
 
 before(async () => {
-  e2e = await startE2E();
+  e2e = await startAppsInAccount(X);
   endpoint = e2e.stack.awsEndpoint ?? "";
-  await e2e.apply([
-    namespace("ack-system"),
-    namespace("apps", { [ownerAccount]: X }),
-    configMap("ack-role-account-map", { [X]: `arn:aws:iam::${X}:role/apps-x` }),
-    identity("AWSControllerIdentity", "default", { allowedNamespaces: { list: ["apps", "ack-system"] } }),
-  ]);
-  await e2e.startController();
 });
 after(() => e2e?.stop());
 
