@@ -59,7 +59,13 @@ test(`kubectl is the pinned ${kubeVersion}`, async () => {
 });
 
 test("kubectl get <every kind> -A prints each with its account, region, Synced and Ready", async () => {
-  const plurals = minimalKinds.map((k) => lookupKind(k)?.plural).join(",");
+  // Each by its full name: `roles` alone is RBAC's Role (kubectl prefers the built-in group).
+  const plurals = minimalKinds
+    .map((k) => {
+      const kind = lookupKind(k);
+      return `${kind?.plural}.${kind?.group}`;
+    })
+    .join(",");
   const { stdout } = await kubectl("get", plurals, "-A");
   const rows = stdout.split("\n").filter((l) => l.startsWith("cols "));
   assert.equal(rows.length, minimalKinds.length, stdout);
