@@ -17,12 +17,11 @@ test("every known kind is served, with its own CRD, module and declaration", asy
     const entry = servedKindCatalog[k.kind];
     assert.equal((await entry.module()).kind, k, `${k.kind}'s module`);
     assert.equal(entry.declaration.kind, k.kind, `${k.kind}'s declaration`);
-    // The declaration names the AWS model, the API group names ACK's controller: the same but for
-    // CloudWatch Logs' (`logs`, `cloudwatchlogs`).
-    assert.equal(
-      entry.declaration.service,
-      k.service === "cloudwatchlogs" ? "logs" : k.service,
-      `${k.kind}'s declaration service`,
+    // The declaration names the AWS model (`logs`), the API group ACK's controller
+    // (`cloudwatchlogs`): the kind's folder and generated module are the model's.
+    assert.ok(
+      entry.generated.path.startsWith(`src/services/${entry.declaration.service}/`),
+      `${k.kind}'s generated module is under its declaration's service`,
     );
   }
 });

@@ -64,15 +64,11 @@ export function emitKind(
     ),
   );
   const prefixes = Object.entries(declared?.reservedTagPrefixes ?? {});
+  const prefixSource = `{ ${prefixes.map(([p, by]) => `${q(p)}: ${q(by)}`).join(", ")} }`;
   const tags: TagContext = {
-    extra:
-      prefixes.length === 0
-        ? ""
-        : `, serviceTagPrefixes({ ${prefixes.map(([p, by]) => `${q(p)}: ${q(by)}`).join(", ")} })`,
+    extra: prefixes.length === 0 ? "" : `, serviceTagPrefixes(${prefixSource})`,
     map: `tagMapSchema({ service: ${q(declared?.serviceName ?? "AWS")}${
-      prefixes.length === 0
-        ? ""
-        : `, reservedPrefixes: { ${prefixes.map(([p, by]) => `${q(p)}: ${q(by)}`).join(", ")} }`
+      prefixes.length === 0 ? "" : `, reservedPrefixes: ${prefixSource}`
     } })`,
   };
   const tagged = fields.filter((f) => tagFields.has(f.name));

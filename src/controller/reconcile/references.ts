@@ -62,8 +62,7 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
     const declared = served.find((r) => r.plain === ref.plain);
     const kind = declared === undefined ? undefined : servedKindOf(declared);
     const module = kind === undefined ? undefined : await env.references?.moduleOf(ref.kind);
-    const identifierField = module?.identifierField.replace(/^spec\./, "");
-    if (kind === undefined || identifierField === undefined) {
+    if (declared === undefined || kind === undefined || module === undefined) {
       // Fail closed: a reference this controller cannot follow fills nothing.
       return failed({
         kind: "terminal",
@@ -71,6 +70,7 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
         message: `${ref.path} names a ${ref.kind}, which this controller does not resolve: set spec.${ref.plain} instead`,
       });
     }
+    const identifierField = module.identifierField.replace(/^spec\./, "");
     const obj = await env.store.referenced(resourceTypeOf(kind), ref.namespace, ref.name, a.call.signal);
     const synced = obj?.status?.conditions?.find((c) => c.type === "ACK.ResourceSynced");
     const decision = obj === undefined ? undefined : env.decisions.decide(obj, env.config.snapshot());
@@ -104,22 +104,22 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
       target,
       identifierField,
       env.references?.allowCrossNamespace ?? false,
-      module?.regionless === true,
+      module.regionless === true,
     );
     if (!judged.ok) return refusedAsSeen(a, judged, ref, referrer, env.waitRequeueMs);
-    // A plain field taking the object's ARN (a role's): composed where the object is decided now.
-    const account = decision?.account ?? null;
-    if (declared?.arn === true && account === null) {
-      return failed({
-        kind: "terminal",
-        reason: "ReferenceNotResolved",
-        message: `${ref.path} names ${ref.kind} ${ref.namespace}/${ref.name}, whose ARN needs its account, which its identity does not say (static keys): set spec.${ref.plain} to the ARN and remove the reference`,
-      });
+    // A plain field taking the object's ARN (a role's): composed from its spec where it is decided now.
+    let value = judged.value;
+    if (declared.arn === true) {
+      const account = decision?.account ?? null;
+      if (account === null) {
+        return failed({
+          kind: "terminal",
+          reason: "ReferenceNotResolved",
+          message: `${ref.path} names ${ref.kind} ${ref.namespace}/${ref.name}, whose ARN needs its account, which its identity does not say (static keys): set spec.${ref.plain} to the ARN and remove the reference`,
+        });
+      }
+      value = module.arn(obj?.spec as never, decision?.region ?? a.decision.region ?? "", account);
     }
-    const value =
-      declared?.arn === true && module !== undefined && account !== null
-        ? module.arn(obj?.spec as never, decision?.region ?? a.decision.region ?? "", account)
-        : judged.value;
     filled[ref.plain] = value;
     // judged ok: the object and its decision exist.
     const readOnlyAnnotation = obj?.metadata.annotations?.[resourceAnnotations.readOnly];

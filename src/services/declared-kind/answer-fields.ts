@@ -69,13 +69,17 @@ export function answerFields(
   };
   /** Members AWS answers URL-encoded (runtime.urlEncoded: IAM's policy documents), decoded. */
   const encoded = source.declaration.runtime.urlEncoded ?? [];
+  const decodedMember = (member: string, value: unknown): unknown =>
+    encoded.includes(member) && typeof value === "string" ? decodeURIComponent(value) : value;
   const urlDecoded = (item: Fields): Fields => {
     if (!encoded.some((m) => typeof item[m] === "string")) return item;
     const out = { ...item };
-    for (const m of encoded) if (typeof out[m] === "string") out[m] = decodeURIComponent(out[m]);
+    for (const m of encoded) out[m] = decodedMember(m, out[m]);
     return out;
   };
   return {
+    /** A member's value as AWS meant it: URL-decoded where AWS encodes it (runtime.urlEncoded). */
+    decodedMember,
     /** The spec fields `item` holds (tags left to the runtime). */
     fieldsOf(answered: Fields): Fields {
       const item = urlDecoded(answered);

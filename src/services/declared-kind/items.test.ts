@@ -18,7 +18,7 @@ describe("items one per ID, in the spec's three forms", () => {
       ]),
       ["arn:a", "arn:b"],
     );
-    assert.deepEqual(itemWrites("ids", items, { list: {} }, ["arn:b", "arn:c"], ["arn:a", "arn:b"], false), {
+    assert.deepEqual(itemWrites("ids", items, { list: {} }, ["arn:b", "arn:c"], ["arn:a", "arn:b"]), {
       put: [{ PolicyArn: "arn:c" }],
       remove: ["arn:a"],
     });
@@ -34,7 +34,7 @@ describe("items one per ID, in the spec's three forms", () => {
       { map: {} },
       { s3: doc("s3:GetObject"), sqs: doc("sqs:SendMessage"), same: `  ${doc("x:Y")}\n` },
       { s3: doc("s3:PutObject"), gone: doc("a:B"), same: doc("x:Y") },
-      true,
+      "document",
     );
     assert.deepEqual(writes, {
       put: [
@@ -50,15 +50,15 @@ describe("items one per ID, in the spec's three forms", () => {
       list: { object: { filterName: ["filterName", {}], pattern: ["filterPattern", {}] } },
     } as const;
     const desired = [{ filterName: "a", pattern: "ERROR" }];
-    assert.deepEqual(itemWrites("objects", { id: "filterName", list: "l" }, codec, desired, [], false).put, [
+    assert.deepEqual(itemWrites("objects", { id: "filterName", list: "l" }, codec, desired, []).put, [
       { filterName: "a", filterPattern: "ERROR" },
     ]);
     assert.deepEqual(
-      itemWrites("objects", { id: "filterName", member: "Filter", list: "l" }, codec, desired, [], false).put,
+      itemWrites("objects", { id: "filterName", member: "Filter", list: "l" }, codec, desired, []).put,
       [{ filterName: "a", Filter: { filterName: "a", filterPattern: "ERROR" } }],
     );
     // The same item in AWS: nothing to write.
-    assert.deepEqual(itemWrites("objects", { id: "filterName", list: "l" }, codec, desired, desired, false), {
+    assert.deepEqual(itemWrites("objects", { id: "filterName", list: "l" }, codec, desired, desired), {
       put: [],
       remove: [],
     });

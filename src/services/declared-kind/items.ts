@@ -4,7 +4,9 @@
 // (IAM's inline policies: name → document). What AWS lists becomes the spec's form, and the
 // difference becomes the calls' inputs: each new or changed item set, each ID gone removed. Pure.
 import type { FieldGroup } from "../../codegen/declaration.ts";
-import { canonicalDocument, canonicalValue, numberFromText } from "../canonical-forms.ts";
+import type { DriftForm } from "../../codegen/drift-rules.ts";
+import { canonicalValue, sameJson } from "../canonical-forms.ts";
+import { canonicalForm } from "../declared-drift.ts";
 import { type Codec, toAws } from "../shape-codec.ts";
 
 type Fields = Record<string, unknown>;
@@ -47,16 +49,14 @@ export function itemWrites(
   codec: Codec,
   desired: unknown,
   observed: unknown,
-  documents: boolean,
+  /** How a map's values compare (IAM's inline policies: as JSON documents). */
+  valueForm: DriftForm = "value",
 ): { readonly put: Fields[]; readonly remove: string[] } {
   if (form === "map") {
     const want = (desired ?? {}) as Fields;
     const have = (observed ?? {}) as Fields;
     const same = (a: unknown, b: unknown) =>
-      documents
-        ? JSON.stringify(canonicalDocument(String(a), numberFromText)) ===
-          JSON.stringify(canonicalDocument(String(b), numberFromText))
-        : JSON.stringify(canonicalValue(a)) === JSON.stringify(canonicalValue(b));
+      sameJson(canonicalForm(valueForm, a), canonicalForm(valueForm, b));
     return {
       put: Object.entries(want)
         .filter(([id, v]) => !(id in have) || !same(v, have[id]))

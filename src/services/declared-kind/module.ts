@@ -428,15 +428,10 @@ function kindModule<Sdk extends SdkClient>(
         { field: own.fields.map((f) => `spec.${f}`).join(", ") },
       );
       const value = answer?.[items.value ?? ""];
-      if (value !== undefined) values.set(id, urlDecoded(items.value ?? "", value));
+      if (value !== undefined) values.set(id, reading.decodedMember(items.value ?? "", value));
     }
     return { [items.list]: listedValue("map", items, [...values.keys()], values) };
   };
-  /** A member AWS answers URL-encoded (runtime.urlEncoded: IAM's documents), decoded. */
-  const urlDecoded = (member: string, value: unknown): unknown =>
-    runtime.urlEncoded?.includes(member) === true && typeof value === "string"
-      ? decodeURIComponent(value)
-      : value;
   /**
    * What AWS has of the object `item` (the read's answer; `{}` right after a create): the tags and
    * the groups of `wanted` read at once or in turn, in spec form; undefined when it went meanwhile.
@@ -835,9 +830,10 @@ function kindModule<Sdk extends SdkClient>(
         if (items !== undefined && only !== undefined) {
           // One item per ID: each new or changed one set, each ID AWS has and the spec lacks removed.
           const [, codec] = codecOf(generated.codecs, only);
-          const documents = formOf.get(only)?.form === "documents";
+          // A map of documents (IAM's inline policies) compares each value as a document.
+          const valueForm = formOf.get(only)?.form === "documents" ? "document" : "value";
           const want = withoutItemDefaults(desired)[only];
-          const writes = itemWrites(itemsForm(codec), items, codec, want, observed.fields[only], documents);
+          const writes = itemWrites(itemsForm(codec), items, codec, want, observed.fields[only], valueForm);
           // Removed first: AWS may hold only so many (CloudWatch Logs: two filters per log group).
           for (const id of writes.remove) {
             const call = group.remove ?? "";
@@ -944,15 +940,22 @@ function kindModule<Sdk extends SdkClient>(
       // Items AWS will not delete the object with (IAM's policies of a role): each removed first.
       for (const set of runtime.emptiedBeforeDelete ?? []) {
         const g = declared(set);
-        const fields = groups.groups.find((x) => x.set === set)?.fields.map((f) => f.field) ?? [];
-        const items = g?.items;
+        const own = groupReads.get(g?.read ?? "");
+        const items = own?.items;
         const remove = g?.remove;
-        if (g === undefined || items === undefined || remove === undefined) continue;
+        // Generation checked it is a group of items with a remove call (object-address.ts).
+        if (g === undefined || own === undefined || items === undefined || remove === undefined) continue;
         const arn = arnOf({}, name, client.region, client.account);
         // Their IDs are enough: no item's own read.
         const { get: _, ...listOnly } = items;
-        const own = { fields, notFound: new Set(groupNotFound(set)), items: listOnly };
-        const answer = await groupRead(client, name, g.read, own, callNaming(g.read, address, arn), ctx);
+        const answer = await groupRead(
+          client,
+          name,
+          g.read,
+          { ...own, items: listOnly },
+          callNaming(g.read, address, arn),
+          ctx,
+        );
         if (answer === gone) return "not-found";
         const listed = ((answer as Fields | undefined)?.[items.list] as unknown[] | undefined) ?? [];
         for (const id of listed.map((i) => listedId(i, items))) {
@@ -961,7 +964,7 @@ function kindModule<Sdk extends SdkClient>(
             remove,
             name,
             run(client, remove, { [items.id]: id, ...callNaming(remove, address, arn) }),
-            { field: fields.map((f) => `spec.${f}`).join(", ") },
+            { field: own.fields.map((f) => `spec.${f}`).join(", ") },
           );
         }
       }
