@@ -40,6 +40,7 @@ export const resourceKinds = [
   kind("ecr", "Repository", "repositories"),
   kind("cloudwatchlogs", "LogGroup", "loggroups"),
   kind("iam", "Role", "roles"),
+  kind("iam", "Policy", "policies"),
 ] as const satisfies readonly ResourceKind[];
 
 /**

@@ -71,9 +71,11 @@ export interface ReferenceDeclaration {
   readonly kind: string;
   /**
    * The plain field takes the referenced object's ARN (ACK's `path: Status.ACKResourceMetadata.ARN`:
-   * a role's, a policy's, a key's), not the AWS name its spec holds.
+   * a role's, a policy's, a key's), or a field of the referenced resource's spec (ACK's
+   * `path: Spec.PolicyDocument`: a queue's access policy from an IAM Policy's document), by its
+   * spec name; by default the AWS name its spec holds.
    */
-  readonly fills?: "arn";
+  readonly fills?: "arn" | { readonly spec: string };
 }
 
 /**
@@ -190,6 +192,17 @@ export interface FieldGroup {
   readonly send?: "group" | "changed";
   /** Constant members of every set call (RDS's ApplyImmediately: true). */
   readonly input?: Readonly<Record<string, unknown>>;
+  /**
+   * Members the group's read call takes beside the object's address, from the object's read
+   * answer: input member → answer member (IAM's GetPolicyVersion takes the VersionId GetPolicy
+   * answers as DefaultVersionId).
+   */
+  readonly readInput?: Readonly<Record<string, string>>;
+  /**
+   * Where the group's read answer holds a field, where not under the field's own member, by AWS
+   * name: a dotted path (GetPolicyVersion's `PolicyVersion.Document` for PolicyDocument).
+   */
+  readonly readAt?: Readonly<Record<string, string>>;
   /**
    * Secrets (AWS names, of the declaration's `secrets`) the set call carries after creation: when
    * the Secret's value changed since it was applied, or when `runtime.secrets` says another
@@ -368,6 +381,12 @@ export interface RuntimeDeclaration {
    * for an existing topic too, and must never be taken for a new one).
    */
   readonly byArn?: readonly string[];
+  /**
+   * The create answers for an existing object too (SNS's CreateTopic): with `byArn`, the create is
+   * sent only after a read by the ARN found none. Without it, the create refuses an existing
+   * object (`alreadyExists`), and the read before the create is the reconcile's own.
+   */
+  readonly createAnswersExisting?: true;
   /** Status fields holding the handle and the ARN (ACK's Queue: `queueURL`, `queueARN`). */
   readonly status?: { readonly handle?: string; readonly arn?: string };
   /**

@@ -157,7 +157,7 @@ export function emitKind(
       `export const ${options.prefix}References = [`,
       ...refs.map(
         (r) =>
-          `  { path: [${r.path.map(q).join(", ")}], plain: ${q(r.plain)}, service: ${q(r.service)}, kind: ${q(r.kind)}${r.required ? ", required: true" : ""}${r.arn ? ", arn: true" : ""} },`,
+          `  { path: [${r.path.map(q).join(", ")}], plain: ${q(r.plain)}, service: ${q(r.service)}, kind: ${q(r.kind)}${r.required ? ", required: true" : ""}${r.arn ? ", arn: true" : ""}${r.fromSpec === undefined ? "" : `, fromSpec: ${q(r.fromSpec)}`} },`,
       ),
       "] as const;",
       "",
@@ -307,6 +307,7 @@ interface ReferencePath {
   readonly kind: string;
   readonly required?: boolean;
   readonly arn?: boolean;
+  readonly fromSpec?: string;
 }
 
 /** Every reference field under `fields`, by spec path (`[]` steps into a list's items). */
@@ -323,6 +324,7 @@ function referencePaths(fields: readonly Field[], at: readonly string[]): Refere
         kind: t.kind,
         ...(t.plainRequired ? { required: true } : {}),
         ...(t.arn ? { arn: true } : {}),
+        ...(t.fromSpec === undefined ? {} : { fromSpec: t.fromSpec }),
       });
       continue;
     }

@@ -37,6 +37,8 @@ export type FieldType =
       readonly plainRequired?: boolean;
       /** The plain field takes the referenced object's ARN (ReferenceDeclaration.fills). */
       readonly arn?: boolean;
+      /** The plain field takes this field of the referenced resource's spec (ReferenceDeclaration.fills). */
+      readonly fromSpec?: string;
     }
   /** A key of a Secret in the resource's namespace (ACK's SecretKeyReference), never the value. */
   | { readonly t: "secret" };
@@ -94,6 +96,7 @@ export function specFields(decl: KindDeclaration, model: AwsModel): Field[] {
             many,
             ...(target.required ? { plainRequired: true } : {}),
             ...(ref.fills === "arn" ? { arn: true } : {}),
+            ...(typeof ref.fills === "object" ? { fromSpec: ref.fills.spec } : {}),
           },
           required: false,
         },

@@ -143,6 +143,47 @@ describe("resolveRuntime", () => {
       /the call DescribeRepositories answers no nextToken \(runtime\.read\.page\)/,
     );
   });
+  test("a group read taking a member of the object's answer, or answering a field elsewhere: each checked against the model", () => {
+    const group = (extra: object) => [
+      {
+        set: "PutLifecyclePolicy",
+        read: "DescribeRepositories",
+        fields: { lifecyclePolicyText: {} },
+        ...extra,
+      },
+    ];
+    const read = { call: "DescribeRepositories", output: "repositories" };
+    assert.doesNotThrow(() =>
+      resolveRuntime(
+        declaration(
+          { read },
+          group({
+            readInput: { registryId: "repositoryArn" },
+            readAt: { lifecyclePolicyText: "repositories[0].repositoryArn" },
+          }),
+        ),
+        model,
+      ),
+    );
+    assert.throws(
+      () =>
+        resolveRuntime(declaration({ read }, group({ readInput: { versionId: "repositoryArn" } })), model),
+      /the call DescribeRepositories takes no versionId \(readInput\)/,
+    );
+    assert.throws(
+      () =>
+        resolveRuntime(declaration({ read }, group({ readInput: { registryId: "defaultVersion" } })), model),
+      /have no member defaultVersion \(readInput\.registryId\)/,
+    );
+    assert.throws(
+      () =>
+        resolveRuntime(
+          declaration({ read }, group({ readAt: { lifecyclePolicyText: "policyVersion.document" } })),
+          model,
+        ),
+      /the call DescribeRepositories answers no policyVersion \(readAt\.lifecyclePolicyText\)/,
+    );
+  });
   test("declared states must be a member of the answered objects", () => {
     assert.throws(
       () => resolveRuntime(declaration({ states: { member: "state", ready: ["ACTIVE"] } }), model),

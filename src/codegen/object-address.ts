@@ -241,6 +241,16 @@ export function resolveRuntime(
   };
   for (const g of decl.groups) {
     for (const member of Object.keys(g.noneAs ?? {})) takes(g.set, member, "noneAs");
+    // A group read taking members of the object's answer (a policy's default version), and where
+    // its answer holds a field: each a member of those calls and that answer.
+    for (const [member, from] of Object.entries(g.readInput ?? {})) {
+      takes(g.read, member, "readInput");
+      itemHas(from, `readInput.${member}`);
+    }
+    for (const [field, at] of Object.entries(g.readAt ?? {})) {
+      if (g.fields[field] === undefined) fail(`readAt names ${field}, no field of the ${g.set} group`);
+      answers(g.read, /^[A-Za-z0-9]+/.exec(at)?.[0] ?? "", `readAt.${field}`);
+    }
     const items = g.items;
     if (items === undefined) continue;
     for (const member of [items.id, ...(items.member === undefined ? [] : [items.member])])

@@ -16,6 +16,7 @@ import type { KindDeclaration } from "../codegen/declaration.ts";
 import type { DeclaredKindSource } from "./declared-kind/source.ts";
 import { tableDeclaration } from "./dynamodb/table-declaration.ts";
 import { repositoryDeclaration } from "./ecr/repository-declaration.ts";
+import { policyDeclaration } from "./iam/policy-declaration.ts";
 import { roleDeclaration } from "./iam/role-declaration.ts";
 import { logGroupDeclaration } from "./logs/log-group-declaration.ts";
 import { dbInstanceDeclaration } from "./rds/db-instance-declaration.ts";
@@ -238,6 +239,20 @@ export const servedKindCatalog = {
         () => new IAMClient(config).send(new GetRoleCommand({ RoleName: name })),
         "NoSuchEntityException",
       );
+    },
+  },
+  Policy: {
+    module: async () => (await import("./iam/policy.ts")).policyService,
+    crd: async () => (await import("./iam/policy.ts")).policyCrdSource,
+    declaration: policyDeclaration,
+    generated: { path: "src/services/iam/generated/policy-fields.ts", prefix: "policy" },
+    declared: async () => (await import("./iam/policy.ts")).policySource,
+    ack: { release: "v1.8.1" },
+    locate: async (config, name) => {
+      const { IAMClient, paginateListPolicies } = await import("@aws-sdk/client-iam");
+      for await (const page of paginateListPolicies({ client: new IAMClient(config) }, { Scope: "Local" }))
+        if ((page.Policies ?? []).some((p) => p.PolicyName === name)) return true;
+      return false;
     },
   },
 } as const satisfies { readonly [K in KindName]: ServedKind };

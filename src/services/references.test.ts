@@ -17,7 +17,7 @@ const schema = refusingUnservedReferences(
   [
     { path: ["kmsKeyRef"], plain: "kmsKeyID", service: "kms", kind: "Key" },
     { path: ["groupRefs"], plain: "groupIDs", service: "ec2", kind: "SecurityGroup" },
-    { path: ["rules", "[]", "roleRef"], plain: "role", service: "iam", kind: "Policy" },
+    { path: ["rules", "[]", "roleRef"], plain: "role", service: "lambda", kind: "Function" },
   ],
 );
 
@@ -36,18 +36,29 @@ describe("references to kinds crossrole does not serve", () => {
       messages({ kmsKeyRef: { from: { name: "key" } }, rules: [{}, { roleRef: { from: { name: "r" } } }] }),
       [
         "spec.kmsKeyRef: refers to a kms.services.k8s.aws Key, a kind crossrole does not serve, so it cannot be resolved: set spec.kmsKeyID to the Key's identifier instead, and remove the reference",
-        "spec.rules[1].roleRef: refers to an iam.services.k8s.aws Policy, a kind crossrole does not serve, so it cannot be resolved: set spec.rules[1].role to the Policy's identifier instead, and remove the reference",
+        "spec.rules[1].roleRef: refers to a lambda.services.k8s.aws Function, a kind crossrole does not serve, so it cannot be resolved: set spec.rules[1].role to the Function's identifier instead, and remove the reference",
       ],
     );
     assert.match(messages({ groupRefs: [] })[0] ?? "", /^spec\.groupRefs: .*set spec\.groupIDs/);
   });
 
-  it("is the Queue's rule for kmsMasterKeyRef and policyRef", () => {
-    const r = queueSpecSchema.safeParse({
+  it("is the Queue's rule: kmsMasterKeyRef refused, policyRef (an IAM Policy, served) one of two", () => {
+    const refused = queueSpecSchema.safeParse({
       queueName: "q",
-      policyRef: { from: { name: "p", namespace: "x" } },
+      kmsMasterKeyRef: { from: { name: "k", namespace: "x" } },
     });
-    assert.equal(r.success, false);
-    assert.match(describeIssues(r.error!, ["spec"]).join(), /spec\.policyRef: .*set spec\.policy to/);
+    assert.equal(refused.success, false);
+    assert.match(
+      describeIssues(refused.error!, ["spec"]).join(),
+      /spec\.kmsMasterKeyRef: .*set spec\.kmsMasterKeyID to/,
+    );
+    const ref = { from: { name: "p" } };
+    assert.equal(queueSpecSchema.safeParse({ queueName: "q", policyRef: ref }).success, true);
+    const both = queueSpecSchema.safeParse({ queueName: "q", policy: "{}", policyRef: ref });
+    assert.equal(both.success, false);
+    assert.match(
+      describeIssues(both.error!, ["spec"]).join(),
+      /spec\.policyRef: and spec\.policy are both set/,
+    );
   });
 });

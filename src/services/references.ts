@@ -26,6 +26,8 @@ export interface ReferenceField {
   readonly required?: boolean;
   /** The plain field takes the referenced object's ARN, not its AWS name. */
   readonly arn?: boolean;
+  /** The plain field takes this field of the referenced resource's spec (an IAM Policy's policyDocument). */
+  readonly fromSpec?: string;
 }
 
 /** Where a path is present in a value: one concrete path per list item it crosses. */

@@ -310,15 +310,18 @@ describe("Role through the generic runtime", () => {
   });
 });
 
-describe("Role spec: ACK's manifest shape, refused references", () => {
-  test("policyRefs and permissionsBoundaryRef name iam Policy, a kind crossrole does not serve: refused naming the field", () => {
-    const r = service.parseSpec({
-      name: "r",
-      assumeRolePolicyDocument: trust("ec2.amazonaws.com"),
-      policyRefs: [{ from: { name: "p" } }],
+describe("Role spec: ACK's manifest shape, references to Policies", () => {
+  test("policyRefs name iam Policies (served): taken alone, refused beside policies", () => {
+    const base = { name: "r", assumeRolePolicyDocument: trust("ec2.amazonaws.com") };
+    const policyRefs = [{ from: { name: "p" } }];
+    assert.equal(service.parseSpec({ ...base, policyRefs }).ok, true);
+    const both = service.parseSpec({
+      ...base,
+      policyRefs,
+      policies: ["arn:aws:iam::aws:policy/ReadOnlyAccess"],
     });
-    assert.equal(r.ok, false);
-    assert.match(r.ok ? "" : r.message, /iam\.services\.k8s\.aws Policy, a kind crossrole does not serve/);
+    assert.equal(both.ok, false);
+    assert.match(both.ok ? "" : both.message, /policyRefs: and spec\.policies are both set/);
   });
 
   test("a trust policy is required (CreateRole's AssumeRolePolicyDocument)", () => {

@@ -62,6 +62,7 @@ const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
   Repository: async () => ({ sdk: await clientAs(ECRClient, endpoint, account), account, region }),
   LogGroup: async () => ({ sdk: await clientAs(CloudWatchLogsClient, endpoint, account), account, region }),
   Role: async () => ({ sdk: await clientAs(IAMClient, endpoint, account), account, region }),
+  Policy: async () => ({ sdk: await clientAs(IAMClient, endpoint, account), account, region }),
 };
 
 type Obj = Record<string, unknown>;

@@ -21,6 +21,7 @@ import {
 import {
   AttachRolePolicyCommand,
   CreatePolicyCommand,
+  CreatePolicyVersionCommand,
   CreateRoleCommand,
   IAMClient,
   PutRolePolicyCommand,
@@ -522,8 +523,44 @@ const roleCases: AwkwardCase[] = [
   },
 ];
 
+const policyCases: AwkwardCase[] = [
+  {
+    title: "a path, a description, three versions with the second the default",
+    // The ARN every call takes holds the path: the spec of a policy under one names it.
+    spec: { path: "/team/" },
+    make: async (endpoint, account, name) => {
+      const iam = await clientAs(IAMClient, endpoint, account);
+      const document = (action: string) =>
+        JSON.stringify({
+          Version: "2012-10-17",
+          Statement: [{ Effect: "Allow", Action: action, Resource: "*" }],
+        });
+      const made = await iam.send(
+        new CreatePolicyCommand({
+          PolicyName: name,
+          Path: "/team/",
+          Description: "awkward",
+          PolicyDocument: document("s3:GetObject"),
+        }),
+      );
+      const arn = made.Policy?.Arn ?? "";
+      await iam.send(
+        new CreatePolicyVersionCommand({
+          PolicyArn: arn,
+          PolicyDocument: document("s3:ListBucket"),
+          SetAsDefault: true,
+        }),
+      );
+      await iam.send(
+        new CreatePolicyVersionCommand({ PolicyArn: arn, PolicyDocument: document("s3:PutObject") }),
+      );
+    },
+  },
+];
+
 export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
   LogGroup: logGroupCases,
+  Policy: policyCases,
   Role: roleCases,
   Repository: repositoryCases,
   Queue: queueCases,

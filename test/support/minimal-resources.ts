@@ -35,6 +35,15 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
       }),
     }),
   },
+  Policy: {
+    spec: (name) => ({
+      name,
+      policyDocument: JSON.stringify({
+        Version: "2012-10-17",
+        Statement: [{ Effect: "Allow", Action: "s3:ListAllMyBuckets", Resource: "*" }],
+      }),
+    }),
+  },
   Table: {
     spec: (name) => ({
       tableName: name,

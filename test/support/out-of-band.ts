@@ -101,6 +101,33 @@ export async function createOutOfBand(
       );
       return;
     }
+    case "Policy": {
+      const { IAMClient, CreatePolicyCommand, CreatePolicyVersionCommand } = await import(
+        "@aws-sdk/client-iam"
+      );
+      const iam = new IAMClient(config);
+      const document = (action: string) =>
+        JSON.stringify({
+          Version: "2012-10-17",
+          Statement: [{ Effect: "Allow", Action: action, Resource: "*" }],
+        });
+      const made = await iam.send(
+        new CreatePolicyCommand({
+          PolicyName: name,
+          Description: "made out of band",
+          PolicyDocument: document("s3:GetObject"),
+        }),
+      );
+      // A second version, the default: adoption must read the default one, not the first.
+      await iam.send(
+        new CreatePolicyVersionCommand({
+          PolicyArn: made.Policy?.Arn,
+          PolicyDocument: document("s3:ListBucket"),
+          SetAsDefault: true,
+        }),
+      );
+      return;
+    }
     default:
       throw new Error(`createOutOfBand: no maker for kind ${kind}`);
   }

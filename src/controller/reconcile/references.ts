@@ -109,7 +109,18 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
     if (!judged.ok) return refusedAsSeen(a, judged, ref, referrer, env.waitRequeueMs);
     // A plain field taking the object's ARN (a role's): composed from its spec where it is decided now.
     let value = judged.value;
-    if (declared.arn === true) {
+    if (declared.fromSpec !== undefined) {
+      // A field of its spec (an IAM Policy's document for a queue's access policy), as Synced.
+      const from = obj?.spec?.[declared.fromSpec];
+      if (typeof from !== "string" || from === "") {
+        return failed({
+          kind: "terminal",
+          reason: "ReferenceNotResolved",
+          message: `${ref.path} names ${ref.kind} ${ref.namespace}/${ref.name}, whose spec.${declared.fromSpec} is not set: set it there, or set spec.${ref.plain} and remove the reference`,
+        });
+      }
+      value = from;
+    } else if (declared.arn === true) {
       const account = decision?.account ?? null;
       if (account === null) {
         return failed({
@@ -133,7 +144,8 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
         uid: obj?.metadata.uid ?? "",
       },
       spec: obj?.spec,
-      awsName: value,
+      // What the module reads it by: its name (a field of its spec copied is no name).
+      awsName: declared.fromSpec === undefined ? value : judged.value,
       decision: decision as Decision,
       readOnly: readOnly?.ok === true && readOnly.value,
     });

@@ -25,6 +25,7 @@ import {
 import { awsMembers, fromAws } from "../shape-codec.ts";
 import { applyTagChanges, claimTags } from "../tag-changes.ts";
 import { answerFields, codecOf, specFieldOf, withFields } from "./answer-fields.ts";
+import { valueAt } from "./answer-paths.ts";
 import { changedFieldsInput } from "./changed-input.ts";
 import { type CallFailure, declaredKindErrors } from "./errors.ts";
 import { itemDefaultsDropper } from "./item-defaults.ts";
@@ -198,11 +199,17 @@ function kindModule<Sdk extends SdkClient>(
   const byArn = addressed.byArn === true;
   /** Whether the read names the object by its identifier (so its answer may list others). */
   const byIdentifier = located === undefined && !byArn;
-  /** The object's ARN in the client's account and region, for a kind AWS addresses by it. */
-  const composedArn = (client: DeclaredClient<Sdk>, name: string): string => {
+  /**
+   * The object's ARN in the client's account and region, for a kind AWS addresses by it; with the
+   * spec's path where the ARN has one (IAM's policies: `policy/<path>/<name>`).
+   */
+  const composedArn = (client: DeclaredClient<Sdk>, spec: Fields): string => {
     if (client.account === undefined)
       throw new Error(`${kind.kind}: addressed by ARN, the client needs its account`);
-    return regionalArn(declaration.service, client.region, client.account, `${runtime.arnResource}${name}`);
+    const name = nameOf(spec);
+    return runtime.arnScope === "account"
+      ? accountArn(declaration.service, client.region, client.account, arnResourceOf(spec, name))
+      : regionalArn(declaration.service, client.region, client.account, `${runtime.arnResource}${name}`);
   };
   const readCall = async (client: DeclaredClient<Sdk>, name: string, address: string, ctx: CallContext) => {
     const read = addressed.read;
@@ -246,11 +253,12 @@ function kindModule<Sdk extends SdkClient>(
   /** What calls name the object by: its identifier, or (runtime.locate) the handle AWS gives for it; undefined: none. */
   const addressOf = async (
     client: DeclaredClient<Sdk>,
-    name: string,
+    spec: Fields,
     ctx: CallContext,
     fresh = false,
   ): Promise<string | undefined> => {
-    if (byArn) return composedArn(client, name);
+    if (byArn) return composedArn(client, spec);
+    const name = nameOf(spec);
     if (located === undefined) return name;
     const memo = justMade.get(client.sdk);
     const made = fresh ? undefined : memo?.get(name);
@@ -297,9 +305,10 @@ function kindModule<Sdk extends SdkClient>(
    * Whether a create AWS would answer for an existing object too (CreateQueue, CreateTopic) must
    * look first: where the object has a handle or an ARN crossrole can ask by, it asks.
    */
-  const existsAlready = async (client: DeclaredClient<Sdk>, name: string, ctx: CallContext) => {
-    if (located !== undefined) return (await addressOf(client, name, ctx, true)) !== undefined;
-    if (byArn) return (await readCall(client, name, composedArn(client, name), ctx)) !== undefined;
+  const existsAlready = async (client: DeclaredClient<Sdk>, spec: Fields, ctx: CallContext) => {
+    if (located !== undefined) return (await addressOf(client, spec, ctx, true)) !== undefined;
+    if (byArn && runtime.createAnswersExisting === true)
+      return (await readCall(client, nameOf(spec), composedArn(client, spec), ctx)) !== undefined;
     return false;
   };
   /** A group as declared, by its set call. */
@@ -325,7 +334,17 @@ function kindModule<Sdk extends SdkClient>(
   /** Read calls of their own, with the fields each reads back and the codes that mean "none". */
   const groupReads = new Map<
     string,
-    { fields: string[]; notFound: Set<string>; always: boolean; sets: string[]; items?: ItemsOf }
+    {
+      fields: string[];
+      notFound: Set<string>;
+      always: boolean;
+      sets: string[];
+      items?: ItemsOf;
+      /** Members of the object's read answer the call takes (FieldGroup.readInput). */
+      input?: Readonly<Record<string, string>>;
+      /** Where its answer holds a field, by AWS name (FieldGroup.readAt). */
+      at?: Readonly<Record<string, string>>;
+    }
   >();
   const lateInitialized = new Set(generated.declared.lateInitialized);
   for (const g of groups.groups) {
@@ -341,8 +360,10 @@ function kindModule<Sdk extends SdkClient>(
     // Fields AWS keeps while the spec leaves them out (SNS's data protection policy) need no read then.
     entry.always ||= g.fields.some((f) => f.absent !== "kept" || lateInitialized.has(f.field));
     for (const c of groupNotFound(g.set)) entry.notFound.add(c);
-    const items = declared(g.set)?.items;
-    if (items !== undefined) entry.items = items;
+    const own = declared(g.set);
+    if (own?.items !== undefined) entry.items = own.items;
+    if (own?.readInput !== undefined) entry.input = { ...entry.input, ...own.readInput };
+    if (own?.readAt !== undefined) entry.at = { ...entry.at, ...own.readAt };
     groupReads.set(g.read, entry);
   }
   /** The ARN: as the read answered it, or composed where it names neither region nor account (S3's). */
@@ -461,7 +482,18 @@ function kindModule<Sdk extends SdkClient>(
       ...wanted.map(
         ([call, own]) =>
           () =>
-            groupRead(client, name, call, own, callNaming(call, address, arn), ctx),
+            groupRead(
+              client,
+              name,
+              call,
+              own,
+              {
+                ...callNaming(call, address, arn),
+                // What the call takes from the object's own answer (the policy's default version).
+                ...Object.fromEntries(Object.entries(own.input ?? {}).map(([m, from]) => [m, item[from]])),
+              },
+              ctx,
+            ),
       ),
     ];
     const answers = runtime.read.groupsAtOnce === true ? await allAtOnce(reads) : await inTurn(reads);
@@ -482,9 +514,10 @@ function kindModule<Sdk extends SdkClient>(
         const [member, codec] = codecOf(generated.codecs, field);
         const listed = own.items === undefined ? undefined : answer?.[own.items.list];
         // A list of IDs is read from the listed items (IAM's attached policies: their PolicyArn).
+        const at = own.at?.[member];
         const value =
           own.items === undefined
-            ? answer?.[member]
+            ? reading.decodedMember(member, at === undefined ? answer?.[member] : valueAt(answer ?? {}, at))
             : Array.isArray(listed) && itemsForm(codec) === "ids"
               ? listedValue("ids", own.items, listed)
               : listed;
@@ -531,7 +564,7 @@ function kindModule<Sdk extends SdkClient>(
 
     async read(client, spec, ctx) {
       const name = nameOf(spec);
-      const address = await addressOf(client, name, ctx);
+      const address = await addressOf(client, spec, ctx);
       if (address === undefined) return { found: false };
       let answer: Fields | undefined;
       try {
@@ -586,7 +619,7 @@ function kindModule<Sdk extends SdkClient>(
           // region it was created in; what it cannot have yet is none, and what it has for sure is the kind's.
           async readCreated(client: DeclaredClient<Sdk>, spec: Fields, region: string, ctx: CallContext) {
             const name = nameOf(spec);
-            const address = (await addressOf(client, name, ctx)) ?? name;
+            const address = (await addressOf(client, spec, ctx)) ?? name;
             const arn = arnOf({}, name, region, client.account);
             const observed = await observe(
               client,
@@ -625,7 +658,7 @@ function kindModule<Sdk extends SdkClient>(
         ...(client.account === undefined ? {} : { account: client.account }),
       });
       if (refusal !== undefined) throw refused(refusal, groups.create, name);
-      if (await existsAlready(client, name, ctx)) return { created: false };
+      if (await existsAlready(client, spec, ctx)) return { created: false };
       // A value that is what AWS gives a new object (its declared default) is not sent: some apply
       // only to some objects (SNS refuses ContentBasedDeduplication, even "false", on a standard topic).
       const inMap = Object.fromEntries(
@@ -686,7 +719,29 @@ function kindModule<Sdk extends SdkClient>(
         const why = await hooks?.createDenied?.(err, name, askFor(client, name, ctx));
         throw why === undefined ? err : refused(why, groups.create, name, err.cause ?? err);
       }
-      if (made === undefined) return { created: false };
+      if (made === undefined) {
+        // Named by an ARN holding the spec's path (IAM's policies), while names are unique without
+        // it: a name taken under another path is no object this spec names. Said once, terminal,
+        // rather than looked for under this path at every reconcile.
+        const at = runtime.arnPath;
+        if (
+          byArn &&
+          at !== undefined &&
+          (await readCall(client, name, composedArn(client, spec), ctx)) === undefined
+        ) {
+          const field = specFieldOf(generated.codecs, at, generated.awsNames);
+          throw refused(
+            {
+              code: "AlreadyExistsElsewhere",
+              field: `spec.${field}`,
+              message: `a ${runtime.noun} named "${name}" exists in this account under another path than ${String(spec[field] ?? "/")}: set spec.${field} to its path to manage it, or choose another name`,
+            },
+            groups.create,
+            name,
+          );
+        }
+        return { created: false };
+      }
       // What the create answered of the object (DynamoDB's TableDescription: its status, CREATING).
       const answered = runtime.objectIn?.[groups.create];
       const status = {
@@ -715,7 +770,7 @@ function kindModule<Sdk extends SdkClient>(
           kindSecrets.resent(declared(g.set)?.secrets ?? [], desired, observed.fields, secrets, g.set, name),
         ]),
       );
-      const address = observed.handle ?? (byArn ? composedArn(client, name) : name);
+      const address = observed.handle ?? (byArn ? composedArn(client, desired) : name);
       const naming = (call: string) => callNaming(call, address, observed.arn);
       // The set calls in the declared order (RDS: tags before ModifyDBInstance), else the groups'.
       const order = runtime.updateOrder ?? [];
@@ -731,7 +786,10 @@ function kindModule<Sdk extends SdkClient>(
        * One set call; whether the object it answered is now busy (runtime.objectIn), so that
        * nothing more may be sent to it in this reconcile.
        */
+      /** What must be done before a set call (the kind's beforeSet: a policy's oldest version removed). */
+      const before = (call: string) => hooks?.beforeSet?.[call]?.(askFor(client, name, ctx), naming(call));
       const setCall = async (call: string, input: Fields, field: string): Promise<boolean> => {
+        await before(call);
         const answer = await calls.send(ctx, call, name, run(client, call, { ...input, ...naming(call) }), {
           field,
         });
@@ -761,6 +819,7 @@ function kindModule<Sdk extends SdkClient>(
           });
           for (const secret of carried) input[secret.aws] = secret.value;
           const paths = [...differs, ...carried.map((c) => c.field)].map((f) => `spec.${f}`);
+          await before(group.set);
           await calls.send(ctx, group.set, name, run(client, group.set, { ...input, ...naming(group.set) }), {
             ...(paths.length === 1 ? { field: paths[0] } : {}),
             fields: paths,
@@ -935,7 +994,7 @@ function kindModule<Sdk extends SdkClient>(
           message: `${runtime.delete} on ${runtime.noun} "${name}" not attempted: ${extra["refused"]}; fix the annotation and the deletion proceeds`,
         });
       }
-      const address = await addressOf(client, name, ctx, true);
+      const address = await addressOf(client, spec, ctx, true);
       if (address === undefined) return "not-found";
       // Items AWS will not delete the object with (IAM's policies of a role): each removed first.
       for (const set of runtime.emptiedBeforeDelete ?? []) {
@@ -968,6 +1027,8 @@ function kindModule<Sdk extends SdkClient>(
           );
         }
       }
+      // What else must go first (a policy's versions other than the default).
+      await hooks?.beforeDelete?.(askFor(client, name, ctx), naming(addressed.delete.by, address));
       const first = hooks?.deleteFirst;
       if (first !== undefined) {
         // What must go before the object (a global table's replicas elsewhere): read it first.

@@ -124,6 +124,13 @@ export interface DeclaredKindHooks {
         readonly error: { readonly code: string; readonly message: string };
       }
     | undefined;
+  /**
+   * What must be done before a set call (IAM keeps five versions of a policy: the oldest other than
+   * the default goes before CreatePolicyVersion), through `ask`, naming the object by `address`.
+   */
+  readonly beforeSet?: Readonly<Record<string, (ask: Ask, address: Fields) => Promise<void>>>;
+  /** What must go before the delete call (a policy's versions other than the default), as `beforeSet`. */
+  readonly beforeDelete?: (ask: Ask, address: Fields) => Promise<void>;
   /** Compare hooks, one per field the declaration says is `custom`. */
   readonly equal?: Readonly<Record<string, EqualHook<Record<string, unknown>>>>;
   /**

@@ -124,7 +124,8 @@ export const topicDeclaration = {
   references: [
     ...feedbackRoles.map((field) => ({ field, service: "iam", kind: "Role", fills: "arn" as const })),
     { field: "KmsMasterKeyId", service: "kms", kind: "Key" },
-    { field: "Policy", service: "iam", kind: "Policy" },
+    // ACK's `path: Spec.PolicyDocument`: the IAM Policy's document is the access policy.
+    { field: "Policy", service: "iam", kind: "Policy", fills: { spec: "policyDocument" } },
   ],
   // Served by the generic runtime (src/services/declared-kind/): SNS addresses a topic by its ARN,
   // which names the account, so a read only ever looks in the account the client acts in.
@@ -132,6 +133,7 @@ export const topicDeclaration = {
     service: "SNS",
     noun: "topic",
     byArn: ["TopicArn", "ResourceArn"],
+    createAnswersExisting: true,
     read: { call: "GetTopicAttributes", output: "Attributes" },
     delete: "DeleteTopic",
     arn: "TopicArn",

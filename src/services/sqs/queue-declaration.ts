@@ -102,7 +102,8 @@ export const queueDeclaration = {
   ],
   references: [
     { field: "KmsMasterKeyId", service: "kms", kind: "Key" },
-    { field: "Policy", service: "iam", kind: "Policy" },
+    // ACK's `path: Spec.PolicyDocument`: the IAM Policy's document is the access policy.
+    { field: "Policy", service: "iam", kind: "Policy", fills: { spec: "policyDocument" } },
   ],
   // Served by the generic runtime (src/services/declared-kind/): SQS addresses a queue by the URL
   // GetQueueUrl gives for its name in the caller's own account, so a read only ever looks there.

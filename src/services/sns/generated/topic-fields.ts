@@ -445,7 +445,7 @@ export const topicReferences = [
     arn: true,
   },
   { path: ["kmsMasterKeyRef"], plain: "kmsMasterKeyID", service: "kms", kind: "Key" },
-  { path: ["policyRef"], plain: "policy", service: "iam", kind: "Policy" },
+  { path: ["policyRef"], plain: "policy", service: "iam", kind: "Policy", fromSpec: "policyDocument" },
 ] as const;
 
 /** Spec field → [AWS member, codec], for the spec⇄AWS mapping (src/services/shape-codec.ts). */

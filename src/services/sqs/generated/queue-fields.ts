@@ -240,7 +240,7 @@ export const queueAwsNames = {
 /** ACK's references (`*Ref`), where they are and the plain field each stands beside. */
 export const queueReferences = [
   { path: ["kmsMasterKeyRef"], plain: "kmsMasterKeyID", service: "kms", kind: "Key" },
-  { path: ["policyRef"], plain: "policy", service: "iam", kind: "Policy" },
+  { path: ["policyRef"], plain: "policy", service: "iam", kind: "Policy", fromSpec: "policyDocument" },
 ] as const;
 
 /** Spec field → [AWS member, codec], for the spec⇄AWS mapping (src/services/shape-codec.ts). */
