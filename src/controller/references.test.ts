@@ -8,11 +8,14 @@ import {
   type ReferencedInAws,
   type SetReference,
   setReferences,
+  withValueAt,
 } from "./references.ts";
 
 const ref: SetReference = {
   path: "spec.dbSubnetGroupRef",
   plain: "dbSubnetGroupName",
+  at: ["dbSubnetGroupName"],
+  source: 0,
   kind: "DBSubnetGroup",
   namespace: "shop",
   name: "shop-db-subnets",
@@ -283,13 +286,61 @@ describe("setReferences", () => {
         {
           path: "spec.dbSubnetGroupRef",
           plain: "dbSubnetGroupName",
+          at: ["dbSubnetGroupName"],
+          source: 0,
           kind: "DBSubnetGroup",
           namespace: "shop",
           name: "a",
         },
-        { path: "spec.kmsKeyRef", plain: "kmsKeyID", kind: "Key", namespace: "keys", name: "k" },
+        {
+          path: "spec.kmsKeyRef",
+          plain: "kmsKeyID",
+          at: ["kmsKeyID"],
+          source: 1,
+          kind: "Key",
+          namespace: "keys",
+          name: "k",
+        },
       ],
     );
     assert.deepEqual(setReferences({ dbSubnetGroupRef: { from: {} } }, refs, "shop"), []);
+  });
+
+  test("inside objects, in lists of objects, and one per item of a list of references", () => {
+    const nested = [
+      { path: ["replication", "roleRef"], plain: "role", kind: "Role" },
+      { path: ["policyRefs"], plain: "policies", kind: "Policy" },
+      { path: ["rules", "[]", "groupRef"], plain: "groupID", kind: "SecurityGroup" },
+    ];
+    const set = setReferences(
+      {
+        replication: { roleRef: { from: { name: "r" } } },
+        policyRefs: [{ from: { name: "p1" } }, { from: { name: "p2", namespace: "iam" } }],
+        rules: [{}, { groupRef: { from: { name: "g" } } }],
+      },
+      nested,
+      "shop",
+    );
+    assert.deepEqual(
+      set.map((r) => [r.path, r.plain, r.at, r.source, `${r.namespace}/${r.name}`]),
+      [
+        ["spec.replication.roleRef", "replication.role", ["replication", "role"], 0, "shop/r"],
+        ["spec.policyRefs[0]", "policies", ["policies", 0], 1, "shop/p1"],
+        ["spec.policyRefs[1]", "policies", ["policies", 1], 1, "iam/p2"],
+        ["spec.rules[1].groupRef", "rules[1].groupID", ["rules", 1, "groupID"], 2, "shop/g"],
+      ],
+    );
+  });
+
+  test("withValueAt fills a copy: objects and lists made on the way, the original untouched", () => {
+    const spec = { replication: { rules: [{ id: "a" }] }, name: "b" };
+    const role = withValueAt(spec, ["replication", "role"], "arn:r");
+    const filled = withValueAt(withValueAt(role, ["policies", 0], "arn:p1"), ["policies", 1], "arn:p2");
+    assert.deepEqual(filled, {
+      replication: { rules: [{ id: "a" }], role: "arn:r" },
+      name: "b",
+      policies: ["arn:p1", "arn:p2"],
+    });
+    assert.deepEqual(spec, { replication: { rules: [{ id: "a" }] }, name: "b" });
   });
 });

@@ -31,8 +31,12 @@ import { describeOwnership, type Ownership } from "./ownership.ts";
 export interface SetReference {
   /** The spec path of the reference (`spec.dbSubnetGroupRef`), for messages. */
   readonly path: string;
-  /** The plain field it fills (`dbSubnetGroupName`). */
+  /** The plain field it fills, for messages (`dbSubnetGroupName`, `replication.role`, `policies`). */
   readonly plain: string;
+  /** Where its value goes in the spec: the plain field's path, and the item's index for a list of references. */
+  readonly at: readonly (string | number)[];
+  /** The declared reference it is an instance of (its index in the references given). */
+  readonly source: number;
   readonly kind: string;
   readonly namespace: string;
   readonly name: string;
@@ -244,27 +248,75 @@ export function judgeReferencedInAws(
   );
 }
 
-/** The references a spec sets at its top level (`{from: {name, namespace}}`), in `refs`' order. */
+/** A spec path for messages: `replication.role`, `policyRefs[1]`. */
+const pathText = (at: readonly (string | number)[]): string =>
+  at.map((step, i) => (typeof step === "number" ? `[${step}]` : i === 0 ? step : `.${step}`)).join("");
+
+/**
+ * The references a spec sets (`{from: {name, namespace}}`), in `refs`' order: at the top level,
+ * inside objects (`replication.roleRef`) and lists of objects (`[]` steps), and each item of a
+ * list of references (`policyRefs`: one per item, filling the plain list's item at its index).
+ */
 export function setReferences(
   spec: Readonly<Record<string, unknown>>,
   refs: readonly { readonly path: readonly string[]; readonly plain: string; readonly kind: string }[],
   ownNamespace: string,
 ): SetReference[] {
   const out: SetReference[] = [];
-  for (const r of refs) {
-    const [field] = r.path;
-    if (r.path.length !== 1 || field === undefined) continue;
-    const from = (spec[field] as { from?: { name?: unknown; namespace?: unknown } } | undefined)?.from;
-    if (typeof from?.name !== "string") continue;
-    out.push({
-      path: `spec.${field}`,
-      plain: r.plain,
-      kind: r.kind,
-      namespace: typeof from.namespace === "string" && from.namespace !== "" ? from.namespace : ownNamespace,
-      name: from.name,
-    });
-  }
+  refs.forEach((r, source) => {
+    const field = r.path.at(-1);
+    if (field === undefined) return;
+    for (const { holder, at } of holdersAt(spec, r.path.slice(0, -1), [])) {
+      const value = holder[field];
+      const items = Array.isArray(value)
+        ? value.map((v, i) => [v, i] as const)
+        : [[value, undefined] as const];
+      for (const [item, index] of items) {
+        const from = (item as { from?: { name?: unknown; namespace?: unknown } } | undefined)?.from;
+        if (typeof from?.name !== "string") continue;
+        const own = index === undefined ? [] : [index];
+        out.push({
+          path: `spec.${pathText([...at, field, ...own])}`,
+          plain: pathText([...at, r.plain]),
+          at: [...at, r.plain, ...own],
+          source,
+          kind: r.kind,
+          namespace:
+            typeof from.namespace === "string" && from.namespace !== "" ? from.namespace : ownNamespace,
+          name: from.name,
+        });
+      }
+    }
+  });
   return out;
+}
+
+/** The objects `steps` reach in `value` (`[]` steps into each item of a list), with their spec paths. */
+function holdersAt(
+  value: unknown,
+  steps: readonly string[],
+  at: readonly (string | number)[],
+): { holder: Readonly<Record<string, unknown>>; at: readonly (string | number)[] }[] {
+  if (typeof value !== "object" || value === null) return [];
+  const [head, ...rest] = steps;
+  if (head === undefined)
+    return Array.isArray(value) ? [] : [{ holder: value as Record<string, unknown>, at }];
+  if (head === "[]")
+    return Array.isArray(value) ? value.flatMap((item, i) => holdersAt(item, rest, [...at, i])) : [];
+  return Array.isArray(value) ? [] : holdersAt((value as Record<string, unknown>)[head], rest, [...at, head]);
+}
+
+/** `value` with `fill` at `at` (objects and lists made or copied on the way; `value` itself untouched). */
+export function withValueAt(value: unknown, at: readonly (string | number)[], fill: unknown): unknown {
+  const [head, ...rest] = at;
+  if (head === undefined) return fill;
+  if (typeof head === "number") {
+    const list = Array.isArray(value) ? [...value] : [];
+    list[head] = withValueAt(list[head], rest, fill);
+    return list;
+  }
+  const object = typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
+  return { ...object, [head]: withValueAt((object as Record<string, unknown>)[head], rest, fill) };
 }
 
 /** The reference `spec` (of an object in `ownNamespace`) sets to `target`, if any. */

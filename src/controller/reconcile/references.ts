@@ -16,6 +16,7 @@ import {
   type Referrer,
   type SetReference,
   setReferences,
+  withValueAt,
 } from "../references.ts";
 import { resourceTypeOf } from "../resource-type.ts";
 import type { Attempt } from "./attempt.ts";
@@ -55,11 +56,11 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
   const served = (env.module.references ?? []).filter(isServedReference);
   const set = setReferences(spec as Record<string, unknown>, served, a.ref.namespace);
   if (set.length === 0) return { spec, ...noReferences };
-  const filled = { ...spec } as Record<string, unknown>;
+  let filled: unknown = spec;
   const checks: ReferenceCheck[] = [];
   for (const ref of set) {
     // The declared reference it came from (its service and kind): the kind's API resource.
-    const declared = served.find((r) => r.plain === ref.plain);
+    const declared = served[ref.source];
     const kind = declared === undefined ? undefined : servedKindOf(declared);
     const module = kind === undefined ? undefined : await env.references?.moduleOf(ref.kind);
     if (declared === undefined || kind === undefined || module === undefined) {
@@ -131,7 +132,7 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
       }
       value = module.arn(obj?.spec as never, decision?.region ?? a.decision.region ?? "", account);
     }
-    filled[ref.plain] = value;
+    filled = withValueAt(filled, ref.at, value);
     // judged ok: the object and its decision exist.
     const readOnlyAnnotation = obj?.metadata.annotations?.[resourceAnnotations.readOnly];
     const readOnly = readOnlyAnnotation === undefined ? undefined : parseReadOnly(readOnlyAnnotation);
@@ -150,7 +151,7 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
       readOnly: readOnly?.ok === true && readOnly.value,
     });
   }
-  return { spec: filled as Spec, filled: set.map((r) => r.plain), checks };
+  return { spec: filled as Spec, filled: [...new Set(set.map((r) => r.plain))], checks };
 }
 
 /**

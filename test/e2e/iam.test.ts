@@ -5,21 +5,28 @@
 // and no region; a change of the inline policy is applied; a role of the same name in the other
 // account is never touched; deleting the object detaches and deletes its policies, then the role.
 // A DBInstance's monitoringRoleRef takes the Role's ARN, composed from its spec, not its status.
+// A Policy lands there too, its document changed as a new default version; a Role's policyRefs
+// attach it by the ARN composed from its spec, and a Queue's policyRef takes its document (ACK's
+// Spec.PolicyDocument); it is deleted once nothing uses it, its other versions first. A Bucket's
+// replication.roleRef, a reference inside an object, takes the Role's ARN.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import {
   CreatePolicyCommand,
   CreateRoleCommand,
+  GetPolicyCommand,
   GetRoleCommand,
   GetRolePolicyCommand,
   IAMClient,
   ListAttachedRolePoliciesCommand,
   type Role,
 } from "@aws-sdk/client-iam";
+import { GetBucketReplicationCommand, S3Client } from "@aws-sdk/client-s3";
 import { patchTypes } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { kindMakers } from "../support/minimal-resources.ts";
 import { dbInstanceIn } from "../support/rds-instances.ts";
+import { queueAttributesIn } from "../support/sqs-queues.ts";
 import {
   clientAs,
   deleteResourceAndWait,
@@ -168,4 +175,102 @@ test("a DBInstance's monitoringRoleRef names the Role: the instance's Monitoring
   assert.equal(made?.MonitoringRoleArn, `arn:aws:iam::${X}:role/rds/apps-monitoring`);
   await deleteResourceAndWait(e2e.kube, "DBInstance", "apps", "db");
   await deleteResourceAndWait(e2e.kube, "Role", "apps", "monitoring");
+});
+
+test("a Policy lands in the account, its document changed as a new default version; a Role's policyRefs attach it by its ARN, a Queue's policyRef takes its document; deleted once nothing uses it", async () => {
+  const x = await iamAs(X);
+  const queueAccess = JSON.stringify({
+    Version: "2012-10-17",
+    Statement: [{ Effect: "Allow", Principal: { AWS: X }, Action: "sqs:SendMessage", Resource: "*" }],
+  });
+  await e2e.apply([
+    {
+      apiVersion: "iam.services.k8s.aws/v1alpha1",
+      kind: "Policy",
+      metadata: { name: "read", namespace: "apps" },
+      spec: { name: "apps-read", path: "/apps/", policyDocument: policy("s3:GetObject") },
+    } as KubeObject,
+    {
+      apiVersion: "iam.services.k8s.aws/v1alpha1",
+      kind: "Policy",
+      metadata: { name: "queue-access", namespace: "apps" },
+      spec: { name: "apps-queue-access", policyDocument: queueAccess },
+    } as KubeObject,
+  ]);
+  const p = await waitForSynced(e2e.kube, "Policy", "apps", "read", 1);
+  const arn = `arn:aws:iam::${X}:policy/apps/apps-read`;
+  assert.equal(p.status?.ackResourceMetadata?.arn, arn);
+  assert.equal((p.status as Record<string, unknown> | undefined)?.["defaultVersionID"], "v1");
+  const made = (await x.send(new GetPolicyCommand({ PolicyArn: arn }))).Policy;
+  const tags = Object.fromEntries((made?.Tags ?? []).map((t) => [t.Key, t.Value]));
+  assert.equal(tags["services.k8s.aws/owner-uid"], p.metadata.uid, "tagged as this object's");
+
+  await patchResource(e2e.kube, "Policy", "apps", "read", {
+    spec: { policyDocument: policy("s3:ListBucket") },
+  });
+  const changed = await getResource(e2e.kube, "Policy", "apps", "read");
+  const after = await waitForSynced(e2e.kube, "Policy", "apps", "read", changed?.metadata.generation ?? 0);
+  assert.equal((after.status as Record<string, unknown> | undefined)?.["defaultVersionID"], "v2");
+
+  await waitForSynced(e2e.kube, "Policy", "apps", "queue-access", 1);
+  await e2e.apply([
+    role("reader", { policyRefs: [{ from: { name: "read" } }] }),
+    {
+      apiVersion: "sqs.services.k8s.aws/v1alpha1",
+      kind: "Queue",
+      metadata: { name: "inbox", namespace: "apps" },
+      spec: { queueName: "apps-inbox", policyRef: { from: { name: "queue-access" } } },
+    } as KubeObject,
+  ]);
+  await synced("reader");
+  const attached = await x.send(new ListAttachedRolePoliciesCommand({ RoleName: "apps-reader" }));
+  assert.deepEqual(
+    attached.AttachedPolicies?.map((a) => a.PolicyArn),
+    [arn],
+  );
+  await waitForSynced(e2e.kube, "Queue", "apps", "inbox", 1);
+  const queue = await queueAttributesIn(endpoint, X, "apps-inbox");
+  assert.deepEqual(JSON.parse(queue?.["Policy"] ?? "{}"), JSON.parse(queueAccess), "the Policy's document");
+
+  await deleteResourceAndWait(e2e.kube, "Role", "apps", "reader");
+  await deleteResourceAndWait(e2e.kube, "Queue", "apps", "inbox");
+  await deleteResourceAndWait(e2e.kube, "Policy", "apps", "read");
+  await deleteResourceAndWait(e2e.kube, "Policy", "apps", "queue-access");
+  await assert.rejects(x.send(new GetPolicyCommand({ PolicyArn: arn })), /not found/i, "deleted, v1 first");
+});
+
+test("a Bucket's replication.roleRef (a reference inside an object) names the Role: the replication's Role is its ARN", async () => {
+  await e2e.apply([role("replicator", { path: "/s3/" })]);
+  await synced("replicator");
+  const source = `apps-src-${process.pid}`;
+  await e2e.apply([
+    {
+      apiVersion: "s3.services.k8s.aws/v1alpha1",
+      kind: "Bucket",
+      metadata: { name: "src", namespace: "apps" },
+      spec: {
+        name: source,
+        versioning: { status: "Enabled" },
+        replication: {
+          roleRef: { from: { name: "replicator" } },
+          rules: [
+            {
+              id: "all",
+              priority: 1,
+              status: "Enabled",
+              filter: { prefix: "" },
+              deleteMarkerReplication: { status: "Disabled" },
+              destination: { bucket: `arn:aws:s3:::apps-replica-${process.pid}` },
+            },
+          ],
+        },
+      },
+    } as KubeObject,
+  ]);
+  await waitForSynced(e2e.kube, "Bucket", "apps", "src", 1);
+  const s3 = await clientAs(S3Client, endpoint, X);
+  const replication = await s3.send(new GetBucketReplicationCommand({ Bucket: source }));
+  assert.equal(replication.ReplicationConfiguration?.Role, `arn:aws:iam::${X}:role/s3/apps-replicator`);
+  await deleteResourceAndWait(e2e.kube, "Bucket", "apps", "src");
+  await deleteResourceAndWait(e2e.kube, "Role", "apps", "replicator");
 });
