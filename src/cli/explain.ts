@@ -81,7 +81,14 @@ async function runExplain(args: readonly string[], io: CliIO): Promise<ExitCodeV
       : await explainOnline(target, values, flagSettings, io);
 
   const { inputs, settings, unknownAccountReason } = explained;
-  const { decision, problems } = resolveResource(inputs.objects, inputs.resource, settings);
+  const resolved = resolveResource(inputs.objects, inputs.resource, settings);
+  const { decision } = resolved;
+  // The resource's own policy documents first: principals its namespace is not granted.
+  const { principalProblems } = await import("./principal-problems.ts");
+  const problems = [
+    ...(await principalProblems(inputs.resource, decision, resolved.snapshot, settings)),
+    ...resolved.problems,
+  ];
   // Offline the controller's account only matters when the answer is its own credentials.
   const notes =
     sources.length > 0 && decision.outcome === "use" && decision.account === null

@@ -4,6 +4,7 @@
 import { configurationProblems } from "../resolver/configuration-problems.ts";
 import { resolve } from "../resolver/resolve.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
+import type { Snapshot } from "../resolver/snapshot-types.ts";
 import type { Decision, ResourceObject, Settings, SnapshotProblem } from "../resolver/types.ts";
 import { servedServices } from "../services/served.ts";
 import type { ConfigurationObjects } from "./inputs.ts";
@@ -12,6 +13,8 @@ export interface Resolution {
   readonly decision: Decision;
   /** Everything wrong with the configuration objects, CARM keys these settings leave unused included. */
   readonly problems: readonly SnapshotProblem[];
+  /** What it was resolved against. */
+  readonly snapshot: Snapshot;
 }
 
 export function resolveResource(
@@ -24,5 +27,6 @@ export function resolveResource(
   return {
     decision: resolve(resource, namespace, snapshot, settings),
     problems: configurationProblems(snapshot, settings, servedServices),
+    snapshot,
   };
 }

@@ -171,6 +171,13 @@ const runFlags: readonly FlagSpec[] = [
     help: "Let ACK's references (e.g. spec.dbSubnetGroupRef) name an object in another namespace; off, a reference names one in the resource's own namespace.",
   },
   {
+    name: "ungranted-principals",
+    type: "string",
+    value: "<warn|refuse>",
+    default: "warn",
+    help: "A policy document (a Role's trust policy, a Policy's document, a queue's, topic's, bucket's or repository's policy) letting in an account its namespace is not granted, or every account: warn (a Warning Event PrincipalNotGranted) or refuse (the resource is Terminal, nothing is done in AWS).",
+  },
+  {
     name: "resource-tags",
     type: "string",
     value: "<key=value,...>",
@@ -309,6 +316,9 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
   if (identityEndpoint !== undefined && !URL.canParse(identityEndpoint))
     throw badInput(`${commandName}: --aws-identity-endpoint-url "${identityEndpoint}" is not a URL.`);
   const allowCrossNamespaceReferences = booleanFlag(values, "allow-cross-namespace-references");
+  const ungrantedPrincipals = given("ungranted-principals") ?? "warn";
+  if (ungrantedPrincipals !== "warn" && ungrantedPrincipals !== "refuse")
+    throw badInput(`${commandName}: --ungranted-principals ${ungrantedPrincipals}: write warn or refuse.`);
   const crossNamespace = orBadInput(
     crossNamespaceNote(
       values["enable-cross-namespace"] === undefined
@@ -398,6 +408,7 @@ async function runController(args: readonly string[], io: CliIO): Promise<ExitCo
     },
     createIntentWindowMs,
     allowCrossNamespaceReferences,
+    ungrantedPrincipals,
     ...(leaseNamespace === undefined ? {} : { leaseNamespace }),
     ...(awsRequestTimeoutMs === undefined ? {} : { awsRequestTimeoutMs }),
     ...(identityEndpoint === undefined ? {} : { identityEndpoint }),

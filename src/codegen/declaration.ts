@@ -324,6 +324,12 @@ export interface RuntimeDeclaration {
    */
   readonly urlEncoded?: readonly string[];
   /**
+   * Policy documents (AWS names) whose principals let accounts in: a role's trust policy, a
+   * resource policy. Principals in accounts the namespace is not granted are warned of, or refused
+   * (ServiceModule.principalFields).
+   */
+  readonly principals?: readonly string[];
+  /**
    * Groups (by set call) whose items must all be removed before AWS deletes the object (IAM refuses
    * to delete a role with policies): read, each removed by the group's remove call, then the delete.
    */

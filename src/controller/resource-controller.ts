@@ -18,6 +18,7 @@ import { DecisionTracker } from "./decision-tracker.ts";
 import type { DefaultTag } from "./default-tags.ts";
 import type { ReconcilerDeps, ReferencePolicy } from "./reconcile/env.ts";
 import { kubeObjectStore, type ManagedObject } from "./reconcile/object-store.ts";
+import type { UngrantedPrincipalsPolicy } from "./reconcile/principals.ts";
 import { createResourceReconciler } from "./reconcile/reconciler.ts";
 import { watchReferencedKinds } from "./referrer-wakeup.ts";
 import { resourceTypeOf } from "./resource-type.ts";
@@ -44,6 +45,8 @@ export interface ResourceControllerOptions<Spec extends object, Observed, Client
   readonly references?: ReferencePolicy;
   /** --resource-tags (default-tags.ts). */
   readonly defaultTags?: readonly DefaultTag[];
+  /** --ungranted-principals (reconcile/principals.ts). */
+  readonly ungrantedPrincipals?: UngrantedPrincipalsPolicy;
   /** Where unconfirmed creates are remembered once their resource is let go (records/tombstones.ts). */
   readonly tombstones?: ReconcilerDeps<object, unknown, unknown>["tombstones"];
   /** Sharding is on: this kind's resources are reconciled by the replica holding their namespace. */
@@ -107,6 +110,7 @@ export function addResourceController<Spec extends object, Observed, Client>(
     ...(o.references === undefined ? {} : { references: o.references }),
     takeover: { approvedUid: (key) => approvals().get(key) },
     ...(o.defaultTags?.length ? { defaultTags: o.defaultTags } : {}),
+    ...(o.ungrantedPrincipals === undefined ? {} : { ungrantedPrincipals: o.ungrantedPrincipals }),
     ...(o.tombstones ? { tombstones: o.tombstones } : {}),
   });
   // Updates that arrive while their object's reconcile runs wait for it to end: by then the

@@ -28,6 +28,7 @@ import { decisionViewProjection } from "./decision-view.ts";
 import type { DefaultTag } from "./default-tags.ts";
 import { addIdentityControllers } from "./identity-controller.ts";
 import type { ManagedObject } from "./reconcile/object-store.ts";
+import type { UngrantedPrincipalsPolicy } from "./reconcile/principals.ts";
 import { kubeRecordStore, type RecordObject } from "./records/record-store.ts";
 import { addRecordsController, tombstoneKeeper } from "./records/records-controller.ts";
 import { ReferenceUses } from "./records/reference-uses.ts";
@@ -76,6 +77,8 @@ export interface ControllerOptions {
   readonly allowCrossNamespaceReferences?: boolean;
   /** --resource-tags: written on every AWS object created or adopted (default-tags.ts). */
   readonly defaultTags?: readonly DefaultTag[];
+  /** --ungranted-principals: documents letting in accounts a namespace is not granted (reconcile/principals.ts). */
+  readonly ungrantedPrincipals?: UngrantedPrincipalsPolicy;
   /** --watch-selectors: only managed objects with these labels are seen at all (ACK's). */
   readonly watchSelectors?: string;
   /** --reconcile-resources: the kinds reconciled; absent or empty: every served kind (ACK's). */
@@ -291,6 +294,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       controllerKey,
       ...(o.createIntentWindowMs === undefined ? {} : { createIntentWindowMs: o.createIntentWindowMs }),
       ...(o.defaultTags?.length ? { defaultTags: o.defaultTags } : {}),
+      ...(o.ungrantedPrincipals === undefined ? {} : { ungrantedPrincipals: o.ungrantedPrincipals }),
       tombstones,
       references: {
         allowCrossNamespace: o.allowCrossNamespaceReferences ?? false,
@@ -426,6 +430,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       kinds: reconciled ? servedKindNames.filter((k) => reconciled.has(k)) : servedKindNames,
       ...(o.watchSelectors ? { watchSelectors: o.watchSelectors } : {}),
       ...(o.defaultTags?.length ? { resourceTags: o.defaultTags.map((t) => `${t.key}=${t.value}`) } : {}),
+      ungrantedPrincipals: o.ungrantedPrincipals ?? "warn",
       systemNamespace: settings.systemNamespace,
       watchNamespaces: o.watchNamespaces ?? "all",
       // Which apiserver, as whom: what to check first when /readyz says it cannot reach it.

@@ -337,6 +337,10 @@ export function valuesSchema(): Schema {
       enableCrossNamespace: bool(
         "ACK's: references may name objects in other namespaces (--allow-cross-namespace-references). crossrole's default is false.",
       ),
+      ungrantedPrincipals: str(
+        "A policy document (a Role's trust policy, a bucket, queue, topic or repository policy) letting in an account its namespace is not granted: warn (a Warning Event) or refuse (Terminal, nothing done in AWS) (--ungranted-principals).",
+        { enum: ["warn", "refuse"] },
+      ),
       watchSelectors: str(
         "ACK's: a label selector; only managed resources whose labels match are seen (--watch-selectors). Empty: all.",
       ),

@@ -103,6 +103,12 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
   identifier(spec: Spec): string;
   /** The spec field that holds it, for messages ("choose another spec.queueName"). */
   readonly identifierField: string;
+  /**
+   * Spec fields holding a policy document whose principals let accounts in (a role's trust policy,
+   * a resource policy): compared with the accounts the namespace is granted
+   * (src/controller/reconcile/principals.ts).
+   */
+  readonly principalFields?: readonly string[];
   /** The object is in no region (IAM's): placed by account alone, referenced from any region. */
   readonly regionless?: true;
   /**

@@ -8,7 +8,9 @@
 // A Policy lands there too, its document changed as a new default version; a Role's policyRefs
 // attach it by the ARN composed from its spec, and a Queue's policyRef takes its document (ACK's
 // Spec.PolicyDocument); it is deleted once nothing uses it, its other versions first. A Bucket's
-// replication.roleRef, a reference inside an object, takes the Role's ARN.
+// replication.roleRef, a reference inside an object, takes the Role's ARN. A trust policy letting
+// in an account the namespace is not granted is said in a Warning Event (the role is made: warn is
+// the default; refuse: principals.test.ts).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import {
@@ -31,11 +33,13 @@ import {
   clientAs,
   deleteResourceAndWait,
   type E2E,
+  eventsAbout,
   getResource,
   patchResource,
   region,
   resourcePath,
   startAppsInAccount,
+  waitForEvent,
   waitForSynced,
 } from "./fixture.ts";
 
@@ -273,4 +277,42 @@ test("a Bucket's replication.roleRef (a reference inside an object) names the Ro
   assert.equal(replication.ReplicationConfiguration?.Role, `arn:aws:iam::${X}:role/s3/apps-replicator`);
   await deleteResourceAndWait(e2e.kube, "Bucket", "apps", "src");
   await deleteResourceAndWait(e2e.kube, "Role", "apps", "replicator");
+});
+
+test("a trust policy letting in an account namespace apps is not granted: a Warning Event naming it, once; the role is made (warn is the default)", async () => {
+  const outsider = "333333333333";
+  const trusting = JSON.stringify({
+    Version: "2012-10-17",
+    Statement: [
+      { Effect: "Allow", Principal: { AWS: `arn:aws:iam::${outsider}:root` }, Action: "sts:AssumeRole" },
+      { Effect: "Allow", Principal: { AWS: X }, Action: "sts:AssumeRole" },
+    ],
+  });
+  await e2e.apply([role("trusting", { assumeRolePolicyDocument: trusting })]);
+  await synced("trusting");
+  const event = await waitForEvent(
+    e2e.kube,
+    "apps",
+    "Role",
+    "trusting",
+    "PrincipalNotGranted",
+    /333333333333/,
+  );
+  assert.equal(event.type, "Warning");
+  assert.match(
+    event.message,
+    /^spec\.assumeRolePolicyDocument lets in account 333333333333, which namespace apps is not granted \(the accounts it may act in: .*111111111111.*\)\. Fix: remove it/,
+  );
+  assert.ok(await roleIn(X, "apps-trusting"), "made: warn only");
+  // Reconciled again (a description change): the same finding is not said again.
+  await patchResource(e2e.kube, "Role", "apps", "trusting", { spec: { description: "again" } });
+  await synced("trusting", 2);
+  const said = (await eventsAbout(e2e.kube, "apps", "Role", "trusting")).filter(
+    (e) => e.reason === "PrincipalNotGranted",
+  );
+  assert.deepEqual(
+    said.map((e) => e.count ?? 1),
+    [1],
+  );
+  await deleteResourceAndWait(e2e.kube, "Role", "apps", "trusting");
 });

@@ -20,6 +20,7 @@ import type { Tombstone } from "../records/tombstones.ts";
 import type { ReferrerOf } from "../references.ts";
 import type { SelfWrites } from "../self-writes.ts";
 import type { ObjectStore } from "./object-store.ts";
+import type { UngrantedPrincipalsPolicy } from "./principals.ts";
 
 /** What the reconciler reads of the configuration cache (config-cache.ts). */
 export interface ConfigView {
@@ -58,6 +59,8 @@ export interface ReconcilerDeps<Spec extends object, Observed, Client> {
   readonly tombstones?: { keep(tombstone: Tombstone, signal?: AbortSignal): Promise<void> };
   /** --resource-tags: written on every object created or adopted (default-tags.ts); none if absent. */
   readonly defaultTags?: readonly DefaultTag[];
+  /** --ungranted-principals (principals.ts): default `warn`. */
+  readonly ungrantedPrincipals?: UngrantedPrincipalsPolicy;
   readonly now?: () => Date;
 }
 

@@ -14,6 +14,7 @@ import {
 } from "../secret-inputs.ts";
 import { type Attempt, keyFor } from "./attempt.ts";
 import type { Env } from "./env.ts";
+import { checkPrincipals } from "./principals.ts";
 import { noReferences, type ReferenceCheck, resolveReferences } from "./references.ts";
 import { failed, isOutcome, type Outcome } from "./result.ts";
 import { warnUnknownAnnotations } from "./unknown-annotations.ts";
@@ -67,6 +68,9 @@ export async function prepare<Spec extends object, Observed, Client>(
     : await resolveReferences(env, a, given.spec);
   if (isOutcome(resolved)) return resolved;
   const { spec } = resolved;
+  // A document letting in accounts the namespace is not granted: said, or refused (principals.ts).
+  const ungranted = checkPrincipals(env, a, spec);
+  if (ungranted) return ungranted;
   const inputs = await inputsOf(env, a, spec);
   if (isOutcome(inputs)) return inputs;
   // The finalizer goes on in converge, before anything is written in AWS: with a create's intent

@@ -557,6 +557,13 @@ function kindModule<Sdk extends SdkClient>(
     identifier: nameOf,
     identifierField: `spec.${idField}`,
     ...(runtime.arnScope === "account" ? { regionless: true as const } : {}),
+    ...(runtime.principals === undefined
+      ? {}
+      : {
+          principalFields: runtime.principals.map((aws) =>
+            specFieldOf(generated.codecs, aws, generated.awsNames),
+          ),
+        }),
     ...(generated.declared.specTags === undefined ? {} : { specTags: generated.declared.specTags }),
     references: generated.references,
     ...(hooks?.adoptionSeed === undefined ? {} : { adoptionSeed: hooks.adoptionSeed }),

@@ -78,6 +78,8 @@ export const repositoryDeclaration = {
   ],
   status: { from: "Repository", only: ["createdAt", "repositoryUri"] },
   runtime: {
+    // Principals in accounts the namespace is not granted are warned of or refused (the repository policy).
+    principals: ["policy"],
     service: "ECR",
     noun: "repository",
     // Given the name (in `repositoryNames`, read from the model), ECR answers that repository or

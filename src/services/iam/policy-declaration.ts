@@ -56,6 +56,8 @@ export const policyDeclaration = {
     ],
   },
   runtime: {
+    // Principals in accounts the namespace is not granted are warned of or refused (a managed policy rarely names principals; where it does).
+    principals: ["PolicyDocument"],
     service: "IAM",
     noun: "policy",
     read: { call: "GetPolicy", output: "Policy" },

@@ -96,6 +96,8 @@ export const roleDeclaration = {
   ],
   status: { from: "Role", only: ["CreateDate", "RoleId", "RoleLastUsed"] },
   runtime: {
+    // Principals in accounts the namespace is not granted are warned of or refused (the trust policy: who may assume the role).
+    principals: ["AssumeRolePolicyDocument"],
     service: "IAM",
     noun: "role",
     read: {

@@ -262,6 +262,8 @@ export const bucketDeclaration = {
   },
   references: [{ field: "Replication.Role", service: "iam", kind: "Role", fills: "arn" }],
   runtime: {
+    // Principals in accounts the namespace is not granted are warned of or refused (the bucket policy).
+    principals: ["Policy"],
     service: "S3",
     noun: "bucket",
     // HeadBucket answers one bucket's region: the answer is the bucket (bucket.ts finds its region).

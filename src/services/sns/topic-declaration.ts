@@ -130,6 +130,8 @@ export const topicDeclaration = {
   // Served by the generic runtime (src/services/declared-kind/): SNS addresses a topic by its ARN,
   // which names the account, so a read only ever looks in the account the client acts in.
   runtime: {
+    // Principals in accounts the namespace is not granted are warned of or refused (the topic's access policy).
+    principals: ["Policy"],
     service: "SNS",
     noun: "topic",
     byArn: ["TopicArn", "ResourceArn"],

@@ -108,6 +108,8 @@ export const queueDeclaration = {
   // Served by the generic runtime (src/services/declared-kind/): SQS addresses a queue by the URL
   // GetQueueUrl gives for its name in the caller's own account, so a read only ever looks there.
   runtime: {
+    // Principals in accounts the namespace is not granted are warned of or refused (the queue's access policy).
+    principals: ["Policy"],
     service: "SQS",
     noun: "queue",
     locate: { call: "GetQueueUrl", handle: "QueueUrl" },
