@@ -4,7 +4,7 @@ import { parseAdoptionFields } from "../api/annotations.ts";
 import { bucketService } from "../services/s3/bucket.ts";
 import { topicService } from "../services/sns/topic.ts";
 import { queueService } from "../services/sqs/queue.ts";
-import { adoptionSeed } from "./adoption-seed.ts";
+import { adoptionFieldsConflict, adoptionSeed } from "./adoption-seed.ts";
 
 const at = { region: "eu-west-1", account: "111111111111" };
 const adopt = (fields: Record<string, string>) => ({ adoptionPolicy: "adopt", adoptionFields: fields });
@@ -83,5 +83,54 @@ describe("parseAdoptionFields", () => {
         /annotation services\.k8s\.aws\/adoption-fields: .*write a JSON object of strings/,
       );
     }
+  });
+});
+
+describe("adoptionFieldsConflict: a spec and adoption fields naming two objects", () => {
+  const spec = (name: string) => ({ name });
+  test("the same object, or no adoption with fields: nothing to say", () => {
+    assert.equal(
+      adoptionFieldsConflict(bucketService, adopt({ name: "my-bucket" }), spec("my-bucket"), at),
+      undefined,
+    );
+    assert.equal(
+      adoptionFieldsConflict(
+        bucketService,
+        { adoptionPolicy: "adopt", adoptionFields: null },
+        spec("my-bucket"),
+        at,
+      ),
+      undefined,
+    );
+    assert.equal(
+      adoptionFieldsConflict(
+        topicService,
+        adopt({ arn: "arn:aws:sns:eu-west-1:111111111111:alerts" }),
+        spec("alerts"),
+        at,
+      ),
+      undefined,
+    );
+  });
+
+  test("another object: named with both fields and the fix; fields naming another account say that", () => {
+    assert.equal(
+      adoptionFieldsConflict(
+        topicService,
+        adopt({ arn: "arn:aws:sns:eu-west-1:111111111111:alerts" }),
+        spec("other"),
+        at,
+      ),
+      'services.k8s.aws/adoption-fields names Topic "alerts", but spec.name is "other": with a spec, crossrole adopts (or creates) the object the spec names. Set spec.name to "alerts" to adopt it, or remove the annotation (or the spec, to adopt "alerts" as it is)',
+    );
+    assert.match(
+      adoptionFieldsConflict(
+        topicService,
+        adopt({ arn: "arn:aws:sns:eu-west-1:222222222222:alerts" }),
+        spec("alerts"),
+        at,
+      ) ?? "",
+      /names account 222222222222/,
+    );
   });
 });

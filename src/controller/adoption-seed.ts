@@ -65,3 +65,27 @@ export function adoptionSeed(
   }
   return seed;
 }
+
+/**
+ * A resource with a spec and adoption fields: the spec names the object crossrole adopts or
+ * creates, so fields naming another one would be silently ignored (ACK would take the fields'
+ * object). Why they disagree, naming both and the fix; undefined when they name the same object,
+ * or when no adoption with fields is asked for.
+ */
+export function adoptionFieldsConflict(
+  module: SeedModule & Pick<ServiceModule<object, unknown, unknown>, "identifier">,
+  policies: {
+    readonly adoptionPolicy: string | null;
+    readonly adoptionFields: Readonly<Record<string, string>> | null;
+  },
+  spec: object,
+  at: { readonly region: string; readonly account: string | null },
+): string | undefined {
+  if (policies.adoptionPolicy === null || policies.adoptionFields === null) return undefined;
+  const seed = adoptionSeed(module, policies, at);
+  if (!seed.ok) return seed.message;
+  const named = module.identifier(seed.value);
+  const own = module.identifier(spec);
+  if (named === own) return undefined;
+  return `${resourceAnnotations.adoptionFields} names ${module.kind.kind} "${named}", but ${module.identifierField} is "${own}": with a spec, crossrole adopts (or creates) the object the spec names. Set ${module.identifierField} to "${named}" to adopt it, or remove the annotation (or the spec, to adopt "${named}" as it is)`;
+}

@@ -29,7 +29,7 @@ declare -A DEFAULT_TESTS=(
   [rds]="tests/test_db_subnet_group.py tests/test_db_instance.py tests/test_db_instance_adopt.py"
   [ecr]="tests/test_repository.py tests/test_cross_account.py tests/test_cross_region.py"
   [cloudwatchlogs]="tests/test_log_group.py"
-  [iam]="tests/test_role.py tests/test_policy.py"
+  [iam]="tests/test_role.py tests/test_policy.py tests/test_references.py tests/test_descriptions.py"
 )
 # Controller flags ACK's CI (test-infra scripts/controller-setup.sh) sets for a suite: the IRS
 # test runs with FEATURE_GATES=IAMRoleSelector=true and ENABLE_CARM=false.

@@ -4,7 +4,7 @@
 // the policies and the spec the same way.
 import { noSecrets, type SecretValues } from "../../services/service-module.ts";
 import { syncStateForDecision } from "../ack-conditions.ts";
-import { adoptionSeed } from "../adoption-seed.ts";
+import { adoptionFieldsConflict, adoptionSeed } from "../adoption-seed.ts";
 import { type ResourcePolicies, readPolicies } from "../policies.ts";
 import {
   appliedSecretsField,
@@ -117,8 +117,14 @@ export function specOf<Spec extends object, Observed, Client>(
     return { spec: seed.value as Spec, seeded: true };
   }
   const r = env.module.parseSpec(given);
-  if (r.ok) return { spec: r.value, seeded: false };
-  return failed({ kind: "terminal", reason: "InvalidSpec", message: r.message });
+  if (!r.ok) return failed({ kind: "terminal", reason: "InvalidSpec", message: r.message });
+  // Adoption fields beside a spec must name the object the spec names.
+  const conflict = adoptionFieldsConflict(env.module, policies, r.value, {
+    region: a.decision.region ?? "",
+    account: a.decision.account,
+  });
+  if (conflict !== undefined) return failed({ kind: "terminal", reason: "InvalidSpec", message: conflict });
+  return { spec: r.value, seeded: false };
 }
 
 /** Secret-backed spec fields, read from the resource's own namespace only (secret-inputs.ts). */
