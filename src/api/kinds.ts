@@ -41,6 +41,7 @@ export const resourceKinds = [
   kind("cloudwatchlogs", "LogGroup", "loggroups"),
   kind("iam", "Role", "roles"),
   kind("iam", "Policy", "policies"),
+  kind("secretsmanager", "Secret", "secrets"),
 ] as const satisfies readonly ResourceKind[];
 
 /**

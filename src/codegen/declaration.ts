@@ -393,6 +393,16 @@ export interface RuntimeDeclaration {
    * object (`alreadyExists`), and the read before the create is the reconcile's own.
    */
   readonly createAnswersExisting?: true;
+  /**
+   * A member of the read answer whose presence means the object is being deleted and is none
+   * (Secrets Manager's DeletedDate: a secret scheduled for deletion is answered until it is gone).
+   */
+  readonly goneWhen?: string;
+  /**
+   * The ARN cannot be composed (Secrets Manager's random suffix): ACK's status holds the ARN AWS
+   * answered, and where nothing was answered yet, the composed one without the suffix.
+   */
+  readonly answeredArn?: true;
   /** Status fields holding the handle and the ARN (ACK's Queue: `queueURL`, `queueARN`). */
   readonly status?: { readonly handle?: string; readonly arn?: string };
   /**

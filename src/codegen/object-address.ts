@@ -209,6 +209,7 @@ export function resolveRuntime(
       fail(`the objects ${r.read.call} answers have no member ${head} (${what})`);
   };
   if (r.tags.inAnswer !== undefined) itemHas(r.tags.inAnswer, "runtime.tags.inAnswer");
+  if (r.goneWhen !== undefined) itemHas(r.goneWhen, "runtime.goneWhen");
   if (r.read.pending !== undefined) itemHas(r.read.pending.member, "runtime.read.pending");
   for (const [field, at] of Object.entries(r.read.members ?? {})) {
     if (at !== null) itemHas(typeof at === "string" ? at : at.present, `runtime.read.members.${field}`);

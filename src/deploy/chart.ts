@@ -256,6 +256,7 @@ export const ackReconcileKinds: readonly string[] = [
   ...["PullThroughCacheRule", "Repository", "RepositoryCreationTemplate"],
   "LogGroup",
   ...["Group", "InstanceProfile", "OpenIDConnectProvider", "Policy", "Role", "ServiceLinkedRole", "User"],
+  "Secret",
 ];
 
 /** ACK's feature gates that crossrole always has on: accepted, never passed to --feature-gates. */

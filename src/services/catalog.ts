@@ -22,6 +22,7 @@ import { logGroupDeclaration } from "./logs/log-group-declaration.ts";
 import { dbInstanceDeclaration } from "./rds/db-instance-declaration.ts";
 import { dbSubnetGroupDeclaration } from "./rds/db-subnet-group-declaration.ts";
 import { bucketDeclaration } from "./s3/bucket-declaration.ts";
+import { secretDeclaration } from "./secretsmanager/secret-declaration.ts";
 import type { ServiceModule } from "./service-module.ts";
 import { topicDeclaration } from "./sns/topic-declaration.ts";
 import { queueDeclaration } from "./sqs/queue-declaration.ts";
@@ -253,6 +254,26 @@ export const servedKindCatalog = {
       for await (const page of paginateListPolicies({ client: new IAMClient(config) }, { Scope: "Local" }))
         if ((page.Policies ?? []).some((p) => p.PolicyName === name)) return true;
       return false;
+    },
+  },
+  Secret: {
+    module: async () => (await import("./secretsmanager/secret.ts")).secretService,
+    crd: async () => (await import("./secretsmanager/secret.ts")).secretCrdSource,
+    declaration: secretDeclaration,
+    generated: { path: "src/services/secretsmanager/generated/secret-fields.ts", prefix: "secret" },
+    declared: async () => (await import("./secretsmanager/secret.ts")).secretSource,
+    ack: { release: "v1.4.1" },
+    locate: async (config, name) => {
+      const { SecretsManagerClient, DescribeSecretCommand } = await import("@aws-sdk/client-secrets-manager");
+      try {
+        const secret = await new SecretsManagerClient(config).send(
+          new DescribeSecretCommand({ SecretId: name }),
+        );
+        return secret.DeletedDate === undefined;
+      } catch (err) {
+        if ((err as { name?: string }).name === "ResourceNotFoundException") return false;
+        throw err;
+      }
     },
   },
 } as const satisfies { readonly [K in KindName]: ServedKind };

@@ -219,6 +219,11 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
   /** The object's ARN in the decided region and account (S3's ARNs name neither). */
   arn(spec: Spec, region: string, account: string): string;
   /**
+   * The ARN AWS answered, for a kind whose ARN cannot be composed (a secret's random suffix):
+   * status records it rather than `arn`'s. Optional.
+   */
+  answeredArn?(observed: Observed): string | undefined;
+  /**
    * Kind-specific status fields from what AWS has (a queue's URL, a table's status, an
    * instance's endpoint), written beside ackResourceMetadata at each sync. Optional.
    */

@@ -13,6 +13,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { ECRClient } from "@aws-sdk/client-ecr";
 import { IAMClient } from "@aws-sdk/client-iam";
 import { RDSClient } from "@aws-sdk/client-rds";
+import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { SNSClient } from "@aws-sdk/client-sns";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import { lookupKind } from "../../src/api/kinds.ts";
@@ -63,6 +64,7 @@ const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
   LogGroup: async () => ({ sdk: await clientAs(CloudWatchLogsClient, endpoint, account), account, region }),
   Role: async () => ({ sdk: await clientAs(IAMClient, endpoint, account), account, region }),
   Policy: async () => ({ sdk: await clientAs(IAMClient, endpoint, account), account, region }),
+  Secret: async () => ({ sdk: await clientAs(SecretsManagerClient, endpoint, account), account, region }),
 };
 
 type Obj = Record<string, unknown>;

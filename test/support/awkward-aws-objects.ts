@@ -34,6 +34,11 @@ import {
   PutBucketVersioningCommand,
   PutPublicAccessBlockCommand,
 } from "@aws-sdk/client-s3";
+import {
+  CreateSecretCommand,
+  PutSecretValueCommand,
+  SecretsManagerClient,
+} from "@aws-sdk/client-secrets-manager";
 import { CreateTopicCommand, SNSClient } from "@aws-sdk/client-sns";
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { clientAs, credentialsFor, s3As } from "../../src/local-stack/accounts.ts";
@@ -558,8 +563,28 @@ const policyCases: AwkwardCase[] = [
   },
 ];
 
+const secretCases: AwkwardCase[] = [
+  {
+    title: "a description, a binary value, a tag, a second version staged AWSCURRENT",
+    spec: {},
+    make: async (endpoint, account, name) => {
+      const sm = await clientAs(SecretsManagerClient, endpoint, account);
+      await sm.send(
+        new CreateSecretCommand({
+          Name: name,
+          Description: "awkward",
+          SecretBinary: new Uint8Array([1, 2, 3]),
+          Tags: [{ Key: "team", Value: "shop" }],
+        }),
+      );
+      await sm.send(new PutSecretValueCommand({ SecretId: name, SecretString: "second" }));
+    },
+  },
+];
+
 export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
   LogGroup: logGroupCases,
+  Secret: secretCases,
   Policy: policyCases,
   Role: roleCases,
   Repository: repositoryCases,

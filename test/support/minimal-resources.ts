@@ -18,6 +18,15 @@ export interface KindMaker {
 
 export const minimalPasswordSecret = "crossrole-test-db-password";
 
+/** The Kubernetes Secret whose key a minimal Secret's value comes from. */
+const passwordSecret = (namespace: string): KubeObject =>
+  ({
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: minimalPasswordSecret, namespace },
+    stringData: { password: "test-password-1" },
+  }) as KubeObject;
+
 export const kindMakers: Readonly<Record<string, KindMaker>> = {
   Bucket: { spec: (name) => ({ name }) },
   Topic: { spec: (name) => ({ name }) },
@@ -72,14 +81,11 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
       masterUsername: "crossrole",
       masterUserPassword: { name: minimalPasswordSecret, key: "password" },
     }),
-    namespaceObjects: (namespace) => [
-      {
-        apiVersion: "v1",
-        kind: "Secret",
-        metadata: { name: minimalPasswordSecret, namespace },
-        stringData: { password: "test-password-1" },
-      } as KubeObject,
-    ],
+    namespaceObjects: (namespace) => [passwordSecret(namespace)],
+  },
+  Secret: {
+    spec: (name) => ({ name, secretString: { name: minimalPasswordSecret, key: "password" } }),
+    namespaceObjects: (namespace) => [passwordSecret(namespace)],
   },
 };
 

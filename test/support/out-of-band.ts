@@ -128,6 +128,13 @@ export async function createOutOfBand(
       );
       return;
     }
+    case "Secret": {
+      const { SecretsManagerClient, CreateSecretCommand } = await import("@aws-sdk/client-secrets-manager");
+      await new SecretsManagerClient(config).send(
+        new CreateSecretCommand({ Name: name, Description: "made out of band", SecretString: "out-of-band" }),
+      );
+      return;
+    }
     default:
       throw new Error(`createOutOfBand: no maker for kind ${kind}`);
   }

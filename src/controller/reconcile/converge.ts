@@ -153,7 +153,7 @@ async function convergeLocked<Spec extends object, Observed, Client>(
   if (!wroteSpec) await clearIntent(env, a);
   return settled({
     state: { kind: "synced" },
-    metadata: metadataAt(env, a, spec, target),
+    metadata: metadataAt(env, a, spec, target, observed),
     // intent: what earlier versions recorded there, settled too.
     extra: { ...extraStatus, ...env.module.statusFrom?.(observed), intent: null },
   });

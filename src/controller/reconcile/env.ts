@@ -20,7 +20,6 @@ import type { Tombstone } from "../records/tombstones.ts";
 import type { ReferrerOf } from "../references.ts";
 import type { SelfWrites } from "../self-writes.ts";
 import type { ObjectStore } from "./object-store.ts";
-import type { UngrantedPrincipalsPolicy } from "./principals.ts";
 
 /** What the reconciler reads of the configuration cache (config-cache.ts). */
 export interface ConfigView {
@@ -63,6 +62,9 @@ export interface ReconcilerDeps<Spec extends object, Observed, Client> {
   readonly ungrantedPrincipals?: UngrantedPrincipalsPolicy;
   readonly now?: () => Date;
 }
+
+/** --ungranted-principals (principals.ts): `warn` (a Warning Event) or `refuse` (Terminal, nothing done in AWS). */
+export type UngrantedPrincipalsPolicy = "warn" | "refuse";
 
 export interface TakeoverApprovals {
   /** The UID approved for `<Kind>.<namespace>.<name>` in ConfigMap crossrole-ack-takeover, if any. */

@@ -13,9 +13,6 @@ import type { Attempt } from "./attempt.ts";
 import type { Env } from "./env.ts";
 import { failed, type Outcome } from "./result.ts";
 
-/** --ungranted-principals: `warn` (a Warning Event) or `refuse` (Terminal, nothing done in AWS). */
-export type UngrantedPrincipalsPolicy = "warn" | "refuse";
-
 const servedKinds = resourceKinds.filter((k) => isServed(k.kind));
 
 export function checkPrincipals<Spec extends object, Observed, Client>(

@@ -77,11 +77,14 @@ export function metadataAt<Spec extends object, Observed, Client>(
   a: Attempt,
   spec: Spec,
   target: Target,
+  /** What AWS has, where read: its answered ARN, for a kind whose ARN cannot be composed. */
+  observed?: Observed,
 ): AckResourceMetadata {
   const decision = a.decision;
   const last = decision.chain.at(-1);
+  const answered = observed === undefined ? undefined : env.module.answeredArn?.(observed);
   return {
-    arn: env.module.arn(spec, target.region, target.account),
+    arn: answered ?? env.module.arn(spec, target.region, target.account),
     ownerAccountID: target.account,
     region: target.region,
     partition: partitionOf(target.region),
@@ -114,7 +117,7 @@ export function whileBusy<Spec extends object, Observed, Client>(
   if (!busy) return undefined;
   return requeue(busy.requeueAfterMs ?? 10_000, {
     state: { kind: "progressing", reason: busy.reason, message: busy.message },
-    metadata: metadataAt(env, a, spec, target),
+    metadata: metadataAt(env, a, spec, target, observed),
     extra: { ...extraStatus, ...env.module.statusFrom?.(observed) },
   });
 }

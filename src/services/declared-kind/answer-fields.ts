@@ -114,7 +114,7 @@ export function answerFields(
         if (item[member] === undefined || (attributes !== undefined && item[member] === "")) continue;
         status[f] = wholeSeconds(fromAws(codec, item[member]));
       }
-      return status;
+      return { ...status, ...source.hooks?.statusFromAnswer?.(item) };
     },
   };
 }

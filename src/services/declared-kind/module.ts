@@ -197,6 +197,13 @@ function kindModule<Sdk extends SdkClient>(
   };
   const located = addressed.locate;
   const byArn = addressed.byArn === true;
+  /** The object a read answered: whole, the one of `name` among those listed, or the one named by handle or ARN. */
+  const objectOf = (answer: Fields | undefined, name: string): Fields | undefined =>
+    addressed.read.whole
+      ? wholeObject(answer)
+      : byIdentifier
+        ? theObject(answer, name)
+        : (answer?.[addressed.read.answers] as Fields | undefined);
   /** Whether the read names the object by its identifier (so its answer may list others). */
   const byIdentifier = located === undefined && !byArn;
   /**
@@ -587,12 +594,12 @@ function kindModule<Sdk extends SdkClient>(
       }
       // Read by its handle or ARN, or answered whole, the answer is the object's alone; read by
       // name, it may list others.
-      const item = addressed.read.whole
-        ? wholeObject(answer)
-        : byIdentifier
-          ? theObject(answer, name)
-          : (answer?.[addressed.read.answers] as Fields | undefined);
+      const item = objectOf(answer, name);
       if (item === undefined) return { found: false };
+      // Being deleted (a secret scheduled for deletion, answered until it is gone): none.
+      const goneWhen = runtime.goneWhen;
+      if (goneWhen !== undefined && item[goneWhen] !== undefined && item[goneWhen] !== null)
+        return { found: false };
       // Where it lives, where the ARN does not say: the answer's member (a listed directory
       // bucket's), else the kind's hook (S3's HeadBucket, GetBucketLocation).
       const member = runtime.regionMember;
@@ -1040,9 +1047,7 @@ function kindModule<Sdk extends SdkClient>(
       if (first !== undefined) {
         // What must go before the object (a global table's replicas elsewhere): read it first.
         const answer = await readCall(client, name, address, ctx);
-        const item = byIdentifier
-          ? theObject(answer, name)
-          : (answer?.[addressed.read.answers] as Fields | undefined);
+        const item = objectOf(answer, name);
         if (item === undefined) return "not-found";
         const before = first(item, { region: client.region });
         if (before !== undefined) {
@@ -1072,15 +1077,17 @@ function kindModule<Sdk extends SdkClient>(
           run(client, addressed.delete.call, { ...extra, ...naming(addressed.delete.by, address) }),
         );
       } catch (err) {
-        // Refused for its state (RDS's InvalidDBInstanceState): gone meanwhile, or already going, is done.
+        // Refused for its state (RDS's InvalidDBInstanceState; a secret already scheduled for
+        // deletion): gone meanwhile, or already going, is done.
         const states = addressed.states;
-        if (!(err instanceof ErrorClass) || states?.busyCodes?.includes(err.code) !== true) throw err;
-        const answer = await readCall(client, name, address, ctx);
-        const item = byIdentifier
-          ? theObject(answer, name)
-          : (answer?.[addressed.read.answers] as Fields | undefined);
+        const goneWhen = runtime.goneWhen;
+        const forState = states?.busyCodes?.includes(err instanceof ErrorClass ? err.code : "") === true;
+        if (!(err instanceof ErrorClass) || (!forState && goneWhen === undefined)) throw err;
+        const item = objectOf(await readCall(client, name, address, ctx), name);
         if (item === undefined) return "not-found";
-        if (states.deleting?.includes(String(item[states.member])) === true) return "deleted";
+        if (goneWhen !== undefined && item[goneWhen] !== undefined && item[goneWhen] !== null)
+          return "not-found";
+        if (states?.deleting?.includes(String(item[states.member])) === true) return "deleted";
         throw err;
       }
     },
@@ -1130,6 +1137,9 @@ function kindModule<Sdk extends SdkClient>(
       };
     },
     busy: (observed) => busyIn(observed),
+    ...(runtime.answeredArn === true
+      ? { answeredArn: (observed: DeclaredObserved) => (observed.arn === "" ? undefined : observed.arn) }
+      : {}),
     // Only an ARN of the kind's own (RDS answers a snapshot's in other places).
     observedRegion: (observed) => {
       if (observed.region !== undefined) return observed.region;

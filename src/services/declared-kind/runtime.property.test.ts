@@ -96,7 +96,8 @@ for (const { name: kindName, declared } of declaredKinds) {
             if (runtime.read.whole === true && call.operation === runtime.read.call) {
               // The call names one object and answers about it alone: there, or not found.
               if (!exists) throw Object.assign(new Error("gone"), { name: decl.notFound[0] });
-              return {};
+              // Its ARN, where the answer holds one (a secret's, which cannot be composed).
+              return { [arnMember]: arnOf(ownId) };
             }
             if (call.operation === runtime.read.call) {
               // A read of one object answers it, or (not there) whatever AWS may: another.

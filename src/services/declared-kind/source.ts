@@ -74,6 +74,8 @@ export interface DeclaredKindHooks {
    * by asking (S3: a bucket name another account holds), else undefined for the denial itself.
    */
   readonly createDenied?: (denied: Failed, name: string, ask: Ask) => Promise<Refusal | undefined>;
+  /** Status fields the read answer gives in another shape (a secret's current version, from its stages). */
+  readonly statusFromAnswer?: (answer: Fields) => Fields;
   /** Status fields a create's answer gives (S3's `location`). */
   readonly createdStatus?: (answer: Fields, name: string) => Fields;
   /** Values a new object has that no read after the create asks for (runtime.afterCreate): S3's private ACL. */
