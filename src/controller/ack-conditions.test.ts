@@ -120,6 +120,32 @@ describe("nextConditions: Ready follows Terminal > Recoverable > Synced", () => 
     }
   });
 
+  test("a kind that late-initialises: ACK.LateInitialized True once synced, kept while a later failure is said", () => {
+    const list = nextConditions(undefined, synced, null, 3, t0, [], true);
+    assert.deepEqual(find(list, conditionTypes.lateInitialized), {
+      type: conditionTypes.lateInitialized,
+      status: "True",
+      reason: "Late initialization successful",
+      message: "Late initialization successful",
+      lastTransitionTime: "2030-01-01T00:00:00Z",
+      observedGeneration: 3,
+    });
+    assert.equal(
+      find(nextConditions(undefined, synced, null, 3, t0), conditionTypes.lateInitialized),
+      undefined,
+    );
+    const later = nextConditions(
+      list,
+      recoverable("IdentityUnavailable", "map missing"),
+      null,
+      4,
+      t0,
+      [],
+      true,
+    );
+    assert.equal(find(later, conditionTypes.lateInitialized)?.status, "True");
+  });
+
   test("recoverable: Recoverable True; ResourceSynced and Ready False with its reason and message", () => {
     const list = nextConditions(undefined, recoverable("IdentityUnavailable", "map missing"), null, 1, t0);
     assert.deepEqual(

@@ -19,6 +19,7 @@ export const conditionTypes = {
   recoverable: "ACK.Recoverable",
   terminal: "ACK.Terminal",
   iamRoleSelected: "ACK.IAMRoleSelected",
+  lateInitialized: "ACK.LateInitialized",
   ready: "Ready",
 } as const;
 
@@ -82,6 +83,8 @@ export function nextConditions(
   generation: number | undefined,
   now: Date,
   warnings: readonly DecisionWarning[] = [],
+  /** The kind copies AWS's values into fields the spec leaves out: once synced, that is done (ACK's condition). */
+  lateInitializes = false,
 ): Condition[] {
   const g = generation === undefined ? {} : { observedGeneration: generation };
   const synced = state.kind === "synced";
@@ -110,6 +113,10 @@ export function nextConditions(
     { type: conditionTypes.synced, status, reason, message, ...g },
     { type: conditionTypes.ready, status, reason, message, ...g },
   ];
+  if (synced && lateInitializes) {
+    const done = "Late initialization successful";
+    updates.push({ type: conditionTypes.lateInitialized, status: "True", reason: done, message: done, ...g });
+  }
   if (iamRoleSelected) updates.push({ ...iamRoleSelected, ...g });
   else list = removeCondition(list, conditionTypes.iamRoleSelected);
   return setConditions(list, updates, now);

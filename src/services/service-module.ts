@@ -209,6 +209,8 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
   ): Promise<"deleted" | "not-found">;
   /** Spec paths where AWS differs from `desired` (ownership tags never count). */
   diff(desired: Spec, observed: Observed): readonly string[];
+  /** The kind has fields `lateInitialize` fills: a synced resource says so (ACK.LateInitialized). */
+  readonly lateInitializes?: true;
   /** Fills spec fields the user left out with AWS's values (ACK late initialisation). */
   lateInitialize(
     spec: Spec,

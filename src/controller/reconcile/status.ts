@@ -45,6 +45,7 @@ function statusToWrite<Spec extends object, Observed, Client>(
     a.obj.metadata.generation,
     env.now(),
     a.decision.warnings,
+    env.module.lateInitializes === true,
   );
   const metaChanged = metadata !== undefined && !sameAsStored(metadata, stored?.ackResourceMetadata);
   const extraChanged =

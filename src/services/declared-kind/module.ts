@@ -564,6 +564,7 @@ function kindModule<Sdk extends SdkClient>(
     identifier: nameOf,
     identifierField: `spec.${idField}`,
     ...(runtime.arnScope === "account" ? { regionless: true as const } : {}),
+    ...(generated.declared.lateInitialized.length > 0 ? { lateInitializes: true as const } : {}),
     ...(runtime.principals === undefined
       ? {}
       : {
