@@ -64,7 +64,12 @@ describe("audit: Alice's story, offline", { concurrency: true }, () => {
           "111111111111",
           true,
           every,
-          ["Bucket shop/shop-assets", "Queue shop/shop-orders", "Role shop/shop-app"],
+          [
+            "Bucket shop/shop-assets",
+            "Policy shop/shop-app-logs",
+            "Queue shop/shop-orders",
+            "Role shop/shop-app",
+          ],
         ],
         ["shop", "identity:AWSControllerIdentity/default", null, null, false, every, []],
         [
@@ -207,7 +212,7 @@ describe("audit: Alice's story, offline", { concurrency: true }, () => {
     );
     assert.equal(
       usedBy(shopTeam),
-      "shopresources: Bucket shop/shop-assets, Queue shop/shop-orders, Role shop/shop-app",
+      "shopresources: Bucket shop/shop-assets, Policy shop/shop-app-logs, Queue shop/shop-orders, Role shop/shop-app",
     );
   });
 

@@ -33,8 +33,13 @@ declare -A DEFAULT_TESTS=(
   [secretsmanager]="tests/test_secret.py"
 )
 # Controller flags ACK's CI (test-infra scripts/controller-setup.sh) sets for a suite: the IRS
-# test runs with FEATURE_GATES=IAMRoleSelector=true and ENABLE_CARM=false.
-declare -A EXTRA_ARGS=([sqs]="--feature-gates=IAMRoleSelector=true --enable-carm=false")
+# test runs with FEATURE_GATES=IAMRoleSelector=true and ENABLE_CARM=false. iam's
+# test_role_policy_namespace_references names a Policy in another namespace, which ACK's runtime
+# follows by default and crossrole only with --allow-cross-namespace-references (docs/ack-e2e.md).
+declare -A EXTRA_ARGS=(
+  [sqs]="--feature-gates=IAMRoleSelector=true --enable-carm=false"
+  [iam]="--allow-cross-namespace-references"
+)
 log() { printf '[ack-e2e] %s\n' "$*" >&2; }
 
 # The stack with kube-controller-manager and kubectl (optimised builds, as the tests use), then

@@ -1,11 +1,11 @@
 // Alice's story end to end, with the real controller process: the same namespace's buckets
-// land in two accounts, her queue and her app's role in her team's account and her database in
+// land in two accounts, her queue, her app's role and its logs policy in her team's account and her database in
 // central IT's, and the same identity reference from another namespace is denied. The database is placed in
 // central IT's VPC through a DB subnet group in the same account (dbSubnetGroupRef).
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { GetRolePolicyCommand, IAMClient } from "@aws-sdk/client-iam";
+import { GetRolePolicyCommand, IAMClient, ListAttachedRolePoliciesCommand } from "@aws-sdk/client-iam";
 import { DescribeDBInstancesCommand, RDSClient } from "@aws-sdk/client-rds";
 import { accountsHoldingResource, credentialsFor } from "../../src/local-stack/accounts.ts";
 import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
@@ -77,7 +77,7 @@ test("Alice's order queue lands in her team's account 111111111111 through the C
   assert.deepEqual(await holders("Queue", "shop-orders"), ["111111111111"]);
 });
 
-test("Alice's app role lands in her team's account 111111111111 through the CARM account map, with its path and inline policy", async () => {
+test("Alice's app role lands in her team's account 111111111111 through the CARM account map, with its path, inline policy and her logs policy attached by policyRefs", async () => {
   const r = await waitForResourceCondition(e2e.kube, "Role", "shop", "shop-app", "Ready", "True");
   assert.equal(r.status?.ackResourceMetadata?.ownerAccountID, "111111111111");
   assert.equal(r.status?.ackResourceMetadata?.arn, "arn:aws:iam::111111111111:role/shop/shop-app");
@@ -91,6 +91,15 @@ test("Alice's app role lands in her team's account 111111111111 through the CARM
     new GetRolePolicyCommand({ RoleName: "shop-app", PolicyName: "assets-and-orders" }),
   );
   assert.match(decodeURIComponent(inline.PolicyDocument ?? ""), /shop-orders/);
+  // Her managed policy, in the same account, attached by the ARN composed from its spec.
+  const p = await waitForResourceCondition(e2e.kube, "Policy", "shop", "shop-app-logs", "Ready", "True");
+  const policyArn = "arn:aws:iam::111111111111:policy/shop/shop-app-logs";
+  assert.equal(p.status?.ackResourceMetadata?.arn, policyArn);
+  const attached = await iam.send(new ListAttachedRolePoliciesCommand({ RoleName: "shop-app" }));
+  assert.deepEqual(
+    attached.AttachedPolicies?.map((a) => a.PolicyArn),
+    [policyArn],
+  );
 });
 
 test("Alice's database lands in central IT's account 222222222222 through spec.identityRef", async () => {
