@@ -12,6 +12,7 @@ import {
 import { resourceKinds } from "../api/kinds.ts";
 import { buildSnapshot } from "../resolver/snapshot.ts";
 import type { ConfigObjects } from "../resolver/types.ts";
+import { computeAudit } from "./compute.ts";
 import { namespaceAccounts } from "./namespace-accounts.ts";
 import { ungrantedPrincipals } from "./ungranted-principals.ts";
 
@@ -40,12 +41,19 @@ const trust = (...accounts: string[]) =>
   });
 
 describe("namespaceAccounts: what each namespace is granted", () => {
-  test("actual and potential reaches, by account; the controller's own credentials by its account; one audit per snapshot", () => {
+  test("actual and potential reaches, by account; the controller's own credentials by its account; the namespace alone as the whole cluster's audit says; remembered", () => {
     const snapshot = buildSnapshot(objects, settings);
-    const granted = namespaceAccounts({ snapshot, settings, kinds: resourceKinds });
-    assert.deepEqual(granted.get("shop"), { accounts: ["111111111111", "222222222222"], unknown: false });
-    assert.deepEqual(granted.get("other"), { accounts: ["999999999999"], unknown: false });
-    assert.equal(namespaceAccounts({ snapshot, settings, kinds: resourceKinds }), granted, "remembered");
+    const input = { snapshot, settings, kinds: resourceKinds };
+    const shop = namespaceAccounts(input, "shop");
+    assert.deepEqual(shop, { accounts: ["111111111111", "222222222222"], unknown: false });
+    assert.deepEqual(namespaceAccounts(input, "other"), { accounts: ["999999999999"], unknown: false });
+    assert.equal(namespaceAccounts(input, "shop"), shop, "remembered with the snapshot");
+    assert.deepEqual(namespaceAccounts(input, "nowhere"), { accounts: [], unknown: false });
+    const whole = computeAudit({ ...input, source: { from: "files", detail: "test" } });
+    for (const ns of ["shop", "other"]) {
+      const accounts = whole.reaches.filter((r) => r.namespace === ns).map((r) => r.account ?? "");
+      assert.deepEqual(namespaceAccounts(input, ns).accounts, [...new Set(accounts)].sort());
+    }
   });
 });
 

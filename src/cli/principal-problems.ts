@@ -21,10 +21,7 @@ export async function principalProblems(
   if (fields.length === 0) return [];
   const namespace = resource.metadata.namespace ?? "";
   const kinds = resourceKinds.filter((k) => isServed(k.kind));
-  const granted = namespaceAccounts({ snapshot, settings, kinds }).get(namespace) ?? {
-    accounts: [],
-    unknown: false,
-  };
+  const granted = namespaceAccounts({ snapshot, settings, kinds }, namespace);
   const spec = (resource.spec ?? {}) as Record<string, unknown>;
   return ungrantedPrincipals(spec, fields, namespace, granted, decision.account).map((f) => ({
     object: { kind: resource.kind, namespace, name: resource.metadata.name },

@@ -23,12 +23,10 @@ export function checkPrincipals<Spec extends object, Observed, Client>(
   const fields = env.module.principalFields ?? [];
   if (fields.length === 0) return undefined;
   const namespace = a.ref.namespace;
-  const reaches = namespaceAccounts({
-    snapshot: env.config.snapshot(),
-    settings: env.settings,
-    kinds: servedKinds,
-  });
-  const granted = reaches.get(namespace) ?? { accounts: [], unknown: false };
+  const granted = namespaceAccounts(
+    { snapshot: env.config.snapshot(), settings: env.settings, kinds: servedKinds },
+    namespace,
+  );
   const found = ungrantedPrincipals(
     spec as Record<string, unknown>,
     fields,

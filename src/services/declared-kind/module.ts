@@ -204,6 +204,11 @@ function kindModule<Sdk extends SdkClient>(
       : byIdentifier
         ? theObject(answer, name)
         : (answer?.[addressed.read.answers] as Fields | undefined);
+  /** The answered object is being deleted (runtime.goneWhen: a secret's DeletedDate): none. */
+  const beingDeleted = (item: Fields): boolean => {
+    const member = runtime.goneWhen;
+    return member !== undefined && item[member] !== undefined && item[member] !== null;
+  };
   /** Whether the read names the object by its identifier (so its answer may list others). */
   const byIdentifier = located === undefined && !byArn;
   /**
@@ -598,9 +603,7 @@ function kindModule<Sdk extends SdkClient>(
       const item = objectOf(answer, name);
       if (item === undefined) return { found: false };
       // Being deleted (a secret scheduled for deletion, answered until it is gone): none.
-      const goneWhen = runtime.goneWhen;
-      if (goneWhen !== undefined && item[goneWhen] !== undefined && item[goneWhen] !== null)
-        return { found: false };
+      if (beingDeleted(item)) return { found: false };
       // Where it lives, where the ARN does not say: the answer's member (a listed directory
       // bucket's), else the kind's hook (S3's HeadBucket, GetBucketLocation).
       const member = runtime.regionMember;
@@ -797,12 +800,12 @@ function kindModule<Sdk extends SdkClient>(
       const ordered = [...groups.groups].sort((a, b) => rank(a.set) - rank(b.set));
       /** The fields changed, in the order applied; an update that stops early reports those it sent. */
       const changed: string[] = [];
+      /** What must be done before a set call (the kind's beforeSet: a policy's oldest version removed). */
+      const before = (call: string) => hooks?.beforeSet?.[call]?.(askFor(client, name, ctx), naming(call));
       /**
        * One set call; whether the object it answered is now busy (runtime.objectIn), so that
        * nothing more may be sent to it in this reconcile.
        */
-      /** What must be done before a set call (the kind's beforeSet: a policy's oldest version removed). */
-      const before = (call: string) => hooks?.beforeSet?.[call]?.(askFor(client, name, ctx), naming(call));
       const setCall = async (call: string, input: Fields, field: string): Promise<boolean> => {
         await before(call);
         const answer = await calls.send(ctx, call, name, run(client, call, { ...input, ...naming(call) }), {
@@ -1081,13 +1084,10 @@ function kindModule<Sdk extends SdkClient>(
         // Refused for its state (RDS's InvalidDBInstanceState; a secret already scheduled for
         // deletion): gone meanwhile, or already going, is done.
         const states = addressed.states;
-        const goneWhen = runtime.goneWhen;
         const forState = states?.busyCodes?.includes(err instanceof ErrorClass ? err.code : "") === true;
-        if (!(err instanceof ErrorClass) || (!forState && goneWhen === undefined)) throw err;
+        if (!(err instanceof ErrorClass) || (!forState && runtime.goneWhen === undefined)) throw err;
         const item = objectOf(await readCall(client, name, address, ctx), name);
-        if (item === undefined) return "not-found";
-        if (goneWhen !== undefined && item[goneWhen] !== undefined && item[goneWhen] !== null)
-          return "not-found";
+        if (item === undefined || beingDeleted(item)) return "not-found";
         if (states?.deleting?.includes(String(item[states.member])) === true) return "deleted";
         throw err;
       }
