@@ -235,6 +235,7 @@ describe("installScope: cluster (the default values)", () => {
       "--enable-leader-election=true",
       "--log-level=info",
       "--allow-cross-namespace-references=false",
+      "--ungranted-principals=warn",
       "--metrics-addr=:8080",
       "--healthz-addr=:8081",
     ]);
@@ -396,6 +397,7 @@ describe("values → the Deployment", () => {
     awsApi: { qps: 50, burst: 100, services: { rds: "10:100" } },
     leaderElection: { enabled: true },
     log: { level: "debug" },
+    ungrantedPrincipals: "refuse",
     serviceAccount: {
       name: "crossrole-irsa",
       annotations: { "eks.amazonaws.com/role-arn": "arn:aws:iam::123456789012:role/crossrole" },
@@ -447,6 +449,7 @@ describe("values → the Deployment", () => {
       "--enable-sharding",
       "--log-level=debug",
       "--allow-cross-namespace-references=false",
+      "--ungranted-principals=refuse",
       "--metrics-addr=:8080",
       "--healthz-addr=:8081",
     ]);
