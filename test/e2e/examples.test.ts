@@ -93,6 +93,29 @@ const examples: readonly Example[] = [
     ],
   },
   {
+    dir: "every-service",
+    flags: [],
+    resources: [
+      ["Bucket", "receipts", "payments-receipts-111111111111"],
+      ["Topic", "payment-events", "payment-events"],
+      ["Queue", "settlements", "payments-settlements"],
+      ["Table", "idempotency-keys", "payments-idempotency-keys"],
+      ["DBSubnetGroup", "ledger-subnets", "payments-ledger-subnets"],
+      ["DBInstance", "ledger", "payments-ledger"],
+      ["Repository", "payments-api", "payments/api"],
+      ["LogGroup", "payments-api", "/payments/api"],
+      ["Policy", "read-api-secret", "payments-read-api-secret"],
+      ["Role", "payments-api", "payments-api"],
+      ["Secret", "api-config", "payments/api"],
+    ].map(([kind = "", name = "", awsName = ""]) => ({
+      kind,
+      namespace: "payments",
+      name,
+      awsName,
+      account: "111111111111",
+    })),
+  },
+  {
     dir: "static-identity",
     flags: [],
     resources: [
