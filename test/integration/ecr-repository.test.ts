@@ -17,7 +17,12 @@ import {
 import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { forceDeleteAnnotation, repositoryService as service } from "../../src/services/ecr/repository.ts";
 import type { AwsProxy } from "../support/aws-proxy.ts";
-import { type AccountClient, startTwoAccounts, type TwoAccounts } from "../support/two-accounts.ts";
+import {
+  type AccountClient,
+  startTwoAccounts,
+  type TwoAccounts,
+  type WireCalls,
+} from "../support/two-accounts.ts";
 
 const region = "us-east-1";
 const owner = {
@@ -44,6 +49,7 @@ const policy = JSON.stringify({
 type Client = AccountClient<ECRClient>;
 let accounts: TwoAccounts<ECRClient>;
 let proxy: AwsProxy;
+let calls: WireCalls;
 /** This account, through the proxy. */
 let mine: Client;
 let other: Client;
@@ -55,7 +61,7 @@ before(async () => {
     region,
     (endpoint, credentials) => new ECRClient({ region, endpoint, credentials }),
   );
-  ({ proxy, mine, other } = accounts);
+  ({ proxy, calls, mine, other } = accounts);
   myAccount = mine.account;
 });
 
@@ -76,29 +82,15 @@ async function observed(client: Client, s: Record<string, unknown>): Promise<Dec
   return r.observed;
 }
 
-/** The ECR actions `action` sent, in order, through the proxy. */
-async function sentDuring(action: () => Promise<unknown>): Promise<(string | undefined)[]> {
-  proxy.clearRecording();
-  await action();
-  return proxy.requests.map((r) => r.action);
-}
-
-/** The input of the `n`th `action` the proxy saw (ECR's JSON protocol: the body). */
-function input(action: string, n = 0): Record<string, unknown> {
-  const call = proxy.calls(action)[n];
-  assert.ok(call, `${action} was sent`);
-  return JSON.parse(call.body) as Record<string, unknown>;
-}
-
 const create = (s: Record<string, unknown>) => service.create(mine, s, region, owner, {}, undefined as never);
 
 describe("Repository through the generic runtime", () => {
   test("create: one call carrying the ownership tags; the read fills ECR's own values, ACK's status and the ARN", async () => {
     const name = uniqueName("create");
     const desired = spec(name, { tags: [{ key: "team", value: "shop" }], imageTagMutability: "IMMUTABLE" });
-    const sent = await sentDuring(() => create(desired));
+    const sent = await calls.during(() => create(desired));
     assert.deepEqual(sent, ["CreateRepository"], "one call (the reconciler has read first)");
-    const create0 = input("CreateRepository");
+    const create0 = calls.input("CreateRepository");
     assert.equal(create0["repositoryName"], name);
     assert.equal(create0["registryId"], undefined, "no registry named: the caller's own");
     const o = await observed(mine, desired);
@@ -128,7 +120,7 @@ describe("Repository through the generic runtime", () => {
     await create(spec(`${name}-other`));
     proxy.clearRecording();
     const o = await observed(mine, spec(name));
-    const describe = input("DescribeRepositories");
+    const describe = calls.input("DescribeRepositories");
     assert.deepEqual(describe["repositoryNames"], [name]);
     assert.equal(o.fields["name"], name);
   });
@@ -166,7 +158,9 @@ describe("Repository through the generic runtime", () => {
       "spec.policy",
       "spec.tags",
     ]);
-    const sent = await sentDuring(() => service.update(mine, changed, before, owner, {}, undefined as never));
+    const sent = await calls.during(() =>
+      service.update(mine, changed, before, owner, {}, undefined as never),
+    );
     assert.deepEqual(
       sent.filter((a) => !a?.startsWith("Describe") && !a?.startsWith("Get") && a !== "ListTagsForResource"),
       [
@@ -178,7 +172,7 @@ describe("Repository through the generic runtime", () => {
         "UntagResource",
       ],
     );
-    assert.equal(input("PutLifecyclePolicy")["lifecyclePolicyText"], lifecycle);
+    assert.equal(calls.input("PutLifecyclePolicy")["lifecyclePolicyText"], lifecycle);
     const after = await observed(mine, changed);
     assert.deepEqual(service.diff(changed, after), [], "what was written reads back the same");
     assert.equal(after.tags["old"], undefined);
@@ -192,12 +186,14 @@ describe("Repository through the generic runtime", () => {
       "spec.policy",
       "spec.tags",
     ]);
-    const gone = await sentDuring(() => service.update(mine, removed, after, owner, {}, undefined as never));
+    const gone = await calls.during(() =>
+      service.update(mine, removed, after, owner, {}, undefined as never),
+    );
     assert.ok(
       gone.includes("DeleteLifecyclePolicy") && gone.includes("DeleteRepositoryPolicy"),
       String(gone),
     );
-    assert.equal(input("PutImageTagMutability")["imageTagMutability"], "MUTABLE");
+    assert.equal(calls.input("PutImageTagMutability")["imageTagMutability"], "MUTABLE");
     const last = await observed(mine, removed);
     assert.deepEqual(service.diff(removed, last), []);
     assert.equal(last.fields["lifecyclePolicy"], undefined);
@@ -213,7 +209,9 @@ describe("Repository through the generic runtime", () => {
     const emptied = spec(name, { lifecyclePolicy: "" });
     const before = await observed(mine, emptied);
     assert.deepEqual(service.diff(emptied, before), ["spec.lifecyclePolicy"]);
-    const sent = await sentDuring(() => service.update(mine, emptied, before, owner, {}, undefined as never));
+    const sent = await calls.during(() =>
+      service.update(mine, emptied, before, owner, {}, undefined as never),
+    );
     assert.deepEqual(sent, ["DeleteLifecyclePolicy"]);
     const after = await observed(mine, emptied);
     assert.equal(after.fields["lifecyclePolicy"], undefined);
@@ -227,11 +225,11 @@ describe("Repository through the generic runtime", () => {
       imageTagMutability: "IMMUTABLE_WITH_EXCLUSION",
       imageTagMutabilityExclusionFilters: [{ filterType: "WILDCARD", filter: "latest*" }],
     });
-    const sent = await sentDuring(async () =>
+    const sent = await calls.during(async () =>
       service.update(mine, filtered, await observed(mine, filtered), owner, {}, undefined as never),
     );
     assert.ok(sent.includes("PutImageTagMutability"), String(sent));
-    assert.deepEqual(input("PutImageTagMutability")["imageTagMutabilityExclusionFilters"], [
+    assert.deepEqual(calls.input("PutImageTagMutability")["imageTagMutabilityExclusionFilters"], [
       { filterType: "WILDCARD", filter: "latest*" },
     ]);
     const o = await observed(mine, filtered);
@@ -323,7 +321,7 @@ describe("Repository through the generic runtime", () => {
     assert.ok((await service.read(mine, desired, {})).found, "still there");
     proxy.clearRecording();
     assert.equal(await service.delete(mine, desired, {}, { [forceDeleteAnnotation]: "true" }), "deleted");
-    assert.equal(input("DeleteRepository")["force"], true);
+    assert.equal(calls.input("DeleteRepository")["force"], true);
     assert.equal(await service.delete(mine, desired, {}, {}), "not-found");
     assert.deepEqual(await service.read(mine, desired, {}), { found: false });
   });

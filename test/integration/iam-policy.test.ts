@@ -17,7 +17,13 @@ import {
 import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { policyService as service } from "../../src/services/iam/policy.ts";
 import type { AwsProxy } from "../support/aws-proxy.ts";
-import { type AccountClient, startTwoAccounts, type TwoAccounts } from "../support/two-accounts.ts";
+import {
+  type AccountClient,
+  startTwoAccounts,
+  type TwoAccounts,
+  type WireCalls,
+  writesOnly,
+} from "../support/two-accounts.ts";
 
 const region = "us-east-1";
 const owner = {
@@ -32,6 +38,7 @@ const allow = (action: string) =>
 type Client = AccountClient<IAMClient>;
 let accounts: TwoAccounts<IAMClient>;
 let proxy: AwsProxy;
+let calls: WireCalls;
 let mine: Client;
 let other: Client;
 let myAccount: string;
@@ -42,7 +49,7 @@ before(async () => {
     region,
     (endpoint, credentials) => new IAMClient({ region, endpoint, credentials }),
   );
-  ({ proxy, mine, other } = accounts);
+  ({ proxy, calls, mine, other } = accounts);
   myAccount = mine.account;
 });
 
@@ -63,22 +70,6 @@ async function observed(client: Client, s: Record<string, unknown>): Promise<Dec
   return r.observed;
 }
 
-async function sentDuring(action: () => Promise<unknown>): Promise<(string | undefined)[]> {
-  proxy.clearRecording();
-  await action();
-  return proxy.requests.map((r) => r.action);
-}
-
-/** The form fields of the `n`th `action` the proxy saw (IAM's query protocol). */
-function input(action: string, n = 0): Readonly<Record<string, string>> {
-  const call = proxy.calls(action).at(n);
-  assert.ok(call, `${action} was sent`);
-  const { Action: _, Version: __, ...rest } = call.params;
-  return rest;
-}
-
-const writes = (sent: (string | undefined)[]) =>
-  sent.filter((a) => a !== undefined && !a.startsWith("Get") && !a.startsWith("List"));
 const create = (s: Record<string, unknown>) => service.create(mine, s, region, owner, {}, undefined as never);
 const update = (desired: Record<string, unknown>, o: DeclaredObserved) =>
   service.update(mine, desired, o, owner, {}, undefined as never);
@@ -96,18 +87,18 @@ describe("Policy through the generic runtime", () => {
       description: "reads objects",
       tags: [{ key: "team", value: "shop" }],
     });
-    const sent = await sentDuring(() => create(desired));
+    const sent = await calls.during(() => create(desired));
     assert.deepEqual(sent, ["CreatePolicy"], "one call: CreatePolicy refuses an existing name itself");
-    const made = input("CreatePolicy");
+    const made = calls.input("CreatePolicy");
     assert.equal(made["PolicyName"], name);
     assert.equal(made["Path"], "/apps/");
     assert.equal(made["Description"], "reads objects");
-    assert.deepEqual(JSON.parse(made["PolicyDocument"] ?? ""), JSON.parse(allow("s3:GetObject")));
+    assert.deepEqual(JSON.parse(String(made["PolicyDocument"] ?? "")), JSON.parse(allow("s3:GetObject")));
     assert.ok(Object.values(made).includes("uid-policy-1"), "the ownership tags ride on the create");
-    const read = await sentDuring(() => observed(mine, desired));
+    const read = await calls.during(() => observed(mine, desired));
     assert.deepEqual(read, ["GetPolicy", "GetPolicyVersion"], "the tags are in GetPolicy's answer");
-    assert.deepEqual(input("GetPolicy"), { PolicyArn: arnOf(name, "apps/") });
-    assert.deepEqual(input("GetPolicyVersion"), { PolicyArn: arnOf(name, "apps/"), VersionId: "v1" });
+    assert.deepEqual(calls.input("GetPolicy"), { PolicyArn: arnOf(name, "apps/") });
+    assert.deepEqual(calls.input("GetPolicyVersion"), { PolicyArn: arnOf(name, "apps/"), VersionId: "v1" });
     const o = await observed(mine, desired);
     assert.equal(o.fields["name"], name);
     assert.deepEqual(JSON.parse(String(o.fields["policyDocument"])), JSON.parse(allow("s3:GetObject")));
@@ -135,16 +126,16 @@ describe("Policy through the generic runtime", () => {
       const desired = spec(name, { policyDocument: allow(action) });
       const before = await observed(mine, desired);
       assert.deepEqual(service.diff(desired, before), ["spec.policyDocument"]);
-      const sent = await sentDuring(() => update(desired, before));
-      assert.deepEqual(writes(sent), ["CreatePolicyVersion"], "four versions or fewer: nothing deleted");
-      assert.equal(input("CreatePolicyVersion")["SetAsDefault"], "true");
+      const sent = await calls.during(() => update(desired, before));
+      assert.deepEqual(writesOnly(sent), ["CreatePolicyVersion"], "four versions or fewer: nothing deleted");
+      assert.equal(calls.input("CreatePolicyVersion")["SetAsDefault"], "true");
       assert.deepEqual(service.diff(desired, await observed(mine, desired)), []);
     }
     assert.deepEqual((await versions(arn)).sort(), ["v1", "v2", "v3", "v4", "v5*"]);
     const sixth = spec(name, { policyDocument: allow("sqs:ReceiveMessage") });
-    const sent = await sentDuring(async () => update(sixth, await observed(mine, sixth)));
-    assert.deepEqual(writes(sent), ["DeletePolicyVersion", "CreatePolicyVersion"]);
-    assert.deepEqual(input("DeletePolicyVersion"), { PolicyArn: arn, VersionId: "v1" }, "the oldest");
+    const sent = await calls.during(async () => update(sixth, await observed(mine, sixth)));
+    assert.deepEqual(writesOnly(sent), ["DeletePolicyVersion", "CreatePolicyVersion"]);
+    assert.deepEqual(calls.input("DeletePolicyVersion"), { PolicyArn: arn, VersionId: "v1" }, "the oldest");
     const after = await observed(mine, sixth);
     assert.deepEqual(service.diff(sixth, after), []);
     assert.equal(service.statusFrom?.(after)["defaultVersionID"], "v6");
@@ -168,9 +159,9 @@ describe("Policy through the generic runtime", () => {
     assert.deepEqual(service.diff(desired, fixed), []);
     assert.equal(service.statusFrom?.(fixed)["defaultVersionID"], "v3");
     const retagged = spec(name, { tags: [{ key: "tier", value: "gold" }] });
-    const sent = await sentDuring(() => update(retagged, fixed));
-    assert.deepEqual(writes(sent).sort(), ["TagPolicy", "UntagPolicy"]);
-    assert.equal(input("UntagPolicy")["PolicyArn"], arnOf(name));
+    const sent = await calls.during(() => update(retagged, fixed));
+    assert.deepEqual(writesOnly(sent).sort(), ["TagPolicy", "UntagPolicy"]);
+    assert.equal(calls.input("UntagPolicy")["PolicyArn"], arnOf(name));
     const tagged = await observed(mine, retagged);
     assert.deepEqual(service.diff(retagged, tagged), []);
     assert.equal(tagged.tags["team"], undefined);
@@ -245,11 +236,11 @@ describe("Policy through the generic runtime", () => {
     await update(spec(name, { policyDocument: allow("s3:ListBucket") }), await observed(mine, desired));
     assert.deepEqual(await service.read(other, desired, {}), { found: false });
     assert.equal(await service.delete(other, desired, {}, {}), "not-found");
-    const sent = await sentDuring(async () =>
+    const sent = await calls.during(async () =>
       assert.equal(await service.delete(mine, desired, {}, {}), "deleted"),
     );
-    assert.deepEqual(writes(sent), ["DeletePolicyVersion", "DeletePolicy"]);
-    assert.deepEqual(input("DeletePolicyVersion"), { PolicyArn: arnOf(name), VersionId: "v1" });
+    assert.deepEqual(writesOnly(sent), ["DeletePolicyVersion", "DeletePolicy"]);
+    assert.deepEqual(calls.input("DeletePolicyVersion"), { PolicyArn: arnOf(name), VersionId: "v1" });
     assert.deepEqual(await service.read(mine, desired, {}), { found: false });
     assert.equal(await service.delete(mine, desired, {}, {}), "not-found");
   });

@@ -19,8 +19,13 @@ import {
 } from "@aws-sdk/client-iam";
 import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { roleService as service } from "../../src/services/iam/role.ts";
-import type { AwsProxy } from "../support/aws-proxy.ts";
-import { type AccountClient, startTwoAccounts, type TwoAccounts } from "../support/two-accounts.ts";
+import {
+  type AccountClient,
+  startTwoAccounts,
+  type TwoAccounts,
+  type WireCalls,
+  writesOnly,
+} from "../support/two-accounts.ts";
 
 const region = "us-east-1";
 const owner = {
@@ -45,7 +50,7 @@ const readSqs = JSON.stringify({
 
 type Client = AccountClient<IAMClient>;
 let accounts: TwoAccounts<IAMClient>;
-let proxy: AwsProxy;
+let calls: WireCalls;
 /** This account, through the proxy. */
 let mine: Client;
 let other: Client;
@@ -59,7 +64,7 @@ before(async () => {
     region,
     (endpoint, credentials) => new IAMClient({ region, endpoint, credentials }),
   );
-  ({ proxy, mine, other } = accounts);
+  ({ calls, mine, other } = accounts);
   myAccount = mine.account;
   for (const [name, doc] of [
     ["read-s3", readS3],
@@ -88,23 +93,6 @@ async function observed(client: Client, s: Record<string, unknown>): Promise<Dec
   return r.observed;
 }
 
-/** The IAM actions `action` sent, in order, through the proxy. */
-async function sentDuring(action: () => Promise<unknown>): Promise<(string | undefined)[]> {
-  proxy.clearRecording();
-  await action();
-  return proxy.requests.map((r) => r.action);
-}
-
-/** The form fields of the `n`th `action` the proxy saw (IAM's query protocol). */
-function input(action: string, n = 0): Readonly<Record<string, string>> {
-  const call = proxy.calls(action).at(n);
-  assert.ok(call, `${action} was sent`);
-  const { Action: _, Version: __, ...rest } = call.params;
-  return rest;
-}
-
-const writes = (sent: (string | undefined)[]) =>
-  sent.filter((a) => a !== undefined && !a.startsWith("Get") && !a.startsWith("List"));
 const create = (s: Record<string, unknown>) => service.create(mine, s, region, owner, {}, undefined as never);
 const update = (desired: Record<string, unknown>, o: DeclaredObserved) =>
   service.update(mine, desired, o, owner, {}, undefined as never);
@@ -123,13 +111,13 @@ describe("Role through the generic runtime", () => {
       description: "the app",
       tags: [{ key: "team", value: "shop" }],
     });
-    const sent = await sentDuring(() => create(desired));
+    const sent = await calls.during(() => create(desired));
     assert.deepEqual(sent, ["CreateRole"], "one call (the reconciler has read first)");
-    const made = input("CreateRole");
+    const made = calls.input("CreateRole");
     assert.equal(made["RoleName"], name);
     assert.equal(made["Path"], "/apps/");
     assert.deepEqual(
-      JSON.parse(made["AssumeRolePolicyDocument"] ?? ""),
+      JSON.parse(String(made["AssumeRolePolicyDocument"] ?? "")),
       JSON.parse(trust("ec2.amazonaws.com")),
     );
     assert.ok(Object.values(made).includes("uid-role-1"), "the ownership tags ride on the create");
@@ -167,15 +155,15 @@ describe("Role through the generic runtime", () => {
       "spec.maxSessionDuration",
       "spec.assumeRolePolicyDocument",
     ]);
-    const sent = await sentDuring(() => update(changed, before));
-    assert.deepEqual(writes(sent), ["UpdateRole", "UpdateAssumeRolePolicy"]);
-    assert.deepEqual(input("UpdateRole"), {
+    const sent = await calls.during(() => update(changed, before));
+    assert.deepEqual(writesOnly(sent), ["UpdateRole", "UpdateAssumeRolePolicy"]);
+    assert.deepEqual(calls.input("UpdateRole"), {
       RoleName: name,
       Description: "second",
       MaxSessionDuration: "7200",
     });
     assert.deepEqual(
-      JSON.parse(input("UpdateAssumeRolePolicy")["PolicyDocument"] ?? ""),
+      JSON.parse(String(calls.input("UpdateAssumeRolePolicy")["PolicyDocument"] ?? "")),
       JSON.parse(trust("lambda.amazonaws.com")),
     );
     const after = await observed(mine, changed);
@@ -185,8 +173,8 @@ describe("Role through the generic runtime", () => {
       assumeRolePolicyDocument: trust("lambda.amazonaws.com"),
     });
     assert.deepEqual(service.diff(cleared, after), ["spec.description"]);
-    await sentDuring(() => update(cleared, after));
-    assert.deepEqual(input("UpdateRole"), { RoleName: name, Description: "" });
+    await calls.during(() => update(cleared, after));
+    assert.deepEqual(calls.input("UpdateRole"), { RoleName: name, Description: "" });
   });
 
   test("managed policies attached and detached by ARN; inline policies put and deleted by name; the boundary put and deleted", async () => {
@@ -203,16 +191,16 @@ describe("Role through the generic runtime", () => {
       "spec.policies",
       "spec.inlinePolicies",
     ]);
-    const sent = await sentDuring(() => update(withPolicies, before));
-    assert.deepEqual(writes(sent), [
+    const sent = await calls.during(() => update(withPolicies, before));
+    assert.deepEqual(writesOnly(sent), [
       "PutRolePermissionsBoundary",
       "AttachRolePolicy",
       "AttachRolePolicy",
       "PutRolePolicy",
       "PutRolePolicy",
     ]);
-    assert.deepEqual(input("AttachRolePolicy"), { RoleName: name, PolicyArn: policyA });
-    assert.equal(input("PutRolePolicy")["PolicyName"], "s3");
+    assert.deepEqual(calls.input("AttachRolePolicy"), { RoleName: name, PolicyArn: policyA });
+    assert.equal(calls.input("PutRolePolicy")["PolicyName"], "s3");
     const o = await observed(mine, withPolicies);
     assert.deepEqual([...(o.fields["policies"] as string[])].sort(), [policyA, policyB].sort());
     assert.deepEqual(Object.keys(o.fields["inlinePolicies"] as object).sort(), ["s3", "sqs"]);
@@ -229,15 +217,15 @@ describe("Role through the generic runtime", () => {
       "spec.policies",
       "spec.inlinePolicies",
     ]);
-    const removed = await sentDuring(() => update(fewer, o));
-    assert.deepEqual(writes(removed), [
+    const removed = await calls.during(() => update(fewer, o));
+    assert.deepEqual(writesOnly(removed), [
       "DeleteRolePermissionsBoundary",
       "DetachRolePolicy",
       "DeleteRolePolicy",
       "PutRolePolicy",
     ]);
-    assert.deepEqual(input("DetachRolePolicy"), { RoleName: name, PolicyArn: policyA });
-    assert.deepEqual(input("DeleteRolePolicy"), { RoleName: name, PolicyName: "sqs" });
+    assert.deepEqual(calls.input("DetachRolePolicy"), { RoleName: name, PolicyArn: policyA });
+    assert.deepEqual(calls.input("DeleteRolePolicy"), { RoleName: name, PolicyName: "sqs" });
     const after = await observed(mine, fewer);
     assert.deepEqual(service.diff(fewer, after), []);
   });
@@ -298,10 +286,10 @@ describe("Role through the generic runtime", () => {
     await settle(desired);
     assert.deepEqual(await service.read(other, desired, {}), { found: false });
     assert.equal(await service.delete(other, desired, {}, {}), "not-found");
-    const sent = await sentDuring(async () =>
+    const sent = await calls.during(async () =>
       assert.equal(await service.delete(mine, desired, {}, {}), "deleted"),
     );
-    assert.deepEqual(writes(sent), ["DetachRolePolicy", "DeleteRolePolicy", "DeleteRole"]);
+    assert.deepEqual(writesOnly(sent), ["DetachRolePolicy", "DeleteRolePolicy", "DeleteRole"]);
     assert.deepEqual(await service.read(mine, desired, {}), { found: false });
     assert.equal(await service.delete(mine, desired, {}, {}), "not-found");
     // The managed policies themselves are untouched: only detached.

@@ -18,7 +18,13 @@ import {
 import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { logGroupService as service } from "../../src/services/logs/log-group.ts";
 import type { AwsProxy } from "../support/aws-proxy.ts";
-import { type AccountClient, startTwoAccounts, type TwoAccounts } from "../support/two-accounts.ts";
+import {
+  type AccountClient,
+  startTwoAccounts,
+  type TwoAccounts,
+  type WireCalls,
+  writesOnly,
+} from "../support/two-accounts.ts";
 
 const region = "us-east-1";
 const owner = {
@@ -31,6 +37,7 @@ const owner = {
 type Client = AccountClient<CloudWatchLogsClient>;
 let accounts: TwoAccounts<CloudWatchLogsClient>;
 let proxy: AwsProxy;
+let calls: WireCalls;
 /** This account, through the proxy. */
 let mine: Client;
 let other: Client;
@@ -42,7 +49,7 @@ before(async () => {
     region,
     (endpoint, credentials) => new CloudWatchLogsClient({ region, endpoint, credentials }),
   );
-  ({ proxy, mine, other } = accounts);
+  ({ proxy, calls, mine, other } = accounts);
   myAccount = mine.account;
 });
 
@@ -63,22 +70,6 @@ async function observed(client: Client, s: Record<string, unknown>): Promise<Dec
   return r.observed;
 }
 
-/** The CloudWatch Logs actions `action` sent, in order, through the proxy. */
-async function sentDuring(action: () => Promise<unknown>): Promise<(string | undefined)[]> {
-  proxy.clearRecording();
-  await action();
-  return proxy.requests.map((r) => r.action);
-}
-
-/** The input of the `n`th `action` the proxy saw (CloudWatch Logs' JSON protocol: the body). */
-function input(action: string, n = 0): Record<string, unknown> {
-  const call = proxy.calls(action).at(n);
-  assert.ok(call, `${action} was sent`);
-  return JSON.parse(call.body) as Record<string, unknown>;
-}
-
-const writes = (sent: (string | undefined)[]) =>
-  sent.filter((a) => !a?.startsWith("Describe") && a !== "ListTagsForResource");
 const create = (s: Record<string, unknown>) => service.create(mine, s, region, owner, {}, undefined as never);
 const update = (desired: Record<string, unknown>, o: DeclaredObserved) =>
   service.update(mine, desired, o, owner, {}, undefined as never);
@@ -94,9 +85,9 @@ describe("LogGroup through the generic runtime", () => {
     const name = uniqueName("create");
     const key = `arn:aws:kms:${region}:${myAccount}:key/1234abcd-12ab-34cd-56ef-1234567890ab`;
     const desired = spec(name, { tags: { team: "shop" }, kmsKeyID: key });
-    const sent = await sentDuring(() => create(desired));
+    const sent = await calls.during(() => create(desired));
     assert.deepEqual(sent, ["CreateLogGroup"], "one call (the reconciler has read first)");
-    const create0 = input("CreateLogGroup");
+    const create0 = calls.input("CreateLogGroup");
     assert.equal(create0["logGroupName"], name);
     assert.equal(create0["kmsKeyId"], key);
     assert.equal((create0["tags"] as Record<string, string>)["services.k8s.aws/owner-uid"], "uid-logs-1");
@@ -124,7 +115,7 @@ describe("LogGroup through the generic runtime", () => {
       new PutRetentionPolicyCommand({ logGroupName: `${name}-longer`, retentionInDays: 7 }),
     );
     assert.deepEqual(await service.read(mine, spec(name), {}), { found: false }, "a longer name is not it");
-    assert.equal(input("DescribeLogGroups", -1)["logGroupNamePrefix"], name);
+    assert.equal(calls.input("DescribeLogGroups", -1)["logGroupNamePrefix"], name);
     await create(spec(name));
     const o = await observed(mine, spec(name));
     assert.equal(o.fields["name"], name);
@@ -136,17 +127,17 @@ describe("LogGroup through the generic runtime", () => {
     await create(spec(name));
     const week = spec(name, { retentionDays: 7 });
     assert.deepEqual(service.diff(week, await observed(mine, week)), ["spec.retentionDays"]);
-    const sent = await sentDuring(async () => update(week, await observed(mine, week)));
-    assert.deepEqual(writes(sent), ["PutRetentionPolicy"]);
-    assert.deepEqual(input("PutRetentionPolicy"), { logGroupName: name, retentionInDays: 7 });
+    const sent = await calls.during(async () => update(week, await observed(mine, week)));
+    assert.deepEqual(writesOnly(sent), ["PutRetentionPolicy"]);
+    assert.deepEqual(calls.input("PutRetentionPolicy"), { logGroupName: name, retentionInDays: 7 });
     const o = await observed(mine, week);
     assert.equal(o.fields["retentionDays"], 7);
     assert.equal(service.statusFrom?.(o)["retentionInDays"], 7, "ACK's status field too");
     assert.deepEqual(service.diff(week, o), []);
     const never = spec(name);
     assert.deepEqual(service.diff(never, o), ["spec.retentionDays"]);
-    const removed = await sentDuring(() => update(never, o));
-    assert.deepEqual(writes(removed), ["DeleteRetentionPolicy"]);
+    const removed = await calls.during(() => update(never, o));
+    assert.deepEqual(writesOnly(removed), ["DeleteRetentionPolicy"]);
     assert.deepEqual(service.diff(never, await observed(mine, never)), []);
   });
 
@@ -160,9 +151,9 @@ describe("LogGroup through the generic runtime", () => {
         { filterName: "all", filterPattern: "", destinationARN: b, distribution: "ByLogStream" },
       ],
     });
-    const sent = await sentDuring(async () => update(two, await observed(mine, two)));
-    assert.deepEqual(writes(sent), ["PutSubscriptionFilter", "PutSubscriptionFilter"]);
-    assert.deepEqual(input("PutSubscriptionFilter"), {
+    const sent = await calls.during(async () => update(two, await observed(mine, two)));
+    assert.deepEqual(writesOnly(sent), ["PutSubscriptionFilter", "PutSubscriptionFilter"]);
+    assert.deepEqual(calls.input("PutSubscriptionFilter"), {
       logGroupName: name,
       filterName: "errors",
       filterPattern: "ERROR",
@@ -181,9 +172,13 @@ describe("LogGroup through the generic runtime", () => {
       subscriptionFilters: [{ filterName: "errors", filterPattern: "WARN", destinationARN: a }],
     });
     assert.deepEqual(service.diff(one, o), ["spec.subscriptionFilters"]);
-    const changed = await sentDuring(() => update(one, o));
-    assert.deepEqual(writes(changed), ["DeleteSubscriptionFilter", "PutSubscriptionFilter"], "removed first");
-    assert.deepEqual(input("DeleteSubscriptionFilter"), { logGroupName: name, filterName: "all" });
+    const changed = await calls.during(() => update(one, o));
+    assert.deepEqual(
+      writesOnly(changed),
+      ["DeleteSubscriptionFilter", "PutSubscriptionFilter"],
+      "removed first",
+    );
+    assert.deepEqual(calls.input("DeleteSubscriptionFilter"), { logGroupName: name, filterName: "all" });
     const after = await observed(mine, one);
     assert.deepEqual(service.diff(one, after), []);
     // None left in the spec: every filter deleted.
@@ -203,8 +198,8 @@ describe("LogGroup through the generic runtime", () => {
         { filterName: "r", filterPattern: "", destinationARN: a, distribution: "Random" },
       ],
     });
-    await sentDuring(async () => update(random, await observed(mine, random)));
-    assert.equal(input("PutSubscriptionFilter")["distribution"], "Random");
+    await calls.during(async () => update(random, await observed(mine, random)));
+    assert.equal(calls.input("PutSubscriptionFilter")["distribution"], "Random");
   });
 
   test("the key: associated when set or changed, disassociated when removed (answered as AWS does)", async () => {
@@ -228,14 +223,14 @@ describe("LogGroup through the generic runtime", () => {
       const keyed = spec(name, { kmsKeyID: key });
       const o = await observed(mine, keyed);
       assert.deepEqual(service.diff(keyed, o), ["spec.kmsKeyID"]);
-      const sent = await sentDuring(() => update(keyed, o));
-      assert.deepEqual(writes(sent), ["AssociateKmsKey"]);
-      assert.deepEqual(input("AssociateKmsKey"), { logGroupName: name, kmsKeyId: key });
+      const sent = await calls.during(() => update(keyed, o));
+      assert.deepEqual(writesOnly(sent), ["AssociateKmsKey"]);
+      assert.deepEqual(calls.input("AssociateKmsKey"), { logGroupName: name, kmsKeyId: key });
       // AWS now reports the key: removing it from the spec disassociates it.
       const withKey = { ...o, fields: { ...o.fields, kmsKeyID: key } };
-      const removed = await sentDuring(() => update(spec(name), withKey));
-      assert.deepEqual(writes(removed), ["DisassociateKmsKey"]);
-      assert.deepEqual(input("DisassociateKmsKey"), { logGroupName: name });
+      const removed = await calls.during(() => update(spec(name), withKey));
+      assert.deepEqual(writesOnly(removed), ["DisassociateKmsKey"]);
+      assert.deepEqual(calls.input("DisassociateKmsKey"), { logGroupName: name });
     } finally {
       for (const d of drop) d();
     }
@@ -251,9 +246,9 @@ describe("LogGroup through the generic runtime", () => {
     await mine.sdk.send(new TagResourceCommand({ resourceArn: o.arn, tags: { x: "y" } }));
     const drifted = await observed(mine, desired);
     assert.deepEqual(service.diff(desired, drifted), ["spec.retentionDays", "spec.tags"]);
-    const sent = await sentDuring(() => update(desired, drifted));
-    assert.deepEqual(writes(sent), ["PutRetentionPolicy", "UntagResource"]);
-    assert.deepEqual(input("UntagResource"), { resourceArn: o.arn, tagKeys: ["x"] });
+    const sent = await calls.during(() => update(desired, drifted));
+    assert.deepEqual(writesOnly(sent), ["PutRetentionPolicy", "UntagResource"]);
+    assert.deepEqual(calls.input("UntagResource"), { resourceArn: o.arn, tagKeys: ["x"] });
     assert.deepEqual(service.diff(desired, await observed(mine, desired)), []);
   });
 
@@ -281,7 +276,7 @@ describe("LogGroup through the generic runtime", () => {
     assert.ok((await service.read(mine, spec(name), {})).found, "still there in its own account");
     proxy.clearRecording();
     assert.equal(await service.delete(mine, spec(name), {}, {}), "deleted");
-    assert.deepEqual(input("DeleteLogGroup"), { logGroupName: name });
+    assert.deepEqual(calls.input("DeleteLogGroup"), { logGroupName: name });
     assert.equal(await service.delete(mine, spec(name), {}, {}), "not-found");
     assert.deepEqual(await service.read(mine, spec(name), {}), { found: false });
   });

@@ -18,8 +18,13 @@ import {
 import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { secretService as service } from "../../src/services/secretsmanager/secret.ts";
 import type { SecretValues } from "../../src/services/service-module.ts";
-import type { AwsProxy } from "../support/aws-proxy.ts";
-import { type AccountClient, startTwoAccounts, type TwoAccounts } from "../support/two-accounts.ts";
+import {
+  type AccountClient,
+  startTwoAccounts,
+  type TwoAccounts,
+  type WireCalls,
+  writesOnly,
+} from "../support/two-accounts.ts";
 
 const region = "us-east-1";
 const owner = {
@@ -31,7 +36,7 @@ const owner = {
 
 type Client = AccountClient<SecretsManagerClient>;
 let accounts: TwoAccounts<SecretsManagerClient>;
-let proxy: AwsProxy;
+let calls: WireCalls;
 let mine: Client;
 let other: Client;
 
@@ -41,7 +46,7 @@ before(async () => {
     region,
     (endpoint, credentials) => new SecretsManagerClient({ region, endpoint, credentials }),
   );
-  ({ proxy, mine, other } = accounts);
+  ({ calls, mine, other } = accounts);
 });
 
 after(() => accounts?.close());
@@ -66,21 +71,6 @@ async function observed(client: Client, s: Record<string, unknown>): Promise<Dec
   return r.observed;
 }
 
-async function sentDuring(action: () => Promise<unknown>): Promise<(string | undefined)[]> {
-  proxy.clearRecording();
-  await action();
-  return proxy.requests.map((r) => r.action);
-}
-
-/** The JSON body of the `n`th `action` the proxy saw (Secrets Manager's JSON protocol). */
-function input(action: string, n = 0): Readonly<Record<string, unknown>> {
-  const call = proxy.calls(action).at(n);
-  assert.ok(call, `${action} was sent`);
-  return JSON.parse(call.body ?? "{}") as Record<string, unknown>;
-}
-
-const writes = (sent: (string | undefined)[]) =>
-  sent.filter((a) => a !== undefined && !a.startsWith("Describe") && !a.startsWith("List"));
 const create = (s: Record<string, unknown>, value = "s3cret") =>
   service.create(mine, s, region, owner, {}, withValue(value));
 const update = (desired: Record<string, unknown>, o: DeclaredObserved, secrets = withValue("s3cret")) =>
@@ -95,22 +85,22 @@ describe("Secret through the generic runtime", () => {
       description: "the shop's database",
       tags: [{ key: "team", value: "shop" }],
     });
-    const sent = await sentDuring(() => create(desired, '{"password":"p1"}'));
+    const sent = await calls.during(() => create(desired, '{"password":"p1"}'));
     assert.deepEqual(sent, ["CreateSecret"]);
-    const made = input("CreateSecret");
+    const made = calls.input("CreateSecret");
     assert.equal(made["Name"], name);
     assert.equal(made["SecretString"], '{"password":"p1"}', "the Secret's value, not the spec's reference");
     assert.equal(made["Description"], "the shop's database");
     assert.ok(JSON.stringify(made["Tags"]).includes("uid-secret-1"), "the ownership tags ride on the create");
     assert.equal(await secretValue(name), '{"password":"p1"}');
 
-    const read = await sentDuring(() => observed(mine, desired));
+    const read = await calls.during(() => observed(mine, desired));
     assert.deepEqual(
       read,
       ["DescribeSecret"],
       "the tags are in DescribeSecret's answer; the value is never read",
     );
-    assert.deepEqual(input("DescribeSecret"), { SecretId: name });
+    assert.deepEqual(calls.input("DescribeSecret"), { SecretId: name });
     const o = await observed(mine, desired);
     assert.equal(o.fields["description"], "the shop's database");
     assert.equal(o.fields["secretString"], undefined, "the value never reaches the spec");
@@ -131,22 +121,26 @@ describe("Secret through the generic runtime", () => {
     const changed = spec(name, { description: "second" });
     const before = await observed(mine, changed);
     assert.deepEqual(service.diff(changed, before), ["spec.description"]);
-    const sent = await sentDuring(() => update(changed, before));
-    assert.deepEqual(writes(sent), ["UpdateSecret"], "the value unchanged: not sent");
-    assert.equal(input("UpdateSecret")["Description"], "second");
-    assert.ok(String(input("UpdateSecret")["SecretId"]).startsWith("arn:"), "by the ARN as read");
-    assert.equal(input("UpdateSecret")["SecretString"], undefined);
+    const sent = await calls.during(() => update(changed, before));
+    assert.deepEqual(writesOnly(sent), ["UpdateSecret"], "the value unchanged: not sent");
+    assert.equal(calls.input("UpdateSecret")["Description"], "second");
+    assert.ok(String(calls.input("UpdateSecret")["SecretId"]).startsWith("arn:"), "by the ARN as read");
+    assert.equal(calls.input("UpdateSecret")["SecretString"], undefined);
     // Removed from the spec: cleared with "" (on the wire: moto ignores an empty description).
     const cleared = spec(name);
     const now = await observed(mine, cleared);
-    await sentDuring(() => update(cleared, now));
-    assert.equal(input("UpdateSecret")["Description"], "");
+    await calls.during(() => update(cleared, now));
+    assert.equal(calls.input("UpdateSecret")["Description"], "");
 
-    const rotated = await sentDuring(async () =>
+    const rotated = await calls.during(async () =>
       update(changed, await observed(mine, changed), withValue("n3w", true)),
     );
-    assert.deepEqual(writes(rotated), ["PutSecretValue"], "the Kubernetes Secret changed: the value again");
-    assert.equal(input("PutSecretValue")["SecretString"], "n3w");
+    assert.deepEqual(
+      writesOnly(rotated),
+      ["PutSecretValue"],
+      "the Kubernetes Secret changed: the value again",
+    );
+    assert.equal(calls.input("PutSecretValue")["SecretString"], "n3w");
     assert.equal(await secretValue(name), "n3w");
   });
 
@@ -160,8 +154,8 @@ describe("Secret through the generic runtime", () => {
     await update(desired, drifted);
     assert.deepEqual(service.diff(desired, await observed(mine, desired)), []);
     const retagged = spec(name, { description: "mine", tags: [{ key: "tier", value: "gold" }] });
-    const sent = await sentDuring(async () => update(retagged, await observed(mine, retagged)));
-    assert.deepEqual(writes(sent).sort(), ["TagResource", "UntagResource"]);
+    const sent = await calls.during(async () => update(retagged, await observed(mine, retagged)));
+    assert.deepEqual(writesOnly(sent).sort(), ["TagResource", "UntagResource"]);
     const tagged = await observed(mine, retagged);
     assert.deepEqual(service.diff(retagged, tagged), []);
     assert.equal(tagged.tags["services.k8s.aws/owner-uid"], "uid-secret-1", "ownership tags stay");

@@ -1,7 +1,7 @@
 // The setting a kind's integration test runs in: the AWS emulator, the recording proxy in front of
 // it, and a service's SDK client in two accounts — the default one through the proxy (the calls
 // the test checks on the wire), and 222222222222 by an assumed role, straight to the emulator (the
-// account that must never see the first one's objects).
+// account that must never see the first one's objects); and what the proxy saw, read as a test asks.
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -23,9 +23,43 @@ export interface AccountClient<Sdk> {
   readonly account: string;
 }
 
+/** What went through the proxy, as a kind's test reads it. */
+export interface WireCalls {
+  /** The actions sent while `action` ran, in order. */
+  during(action: () => Promise<unknown>): Promise<(string | undefined)[]>;
+  /**
+   * The `n`th `action`'s input: its form fields (query protocols: IAM's, without Action and
+   * Version) or its JSON body (JSON protocols). Fails the test when it was not sent.
+   */
+  input(action: string, n?: number): Readonly<Record<string, unknown>>;
+}
+
+/** The writes among `sent`: every action but the reads (Get, List, Describe, Head). */
+export const writesOnly = (sent: readonly (string | undefined)[]): string[] =>
+  sent.filter((a): a is string => a !== undefined && !/^(Get|List|Describe|Head)/.test(a));
+
+function wireCalls(proxy: AwsProxy): WireCalls {
+  return {
+    async during(action) {
+      proxy.clearRecording();
+      await action();
+      return proxy.requests.map((r) => r.action);
+    },
+    input(action, n = 0) {
+      const call = proxy.calls(action).at(n);
+      assert.ok(call, `${action} was sent`);
+      const { Action: _, Version: __, ...form } = call.params;
+      return call.params["Action"] !== undefined
+        ? form
+        : (JSON.parse(call.body || "{}") as Record<string, unknown>);
+    },
+  };
+}
+
 export interface TwoAccounts<Sdk> {
   readonly emulator: Emulator;
   readonly proxy: AwsProxy;
+  readonly calls: WireCalls;
   /** The default account, through the proxy. */
   readonly mine: AccountClient<Sdk>;
   /** 222222222222, straight to the emulator. */
@@ -62,6 +96,7 @@ export async function startTwoAccounts<Sdk extends { destroy(): void }>(
     return {
       emulator,
       proxy,
+      calls: wireCalls(proxy),
       mine,
       other,
       async close() {
