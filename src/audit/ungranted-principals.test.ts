@@ -84,6 +84,7 @@ describe("ungrantedPrincipals", () => {
     );
     assert.equal(rest.length, 0);
     assert.deepEqual(found?.accounts, ["333333333333"]);
+    assert.equal(found?.certain, true);
     assert.equal(
       found?.why,
       "spec.doc lets in account 333333333333, which namespace shop is not granted (the accounts it may act in: 111111111111, 222222222222)",
@@ -98,6 +99,7 @@ describe("ungrantedPrincipals", () => {
     const star = JSON.stringify({ Statement: [{ Effect: "Allow", Principal: "*", Action: "sqs:*" }] });
     const [found] = ungrantedPrincipals({ policy: star }, ["policy", "other"], "shop", shop, "111111111111");
     assert.equal(found?.everyone, true);
+    assert.equal(found?.certain, true, "every account is never granted, whatever STS would say");
     assert.match(
       found?.why ?? "",
       /^spec\.policy lets in every AWS account \(Principal "\*" with no condition\)/,
@@ -114,5 +116,18 @@ describe("ungrantedPrincipals", () => {
       null,
     );
     assert.match(found?.why ?? "", /\(the accounts it may act in: none, and one only STS can name\)$/);
+    assert.equal(
+      found?.certain,
+      false,
+      "the account only STS can name may be the one trusted: never refused",
+    );
+    const [own] = ungrantedPrincipals(
+      { doc: trust("333333333333") },
+      ["doc"],
+      "dev",
+      { accounts: [], unknown: false },
+      null,
+    );
+    assert.equal(own?.certain, false, "the resource's own account known only from STS: likewise");
   });
 });

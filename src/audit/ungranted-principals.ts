@@ -13,6 +13,12 @@ export interface UngrantedPrincipals {
   readonly accounts: readonly string[];
   /** It lets every account in (`*` with no condition, NotPrincipal). */
   readonly everyone: boolean;
+  /**
+   * Certain: every account is let in, or the namespace's accounts and the resource's own are all
+   * known. Not certain where one is known only from STS (static keys): a named account may be that
+   * one, so it is said, never refused.
+   */
+  readonly certain: boolean;
   /** Why, naming the field, the accounts, the namespace and the accounts it is granted. */
   readonly why: string;
   readonly fix: string;
@@ -41,6 +47,7 @@ export function ungrantedPrincipals(
       field,
       accounts,
       everyone: named.everyone,
+      certain: named.everyone || (!granted.unknown && ownAccount !== null),
       why: `spec.${field} lets in ${lets}, which namespace ${namespace} is not granted (the accounts it may act in: ${reaches}${granted.unknown ? ", and one only STS can name" : ""})`,
       fix: `remove ${several ? "them" : "it"} from spec.${field}, or have an administrator grant namespace ${namespace} ${accounts.length > 1 ? "those accounts" : "that account"}`,
     });

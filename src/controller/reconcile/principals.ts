@@ -35,7 +35,8 @@ export function checkPrincipals<Spec extends object, Observed, Client>(
     a.decision.account,
   );
   for (const f of found) {
-    if (env.ungrantedPrincipals === "refuse") {
+    // Refused only when certain (an account known only from STS may be the one named).
+    if (env.ungrantedPrincipals === "refuse" && f.certain) {
       return failed({
         kind: "terminal",
         reason: "PrincipalNotGranted",
@@ -45,7 +46,9 @@ export function checkPrincipals<Spec extends object, Observed, Client>(
     const once = `${a.obj.metadata.uid}\u0000principals\u0000${f.field}\u0000${f.everyone}\u0000${f.accounts.join(",")}`;
     if (env.said.has(once)) continue;
     env.said.set(once, true);
-    const message = `${f.why}. Fix: ${f.fix}; a controller run with --ungranted-principals=refuse refuses it`;
+    const message = f.certain
+      ? `${f.why}. Fix: ${f.fix}; a controller run with --ungranted-principals=refuse refuses it`
+      : `${f.why}. Fix: ${f.fix}; never refused: an account this namespace acts in is known only from STS and may be the one named`;
     env.store.event(a.obj, "Warning", "PrincipalNotGranted", message);
     a.log.info(
       { event: "principals.ungranted", field: f.field, accounts: f.accounts, everyone: f.everyone },
