@@ -24,6 +24,8 @@
 // not its resource's own in AWS. So a tenant cannot probe another team's namespace for what exists
 // or learn the account it is placed in; the only account a referrer's conditions ever name is its
 // own. The precise reason is in the controller's debug log (reference.refused), for its operators.
+
+import { pathText, presentAt, valueAt } from "../services/references.ts";
 import type { FailureState } from "./ack-conditions.ts";
 import { describeOwnership, type Ownership } from "./ownership.ts";
 
@@ -248,10 +250,6 @@ export function judgeReferencedInAws(
   );
 }
 
-/** A spec path for messages: `replication.role`, `policyRefs[1]`. */
-const pathText = (at: readonly (string | number)[]): string =>
-  at.map((step, i) => (typeof step === "number" ? `[${step}]` : i === 0 ? step : `.${step}`)).join("");
-
 /**
  * The references a spec sets (`{from: {name, namespace}}`), in `refs`' order: at the top level,
  * inside objects (`replication.roleRef`) and lists of objects (`[]` steps), and each item of a
@@ -264,10 +262,9 @@ export function setReferences(
 ): SetReference[] {
   const out: SetReference[] = [];
   refs.forEach((r, source) => {
-    const field = r.path.at(-1);
-    if (field === undefined) return;
-    for (const { holder, at } of holdersAt(spec, r.path.slice(0, -1), [])) {
-      const value = holder[field];
+    for (const path of presentAt(spec, r.path)) {
+      const at = path.slice(0, -1);
+      const value = valueAt(spec, path);
       const items = Array.isArray(value)
         ? value.map((v, i) => [v, i] as const)
         : [[value, undefined] as const];
@@ -276,7 +273,7 @@ export function setReferences(
         if (typeof from?.name !== "string") continue;
         const own = index === undefined ? [] : [index];
         out.push({
-          path: `spec.${pathText([...at, field, ...own])}`,
+          path: pathText(["spec", ...path, ...own]),
           plain: pathText([...at, r.plain]),
           at: [...at, r.plain, ...own],
           source,
@@ -289,21 +286,6 @@ export function setReferences(
     }
   });
   return out;
-}
-
-/** The objects `steps` reach in `value` (`[]` steps into each item of a list), with their spec paths. */
-function holdersAt(
-  value: unknown,
-  steps: readonly string[],
-  at: readonly (string | number)[],
-): { holder: Readonly<Record<string, unknown>>; at: readonly (string | number)[] }[] {
-  if (typeof value !== "object" || value === null) return [];
-  const [head, ...rest] = steps;
-  if (head === undefined)
-    return Array.isArray(value) ? [] : [{ holder: value as Record<string, unknown>, at }];
-  if (head === "[]")
-    return Array.isArray(value) ? value.flatMap((item, i) => holdersAt(item, rest, [...at, i])) : [];
-  return Array.isArray(value) ? [] : holdersAt((value as Record<string, unknown>)[head], rest, [...at, head]);
 }
 
 /** `value` with `fill` at `at` (objects and lists made or copied on the way; `value` itself untouched). */

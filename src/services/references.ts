@@ -31,7 +31,7 @@ export interface ReferenceField {
 }
 
 /** Where a path is present in a value: one concrete path per list item it crosses. */
-function presentAt(
+export function presentAt(
   value: unknown,
   path: readonly string[],
   at: readonly (string | number)[] = [],
@@ -45,8 +45,12 @@ function presentAt(
   return presentAt((value as Record<string, unknown>)[head], rest, [...at, head]);
 }
 
+/** A concrete path for messages: `spec.rules[1].role`. */
+export const pathText = (at: readonly (string | number)[]): string =>
+  at.map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? s : `.${s}`)).join("");
+
 /** The value at a concrete path. */
-function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+export function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
   let v = value;
   for (const p of path)
     v = v === null || typeof v !== "object" ? undefined : (v as Record<string | number, unknown>)[p];
@@ -69,9 +73,7 @@ export function refusingUnservedReferences<S extends z.ZodType>(
         }
       }
       for (const path of presentAt(spec, r.path)) {
-        const plain = ["spec", ...path.slice(0, -1), r.plain]
-          .map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? s : `.${s}`))
-          .join("");
+        const plain = pathText(["spec", ...path.slice(0, -1), r.plain]);
         if (isServedReference(r)) {
           // Resolved by the reconciler (src/controller/references.ts); set one of the two.
           const holder = valueAt(spec, path.slice(0, -1));

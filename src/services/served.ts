@@ -10,7 +10,8 @@ export function isServed(kindName: string): boolean {
   return Object.hasOwn(servedKindCatalog, kindName);
 }
 
+/** The served kinds as the API names them (group, version, kind, plural). */
+export const servedResourceKinds = resourceKinds.filter((k) => isServed(k.kind));
+
 /** The served kinds' services (s3, sqs, ...): the only prefixes a CARM lookup ever composes. */
-export const servedServices: readonly string[] = resourceKinds
-  .filter((k) => isServed(k.kind))
-  .map((k) => k.service);
+export const servedServices: readonly string[] = servedResourceKinds.map((k) => k.service);

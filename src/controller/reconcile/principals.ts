@@ -5,15 +5,12 @@
 // (src/audit/ungranted-principals.ts). By default a Warning Event (PrincipalNotGranted), said once
 // per object and finding; with --ungranted-principals=refuse the resource is Terminal and nothing
 // is done in AWS.
-import { resourceKinds } from "../../api/kinds.ts";
 import { namespaceAccounts } from "../../audit/namespace-accounts.ts";
 import { ungrantedPrincipals } from "../../audit/ungranted-principals.ts";
-import { isServed } from "../../services/served.ts";
+import { servedResourceKinds } from "../../services/served.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Env } from "./env.ts";
 import { failed, type Outcome } from "./result.ts";
-
-const servedKinds = resourceKinds.filter((k) => isServed(k.kind));
 
 export function checkPrincipals<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
@@ -24,7 +21,7 @@ export function checkPrincipals<Spec extends object, Observed, Client>(
   if (fields.length === 0) return undefined;
   const namespace = a.ref.namespace;
   const granted = namespaceAccounts(
-    { snapshot: env.config.snapshot(), settings: env.settings, kinds: servedKinds },
+    { snapshot: env.config.snapshot(), settings: env.settings, kinds: servedResourceKinds },
     namespace,
   );
   const found = ungrantedPrincipals(
