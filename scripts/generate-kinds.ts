@@ -60,6 +60,7 @@ for (const { declaration, generated } of declaredKinds) {
         apiVersion: `${lookupKind(declaration.kind)?.group ?? `${declaration.service}.services.k8s.aws`}/v1alpha1`,
         provenance: `its declaration and botocore ${version}'s ${declaration.service} ${model.apiVersion} model`,
         declared,
+        ...(decl.runtime?.assigned === undefined ? {} : { assignedId: decl.runtime.assigned.status }),
       }),
     ),
   );

@@ -42,6 +42,7 @@ export const resourceKinds = [
   kind("iam", "Role", "roles"),
   kind("iam", "Policy", "policies"),
   kind("secretsmanager", "Secret", "secrets"),
+  kind("kms", "Key", "keys"),
 ] as const satisfies readonly ResourceKind[];
 
 /**

@@ -138,9 +138,14 @@ async function runTakeover(args: readonly string[], io: CliIO): Promise<ExitCode
       recordedRegion: r.status?.ackResourceMetadata?.region,
       identifier: spec.ok ? module.identifier(spec.value) : undefined,
       decision: resolveResource(inputs.objects, r, settings).decision,
+      ...(module.assigned === undefined
+        ? {}
+        : {
+            notTakenOver: `a ${kind.kind} is named by the ID AWS assigned it, which only ACK's status.${module.assigned.statusField} records (the tenant's to write): it cannot be proven ACK's; not taken over yet`,
+          }),
     };
     candidates.push(candidate);
-    if (spec.ok) items.push({ candidate, module, spec: spec.value });
+    if (spec.ok && candidate.notTakenOver === undefined) items.push({ candidate, module, spec: spec.value });
   }
   const { readCandidates } = await import("./takeover-aws.ts");
   const rows = proveTakeover(candidates, await readCandidates(kube, settings, items));

@@ -198,6 +198,8 @@ export interface FieldGroup {
    * answers as DefaultVersionId).
    */
   readonly readInput?: Readonly<Record<string, string>>;
+  /** Constant members of the group's read call (KMS's GetKeyPolicy: PolicyName "default"). */
+  readonly readWith?: Readonly<Record<string, unknown>>;
   /**
    * Where the group's read answer holds a field, where not under the field's own member, by AWS
    * name: a dotted path (GetPolicyVersion's `PolicyVersion.Document` for PolicyDocument).
@@ -393,6 +395,21 @@ export interface RuntimeDeclaration {
    * object (`alreadyExists`), and the read before the create is the reconcile's own.
    */
   readonly createAnswersExisting?: true;
+  /**
+   * The object is named by an ID AWS gives it at creation (a KMS key's), not by a spec field: the
+   * create answers it at `answer` (a dotted path), ACK's status records it in `status`. Status is
+   * the tenant's to write, so the reconciler takes that ID only as a hint (it must match `pattern`,
+   * and the object must carry the resource's ownership tags); otherwise it finds the object by
+   * those tags — by a tag filter (`search: "filter"`, EC2's) or, where AWS has none, by reading
+   * every object's tags (`"scan"`, KMS's), which it does only when a create may have happened.
+   * The kind's `findTagged` hook makes the search.
+   */
+  readonly assigned?: {
+    readonly answer: string;
+    readonly status: string;
+    readonly pattern: string;
+    readonly search: "filter" | "scan";
+  };
   /**
    * A member of the read answer whose presence means the object is being deleted and is none
    * (Secrets Manager's DeletedDate: a secret scheduled for deletion is answered until it is gone).

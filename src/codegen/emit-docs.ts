@@ -9,6 +9,8 @@ export interface DocsOptions {
   readonly kind: string;
   readonly provenance: string;
   readonly declared: DeclaredLists;
+  /** Named by an ID AWS assigns at creation, recorded in this status field (runtime.assigned). */
+  readonly assignedId?: string;
 }
 
 function typeName(t: FieldType): string {
@@ -121,7 +123,9 @@ export function emitDocs(fields: readonly Field[], options: DocsOptions): string
     "The AWS column says where the field lives in the AWS API: an operation's input member, or a",
     "key of an attribute map. `spec.identityRef` (crossrole's identity choice) is on every kind.",
     "",
-    `- The AWS object's name: \`spec.${options.declared.identifier}\`.`,
+    options.assignedId === undefined
+      ? `- The AWS object's name: \`spec.${options.declared.identifier}\`.`
+      : `- The AWS object's name: the ID AWS assigns at creation, recorded in \`status.${options.assignedId}\` (the object carrying this resource's ownership tags is its own; status is only a hint).`,
     `- Immutable (AWS fixes them at creation; the apiserver refuses a change): ${list(options.declared.immutable)}.`,
     `- Late-initialised (left out, AWS's value is copied into the spec): ${list(options.declared.lateInitialized)}.`,
     `- AWS errors that are terminal (only a spec change fixes them): ${options.declared.terminalCodes.map((c) => `\`${c}\``).join(", ")}.`,

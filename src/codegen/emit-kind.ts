@@ -244,7 +244,8 @@ function specTagsSource(tagged: readonly Field[]): string[] {
   if (only === undefined || more.length > 0)
     throw new Error(`more than one spec field is compared as tags: ${tagged.map((f) => f.name).join(", ")}`);
   const t = specTagsOf(only);
-  return [`  specTags: { field: ${q(t.field)}, shape: ${q(t.shape)} },`];
+  const pair = t.pair === undefined ? "" : `, pair: { key: ${q(t.pair.key)}, value: ${q(t.pair.value)} }`;
+  return [`  specTags: { field: ${q(t.field)}, shape: ${q(t.shape)}${pair} },`];
 }
 
 function fieldGroupsSource(prefix: string, g: ResolvedGroups): string[] {
@@ -390,11 +391,12 @@ function baseSchema(t: FieldType, indent: string, path: string, tags?: TagContex
       const inner = `${indent}  `;
       const members = t.fields.map((f) => {
         const at = `${path}.${f.name}`;
-        if (tags !== undefined && f.aws === "Key" && f.type.t === "string") {
+        // A tag's key and value, under AWS's usual names or a service's own (KMS's TagKey, TagValue).
+        if (tags !== undefined && (f.aws === "Key" || f.aws === "TagKey") && f.type.t === "string") {
           const key = `${baseSchema({ t: "string" }, inner, at)}.min(1).max(128)${f.doc.length > 0 ? `.describe(${q(f.doc)})` : ""}`;
           return `${inner}${f.name}: userTagKey(${key}, ${q(at)}${tags.extra}),`;
         }
-        if (tags !== undefined && f.aws === "Value" && f.type.t === "string") {
+        if (tags !== undefined && (f.aws === "Value" || f.aws === "TagValue") && f.type.t === "string") {
           return `${inner}${f.name}: ${schemaOf({ t: "string", maxLength: 256 }, f.doc, true, inner, at)},`;
         }
         return `${inner}${f.name}: ${schemaOf(f.type, f.doc, true, inner, at, tags)},`;

@@ -375,7 +375,9 @@ export function declaredFields(decl: KindDeclaration, fields: readonly Field[]) 
     return f.name;
   };
   return {
-    identifier: specName(decl.identifier, "identifier"),
+    // Named by an ID AWS assigns (runtime.assigned): the status field recording it, which the
+    // reconciler gives the runtime's calls beside the spec (never the spec the user writes).
+    identifier: decl.runtime?.assigned?.status ?? specName(decl.identifier, "identifier"),
     immutable: (decl.immutable ?? []).map((a) => specName(a, "immutable list")),
     lateInitialized: (decl.lateInitialized ?? []).map((a) => specName(a, "lateInitialized list")),
     terminalCodes: decl.terminalCodes,

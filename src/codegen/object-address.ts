@@ -63,9 +63,11 @@ export interface ResolvedRuntime {
 
 /** The identifier's member and shape, as the create call's input has it. */
 function identifierShape(decl: KindDeclaration, model: AwsModel): string {
-  const member = inputOf(model, decl.create).members?.[decl.identifier];
+  // An ID AWS assigns (runtime.assigned) is no create input: the read call takes it.
+  const taking = decl.runtime?.assigned === undefined ? decl.create : decl.runtime.read.call;
+  const member = inputOf(model, taking).members?.[decl.identifier];
   if (member === undefined)
-    throw new Error(`${decl.kind}'s declaration: the create call ${decl.create} takes no ${decl.identifier}`);
+    throw new Error(`${decl.kind}'s declaration: the call ${taking} takes no ${decl.identifier}`);
   return member.shape;
 }
 
@@ -242,6 +244,8 @@ export function resolveRuntime(
   };
   for (const g of decl.groups) {
     for (const member of Object.keys(g.noneAs ?? {})) takes(g.set, member, "noneAs");
+    for (const member of Object.keys(g.input ?? {})) takes(g.set, member, "input");
+    for (const member of Object.keys(g.readWith ?? {})) takes(g.read, member, "readWith");
     // A group read taking members of the object's answer (a policy's default version), and where
     // its answer holds a field: each a member of those calls and that answer.
     for (const [member, from] of Object.entries(g.readInput ?? {})) {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { parseAdoptionFields } from "../api/annotations.ts";
+import { keyService } from "../services/kms/key.ts";
 import { bucketService } from "../services/s3/bucket.ts";
 import { topicService } from "../services/sns/topic.ts";
 import { queueService } from "../services/sqs/queue.ts";
@@ -11,6 +12,18 @@ const adopt = (fields: Record<string, string>) => ({ adoptionPolicy: "adopt", ad
 const message = (r: { ok: boolean; message?: string }) => (r.ok ? "" : (r.message ?? ""));
 
 describe("adoptionSeed", () => {
+  test("a kind named by the ID AWS assigns (a KMS Key) is not adopted by fields: refused, saying why", () => {
+    const r = adoptionSeed(keyService, adopt({ keyID: "1234abcd-12ab-34cd-56ef-1234567890ab" }), at);
+    assert.match(
+      message(r),
+      /^a Key is named by the ID AWS assigns it.*adoption-fields is not supported yet/,
+    );
+    assert.match(
+      adoptionFieldsConflict(keyService, adopt({ keyID: "x" }), { description: "d" }, at) ?? "",
+      /not supported yet/,
+    );
+  });
+
   test("ACK's keys name the object: a bucket's name, a queue's URL, a topic's ARN", () => {
     assert.deepEqual(adoptionSeed(bucketService, adopt({ name: "my-bucket" }), at), {
       ok: true,

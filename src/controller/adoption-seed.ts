@@ -8,7 +8,7 @@ import type { ParseResult, ServiceModule } from "../services/service-module.ts";
 
 type SeedModule = Pick<
   ServiceModule<object, unknown, unknown>,
-  "kind" | "identifierField" | "parseSpec" | "adoptionSeed"
+  "kind" | "identifierField" | "parseSpec" | "adoptionSeed" | "assigned"
 >;
 
 /** The fields the annotation must give by default: the identifier field itself. */
@@ -40,6 +40,13 @@ export function adoptionSeed(
 ): ParseResult<Record<string, unknown>> {
   const kind = module.kind.kind;
   const identifierField = module.identifierField.replace(/^spec\./, "");
+  if (module.assigned !== undefined && policies.adoptionFields !== null) {
+    // Named by an ID AWS assigned (a KMS key), an object is this resource's by its tags alone.
+    return {
+      ok: false,
+      message: `a ${kind} is named by the ID AWS assigns it, and crossrole manages only the one it made for this resource: adopting one by ${resourceAnnotations.adoptionFields} is not supported yet; remove the annotation (a new ${kind} is then made)`,
+    };
+  }
   if (policies.adoptionPolicy === null || policies.adoptionFields === null) {
     return {
       ok: false,

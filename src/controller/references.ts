@@ -135,6 +135,8 @@ export function judgeReference(
   allowCrossNamespace: boolean,
   /** The referenced kind is in no region (IAM's): any region's referrer may name it. */
   regionless = false,
+  /** Where the referenced resource records its identifier: its spec, or (an ID AWS assigned) its status. */
+  recordedIn: "spec" | "status" = "spec",
 ): ReferenceJudgement {
   const what = `${ref.kind} ${ref.namespace}/${ref.name}`;
   const instead = `or set spec.${ref.plain} and remove the reference`;
@@ -188,7 +190,7 @@ export function judgeReference(
   if (typeof value !== "string" || value === "") {
     return waiting(
       "ReferenceNotSynced",
-      `${ref.path} names ${what}, whose spec.${identifierField} is not set yet: waiting for it`,
+      `${ref.path} names ${what}, whose ${recordedIn}.${identifierField} is not set yet: waiting for it`,
     );
   }
   return { ok: true, value };

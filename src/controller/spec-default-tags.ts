@@ -9,12 +9,17 @@ import type { SpecTagField } from "../codegen/spec-tags.ts";
 
 type TagPair = { key?: string; value?: string };
 
-function pairsOf(value: unknown, shape: SpecTagField["shape"]): TagPair[] {
-  if (shape === "map") {
+function pairsOf(value: unknown, f: SpecTagField): TagPair[] {
+  if (f.shape === "map") {
     return Object.entries((value ?? {}) as Record<string, string>).map(([key, v]) => ({ key, value: v }));
   }
-  const list = shape === "tagSet" ? (value as { tagSet?: unknown } | undefined)?.tagSet : value;
-  return Array.isArray(list) ? (list as TagPair[]) : [];
+  const list = f.shape === "tagSet" ? (value as { tagSet?: unknown } | undefined)?.tagSet : value;
+  if (!Array.isArray(list)) return [];
+  const pair = f.pair;
+  // Pairs named otherwise (KMS's tagKey, tagValue) are read as {key, value}.
+  return pair === undefined
+    ? (list as TagPair[])
+    : (list as Record<string, string | undefined>[]).map((t) => ({ key: t[pair.key], value: t[pair.value] }));
 }
 
 function withPairs(spec: object, f: SpecTagField, pairs: readonly TagPair[], original: unknown): object {
@@ -28,7 +33,9 @@ function withPairs(spec: object, f: SpecTagField, pairs: readonly TagPair[], ori
   } else if (f.shape === "tagSet") {
     out[f.field] = { ...((original ?? {}) as object), tagSet: pairs };
   } else {
-    out[f.field] = pairs;
+    const pair = f.pair;
+    out[f.field] =
+      pair === undefined ? pairs : pairs.map((p) => ({ [pair.key]: p.key, [pair.value]: p.value }));
   }
   return out;
 }
@@ -44,7 +51,7 @@ export function withDefaultTags<Spec extends object>(
 ): { readonly spec: Spec; readonly added: readonly string[] } {
   if (f === undefined || Object.keys(defaults).length === 0) return { spec, added: [] };
   const original = (spec as Record<string, unknown>)[f.field];
-  const pairs = pairsOf(original, f.shape);
+  const pairs = pairsOf(original, f);
   const have = new Set(pairs.map((p) => p.key));
   const added = Object.keys(defaults).filter((k) => !have.has(k));
   if (added.length === 0) return { spec, added };
@@ -61,7 +68,7 @@ export function withoutDefaultTags<Spec extends object>(
   if (f === undefined || keys.length === 0) return spec;
   const original = (spec as Record<string, unknown>)[f.field];
   if (original === undefined) return spec;
-  const pairs = pairsOf(original, f.shape);
+  const pairs = pairsOf(original, f);
   const kept = pairs.filter((p) => !keys.includes(p.key ?? ""));
   if (kept.length === pairs.length) return spec;
   // Nothing of the user's left: the field goes, as it was before the defaults were added.

@@ -18,6 +18,7 @@ import { tableDeclaration } from "./dynamodb/table-declaration.ts";
 import { repositoryDeclaration } from "./ecr/repository-declaration.ts";
 import { policyDeclaration } from "./iam/policy-declaration.ts";
 import { roleDeclaration } from "./iam/role-declaration.ts";
+import { keyDeclaration } from "./kms/key-declaration.ts";
 import { logGroupDeclaration } from "./logs/log-group-declaration.ts";
 import { dbInstanceDeclaration } from "./rds/db-instance-declaration.ts";
 import { dbSubnetGroupDeclaration } from "./rds/db-subnet-group-declaration.ts";
@@ -272,6 +273,25 @@ export const servedKindCatalog = {
         return secret.DeletedDate === undefined;
       } catch (err) {
         if ((err as { name?: string }).name === "ResourceNotFoundException") return false;
+        throw err;
+      }
+    },
+  },
+  Key: {
+    module: async () => (await import("./kms/key.ts")).keyService,
+    crd: async () => (await import("./kms/key.ts")).keyCrdSource,
+    declaration: keyDeclaration,
+    generated: { path: "src/services/kms/generated/key-fields.ts", prefix: "key" },
+    declared: async () => (await import("./kms/key.ts")).keySource,
+    ack: { release: "v1.4.1" },
+    // Keys are named by their ID: `name` is one.
+    locate: async (config, name) => {
+      const { KMSClient, DescribeKeyCommand } = await import("@aws-sdk/client-kms");
+      try {
+        const key = await new KMSClient(config).send(new DescribeKeyCommand({ KeyId: name }));
+        return key.KeyMetadata?.DeletionDate === undefined;
+      } catch (err) {
+        if ((err as { name?: string }).name === "NotFoundException") return false;
         throw err;
       }
     },

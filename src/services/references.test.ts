@@ -8,14 +8,14 @@ import { queueSpecSchema } from "./sqs/schema.ts";
 
 const schema = refusingUnservedReferences(
   z.object({
-    kmsKeyID: z.string().optional(),
-    kmsKeyRef: ackReference().optional(),
+    cacheID: z.string().optional(),
+    cacheRef: ackReference().optional(),
     groupIDs: z.array(z.string()).optional(),
     groupRefs: ackReferences().optional(),
     rules: z.array(z.object({ role: z.string().optional(), roleRef: ackReference().optional() })).optional(),
   }),
   [
-    { path: ["kmsKeyRef"], plain: "kmsKeyID", service: "kms", kind: "Key" },
+    { path: ["cacheRef"], plain: "cacheID", service: "elasticache", kind: "ReplicationGroup" },
     { path: ["groupRefs"], plain: "groupIDs", service: "ec2", kind: "SecurityGroup" },
     { path: ["rules", "[]", "roleRef"], plain: "role", service: "lambda", kind: "Function" },
   ],
@@ -28,30 +28,25 @@ const messages = (spec: unknown): string[] => {
 
 describe("references to kinds crossrole does not serve", () => {
   it("accepts a spec without references", () => {
-    assert.deepEqual(messages({ kmsKeyID: "k", rules: [{ role: "arn" }] }), []);
+    assert.deepEqual(messages({ cacheID: "k", rules: [{ role: "arn" }] }), []);
   });
 
   it("refuses each one set, naming the plain field to set instead, inside lists too", () => {
     assert.deepEqual(
-      messages({ kmsKeyRef: { from: { name: "key" } }, rules: [{}, { roleRef: { from: { name: "r" } } }] }),
+      messages({ cacheRef: { from: { name: "c" } }, rules: [{}, { roleRef: { from: { name: "r" } } }] }),
       [
-        "spec.kmsKeyRef: refers to a kms.services.k8s.aws Key, a kind crossrole does not serve, so it cannot be resolved: set spec.kmsKeyID to the Key's identifier instead, and remove the reference",
+        "spec.cacheRef: refers to an elasticache.services.k8s.aws ReplicationGroup, a kind crossrole does not serve, so it cannot be resolved: set spec.cacheID to the ReplicationGroup's identifier instead, and remove the reference",
         "spec.rules[1].roleRef: refers to a lambda.services.k8s.aws Function, a kind crossrole does not serve, so it cannot be resolved: set spec.rules[1].role to the Function's identifier instead, and remove the reference",
       ],
     );
     assert.match(messages({ groupRefs: [] })[0] ?? "", /^spec\.groupRefs: .*set spec\.groupIDs/);
   });
 
-  it("is the Queue's rule: kmsMasterKeyRef refused, policyRef (an IAM Policy, served) one of two", () => {
-    const refused = queueSpecSchema.safeParse({
-      queueName: "q",
-      kmsMasterKeyRef: { from: { name: "k", namespace: "x" } },
-    });
-    assert.equal(refused.success, false);
-    assert.match(
-      describeIssues(refused.error!, ["spec"]).join(),
-      /spec\.kmsMasterKeyRef: .*set spec\.kmsMasterKeyID to/,
-    );
+  it("is the Queue's rule: kmsMasterKeyRef (a KMS Key, served) and policyRef (an IAM Policy, served) one of two each", () => {
+    const key = { from: { name: "k", namespace: "x" } };
+    assert.equal(queueSpecSchema.safeParse({ queueName: "q", kmsMasterKeyRef: key }).success, true);
+    const keyAndID = queueSpecSchema.safeParse({ queueName: "q", kmsMasterKeyID: "k", kmsMasterKeyRef: key });
+    assert.equal(keyAndID.success, false);
     const ref = { from: { name: "p" } };
     assert.equal(queueSpecSchema.safeParse({ queueName: "q", policyRef: ref }).success, true);
     const both = queueSpecSchema.safeParse({ queueName: "q", policy: "{}", policyRef: ref });

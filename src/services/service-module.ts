@@ -83,10 +83,31 @@ export interface SecretValues {
 export const noSecrets: SecretValues = { values: new Map(), changed: [] };
 
 export type Created =
-  /** AWS made it; extra status fields (e.g. a bucket's location). */
-  | { readonly created: true; readonly status: Readonly<Record<string, unknown>> }
+  /**
+   * AWS made it; extra status fields (e.g. a bucket's location); `id`, the ID AWS gave it, for a
+   * kind named so (ServiceModule.assigned).
+   */
+  | { readonly created: true; readonly status: Readonly<Record<string, unknown>>; readonly id?: string }
   /** AWS says the name already exists in this account: the tags must tell whose it is. */
   | { readonly created: false };
+
+/**
+ * A kind whose objects are named by an ID AWS gives at creation (a KMS key's), not by the spec.
+ * The reconciler finds the object (src/controller/reconcile/locate.ts) and gives the module's calls
+ * the spec `withId` it: `identifier(spec)` is "" until then, and nothing is read by it.
+ */
+export interface AssignedId<Spec, Client> {
+  /** The status field recording the ID (ACK's keyID): a hint, taken only for an object tagged as the resource's. */
+  readonly statusField: string;
+  /** What an ID looks like: a status value otherwise is never sent to AWS. */
+  readonly pattern: RegExp;
+  /** `filter`: AWS finds objects by tag in one call; `scan`: every object's tags are read (KMS). */
+  readonly search: "filter" | "scan";
+  /** The spec as the module's calls take it, naming the object `id`. */
+  withId(spec: Spec, id: string): Spec;
+  /** The IDs of the objects in the client's account and region tagged `key` = `value`. */
+  findTagged(client: Client, key: string, value: string, ctx: CallContext): Promise<readonly string[]>;
+}
 
 export interface ServiceModule<Spec extends object, Observed, Client> {
   readonly kind: ResourceKind;
@@ -103,6 +124,8 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
   identifier(spec: Spec): string;
   /** The spec field that holds it, for messages ("choose another spec.queueName"). */
   readonly identifierField: string;
+  /** Named by an ID AWS assigns at creation, not by `identifier`'s spec field. Optional. */
+  readonly assigned?: AssignedId<Spec, Client>;
   /**
    * Spec fields holding a policy document whose principals let accounts in (a role's trust policy,
    * a resource policy): compared with the accounts the namespace is granted

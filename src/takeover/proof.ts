@@ -24,6 +24,11 @@ export interface Candidate {
   readonly identifier: string | undefined;
   /** The resolver's decision for it today. */
   readonly decision: Decision;
+  /**
+   * Why this kind cannot be taken over (a KMS Key: AWS names it by an ID only ACK's status records,
+   * which proves nothing of whose it is): refused, saying so.
+   */
+  readonly notTakenOver?: string;
 }
 
 /** What AWS has under the candidate's name in its decided account. */
@@ -90,6 +95,7 @@ function judge(c: Candidate, seen: Seen | undefined, claims: ReadonlyMap<string,
   });
   const managedByAck = c.finalizers.includes(ackFinalizer(c)) || c.recordedAccount !== undefined;
   if (!managedByAck) return row("skipped", `no ${ackFinalizer(c)} finalizer and no ACK status: not ACK's`);
+  if (c.notTakenOver !== undefined) return row("refused", c.notTakenOver);
   if (c.identifier === undefined) return row("refused", "its spec does not parse: fix it first");
   if (d.outcome !== "use" || d.account === null) {
     return row("refused", `its namespace is not granted an account today (${d.outcome}: ${d.message})`);

@@ -26,6 +26,7 @@ import {
   IAMClient,
   PutRolePolicyCommand,
 } from "@aws-sdk/client-iam";
+import { CreateKeyCommand, EnableKeyRotationCommand, KMSClient } from "@aws-sdk/client-kms";
 import { CreateDBInstanceCommand, CreateDBSubnetGroupCommand, RDSClient } from "@aws-sdk/client-rds";
 import {
   CreateBucketCommand,
@@ -52,8 +53,11 @@ export interface AwkwardCase {
   readonly title: string;
   /** The AWS name to use: `base` with the kind's own suffix (a FIFO queue's ".fifo"). */
   readonly name?: (base: string) => string;
-  /** Makes the object, as the account itself, at `endpoint`. */
-  make(endpoint: string, account: string, name: string): Promise<void>;
+  /**
+   * Makes the object, as the account itself, at `endpoint`; the ID AWS assigned it, for a kind
+   * named so (a KMS key).
+   */
+  make(endpoint: string, account: string, name: string): Promise<unknown>;
   /** The resource's spec beside the kind's minimal one (what its manifest says). */
   readonly spec?: Readonly<Record<string, unknown>>;
   /**
@@ -582,7 +586,39 @@ const secretCases: AwkwardCase[] = [
   },
 ];
 
+const keyCases: AwkwardCase[] = [
+  {
+    title:
+      "an asymmetric signing key (no rotation: KMS answers UnsupportedOperation), a policy, tags, rotation elsewhere",
+    spec: {},
+    make: async (endpoint, account, name) => {
+      const kms = await clientAs(KMSClient, endpoint, account);
+      const made = await kms.send(
+        new CreateKeyCommand({
+          Description: name,
+          KeySpec: "ECC_NIST_P256",
+          KeyUsage: "SIGN_VERIFY",
+          Tags: [{ TagKey: "team", TagValue: "shop" }],
+        }),
+      );
+      return made.KeyMetadata?.KeyId ?? "";
+    },
+  },
+  {
+    title: "a symmetric key with rotation on",
+    spec: {},
+    make: async (endpoint, account, name) => {
+      const kms = await clientAs(KMSClient, endpoint, account);
+      const made = await kms.send(new CreateKeyCommand({ Description: name }));
+      const id = made.KeyMetadata?.KeyId ?? "";
+      await kms.send(new EnableKeyRotationCommand({ KeyId: id }));
+      return id;
+    },
+  },
+];
+
 export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
+  Key: keyCases,
   LogGroup: logGroupCases,
   Secret: secretCases,
   Policy: policyCases,

@@ -74,27 +74,37 @@ export function accountDrift<Spec extends object, Observed, Client>(
   return undefined;
 }
 
-/** Where the spec's object is in AWS: its name, in the account and region decided. */
+/**
+ * Where the spec's object is in AWS: its name, in the account and region decided. A kind named by
+ * an ID AWS assigns (a KMS key) is named by its resource (`namespace/name`) instead: the one name
+ * its intent, lock and messages keep from before its create to after.
+ */
 export function targetOf<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
+  a: Pick<Attempt, "owner">,
   spec: Spec,
   account: string,
   region: string,
 ): Target {
+  const assigned = env.module.assigned !== undefined;
   // Messages name the kind as users write it (DBInstance, not "dbinstance" or "Dbinstance").
   return {
     noun: env.kindName,
-    name: env.module.identifier(spec),
+    name: assigned ? `${a.owner.namespace}/${a.owner.name}` : env.module.identifier(spec),
     account,
     region,
-    nameField: env.module.identifierField,
+    nameField: assigned ? "metadata.name" : env.module.identifierField,
   };
 }
 
-/** The per-object lock's key (DESIGN §3.5, one writer per AWS object): service, account, name. */
+/**
+ * The per-object lock's key (DESIGN §3.5, one writer per AWS object): service, account, name; for
+ * a kind named by an ID AWS assigns, the kind and its resource (each resource has its own object).
+ */
 export function lockKey<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
   target: Target,
 ): string {
-  return `${env.module.kind.service}/${target.account}/${target.name}`;
+  const own = env.module.assigned === undefined ? "" : `${env.kindName}:`;
+  return `${env.module.kind.service}/${target.account}/${own}${target.name}`;
 }

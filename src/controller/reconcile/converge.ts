@@ -34,7 +34,7 @@ export async function converge<Spec extends object, Observed, Client>(
 ): Promise<Outcome> {
   const conn = await connectInRecordedAccount(env, a, false);
   if (isOutcome(conn)) return conn;
-  const target = targetOf(env, prepared.spec, conn.account, prepared.region);
+  const target = targetOf(env, a, prepared.spec, conn.account, prepared.region);
   try {
     const refused = await checkReferencesInAws(env, a, conn, prepared.checks);
     if (refused) return refused;
@@ -79,7 +79,9 @@ async function convergeLocked<Spec extends object, Observed, Client>(
   if (elsewhere) return elsewhere;
   // When the read started: a create that follows can only make the object after this.
   const readAt = env.now();
-  let { observation, found } = await observe(env, a, conn, spec, target, intent);
+  let { observation, found, spec: named } = await observe(env, a, conn, spec, target, intent);
+  // Named by an ID AWS assigned: the spec the module's calls take names it from here on.
+  spec = named;
   let plan = planSync({
     found,
     readOnly: policies.readOnly,
@@ -108,7 +110,7 @@ async function convergeLocked<Spec extends object, Observed, Client>(
   if (plan.do === "create") {
     const made = await create(env, a, conn, spec, inputs, target, ownerTags, intent, readAt);
     if (isOutcome(made)) return made;
-    ({ inputs, extraStatus, observation, found, plan } = made);
+    ({ inputs, extraStatus, observation, found, plan, spec } = made);
   }
   if (plan.do === "fail") return failed(plan.state);
   if (!observation.found) return requeue(1_000);
@@ -126,7 +128,7 @@ async function convergeLocked<Spec extends object, Observed, Client>(
     if (claimed !== spec) {
       // A strict adoption: AWS's spec, whose default tags are the controller's, not the user's.
       userSpec = withoutDefaultTags(env.module.specTags, claimed, Object.keys(defaults));
-      spec = withDefaultTags(env.module.specTags, userSpec, defaults).spec;
+      spec = sameObject(env, spec, withDefaultTags(env.module.specTags, userSpec, defaults).spec);
     }
   }
 
@@ -157,6 +159,17 @@ async function convergeLocked<Spec extends object, Observed, Client>(
     // intent: what earlier versions recorded there, settled too.
     extra: { ...extraStatus, ...env.module.statusFrom?.(observed), intent: null },
   });
+}
+
+/** `next`, naming the object `spec` names where AWS assigned its ID (a spec never holds it). */
+function sameObject<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  spec: Spec,
+  next: Spec,
+): Spec {
+  const assigned = env.module.assigned;
+  const id = env.module.identifier(spec);
+  return assigned === undefined || id === "" ? next : assigned.withId(next, id);
 }
 
 /**

@@ -15,7 +15,7 @@ import { isOutcome, type Outcome, requeue } from "./result.ts";
 import { deleteWhatWasMade } from "./undo-create.ts";
 
 /** What the create left for the rest of converge: the object read back and judged again. */
-export interface Made<Observed> {
+export interface Made<Spec, Observed> {
   /** With nothing left to send again when the create carried every secret value. */
   readonly inputs: Inputs;
   /** Status fields the create reported (a bucket's location), and the Secret versions it sent. */
@@ -23,6 +23,8 @@ export interface Made<Observed> {
   readonly observation: Extract<Observation<Observed>, { readonly found: true }>;
   readonly found: Found;
   readonly plan: SyncPlan;
+  /** The spec naming the object made, where AWS assigned its ID (a KMS key's). */
+  readonly spec: Spec;
 }
 
 export async function create<Spec extends object, Observed, Client>(
@@ -37,7 +39,7 @@ export async function create<Spec extends object, Observed, Client>(
   recorded: CreateIntent | undefined,
   /** When the read that found nothing started: a create that follows can only make the object after. */
   readAt: Date,
-): Promise<Made<Observed> | Outcome> {
+): Promise<Made<Spec, Observed> | Outcome> {
   let inputs = inputsIn;
   let extraStatus: Readonly<Record<string, unknown>> = {};
   // Synced before, with no create of ours in flight, and now nothing in AWS: it was deleted
@@ -60,13 +62,19 @@ export async function create<Spec extends object, Observed, Client>(
     await clearIntent(env, a);
     return awsFailure(env, err, spec, "AWSError");
   }
+  let named = spec;
+  if (created.created && created.id !== undefined && env.module.assigned !== undefined) {
+    // AWS named it: every call from here on takes that ID, and so does the cleanup.
+    named = env.module.assigned.withId(spec, created.id);
+    a.onGone = () => deleteWhatWasMade(env, a, conn, named, target, intent);
+  }
   if (created.created) {
     a.createdNow = true;
     extraStatus = { ...created.status, ...appliedSecrets(inputs) };
     // The create carried every secret value: nothing to send again in this reconcile.
     inputs = { ...inputs, secrets: { ...inputs.secrets, changed: [] } };
     // Whatever it held is gone: say so loudly, not as a routine creation.
-    const arn = env.module.arn(spec, target.region, target.account);
+    const arn = env.module.arn(named, target.region, target.account);
     // The identity it was made with, when this reconcile owes that Event (load.ts): one Event.
     const using = a.identityNote === undefined ? "" : `. ${a.identityNote}`;
     a.identityNote = undefined;
@@ -87,8 +95,9 @@ export async function create<Spec extends object, Observed, Client>(
     }
   }
   const justCreated = created.created ? { absentAt: readAt, answeredAt: env.now() } : undefined;
-  const { observation, found } = await observe(env, a, conn, spec, target, intent, justCreated);
+  const seen = await observe(env, a, conn, named, target, intent, justCreated);
+  const { observation, found } = seen;
   // S3 may not show a new bucket everywhere at once: look again shortly.
   if (!observation.found) return requeue(1_000);
-  return { inputs, extraStatus, observation, found, plan: planAfterCreate(found, target) };
+  return { inputs, extraStatus, observation, found, plan: planAfterCreate(found, target), spec: seen.spec };
 }

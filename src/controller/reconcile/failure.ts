@@ -6,6 +6,7 @@ import { CredentialError } from "../../credentials/errors.ts";
 import { isFencedError } from "../../runtime/fence.ts";
 import { isNotFound, KubeApiError } from "../../runtime/kube-client.ts";
 import { causeOfType } from "../../toolkit/cause-chain.ts";
+import type { FailureState } from "../ack-conditions.ts";
 import { kubeApiErrorIn, kubeFailureState } from "../kube-failure.ts";
 import { WriteRefused } from "../write-check.ts";
 import type { Env } from "./env.ts";
@@ -31,6 +32,7 @@ export function awsFailure<Spec extends object, Observed, Client>(
     );
   }
   if (err instanceof WriteRefused) return failed(err.state, "none", err);
+  if (err instanceof SeveralTagged) return failed(err.state, "backoff", err);
   const kube = kubeApiErrorIn(err);
   if (kube) return failed(kubeFailureState(kube, env.resourceType), undefined, err);
   const kind = env.module.isTerminal(err) ? "terminal" : "recoverable";
@@ -62,4 +64,14 @@ export function endsReconcile(err: unknown): boolean {
 /** The apiserver says the object itself is gone (a write to it answered 404). */
 export function objectGone(err: unknown): boolean {
   return err instanceof KubeApiError && isNotFound(err);
+}
+
+/** Two objects carry the resource's owner-uid tag (locate.ts): nothing is done until one goes (retried with backoff). */
+export class SeveralTagged extends Error {
+  readonly state: FailureState;
+  constructor(state: FailureState) {
+    super(state.message);
+    this.name = "SeveralTagged";
+    this.state = state;
+  }
 }

@@ -41,7 +41,7 @@ export async function finalize<Spec extends object, Observed, Client>(
   // A referenced object (a subnet group) outlives the referrers placed in it in AWS (references.ts).
   const inUse = await heldByReferrers(env, a, conn.account);
   if (inUse) return failed(inUse, env.waitRequeueMs);
-  const target = targetOf(env, spec, conn.account, a.decision.region ?? "");
+  const target = targetOf(env, a, spec, conn.account, a.decision.region ?? "");
   try {
     const outcome = await env.locks.run(lockKey(env, target), async (): Promise<Outcome | null> => {
       const recorded = await intentIn(env, a);
@@ -49,7 +49,8 @@ export async function finalize<Spec extends object, Observed, Client>(
       const intent = recorded.kind === "verified" ? recorded.intent : undefined;
       const readAt = env.now();
       // Whether or not an ARN was ever recorded: look the name up in the decided account.
-      const { found } = await observe(env, a, conn, spec, target, intent);
+      // Named by an ID AWS assigned: the spec naming the object found (locate.ts).
+      const { found, spec: named } = await observe(env, a, conn, spec, target, intent);
       const del = planDelete(found, target, pendingCreate(intent, target, readAt, env.intentWindowMs));
       if (del.do === "await") return requeue(pollUntil(env, del.until), { state: del.state });
       if (del.do === "keep") {
@@ -59,7 +60,7 @@ export async function finalize<Spec extends object, Observed, Client>(
       if (del.do === "delete") {
         const result = await env.module.delete(
           conn.client,
-          spec,
+          named,
           conn.call,
           a.obj.metadata.annotations ?? {},
         );
@@ -67,7 +68,7 @@ export async function finalize<Spec extends object, Observed, Client>(
           a.obj,
           "Normal",
           "Deleted",
-          `Deleted ${env.module.arn(spec, target.region, target.account)} in account ${target.account}${result === "not-found" ? " (it was already gone)" : ""}`,
+          `Deleted ${env.module.arn(named, target.region, target.account)} in account ${target.account}${result === "not-found" ? " (it was already gone)" : ""}`,
         );
       }
       // A create this object never saw confirmed may still land after it is let go.

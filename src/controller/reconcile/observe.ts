@@ -9,6 +9,7 @@ import type { Found, Target } from "../reconcile-plan.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Connection } from "./connect.ts";
 import type { Env } from "./env.ts";
+import { locate } from "./locate.ts";
 
 /** This reconcile's own create answered that it made the object, after a read found nothing. */
 export interface JustCreated {
@@ -28,13 +29,20 @@ export async function observe<Spec extends object, Observed, Client>(
   target: Target,
   intent: CreateIntent | undefined,
   justCreated?: JustCreated,
-): Promise<{ observation: Observation<Observed>; found: Found }> {
+): Promise<{ observation: Observation<Observed>; found: Found; spec: Spec }> {
   const m = env.module;
-  const observation =
-    justCreated && m.readCreated
-      ? await m.readCreated(conn.client, spec, target.region, conn.call)
-      : await m.read(conn.client, spec, conn.call);
-  if (!observation.found) return { observation, found: observation };
+  // A kind named by an ID AWS assigns, not known yet: the object tagged as this resource's (locate.ts).
+  const { observation, spec: named } =
+    m.assigned !== undefined && m.identifier(spec) === ""
+      ? await locate(env, a, conn, spec, m.assigned)
+      : {
+          observation:
+            justCreated && m.readCreated
+              ? await m.readCreated(conn.client, spec, target.region, conn.call)
+              : await m.read(conn.client, spec, conn.call),
+          spec,
+        };
+  if (!observation.found) return { observation, found: observation, spec: named };
   const tags = m.tagsOf(observation.observed);
   const ownership = judgeOwnership(tags, a.owner);
   let unfinished = false;
@@ -50,7 +58,7 @@ export async function observe<Spec extends object, Observed, Client>(
           justCreated.answeredAt,
           env.intentWindowMs,
         )) ||
-      unfinishedCreate(intent, target, await m.createdAt(conn.client, spec, conn.call), env.intentWindowMs);
+      unfinishedCreate(intent, target, await m.createdAt(conn.client, named, conn.call), env.intentWindowMs);
   }
   // Untagged by crossrole: ACK's, and approved for takeover? (ack-takeover.ts)
   const ack =
@@ -60,5 +68,6 @@ export async function observe<Spec extends object, Observed, Client>(
   return {
     observation,
     found: { found: true, ownership, unfinishedCreate: unfinished, ...(ack ? { ack } : {}) },
+    spec: named,
   };
 }

@@ -54,7 +54,12 @@ export async function checkReferencesInAws<Spec extends object, Observed, Client
     if (referencedAccount === conn.account) {
       // The referenced kind's own client and read, with the referrer's decision: its account and region.
       const client = await module.client(env.credentials, a.decision, a.ref);
-      const seen = await module.read(client, parsed.value, conn.call);
+      // Named by an ID AWS assigned (a KMS key): the one its status lent, held to its tags here.
+      const named =
+        module.assigned === undefined || check.id === undefined
+          ? parsed.value
+          : module.assigned.withId(parsed.value, check.id);
+      const seen = await module.read(client, named, conn.call);
       ownership = seen.found ? judgeOwnership(module.tagsOf(seen.observed), check.owner) : undefined;
     }
     const judged = judgeReferencedInAws(check.ref, env.kindName, {

@@ -21,6 +21,7 @@ import {
 import { resourceTypeOf } from "../resource-type.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Env } from "./env.ts";
+import { recordedId } from "./locate.ts";
 import { failed, type Outcome } from "./result.ts";
 
 /** One reference judged here, to be checked in AWS once the referrer has connected. */
@@ -32,6 +33,8 @@ export interface ReferenceCheck {
   readonly spec: unknown;
   /** The AWS name it lends (the plain field's value). */
   readonly awsName: string;
+  /** The ID AWS assigned it, as its status records it (a KMS key's): the object the check reads. */
+  readonly id?: string;
   readonly decision: Decision;
   readonly readOnly: boolean;
 }
@@ -74,12 +77,18 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
     const identifierField = module.identifierField.replace(/^spec\./, "");
     const obj = await env.store.referenced(resourceTypeOf(kind), ref.namespace, ref.name, a.call.signal);
     const synced = obj?.status?.conditions?.find((c) => c.type === "ACK.ResourceSynced");
+    // A kind named by an ID AWS assigns (a KMS key) lends the ID its status records: only a hint,
+    // which reference-check.ts holds to the object's tags in AWS, as any lent name.
+    const assigned = module.assigned;
+    const id = assigned === undefined || obj === undefined ? undefined : recordedId(obj.status, assigned);
+    const lent =
+      id === undefined || assigned === undefined ? obj?.spec : assigned.withId(obj?.spec ?? {}, id);
     const decision = obj === undefined ? undefined : env.decisions.decide(obj, env.config.snapshot());
     const target: Referenced | undefined =
       obj === undefined || decision === undefined
         ? undefined
         : {
-            spec: obj.spec,
+            spec: lent,
             generation: obj.metadata.generation,
             deleting: obj.metadata.deletionTimestamp !== undefined,
             synced:
@@ -106,6 +115,7 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
       identifierField,
       env.references?.allowCrossNamespace ?? false,
       module.regionless === true,
+      assigned === undefined ? "spec" : "status",
     );
     if (!judged.ok) return refusedAsSeen(a, judged, ref, referrer, env.waitRequeueMs);
     // A plain field taking the object's ARN (a role's): composed from its spec where it is decided now.
@@ -130,7 +140,7 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
           message: `${ref.path} names ${ref.kind} ${ref.namespace}/${ref.name}, whose ARN needs its account, which its identity does not say (static keys): set spec.${ref.plain} to the ARN and remove the reference`,
         });
       }
-      value = module.arn(obj?.spec as never, decision?.region ?? a.decision.region ?? "", account);
+      value = module.arn(lent as never, decision?.region ?? a.decision.region ?? "", account);
     }
     filled = withValueAt(filled, ref.at, value);
     // judged ok: the object and its decision exist.
@@ -147,6 +157,7 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
       spec: obj?.spec,
       // What the module reads it by: its name (a field of its spec copied is no name).
       awsName: declared.fromSpec === undefined ? value : judged.value,
+      ...(id === undefined ? {} : { id }),
       decision: decision as Decision,
       readOnly: readOnly?.ok === true && readOnly.value,
     });

@@ -85,7 +85,10 @@ export function metadataAt<Spec extends object, Observed, Client>(
   const last = decision.chain.at(-1);
   const answered = observed === undefined ? undefined : env.module.answeredArn?.(observed);
   return {
-    arn: answered ?? env.module.arn(spec, target.region, target.account),
+    // No ARN before AWS named the object (a KMS key not made yet).
+    ...(env.module.assigned !== undefined && env.module.identifier(spec) === ""
+      ? {}
+      : { arn: answered ?? env.module.arn(spec, target.region, target.account) }),
     ownerAccountID: target.account,
     region: target.region,
     partition: partitionOf(target.region),

@@ -36,7 +36,7 @@ export async function deleteWhatWasMade<Spec extends object, Observed, Client>(
       return;
     }
     await env.locks.run(lockKey(env, target), async () => {
-      const { found } = await observe(env, a, conn, spec, target, intent);
+      const { found, spec: named } = await observe(env, a, conn, spec, target, intent);
       if (planDelete(found, target).do !== "delete") {
         a.log.warn(
           fields,
@@ -44,7 +44,7 @@ export async function deleteWhatWasMade<Spec extends object, Observed, Client>(
         );
         return;
       }
-      await env.module.delete(conn.client, spec, conn.call, a.obj.metadata.annotations ?? {});
+      await env.module.delete(conn.client, named, conn.call, a.obj.metadata.annotations ?? {});
       a.log.warn(
         fields,
         "the resource was deleted while its create was in flight; deleted what the create made",

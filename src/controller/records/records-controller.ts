@@ -12,8 +12,10 @@
 //
 // A record of referrers (reference-uses.ts) whose referenced object is gone (its finalizer
 // removed by hand: its release never dropped the record) holds nothing; it is deleted.
+
 import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
+import { ownershipTagKeys } from "../../api/ownership-tags.ts";
 import type { CredentialService } from "../../credentials/service.ts";
 import type { Snapshot } from "../../resolver/snapshot-types.ts";
 import type { Controller } from "../../runtime/controller.ts";
@@ -129,12 +131,20 @@ export function addRecordsController(o: RecordsControllerOptions): Controller {
     if (!spec.ok) return { found: "unreachable", why: `its spec no longer parses: ${spec.message}` };
     const client = await module.client(o.credentials, decision, ref);
     const call = { ...(ctx?.signal ? { signal: ctx.signal } : {}), ...(ctx?.log ? { log: ctx.log } : {}) };
-    const seen = await module.read(client, spec.value, call);
+    // A kind named by an ID AWS assigns (a KMS key) is the object tagged with this uid, if any.
+    const assigned = module.assigned;
+    const [id] =
+      assigned === undefined
+        ? [undefined]
+        : await assigned.findTagged(client, ownershipTagKeys.ownerUid, t.owner.uid, call);
+    if (assigned !== undefined && id === undefined) return { found: "nothing" };
+    const named = assigned === undefined || id === undefined ? spec.value : assigned.withId(spec.value, id);
+    const seen = await module.read(client, named, call);
     if (!seen.found) return { found: "nothing" };
     const ownership = judgeOwnership(module.tagsOf(seen.observed), t.owner);
     if (ownership.kind !== "ours") return { found: "not-ours", why: describeOwnership(ownership) };
-    await module.delete(client, spec.value, call, t.object.annotations);
-    return { found: "deleted", arn: module.arn(spec.value, t.region, t.account) };
+    await module.delete(client, named, call, t.object.annotations);
+    return { found: "deleted", arn: module.arn(named, t.region, t.account) };
   }
 
   /** A referrers record whose referenced object is gone is dropped. */

@@ -26,6 +26,7 @@ import { awsMembers, fromAws } from "../shape-codec.ts";
 import { applyTagChanges, claimTags } from "../tag-changes.ts";
 import { answerFields, codecOf, specFieldOf, withFields } from "./answer-fields.ts";
 import { valueAt } from "./answer-paths.ts";
+import { answeredId, assignedIdOf } from "./assigned.ts";
 import { changedFieldsInput } from "./changed-input.ts";
 import { type CallFailure, declaredKindErrors } from "./errors.ts";
 import { itemDefaultsDropper } from "./item-defaults.ts";
@@ -62,7 +63,9 @@ function kindModule<Sdk extends SdkClient>(
   const runtime = declaration.runtime;
   const groups = generated.fieldGroups;
   const idField = generated.declared.identifier;
-  const idAws = codecOf(generated.codecs, idField)[0];
+  // Named by an ID AWS assigns (runtime.assigned, assigned.ts): no spec field, no create member.
+  const assignedId = runtime.assigned;
+  const idAws = assignedId === undefined ? codecOf(generated.codecs, idField)[0] : declaration.identifier;
   const tagsGroup = groups.groups.find((g) => g.fields.some((f) => f.form === "tags"));
   const tagsField = tagsGroup?.fields.find((f) => f.form === "tags")?.field;
   if (tagsGroup === undefined || tagsField === undefined || tagsGroup.remove === undefined) {
@@ -356,6 +359,8 @@ function kindModule<Sdk extends SdkClient>(
       input?: Readonly<Record<string, string>>;
       /** Where its answer holds a field, by AWS name (FieldGroup.readAt). */
       at?: Readonly<Record<string, string>>;
+      /** Constant members it takes (FieldGroup.readWith). */
+      with?: Readonly<Record<string, unknown>>;
     }
   >();
   const lateInitialized = new Set(generated.declared.lateInitialized);
@@ -376,6 +381,7 @@ function kindModule<Sdk extends SdkClient>(
     if (own?.items !== undefined) entry.items = own.items;
     if (own?.readInput !== undefined) entry.input = { ...entry.input, ...own.readInput };
     if (own?.readAt !== undefined) entry.at = { ...entry.at, ...own.readAt };
+    if (own?.readWith !== undefined) entry.with = { ...entry.with, ...own.readWith };
     groupReads.set(g.read, entry);
   }
   /** The ARN: as the read answered it, or composed where it names neither region nor account (S3's). */
@@ -500,6 +506,7 @@ function kindModule<Sdk extends SdkClient>(
               call,
               own,
               {
+                ...own.with,
                 ...callNaming(call, address, arn),
                 // What the call takes from the object's own answer (the policy's default version).
                 ...Object.fromEntries(Object.entries(own.input ?? {}).map(([m, from]) => [m, item[from]])),
@@ -581,9 +588,12 @@ function kindModule<Sdk extends SdkClient>(
     references: generated.references,
     ...(hooks?.adoptionSeed === undefined ? {} : { adoptionSeed: hooks.adoptionSeed }),
     ...(kindSecrets.fields.size === 0 ? {} : { secretFields: kindSecrets.references }),
+    ...(assignedId === undefined ? {} : { assigned: assignedIdOf(source, idField, askFor) }),
 
     async read(client, spec, ctx) {
       const name = nameOf(spec);
+      // No ID yet (runtime.assigned): nothing to name, so nothing is read.
+      if (assignedId !== undefined && name === "") return { found: false };
       const address = await addressOf(client, spec, ctx);
       if (address === undefined) return { found: false };
       let answer: Fields | undefined;
@@ -709,7 +719,7 @@ function kindModule<Sdk extends SdkClient>(
         ...(attributes === undefined || Object.keys(inMap).length === 0
           ? {}
           : { [attributes.member]: inMap }),
-        [idAws]: name,
+        ...(assignedId === undefined ? { [idAws]: name } : {}),
         ...(Object.keys(tags).length === 0 || runtime.tags.inCreate !== undefined
           ? {}
           : { [tagsAws]: tagShape.toAws(tags) }),
@@ -766,6 +776,8 @@ function kindModule<Sdk extends SdkClient>(
         ...(answered === undefined ? {} : statusOf((made[answered] ?? {}) as Fields)),
         ...hooks?.createdStatus?.(made, name),
       };
+      const id = answeredId(source, made);
+      if (id !== undefined) return { created: true, status, id };
       const handle = located === undefined ? undefined : made[located.handle];
       if (typeof handle !== "string" || handle === "") return { created: true, status };
       const memo = justMade.get(client.sdk) ?? new Map<string, string>();
@@ -808,9 +820,15 @@ function kindModule<Sdk extends SdkClient>(
        */
       const setCall = async (call: string, input: Fields, field: string): Promise<boolean> => {
         await before(call);
-        const answer = await calls.send(ctx, call, name, run(client, call, { ...input, ...naming(call) }), {
-          field,
-        });
+        // With the group's constant members (FieldGroup.input: KMS's PolicyName).
+        const constant = declared(call)?.input;
+        const answer = await calls.send(
+          ctx,
+          call,
+          name,
+          run(client, call, { ...constant, ...input, ...naming(call) }),
+          { field },
+        );
         const member = runtime.objectIn?.[call];
         const states = addressed.states;
         if (member === undefined || states === undefined) return false;
@@ -1105,6 +1123,8 @@ function kindModule<Sdk extends SdkClient>(
     },
     specFromObserved(observed, spec) {
       const { [tagsField]: _tags, ...fields } = observed.fields;
+      // An ID AWS assigned is status's, never the spec's.
+      if (assignedId !== undefined) delete fields[idField];
       // Lists AWS reports only part of (DynamoDB's attribute definitions): the spec's others kept.
       for (const [field, key] of partlyReported) {
         const reported = (fields[field] as Fields[] | undefined) ?? [];

@@ -156,6 +156,12 @@ export interface DeclaredKindHooks {
   readonly adoptedFields?: (fields: Fields, spec: Fields) => Fields;
   /** What AWS has, in spec form, adjusted where the service reports more than the spec can hold. */
   readonly observedFields?: (fields: Fields) => Fields;
+  /**
+   * The IDs of the objects in the client's account and region carrying tag `key` = `value`, for a
+   * kind named by an ID AWS assigns (runtime.assigned): by the service's tag filter, or by reading
+   * each object's tags where it has none (KMS's ListKeys, then ListResourceTags).
+   */
+  readonly findTagged?: (ask: Ask, key: string, value: string) => Promise<readonly string[]>;
   /** ServiceModule.adoptionSeed: how ACK's adoption fields name the object, where not by its identifier. */
   readonly adoptionSeed?: ServiceModule<Fields, unknown, unknown>["adoptionSeed"];
 }

@@ -79,6 +79,8 @@ export function tagShapeOf(codec: Codec): TagShape {
       },
     };
   }
+  const pair = pairNamesOf(codec);
+  if (pair !== undefined) return renamedPairs(tagShapeOf(plainPairs), pair);
   return {
     withOwner: (specTags, ownerTags) => withOwnerTags(specTags as Tag[] | undefined, ownerTags),
     toAws: (tags) =>
@@ -97,5 +99,51 @@ export function tagShapeOf(codec: Codec): TagShape {
       return tags.length === 0 ? undefined : tags;
     },
     user: userTags,
+  };
+}
+
+/** The `{key, value}` list as most kinds hold it: AWS's `{Key, Value}`. */
+const plainPairs: Codec = {
+  list: { object: { key: ["Key", {}], value: ["Value", {}] } },
+};
+
+interface PairNames {
+  readonly key: string;
+  readonly value: string;
+  readonly awsKey: string;
+  readonly awsValue: string;
+}
+
+/**
+ * The members of a list of tags named otherwise than `{key, value}` / `{Key, Value}` (KMS's
+ * `{tagKey, tagValue}` / `{TagKey, TagValue}`); undefined for the usual names.
+ */
+function pairNamesOf(codec: Codec): PairNames | undefined {
+  const members = Object.entries(codec.list?.object ?? {});
+  const key = members.find(([spec]) => /key$/i.test(spec));
+  const value = members.find(([spec]) => /value$/i.test(spec));
+  if (members.length !== 2 || key === undefined || value === undefined) return undefined;
+  const names = { key: key[0], value: value[0], awsKey: key[1][0], awsValue: value[1][0] };
+  const usual = names.key === "key" && names.value === "value" && names.awsKey === "Key";
+  return usual && names.awsValue === "Value" ? undefined : names;
+}
+
+/** A list shape over renamed pairs: each side translated to and from the usual names. */
+function renamedPairs(usual: TagShape, n: PairNames): TagShape {
+  const rename = (list: unknown, from: [string, string], to: [string, string]) =>
+    Array.isArray(list)
+      ? (list as Record<string, unknown>[]).map((t) => ({ [to[0]]: t[from[0]], [to[1]]: t[from[1]] }))
+      : list;
+  const specIn = (l: unknown) => rename(l, [n.key, n.value], ["key", "value"]);
+  const specOut = (l: unknown) => rename(l, ["key", "value"], [n.key, n.value]);
+  const awsIn = (l: unknown) => rename(l, [n.awsKey, n.awsValue], ["Key", "Value"]);
+  const awsOut = (l: unknown) => rename(l, ["Key", "Value"], [n.awsKey, n.awsValue]);
+  return {
+    withOwner: (specTags, ownerTags) => usual.withOwner(specIn(specTags), ownerTags),
+    toAws: (tags) => awsOut(usual.toAws(tags)),
+    listToAws: (tags) => awsOut(usual.listToAws(tags)),
+    mapFromAws: (answer) => usual.mapFromAws(awsIn(answer)),
+    specFromAws: (answer) => specOut(usual.specFromAws(awsIn(answer))),
+    user: (tags) => specOut(usual.user(tags)),
   };
 }

@@ -94,7 +94,7 @@ export const tableDeclaration = {
       "DynamoDB reports only the key attributes back; the creates of the table and of its indexes use it",
     LocalSecondaryIndexes: "fixed at creation: DynamoDB cannot add, change or remove one",
   },
-  references: [{ field: "SSESpecification.KMSMasterKeyId", service: "kms", kind: "Key" }],
+  references: [{ field: "SSESpecification.KMSMasterKeyId", service: "kms", kind: "Key", fills: "arn" }],
   // DynamoDB reports only the key attributes' definitions back.
   partlyReported: { AttributeDefinitions: "AttributeName" },
   notes: {

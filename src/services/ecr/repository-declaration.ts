@@ -24,7 +24,7 @@ export const repositoryDeclaration = {
     { field: "policy", from: "SetRepositoryPolicy.policyText" },
   ],
   renames: { repositoryName: "name" },
-  references: [{ field: "encryptionConfiguration.kmsKey", service: "kms", kind: "Key" }],
+  references: [{ field: "encryptionConfiguration.kmsKey", service: "kms", kind: "Key", fills: "arn" }],
   notes: {
     repositoryName: "Immutable: ECR cannot rename a repository.",
     registryId:

@@ -23,7 +23,7 @@ export const logGroupDeclaration = {
     },
   ],
   renames: { logGroupName: "name" },
-  references: [{ field: "kmsKeyId", service: "kms", kind: "Key" }],
+  references: [{ field: "kmsKeyId", service: "kms", kind: "Key", fills: "arn" }],
   notes: {
     logGroupName: "Immutable: CloudWatch Logs cannot rename a log group.",
     kmsKeyId:

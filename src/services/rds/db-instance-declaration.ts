@@ -299,10 +299,10 @@ export const dbInstanceDeclaration = {
   references: [
     { field: "DBParameterGroupName", service: "rds", kind: "DBParameterGroup" },
     { field: "DBSubnetGroupName", service: "rds", kind: "DBSubnetGroup" },
-    { field: "KmsKeyId", service: "kms", kind: "Key" },
-    { field: "MasterUserSecretKmsKeyId", service: "kms", kind: "Key" },
+    { field: "KmsKeyId", service: "kms", kind: "Key", fills: "arn" },
+    { field: "MasterUserSecretKmsKeyId", service: "kms", kind: "Key", fills: "arn" },
     { field: "MonitoringRoleArn", service: "iam", kind: "Role", fills: "arn" },
-    { field: "PerformanceInsightsKMSKeyId", service: "kms", kind: "Key" },
+    { field: "PerformanceInsightsKMSKeyId", service: "kms", kind: "Key", fills: "arn" },
     { field: "VpcSecurityGroupIds", service: "ec2", kind: "SecurityGroup" },
   ],
   runtime: {

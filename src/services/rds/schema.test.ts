@@ -272,7 +272,7 @@ describe("fields crossrole does not act on yet, and ACK's references", () => {
     const found = problems({
       ...base,
       vpcSecurityGroupRefs: [{ from: { name: "db" } }],
-      kmsKeyRef: { from: { name: "key" } },
+      dbParameterGroupRef: { from: { name: "params" } },
     });
     assert.equal(found.length, 2, found.join("\n"));
     assert.ok(
@@ -280,7 +280,11 @@ describe("fields crossrole does not act on yet, and ACK's references", () => {
         (p) => p.startsWith("spec.vpcSecurityGroupRefs: ") && p.includes("set spec.vpcSecurityGroupIDs"),
       ),
     );
-    assert.ok(found.some((p) => p.startsWith("spec.kmsKeyRef: ") && p.includes("set spec.kmsKeyID")));
+    assert.ok(
+      found.some(
+        (p) => p.startsWith("spec.dbParameterGroupRef: ") && p.includes("set spec.dbParameterGroupName"),
+      ),
+    );
   });
 
   test("a reference to a served kind (DBSubnetGroup) passes the spec check; beside its plain field it is refused", () => {

@@ -657,7 +657,13 @@ export const tableAwsNames = {
 
 /** ACK's references (`*Ref`), where they are and the plain field each stands beside. */
 export const tableReferences = [
-  { path: ["sseSpecification", "kmsMasterKeyRef"], plain: "kmsMasterKeyID", service: "kms", kind: "Key" },
+  {
+    path: ["sseSpecification", "kmsMasterKeyRef"],
+    plain: "kmsMasterKeyID",
+    service: "kms",
+    kind: "Key",
+    arn: true,
+  },
 ] as const;
 
 /** Spec field → [AWS member, codec], for the spec⇄AWS mapping (src/services/shape-codec.ts). */

@@ -237,7 +237,7 @@ export const repositoryAwsNames = {
 
 /** ACK's references (`*Ref`), where they are and the plain field each stands beside. */
 export const repositoryReferences = [
-  { path: ["encryptionConfiguration", "kmsKeyRef"], plain: "kmsKey", service: "kms", kind: "Key" },
+  { path: ["encryptionConfiguration", "kmsKeyRef"], plain: "kmsKey", service: "kms", kind: "Key", arn: true },
 ] as const;
 
 /** Spec field → [AWS member, codec], for the spec⇄AWS mapping (src/services/shape-codec.ts). */

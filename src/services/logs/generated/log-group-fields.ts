@@ -178,7 +178,7 @@ export const logGroupAwsNames = {
 
 /** ACK's references (`*Ref`), where they are and the plain field each stands beside. */
 export const logGroupReferences = [
-  { path: ["kmsKeyRef"], plain: "kmsKeyID", service: "kms", kind: "Key" },
+  { path: ["kmsKeyRef"], plain: "kmsKeyID", service: "kms", kind: "Key", arn: true },
 ] as const;
 
 /** Spec field → [AWS member, codec], for the spec⇄AWS mapping (src/services/shape-codec.ts). */

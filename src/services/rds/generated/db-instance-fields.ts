@@ -805,15 +805,22 @@ export const dbInstanceReferences = [
   { path: ["vpcSecurityGroupRefs"], plain: "vpcSecurityGroupIDs", service: "ec2", kind: "SecurityGroup" },
   { path: ["dbSubnetGroupRef"], plain: "dbSubnetGroupName", service: "rds", kind: "DBSubnetGroup" },
   { path: ["dbParameterGroupRef"], plain: "dbParameterGroupName", service: "rds", kind: "DBParameterGroup" },
-  { path: ["kmsKeyRef"], plain: "kmsKeyID", service: "kms", kind: "Key" },
+  { path: ["kmsKeyRef"], plain: "kmsKeyID", service: "kms", kind: "Key", arn: true },
   { path: ["monitoringRoleRef"], plain: "monitoringRoleARN", service: "iam", kind: "Role", arn: true },
   {
     path: ["performanceInsightsKMSKeyRef"],
     plain: "performanceInsightsKMSKeyID",
     service: "kms",
     kind: "Key",
+    arn: true,
   },
-  { path: ["masterUserSecretKMSKeyRef"], plain: "masterUserSecretKMSKeyID", service: "kms", kind: "Key" },
+  {
+    path: ["masterUserSecretKMSKeyRef"],
+    plain: "masterUserSecretKMSKeyID",
+    service: "kms",
+    kind: "Key",
+    arn: true,
+  },
 ] as const;
 
 /** Spec field → [AWS member, codec], for the spec⇄AWS mapping (src/services/shape-codec.ts). */

@@ -1,0 +1,264 @@
+// KMS's Key end to end with the real controller process and the recording proxy: a kind named by
+// the ID KMS assigns (src/controller/reconcile/locate.ts). A Key lands in its namespace's account
+// with one CreateKey and no search, Synced with ACK's status.keyID; updated by the key's own calls;
+// a tenant's status naming another resource's key touches nothing of it (the key found is the one
+// tagged as this resource's); status wiped, the key is found by its tags, never made twice; a
+// controller killed after KMS made the key but before status said so finds that key, no second one;
+// a Queue's kmsMasterKeyRef fills the key's ID and a LogGroup's kmsKeyRef its ARN, while a forged
+// keyID on the Key makes its referrers wait instead of naming another key; deleted, the key is
+// scheduled for deletion.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { DescribeKeyCommand, KMSClient, ListKeysCommand, ListResourceTagsCommand } from "@aws-sdk/client-kms";
+import { patchTypes } from "../../src/runtime/kube-client.ts";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
+import { waitFor } from "../../src/runtime/wait-for.ts";
+import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
+import {
+  type ControllerProcess,
+  clientAs,
+  condition,
+  configMap,
+  deleteResourceAndWait,
+  type E2E,
+  getResource,
+  identity,
+  namespace,
+  patchResource,
+  resourcePath,
+  startE2E,
+  waitForSynced,
+} from "./fixture.ts";
+
+const X = "111111111111";
+let e2e: E2E;
+let proxy: AwsProxy;
+let controller: ControllerProcess;
+let kms: KMSClient;
+
+const startController = () => e2e.startController([], { awsEndpoint: proxy.endpoint });
+
+before(async () => {
+  e2e = await startE2E();
+  proxy = await startAwsProxy(e2e.stack.awsEndpoint ?? "");
+  await e2e.apply([
+    namespace("ack-system"),
+    namespace("apps", { "services.k8s.aws/owner-account-id": X }),
+    configMap("ack-role-account-map", { [X]: `arn:aws:iam::${X}:role/apps-x` }),
+    identity("AWSControllerIdentity", "default", { allowedNamespaces: { list: ["apps", "ack-system"] } }),
+  ]);
+  controller = await startController();
+  kms = await clientAs(KMSClient, e2e.stack.awsEndpoint ?? "", X);
+});
+after(async () => {
+  await e2e?.stop();
+  await proxy?.close();
+});
+
+const key = (name: string, spec: Record<string, unknown> = {}): KubeObject =>
+  ({
+    apiVersion: "kms.services.k8s.aws/v1alpha1",
+    kind: "Key",
+    metadata: { name, namespace: "apps" },
+    spec: { description: `apps ${name}`, ...spec },
+  }) as KubeObject;
+
+const keyIdOf = async (name: string) =>
+  String(
+    ((await getResource(e2e.kube, "Key", "apps", name))?.status as Record<string, unknown>)?.["keyID"] ?? "",
+  );
+const uidOf = async (name: string) => (await getResource(e2e.kube, "Key", "apps", name))?.metadata.uid ?? "";
+
+/** The keys in X tagged as the resource `uid`'s, pending deletion left out. */
+async function keysOf(uid: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const k of (await kms.send(new ListKeysCommand({}))).Keys ?? []) {
+    const id = k.KeyId ?? "";
+    const meta = (await kms.send(new DescribeKeyCommand({ KeyId: id }))).KeyMetadata;
+    if (meta?.KeyState === "PendingDeletion") continue;
+    const tags = (await kms.send(new ListResourceTagsCommand({ KeyId: id }))).Tags ?? [];
+    if (tags.some((t) => t.TagKey === "services.k8s.aws/owner-uid" && t.TagValue === uid)) out.push(id);
+  }
+  return out;
+}
+
+/** Writes `status` as a tenant may (the status subresource of its own object). */
+const writeStatus = (name: string, status: Record<string, unknown>) =>
+  e2e.kube.request({
+    method: "PATCH",
+    path: `${resourcePath("Key", "apps", name)}/status`,
+    contentType: patchTypes.merge,
+    body: { status },
+  });
+
+/** Requests whose JSON body names `id`, by action. */
+const naming = (id: string) => proxy.requests.filter((r) => r.body.includes(id)).map((r) => r.action);
+
+test("a Key lands in the namespace's account with one CreateKey and no search, Synced with status.keyID; updated by the key's own calls", async () => {
+  proxy.clearRecording();
+  await e2e.apply([key("orders", { tags: [{ tagKey: "team", tagValue: "apps" }] })]);
+  const synced = await waitForSynced(e2e.kube, "Key", "apps", "orders");
+  const id = await keyIdOf("orders");
+  assert.match(id, /^[0-9a-f-]{36}$/);
+  assert.equal(proxy.calls("CreateKey").length, 1);
+  assert.equal(proxy.calls("ListKeys").length, 0, "a new Key costs no search");
+  assert.deepEqual(await keysOf(synced.metadata.uid ?? ""), [id], "one key, tagged as this resource's");
+  const meta = synced.status?.ackResourceMetadata as Record<string, unknown> | undefined;
+  assert.equal(meta?.["arn"], `arn:aws:kms:us-east-1:${X}:key/${id}`);
+  assert.equal(meta?.["ownerAccountID"], X);
+
+  await patchResource(e2e.kube, "Key", "apps", "orders", {
+    spec: { description: "the orders key", enableKeyRotation: true },
+  });
+  await waitForSynced(e2e.kube, "Key", "apps", "orders", 2);
+  const now = (await kms.send(new DescribeKeyCommand({ KeyId: id }))).KeyMetadata;
+  assert.equal(now?.Description, "the orders key");
+  assert.ok(proxy.calls("EnableKeyRotation").length >= 1);
+});
+
+test("status naming another resource's key: nothing of that key is touched; the key tagged as this resource's is found again", async () => {
+  await e2e.apply([key("theirs"), key("mine")]);
+  await waitForSynced(e2e.kube, "Key", "apps", "theirs");
+  await waitForSynced(e2e.kube, "Key", "apps", "mine");
+  const theirs = await keyIdOf("theirs");
+  const mine = await keyIdOf("mine");
+  proxy.clearRecording();
+  await writeStatus("mine", { keyID: theirs });
+  // A change of spec makes the controller write: it must write to its own key, found by its tags.
+  await patchResource(e2e.kube, "Key", "apps", "mine", { spec: { description: "mine, changed" } });
+  await waitFor(
+    async () =>
+      (await keyIdOf("mine")) === mine &&
+      (await getResource(e2e.kube, "Key", "apps", "mine"))?.metadata.generation === 2
+        ? true
+        : undefined,
+    {
+      what: "mine Synced on its own key again",
+      timeoutMs: 30_000,
+    },
+  );
+  await waitForSynced(e2e.kube, "Key", "apps", "mine", 2);
+  assert.ok(naming(theirs).includes("DescribeKey"), "the ID status named was read, and its tags refused it");
+  assert.ok(proxy.calls("ListKeys").length >= 1, "then the key tagged as this resource's was looked for");
+  const writes = naming(theirs).filter((a) => !/^(Describe|Get|List)/.test(a ?? ""));
+  assert.deepEqual(writes, [], "no write names the other resource's key");
+  assert.equal(
+    (await kms.send(new DescribeKeyCommand({ KeyId: theirs }))).KeyMetadata?.Description,
+    "apps theirs",
+  );
+  assert.equal(
+    (await kms.send(new DescribeKeyCommand({ KeyId: mine }))).KeyMetadata?.Description,
+    "mine, changed",
+  );
+  assert.equal(proxy.calls("CreateKey").length, 0, "no second key");
+});
+
+test("status wiped: the key is found by its tags, never made twice", async () => {
+  await e2e.apply([key("wiped")]);
+  await waitForSynced(e2e.kube, "Key", "apps", "wiped");
+  const id = await keyIdOf("wiped");
+  proxy.clearRecording();
+  await writeStatus("wiped", { keyID: null, conditions: null });
+  // Status is a record, not an input: its next reconcile (here a spec change) puts it right.
+  await patchResource(e2e.kube, "Key", "apps", "wiped", { spec: { description: "wiped, changed" } });
+  await waitForSynced(e2e.kube, "Key", "apps", "wiped", 2);
+  assert.equal(await keyIdOf("wiped"), id, "status.keyID recorded again");
+  assert.equal(proxy.calls("CreateKey").length, 0);
+  assert.ok(proxy.calls("ListKeys").length >= 1, "found by a search of the keys' tags");
+  assert.deepEqual(await keysOf(await uidOf("wiped")), [id]);
+});
+
+test("killed after KMS made the key, before status said so: the next controller finds that key, no second one", async () => {
+  proxy.clearRecording();
+  const remove = proxy.addFault({
+    name: "hang CreateKey",
+    match: (r) => r.action === "CreateKey" && r.body.includes("apps crash"),
+    respond: "forward-then-hang",
+    times: 1,
+  });
+  await e2e.apply([key("crash")]);
+  await waitFor(() => (proxy.calls("CreateKey").length === 1 ? true : undefined), {
+    what: "the CreateKey sent",
+    timeoutMs: 20_000,
+  });
+  await controller.stop("SIGKILL");
+  remove();
+  const uid = await uidOf("crash");
+  const made = await waitFor(async () => ((await keysOf(uid)).length === 1 ? keysOf(uid) : undefined), {
+    what: "KMS made the key",
+    timeoutMs: 10_000,
+  });
+  assert.equal(await keyIdOf("crash"), "", "status never said so");
+  controller = await startController();
+  await waitForSynced(e2e.kube, "Key", "apps", "crash");
+  assert.deepEqual(await keysOf(uid), made, "the key KMS made, and no other");
+  assert.equal(await keyIdOf("crash"), made[0]);
+  assert.equal(proxy.calls("CreateKey").length, 1, "one create in all");
+});
+
+test("references: a Queue's kmsMasterKeyRef fills the key's ID, a LogGroup's kmsKeyRef its ARN; a forged keyID makes referrers wait", async () => {
+  await e2e.apply([key("shared")]);
+  await waitForSynced(e2e.kube, "Key", "apps", "shared");
+  const id = await keyIdOf("shared");
+  proxy.clearRecording();
+  await e2e.apply([
+    {
+      apiVersion: "sqs.services.k8s.aws/v1alpha1",
+      kind: "Queue",
+      metadata: { name: "jobs", namespace: "apps" },
+      spec: { queueName: "apps-jobs", kmsMasterKeyRef: { from: { name: "shared" } } },
+    } as KubeObject,
+    {
+      apiVersion: "cloudwatchlogs.services.k8s.aws/v1alpha1",
+      kind: "LogGroup",
+      metadata: { name: "jobs", namespace: "apps" },
+      spec: { name: "apps-jobs", kmsKeyRef: { from: { name: "shared" } } },
+    } as KubeObject,
+  ]);
+  await waitForSynced(e2e.kube, "Queue", "apps", "jobs");
+  await waitForSynced(e2e.kube, "LogGroup", "apps", "jobs");
+  const queue = JSON.parse(proxy.calls("CreateQueue")[0]?.body ?? "{}");
+  assert.equal(queue.Attributes?.KmsMasterKeyId, id, "the key's ID");
+  const group = JSON.parse(proxy.calls("CreateLogGroup")[0]?.body ?? "{}");
+  assert.equal(group.kmsKeyId, `arn:aws:kms:us-east-1:${X}:key/${id}`, "the key's ARN");
+
+  // Another resource's key in the Key's status: the referrer checks the key's tags in AWS and waits.
+  await e2e.apply([key("bystander")]);
+  await waitForSynced(e2e.kube, "Key", "apps", "bystander");
+  const bystander = await keyIdOf("bystander");
+  await writeStatus("shared", { keyID: bystander });
+  await e2e.apply([
+    {
+      apiVersion: "sqs.services.k8s.aws/v1alpha1",
+      kind: "Queue",
+      metadata: { name: "late", namespace: "apps" },
+      spec: { queueName: "apps-late", kmsMasterKeyRef: { from: { name: "shared" } } },
+    } as KubeObject,
+  ]);
+  const late = await waitFor(
+    async () => {
+      const q = await getResource(e2e.kube, "Queue", "apps", "late");
+      const c = condition(q, "ACK.Recoverable") ?? condition(q, "ACK.Terminal");
+      return c?.status === "True" ? c : undefined;
+    },
+    { what: "the late Queue refused", timeoutMs: 30_000 },
+  );
+  assert.doesNotMatch(late.message ?? "", /Synced/);
+  assert.equal(
+    proxy.calls("CreateQueue").filter((r) => r.body.includes("apps-late")).length,
+    0,
+    "nothing made naming another key",
+  );
+});
+
+test("deleted, the key is scheduled for deletion with the pending window", async () => {
+  await e2e.apply([key("gone")]);
+  await waitForSynced(e2e.kube, "Key", "apps", "gone");
+  proxy.clearRecording();
+  const id = await keyIdOf("gone");
+  await deleteResourceAndWait(e2e.kube, "Key", "apps", "gone");
+  const meta = (await kms.send(new DescribeKeyCommand({ KeyId: id }))).KeyMetadata;
+  assert.equal(meta?.KeyState, "PendingDeletion");
+  const scheduled = proxy.calls("ScheduleKeyDeletion").map((r) => JSON.parse(r.body));
+  assert.deepEqual(scheduled, [{ KeyId: id, PendingWindowInDays: 7 }], "ACK's default window");
+});

@@ -1,0 +1,188 @@
+// The Key kind — a declaration served by the generic runtime (src/services/declared-kind/) — against
+// the AWS emulator, calls checked on the wire through the recording proxy. A key is named by the ID
+// KMS assigns (runtime.assigned): the create answers it, and every other call names the key by it
+// (the spec given `withId`, never the user's); nothing is read without one; the tag search reads
+// each key's tags and finds only the keys tagged so, in the client's own account. The description
+// by UpdateKeyDescription (cleared when removed), the key policy by PutKeyPolicy (kept when left
+// out), rotation on and off; tags by the key; deleted, the key is scheduled with the pending window
+// and, pending deletion, is none. (KMS refuses to schedule a key pending deletion with
+// KMSInvalidStateException, which the runtime then reads as gone; moto schedules it again.)
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { DescribeKeyCommand, KMSClient } from "@aws-sdk/client-kms";
+import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
+import { pendingWindowAnnotation, keyService as service } from "../../src/services/kms/key.ts";
+import { noSecrets } from "../../src/services/service-module.ts";
+import {
+  type AccountClient,
+  startTwoAccounts,
+  type TwoAccounts,
+  type WireCalls,
+  writesOnly,
+} from "../support/two-accounts.ts";
+
+const region = "us-east-1";
+let counter = 0;
+const ownerOf = (uid: string) => ({
+  "services.k8s.aws/namespace": "shop",
+  "services.k8s.aws/owner": `Key/shop/${uid}`,
+  "services.k8s.aws/owner-uid": uid,
+  "services.k8s.aws/controller-version": "crossrole-test",
+});
+
+type Client = AccountClient<KMSClient>;
+let accounts: TwoAccounts<KMSClient>;
+let calls: WireCalls;
+let mine: Client;
+let other: Client;
+
+before(async () => {
+  accounts = await startTwoAccounts(
+    "kms-key",
+    region,
+    (endpoint, credentials) => new KMSClient({ region, endpoint, credentials }),
+  );
+  ({ calls, mine, other } = accounts);
+});
+
+after(() => accounts?.close());
+
+const assigned = () => {
+  assert.ok(service.assigned, "Key is named by the ID KMS assigns");
+  return service.assigned;
+};
+
+function spec(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const r = service.parseSpec({ description: "the shop's key", ...extra });
+  assert.ok(r.ok, r.ok ? "" : r.message);
+  return r.value;
+}
+
+/** Creates a key as `uid`'s; the spec naming it. */
+async function made(desired: Record<string, unknown>, uid = `uid-key-${process.pid}-${++counter}`) {
+  const created = await service.create(mine, desired, region, ownerOf(uid), {}, noSecrets);
+  assert.ok(created.created && created.id !== undefined, "the create answers the key's ID");
+  return { named: assigned().withId(desired, created.id), id: created.id, uid };
+}
+
+async function observed(client: Client, s: Record<string, unknown>): Promise<DeclaredObserved> {
+  const r = await service.read(client, s, {});
+  assert.ok(r.found, "found");
+  return r.observed;
+}
+
+describe("Key through the generic runtime", () => {
+  test("create: one CreateKey with the description, the tags and the ownership tags, answering the ID; nothing is read before there is one", async () => {
+    const desired = spec({ tags: [{ tagKey: "team", tagValue: "shop" }] });
+    assert.equal(service.identifier(desired), "", "no ID in a spec");
+    const none = await calls.during(async () =>
+      assert.deepEqual(await service.read(mine, desired, {}), { found: false }),
+    );
+    assert.deepEqual(none, [], "nothing to name, nothing read");
+
+    const sent = await calls.during(() => made(desired));
+    assert.deepEqual(sent, ["CreateKey"]);
+    const input = calls.input("CreateKey");
+    assert.equal(input["Description"], "the shop's key");
+    assert.equal(input["KeyId"], undefined, "KMS assigns the ID");
+    const tags = JSON.stringify(input["Tags"]);
+    assert.ok(tags.includes('"TagKey":"team"') && tags.includes("uid-key-"), tags);
+  });
+
+  test("read by the ID: ACK's status, the policy, rotation and tags; the ARN names the key in the account", async () => {
+    const { named, id } = await made(spec({ tags: [{ tagKey: "team", tagValue: "shop" }] }));
+    assert.equal(service.identifier(named), id);
+    const read = await calls.during(() => observed(mine, named));
+    assert.deepEqual(read.sort(), ["DescribeKey", "GetKeyRotationStatus", "ListResourceTags"].sort());
+    assert.deepEqual(calls.input("DescribeKey"), { KeyId: id });
+    const o = await observed(mine, named);
+    assert.equal(o.fields["description"], "the shop's key");
+    assert.equal(o.fields["enableKeyRotation"], false);
+    assert.deepEqual(
+      (o.fields["tags"] as { tagKey: string }[]).find((t) => t.tagKey === "team"),
+      { tagKey: "team", tagValue: "shop" },
+      "tags in ACK's shape",
+    );
+    assert.equal(o.tags["team"], "shop");
+    assert.equal(o.arn, `arn:aws:kms:${region}:${mine.account}:key/${id}`);
+    assert.equal(service.arn(named, region, mine.account), o.arn);
+    const status = service.statusFrom?.(o) ?? {};
+    assert.equal(status["keyID"], id, "ACK's keyID");
+    assert.equal(status["keyState"], "Enabled");
+    assert.ok(service.parseStatus(status).ok, "status fits the CRD's status schema");
+    assert.deepEqual(service.diff(named, o), [], "nothing differs right after the create");
+    assert.equal(
+      service.specFromObserved(o, named)["keyID"],
+      undefined,
+      "an adopted spec never holds the ID",
+    );
+  });
+
+  test("description, policy and rotation updated by their own calls, naming the key by its ID", async () => {
+    const { named, id } = await made(spec());
+    const policy = JSON.stringify({
+      Version: "2012-10-17",
+      Statement: [
+        {
+          Effect: "Allow",
+          Principal: { AWS: `arn:aws:iam::${mine.account}:root` },
+          Action: "kms:*",
+          Resource: "*",
+        },
+      ],
+    });
+    const desired = { ...named, description: "renamed", policy, enableKeyRotation: true };
+    const o = await observed(mine, named);
+    assert.deepEqual([...service.diff(desired, o)].sort(), [
+      "spec.description",
+      "spec.enableKeyRotation",
+      "spec.policy",
+    ]);
+    const sent = await calls.during(() => service.update(mine, desired, o, ownerOf("x"), {}, noSecrets));
+    assert.deepEqual(writesOnly(sent).sort(), ["EnableKeyRotation", "PutKeyPolicy", "UpdateKeyDescription"]);
+    assert.deepEqual(calls.input("UpdateKeyDescription"), { KeyId: id, Description: "renamed" });
+    const after1 = await observed(mine, desired);
+    assert.deepEqual(service.diff(desired, after1), [], "read back as set");
+
+    // Left out: the description cleared, rotation off, the policy kept.
+    const { description: _d, enableKeyRotation: _r, policy: _p, ...bare } = desired;
+    const sent2 = await calls.during(() => service.update(mine, bare, after1, ownerOf("x"), {}, noSecrets));
+    assert.deepEqual(writesOnly(sent2).sort(), ["DisableKeyRotation", "UpdateKeyDescription"]);
+    assert.deepEqual(calls.input("UpdateKeyDescription"), { KeyId: id, Description: "" });
+    const after2 = await observed(mine, bare);
+    assert.deepEqual(service.diff(bare, after2), []);
+    assert.equal(after2.fields["enableKeyRotation"], false);
+  });
+
+  test("findTagged: only the keys tagged with that value, in the client's own account", async () => {
+    const { id, uid } = await made(spec());
+    await made(spec());
+    const found = await assigned().findTagged(mine, "services.k8s.aws/owner-uid", uid, {});
+    assert.deepEqual(found, [id]);
+    assert.deepEqual(await assigned().findTagged(other, "services.k8s.aws/owner-uid", uid, {}), []);
+    assert.deepEqual(await assigned().findTagged(mine, "services.k8s.aws/owner-uid", "nobody", {}), []);
+  });
+
+  test("another account's client finds nothing by the ID", async () => {
+    const { named } = await made(spec());
+    assert.deepEqual(await service.read(other, named, {}), { found: false });
+  });
+
+  test("delete: ScheduleKeyDeletion with the pending window (ACK's annotation); pending deletion, the key is none", async () => {
+    const { named, id } = await made(spec());
+    const sent = await calls.during(() => service.delete(mine, named, {}, {}));
+    assert.deepEqual(writesOnly(sent), ["ScheduleKeyDeletion"]);
+    assert.deepEqual(calls.input("ScheduleKeyDeletion"), { KeyId: id, PendingWindowInDays: 7 });
+    const state = await mine.sdk.send(new DescribeKeyCommand({ KeyId: id }));
+    assert.equal(state.KeyMetadata?.KeyState, "PendingDeletion");
+    assert.deepEqual(await service.read(mine, named, {}), { found: false }, "pending deletion is none");
+
+    const other2 = await made(spec());
+    await calls.during(() => service.delete(mine, other2.named, {}, { [pendingWindowAnnotation]: "30" }));
+    assert.equal(calls.input("ScheduleKeyDeletion")["PendingWindowInDays"], 30);
+    await assert.rejects(
+      service.delete(mine, (await made(spec())).named, {}, { [pendingWindowAnnotation]: "3" }),
+      /pending-window-in-days: "3" is not a whole number of days from 7 to 30/,
+    );
+  });
+});
