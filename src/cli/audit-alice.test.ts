@@ -66,6 +66,7 @@ describe("audit: Alice's story, offline", { concurrency: true }, () => {
           every,
           [
             "Bucket shop/shop-assets",
+            "Key shop/shop-data",
             "Policy shop/shop-app-logs",
             "Queue shop/shop-orders",
             "Role shop/shop-app",
@@ -212,7 +213,7 @@ describe("audit: Alice's story, offline", { concurrency: true }, () => {
     );
     assert.equal(
       usedBy(shopTeam),
-      "shopresources: Bucket shop/shop-assets, Policy shop/shop-app-logs, Queue shop/shop-orders, Role shop/shop-app",
+      "shopresources: Bucket shop/shop-assets, Key shop/shop-data, Policy shop/shop-app-logs, Queue shop/shop-orders, Role shop/shop-app",
     );
   });
 

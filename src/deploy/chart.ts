@@ -257,6 +257,7 @@ export const ackReconcileKinds: readonly string[] = [
   "LogGroup",
   ...["Group", "InstanceProfile", "OpenIDConnectProvider", "Policy", "Role", "ServiceLinkedRole", "User"],
   "Secret",
+  ...["Alias", "Grant", "Key"],
 ];
 
 /** ACK's feature gates that crossrole always has on: accepted, never passed to --feature-gates. */

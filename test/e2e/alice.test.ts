@@ -1,12 +1,14 @@
 // Alice's story end to end, with the real controller process: the same namespace's buckets
-// land in two accounts, her queue, her app's role and its logs policy in her team's account and her database in
+// land in two accounts, her queue (encrypted with her own KMS key), her app's role and its logs policy in her team's account and her database in
 // central IT's, and the same identity reference from another namespace is denied. The database is placed in
 // central IT's VPC through a DB subnet group in the same account (dbSubnetGroupRef).
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { GetRolePolicyCommand, IAMClient, ListAttachedRolePoliciesCommand } from "@aws-sdk/client-iam";
+import { GetKeyRotationStatusCommand, KMSClient } from "@aws-sdk/client-kms";
 import { DescribeDBInstancesCommand, RDSClient } from "@aws-sdk/client-rds";
+import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { accountsHoldingResource, credentialsFor } from "../../src/local-stack/accounts.ts";
 import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
 import { repoRoot } from "../../src/local-stack/versions.ts";
@@ -70,11 +72,27 @@ test("the same identityRef from namespace sandbox is denied and nothing is creat
   }
 });
 
-test("Alice's order queue lands in her team's account 111111111111 through the CARM account map", async () => {
+test("Alice's order queue lands in her team's account 111111111111 through the CARM account map, encrypted with her own KMS key through kmsMasterKeyRef", async () => {
   const q = await waitForResourceCondition(e2e.kube, "Queue", "shop", "shop-orders", "Ready", "True");
   assert.equal(q.status?.ackResourceMetadata?.ownerAccountID, "111111111111");
   assert.equal(q.status?.ackResourceMetadata?.identity?.["source"], "accountCARM");
   assert.deepEqual(await holders("Queue", "shop-orders"), ["111111111111"]);
+  // Her key, in the same account, named by the ID KMS gave it.
+  const k = await waitForResourceCondition(e2e.kube, "Key", "shop", "shop-data", "Ready", "True");
+  const keyID = String((k.status as Record<string, unknown> | undefined)?.["keyID"] ?? "");
+  assert.equal(k.status?.ackResourceMetadata?.ownerAccountID, "111111111111");
+  assert.equal(k.status?.ackResourceMetadata?.arn, `arn:aws:kms:eu-west-1:111111111111:key/${keyID}`);
+  const endpoint = e2e.stack.awsEndpoint ?? "";
+  const credentials = await credentialsFor(endpoint, "111111111111");
+  const kms = new KMSClient({ region: "eu-west-1", endpoint, credentials });
+  const rotation = await kms.send(new GetKeyRotationStatusCommand({ KeyId: keyID }));
+  assert.equal(rotation.KeyRotationEnabled, true);
+  const sqs = new SQSClient({ region: "eu-west-1", endpoint, credentials });
+  const url = (await sqs.send(new GetQueueUrlCommand({ QueueName: "shop-orders" }))).QueueUrl;
+  const attributes = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["All"] }),
+  );
+  assert.equal(attributes.Attributes?.["KmsMasterKeyId"], keyID, "the queue is encrypted with her key");
 });
 
 test("Alice's app role lands in her team's account 111111111111 through the CARM account map, with its path, inline policy and her logs policy attached by policyRefs", async () => {

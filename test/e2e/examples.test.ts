@@ -22,7 +22,7 @@ interface Placed {
   readonly kind: string;
   readonly namespace: string;
   readonly name: string;
-  /** The AWS name (spec.name, spec.tableName, ...). */
+  /** The AWS name (spec.name, spec.tableName, ...); "" for a kind named by the ID AWS assigns (status's). */
   readonly awsName: string;
   /** Where it lands; null: denied with `deniedReason`, created nowhere. */
   readonly account: string | null;
@@ -107,6 +107,7 @@ const examples: readonly Example[] = [
       ["Policy", "read-api-secret", "payments-read-api-secret"],
       ["Role", "payments-api", "payments-api"],
       ["Secret", "api-config", "payments/api"],
+      ["Key", "payments-data", ""],
     ].map(([kind = "", name = "", awsName = ""]) => ({
       kind,
       namespace: "payments",
@@ -155,6 +156,7 @@ for (const example of examples) {
 
     for (const r of example.resources) {
       test(`${r.kind} ${r.namespace}/${r.name} ${r.account ? `lands in ${r.account}` : `is denied (${r.deniedReason})`}`, async () => {
+        let awsName = r.awsName;
         if (r.account !== null) {
           const obj = await waitForResourceCondition(
             e2e.kube,
@@ -167,6 +169,8 @@ for (const example of examples) {
             30_000,
           );
           assert.equal(obj.status?.ackResourceMetadata?.ownerAccountID, r.account);
+          // Named by the ID AWS assigned (a KMS key): the one status records, found in that account only.
+          if (awsName === "") awsName = String((obj.status as Record<string, unknown>)["keyID"] ?? "");
         } else {
           const obj = await waitForResourceCondition(
             e2e.kube,
@@ -180,7 +184,7 @@ for (const example of examples) {
           assert.equal(condition(obj, "ACK.ResourceSynced")?.status, "False");
         }
         assert.deepEqual(
-          await accountsHoldingResource(e2e.stack.awsEndpoint ?? "", r.kind, r.awsName, region, candidates),
+          await accountsHoldingResource(e2e.stack.awsEndpoint ?? "", r.kind, awsName, region, candidates),
           r.account ? [r.account] : [],
         );
       });
