@@ -78,8 +78,9 @@ export function numberFromText(value: unknown): unknown {
 }
 
 /**
- * Tags in any of the services' shapes — a map, a list of `{key, value}`, or S3's
- * `{tagSet: [...]}` — as sorted [key, value] pairs without the ownership tags.
+ * Tags in any of the services' shapes — a map, a list of `{key, value}` (or KMS's
+ * `{tagKey, tagValue}`), or S3's `{tagSet: [...]}` — as sorted [key, value] pairs without the
+ * ownership tags.
  */
 export function canonicalTags(tags: unknown): [string, string][] {
   if (tags === undefined || tags === null) return [];
@@ -91,7 +92,8 @@ export function canonicalTags(tags: unknown): [string, string][] {
   if (list === undefined) return canonicalTagMap(tags as Record<string, string>);
   // fromEntries, not assignment: a tag may be named "__proto__".
   const map = Object.fromEntries(
-    (list as { key?: string; value?: string }[])
+    (list as { key?: string; value?: string; tagKey?: string; tagValue?: string }[])
+      .map((t) => (t?.tagKey === undefined ? t : { key: t.tagKey, value: t.tagValue }))
       .filter((t) => t?.key !== undefined)
       .map((t): [string, string] => [t.key ?? "", t.value ?? ""]),
   );

@@ -154,6 +154,36 @@ describe("Key through the generic runtime", () => {
     assert.equal(after2.fields["enableKeyRotation"], false);
   });
 
+  test("tags: added, changed and removed by TagResource and UntagResource, the ownership tags kept", async () => {
+    const { named, id } = await made(spec({ tags: [{ tagKey: "team", tagValue: "shop" }] }));
+    const desired = {
+      ...named,
+      tags: [
+        { tagKey: "team", tagValue: "orders" },
+        { tagKey: "env", tagValue: "prod" },
+      ],
+    };
+    const o = await observed(mine, named);
+    assert.deepEqual(service.diff(desired, o), ["spec.tags"]);
+    const sent = await calls.during(() => service.update(mine, desired, o, ownerOf("x"), {}, noSecrets));
+    assert.deepEqual(writesOnly(sent), ["TagResource"]);
+    assert.equal(calls.input("TagResource")["KeyId"], o.arn);
+    const tagged = await observed(mine, desired);
+    assert.deepEqual(service.diff(desired, tagged), []);
+    assert.equal(tagged.tags["env"], "prod");
+
+    const { tags: _t, ...untagged } = desired;
+    const sent2 = await calls.during(() =>
+      service.update(mine, untagged, tagged, ownerOf("x"), {}, noSecrets),
+    );
+    assert.deepEqual(writesOnly(sent2), ["UntagResource"]);
+    const left = await observed(mine, untagged);
+    assert.deepEqual(service.diff(untagged, left), []);
+    assert.equal(left.tags["team"], undefined);
+    assert.ok(left.tags["services.k8s.aws/owner-uid"], "the ownership tags stay");
+    assert.equal(id.length, 36);
+  });
+
   test("findTagged: only the keys tagged with that value, in the client's own account", async () => {
     const { id, uid } = await made(spec());
     await made(spec());
