@@ -9,8 +9,10 @@
 // KMSInvalidStateException, which the runtime then reads as gone; moto schedules it again.)
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { DescribeKeyCommand, KMSClient } from "@aws-sdk/client-kms";
+import { DescribeKeyCommand, type KMSClient } from "@aws-sdk/client-kms";
+import { sdkMaxAttempts } from "../../src/credentials/client-pool.ts";
 import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
+import { kmsClientFactory } from "../../src/services/kms/client.ts";
 import { pendingWindowAnnotation, keyService as service } from "../../src/services/kms/key.ts";
 import { noSecrets } from "../../src/services/service-module.ts";
 import {
@@ -37,10 +39,17 @@ let mine: Client;
 let other: Client;
 
 before(async () => {
-  accounts = await startTwoAccounts(
-    "kms-key",
-    region,
-    (endpoint, credentials) => new KMSClient({ region, endpoint, credentials }),
+  // KMS's client as the pool builds it (client.ts): CreateKey sent at most once per call.
+  accounts = await startTwoAccounts("kms-key", region, (endpoint, credentials) =>
+    kmsClientFactory.create({
+      region,
+      endpoint,
+      credentials: async () => credentials,
+      customUserAgent: "crossrole/test",
+      retryMode: "adaptive",
+      maxAttempts: sdkMaxAttempts,
+      requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
+    }),
   );
   ({ calls, mine, other } = accounts);
 });
@@ -182,6 +191,25 @@ describe("Key through the generic runtime", () => {
     assert.equal(left.tags["team"], undefined);
     assert.ok(left.tags["services.k8s.aws/owner-uid"], "the ownership tags stay");
     assert.equal(id.length, 36);
+  });
+
+  test("a CreateKey whose answer is lost is not sent again by the SDK: the key KMS made is the only one, found by its tags", async () => {
+    const uid = `uid-key-lost-${process.pid}`;
+    const remove = accounts.proxy.addFault({
+      name: "answer lost",
+      match: (r) => r.action === "CreateKey" && r.body.includes(uid),
+      respond: "forward-then-reset",
+    });
+    try {
+      const sent = await calls.during(() =>
+        assert.rejects(service.create(mine, spec(), region, ownerOf(uid), {}, noSecrets)),
+      );
+      assert.deepEqual(sent, ["CreateKey"], "one attempt, though the SDK retries a reset connection");
+    } finally {
+      remove();
+    }
+    const found = await assigned().findTagged(mine, "services.k8s.aws/owner-uid", uid, {});
+    assert.equal(found.length, 1, "KMS made it once");
   });
 
   test("findTagged: only the keys tagged with that value, in the client's own account", async () => {
