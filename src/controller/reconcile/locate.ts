@@ -46,8 +46,8 @@ export async function locate<Spec extends object, Observed, Client>(
   const hint = recordedId(status, assigned);
   if (hint !== undefined) {
     const named = assigned.withId(spec, hint);
-    const observation = await m.read(conn.client, named, conn.call);
-    if (ours(observation)) return { observation, spec: named };
+    const observation = await readHint(() => m.read(conn.client, named, conn.call));
+    if (observation !== undefined && ours(observation)) return { observation, spec: named };
   }
   const recorded = status?.[assigned.statusField] !== undefined && status[assigned.statusField] !== null;
   const mayExist = recorded || intentRecordOf(a.obj) !== undefined || hasFinalizer(a.obj, env.finalizer);
@@ -71,4 +71,24 @@ export async function locate<Spec extends object, Observed, Client>(
     });
   }
   return only;
+}
+
+/**
+ * The object a hint names, read; undefined when AWS refused the read (a key whose policy keeps it
+ * from this caller, one in a state that cannot be described): a hint that cannot be read is no
+ * hint, and the search decides. Anything else (throttled, a server error, no answer) is retried.
+ */
+async function readHint<O>(read: () => Promise<O>): Promise<O | undefined> {
+  try {
+    return await read();
+  } catch (err) {
+    const { httpStatus, code } = err as { httpStatus?: unknown; code?: unknown };
+    const refused =
+      typeof httpStatus === "number" &&
+      httpStatus >= 400 &&
+      httpStatus < 500 &&
+      !/throttl|toomany|limitexceeded/i.test(String(code ?? ""));
+    if (refused) return undefined;
+    throw err;
+  }
 }
