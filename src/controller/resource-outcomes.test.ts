@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Registry } from "prom-client";
 import type { Decision } from "../resolver/types.ts";
+import { metricsHandler } from "../runtime/http-server.ts";
 import type { KubeObject } from "../runtime/kube-object.ts";
 import { countOutcomes, outcomeOf, registerResourceOutcomes } from "./resource-outcomes.ts";
 
@@ -35,6 +36,7 @@ test("counts per kind, namespace and outcome", () => {
 
 test("the gauge is read from the caches when scraped; a state no resource has any more disappears", async () => {
   const registry = new Registry();
+  const textFamilies = new Map<string, () => string>();
   let buckets = [obj("a", "1"), obj("a", "2", true)];
   const outcomes = new Map<string, Decision["outcome"]>([
     ["1", "deny"],
@@ -42,19 +44,35 @@ test("the gauge is read from the caches when scraped; a state no resource has an
   ]);
   let synced = false;
   registerResourceOutcomes({
-    registry,
+    textFamilies,
     resources: [{ kind: "Bucket", informer: { list: () => buckets } }],
     synced: () => synced,
     decide: (o) => ({ outcome: outcomes.get(o.metadata.name ?? "") ?? "use" }) as Decision,
   });
-  assert.doesNotMatch(await registry.metrics(), /crossrole_resources\{/, "nothing before the caches sync");
+  // As /metrics serves it: the registry's families, then the text ones.
+  const scrape = async () => {
+    let body = "";
+    await metricsHandler(registry, textFamilies)(
+      {} as never,
+      {
+        writeHead: () => undefined,
+        end: (b: string) => {
+          body = b;
+        },
+      } as never,
+    );
+    return body;
+  };
+  const before = await scrape();
+  assert.doesNotMatch(before, /crossrole_resources\{/, "nothing before the caches sync");
+  assert.match(before, /# TYPE crossrole_resources gauge/);
   synced = true;
-  const first = await registry.metrics();
+  const first = await scrape();
   assert.match(first, /crossrole_resources\{kind="Bucket",namespace="a",outcome="deny"\} 1/);
   assert.match(first, /crossrole_resources\{kind="Bucket",namespace="a",outcome="terminal"\} 1/);
   outcomes.set("1", "use");
   buckets = [obj("a", "1")];
-  const second = await registry.metrics();
+  const second = await scrape();
   assert.match(second, /crossrole_resources\{kind="Bucket",namespace="a",outcome="use"\} 1/);
   assert.doesNotMatch(second, /outcome="deny"|outcome="terminal"/);
 });

@@ -4,9 +4,9 @@
 // (retrying cannot help; that overrides whatever the decision is). Computed at scrape time from
 // the shared resource caches and the decision memo (resolved once per configuration snapshot),
 // like the other trackers: nothing to keep in step, right after a restart too.
-import { Gauge, type Registry } from "prom-client";
 import type { Decision, Outcome } from "../resolver/types.ts";
 import type { KubeObject } from "../runtime/kube-object.ts";
+import { gaugeText } from "../runtime/metric-text.ts";
 import { conditionTypes } from "./ack-conditions.ts";
 
 export type ResourceOutcome = Outcome | "terminal";
@@ -50,7 +50,8 @@ export function countOutcomes(
 }
 
 export interface ResourceOutcomeSources {
-  readonly registry: Registry;
+  /** Where the family is served (RuntimeMetrics.textFamilies: a series per kind and namespace). */
+  readonly textFamilies: Map<string, () => string>;
   /** The managed kinds' shared informers. */
   readonly resources: readonly { readonly kind: string; readonly informer: { list(): KubeObject[] } }[];
   /** Whether the caches and the configuration have synced (nothing is reported before). */
@@ -59,23 +60,30 @@ export interface ResourceOutcomeSources {
   readonly decide: (obj: KubeObject) => Decision;
 }
 
-export function registerResourceOutcomes(o: ResourceOutcomeSources): Gauge<"kind" | "namespace" | "outcome"> {
-  return new Gauge({
-    name: "crossrole_resources",
-    help: "Managed resources by kind, namespace and outcome: their identity decision (use, deny, wait, conflict), or terminal when ACK.Terminal is True",
-    labelNames: ["kind", "namespace", "outcome"] as const,
-    registers: [o.registry],
-    collect() {
-      // Reset: a (kind, namespace, outcome) no resource has any more must not keep its last count.
-      this.reset();
-      if (!o.synced()) return;
-      const all = function* () {
-        for (const { kind, informer } of o.resources) {
-          for (const obj of informer.list()) yield { kind, obj, outcome: outcomeOf(obj, o.decide(obj)) };
-        }
-      };
-      for (const c of countOutcomes(all()))
-        this.set({ kind: c.kind, namespace: c.namespace, outcome: c.outcome }, c.count);
-    },
+const name = "crossrole_resources";
+const help =
+  "Managed resources by kind, namespace and outcome: their identity decision (use, deny, wait, conflict), or terminal when ACK.Terminal is True";
+
+/**
+ * Serves crossrole_resources, counted afresh at each scrape (a (kind, namespace, outcome) no
+ * resource has any more is gone at once), as text (src/runtime/metric-text.ts): a series per kind
+ * and namespace is thousands of series in a large cluster.
+ */
+export function registerResourceOutcomes(o: ResourceOutcomeSources): void {
+  o.textFamilies.set(name, () => {
+    if (!o.synced()) return gaugeText(name, help, []);
+    const all = function* () {
+      for (const { kind, informer } of o.resources) {
+        for (const obj of informer.list()) yield { kind, obj, outcome: outcomeOf(obj, o.decide(obj)) };
+      }
+    };
+    return gaugeText(
+      name,
+      help,
+      countOutcomes(all()).map((c) => ({
+        labels: { kind: c.kind, namespace: c.namespace, outcome: c.outcome },
+        value: c.count,
+      })),
+    );
   });
 }

@@ -366,7 +366,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       : informer,
   }));
   registerResourceOutcomes({
-    registry: manager.metrics.registry,
+    textFamilies: manager.metrics.textFamilies,
     resources,
     synced: () => config.hasSynced() && resources.every((r) => r.informer.hasSynced()),
     decide: (obj) => decisionMemo.decide(obj, config.snapshot()),

@@ -63,10 +63,16 @@ export function checksHandler(
   };
 }
 
-/** A handler that serves a prom-client registry. */
-export function metricsHandler(registry: Registry): RouteHandler {
+/** A handler that serves a prom-client registry, then the families rendered as text (metric-text.ts). */
+export function metricsHandler(
+  registry: Registry,
+  textFamilies: ReadonlyMap<string, () => string> = new Map(),
+): RouteHandler {
   return async (_req, res) => {
-    const body = await registry.metrics();
+    const registered = await registry.metrics();
+    const rendered = [...textFamilies.values()].map((render) => render()).join("");
+    const body =
+      registered === "" || registered.endsWith("\n") ? registered + rendered : `${registered}\n${rendered}`;
     res.writeHead(200, { "content-type": registry.contentType });
     res.end(body);
   };

@@ -513,7 +513,9 @@ export class Manager {
   }
 
   async #startServers(): Promise<void> {
-    const metricsRoutes: Record<string, RouteHandler> = { "/metrics": metricsHandler(this.metrics.registry) };
+    const metricsRoutes: Record<string, RouteHandler> = {
+      "/metrics": metricsHandler(this.metrics.registry, this.metrics.textFamilies),
+    };
     const healthRoutes: Record<string, RouteHandler> = {
       "/healthz": checksHandler(() => this.#healthChecks),
       "/readyz": checksHandler(() => this.#readyChecks, { failureStatus: 503 }),

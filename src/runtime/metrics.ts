@@ -9,6 +9,11 @@ import type { InFlightWork, WorkQueueMetrics } from "./workqueue.ts";
 
 export interface RuntimeMetrics {
   readonly registry: Registry;
+  /**
+   * Families rendered straight to text at scrape time (metric-text.ts), by name, served after the
+   * registry's: for families of thousands of series.
+   */
+  readonly textFamilies: Map<string, () => string>;
   readonly reconcileTotal: Counter<"controller" | "result">;
   readonly reconcileErrors: Counter<"controller">;
   readonly terminalReconcileErrors: Counter<"controller">;
@@ -61,6 +66,7 @@ export function createRuntimeMetrics(opts: RuntimeMetricsOptions = {}): RuntimeM
   };
   return {
     registry,
+    textFamilies: new Map(),
     reconcileTotal: new Counter({
       name: "controller_runtime_reconcile_total",
       help: "Total number of reconciliations per controller",

@@ -6,7 +6,8 @@
 // controller killed after KMS made the key but before status said so finds that key, no second one;
 // a Queue's kmsMasterKeyRef fills the key's ID and a LogGroup's kmsKeyRef its ARN, while a forged
 // keyID on the Key makes its referrers wait instead of naming another key; deleted, the key is
-// scheduled for deletion.
+// scheduled for deletion; a CreateKey that lands after its resource was let go is found by its tag
+// and deleted by the tombstone's sweep.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { DescribeKeyCommand, KMSClient, ListKeysCommand, ListResourceTagsCommand } from "@aws-sdk/client-kms";
@@ -261,4 +262,59 @@ test("deleted, the key is scheduled for deletion with the pending window", async
   assert.equal(meta?.KeyState, "PendingDeletion");
   const scheduled = proxy.calls("ScheduleKeyDeletion").map((r) => JSON.parse(r.body));
   assert.deepEqual(scheduled, [{ KeyId: id, PendingWindowInDays: 7 }], "ACK's default window");
+});
+
+test("a CreateKey that lands after its resource was let go: the tombstone's sweep finds the key by its tag and schedules its deletion", async () => {
+  const window = ["--create-intent-window-seconds=15"];
+  await controller.stop();
+  controller = await e2e.startController(window, { awsEndpoint: proxy.endpoint });
+  let land: () => void = () => undefined;
+  const landing = new Promise<void>((resolve) => {
+    land = resolve;
+  });
+  const remove = proxy.addFault({
+    name: "hold CreateKey",
+    match: (r) => r.action === "CreateKey" && r.body.includes("apps late"),
+    respond: { holdUntil: landing },
+  });
+  proxy.clearRecording();
+  await e2e.apply([key("late")]);
+  await waitFor(() => (proxy.calls("CreateKey").length === 1 ? true : undefined), {
+    what: "the CreateKey sent (and held)",
+    timeoutMs: 20_000,
+  });
+  const uid = await uidOf("late");
+  // Killed while AWS holds the create; the resource deleted while no controller runs.
+  await controller.stop("SIGKILL");
+  remove();
+  await e2e.kube.request({ method: "DELETE", path: resourcePath("Key", "apps", "late") });
+  controller = await e2e.startController(window, { awsEndpoint: proxy.endpoint });
+  // Nothing tagged as its own yet: held until the intent's window closes, then let go.
+  await waitFor(
+    async () => ((await getResource(e2e.kube, "Key", "apps", "late")) === undefined ? true : undefined),
+    {
+      what: "the Key released once its create intent's window closed",
+      timeoutMs: 60_000,
+    },
+  );
+  assert.deepEqual(await keysOf(uid), [], "nothing made yet");
+  land();
+  // The held create lands: a key tagged with the released resource's uid, found by the sweep.
+  await waitFor(
+    async () => {
+      for (const k of (await kms.send(new ListKeysCommand({}))).Keys ?? []) {
+        const tags = (await kms.send(new ListResourceTagsCommand({ KeyId: k.KeyId ?? "" }))).Tags ?? [];
+        if (!tags.some((t) => t.TagKey === "services.k8s.aws/owner-uid" && t.TagValue === uid)) continue;
+        const state = (await kms.send(new DescribeKeyCommand({ KeyId: k.KeyId ?? "" }))).KeyMetadata
+          ?.KeyState;
+        if (state === "PendingDeletion") return true;
+      }
+      return undefined;
+    },
+    { what: "the late key scheduled for deletion by the tombstone's sweep", timeoutMs: 60_000 },
+  );
+  assert.ok(
+    controller.logs().some((l) => l["event"] === "tombstone.deleted"),
+    "the sweep says what it deleted",
+  );
 });
