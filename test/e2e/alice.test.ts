@@ -8,6 +8,7 @@ import { after, before, test } from "node:test";
 import { GetRolePolicyCommand, IAMClient, ListAttachedRolePoliciesCommand } from "@aws-sdk/client-iam";
 import { GetKeyRotationStatusCommand, KMSClient } from "@aws-sdk/client-kms";
 import { DescribeDBInstancesCommand, RDSClient } from "@aws-sdk/client-rds";
+import { GetBucketEncryptionCommand, S3Client } from "@aws-sdk/client-s3";
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { accountsHoldingResource, credentialsFor } from "../../src/local-stack/accounts.ts";
 import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
@@ -30,7 +31,7 @@ before(async () => {
 });
 after(() => e2e?.stop());
 
-test("shop-assets lands in Alice's team account 111111111111 through the CARM account map", async () => {
+test("shop-assets lands in Alice's team account 111111111111 through the CARM account map, encrypted with her own KMS key through kmsMasterKeyRef", async () => {
   const b = await waitForCondition(e2e.kube, "shop", "shop-assets", "ACK.ResourceSynced", "True");
   assert.equal(b.status?.ackResourceMetadata?.ownerAccountID, "111111111111");
   assert.equal(b.status?.ackResourceMetadata?.region, "eu-west-1");
@@ -40,6 +41,28 @@ test("shop-assets lands in Alice's team account 111111111111 through the CARM ac
     sessionName: "crossrole-111111111111",
   });
   assert.ok((await bucketsIn(e2e.stack.awsEndpoint!, "111111111111")).includes("shop-assets"));
+  // Encrypted with her own KMS key, named by reference: its ARN, from the Key's status.keyID.
+  const k = await waitForResourceCondition(e2e.kube, "Key", "shop", "shop-data", "Ready", "True");
+  const keyID = String((k.status as Record<string, unknown> | undefined)?.["keyID"] ?? "");
+  const endpoint = e2e.stack.awsEndpoint ?? "";
+  const s3 = new S3Client({
+    region: "eu-west-1",
+    endpoint,
+    forcePathStyle: true,
+    credentials: await credentialsFor(endpoint, "111111111111"),
+  });
+  const encryption = await s3.send(new GetBucketEncryptionCommand({ Bucket: "shop-assets" }));
+  const rule = encryption.ServerSideEncryptionConfiguration?.Rules?.[0];
+  assert.equal(rule?.ApplyServerSideEncryptionByDefault?.SSEAlgorithm, "aws:kms");
+  assert.equal(
+    rule?.ApplyServerSideEncryptionByDefault?.KMSMasterKeyID,
+    `arn:aws:kms:eu-west-1:111111111111:key/${keyID}`,
+  );
+  assert.equal(
+    JSON.stringify(b.spec).includes("arn:aws:kms"),
+    false,
+    "the filled ARN is AWS's, never written into the spec",
+  );
 });
 
 test("shop-billing-exports lands in central IT's account 222222222222 through spec.identityRef", async () => {

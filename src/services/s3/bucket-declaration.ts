@@ -260,7 +260,17 @@ export const bucketDeclaration = {
     ObjectLockEnabledForBucket: "compared with objectLockConfiguration",
     ObjectOwnership: "compared as ownershipControls, which it stands for while that is not set",
   },
-  references: [{ field: "Replication.Role", service: "iam", kind: "Role", fills: "arn" }],
+  references: [
+    { field: "Replication.Role", service: "iam", kind: "Role", fills: "arn" },
+    // Not in ACK's CRD (its S3 controller has no reference to a key): a bucket encrypted with a
+    // served Key names it as the other kinds do, by its ARN (S3 takes an ID or an ARN).
+    {
+      field: "Encryption.Rules.ApplyServerSideEncryptionByDefault.KMSMasterKeyID",
+      service: "kms",
+      kind: "Key",
+      fills: "arn",
+    },
+  ],
   runtime: {
     // Principals in accounts the namespace is not granted are warned of or refused (the bucket policy).
     principals: ["Policy"],

@@ -244,7 +244,11 @@ describe("bucketCrdSource", () => {
       spec?.properties?.["encryption"]?.properties?.["rules"]?.items?.properties?.[
         "applyServerSideEncryptionByDefault"
       ];
-    assert.deepEqual(Object.keys(byDefault?.properties ?? {}).sort(), ["kmsMasterKeyID", "sseAlgorithm"]);
+    assert.deepEqual(Object.keys(byDefault?.properties ?? {}).sort(), [
+      "kmsMasterKeyID",
+      "kmsMasterKeyRef",
+      "sseAlgorithm",
+    ]);
   });
 
   test("declares status.location and ackResourceMetadata, and shows account, region and readiness", () => {

@@ -7,6 +7,7 @@
 // serve: the spec check refuses it, naming the plain field (src/services/references.ts).
 
 import { z } from "zod";
+import { ackReference } from "../../api/ack-reference.ts";
 import { descriptionOf } from "../../api/documented.ts";
 import type { ResourceKind } from "../../api/kinds.ts";
 import { type ResourceFields, requireKind } from "../../api/resource.ts";
@@ -116,12 +117,15 @@ export const applyServerSideEncryptionByDefaultSchema = withRules(
       )
       .max(2048)
       .optional(),
+    // A served Key by reference, its ARN filled in (crossrole's; ACK's S3 has no such reference).
+    kmsMasterKeyRef: ackReference().optional(),
   }),
   {
-    cel: "!has(self.kmsMasterKeyID) || self.sseAlgorithm != 'AES256'",
+    cel: "!(has(self.kmsMasterKeyID) || has(self.kmsMasterKeyRef)) || self.sseAlgorithm != 'AES256'",
     message:
-      "encryption.rules[].applyServerSideEncryptionByDefault.kmsMasterKeyID needs sseAlgorithm aws:kms or aws:kms:dsse; remove it for AES256",
-    check: (v) => v.kmsMasterKeyID === undefined || v.sseAlgorithm !== "AES256",
+      "encryption.rules[].applyServerSideEncryptionByDefault.kmsMasterKeyID needs sseAlgorithm aws:kms or aws:kms:dsse (as does kmsMasterKeyRef); remove it for AES256",
+    check: (v) =>
+      (v.kmsMasterKeyID === undefined && v.kmsMasterKeyRef === undefined) || v.sseAlgorithm !== "AES256",
   },
 );
 

@@ -330,6 +330,11 @@ export const bucketFieldSchemas = {
                     "Amazon Web Services Key Management Service (KMS) customer managed key ID to use for the default encryption.",
                   )
                   .optional(),
+                kmsMasterKeyRef: ackReference()
+                  .describe(
+                    "A reference to the kms.services.k8s.aws Key whose identifier fills kmsMasterKeyID: set one of the two.",
+                  )
+                  .optional(),
               })
               .describe(
                 "Specifies the default server-side encryption to apply to new objects in the bucket. If a PUT Object request doesn't specify any server-side encryption, this default encryption will be applied.",
@@ -2208,6 +2213,13 @@ export const bucketAwsNames = {
 
 /** ACK's references (`*Ref`), where they are and the plain field each stands beside. */
 export const bucketReferences = [
+  {
+    path: ["encryption", "rules", "[]", "applyServerSideEncryptionByDefault", "kmsMasterKeyRef"],
+    plain: "kmsMasterKeyID",
+    service: "kms",
+    kind: "Key",
+    arn: true,
+  },
   { path: ["replication", "roleRef"], plain: "role", service: "iam", kind: "Role", arn: true },
 ] as const;
 
