@@ -197,7 +197,7 @@ test("killed after KMS made the key, before status said so: the next controller 
   assert.equal(proxy.calls("CreateKey").length, 1, "one create in all");
 });
 
-test("references: a Queue's kmsMasterKeyRef fills the key's ID, a LogGroup's kmsKeyRef its ARN; a forged keyID makes referrers wait", async () => {
+test("references: a Queue's and a Topic's kmsMasterKeyRef fill the key's ID, a LogGroup's and a Table's its ARN; a forged keyID makes referrers wait", async () => {
   await e2e.apply([key("shared")]);
   await waitForSynced(e2e.kube, "Key", "apps", "shared");
   const id = await keyIdOf("shared");
@@ -216,12 +216,41 @@ test("references: a Queue's kmsMasterKeyRef fills the key's ID, a LogGroup's kms
       spec: { name: "apps-jobs", kmsKeyRef: { from: { name: "shared" } } },
     } as KubeObject,
   ]);
-  await waitForSynced(e2e.kube, "Queue", "apps", "jobs");
-  await waitForSynced(e2e.kube, "LogGroup", "apps", "jobs");
+  await e2e.apply([
+    {
+      apiVersion: "sns.services.k8s.aws/v1alpha1",
+      kind: "Topic",
+      metadata: { name: "jobs", namespace: "apps" },
+      spec: { name: "apps-jobs", kmsMasterKeyRef: { from: { name: "shared" } } },
+    } as KubeObject,
+    {
+      apiVersion: "dynamodb.services.k8s.aws/v1alpha1",
+      kind: "Table",
+      metadata: { name: "jobs", namespace: "apps" },
+      spec: {
+        tableName: "apps-jobs",
+        attributeDefinitions: [{ attributeName: "id", attributeType: "S" }],
+        keySchema: [{ attributeName: "id", keyType: "HASH" }],
+        billingMode: "PAY_PER_REQUEST",
+        sseSpecification: { enabled: true, sseType: "KMS", kmsMasterKeyRef: { from: { name: "shared" } } },
+      },
+    } as KubeObject,
+  ]);
+  for (const kind of ["Queue", "LogGroup", "Topic", "Table"])
+    await waitForSynced(e2e.kube, kind, "apps", "jobs");
+  const arn = `arn:aws:kms:us-east-1:${X}:key/${id}`;
   const queue = JSON.parse(proxy.calls("CreateQueue")[0]?.body ?? "{}");
-  assert.equal(queue.Attributes?.KmsMasterKeyId, id, "the key's ID");
+  assert.equal(queue.Attributes?.KmsMasterKeyId, id, "a Queue takes the key's ID (ACK's Status.KeyID)");
   const group = JSON.parse(proxy.calls("CreateLogGroup")[0]?.body ?? "{}");
-  assert.equal(group.kmsKeyId, `arn:aws:kms:us-east-1:${X}:key/${id}`, "the key's ARN");
+  assert.equal(group.kmsKeyId, arn, "a LogGroup takes the key's ARN (ACK's Status.ACKResourceMetadata.ARN)");
+  // SNS's query form: Attributes.entry.<n>.key / .value.
+  const topic = proxy.calls("CreateTopic")[0]?.params ?? {};
+  const entry = Object.keys(topic).find(
+    (k) => /^Attributes\.entry\.\d+\.key$/.test(k) && topic[k] === "KmsMasterKeyId",
+  );
+  assert.equal(topic[entry?.replace(/key$/, "value") ?? ""], id, "a Topic takes the key's ID");
+  const table = JSON.parse(proxy.calls("CreateTable")[0]?.body ?? "{}");
+  assert.equal(table.SSESpecification?.KMSMasterKeyId, arn, "a Table takes the key's ARN");
 
   // Another resource's key in the Key's status: the referrer checks the key's tags in AWS and waits.
   await e2e.apply([key("bystander")]);

@@ -260,12 +260,20 @@ test("ACK's FIFO manifest applies unchanged (deduplicationScope, fifoThroughputL
   await deleteQueueObject("sqs-x", "fifo-tp");
 });
 
-test("a reference to a kind crossrole does not serve (kmsMasterKeyRef) is ACK.Terminal naming the plain field; nothing in AWS", async () => {
+test("a kmsMasterKeyRef to a Key that does not exist waits for it, naming it; nothing in AWS (test/e2e/kms-key.test.ts fills one)", async () => {
   await e2e.apply([queue("sqs-x", "kms-ref", { kmsMasterKeyRef: { from: { name: "orders-key" } } })]);
-  const q = await waitForResourceCondition(e2e.kube, "Queue", "sqs-x", "kms-ref", "ACK.Terminal", "True");
+  const q = await waitForResourceCondition(
+    e2e.kube,
+    "Queue",
+    "sqs-x",
+    "kms-ref",
+    "ACK.Recoverable",
+    "True",
+    "ReferenceNotFound",
+  );
   assert.match(
-    condition(q, "ACK.Terminal")?.message ?? "",
-    /spec\.kmsMasterKeyRef: refers to a kms\.services\.k8s\.aws Key, a kind crossrole does not serve.*set spec\.kmsMasterKeyID/,
+    condition(q, "ACK.Recoverable")?.message ?? "",
+    /spec\.kmsMasterKeyRef names Key sqs-x\/orders-key, which does not exist yet: waiting for it/,
   );
   assert.equal(await attributesIn(X, "sqs-x-kms-ref"), undefined);
   await patchSpec("sqs-x", "kms-ref", { kmsMasterKeyRef: null });

@@ -364,16 +364,24 @@ test("continuousBackups and resourcePolicy reach DynamoDB after the create, and 
   await deleteTableObject("ddb-x", "backed-up");
 });
 
-test("a reference to a kind crossrole does not serve (sseSpecification.kmsMasterKeyRef) is ACK.Terminal naming the plain field; nothing in AWS", async () => {
+test("an sseSpecification.kmsMasterKeyRef to a Key that does not exist waits for it, naming it; nothing in AWS (test/e2e/kms-key.test.ts fills one)", async () => {
   await e2e.apply([
     table("ddb-x", "kms-ref", {
       sseSpecification: { enabled: true, kmsMasterKeyRef: { from: { name: "orders-key" } } },
     }),
   ]);
-  const t = await waitForResourceCondition(e2e.kube, "Table", "ddb-x", "kms-ref", "ACK.Terminal", "True");
+  const t = await waitForResourceCondition(
+    e2e.kube,
+    "Table",
+    "ddb-x",
+    "kms-ref",
+    "ACK.Recoverable",
+    "True",
+    "ReferenceNotFound",
+  );
   assert.match(
-    condition(t, "ACK.Terminal")?.message ?? "",
-    /spec\.sseSpecification\.kmsMasterKeyRef: refers to a kms\.services\.k8s\.aws Key, a kind crossrole does not serve.*set spec\.sseSpecification\.kmsMasterKeyID/,
+    condition(t, "ACK.Recoverable")?.message ?? "",
+    /spec\.sseSpecification\.kmsMasterKeyRef names Key ddb-x\/orders-key, which does not exist yet: waiting for it/,
   );
   assert.equal(await tableIn(X, "ddb-x-kms-ref"), undefined);
   await deleteTableObject("ddb-x", "kms-ref");

@@ -327,14 +327,18 @@ describe("Repository through the generic runtime", () => {
   });
 });
 
-describe("Repository spec: ACK's manifest shape, refused references", () => {
-  test("a kmsKeyRef names a kms Key, a kind crossrole does not serve: refused naming kmsKey", () => {
-    const r = service.parseSpec({
-      name: "r",
-      encryptionConfiguration: { encryptionType: "KMS", kmsKeyRef: { from: { name: "k" } } },
+describe("Repository spec: ACK's manifest shape, references", () => {
+  test("a kmsKeyRef names a served KMS Key (its ARN fills kmsKey): one of the two", () => {
+    const config = (more: Record<string, unknown>) => ({
+      name: "shop-repo",
+      encryptionConfiguration: { encryptionType: "KMS", ...more },
     });
-    assert.equal(r.ok, false);
-    assert.match(r.ok ? "" : r.message, /kms\.services\.k8s\.aws Key, a kind crossrole does not serve/);
+    assert.ok(service.parseSpec(config({ kmsKeyRef: { from: { name: "k" } } })).ok);
+    assert.equal(service.parseSpec(config({ kmsKey: "arn", kmsKeyRef: { from: { name: "k" } } })).ok, false);
+    assert.ok(
+      service.references?.some((r) => r.kind === "Key" && r.arn === true),
+      "fills the ARN",
+    );
   });
 
   test("a name ECR refuses is refused by the spec check", () => {

@@ -282,11 +282,15 @@ describe("LogGroup through the generic runtime", () => {
   });
 });
 
-describe("LogGroup spec: ACK's manifest shape, refused references", () => {
-  test("a kmsKeyRef names a kms Key, a kind crossrole does not serve: refused naming kmsKeyID", () => {
-    const r = service.parseSpec({ name: "g", kmsKeyRef: { from: { name: "k" } } });
-    assert.equal(r.ok, false);
-    assert.match(r.ok ? "" : r.message, /kms\.services\.k8s\.aws Key, a kind crossrole does not serve/);
+describe("LogGroup spec: ACK's manifest shape, references", () => {
+  test("a kmsKeyRef names a served KMS Key (its ARN fills kmsKeyID): one of the two", () => {
+    assert.ok(service.parseSpec({ name: "g", kmsKeyRef: { from: { name: "k" } } }).ok);
+    const both = service.parseSpec({ name: "g", kmsKeyID: "arn", kmsKeyRef: { from: { name: "k" } } });
+    assert.equal(both.ok, false);
+    assert.ok(
+      service.references?.some((r) => r.kind === "Key" && r.arn === true),
+      "fills the ARN",
+    );
   });
 
   test("a retention CloudWatch Logs would refuse is refused by the spec check, naming the values (nothing is made)", () => {

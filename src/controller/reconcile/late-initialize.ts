@@ -5,6 +5,7 @@ import { intentAnnotation } from "../create-intent.ts";
 import { checkSpecWrite, WriteRefused } from "../write-check.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Env } from "./env.ts";
+import type { FilledPath } from "./references.ts";
 
 export async function lateInitialize<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
@@ -13,7 +14,7 @@ export async function lateInitialize<Spec extends object, Observed, Client>(
   observed: Observed,
   strictAdoption: boolean,
   /** Plain fields a reference filled: they stay out of the spec (the reference stands for them). */
-  referenced: readonly string[] = [],
+  referenced: readonly FilledPath[] = [],
   /** The create intent is settled: cleared in the same write, if there is one to make. */
   clearingIntent = false,
 ): Promise<boolean> {
@@ -47,16 +48,48 @@ export async function lateInitialize<Spec extends object, Observed, Client>(
   return true;
 }
 
-/** The late-initialised spec without the fields references filled, which the user never set. */
+/**
+ * The late-initialised spec without the fields references filled, which the user never set, at
+ * any depth (`sseSpecification.kmsMasterKeyID` beside its `kmsMasterKeyRef`): AWS's value there is
+ * the reference's, and written back it would sit beside the reference the schema allows alone.
+ * A list of references fills its whole list (`policies`).
+ */
 function withoutReferenced<Spec extends object>(
   late: { readonly spec: Spec; readonly initialized: readonly string[] },
-  referenced: readonly string[],
+  referenced: readonly FilledPath[],
 ): { readonly spec: Spec; readonly initialized: readonly string[] } {
   if (referenced.length === 0) return late;
-  const spec = { ...late.spec } as Record<string, unknown>;
-  for (const field of referenced) delete spec[field];
-  const initialized = late.initialized.filter((path) => !referenced.some((f) => path === `spec.${f}`));
+  let spec: unknown = late.spec;
+  const dropped: string[] = [];
+  for (const at of referenced) {
+    const field = typeof at.at(-1) === "number" ? at.slice(0, -1) : at;
+    spec = withoutValueAt(spec, field);
+    dropped.push(
+      `spec.${field
+        .map((s) => (typeof s === "number" ? `[${s}]` : s))
+        .join(".")
+        .replace(/\.\[/g, "[")}`,
+    );
+  }
+  const initialized = late.initialized.filter((path) => !dropped.includes(path));
   return { spec: spec as Spec, initialized };
+}
+
+/** `value` without what is at `path` (objects and lists copied on the way, nothing else touched). */
+function withoutValueAt(value: unknown, path: FilledPath): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return value;
+  if (typeof head === "number") {
+    if (!Array.isArray(value) || head >= value.length) return value;
+    const list = [...value];
+    list[head] = withoutValueAt(list[head], rest);
+    return list;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const object = { ...(value as Record<string, unknown>) };
+  if (rest.length === 0) delete object[head];
+  else if (object[head] !== undefined) object[head] = withoutValueAt(object[head], rest);
+  return object;
 }
 
 /**

@@ -19,7 +19,9 @@ export interface JustCreated {
 
 /**
  * Reads and judges the object. `justCreated` (see ownership.ts, createdSinceAbsent): then only
- * what AWS decides is read, and an untagged object's creation time need not be asked for.
+ * what AWS decides is read, and an untagged object's creation time need not be asked for. The
+ * spec returned names the object found: for a kind named by an ID AWS assigns, with that ID
+ * (locate.ts); otherwise the spec given.
  */
 export async function observe<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,

@@ -15,7 +15,7 @@ import {
 import { type Attempt, keyFor } from "./attempt.ts";
 import type { Env } from "./env.ts";
 import { checkPrincipals } from "./principals.ts";
-import { noReferences, type ReferenceCheck, resolveReferences } from "./references.ts";
+import { type FilledPath, noReferences, type ReferenceCheck, resolveReferences } from "./references.ts";
 import { failed, isOutcome, type Outcome } from "./result.ts";
 import { warnUnknownAnnotations } from "./unknown-annotations.ts";
 
@@ -35,7 +35,7 @@ export interface Prepared<Spec> {
   /** The object has no spec: `spec` only names the AWS object to adopt (adoption-seed.ts). */
   readonly seeded: boolean;
   /** The plain fields `spec` has from references (references.ts): AWS's, never the user's to be written. */
-  readonly referenced: readonly string[];
+  readonly referenced: readonly FilledPath[];
   /** Those references, to be checked in AWS once connected (reference-check.ts). */
   readonly checks: readonly ReferenceCheck[];
   readonly inputs: Inputs;

@@ -24,6 +24,9 @@ import type { Env } from "./env.ts";
 import { recordedId } from "./locate.ts";
 import { failed, type Outcome } from "./result.ts";
 
+/** A filled plain field's place in the spec: fields, and list indexes. */
+export type FilledPath = readonly (string | number)[];
+
 /** One reference judged here, to be checked in AWS once the referrer has connected. */
 export interface ReferenceCheck {
   readonly ref: SetReference;
@@ -42,8 +45,11 @@ export interface ReferenceCheck {
 /** A spec with the plain fields its references filled (for AWS calls only, never written back). */
 export interface Resolved<Spec> {
   readonly spec: Spec;
-  /** The plain fields filled (`dbSubnetGroupName`). */
-  readonly filled: readonly string[];
+  /**
+   * Where the plain fields filled are, as spec paths (`["dbSubnetGroupName"]`,
+   * `["sseSpecification", "kmsMasterKeyID"]`, `["policies", 0]`): never written back.
+   */
+  readonly filled: readonly FilledPath[];
   readonly checks: readonly ReferenceCheck[];
 }
 
@@ -162,7 +168,7 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
       readOnly: readOnly?.ok === true && readOnly.value,
     });
   }
-  return { spec: filled as Spec, filled: [...new Set(set.map((r) => r.plain))], checks };
+  return { spec: filled as Spec, filled: set.map((r) => r.at), checks };
 }
 
 /**

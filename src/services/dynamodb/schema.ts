@@ -4,8 +4,8 @@
 // are a list of {key, value}, capacity units are integers, the key schema and attribute
 // definitions are lists. What is written here is what the generated schemas cannot know:
 // DynamoDB's rules between fields, which fields are immutable, messages that name the fix.
-// ACK's kmsMasterKeyRef names a kind crossrole does not serve: the spec check refuses it,
-// naming the plain field (src/services/references.ts).
+// ACK's kmsMasterKeyRef names a served KMS Key, whose ARN fills kmsMasterKeyID (the reconciler
+// resolves it: src/controller/reconcile/references.ts).
 
 import { z } from "zod";
 import type { ResourceKind } from "../../api/kinds.ts";

@@ -4,8 +4,8 @@
 // (SQS's attribute map is string-valued: delaySeconds "0", fifoQueue "true") and tags are a
 // map, so an ACK manifest applies unchanged. What is written here is what the generated schemas
 // cannot know: SQS's rules on values (ranges, names, FIFO-only attributes), with messages that
-// name the fix. ACK's references (kmsMasterKeyRef, policyRef) name kinds crossrole does not
-// serve: the spec check refuses them, naming the plain field (src/services/references.ts).
+// name the fix. ACK's references (kmsMasterKeyRef to a KMS Key, policyRef to an IAM Policy) name
+// served kinds, which the reconciler resolves (src/controller/reconcile/references.ts).
 
 import { z } from "zod";
 import type { ResourceKind } from "../../api/kinds.ts";
