@@ -9,7 +9,7 @@ import { after, before, test } from "node:test";
 import { promisify } from "node:util";
 import { lookupKind } from "../../src/api/kinds.ts";
 import { binaries, kubeVersion } from "../../src/local-stack/versions.ts";
-import { minimalKinds, minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
+import { everyMinimalKind, minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
 import { configMap, type E2E, namespace, region, startE2E, waitForResourceCondition } from "./fixture.ts";
 
 const run = promisify(execFile);
@@ -30,13 +30,13 @@ before(async () => {
     namespace("ack-system"),
     namespace("cols", { "services.k8s.aws/owner-account-id": "111111111111" }),
     configMap("ack-role-account-map", { "111111111111": "arn:aws:iam::111111111111:role/cols" }),
-    ...namespaceObjectsFor(minimalKinds, "cols"),
-    ...minimalKinds.map((kind) =>
+    ...namespaceObjectsFor(everyMinimalKind, "cols"),
+    ...everyMinimalKind.map((kind) =>
       minimalResource(kind, "cols", "shown", `cols-${kind.toLowerCase()}`, {}, "111111111111"),
     ),
   ]);
   await e2e.startController();
-  for (const kind of minimalKinds)
+  for (const kind of everyMinimalKind)
     await waitForResourceCondition(
       e2e.kube,
       kind,
@@ -60,7 +60,7 @@ test(`kubectl is the pinned ${kubeVersion}`, async () => {
 
 test("kubectl get <every kind> -A prints each with its account, region, Synced and Ready", async () => {
   // Each by its full name: `roles` alone is RBAC's Role (kubectl prefers the built-in group).
-  const plurals = minimalKinds
+  const plurals = everyMinimalKind
     .map((k) => {
       const kind = lookupKind(k);
       return `${kind?.plural}.${kind?.group}`;
@@ -68,8 +68,8 @@ test("kubectl get <every kind> -A prints each with its account, region, Synced a
     .join(",");
   const { stdout } = await kubectl("get", plurals, "-A");
   const rows = stdout.split("\n").filter((l) => l.startsWith("cols "));
-  assert.equal(rows.length, minimalKinds.length, stdout);
-  for (const kind of minimalKinds) {
+  assert.equal(rows.length, everyMinimalKind.length, stdout);
+  for (const kind of everyMinimalKind) {
     const k = lookupKind(kind);
     const row = rows.find((l) => l.includes(`${k?.singular}.${k?.group}/shown `));
     assert.ok(row, `${kind} is listed:\n${stdout}`);
