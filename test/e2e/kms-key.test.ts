@@ -6,11 +6,18 @@
 // controller killed after KMS made the key but before status said so finds that key, no second one;
 // a Queue's kmsMasterKeyRef fills the key's ID and a LogGroup's kmsKeyRef its ARN, while a forged
 // keyID on the Key makes its referrers wait instead of naming another key; deleted, the key is
-// scheduled for deletion; a CreateKey that lands after its resource was let go is found by its tag
-// and deleted by the tombstone's sweep.
+// scheduled for deletion; two keys tagged as one resource's are refused naming both; a CreateKey
+// that lands after its resource was let go is found by its tag and deleted by the tombstone's sweep.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { DescribeKeyCommand, KMSClient, ListKeysCommand, ListResourceTagsCommand } from "@aws-sdk/client-kms";
+import {
+  CreateKeyCommand,
+  DescribeKeyCommand,
+  KMSClient,
+  ListKeysCommand,
+  ListResourceTagsCommand,
+  ScheduleKeyDeletionCommand,
+} from "@aws-sdk/client-kms";
 import { patchTypes } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { waitFor } from "../../src/runtime/wait-for.ts";
@@ -278,6 +285,52 @@ test("references: a Queue's and a Topic's kmsMasterKeyRef fill the key's ID, a L
     proxy.calls("CreateQueue").filter((r) => r.body.includes("apps-late")).length,
     0,
     "nothing made naming another key",
+  );
+});
+
+test("two keys carrying one resource's owner-uid tag: refused naming both, nothing written to either; once one goes, Synced on the other", async () => {
+  await e2e.apply([key("twin")]);
+  await waitForSynced(e2e.kube, "Key", "apps", "twin");
+  const first = await keyIdOf("twin");
+  const uid = await uidOf("twin");
+  // A second key tagged as the same resource's (copied tags, or a create the SDK sent twice).
+  const second =
+    (
+      await kms.send(
+        new CreateKeyCommand({
+          Description: "a copy",
+          Tags: [{ TagKey: "services.k8s.aws/owner-uid", TagValue: uid }],
+        }),
+      )
+    ).KeyMetadata?.KeyId ?? "";
+  proxy.clearRecording();
+  // Status no longer says which: the search finds both.
+  await writeStatus("twin", { keyID: null });
+  await patchResource(e2e.kube, "Key", "apps", "twin", { spec: { description: "twin, changed" } });
+  const refused = await waitFor(
+    async () => {
+      const c = condition(await getResource(e2e.kube, "Key", "apps", "twin"), "ACK.Recoverable");
+      return c?.status === "True" && c.reason === "SeveralTagged" ? c : undefined;
+    },
+    { what: "the Key refused: two keys tagged as its own", timeoutMs: 30_000 },
+  );
+  assert.match(refused.message ?? "", new RegExp(`2 Key objects in account ${X}`));
+  assert.ok(
+    (refused.message ?? "").includes(first) && (refused.message ?? "").includes(second),
+    refused.message,
+  );
+  assert.deepEqual(
+    proxy.requests.map((r) => r.action).filter((a) => a === "UpdateKeyDescription" || a === "CreateKey"),
+    [],
+    "nothing written to either, nothing made",
+  );
+  // The extra one goes (out of band): the next attempt finds one, and brings it to the spec.
+  await kms.send(new ScheduleKeyDeletionCommand({ KeyId: second, PendingWindowInDays: 7 }));
+  await waitForSynced(e2e.kube, "Key", "apps", "twin", 2);
+  assert.equal(await keyIdOf("twin"), first);
+  assert.equal(
+    (await kms.send(new DescribeKeyCommand({ KeyId: first }))).KeyMetadata?.Description,
+    "twin, changed",
   );
 });
 
