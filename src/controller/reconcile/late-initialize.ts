@@ -1,6 +1,7 @@
 // Converge, last write before status: AWS's defaults copied into the fields the user left out
 // (ACK late initialisation); after a strict adoption, the spec replaced with AWS's. Returns whether
 // it wrote the spec (a settled create intent is cleared in that write).
+import { pathText } from "../../services/references.ts";
 import { intentAnnotation } from "../create-intent.ts";
 import { checkSpecWrite, WriteRefused } from "../write-check.ts";
 import type { Attempt } from "./attempt.ts";
@@ -64,12 +65,7 @@ function withoutReferenced<Spec extends object>(
   for (const at of referenced) {
     const field = typeof at.at(-1) === "number" ? at.slice(0, -1) : at;
     spec = withoutValueAt(spec, field);
-    dropped.push(
-      `spec.${field
-        .map((s) => (typeof s === "number" ? `[${s}]` : s))
-        .join(".")
-        .replace(/\.\[/g, "[")}`,
-    );
+    dropped.push(pathText(["spec", ...field]));
   }
   const initialized = late.initialized.filter((path) => !dropped.includes(path));
   return { spec: spec as Spec, initialized };
