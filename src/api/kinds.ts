@@ -43,6 +43,7 @@ export const resourceKinds = [
   kind("iam", "Policy", "policies"),
   kind("secretsmanager", "Secret", "secrets"),
   kind("kms", "Key", "keys"),
+  kind("ec2", "VPC", "vpcs"),
 ] as const satisfies readonly ResourceKind[];
 
 /**

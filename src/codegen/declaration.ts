@@ -201,6 +201,22 @@ export interface FieldGroup {
   /** Constant members of the group's read call (KMS's GetKeyPolicy: PolicyName "default"). */
   readonly readWith?: Readonly<Record<string, unknown>>;
   /**
+   * The read answers one field at a time (EC2's DescribeVpcAttribute takes one `Attribute`): it is
+   * sent once per field, with that field's members here, and the answers merged. By AWS name.
+   */
+  readonly readEach?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /**
+   * Where the set call takes a field, where not under its own member, by AWS name: a dotted path
+   * (EC2's ModifyVpcAttribute takes a flag as `EnableDnsSupport.Value`).
+   */
+  readonly setAt?: Readonly<Record<string, string>>;
+  /**
+   * The kind writes this group itself (its `writes` hook, by set call): the group's calls name
+   * something other than the object (EC2's DisassociateVpcCidrBlock takes the ID of the CIDR
+   * block's association, which only the object's read answers). Its read is the runtime's.
+   */
+  readonly byHook?: true;
+  /**
    * Where the group's read answer holds a field, where not under the field's own member, by AWS
    * name: a dotted path (GetPolicyVersion's `PolicyVersion.Document` for PolicyDocument).
    */
@@ -508,12 +524,17 @@ export interface RuntimeDeclaration {
   /**
    * The tag calls' members (the calls are the tags group's): the ARN's member, the keys' member
    * of the untag call, the tags' member of the read answer (a list or a map, as the create's).
+   * Where the model makes the object's member a list (EC2's `Resources`), the object goes alone in
+   * it; where it makes the keys' member a list of tags (EC2's DeleteTags), each key is one.
    */
   readonly tags: {
     readonly resource: string;
     /** The untag call's keys member (absent with `replace`). */
     readonly keys?: string;
-    /** The tag calls name the object as its other calls do (S3's `Bucket`), not by its ARN. */
+    /**
+     * The tag calls name the object as its other calls do (S3's `Bucket`; EC2's ID in
+     * `Resources`), not by its ARN.
+     */
     readonly by?: "identifier";
     /**
      * The set call replaces the whole tag set (S3's PutBucketTagging), and no tags is the remove
@@ -522,6 +543,11 @@ export interface RuntimeDeclaration {
     readonly replace?: true;
     /** Where the create call takes the tags, as a dotted path (S3: `CreateBucketConfiguration.Tags`). */
     readonly inCreate?: string;
+    /**
+     * The create takes the tags in a tag specification of this resource type (EC2's
+     * `TagSpecifications: [{ResourceType: "vpc", Tags}]`): they are on the object from its first moment.
+     */
+    readonly specification?: string;
     /**
      * The tag calls are another service's (a variant's: S3 Control), made by the second client
      * the kind's client gives (`DeclaredClient.more`), naming the account in `account`.

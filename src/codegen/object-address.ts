@@ -59,12 +59,15 @@ export interface ResolvedRuntime {
   readonly tagsPage?: { readonly input: string; readonly output: string };
   /** The declared long-running states, their member checked against the read answer. */
   readonly states?: NonNullable<RuntimeDeclaration["states"]>;
+  /** The untag call takes tags, not keys (EC2's DeleteTags): each key goes as an item's member of this name. */
+  readonly untagItem?: string;
 }
 
 /** The identifier's member and shape, as the create call's input has it. */
 function identifierShape(decl: KindDeclaration, model: AwsModel): string {
-  // An ID AWS assigns (runtime.assigned) is no create input: the read call takes it.
-  const taking = decl.runtime?.assigned === undefined ? decl.create : decl.runtime.read.call;
+  // An ID AWS assigns (runtime.assigned) is no create input: the delete call takes it (a read may
+  // take only a list of them: EC2's DescribeVpcs).
+  const taking = decl.runtime?.assigned === undefined ? decl.create : decl.runtime.delete;
   const member = inputOf(model, taking).members?.[decl.identifier];
   if (member === undefined)
     throw new Error(`${decl.kind}'s declaration: the call ${taking} takes no ${decl.identifier}`);
@@ -174,21 +177,48 @@ export function resolveRuntime(
     );
   // Tags are the tags group's, named by the object's ARN (runtime.tags.resource): not here.
   const tagGroup = decl.groups.find((g) => Object.values(g.fields).some((f) => f.form === "tags"));
+  // Tag calls naming the object by its identifier in their declared member (EC2's CreateTags takes
+  // `Resources`, a list of any resource's ID): a string, or a list the ID goes alone in.
+  const tagAddress = (call: string, role: string): Address => {
+    const direct = addressIn(model, call, identifier);
+    if (direct !== undefined) return direct;
+    const member = inputOf(model, call).members?.[r.tags.resource];
+    const s = member === undefined ? undefined : shapeOf(model, member.shape);
+    if (s?.type === "string") return { member: r.tags.resource, form: "scalar" };
+    if (s?.type === "list" && shapeOf(model, s.member?.shape ?? "").type === "string")
+      return { member: r.tags.resource, form: "list" };
+    return fail(
+      `the tag ${role} call ${call} takes no ${decl.identifier} and no ${r.tags.resource} (runtime.tags.resource)`,
+    );
+  };
   const calls: Record<string, Address> = {};
   for (const g of decl.groups) {
     if (g === tagGroup && r.tags.by !== "identifier") continue;
     for (const [call, role] of [
-      [g.set, "set"],
+      // A group the kind writes itself (byHook): its set and remove calls are the hook's.
+      ...(g.byHook === true ? [] : [[g.set, "set"] as const]),
       [g.read, "read"],
-      ...(g.remove === undefined ? [] : [[g.remove, "remove"] as const]),
+      ...(g.remove === undefined || g.byHook === true ? [] : [[g.remove, "remove"] as const]),
       ...(g.items?.get === undefined ? [] : [[g.items.get, "read"] as const]),
     ] as const) {
       calls[call] =
         call === r.read.call && r.read.by !== undefined
           ? declaredReadAddress(r.read.by)
-          : address(call, role);
+          : g === tagGroup && call !== r.read.call
+            ? tagAddress(call, role)
+            : address(call, role);
     }
   }
+  // The untag call's keys member: keys, or tags naming them (EC2's DeleteTags: `Tags: [{Key}]`).
+  const untagKeys =
+    tagGroup?.remove === undefined ? undefined : inputOf(model, tagGroup.remove).members?.[r.tags.keys ?? ""];
+  const untagList = untagKeys === undefined ? undefined : shapeOf(model, untagKeys.shape);
+  const untagEntry = untagList?.type === "list" ? shapeOf(model, untagList.member?.shape ?? "") : undefined;
+  const untagItem =
+    untagEntry?.type === "structure"
+      ? (["Key", "TagKey", "key"].find((m) => untagEntry.members?.[m] !== undefined) ??
+        fail(`the untag call ${tagGroup?.remove} takes tags in ${r.tags.keys} with no key member`))
+      : undefined;
   // A paginated tag read: a token the answer gives and the next call takes.
   const tagRead = tagGroup?.read;
   const paged =
@@ -242,7 +272,17 @@ export function resolveRuntime(
     if (outputOf(model, call).members?.[member] === undefined)
       fail(`the call ${call} answers no ${member} (${what})`);
   };
+  if (r.tags.specification !== undefined)
+    takes(decl.create, "TagSpecifications", "runtime.tags.specification");
   for (const g of decl.groups) {
+    for (const [field, each] of Object.entries(g.readEach ?? {})) {
+      if (g.fields[field] === undefined) fail(`readEach names ${field}, no field of the ${g.set} group`);
+      for (const member of Object.keys(each)) takes(g.read, member, `readEach.${field}`);
+    }
+    for (const [field, at] of Object.entries(g.setAt ?? {})) {
+      if (g.fields[field] === undefined) fail(`setAt names ${field}, no field of the ${g.set} group`);
+      takes(g.set, /^[A-Za-z0-9]+/.exec(at)?.[0] ?? "", `setAt.${field}`);
+    }
     for (const member of Object.keys(g.noneAs ?? {})) takes(g.set, member, "noneAs");
     for (const member of Object.keys(g.input ?? {})) takes(g.set, member, "input");
     for (const member of Object.keys(g.readWith ?? {})) takes(g.read, member, "readWith");
@@ -292,8 +332,9 @@ export function resolveRuntime(
     fail(
       "runtime.afterCreate needs an ARN crossrole composes (arnScope global or regional): the object itself is not read",
     );
-  if (r.arn === undefined && r.arnScope !== "global" && r.arnScope !== "account")
-    fail("runtime.arn is needed unless arnScope is global or account");
+  // A regional ARN is composed in the client's account (EC2's VPCs answer none).
+  if (r.arn === undefined && r.arnScope === undefined)
+    fail("runtime.arn is needed unless crossrole composes the ARN (arnScope)");
   // A variant's read lists objects without naming one: each must say which is which.
   const variants = Object.entries(r.variants ?? {}).map(([key, v]) => {
     const listed = outputOf(model, v.read.call).members?.[v.read.output];
@@ -370,5 +411,6 @@ export function resolveRuntime(
     ...(paged ? { tagsPage: { input: "NextToken", output: "NextToken" } } : {}),
     ...(r.states === undefined ? {} : { states: r.states }),
     ...(variants.length === 0 ? {} : { variants: Object.fromEntries(variants) }),
+    ...(untagItem === undefined ? {} : { untagItem }),
   };
 }

@@ -258,6 +258,10 @@ export const ackReconcileKinds: readonly string[] = [
   ...["Group", "InstanceProfile", "OpenIDConnectProvider", "Policy", "Role", "ServiceLinkedRole", "User"],
   "Secret",
   ...["Alias", "Grant", "Key"],
+  ...["CapacityReservation", "DHCPOptions", "EgressOnlyInternetGateway", "ElasticIPAddress", "FlowLog"],
+  ...["Instance", "InternetGateway", "LaunchTemplate", "ManagedPrefixList", "NATGateway", "NetworkACL"],
+  ...["RouteTable", "SecurityGroup", "Subnet", "TransitGateway", "TransitGatewayVPCAttachment", "VPC"],
+  ...["VPCEndpoint", "VPCEndpointServiceConfiguration", "VPCPeeringConnection"],
 ];
 
 /** ACK's feature gates that crossrole always has on: accepted, never passed to --feature-gates. */

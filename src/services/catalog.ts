@@ -15,6 +15,7 @@ import type { KindName } from "../api/kinds.ts";
 import type { KindDeclaration } from "../codegen/declaration.ts";
 import type { DeclaredKindSource } from "./declared-kind/source.ts";
 import { tableDeclaration } from "./dynamodb/table-declaration.ts";
+import { vpcDeclaration } from "./ec2/vpc-declaration.ts";
 import { repositoryDeclaration } from "./ecr/repository-declaration.ts";
 import { policyDeclaration } from "./iam/policy-declaration.ts";
 import { roleDeclaration } from "./iam/role-declaration.ts";
@@ -292,6 +293,25 @@ export const servedKindCatalog = {
         return key.KeyMetadata?.DeletionDate === undefined;
       } catch (err) {
         if ((err as { name?: string }).name === "NotFoundException") return false;
+        throw err;
+      }
+    },
+  },
+  VPC: {
+    module: async () => (await import("./ec2/vpc.ts")).vpcService,
+    crd: async () => (await import("./ec2/vpc.ts")).vpcCrdSource,
+    declaration: vpcDeclaration,
+    generated: { path: "src/services/ec2/generated/vpc-fields.ts", prefix: "vpc" },
+    declared: async () => (await import("./ec2/vpc.ts")).vpcSource,
+    ack: { release: "v1.20.0" },
+    // VPCs are named by their ID: `name` is one.
+    locate: async (config, name) => {
+      const { EC2Client, DescribeVpcsCommand } = await import("@aws-sdk/client-ec2");
+      try {
+        const answer = await new EC2Client(config).send(new DescribeVpcsCommand({ VpcIds: [name] }));
+        return (answer.Vpcs ?? []).some((v) => v.VpcId === name);
+      } catch (err) {
+        if ((err as { name?: string }).name === "InvalidVpcID.NotFound") return false;
         throw err;
       }
     },

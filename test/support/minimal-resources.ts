@@ -93,6 +93,10 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
     namespaceObjects: (namespace) => [passwordSecret(namespace)],
   },
   Key: { spec: (name) => ({ description: name }), assignedId: true },
+  VPC: {
+    spec: (name) => ({ cidrBlocks: ["10.0.0.0/16"], tags: [{ key: "Name", value: name }] }),
+    assignedId: true,
+  },
 };
 
 /** Every served kind: a new kind must add its maker above, or the cross-kind tests say so. */

@@ -71,6 +71,12 @@ function kindModule<Sdk extends SdkClient>(
   if (tagsGroup === undefined || tagsField === undefined || tagsGroup.remove === undefined) {
     throw new Error(`${kind.kind}: the generic runtime needs a tags group with a remove call`);
   }
+  for (const g of declaration.groups) {
+    if (g.byHook === true && hooks?.writes?.[g.set] === undefined)
+      throw new Error(
+        `${kind.kind}: the group ${g.set} is written by the kind (byHook), which has no writes.${g.set} hook`,
+      );
+  }
   const [tagsAws, tagsCodec] = codecOf(generated.codecs, tagsField);
   const tagShape = tagShapeOf(tagsCodec);
   const schemas = source.schemas ?? declaredKindSchemas({ kind, declaration: { runtime }, generated });
@@ -309,6 +315,12 @@ function kindModule<Sdk extends SdkClient>(
     page: addressed.tagsPage,
     arnOf: (name, region, account) => arnOf({}, name, region, account),
     moreSdk: source.moreSdk,
+    // Named by the identifier, as the model says each tag call takes it (EC2's `Resources: [id]`).
+    naming: (operation, target) => {
+      const at = tagsByIdentifier ? addressed.calls[operation] : undefined;
+      return at === undefined ? undefined : naming(at, target);
+    },
+    untagItem: addressed.untagItem,
   });
   /** A long-running object not in a state it may be written in (runtime.states): why, in AWS's words. */
   const busyIn = (observed: DeclaredObserved) => {
@@ -361,6 +373,8 @@ function kindModule<Sdk extends SdkClient>(
       at?: Readonly<Record<string, string>>;
       /** Constant members it takes (FieldGroup.readWith). */
       with?: Readonly<Record<string, unknown>>;
+      /** It answers one field at a time: each field's members (FieldGroup.readEach). */
+      each?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
     }
   >();
   const lateInitialized = new Set(generated.declared.lateInitialized);
@@ -382,6 +396,7 @@ function kindModule<Sdk extends SdkClient>(
     if (own?.readInput !== undefined) entry.input = { ...entry.input, ...own.readInput };
     if (own?.readAt !== undefined) entry.at = { ...entry.at, ...own.readAt };
     if (own?.readWith !== undefined) entry.with = { ...entry.with, ...own.readWith };
+    if (own?.readEach !== undefined) entry.each = { ...entry.each, ...own.readEach };
     groupReads.set(g.read, entry);
   }
   /** The ARN: as the read answered it, or composed where it names neither region nor account (S3's). */
@@ -421,10 +436,33 @@ function kindModule<Sdk extends SdkClient>(
     client: DeclaredClient<Sdk>,
     name: string,
     call: string,
-    own: { fields: string[]; notFound: Set<string>; items?: ItemsOf },
+    own: {
+      fields: string[];
+      notFound: Set<string>;
+      items?: ItemsOf;
+      each?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+    },
     naming: Fields,
     ctx: CallContext,
   ): Promise<unknown> => {
+    if (own.each !== undefined) {
+      // One field per call (EC2's DescribeVpcAttribute): each asked, the answers merged.
+      const merged: Fields = {};
+      for (const [field, members] of Object.entries(own.each)) {
+        const answer = await groupRead(
+          client,
+          name,
+          call,
+          { ...own, fields: [specFieldOf(generated.codecs, field, generated.awsNames)], each: undefined },
+          { ...naming, ...members },
+          ctx,
+        );
+        if (answer === gone) return gone;
+        const { $metadata: _, ...fields } = (answer ?? {}) as Fields;
+        Object.assign(merged, fields);
+      }
+      return merged;
+    }
     const page = own.items?.page;
     let listed: unknown[] | undefined;
     let token: unknown;
@@ -610,8 +648,13 @@ function kindModule<Sdk extends SdkClient>(
       }
       // Read by its handle or ARN, or answered whole, the answer is the object's alone; read by
       // name, it may list others.
-      const item = objectOf(answer, name);
-      if (item === undefined) return { found: false };
+      const answered = objectOf(answer, name);
+      if (answered === undefined) return { found: false };
+      // What the answer lacks, read by the kind's own calls (EC2: a VPC's default security group rules).
+      const item =
+        hooks?.answerMore === undefined
+          ? answered
+          : { ...answered, ...(await hooks.answerMore(askFor(client, name, ctx), answered, spec)) };
       // Being deleted (a secret scheduled for deletion, answered until it is gone): none.
       if (beingDeleted(item)) return { found: false };
       // Where it lives, where the ARN does not say: the answer's member (a listed directory
@@ -720,9 +763,19 @@ function kindModule<Sdk extends SdkClient>(
           ? {}
           : { [attributes.member]: inMap }),
         ...(assignedId === undefined ? { [idAws]: name } : {}),
-        ...(Object.keys(tags).length === 0 || runtime.tags.inCreate !== undefined
+        ...(Object.keys(tags).length === 0 ||
+        runtime.tags.inCreate !== undefined ||
+        runtime.tags.specification !== undefined
           ? {}
           : { [tagsAws]: tagShape.toAws(tags) }),
+        // In a tag specification of the object's type (EC2's TagSpecifications).
+        ...(Object.keys(tags).length === 0 || runtime.tags.specification === undefined
+          ? {}
+          : {
+              TagSpecifications: [
+                { ResourceType: runtime.tags.specification, [tagsAws]: tagShape.listToAws(tags) },
+              ],
+            }),
       };
       // Tags elsewhere in the create's input (S3's CreateBucketConfiguration.Tags).
       if (runtime.tags.inCreate !== undefined && Object.keys(tags).length > 0)
@@ -834,11 +887,22 @@ function kindModule<Sdk extends SdkClient>(
         if (member === undefined || states === undefined) return false;
         return heldBy(states, (answer[member] ?? {}) as Fields) !== undefined;
       };
-      /** A field's set call inputs: the kind's hook's, or its members as the codecs send them. */
-      const inputsOf = (field: string): readonly Fields[] =>
-        hooks?.setInputs?.[field]?.(desired, observed.fields) ?? [
-          awsMembers(generated.codecs, desired, [field]),
-        ];
+      /**
+       * A field's set call inputs: the kind's hook's, or its members as the codecs send them, left
+       * out as what its absence means, where the set call takes it (FieldGroup.setAt).
+       */
+      const inputsOf = (field: string, set: string): readonly Fields[] => {
+        const own = hooks?.setInputs?.[field]?.(desired, observed.fields);
+        if (own !== undefined) return own;
+        const given = { [field]: desired[field] ?? defaultWhenAbsent(formOf.get(field)) };
+        const input = awsMembers(generated.codecs, given, [field]);
+        const [member] = codecOf(generated.codecs, field);
+        const at = declared(set)?.setAt?.[member];
+        if (at === undefined || !(member in input)) return [input];
+        const moved: Fields = {};
+        atPath(moved, at, input[member]);
+        return [moved];
+      };
       for (const group of ordered) {
         const differs = group.fields.filter((f) => differing.has(f.field)).map((f) => f.field);
         const carried = resent.get(group) ?? [];
@@ -865,6 +929,12 @@ function kindModule<Sdk extends SdkClient>(
           continue;
         }
         if (differs.length === 0) continue;
+        if (as?.byHook === true) {
+          // The kind writes it (its calls name something other than the object: a CIDR block's association).
+          await hooks?.writes?.[group.set]?.(askFor(client, name, ctx), address, desired, observed.fields);
+          changed.push(...differs);
+          continue;
+        }
         if (group === tagsGroup) {
           const target = tagTarget(observed);
           if (runtime.tags.replace === true) {
@@ -909,7 +979,7 @@ function kindModule<Sdk extends SdkClient>(
         if (declared(group.set)?.oneChangePerCall === true) {
           // One change per call (DynamoDB's UpdateTable); once the object is busy, the rest waits.
           for (const field of differs) {
-            const inputs = inputsOf(field);
+            const inputs = inputsOf(field, group.set);
             if (inputs.length > 0) changed.push(field);
             for (const input of inputs) {
               if (await setCall(group.set, input, `spec.${field}`)) return changed.map((f) => `spec.${f}`);
@@ -965,7 +1035,7 @@ function kindModule<Sdk extends SdkClient>(
         for (const rule of group.fields) whole[rule.field] ??= defaultWhenAbsent(rule);
         const inputs =
           fields.length === 1 && only !== undefined && hooks?.setInputs?.[only] !== undefined
-            ? inputsOf(only)
+            ? inputsOf(only, group.set)
             : [awsMembers(generated.codecs, whole, fields)];
         for (const input of inputs) await setCall(group.set, input, fieldPaths);
       }

@@ -162,6 +162,20 @@ export interface DeclaredKindHooks {
    * each object's tags where it has none (KMS's ListKeys, then ListResourceTags).
    */
   readonly findTagged?: (ask: Ask, key: string, value: string) => Promise<readonly string[]>;
+  /**
+   * Members the object's read answer lacks, read by the kind's own calls and merged into it, before
+   * its fields and status are taken from it (EC2: whether a VPC's default security group has rules);
+   * given the spec, so that nothing it does not ask about is read.
+   */
+  readonly answerMore?: (ask: Ask, answer: Fields, spec: Fields) => Promise<Fields>;
+  /**
+   * The groups the kind writes itself (FieldGroup.byHook), by set call: given the object's address
+   * (its identifier), the spec and what AWS has in spec form (EC2's CIDR blocks: each added
+   * associated, each removed disassociated by the ID of its association).
+   */
+  readonly writes?: Readonly<
+    Record<string, (ask: Ask, address: string, desired: Fields, observed: Fields) => Promise<void>>
+  >;
   /** ServiceModule.adoptionSeed: how ACK's adoption fields name the object, where not by its identifier. */
   readonly adoptionSeed?: ServiceModule<Fields, unknown, unknown>["adoptionSeed"];
 }

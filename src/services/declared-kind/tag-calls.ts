@@ -34,6 +34,10 @@ export interface TagCallsOf<Sdk> {
   /** The object's ARN in a region and account (for another service's tag calls). */
   readonly arnOf: (name: string, region: string, account: string) => string;
   readonly moreSdk?: (() => Promise<Readonly<Record<string, unknown>>>) | undefined;
+  /** How a tag call names the object, where not `{[runtime.tags.resource]: target}` (EC2's `Resources: [id]`). */
+  readonly naming?: ((operation: string, target: string) => Fields | undefined) | undefined;
+  /** The untag call takes tags, each key as this member of one (EC2's DeleteTags: `{Key}`). */
+  readonly untagItem?: string | undefined;
 }
 
 export function tagCalls<Sdk>(t: TagCallsOf<Sdk>) {
@@ -45,7 +49,10 @@ export function tagCalls<Sdk>(t: TagCallsOf<Sdk>) {
     (client: DeclaredClient<Sdk>, operation: string, target: string, input: Fields) =>
     async (o: SendOptions): Promise<Fields> => {
       if (other === undefined)
-        return t.run(client, operation, { [runtime.tags.resource]: target, ...input })(o);
+        return t.run(client, operation, {
+          ...(t.naming?.(operation, target) ?? { [runtime.tags.resource]: target }),
+          ...input,
+        })(o);
       if (client.more === undefined || t.moreSdk === undefined)
         throw new Error(
           `${t.kind}: its tags are ${other.service}'s, and the client gives no ${other.service} client`,
@@ -131,7 +138,10 @@ export function tagCalls<Sdk>(t: TagCallsOf<Sdk>) {
           ctx,
           group.remove ?? "",
           name,
-          tagRun(client, group.remove ?? "", target, { [runtime.tags.keys ?? ""]: keys }),
+          tagRun(client, group.remove ?? "", target, {
+            [runtime.tags.keys ?? ""]:
+              t.untagItem === undefined ? keys : keys.map((k) => ({ [t.untagItem ?? ""]: k })),
+          }),
           detail,
         ),
     }),

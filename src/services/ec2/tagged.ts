@@ -1,0 +1,25 @@
+// EC2's objects carrying a tag, by its tag filter (`tag:<key>` = value) on a Describe call, page
+// by page: how the runtime finds a VPC (subnet, security group) whose ID status does not (or
+// falsely) record (runtime.assigned, search "filter"), in the client's account and region. What
+// is found is read again and held to the owner-uid tag (reconcile/locate.ts).
+import type { Ask } from "../declared-kind/source.ts";
+
+/** The `findTagged` hook of an EC2 kind read by `call`, listing `list` with each one's `idMember`. */
+export function taggedBy(call: string, list: string, idMember: string) {
+  return async (ask: Ask, key: string, value: string): Promise<readonly string[]> => {
+    const found: string[] = [];
+    let token: unknown;
+    do {
+      const page = await ask(call, {
+        Filters: [{ Name: `tag:${key}`, Values: [value] }],
+        ...(token === undefined ? {} : { NextToken: token }),
+      });
+      for (const item of (page?.[list] as Record<string, unknown>[] | undefined) ?? []) {
+        const id = item[idMember];
+        if (typeof id === "string" && id !== "" && !found.includes(id)) found.push(id);
+      }
+      token = page?.["NextToken"];
+    } while (typeof token === "string" && token !== "");
+    return found;
+  };
+}
