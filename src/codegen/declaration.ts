@@ -415,16 +415,14 @@ export interface RuntimeDeclaration {
    * The object is named by an ID AWS gives it at creation (a KMS key's), not by a spec field: the
    * create answers it at `answer` (a dotted path), ACK's status records it in `status`. Status is
    * the tenant's to write, so the reconciler takes that ID only as a hint (it must match `pattern`,
-   * and the object must carry the resource's ownership tags); otherwise it finds the object by
-   * those tags — by a tag filter (`search: "filter"`, EC2's) or, where AWS has none, by reading
-   * every object's tags (`"scan"`, KMS's), which it does only when a create may have happened.
-   * The kind's `findTagged` hook makes the search.
+   * and the object must carry the resource's ownership tags); otherwise, where a create may have
+   * happened, it finds the object by those tags through the kind's `findTagged` hook (EC2's tag
+   * filter; KMS, which has none, reads every key's tags).
    */
   readonly assigned?: {
     readonly answer: string;
     readonly status: string;
     readonly pattern: string;
-    readonly search: "filter" | "scan";
   };
   /**
    * A member of the read answer whose presence means the object is being deleted and is none

@@ -101,8 +101,6 @@ export interface AssignedId<Spec, Client> {
   readonly statusField: string;
   /** What an ID looks like: a status value otherwise is never sent to AWS. */
   readonly pattern: RegExp;
-  /** `filter`: AWS finds objects by tag in one call; `scan`: every object's tags are read (KMS). */
-  readonly search: "filter" | "scan";
   /** The spec as the module's calls take it, naming the object `id`. */
   withId(spec: Spec, id: string): Spec;
   /** The IDs of the objects in the client's account and region tagged `key` = `value`. */

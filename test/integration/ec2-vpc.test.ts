@@ -114,25 +114,15 @@ describe("VPC through the generic runtime", () => {
     assert.equal(input["VpcId"], undefined, "EC2 assigns the ID");
   });
 
-  test("read by the ID: ACK's status, the flags at EC2's defaults, the tags; the ARN composed in the account", async () => {
+  test("read by the ID: ACK's status, the blocks, the tags, in one call (no flag in the spec, none read); the ARN composed in the account", async () => {
     const { named, id } = await made(spec({ tags: [{ key: "team", value: "net" }] }));
     assert.equal(service.identifier(named), id);
     const read = await calls.during(() => observed(mine, named));
-    assert.deepEqual(read, [
-      "DescribeVpcs",
-      "DescribeVpcAttribute",
-      "DescribeVpcAttribute",
-      "DescribeVpcAttribute",
-    ]);
+    assert.deepEqual(read, ["DescribeVpcs"]);
     assert.deepEqual(calls.input("DescribeVpcs"), { "VpcId.1": id });
-    assert.deepEqual(
-      [0, 1, 2].map((n) => calls.input("DescribeVpcAttribute", n)["Attribute"]),
-      ["enableDnsSupport", "enableDnsHostnames", "enableNetworkAddressUsageMetrics"],
-    );
     const o = await observed(mine, named);
     assert.deepEqual(o.fields["cidrBlocks"], ["10.0.0.0/16"]);
-    assert.equal(o.fields["enableDNSSupport"], true);
-    assert.equal(o.fields["enableDNSHostnames"], false);
+    assert.equal(o.fields["enableDNSSupport"], undefined, "not asked");
     assert.deepEqual(
       (o.fields["tags"] as { key: string }[]).find((t) => t.key === "team"),
       { key: "team", value: "net" },
@@ -168,20 +158,49 @@ describe("VPC through the generic runtime", () => {
     assert.deepEqual(withOne.fields["cidrBlocks"], ["10.0.0.0/16"]);
   });
 
-  test("DNS and usage-metrics flags: one ModifyVpcAttribute each, as {Value}; left out, back to EC2's defaults", async () => {
+  test("DNS and usage-metrics flags: read and set one call each (set as {Value}), only those the spec sets; left out, EC2's value kept", async () => {
     const { named, id } = await made(spec());
-    const flagged = { ...named, enableDNSHostnames: true, enableDNSSupport: false };
-    const { sent } = await converge(flagged);
-    assert.deepEqual(sent, ["ModifyVpcAttribute", "ModifyVpcAttribute"]);
+    const flagged = {
+      ...named,
+      enableDNSHostnames: true,
+      enableDNSSupport: false,
+      enableNetworkAddressUsageMetrics: false,
+    };
+    const read = await calls.during(() => observed(mine, flagged));
+    assert.deepEqual(read, [
+      "DescribeVpcs",
+      "DescribeVpcAttribute",
+      "DescribeVpcAttribute",
+      "DescribeVpcAttribute",
+    ]);
+    assert.deepEqual(
+      [0, 1, 2].map((n) => calls.input("DescribeVpcAttribute", n)),
+      ["enableDnsSupport", "enableDnsHostnames", "enableNetworkAddressUsageMetrics"].map((Attribute) => ({
+        VpcId: id,
+        Attribute,
+      })),
+    );
+    const { sent, after } = await converge(flagged);
+    assert.deepEqual(
+      sent,
+      ["ModifyVpcAttribute", "ModifyVpcAttribute"],
+      "the metrics are already off: not sent",
+    );
     const inputs = [0, 1].map((n) => calls.input("ModifyVpcAttribute", n));
     assert.deepEqual(inputs, [
       { VpcId: id, "EnableDnsSupport.Value": "false" },
       { VpcId: id, "EnableDnsHostnames.Value": "true" },
     ]);
-    const { sent: back } = await converge(named);
-    assert.deepEqual(back, ["ModifyVpcAttribute", "ModifyVpcAttribute"], "both back to the defaults");
-    assert.equal(calls.input("ModifyVpcAttribute", 0)["EnableDnsSupport.Value"], "true");
-    assert.equal(calls.input("ModifyVpcAttribute", 1)["EnableDnsHostnames.Value"], "false");
+    assert.equal(after.fields["enableDNSSupport"], false);
+    assert.equal(after.fields["enableDNSHostnames"], true);
+
+    // Left out: neither read nor set; EC2 keeps what it has.
+    const read2 = await calls.during(() => observed(mine, named));
+    assert.deepEqual(read2, ["DescribeVpcs"]);
+    const { sent: none } = await converge(named);
+    assert.deepEqual(none, []);
+    const kept = await observed(mine, { ...named, enableDNSHostnames: true });
+    assert.equal(kept.fields["enableDNSHostnames"], true, "still on");
   });
 
   test("disallowSecurityGroupDefaultRules: the default group's rules revoked, its state in status; false leaves them", async () => {

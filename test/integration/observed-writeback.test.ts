@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { CloudWatchLogsClient } from "@aws-sdk/client-cloudwatch-logs";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { EC2Client } from "@aws-sdk/client-ec2";
 import { ECRClient } from "@aws-sdk/client-ecr";
 import { IAMClient } from "@aws-sdk/client-iam";
 import { KMSClient } from "@aws-sdk/client-kms";
@@ -67,6 +68,7 @@ const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
   Policy: async () => ({ sdk: await clientAs(IAMClient, endpoint, account), account, region }),
   Secret: async () => ({ sdk: await clientAs(SecretsManagerClient, endpoint, account), account, region }),
   Key: async () => ({ sdk: await clientAs(KMSClient, endpoint, account), account, region }),
+  VPC: async () => ({ sdk: await clientAs(EC2Client, endpoint, account), account, region }),
 };
 
 type Obj = Record<string, unknown>;

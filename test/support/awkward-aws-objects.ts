@@ -13,6 +13,13 @@ import {
 } from "@aws-sdk/client-cloudwatch-logs";
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import {
+  AssociateVpcCidrBlockCommand,
+  CreateVpcCommand,
+  DescribeVpcsCommand,
+  EC2Client,
+  ModifyVpcAttributeCommand,
+} from "@aws-sdk/client-ec2";
+import {
   CreateRepositoryCommand,
   ECRClient,
   PutLifecyclePolicyCommand,
@@ -617,8 +624,45 @@ const keyCases: AwkwardCase[] = [
   },
 ];
 
+const vpcCases: AwkwardCase[] = [
+  {
+    title: "a dedicated VPC with a second CIDR block, DNS hostnames on, and tags",
+    spec: {
+      cidrBlocks: ["10.20.0.0/16", "10.21.0.0/16"],
+      instanceTenancy: "dedicated",
+      enableDNSHostnames: true,
+    },
+    make: async (endpoint, account, name) => {
+      const ec2 = await clientAs(EC2Client, endpoint, account);
+      const made = await ec2.send(
+        new CreateVpcCommand({
+          CidrBlock: "10.20.0.0/16",
+          InstanceTenancy: "dedicated",
+          TagSpecifications: [{ ResourceType: "vpc", Tags: [{ Key: "Name", Value: name }] }],
+        }),
+      );
+      const id = made.Vpc?.VpcId ?? "";
+      await ec2.send(new AssociateVpcCidrBlockCommand({ VpcId: id, CidrBlock: "10.21.0.0/16" }));
+      await ec2.send(new ModifyVpcAttributeCommand({ VpcId: id, EnableDnsHostnames: { Value: true } }));
+      return id;
+    },
+  },
+  {
+    title: "the account's default VPC (isDefault, EC2's own 172.31.0.0/16)",
+    spec: { cidrBlocks: ["172.31.0.0/16"] },
+    make: async (endpoint, account) => {
+      const ec2 = await clientAs(EC2Client, endpoint, account);
+      const vpcs = await ec2.send(
+        new DescribeVpcsCommand({ Filters: [{ Name: "is-default", Values: ["true"] }] }),
+      );
+      return vpcs.Vpcs?.[0]?.VpcId ?? "";
+    },
+  },
+];
+
 export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
   Key: keyCases,
+  VPC: vpcCases,
   LogGroup: logGroupCases,
   Secret: secretCases,
   Policy: policyCases,

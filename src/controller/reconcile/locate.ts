@@ -2,9 +2,9 @@
 // key's: ServiceModule.assigned). Status records the ID (ACK's keyID), but a tenant may write
 // status: the ID there is only a hint, taken when it looks like an ID and the object it names
 // carries this resource's owner-uid tag. Otherwise the object is the one AWS finds by that tag —
-// by the service's tag filter, or, where AWS has none (KMS), by reading every object's tags, which
-// is done only when a create of this resource's may have happened (an ID recorded, a create
-// intent, the finalizer that goes on with the first create): a new resource costs no search.
+// by the service's tag filter (EC2's), or, where AWS has none (KMS), by reading every object's
+// tags — searched only when a create of this resource's may have happened (an ID recorded, a
+// create intent, the finalizer that goes on with the first create): a new resource costs no search.
 // Nothing another resource owns is ever taken, however status names it; two objects tagged as
 // this one's are refused, naming both.
 import { ownershipTagKeys } from "../../api/ownership-tags.ts";
@@ -51,7 +51,7 @@ export async function locate<Spec extends object, Observed, Client>(
   }
   const recorded = status?.[assigned.statusField] !== undefined && status[assigned.statusField] !== null;
   const mayExist = recorded || intentRecordOf(a.obj) !== undefined || hasFinalizer(a.obj, env.finalizer);
-  if (assigned.search === "scan" && !mayExist) return { observation: { found: false }, spec };
+  if (!mayExist) return { observation: { found: false }, spec };
   const ids = await assigned.findTagged(conn.client, ownershipTagKeys.ownerUid, a.owner.uid, conn.call);
   const found: Located<Spec, Observed>[] = [];
   for (const id of ids) {

@@ -20,7 +20,6 @@ export function assignedIdOf<Sdk extends SdkClient>(
   return {
     statusField: assigned.status,
     pattern: new RegExp(assigned.pattern),
-    search: assigned.search,
     withId: (spec, id) => ({ ...spec, [idField]: id }),
     findTagged: (client, key, value, ctx) => find(askFor(client, `tagged ${key}=${value}`, ctx), key, value),
   };

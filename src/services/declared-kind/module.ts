@@ -439,16 +439,24 @@ function kindModule<Sdk extends SdkClient>(
     own: {
       fields: string[];
       notFound: Set<string>;
+      always?: boolean;
       items?: ItemsOf;
       each?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
     },
     naming: Fields,
     ctx: CallContext,
+    /** The spec, where only the fields it sets are read (FieldGroup.readEach: a call each). */
+    spec?: Fields,
   ): Promise<unknown> => {
     if (own.each !== undefined) {
-      // One field per call (EC2's DescribeVpcAttribute): each asked, the answers merged.
+      // One field per call (EC2's DescribeVpcAttribute): each the spec sets asked (all, where one
+      // left out means something), the answers merged.
       const merged: Fields = {};
-      for (const [field, members] of Object.entries(own.each)) {
+      const asked = (field: string) =>
+        spec === undefined ||
+        own.always ||
+        spec[specFieldOf(generated.codecs, field, generated.awsNames)] !== undefined;
+      for (const [field, members] of Object.entries(own.each).filter(([f]) => asked(f))) {
         const answer = await groupRead(
           client,
           name,
@@ -550,6 +558,7 @@ function kindModule<Sdk extends SdkClient>(
                 ...Object.fromEntries(Object.entries(own.input ?? {}).map(([m, from]) => [m, item[from]])),
               },
               ctx,
+              spec,
             ),
       ),
     ];

@@ -44,17 +44,17 @@ export const vpcDeclaration = {
     {
       field: "EnableDnsSupport",
       custom: "boolean",
-      doc: "Whether the VPC resolves DNS through the Amazon provided DNS server. Left out, it is on (EC2's default).",
+      doc: "Whether the VPC resolves DNS through the Amazon provided DNS server (on for a new VPC). Left out, EC2's value is kept.",
     },
     {
       field: "EnableDnsHostnames",
       custom: "boolean",
-      doc: "Whether instances launched in the VPC get public DNS hostnames (DNS support must be on too). Left out, it is off.",
+      doc: "Whether instances launched in the VPC get public DNS hostnames, which needs DNS support on (off for a new VPC). Left out, EC2's value is kept.",
     },
     {
       field: "EnableNetworkAddressUsageMetrics",
       custom: "boolean",
-      doc: "Whether Network Address Usage metrics are on for the VPC. Left out, they are off.",
+      doc: "Whether Network Address Usage metrics are on for the VPC (off for a new VPC). Left out, EC2's value is kept.",
     },
     {
       field: "DisallowSecurityGroupDefaultRules",
@@ -84,10 +84,11 @@ export const vpcDeclaration = {
       readEach: byFlag((flag) => ({ Attribute: flag[0]?.toLowerCase() + flag.slice(1) })),
       readAt: byFlag((flag) => `${flag}.Value`),
       setAt: byFlag((flag) => `${flag}.Value`),
+      // Left out, EC2's value is kept (as ACK does): nothing is read or set for it.
       fields: {
-        EnableDnsSupport: { default: true },
-        EnableDnsHostnames: { default: false },
-        EnableNetworkAddressUsageMetrics: { default: false },
+        EnableDnsSupport: { absent: "kept", default: true },
+        EnableDnsHostnames: { absent: "kept", default: false },
+        EnableNetworkAddressUsageMetrics: { absent: "kept", default: false },
       },
     },
     {
@@ -131,7 +132,6 @@ export const vpcDeclaration = {
       answer: "Vpc.VpcId",
       status: "vpcID",
       pattern: "^vpc-([0-9a-f]{8}|[0-9a-f]{17})$",
-      search: "filter",
     },
     states: { member: "State", ready: ["available"] },
     delete: "DeleteVpc",

@@ -99,8 +99,6 @@ export const keyDeclaration = {
       answer: "KeyMetadata.KeyId",
       status: "keyID",
       pattern: "^(mrk-[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$",
-      // KMS lists keys without their tags: finding one by its tags reads each key's.
-      search: "scan",
     },
     // Scheduled for deletion, a key is answered with its DeletionDate until the window ends: none.
     goneWhen: "DeletionDate",

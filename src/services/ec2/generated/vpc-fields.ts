@@ -70,18 +70,20 @@ export const vpcFieldSchemas = {
   enableDNSSupport: z
     .boolean()
     .describe(
-      "Whether the VPC resolves DNS through the Amazon provided DNS server. Left out, it is on (EC2's default).",
+      "Whether the VPC resolves DNS through the Amazon provided DNS server (on for a new VPC). Left out, EC2's value is kept.",
     )
     .optional(),
   enableDNSHostnames: z
     .boolean()
     .describe(
-      "Whether instances launched in the VPC get public DNS hostnames (DNS support must be on too). Left out, it is off.",
+      "Whether instances launched in the VPC get public DNS hostnames, which needs DNS support on (off for a new VPC). Left out, EC2's value is kept.",
     )
     .optional(),
   enableNetworkAddressUsageMetrics: z
     .boolean()
-    .describe("Whether Network Address Usage metrics are on for the VPC. Left out, they are off.")
+    .describe(
+      "Whether Network Address Usage metrics are on for the VPC (off for a new VPC). Left out, EC2's value is kept.",
+    )
     .optional(),
   disallowSecurityGroupDefaultRules: z
     .boolean()
@@ -151,9 +153,9 @@ export const vpcFieldGroups = {
       set: "ModifyVpcAttribute",
       read: "DescribeVpcAttribute",
       fields: [
-        { field: "enableDNSSupport", absent: "none", default: true, form: "value" },
-        { field: "enableDNSHostnames", absent: "none", default: false, form: "value" },
-        { field: "enableNetworkAddressUsageMetrics", absent: "none", default: false, form: "value" },
+        { field: "enableDNSSupport", absent: "kept", default: true, form: "value" },
+        { field: "enableDNSHostnames", absent: "kept", default: false, form: "value" },
+        { field: "enableNetworkAddressUsageMetrics", absent: "kept", default: false, form: "value" },
       ],
     },
     {
