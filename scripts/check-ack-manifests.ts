@@ -45,6 +45,11 @@ function substitute(text: string): string {
     IMAGE_TAG_MUTABILITY_EXCLUSION_FILTER_2: '{"filter": "*.staging", "filterType": "WILDCARD"}',
     // IAM's tests (test_role.py): a session duration in seconds.
     MAX_SESSION_DURATION: "3600",
+    // EC2's tests (test_vpc.py): the VPC's flags.
+    ENABLE_DNS_SUPPORT: "true",
+    ENABLE_DNS_HOSTNAMES: "true",
+    ENABLE_NETWORK_ADDRESS_USAGE_METRICS: "false",
+    DISALLOW_DEFAULT_SECURITY_GROUP_RULE: "true",
     REPOSITORY_LIFECYCLE_POLICY:
       '{"rules":[{"rulePriority":1,"description":"Expire images older than 14 days","selection":{"tagStatus":"untagged","countType":"sinceImagePushed","countUnit":"days","countNumber":14},"action":{"type":"expire"}}]}',
   };

@@ -108,6 +108,7 @@ const examples: readonly Example[] = [
       ["Role", "payments-api", "payments-api"],
       ["Secret", "api-config", "payments/api"],
       ["Key", "payments-data", ""],
+      ["VPC", "payments-network", ""],
     ].map(([kind = "", name = "", awsName = ""]) => ({
       kind,
       namespace: "payments",
@@ -169,8 +170,9 @@ for (const example of examples) {
             30_000,
           );
           assert.equal(obj.status?.ackResourceMetadata?.ownerAccountID, r.account);
-          // Named by the ID AWS assigned (a KMS key): the one status records, found in that account only.
-          if (awsName === "") awsName = String((obj.status as Record<string, unknown>)["keyID"] ?? "");
+          // Named by the ID AWS assigned (a KMS key, a VPC): the one status records, found in that account only.
+          const status = obj.status as Record<string, unknown>;
+          if (awsName === "") awsName = String(status["keyID"] ?? status["vpcID"] ?? "");
         } else {
           const obj = await waitForResourceCondition(
             e2e.kube,
