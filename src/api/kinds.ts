@@ -44,6 +44,7 @@ export const resourceKinds = [
   kind("secretsmanager", "Secret", "secrets"),
   kind("kms", "Key", "keys"),
   kind("ec2", "VPC", "vpcs"),
+  kind("ec2", "Subnet", "subnets"),
 ] as const satisfies readonly ResourceKind[];
 
 /**

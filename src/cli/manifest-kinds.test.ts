@@ -1,5 +1,5 @@
 // A `--from` manifest of a kind crossrole neither serves nor reads is reported, never silently
-// skipped: a misspelt kind (`Buckets`) or an ACK kind crossrole does not serve (ec2 Subnet)
+// skipped: a misspelt kind (`Buckets`) or an ACK kind crossrole does not serve (ec2 RouteTable)
 // would otherwise vanish from the audit, the explanation and the migration's proof.
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
@@ -20,7 +20,7 @@ metadata:
   namespace: shop
 ---
 apiVersion: ec2.services.k8s.aws/v1alpha1
-kind: Subnet
+kind: RouteTable
 metadata:
   name: private-a
   namespace: shop
@@ -35,7 +35,7 @@ metadata:
 const typoNote =
   /strays\.yaml \(document 1\): kind Buckets \(s3\.services\.k8s\.aws\) is neither a kind crossrole serves nor configuration it reads; it is skipped\. Did you mean Bucket\?/;
 const ackNote =
-  /strays\.yaml \(document 2\): kind Subnet \(ec2\.services\.k8s\.aws\) is neither .* It is an ACK kind crossrole does not serve/;
+  /strays\.yaml \(document 2\): kind RouteTable \(ec2\.services\.k8s\.aws\) is neither .* It is an ACK kind crossrole does not serve/;
 
 describe("manifests of unknown kinds are noted", { concurrency: true }, () => {
   test("audit: in the report's notes, naming the file, the document and the kind", async () => {

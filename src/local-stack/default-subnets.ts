@@ -1,19 +1,40 @@
-// The default VPC's subnets of an account in the emulator, for the kinds that need a network
-// (a DB subnet group, a DB instance placed in one). moto creates them per account, named at
-// random; there is no EC2 SDK client in the project, and moto reads the service from the
+// The default VPC of an account in the emulator and its subnets, for the kinds that need a
+// network (a DB subnet group, a DB instance placed in one, a subnet or security group in the
+// default VPC). moto creates them per account, named at random. One query call each, without
+// the EC2 SDK (the local stack loads no kind's client): moto reads the service from the
 // credential scope of the Authorization header (it checks no signature).
-export async function defaultSubnets(
-  endpoint: string,
-  accessKeyId: string,
-  region: string,
-): Promise<string[]> {
+async function ec2Query(endpoint: string, accessKeyId: string, region: string, body: string) {
   const res = await fetch(endpoint, {
     method: "POST",
     headers: {
       "content-type": "application/x-www-form-urlencoded",
       authorization: `AWS4-HMAC-SHA256 Credential=${accessKeyId}/20240101/${region}/ec2/aws4_request, SignedHeaders=host, Signature=0`,
     },
-    body: "Action=DescribeSubnets&Version=2016-11-15",
+    body: `${body}&Version=2016-11-15`,
   });
-  return [...(await res.text()).matchAll(/<subnetId>(subnet-[0-9a-f]+)<\/subnetId>/g)].map((m) => m[1] ?? "");
+  return res.text();
+}
+
+export async function defaultSubnets(
+  endpoint: string,
+  accessKeyId: string,
+  region: string,
+): Promise<string[]> {
+  const text = await ec2Query(endpoint, accessKeyId, region, "Action=DescribeSubnets");
+  return [...text.matchAll(/<subnetId>(subnet-[0-9a-f]+)<\/subnetId>/g)].map((m) => m[1] ?? "");
+}
+
+/** The account's default VPC in `region` (moto makes one per account and region), if any. */
+export async function defaultVpc(
+  endpoint: string,
+  accessKeyId: string,
+  region: string,
+): Promise<string | undefined> {
+  const text = await ec2Query(
+    endpoint,
+    accessKeyId,
+    region,
+    "Action=DescribeVpcs&Filter.1.Name=is-default&Filter.1.Value.1=true",
+  );
+  return /<vpcId>(vpc-[0-9a-f]+)<\/vpcId>/.exec(text)?.[1];
 }

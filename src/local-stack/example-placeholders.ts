@@ -5,14 +5,17 @@
 //   each account's default-VPC subnets with random IDs. An example writes
 //   `subnet-<account>-<letter>` ("the account's first, second, ... subnet"), replaced with that
 //   account's default subnets in the object's region.
+// - The default VPC: a subnet or security group made in an account's default VPC writes
+//   `vpc-<account>` as its `spec.vpcID`, replaced with that VPC's ID in the object's region.
 // - Access keys: a static identity's Secret holds `local-stack-keys-for-<account>` as its
 //   AccessKeyID and SecretAccessKey, replaced with keys the emulator issues for that account.
 import type { KubeObject } from "../runtime/kube-object.ts";
 import { credentialsFor } from "./accounts.ts";
 import { region as stackRegion } from "./controller-process.ts";
-import { defaultSubnets } from "./default-subnets.ts";
+import { defaultSubnets, defaultVpc } from "./default-subnets.ts";
 
 const placeholder = /^subnet-(\d{12})-([a-z])$/;
+const vpcPlaceholder = /^vpc-(\d{12})$/;
 const regionAnnotation = "services.k8s.aws/default-region";
 
 /** Whether `value` is an example's subnet placeholder. */
@@ -21,7 +24,7 @@ export const isSubnetPlaceholder = (value: unknown): boolean =>
 
 /**
  * `objects` with every placeholder (see the file comment) replaced. Subnets: a placeholder in a
- * `spec.subnetIDs` list becomes the emulator's subnet
+ * `spec.subnetIDs` list becomes the emulator's subnet, one in `spec.vpcID` its default VPC
  * (the region is the object's `spec.region`, else its namespace's default-region annotation in
  * `objects`, else the stack's). Objects without placeholders are returned as they are.
  */
@@ -58,6 +61,7 @@ async function fillSubnets(objects: KubeObject[], endpoint: string): Promise<Kub
       .map((o) => [o.metadata.name, o.metadata.annotations?.[regionAnnotation] ?? ""]),
   );
   const subnets = new Map<string, Promise<string[]>>();
+  const vpcs = new Map<string, Promise<string | undefined>>();
   const subnetsOf = (account: string, region: string) => {
     const key = `${account}/${region}`;
     let found = subnets.get(key);
@@ -67,15 +71,33 @@ async function fillSubnets(objects: KubeObject[], endpoint: string): Promise<Kub
     }
     return found;
   };
+  const vpcOf = (account: string, region: string) => {
+    const key = `${account}/${region}`;
+    let found = vpcs.get(key);
+    if (!found) {
+      found = credentialsFor(endpoint, account).then((c) => defaultVpc(endpoint, c.accessKeyId, region));
+      vpcs.set(key, found);
+    }
+    return found;
+  };
   return Promise.all(
     objects.map(async (o) => {
       const spec = (o as { spec?: Record<string, unknown> }).spec;
-      const ids = spec?.["subnetIDs"];
-      if (!Array.isArray(ids) || !ids.some(isSubnetPlaceholder)) return o;
       const region =
         (typeof spec?.["region"] === "string" ? spec["region"] : undefined) ??
         namespaceRegion.get(o.metadata.namespace ?? "") ??
         stackRegion;
+      const vpcAccount = vpcPlaceholder.exec(String(spec?.["vpcID"] ?? ""))?.[1];
+      if (vpcAccount !== undefined) {
+        const vpc = await vpcOf(vpcAccount, region);
+        if (vpc === undefined)
+          throw new Error(
+            `${o.kind} ${o.metadata.namespace}/${o.metadata.name}: spec.vpcID names vpc-${vpcAccount}, but account ${vpcAccount} has no default VPC in ${region}`,
+          );
+        return { ...o, spec: { ...spec, vpcID: vpc } } as KubeObject;
+      }
+      const ids = spec?.["subnetIDs"];
+      if (!Array.isArray(ids) || !ids.some(isSubnetPlaceholder)) return o;
       const filled = await Promise.all(
         ids.map(async (id) => {
           const [, account = "", letter = "a"] = placeholder.exec(String(id)) ?? [];

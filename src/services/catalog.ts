@@ -15,6 +15,7 @@ import type { KindName } from "../api/kinds.ts";
 import type { KindDeclaration } from "../codegen/declaration.ts";
 import type { DeclaredKindSource } from "./declared-kind/source.ts";
 import { tableDeclaration } from "./dynamodb/table-declaration.ts";
+import { subnetDeclaration } from "./ec2/subnet-declaration.ts";
 import { vpcDeclaration } from "./ec2/vpc-declaration.ts";
 import { repositoryDeclaration } from "./ecr/repository-declaration.ts";
 import { policyDeclaration } from "./iam/policy-declaration.ts";
@@ -312,6 +313,25 @@ export const servedKindCatalog = {
         return (answer.Vpcs ?? []).some((v) => v.VpcId === name);
       } catch (err) {
         if ((err as { name?: string }).name === "InvalidVpcID.NotFound") return false;
+        throw err;
+      }
+    },
+  },
+  Subnet: {
+    module: async () => (await import("./ec2/subnet.ts")).subnetService,
+    crd: async () => (await import("./ec2/subnet.ts")).subnetCrdSource,
+    declaration: subnetDeclaration,
+    generated: { path: "src/services/ec2/generated/subnet-fields.ts", prefix: "subnet" },
+    declared: async () => (await import("./ec2/subnet.ts")).subnetSource,
+    ack: { release: "v1.20.0" },
+    // Subnets are named by their ID: `name` is one.
+    locate: async (config, name) => {
+      const { EC2Client, DescribeSubnetsCommand } = await import("@aws-sdk/client-ec2");
+      try {
+        const answer = await new EC2Client(config).send(new DescribeSubnetsCommand({ SubnetIds: [name] }));
+        return (answer.Subnets ?? []).some((v) => v.SubnetId === name);
+      } catch (err) {
+        if ((err as { name?: string }).name === "InvalidSubnetID.NotFound") return false;
         throw err;
       }
     },

@@ -1,8 +1,8 @@
 // DBSubnetGroup — the sixth kind, a declaration served by the generic runtime — end to end with
 // the real controller process: a group in a namespace mapped to 111111111111 lands in that
 // account (checked with that account's own credentials) over that account's subnets, tagged as
-// the object's, Synced with ACK's status; a tag change is applied; a reference to an unserved
-// kind is ACK.Terminal naming the plain field, and nothing is created; deleting the object
+// the object's, Synced with ACK's status; a tag change is applied; subnetRefs to Subnet
+// resources wait for them, then fill their IDs; deleting the object
 // deletes the group. A DBInstance's dbSubnetGroupRef is resolved: it waits for the group, then
 // the instance is placed in it; a reference to another namespace (without
 // --allow-cross-namespace-references) or to a group in another account is ACK.Terminal and
@@ -129,12 +129,50 @@ test("a DBSubnetGroup lands in the namespace's account over its subnets, tagged,
   assert.equal(await groupIn(X, name), undefined, "deleted in AWS");
 });
 
-test("subnetRefs to an ec2 Subnet (a kind crossrole does not serve): ACK.Terminal naming subnetIDs; nothing created", async () => {
+test("subnetRefs to Subnet resources: the group waits for them, then is made over the IDs their status records", async () => {
   const name = "by-ref";
-  await e2e.apply([subnetGroup(name, { subnetRefs: [{ from: { name: "private-a" } }] })]);
-  const r = await waitForResourceCondition(e2e.kube, "DBSubnetGroup", "net", name, "ACK.Terminal", "True");
-  assert.match(condition(r, "ACK.Terminal")?.message ?? "", /does not serve.*set spec\.subnetIDs/);
-  assert.equal(await groupIn(X, name), undefined);
+  const subnet = (n: string, az: string, block: string): KubeObject =>
+    ({
+      apiVersion: "ec2.services.k8s.aws/v1alpha1",
+      kind: "Subnet",
+      metadata: { name: n, namespace: "net" },
+      // In X's default VPC (the placeholder the e2e fixture fills).
+      spec: { vpcID: `vpc-${X}`, cidrBlock: block, availabilityZone: `${region}${az}` },
+    }) as KubeObject;
+  await e2e.apply([
+    subnetGroup(name, { subnetRefs: [{ from: { name: "private-a" } }, { from: { name: "private-b" } }] }),
+  ]);
+  const waiting = await waitForResourceCondition(
+    e2e.kube,
+    "DBSubnetGroup",
+    "net",
+    name,
+    "ACK.ResourceSynced",
+    "False",
+  );
+  assert.match(condition(waiting, "ACK.ResourceSynced")?.message ?? "", /private-a|Subnet/);
+  assert.equal(await groupIn(X, name), undefined, "nothing made before the subnets are");
+
+  await e2e.apply([subnet("private-a", "a", "172.31.200.0/24"), subnet("private-b", "b", "172.31.201.0/24")]);
+  const ids = await Promise.all(
+    ["private-a", "private-b"].map(async (n) => {
+      const s = await waitForSynced(e2e.kube, "Subnet", "net", n);
+      return String((s.status as Record<string, unknown>)["subnetID"]);
+    }),
+  );
+  await synced(name);
+  const group = await groupIn(X, name);
+  assert.deepEqual(
+    (group?.Subnets ?? []).map((s) => s.SubnetIdentifier).sort(),
+    [...ids].sort(),
+    "made over the subnets the references name",
+  );
+  const stored = await getResource(e2e.kube, "DBSubnetGroup", "net", name);
+  assert.equal(
+    (stored?.spec as Record<string, unknown>)["subnetIDs"],
+    undefined,
+    "the IDs never written into the spec",
+  );
 });
 
 // ---- references: a DBInstance's dbSubnetGroupRef ----

@@ -109,6 +109,7 @@ const examples: readonly Example[] = [
       ["Secret", "api-config", "payments/api"],
       ["Key", "payments-data", ""],
       ["VPC", "payments-network", ""],
+      ["Subnet", "payments-private-a", ""],
     ].map(([kind = "", name = "", awsName = ""]) => ({
       kind,
       namespace: "payments",
@@ -172,7 +173,8 @@ for (const example of examples) {
           assert.equal(obj.status?.ackResourceMetadata?.ownerAccountID, r.account);
           // Named by the ID AWS assigned (a KMS key, a VPC): the one status records, found in that account only.
           const status = obj.status as Record<string, unknown>;
-          if (awsName === "") awsName = String(status["keyID"] ?? status["vpcID"] ?? "");
+          if (awsName === "")
+            awsName = String(status["keyID"] ?? status["vpcID"] ?? status["subnetID"] ?? "");
         } else {
           const obj = await waitForResourceCondition(
             e2e.kube,

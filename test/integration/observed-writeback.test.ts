@@ -69,6 +69,7 @@ const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
   Secret: async () => ({ sdk: await clientAs(SecretsManagerClient, endpoint, account), account, region }),
   Key: async () => ({ sdk: await clientAs(KMSClient, endpoint, account), account, region }),
   VPC: async () => ({ sdk: await clientAs(EC2Client, endpoint, account), account, region }),
+  Subnet: async () => ({ sdk: await clientAs(EC2Client, endpoint, account), account, region }),
 };
 
 type Obj = Record<string, unknown>;

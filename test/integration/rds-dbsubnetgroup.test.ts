@@ -318,13 +318,13 @@ describe("DBSubnetGroup through the generic runtime", () => {
   });
 });
 
-describe("DBSubnetGroup spec: ACK's manifest shape, refused references", () => {
-  test("subnetRefs name an ec2 Subnet, a kind crossrole does not serve: refused naming subnetIDs", () => {
+describe("DBSubnetGroup spec: ACK's manifest shape, its references", () => {
+  test("subnetRefs name ec2 Subnet resources (served): accepted in place of subnetIDs", () => {
     const r = service.parseSpec({ name: "g", description: "d", subnetRefs: [{ from: { name: "a" } }] });
-    assert.equal(r.ok, false);
-    assert.match(
-      r.ok ? "" : r.message,
-      /ec2\.services\.k8s\.aws Subnet, a kind crossrole does not serve.*set spec\.subnetIDs/,
+    assert.ok(r.ok, r.ok ? "" : r.message);
+    assert.deepEqual(
+      service.references?.map((x) => `${x.service} ${x.kind} ${x.path.join(".")}`),
+      ["ec2 Subnet subnetRefs"],
     );
   });
 

@@ -14,9 +14,12 @@ import {
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import {
   AssociateVpcCidrBlockCommand,
+  CreateSubnetCommand,
   CreateVpcCommand,
+  DescribeSubnetsCommand,
   DescribeVpcsCommand,
   EC2Client,
+  ModifySubnetAttributeCommand,
   ModifyVpcAttributeCommand,
 } from "@aws-sdk/client-ec2";
 import {
@@ -660,7 +663,44 @@ const vpcCases: AwkwardCase[] = [
   },
 ];
 
+const subnetCases: AwkwardCase[] = [
+  {
+    title: "a subnet of the default VPC whose instances get public addresses, tagged",
+    spec: { mapPublicIPOnLaunch: true },
+    make: async (endpoint, account, name) => {
+      const ec2 = await clientAs(EC2Client, endpoint, account);
+      const vpcs = await ec2.send(
+        new DescribeVpcsCommand({ Filters: [{ Name: "is-default", Values: ["true"] }] }),
+      );
+      const made = await ec2.send(
+        new CreateSubnetCommand({
+          VpcId: vpcs.Vpcs?.[0]?.VpcId,
+          CidrBlock: "172.31.250.0/24",
+          TagSpecifications: [{ ResourceType: "subnet", Tags: [{ Key: "Name", Value: name }] }],
+        }),
+      );
+      const id = made.Subnet?.SubnetId ?? "";
+      await ec2.send(
+        new ModifySubnetAttributeCommand({ SubnetId: id, MapPublicIpOnLaunch: { Value: true } }),
+      );
+      return id;
+    },
+  },
+  {
+    title: "a default subnet (defaultForAZ, EC2's own)",
+    spec: {},
+    make: async (endpoint, account) => {
+      const ec2 = await clientAs(EC2Client, endpoint, account);
+      const subnets = await ec2.send(
+        new DescribeSubnetsCommand({ Filters: [{ Name: "default-for-az", Values: ["true"] }] }),
+      );
+      return subnets.Subnets?.[0]?.SubnetId ?? "";
+    },
+  },
+];
+
 export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
+  Subnet: subnetCases,
   Key: keyCases,
   VPC: vpcCases,
   LogGroup: logGroupCases,

@@ -23,6 +23,16 @@ export interface KindMaker {
 
 export const minimalPasswordSecret = "crossrole-test-db-password";
 
+/**
+ * A /28 of the default VPC (172.31.0.0/16) above its default subnets (172.31.0.0/18 at most), a
+ * new one each time: 1024 subnets per process before they repeat.
+ */
+let subnetBlocks = 0;
+const nextSubnetBlock = (): string => {
+  const n = subnetBlocks++ % 1024;
+  return `172.31.${128 + (n >> 4)}.${(n & 15) * 16}/28`;
+};
+
 /** The Kubernetes Secret whose key a minimal Secret's value comes from. */
 const passwordSecret = (namespace: string): KubeObject =>
   ({
@@ -93,6 +103,14 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
     namespaceObjects: (namespace) => [passwordSecret(namespace)],
   },
   Key: { spec: (name) => ({ description: name }), assignedId: true },
+  Subnet: {
+    spec: (name, account) => {
+      if (account === undefined)
+        throw new Error("a minimal Subnet needs the account it lands in (its default VPC is there)");
+      return { vpcID: `vpc-${account}`, cidrBlock: nextSubnetBlock(), tags: [{ key: "Name", value: name }] };
+    },
+    assignedId: true,
+  },
   VPC: {
     spec: (name) => ({ cidrBlocks: ["10.0.0.0/16"], tags: [{ key: "Name", value: name }] }),
     assignedId: true,

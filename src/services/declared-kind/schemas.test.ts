@@ -4,9 +4,9 @@ import { z } from "zod";
 import { descriptionOf } from "../../api/documented.ts";
 import { requireKind } from "../../api/resource.ts";
 import { celRulesOf } from "../../api/rules.ts";
-import { dbSubnetGroupDeclaration } from "../rds/db-subnet-group-declaration.ts";
+import { subnetGenerated } from "../ec2/generated/subnet-fields.ts";
+import { subnetDeclaration } from "../ec2/subnet-declaration.ts";
 import { dbInstanceGenerated } from "../rds/generated/db-instance-fields.ts";
-import { dbSubnetGroupGenerated } from "../rds/generated/db-subnet-group-fields.ts";
 import { dbInstanceSpecSchema } from "../rds/schema.ts";
 import { queueGenerated } from "../sqs/generated/queue-fields.ts";
 import { queueSpecSchema } from "../sqs/schema.ts";
@@ -46,32 +46,36 @@ describe("declaredKindSchemas: the generated field schemas with a kind's value r
   });
 
   test("the kind's rules across fields, its refinement and the unserved references all refuse, in zod and CEL", () => {
-    const kind = requireKind("rds.services.k8s.aws/v1alpha1", "DBSubnetGroup");
+    const kind = requireKind("ec2.services.k8s.aws/v1alpha1", "Subnet");
     const seen: string[] = [];
     const { spec, crdSource } = declaredKindSchemas(
-      { kind, declaration: dbSubnetGroupDeclaration, generated: dbSubnetGroupGenerated },
+      { kind, declaration: subnetDeclaration, generated: subnetGenerated },
       {
         rules: [
           {
-            cel: "self.name != 'forbidden'",
-            message: "name must not be forbidden",
-            fieldPath: ".name",
-            check: (s) => s.name !== "forbidden",
+            cel: "self.cidrBlock != 'forbidden'",
+            message: "cidrBlock must not be forbidden",
+            fieldPath: ".cidrBlock",
+            check: (s) => s.cidrBlock !== "forbidden",
           },
         ],
-        refine: (s) => void seen.push(s.name),
+        refine: (s) => void seen.push(String(s.cidrBlock)),
         status: { extra: z.string().optional() },
       },
     );
-    const base = { name: "forbidden", description: "d", subnetIDs: ["subnet-1"] };
+    const base = { vpcID: "vpc-1", cidrBlock: "forbidden" };
     const refused = spec.safeParse(base);
     assert.deepEqual(
       refused.error?.issues.map((i) => i.message),
-      ["name must not be forbidden"],
+      ["cidrBlock must not be forbidden"],
     );
     assert.deepEqual(seen, ["forbidden"]);
-    assert.ok(celRulesOf(spec).some((r) => r.rule === "self.name != 'forbidden'"));
-    const withRef = spec.safeParse({ ...base, name: "ok", subnetRefs: [{ from: { name: "s" } }] });
+    assert.ok(celRulesOf(spec).some((r) => r.rule === "self.cidrBlock != 'forbidden'"));
+    const withRef = spec.safeParse({
+      ...base,
+      cidrBlock: "10.0.0.0/24",
+      routeTableRefs: [{ from: { name: "s" } }],
+    });
     assert.match(withRef.error?.message ?? "", /a kind crossrole does not serve/);
     assert.ok(
       JSON.stringify(z.toJSONSchema(crdSource.schema, { unrepresentable: "any" })).includes('"extra"'),

@@ -1,15 +1,18 @@
-// EC2's VPC end to end with the real controller process and the recording proxy: a kind named by
+// EC2's VPC and Subnet end to end with the real controller process and the recording proxy: kinds named by
 // the ID EC2 assigns and found by EC2's tag filter (src/controller/reconcile/locate.ts, search
 // "filter"). A VPC lands in its namespace's account with one CreateVpc (its tags in the create),
 // Synced with ACK's status.vpcID and ARN, its flags and second CIDR block applied; a tenant's
 // status naming another resource's VPC touches nothing of it; a controller killed after EC2 made
 // the VPC but before status said so finds that VPC by its tag, no second one; deleted while a
-// subnet remains, the VPC waits saying what holds it, and goes once the subnet does.
+// subnet remains, the VPC waits saying what holds it, and goes once the subnet does. A Subnet's
+// vpcRef fills the VPC's ID, held to the VPC's tags in the subnet's account: a forged vpcID on the
+// VPC resource makes the subnet wait, and nothing is made.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import {
   CreateSubnetCommand,
   DeleteSubnetCommand,
+  DescribeSubnetsCommand,
   DescribeVpcAttributeCommand,
   DescribeVpcsCommand,
   EC2Client,
@@ -214,4 +217,38 @@ test("deleted while a subnet remains: the VPC waits, saying what holds it; once 
   const left = await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: "vpc-id", Values: [id] }] }));
   assert.deepEqual(left.Vpcs ?? [], []);
   assert.ok(proxy.calls("DeleteVpc").length >= 2, "tried, refused, tried again");
+});
+
+test("a Subnet's vpcRef fills the VPC's ID; a forged vpcID on the VPC resource makes a subnet wait, nothing made", async () => {
+  const subnet = (name: string, block: string): KubeObject =>
+    ({
+      apiVersion: "ec2.services.k8s.aws/v1alpha1",
+      kind: "Subnet",
+      metadata: { name, namespace: "net" },
+      spec: { vpcRef: { from: { name: "shared" } }, cidrBlock: block },
+    }) as KubeObject;
+  await e2e.apply([vpc("shared"), subnet("app-a", "10.0.1.0/24")]);
+  const made = await waitForSynced(e2e.kube, "Subnet", "net", "app-a");
+  const id = await vpcIdOf("shared");
+  const subnetId = String((made.status as Record<string, unknown>)["subnetID"]);
+  assert.match(proxy.calls("CreateSubnet").at(-1)?.body ?? "", new RegExp(`VpcId=${id}`), "the VPC's ID");
+  const answer = await ec2.send(new DescribeSubnetsCommand({ SubnetIds: [subnetId] }));
+  assert.equal(answer.Subnets?.[0]?.VpcId, id);
+  assert.equal((made.spec as Record<string, unknown>)["vpcID"], undefined, "never written into the spec");
+
+  // Another resource's VPC in the VPC resource's status: the subnet checks its tags and waits.
+  await e2e.apply([vpc("bystander")]);
+  await waitForSynced(e2e.kube, "VPC", "net", "bystander");
+  await writeStatus("shared", { vpcID: await vpcIdOf("bystander") });
+  proxy.clearRecording();
+  await e2e.apply([subnet("app-late", "10.0.2.0/24")]);
+  await waitFor(
+    async () => {
+      const s = await getResource(e2e.kube, "Subnet", "net", "app-late");
+      const c = condition(s, "ACK.Recoverable") ?? condition(s, "ACK.Terminal");
+      return c?.status === "True" ? c : undefined;
+    },
+    { what: "the late Subnet refused", timeoutMs: 30_000 },
+  );
+  assert.equal(proxy.calls("CreateSubnet").length, 0, "nothing made in another resource's VPC");
 });
