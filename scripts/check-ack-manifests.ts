@@ -50,6 +50,9 @@ function substitute(text: string): string {
     ENABLE_DNS_HOSTNAMES: "true",
     ENABLE_NETWORK_ADDRESS_USAGE_METRICS: "false",
     DISALLOW_DEFAULT_SECURITY_GROUP_RULE: "true",
+    // EC2's tests (test_security_group.py): a rule's port range.
+    FROM_PORT: "80",
+    TO_PORT: "80",
     REPOSITORY_LIFECYCLE_POLICY:
       '{"rules":[{"rulePriority":1,"description":"Expire images older than 14 days","selection":{"tagStatus":"untagged","countType":"sinceImagePushed","countUnit":"days","countNumber":14},"action":{"type":"expire"}}]}',
   };

@@ -45,6 +45,7 @@ export const resourceKinds = [
   kind("kms", "Key", "keys"),
   kind("ec2", "VPC", "vpcs"),
   kind("ec2", "Subnet", "subnets"),
+  kind("ec2", "SecurityGroup", "securitygroups"),
 ] as const satisfies readonly ResourceKind[];
 
 /**

@@ -15,6 +15,7 @@ import type { KindName } from "../api/kinds.ts";
 import type { KindDeclaration } from "../codegen/declaration.ts";
 import type { DeclaredKindSource } from "./declared-kind/source.ts";
 import { tableDeclaration } from "./dynamodb/table-declaration.ts";
+import { securityGroupDeclaration } from "./ec2/security-group-declaration.ts";
 import { subnetDeclaration } from "./ec2/subnet-declaration.ts";
 import { vpcDeclaration } from "./ec2/vpc-declaration.ts";
 import { repositoryDeclaration } from "./ecr/repository-declaration.ts";
@@ -332,6 +333,27 @@ export const servedKindCatalog = {
         return (answer.Subnets ?? []).some((v) => v.SubnetId === name);
       } catch (err) {
         if ((err as { name?: string }).name === "InvalidSubnetID.NotFound") return false;
+        throw err;
+      }
+    },
+  },
+  SecurityGroup: {
+    module: async () => (await import("./ec2/security-group.ts")).securityGroupService,
+    crd: async () => (await import("./ec2/security-group.ts")).securityGroupCrdSource,
+    declaration: securityGroupDeclaration,
+    generated: { path: "src/services/ec2/generated/security-group-fields.ts", prefix: "securityGroup" },
+    declared: async () => (await import("./ec2/security-group.ts")).securityGroupSource,
+    ack: { release: "v1.20.0" },
+    // Security groups are named by their ID: `name` is one.
+    locate: async (config, name) => {
+      const { EC2Client, DescribeSecurityGroupsCommand } = await import("@aws-sdk/client-ec2");
+      try {
+        const answer = await new EC2Client(config).send(
+          new DescribeSecurityGroupsCommand({ GroupIds: [name] }),
+        );
+        return (answer.SecurityGroups ?? []).some((g) => g.GroupId === name);
+      } catch (err) {
+        if ((err as { name?: string }).name === "InvalidGroup.NotFound") return false;
         throw err;
       }
     },

@@ -16,7 +16,7 @@ const schema = refusingUnservedReferences(
   }),
   [
     { path: ["cacheRef"], plain: "cacheID", service: "elasticache", kind: "ReplicationGroup" },
-    { path: ["groupRefs"], plain: "groupIDs", service: "ec2", kind: "SecurityGroup" },
+    { path: ["groupRefs"], plain: "groupIDs", service: "ec2", kind: "RouteTable" },
     { path: ["rules", "[]", "roleRef"], plain: "role", service: "lambda", kind: "Function" },
   ],
 );

@@ -32,7 +32,7 @@ declare -A DEFAULT_TESTS=(
   [iam]="tests/test_role.py tests/test_policy.py tests/test_references.py tests/test_descriptions.py"
   [secretsmanager]="tests/test_secret.py"
   [kms]="tests/test_key.py"
-  [ec2]="tests/test_vpc.py tests/test_subnet.py"
+  [ec2]="tests/test_vpc.py tests/test_subnet.py tests/test_security_group.py"
 )
 # Controller flags ACK's CI (test-infra scripts/controller-setup.sh) sets for a suite: the IRS
 # test runs with FEATURE_GATES=IAMRoleSelector=true and ENABLE_CARM=false. iam's

@@ -6,12 +6,15 @@
 // the VPC but before status said so finds that VPC by its tag, no second one; deleted while a
 // subnet remains, the VPC waits saying what holds it, and goes once the subnet does. A Subnet's
 // vpcRef fills the VPC's ID, held to the VPC's tags in the subnet's account: a forged vpcID on the
-// VPC resource makes the subnet wait, and nothing is made.
+// VPC resource makes the subnet wait, and nothing is made. A SecurityGroup in that VPC by vpcRef
+// gets its rules (a groupRef to another group, a pair naming itself), EC2's default egress rule
+// revoked; a groupRef naming the group itself is refused at once, never waited on.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import {
   CreateSubnetCommand,
   DeleteSubnetCommand,
+  DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
   DescribeVpcAttributeCommand,
   DescribeVpcsCommand,
@@ -33,6 +36,7 @@ import {
   patchResource,
   resourcePath,
   startE2E,
+  waitForResourceCondition,
   waitForSynced,
 } from "./fixture.ts";
 
@@ -251,4 +255,76 @@ test("a Subnet's vpcRef fills the VPC's ID; a forged vpcID on the VPC resource m
     { what: "the late Subnet refused", timeoutMs: 30_000 },
   );
   assert.equal(proxy.calls("CreateSubnet").length, 0, "nothing made in another resource's VPC");
+});
+
+test("a SecurityGroup in a VPC by reference: its rules applied (a groupRef, a pair naming itself), EC2's default egress rule revoked; a groupRef to itself is refused", async () => {
+  const group = (name: string, spec: Record<string, unknown>): KubeObject =>
+    ({
+      apiVersion: "ec2.services.k8s.aws/v1alpha1",
+      kind: "SecurityGroup",
+      metadata: { name, namespace: "net" },
+      spec: {
+        name: `net-${name}`,
+        description: `the ${name} group`,
+        vpcRef: { from: { name: "shared" } },
+        ...spec,
+      },
+    }) as KubeObject;
+  await e2e.apply([
+    vpc("shared"),
+    group("app", {}),
+    group("db", {
+      ingressRules: [
+        {
+          ipProtocol: "tcp",
+          fromPort: 5432,
+          toPort: 5432,
+          userIDGroupPairs: [{ groupRef: { from: { name: "app" } }, description: "the app" }],
+        },
+        { ipProtocol: "tcp", fromPort: 5432, toPort: 5432, userIDGroupPairs: [{ description: "replicas" }] },
+      ],
+    }),
+  ]);
+  const app = await waitForSynced(e2e.kube, "SecurityGroup", "net", "app");
+  const db = await waitForSynced(e2e.kube, "SecurityGroup", "net", "db");
+  const appId = String((app.status as Record<string, unknown>)["id"]);
+  const dbId = String((db.status as Record<string, unknown>)["id"]);
+  const answer = (await ec2.send(new DescribeSecurityGroupsCommand({ GroupIds: [dbId] })))
+    .SecurityGroups?.[0];
+  assert.equal(answer?.VpcId, await vpcIdOf("shared"));
+  const sources = (answer?.IpPermissions ?? [])
+    .flatMap((p) => (p.UserIdGroupPairs ?? []).map((g) => g.GroupId))
+    .sort();
+  assert.deepEqual(sources, [appId, dbId].sort(), "the app's group by reference, and itself");
+  assert.deepEqual(
+    answer?.IpPermissionsEgress ?? [],
+    [],
+    "no egress rules in the spec: EC2's default revoked",
+  );
+  const rules = (db.status as Record<string, unknown>)["rules"] as unknown[] | undefined;
+  assert.ok((rules ?? []).length >= 1, "ACK's status.rules");
+
+  proxy.clearRecording();
+  await e2e.apply([
+    group("loop", {
+      ingressRules: [
+        {
+          ipProtocol: "tcp",
+          fromPort: 22,
+          toPort: 22,
+          userIDGroupPairs: [{ groupRef: { from: { name: "loop" } } }],
+        },
+      ],
+    }),
+  ]);
+  const refused = await waitForResourceCondition(
+    e2e.kube,
+    "SecurityGroup",
+    "net",
+    "loop",
+    "ACK.Terminal",
+    "True",
+  );
+  assert.match(condition(refused, "ACK.Terminal")?.message ?? "", /names this SecurityGroup itself/);
+  assert.equal(proxy.calls("CreateSecurityGroup").length, 0, "nothing made");
 });

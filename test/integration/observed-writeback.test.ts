@@ -70,6 +70,7 @@ const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
   Key: async () => ({ sdk: await clientAs(KMSClient, endpoint, account), account, region }),
   VPC: async () => ({ sdk: await clientAs(EC2Client, endpoint, account), account, region }),
   Subnet: async () => ({ sdk: await clientAs(EC2Client, endpoint, account), account, region }),
+  SecurityGroup: async () => ({ sdk: await clientAs(EC2Client, endpoint, account), account, region }),
 };
 
 type Obj = Record<string, unknown>;

@@ -14,6 +14,8 @@ import {
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import {
   AssociateVpcCidrBlockCommand,
+  AuthorizeSecurityGroupIngressCommand,
+  CreateSecurityGroupCommand,
   CreateSubnetCommand,
   CreateVpcCommand,
   DescribeSubnetsCommand,
@@ -699,7 +701,46 @@ const subnetCases: AwkwardCase[] = [
   },
 ];
 
+const securityGroupCases: AwkwardCase[] = [
+  {
+    title: "a group of the default VPC with EC2's default egress rule, rules by number and by group, tagged",
+    spec: {},
+    make: async (endpoint, account, name) => {
+      const ec2 = await clientAs(EC2Client, endpoint, account);
+      const vpcs = await ec2.send(
+        new DescribeVpcsCommand({ Filters: [{ Name: "is-default", Values: ["true"] }] }),
+      );
+      const made = await ec2.send(
+        new CreateSecurityGroupCommand({
+          GroupName: name,
+          Description: "awkward rules",
+          VpcId: vpcs.Vpcs?.[0]?.VpcId,
+          TagSpecifications: [{ ResourceType: "security-group", Tags: [{ Key: "team", Value: "net" }] }],
+        }),
+      );
+      const id = made.GroupId ?? "";
+      await ec2.send(
+        new AuthorizeSecurityGroupIngressCommand({
+          GroupId: id,
+          IpPermissions: [
+            {
+              IpProtocol: "6",
+              FromPort: 5432,
+              ToPort: 5432,
+              IpRanges: [{ CidrIp: "10.0.0.0/16", Description: "app" }],
+            },
+            { IpProtocol: "tcp", FromPort: 22, ToPort: 22, UserIdGroupPairs: [{ GroupId: id }] },
+            { IpProtocol: "icmpv6", FromPort: -1, ToPort: -1, Ipv6Ranges: [{ CidrIpv6: "::/0" }] },
+          ],
+        }),
+      );
+      return id;
+    },
+  },
+];
+
 export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
+  SecurityGroup: securityGroupCases,
   Subnet: subnetCases,
   Key: keyCases,
   VPC: vpcCases,

@@ -111,6 +111,14 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
     },
     assignedId: true,
   },
+  SecurityGroup: {
+    spec: (name, account) => {
+      if (account === undefined)
+        throw new Error("a minimal SecurityGroup needs the account it lands in (its default VPC is there)");
+      return { name, description: "crossrole test group", vpcID: `vpc-${account}` };
+    },
+    assignedId: true,
+  },
   VPC: {
     spec: (name) => ({ cidrBlocks: ["10.0.0.0/16"], tags: [{ key: "Name", value: name }] }),
     assignedId: true,

@@ -80,6 +80,14 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
         message: `${ref.path} names a ${ref.kind}, which this controller does not resolve: set spec.${ref.plain} instead`,
       });
     }
+    // A resource naming itself waits for what only it would make: said at once, never waited on.
+    if (ref.kind === env.kindName && ref.namespace === a.ref.namespace && ref.name === a.ref.name) {
+      return failed({
+        kind: "terminal",
+        reason: "ReferenceToItself",
+        message: `${ref.path} names this ${ref.kind} itself, whose ${ref.plain} exists only once it is made: remove the reference (the kind's docs say how it names itself)`,
+      });
+    }
     const identifierField = module.identifierField.replace(/^spec\./, "");
     const obj = await env.store.referenced(resourceTypeOf(kind), ref.namespace, ref.name, a.call.signal);
     const synced = obj?.status?.conditions?.find((c) => c.type === "ACK.ResourceSynced");

@@ -7,5 +7,5 @@ import { sendOnce } from "../../credentials/single-attempt.ts";
 
 export const ec2ClientFactory: ClientFactory<EC2Client> = {
   name: "ec2",
-  create: (config) => sendOnce(new EC2Client(config), ["CreateVpc", "CreateSubnet"]),
+  create: (config) => sendOnce(new EC2Client(config), ["CreateVpc", "CreateSubnet", "CreateSecurityGroup"]),
 };
