@@ -76,6 +76,14 @@ export interface ReferenceDeclaration {
    * spec name; by default the AWS name its spec holds.
    */
   readonly fills?: "arn" | { readonly spec: string };
+  /**
+   * Needed only by a group written after the create (a security group's rules naming groups): the
+   * object is made without waiting for it, and while it cannot be resolved the group is left as
+   * AWS has it and the resource says what it waits for. The referenced object need only have its
+   * ID recorded (and carry its resource's tags in AWS), not be Synced: two groups naming each
+   * other, or a group naming itself, each resolve once made.
+   */
+  readonly afterCreate?: true;
 }
 
 /**

@@ -157,7 +157,7 @@ export function emitKind(
       `export const ${options.prefix}References = [`,
       ...refs.map(
         (r) =>
-          `  { path: [${r.path.map(q).join(", ")}], plain: ${q(r.plain)}, service: ${q(r.service)}, kind: ${q(r.kind)}${r.required ? ", required: true" : ""}${r.arn ? ", arn: true" : ""}${r.fromSpec === undefined ? "" : `, fromSpec: ${q(r.fromSpec)}`} },`,
+          `  { path: [${r.path.map(q).join(", ")}], plain: ${q(r.plain)}, service: ${q(r.service)}, kind: ${q(r.kind)}${r.required ? ", required: true" : ""}${r.arn ? ", arn: true" : ""}${r.fromSpec === undefined ? "" : `, fromSpec: ${q(r.fromSpec)}`}${r.afterCreate ? ", afterCreate: true" : ""} },`,
       ),
       "] as const;",
       "",
@@ -309,6 +309,7 @@ interface ReferencePath {
   readonly required?: boolean;
   readonly arn?: boolean;
   readonly fromSpec?: string;
+  readonly afterCreate?: boolean;
 }
 
 /** Every reference field under `fields`, by spec path (`[]` steps into a list's items). */
@@ -326,6 +327,7 @@ function referencePaths(fields: readonly Field[], at: readonly string[]): Refere
         ...(t.plainRequired ? { required: true } : {}),
         ...(t.arn ? { arn: true } : {}),
         ...(t.fromSpec === undefined ? {} : { fromSpec: t.fromSpec }),
+        ...(t.afterCreate ? { afterCreate: true } : {}),
       });
       continue;
     }

@@ -39,6 +39,8 @@ export type FieldType =
       readonly arn?: boolean;
       /** The plain field takes this field of the referenced resource's spec (ReferenceDeclaration.fills). */
       readonly fromSpec?: string;
+      /** Needed only after the create (ReferenceDeclaration.afterCreate). */
+      readonly afterCreate?: boolean;
     }
   /** A key of a Secret in the resource's namespace (ACK's SecretKeyReference), never the value. */
   | { readonly t: "secret" };
@@ -97,6 +99,7 @@ export function specFields(decl: KindDeclaration, model: AwsModel): Field[] {
             ...(target.required ? { plainRequired: true } : {}),
             ...(ref.fills === "arn" ? { arn: true } : {}),
             ...(typeof ref.fills === "object" ? { fromSpec: ref.fills.spec } : {}),
+            ...(ref.afterCreate === true ? { afterCreate: true } : {}),
           },
           required: false,
         },

@@ -137,6 +137,11 @@ export function judgeReference(
   regionless = false,
   /** Where the referenced resource records its identifier: its spec, or (an ID AWS assigned) its status. */
   recordedIn: "spec" | "status" = "spec",
+  /**
+   * Whether it must be Synced; else its identifier recorded is enough (a reference needed after
+   * the create, to an object AWS named: its tags in AWS are checked all the same).
+   */
+  needsSynced = true,
 ): ReferenceJudgement {
   const what = `${ref.kind} ${ref.namespace}/${ref.name}`;
   const instead = `or set spec.${ref.plain} and remove the reference`;
@@ -180,7 +185,7 @@ export function judgeReference(
     target.synced?.status === "True" &&
     target.synced.observedGeneration !== undefined &&
     target.synced.observedGeneration === target.generation;
-  if (!synced) {
+  if (!synced && needsSynced) {
     return waiting(
       "ReferenceNotSynced",
       `${ref.path} names ${what}, which is not Synced yet: waiting for it`,

@@ -6,7 +6,8 @@
 //
 // Who is woken, to keep one reconcile per resource:
 // - any change of the referenced object (its status included) wakes referrers that are waiting
-//   on a reference (ACK.Recoverable with one of referenceWaitReasons);
+//   on a reference (ACK.Recoverable with one of referenceWaitReasons, or made but not Synced for
+//   one: a reference needed only after the create);
 // - its deletion, or a change of its labels or annotations (which can move its placement), wakes
 //   every referrer: a Synced referrer then says the reference no longer holds.
 import type { Controller } from "../runtime/controller.ts";
@@ -22,9 +23,11 @@ import { resourceTypeOf } from "./resource-type.ts";
 export function waitsOnReference(obj: ManagedObject): boolean {
   return (obj.status?.conditions ?? []).some(
     (c) =>
-      c.status === "True" &&
-      ((c.type === "ACK.Recoverable" && referenceWaitReasons.has(c.reason ?? "")) ||
-        (c.type === "ACK.Terminal" && referenceRecheckReasons.has(c.reason ?? ""))),
+      (c.status === "True" &&
+        ((c.type === "ACK.Recoverable" && referenceWaitReasons.has(c.reason ?? "")) ||
+          (c.type === "ACK.Terminal" && referenceRecheckReasons.has(c.reason ?? "")))) ||
+      // Made, but a field needed after the create waits on a reference (a security group's rules).
+      (c.type === "ACK.ResourceSynced" && c.status === "False" && referenceWaitReasons.has(c.reason ?? "")),
   );
 }
 

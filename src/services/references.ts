@@ -28,6 +28,8 @@ export interface ReferenceField {
   readonly arn?: boolean;
   /** The plain field takes this field of the referenced resource's spec (an IAM Policy's policyDocument). */
   readonly fromSpec?: string;
+  /** Needed only by a group written after the create (ReferenceDeclaration.afterCreate). */
+  readonly afterCreate?: boolean;
 }
 
 /** Where a path is present in a value: one concrete path per list item it crosses. */

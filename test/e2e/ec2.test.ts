@@ -8,7 +8,8 @@
 // vpcRef fills the VPC's ID, held to the VPC's tags in the subnet's account: a forged vpcID on the
 // VPC resource makes the subnet wait, and nothing is made. A SecurityGroup in that VPC by vpcRef
 // gets its rules (a groupRef to another group, a pair naming itself), EC2's default egress rule
-// revoked; a groupRef naming the group itself is refused at once, never waited on.
+// revoked; two groups naming each other, and one naming itself by groupRef, are each made at once
+// and get their rules once the groups they name have IDs.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import {
@@ -29,6 +30,7 @@ import {
   clientAs,
   condition,
   configMap,
+  deleteResourceAndWait,
   type E2E,
   getResource,
   identity,
@@ -257,7 +259,7 @@ test("a Subnet's vpcRef fills the VPC's ID; a forged vpcID on the VPC resource m
   assert.equal(proxy.calls("CreateSubnet").length, 0, "nothing made in another resource's VPC");
 });
 
-test("a SecurityGroup in a VPC by reference: its rules applied (a groupRef, a pair naming itself), EC2's default egress rule revoked; a groupRef to itself is refused", async () => {
+test("a SecurityGroup in a VPC by reference: its rules applied (a groupRef, a pair naming itself), EC2's default egress rule revoked; groups naming each other or themselves get their rules once made", async () => {
   const group = (name: string, spec: Record<string, unknown>): KubeObject =>
     ({
       apiVersion: "ec2.services.k8s.aws/v1alpha1",
@@ -304,10 +306,31 @@ test("a SecurityGroup in a VPC by reference: its rules applied (a groupRef, a pa
   const rules = (db.status as Record<string, unknown>)["rules"] as unknown[] | undefined;
   assert.ok((rules ?? []).length >= 1, "ACK's status.rules");
 
-  proxy.clearRecording();
+  // Two groups naming each other, and one naming itself by groupRef: each is made at once, its
+  // rules wait (not Synced, saying for what) until the groups they name have IDs, then apply.
   await e2e.apply([
-    group("loop", {
+    group("ping", {
       ingressRules: [
+        {
+          ipProtocol: "tcp",
+          fromPort: 7,
+          toPort: 7,
+          userIDGroupPairs: [{ groupRef: { from: { name: "pong" } } }],
+        },
+      ],
+    }),
+    group("pong", {
+      ingressRules: [
+        {
+          ipProtocol: "tcp",
+          fromPort: 7,
+          toPort: 7,
+          userIDGroupPairs: [{ groupRef: { from: { name: "ping" } } }],
+        },
+      ],
+    }),
+    group("loop", {
+      egressRules: [
         {
           ipProtocol: "tcp",
           fromPort: 22,
@@ -317,14 +340,34 @@ test("a SecurityGroup in a VPC by reference: its rules applied (a groupRef, a pa
       ],
     }),
   ]);
-  const refused = await waitForResourceCondition(
-    e2e.kube,
-    "SecurityGroup",
-    "net",
-    "loop",
-    "ACK.Terminal",
-    "True",
+  const ids: Record<string, string> = {};
+  for (const name of ["ping", "pong", "loop"]) {
+    const g = await waitForSynced(e2e.kube, "SecurityGroup", "net", name);
+    ids[name] = String((g.status as Record<string, unknown>)["id"]);
+  }
+  const described = async (name: string) =>
+    (await ec2.send(new DescribeSecurityGroupsCommand({ GroupIds: [ids[name] ?? ""] }))).SecurityGroups?.[0];
+  const named = (perms: { UserIdGroupPairs?: { GroupId?: string }[] }[] | undefined) =>
+    (perms ?? []).flatMap((p) => (p.UserIdGroupPairs ?? []).map((g) => g.GroupId));
+  assert.deepEqual(named((await described("ping"))?.IpPermissions), [ids["pong"]]);
+  assert.deepEqual(named((await described("pong"))?.IpPermissions), [ids["ping"]]);
+  assert.deepEqual(
+    named((await described("loop"))?.IpPermissionsEgress),
+    [ids["loop"]],
+    "itself, by groupRef",
   );
-  assert.match(condition(refused, "ACK.Terminal")?.message ?? "", /names this SecurityGroup itself/);
-  assert.equal(proxy.calls("CreateSecurityGroup").length, 0, "nothing made");
+  const loop = await getResource(e2e.kube, "SecurityGroup", "net", "loop");
+  const pair = (
+    (loop?.spec as Record<string, unknown>)["egressRules"] as {
+      userIDGroupPairs: Record<string, unknown>[];
+    }[]
+  )[0]?.userIDGroupPairs[0];
+  assert.deepEqual(
+    pair,
+    { groupRef: { from: { name: "loop" } } },
+    "the spec keeps the reference, no ID written in",
+  );
+
+  // Deleted, a group naming itself is not held by its own reference.
+  await deleteResourceAndWait(e2e.kube, "SecurityGroup", "net", "loop", 30_000);
 });

@@ -60,7 +60,7 @@ async function convergeLocked<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
   a: Attempt,
   conn: Connection<Client>,
-  { spec: specIn, inputs: inputsIn, policies, seeded, referenced }: Prepared<Spec>,
+  { spec: specIn, inputs: inputsIn, policies, seeded, referenced, held }: Prepared<Spec>,
   target: Target,
 ): Promise<Outcome> {
   // What AWS is brought to: the user's spec with the default tags it does not set itself
@@ -137,7 +137,9 @@ async function convergeLocked<Spec extends object, Observed, Client>(
     await moveOwnershipTags(env, a, conn, observed, target, ownerTags);
   }
   if (plan.do !== "observe") {
-    const updated = await update(env, a, conn, spec, observed, inputs, target, ownerTags, extraStatus);
+    // A field whose reference waits (needed only after the create) is left as AWS has it.
+    const desired = heldAsInAws(env, spec, observed, held);
+    const updated = await update(env, a, conn, desired, observed, inputs, target, ownerTags, extraStatus);
     if (isOutcome(updated)) return updated;
     ({ observed, extraStatus } = updated);
   }
@@ -153,12 +155,43 @@ async function convergeLocked<Spec extends object, Observed, Client>(
     recordsIntent(a),
   );
   if (!wroteSpec) await clearIntent(env, a);
+  const [waitingOn] = held;
+  if (waitingOn !== undefined) {
+    // Made (or kept) as the spec says but for what its references still wait for: status recorded
+    // (the ID they may be waiting for among it), not Synced, looked at again.
+    return requeue(env.waitRequeueMs, {
+      state: {
+        kind: "progressing",
+        reason: waitingOn.state.reason,
+        message: `${held.map((h) => h.state.message).join("; ")}; spec.${[...new Set(held.map((h) => h.field))].join(", spec.")} left as AWS has it until then`,
+      },
+      metadata: metadataAt(env, a, spec, target, observed),
+      extra: { ...extraStatus, ...env.module.statusFrom?.(observed), intent: null },
+    });
+  }
   return settled({
     state: { kind: "synced" },
     metadata: metadataAt(env, a, spec, target, observed),
     // intent: what earlier versions recorded there, settled too.
     extra: { ...extraStatus, ...env.module.statusFrom?.(observed), intent: null },
   });
+}
+
+/** `spec` with each held field as AWS has it (the module's spec form of what it observed). */
+function heldAsInAws<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  spec: Spec,
+  observed: Observed,
+  held: Prepared<Spec>["held"],
+): Spec {
+  if (held.length === 0) return spec;
+  const aws = env.module.specFromObserved(observed, spec) as Record<string, unknown>;
+  const out = { ...spec } as Record<string, unknown>;
+  for (const { field } of held) {
+    if (aws[field] === undefined) delete out[field];
+    else out[field] = aws[field];
+  }
+  return out as Spec;
 }
 
 /** `next`, naming the object `spec` names where AWS assigned its ID (a spec never holds it). */

@@ -129,7 +129,10 @@ async function heldByReferrers<Spec extends object, Observed, Client>(
 ): Promise<FailureState | null> {
   const refs = env.references;
   if (refs?.referrersOf === undefined) return null;
-  const referrers = refs.referrersOf(env.kindName, a.ref.namespace, a.ref.name);
+  // A resource naming itself (a security group's rule) holds nothing of its own deletion.
+  const referrers = refs
+    .referrersOf(env.kindName, a.ref.namespace, a.ref.name)
+    ?.filter((r) => r.uid !== a.owner.uid);
   const uses =
     referrers === undefined || referrers.length === 0 || refs.uses === undefined
       ? new Map()

@@ -15,7 +15,13 @@ import {
 import { type Attempt, keyFor } from "./attempt.ts";
 import type { Env } from "./env.ts";
 import { checkPrincipals } from "./principals.ts";
-import { type FilledPath, noReferences, type ReferenceCheck, resolveReferences } from "./references.ts";
+import {
+  type FilledPath,
+  type HeldReference,
+  noReferences,
+  type ReferenceCheck,
+  resolveReferences,
+} from "./references.ts";
 import { failed, isOutcome, type Outcome } from "./result.ts";
 import { warnUnknownAnnotations } from "./unknown-annotations.ts";
 
@@ -38,6 +44,8 @@ export interface Prepared<Spec> {
   readonly referenced: readonly FilledPath[];
   /** Those references, to be checked in AWS once connected (reference-check.ts). */
   readonly checks: readonly ReferenceCheck[];
+  /** References needed after the create that wait: their fields are left as AWS has them. */
+  readonly held: readonly HeldReference[];
   readonly inputs: Inputs;
 }
 
@@ -75,7 +83,16 @@ export async function prepare<Spec extends object, Observed, Client>(
   if (isOutcome(inputs)) return inputs;
   // The finalizer goes on in converge, before anything is written in AWS: with a create's intent
   // in one write (intent.ts), else on its own.
-  return { region, policies, spec, seeded, referenced: resolved.filled, checks: resolved.checks, inputs };
+  return {
+    region,
+    policies,
+    spec,
+    seeded,
+    referenced: resolved.filled,
+    checks: resolved.checks,
+    held: resolved.held,
+    inputs,
+  };
 }
 
 export function policiesOf<Spec extends object, Observed, Client>(

@@ -7,6 +7,7 @@
 import { parseReadOnly, resourceAnnotations } from "../../api/annotations.ts";
 import type { Decision } from "../../resolver/types.ts";
 import { isServedReference, servedKindOf } from "../../services/references.ts";
+import type { FailureState } from "../ack-conditions.ts";
 import type { Owner } from "../ownership.ts";
 import {
   asSeenBy,
@@ -42,6 +43,16 @@ export interface ReferenceCheck {
   readonly readOnly: boolean;
 }
 
+/**
+ * A reference needed only after the create (ReferenceDeclaration.afterCreate) that cannot be
+ * resolved yet: the top-level spec field holding it is left as AWS has it, and the resource says
+ * why it is not Synced.
+ */
+export interface HeldReference {
+  readonly field: string;
+  readonly state: FailureState;
+}
+
 /** A spec with the plain fields its references filled (for AWS calls only, never written back). */
 export interface Resolved<Spec> {
   readonly spec: Spec;
@@ -51,10 +62,12 @@ export interface Resolved<Spec> {
    */
   readonly filled: readonly FilledPath[];
   readonly checks: readonly ReferenceCheck[];
+  /** References needed after the create that wait: their fields are left as AWS has them. */
+  readonly held: readonly HeldReference[];
 }
 
 /** Nothing referenced. */
-export const noReferences = { filled: [], checks: [] } as const;
+export const noReferences = { filled: [], checks: [], held: [] } as const;
 
 /** The spec with each set reference's plain field filled, or why it cannot be yet. */
 export async function resolveReferences<Spec extends object, Observed, Client>(
@@ -67,6 +80,8 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
   if (set.length === 0) return { spec, ...noReferences };
   let filled: unknown = spec;
   const checks: ReferenceCheck[] = [];
+  const held: HeldReference[] = [];
+  const resolvedRefs: SetReference[] = [];
   for (const ref of set) {
     // The declared reference it came from (its service and kind): the kind's API resource.
     const declared = served[ref.source];
@@ -80,14 +95,7 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
         message: `${ref.path} names a ${ref.kind}, which this controller does not resolve: set spec.${ref.plain} instead`,
       });
     }
-    // A resource naming itself waits for what only it would make: said at once, never waited on.
-    if (ref.kind === env.kindName && ref.namespace === a.ref.namespace && ref.name === a.ref.name) {
-      return failed({
-        kind: "terminal",
-        reason: "ReferenceToItself",
-        message: `${ref.path} names this ${ref.kind} itself, whose ${ref.plain} exists only once it is made: remove the reference (the kind's docs say how it names itself)`,
-      });
-    }
+    const afterCreate = declared.afterCreate === true;
     const identifierField = module.identifierField.replace(/^spec\./, "");
     const obj = await env.store.referenced(resourceTypeOf(kind), ref.namespace, ref.name, a.call.signal);
     const synced = obj?.status?.conditions?.find((c) => c.type === "ACK.ResourceSynced");
@@ -130,7 +138,15 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
       env.references?.allowCrossNamespace ?? false,
       module.regionless === true,
       assigned === undefined ? "spec" : "status",
+      // Needed after the create, an object AWS named need only have its ID recorded: two
+      // resources naming each other each get made, then each finds the other's.
+      !(afterCreate && assigned !== undefined),
     );
+    if (!judged.ok && afterCreate && judged.state.kind !== "terminal") {
+      const field = String(ref.at[0] ?? ref.plain);
+      held.push({ field, state: asSeenBy(judged, ref, referrer).state });
+      continue;
+    }
     if (!judged.ok) return refusedAsSeen(a, judged, ref, referrer, env.waitRequeueMs);
     // A plain field taking the object's ARN (a role's): composed from its spec where it is decided now.
     let value = judged.value;
@@ -157,6 +173,7 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
       value = module.arn(lent as never, decision?.region ?? a.decision.region ?? "", account);
     }
     filled = withValueAt(filled, ref.at, value);
+    resolvedRefs.push(ref);
     // judged ok: the object and its decision exist.
     const readOnlyAnnotation = obj?.metadata.annotations?.[resourceAnnotations.readOnly];
     const readOnly = readOnlyAnnotation === undefined ? undefined : parseReadOnly(readOnlyAnnotation);
@@ -176,7 +193,15 @@ export async function resolveReferences<Spec extends object, Observed, Client>(
       readOnly: readOnly?.ok === true && readOnly.value,
     });
   }
-  return { spec: filled as Spec, filled: set.map((r) => r.at), checks };
+  // A field held is AWS's as a whole: nothing of it is filled either.
+  const heldFields = new Set(held.map((h) => h.field));
+  const kept = checks.filter((c) => !heldFields.has(String(c.ref.at[0])));
+  return {
+    spec: filled as Spec,
+    filled: resolvedRefs.filter((r) => !heldFields.has(String(r.at[0]))).map((r) => r.at),
+    checks: kept,
+    held,
+  };
 }
 
 /**

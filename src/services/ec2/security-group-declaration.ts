@@ -33,10 +33,22 @@ export const securityGroupDeclaration = {
   renames: { GroupName: "name" },
   references: [
     { field: "VpcId", service: "ec2", kind: "VPC" },
-    { field: "IngressRules.UserIdGroupPairs.GroupId", service: "ec2", kind: "SecurityGroup" },
-    { field: "IngressRules.UserIdGroupPairs.VpcId", service: "ec2", kind: "VPC" },
-    { field: "EgressRules.UserIdGroupPairs.GroupId", service: "ec2", kind: "SecurityGroup" },
-    { field: "EgressRules.UserIdGroupPairs.VpcId", service: "ec2", kind: "VPC" },
+    // The rules are written after the create: the group is made without waiting for the groups
+    // they name (two groups naming each other, or one naming itself, each resolve once made).
+    {
+      field: "IngressRules.UserIdGroupPairs.GroupId",
+      service: "ec2",
+      kind: "SecurityGroup",
+      afterCreate: true,
+    },
+    { field: "IngressRules.UserIdGroupPairs.VpcId", service: "ec2", kind: "VPC", afterCreate: true },
+    {
+      field: "EgressRules.UserIdGroupPairs.GroupId",
+      service: "ec2",
+      kind: "SecurityGroup",
+      afterCreate: true,
+    },
+    { field: "EgressRules.UserIdGroupPairs.VpcId", service: "ec2", kind: "VPC", afterCreate: true },
   ],
   notes: {
     GroupName: "Immutable: EC2 cannot rename a security group. Unique in its VPC.",

@@ -382,24 +382,28 @@ export const securityGroupReferences = [
     plain: "groupID",
     service: "ec2",
     kind: "SecurityGroup",
+    afterCreate: true,
   },
   {
     path: ["ingressRules", "[]", "userIDGroupPairs", "[]", "vpcRef"],
     plain: "vpcID",
     service: "ec2",
     kind: "VPC",
+    afterCreate: true,
   },
   {
     path: ["egressRules", "[]", "userIDGroupPairs", "[]", "groupRef"],
     plain: "groupID",
     service: "ec2",
     kind: "SecurityGroup",
+    afterCreate: true,
   },
   {
     path: ["egressRules", "[]", "userIDGroupPairs", "[]", "vpcRef"],
     plain: "vpcID",
     service: "ec2",
     kind: "VPC",
+    afterCreate: true,
   },
 ] as const;
 
