@@ -63,10 +63,14 @@ async function networkOf(endpoint: string, account: string, identifier: string, 
     credentials: await credentialsFor(endpoint, account),
   });
   const out = await rds.send(new DescribeDBInstancesCommand({ DBInstanceIdentifier: identifier }));
-  const group = out.DBInstances?.[0]?.DBSubnetGroup;
-  return group?.DBSubnetGroupName
-    ? `DB subnet group ${group.DBSubnetGroupName} in ${group.VpcId} over ${(group.Subnets ?? []).map((s) => s.SubnetIdentifier).join(", ")}`
-    : "no DB subnet group (the account's default VPC)";
+  const instance = out.DBInstances?.[0];
+  const group = instance?.DBSubnetGroup;
+  const guards = (instance?.VpcSecurityGroups ?? []).map((g) => g.VpcSecurityGroupId).join(", ");
+  return `${
+    group?.DBSubnetGroupName
+      ? `DB subnet group ${group.DBSubnetGroupName} in ${group.VpcId} over ${(group.Subnets ?? []).map((s) => s.SubnetIdentifier).join(", ")}`
+      : "no DB subnet group (the account's default VPC)"
+  }${guards === "" ? "" : `, behind security group ${guards}`}`;
 }
 
 const say = (line = "") => process.stdout.write(`${line}\n`);
@@ -111,7 +115,11 @@ try {
   controller = await startControllerProcess(stack, [], { logLevel: "info", name: "crossrole" });
   say(`crossrole run is up (pid ${controller.pid}; logs ${controller.logFile}) at ${seconds()} s`);
 
-  const resources = objects.filter((o) => isServed(o.kind ?? ""));
+  // A served kind in its own API group (a core Secret is no Secrets Manager Secret).
+  const resources = objects.filter((o) => {
+    const kind = lookupKind(o.kind ?? "");
+    return isServed(o.kind ?? "") && kind !== undefined && o.apiVersion === `${kind.group}/${kind.version}`;
+  });
   const accounts = [controllerAccount, ...new Set(JSON.stringify(objects).match(/\b\d{12}\b/g) ?? [])].filter(
     (a, i, all) => all.indexOf(a) === i,
   );
@@ -141,8 +149,14 @@ try {
     const meta = current.status?.ackResourceMetadata;
     // The spec field holding the AWS name is the module's (spec.name, spec.queueName, ...).
     const entry = isServed(r.kind ?? "") ? servedKindCatalog[r.kind as KindName] : undefined;
-    const field = (await entry?.module())?.identifierField.slice("spec.".length);
-    const name = String(current.spec?.[field ?? "name"] ?? r.metadata.name);
+    const module = await entry?.module();
+    const field = module?.identifierField.slice("spec.".length);
+    // An object AWS named (a KMS key, a security group) by the ID its status records.
+    const assigned = module?.assigned;
+    const name =
+      assigned === undefined
+        ? String(current.spec?.[field ?? "name"] ?? r.metadata.name)
+        : String((current.status as Record<string, unknown> | undefined)?.[assigned.statusField] ?? "");
     const holders = await accountsHoldingResource(
       endpoint,
       r.kind ?? "",

@@ -84,6 +84,7 @@ describe("audit: Alice's story, offline", { concurrency: true }, () => {
             "Bucket shop/shop-billing-exports",
             "DBInstance shop/shop-db",
             "DBSubnetGroup shop/shop-db-subnets",
+            "SecurityGroup shop/shop-db",
           ],
         ],
       ],
@@ -192,7 +193,7 @@ describe("audit: Alice's story, offline", { concurrency: true }, () => {
     assert.match(text, /1\. \[medium\] IdentityAdmitsEveryNamespace: AWSControllerIdentity default\n/);
     assert.match(
       text,
-      /arn:aws:iam::222222222222:role\/central-it \(account 222222222222\): 1 namespace \(0 by default, 1 on request\); 3 resources use it now\n {4}through identity:AWSRoleIdentity\/central-it: AWSRoleIdentity central-it \(arn:aws:iam::222222222222:role\/central-it; admits list \[shop\]\) ← AWSControllerIdentity default \(account 999999999999; admits allowedNamespaces: \{\} \(every namespace\)\)\n {6}shop {2}potential {2}spec\.identityRef to AWSRoleIdentity central-it; in use by Bucket shop\/shop-billing-exports, DBInstance shop\/shop-db, DBSubnetGroup shop\/shop-db-subnets\n/,
+      /arn:aws:iam::222222222222:role\/central-it \(account 222222222222\): 1 namespace \(0 by default, 1 on request\); 4 resources use it now\n {4}through identity:AWSRoleIdentity\/central-it: AWSRoleIdentity central-it \(arn:aws:iam::222222222222:role\/central-it; admits list \[shop\]\) ← AWSControllerIdentity default \(account 999999999999; admits allowedNamespaces: \{\} \(every namespace\)\)\n {6}shop {2}potential {2}spec\.identityRef to AWSRoleIdentity central-it; in use by Bucket shop\/shop-billing-exports, DBInstance shop\/shop-db, DBSubnetGroup shop\/shop-db-subnets, SecurityGroup shop\/shop-db\n/,
     );
     assert.match(
       text,
@@ -209,7 +210,7 @@ describe("audit: Alice's story, offline", { concurrency: true }, () => {
       ).replace(/<[^>]+>/g, "");
     assert.equal(
       usedBy(centralIt),
-      "resources: Bucket shop/shop-billing-exports, DBInstance shop/shop-db, DBSubnetGroup shop/shop-db-subnets",
+      "resources: Bucket shop/shop-billing-exports, DBInstance shop/shop-db, DBSubnetGroup shop/shop-db-subnets, SecurityGroup shop/shop-db",
     );
     assert.equal(
       usedBy(shopTeam),

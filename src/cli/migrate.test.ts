@@ -91,7 +91,7 @@ describe("crossrole migrate, offline", { concurrency: true }, () => {
       arn: "arn:aws:iam::111111111111:role/shop-team",
       namespaceSelector: { names: ["shop"] },
     });
-    assert.match(run.stderr, /^9 resources decided in both modes, none would change\.$/m);
+    assert.match(run.stderr, /^10 resources decided in both modes, none would change\.$/m);
     assert.match(run.stderr, /Next: apply the selectors/);
   });
 

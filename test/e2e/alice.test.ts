@@ -1,17 +1,19 @@
 // Alice's story end to end, with the real controller process: the same namespace's buckets
 // land in two accounts, her queue (encrypted with her own KMS key), her app's role and its logs policy in her team's account and her database in
 // central IT's, and the same identity reference from another namespace is denied. The database is placed in
-// central IT's VPC through a DB subnet group in the same account (dbSubnetGroupRef).
+// central IT's VPC through a DB subnet group in the same account (dbSubnetGroupRef), behind a
+// security group there (vpcSecurityGroupRefs: the ID EC2 gave the group).
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { DescribeSecurityGroupsCommand, EC2Client } from "@aws-sdk/client-ec2";
 import { GetRolePolicyCommand, IAMClient, ListAttachedRolePoliciesCommand } from "@aws-sdk/client-iam";
 import { GetKeyRotationStatusCommand, KMSClient } from "@aws-sdk/client-kms";
 import { DescribeDBInstancesCommand, RDSClient } from "@aws-sdk/client-rds";
 import { GetBucketEncryptionCommand, S3Client } from "@aws-sdk/client-s3";
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { accountsHoldingResource, credentialsFor } from "../../src/local-stack/accounts.ts";
-import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
+import { defaultSubnets, defaultVpc } from "../../src/local-stack/default-subnets.ts";
 import { repoRoot } from "../../src/local-stack/versions.ts";
 import {
   bucketsIn,
@@ -186,6 +188,42 @@ test("Alice's database sits in central IT's VPC through dbSubnetGroupRef, the gr
     (placed?.Subnets ?? []).map((s) => s.SubnetIdentifier).sort(),
     centralItSubnets.slice(0, 2).sort(),
     "the example's subnet placeholders became central IT's first two subnets",
+  );
+});
+
+test("Alice's database sits behind a security group in central IT's VPC, named by vpcSecurityGroupRefs", async () => {
+  const group = await waitForResourceCondition(e2e.kube, "SecurityGroup", "shop", "shop-db", "Ready", "True");
+  assert.equal(group.status?.ackResourceMetadata?.ownerAccountID, "222222222222");
+  const id = String((group.status as Record<string, unknown>)["id"]);
+  assert.match(id, /^sg-[0-9a-f]+$/);
+  assert.deepEqual(await holders("SecurityGroup", id), ["222222222222"], "in central IT's account only");
+  await waitForResourceCondition(e2e.kube, "DBInstance", "shop", "shop-db", "Ready", "True");
+  // As central IT's account itself sees them: the group in its default VPC, the database behind it.
+  const config = {
+    region: "eu-west-1",
+    endpoint: e2e.stack.awsEndpoint!,
+    credentials: await credentialsFor(e2e.stack.awsEndpoint!, "222222222222"),
+  };
+  const sg = (await new EC2Client(config).send(new DescribeSecurityGroupsCommand({ GroupIds: [id] })))
+    .SecurityGroups?.[0];
+  const centralItVpc = await defaultVpc(
+    e2e.stack.awsEndpoint!,
+    (await credentialsFor(e2e.stack.awsEndpoint!, "222222222222")).accessKeyId,
+    "eu-west-1",
+  );
+  assert.equal(sg?.VpcId, centralItVpc, "the example's VPC placeholder became central IT's default VPC");
+  assert.deepEqual(
+    sg?.IpPermissions?.map((p) => `${p.IpProtocol}/${p.FromPort}/${p.IpRanges?.map((r) => r.CidrIp).join()}`),
+    ["tcp/5432/10.0.0.0/16"],
+  );
+  assert.deepEqual(sg?.IpPermissionsEgress ?? [], [], "nothing out");
+  const db = (
+    await new RDSClient(config).send(new DescribeDBInstancesCommand({ DBInstanceIdentifier: "shop-db" }))
+  ).DBInstances?.[0];
+  assert.deepEqual(
+    db?.VpcSecurityGroups?.map((g) => g.VpcSecurityGroupId),
+    [id],
+    "the group's ID, from its status.id, checked by its tags in central IT's account",
   );
 });
 
