@@ -169,7 +169,7 @@ test("subnetRefs to Subnet resources: the group waits for them, then is made ove
   );
   const stored = await getResource(e2e.kube, "DBSubnetGroup", "net", name);
   assert.equal(
-    (stored?.spec as Record<string, unknown>)["subnetIDs"],
+    (stored?.spec as Record<string, unknown> | undefined)?.["subnetIDs"],
     undefined,
     "the IDs never written into the spec",
   );

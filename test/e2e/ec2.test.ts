@@ -38,7 +38,6 @@ import {
   patchResource,
   resourcePath,
   startE2E,
-  waitForResourceCondition,
   waitForSynced,
 } from "./fixture.ts";
 
@@ -357,11 +356,10 @@ test("a SecurityGroup in a VPC by reference: its rules applied (a groupRef, a pa
     "itself, by groupRef",
   );
   const loop = await getResource(e2e.kube, "SecurityGroup", "net", "loop");
-  const pair = (
-    (loop?.spec as Record<string, unknown>)["egressRules"] as {
-      userIDGroupPairs: Record<string, unknown>[];
-    }[]
-  )[0]?.userIDGroupPairs[0];
+  const egress = (loop?.spec as Record<string, unknown> | undefined)?.["egressRules"] as
+    | { userIDGroupPairs: Record<string, unknown>[] }[]
+    | undefined;
+  const pair = egress?.[0]?.userIDGroupPairs[0];
   assert.deepEqual(
     pair,
     { groupRef: { from: { name: "loop" } } },
