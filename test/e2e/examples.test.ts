@@ -110,6 +110,7 @@ const examples: readonly Example[] = [
       ["Key", "payments-data", ""],
       ["VPC", "payments-network", ""],
       ["Subnet", "payments-private-a", ""],
+      ["SecurityGroup", "payments-api", ""],
     ].map(([kind = "", name = "", awsName = ""]) => ({
       kind,
       namespace: "payments",
@@ -174,7 +175,7 @@ for (const example of examples) {
           // Named by the ID AWS assigned (a KMS key, a VPC): the one status records, found in that account only.
           const status = obj.status as Record<string, unknown>;
           if (awsName === "")
-            awsName = String(status["keyID"] ?? status["vpcID"] ?? status["subnetID"] ?? "");
+            awsName = String(status["keyID"] ?? status["vpcID"] ?? status["subnetID"] ?? status["id"] ?? "");
         } else {
           const obj = await waitForResourceCondition(
             e2e.kube,
