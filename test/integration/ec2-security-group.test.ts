@@ -7,57 +7,43 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { CreateVpcCommand, DescribeSecurityGroupsCommand, type EC2Client } from "@aws-sdk/client-ec2";
-import { sdkMaxAttempts } from "../../src/credentials/client-pool.ts";
-import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { ec2ClientFactory } from "../../src/services/ec2/client.ts";
 import { securityGroupService as service } from "../../src/services/ec2/security-group.ts";
 import { noSecrets } from "../../src/services/service-module.ts";
-import {
-  type AccountClient,
-  startTwoAccounts,
-  type TwoAccounts,
-  type WireCalls,
-  writesOnly,
-} from "../support/two-accounts.ts";
+import { type AssignedKindHarness, assignedKindHarness } from "../support/assigned-kind.ts";
+import { type AccountClient, type WireCalls, writesOnly } from "../support/two-accounts.ts";
 
 const region = "us-east-1";
 let counter = 0;
-const ownerOf = (uid: string) => ({
-  "services.k8s.aws/namespace": "net",
-  "services.k8s.aws/owner": `SecurityGroup/net/${uid}`,
-  "services.k8s.aws/owner-uid": uid,
-  "services.k8s.aws/controller-version": "crossrole-test",
-});
-
 type Client = AccountClient<EC2Client>;
-let accounts: TwoAccounts<EC2Client>;
+let h: AssignedKindHarness<EC2Client>;
 let calls: WireCalls;
 let mine: Client;
 let other: Client;
 let vpcId = "";
 
 before(async () => {
-  accounts = await startTwoAccounts("ec2-sg", region, (endpoint, credentials) =>
-    ec2ClientFactory.create({
-      region,
-      endpoint,
-      credentials: async () => credentials,
-      customUserAgent: "crossrole/test",
-      retryMode: "adaptive",
-      maxAttempts: sdkMaxAttempts,
-      requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
-    }),
-  );
-  ({ calls, mine, other } = accounts);
+  // EC2's client as the pool builds it (client.ts): a create sent at most once per call.
+  h = await assignedKindHarness({
+    label: "ec2-sg",
+    region,
+    kind: "SecurityGroup",
+    namespace: "net",
+    factory: ec2ClientFactory,
+    service,
+  });
+  ({ calls, mine, other } = h.accounts);
   vpcId = (await mine.sdk.send(new CreateVpcCommand({ CidrBlock: "10.9.0.0/16" }))).Vpc?.VpcId ?? "";
 });
 
-after(() => accounts?.close());
+after(() => h?.accounts.close());
 
-const assigned = () => {
-  assert.ok(service.assigned, "SecurityGroup is named by the ID EC2 assigns");
-  return service.assigned;
-};
+const assigned = () => h.assigned();
+const ownerOf = (uid: string) => h.ownerOf(uid);
+const made = (desired: Record<string, unknown>, uid = `uid-sg-${process.pid}-${counter}`) =>
+  h.made(desired, uid);
+const observed = (client: Client, s: Record<string, unknown>) => h.observed(client, s);
+const converge = (s: Record<string, unknown>) => h.converge(s);
 
 function spec(extra: Record<string, unknown> = {}): Record<string, unknown> {
   const r = service.parseSpec({
@@ -68,26 +54,6 @@ function spec(extra: Record<string, unknown> = {}): Record<string, unknown> {
   });
   assert.ok(r.ok, r.ok ? "" : r.message);
   return r.value;
-}
-
-async function made(desired: Record<string, unknown>, uid = `uid-sg-${process.pid}-${counter}`) {
-  const created = await service.create(mine, desired, region, ownerOf(uid), {}, noSecrets);
-  assert.ok(created.created && created.id !== undefined, "the create answers the group's ID");
-  return { named: assigned().withId(desired, created.id), id: created.id, uid };
-}
-
-async function observed(client: Client, s: Record<string, unknown>): Promise<DeclaredObserved> {
-  const r = await service.read(client, s, {});
-  assert.ok(r.found, "found");
-  return r.observed;
-}
-
-async function converge(named: Record<string, unknown>) {
-  const o = await observed(mine, named);
-  const sent = await calls.during(() => service.update(mine, named, o, ownerOf("x"), {}, noSecrets));
-  const after = await observed(mine, named);
-  assert.deepEqual(service.diff(named, after), [], "read back as set");
-  return { sent: writesOnly(sent), after };
 }
 
 const postgres = (cidr: string, description?: string) => ({

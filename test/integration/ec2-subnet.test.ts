@@ -12,82 +12,48 @@ import {
   DescribeRouteTablesCommand,
   type EC2Client,
 } from "@aws-sdk/client-ec2";
-import { sdkMaxAttempts } from "../../src/credentials/client-pool.ts";
-import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { ec2ClientFactory } from "../../src/services/ec2/client.ts";
 import { subnetService as service } from "../../src/services/ec2/subnet.ts";
 import { noSecrets } from "../../src/services/service-module.ts";
-import {
-  type AccountClient,
-  startTwoAccounts,
-  type TwoAccounts,
-  type WireCalls,
-  writesOnly,
-} from "../support/two-accounts.ts";
+import { type AssignedKindHarness, assignedKindHarness } from "../support/assigned-kind.ts";
+import { type AccountClient, type WireCalls, writesOnly } from "../support/two-accounts.ts";
 
 const region = "us-east-1";
 let counter = 0;
-const ownerOf = (uid: string) => ({
-  "services.k8s.aws/namespace": "net",
-  "services.k8s.aws/owner": `Subnet/net/${uid}`,
-  "services.k8s.aws/owner-uid": uid,
-  "services.k8s.aws/controller-version": "crossrole-test",
-});
-
 type Client = AccountClient<EC2Client>;
-let accounts: TwoAccounts<EC2Client>;
+let h: AssignedKindHarness<EC2Client>;
 let calls: WireCalls;
 let mine: Client;
 let other: Client;
 let vpcId = "";
 
 before(async () => {
-  accounts = await startTwoAccounts("ec2-subnet", region, (endpoint, credentials) =>
-    ec2ClientFactory.create({
-      region,
-      endpoint,
-      credentials: async () => credentials,
-      customUserAgent: "crossrole/test",
-      retryMode: "adaptive",
-      maxAttempts: sdkMaxAttempts,
-      requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
-    }),
-  );
-  ({ calls, mine, other } = accounts);
+  // EC2's client as the pool builds it (client.ts): a create sent at most once per call.
+  h = await assignedKindHarness({
+    label: "ec2-subnet",
+    region,
+    kind: "Subnet",
+    namespace: "net",
+    factory: ec2ClientFactory,
+    service,
+  });
+  ({ calls, mine, other } = h.accounts);
   vpcId = (await mine.sdk.send(new CreateVpcCommand({ CidrBlock: "10.8.0.0/16" }))).Vpc?.VpcId ?? "";
 });
 
-after(() => accounts?.close());
+after(() => h?.accounts.close());
 
-const assigned = () => {
-  assert.ok(service.assigned, "Subnet is named by the ID EC2 assigns");
-  return service.assigned;
-};
+const assigned = () => h.assigned();
+const ownerOf = (uid: string) => h.ownerOf(uid);
+const made = (desired: Record<string, unknown>, uid = `uid-subnet-${process.pid}-${counter}`) =>
+  h.made(desired, uid);
+const observed = (client: Client, s: Record<string, unknown>) => h.observed(client, s);
+const converge = (s: Record<string, unknown>) => h.converge(s);
 
 function spec(extra: Record<string, unknown> = {}): Record<string, unknown> {
   const r = service.parseSpec({ vpcID: vpcId, cidrBlock: `10.8.${++counter}.0/24`, ...extra });
   assert.ok(r.ok, r.ok ? "" : r.message);
   return r.value;
-}
-
-async function made(desired: Record<string, unknown>, uid = `uid-subnet-${process.pid}-${counter}`) {
-  const created = await service.create(mine, desired, region, ownerOf(uid), {}, noSecrets);
-  assert.ok(created.created && created.id !== undefined, "the create answers the subnet's ID");
-  return { named: assigned().withId(desired, created.id), id: created.id, uid };
-}
-
-async function observed(client: Client, s: Record<string, unknown>): Promise<DeclaredObserved> {
-  const r = await service.read(client, s, {});
-  assert.ok(r.found, "found");
-  return r.observed;
-}
-
-async function converge(named: Record<string, unknown>) {
-  const o = await observed(mine, named);
-  const sent = await calls.during(() => service.update(mine, named, o, ownerOf("x"), {}, noSecrets));
-  const after = await observed(mine, named);
-  assert.deepEqual(service.diff(named, after), [], "read back as set");
-  return { sent: writesOnly(sent), after };
 }
 
 describe("Subnet through the generic runtime", () => {
@@ -177,7 +143,7 @@ describe("Subnet through the generic runtime", () => {
 
   test("a CreateSubnet whose answer is lost is sent once: the subnet EC2 made is found by its tag", async () => {
     const uid = `uid-subnet-lost-${process.pid}`;
-    const remove = accounts.proxy.addFault({
+    const remove = h.accounts.proxy.addFault({
       name: "answer lost",
       match: (r) => r.action === "CreateSubnet" && r.body.includes(uid),
       respond: "forward-then-reset",

@@ -16,83 +16,46 @@ import {
   DescribeVpcsCommand,
   type EC2Client,
 } from "@aws-sdk/client-ec2";
-import { sdkMaxAttempts } from "../../src/credentials/client-pool.ts";
-import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { ec2ClientFactory } from "../../src/services/ec2/client.ts";
 import { vpcService as service } from "../../src/services/ec2/vpc.ts";
 import { noSecrets } from "../../src/services/service-module.ts";
-import {
-  type AccountClient,
-  startTwoAccounts,
-  type TwoAccounts,
-  type WireCalls,
-  writesOnly,
-} from "../support/two-accounts.ts";
+import { type AssignedKindHarness, assignedKindHarness } from "../support/assigned-kind.ts";
+import { type AccountClient, type WireCalls, writesOnly } from "../support/two-accounts.ts";
 
 const region = "us-east-1";
 let counter = 0;
-const ownerOf = (uid: string) => ({
-  "services.k8s.aws/namespace": "net",
-  "services.k8s.aws/owner": `VPC/net/${uid}`,
-  "services.k8s.aws/owner-uid": uid,
-  "services.k8s.aws/controller-version": "crossrole-test",
-});
-
 type Client = AccountClient<EC2Client>;
-let accounts: TwoAccounts<EC2Client>;
+let h: AssignedKindHarness<EC2Client>;
 let calls: WireCalls;
 let mine: Client;
 let other: Client;
 
 before(async () => {
-  // EC2's client as the pool builds it (client.ts): CreateVpc sent at most once per call.
-  accounts = await startTwoAccounts("ec2-vpc", region, (endpoint, credentials) =>
-    ec2ClientFactory.create({
-      region,
-      endpoint,
-      credentials: async () => credentials,
-      customUserAgent: "crossrole/test",
-      retryMode: "adaptive",
-      maxAttempts: sdkMaxAttempts,
-      requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
-    }),
-  );
-  ({ calls, mine, other } = accounts);
+  // EC2's client as the pool builds it (client.ts): a create sent at most once per call.
+  h = await assignedKindHarness({
+    label: "ec2-vpc",
+    region,
+    kind: "VPC",
+    namespace: "net",
+    factory: ec2ClientFactory,
+    service,
+  });
+  ({ calls, mine, other } = h.accounts);
 });
 
-after(() => accounts?.close());
+after(() => h?.accounts.close());
 
-const assigned = () => {
-  assert.ok(service.assigned, "VPC is named by the ID EC2 assigns");
-  return service.assigned;
-};
+const assigned = () => h.assigned();
+const ownerOf = (uid: string) => h.ownerOf(uid);
+const made = (desired: Record<string, unknown>, uid = `uid-vpc-${process.pid}-${++counter}`) =>
+  h.made(desired, uid);
+const observed = (client: Client, s: Record<string, unknown>) => h.observed(client, s);
+const converge = (s: Record<string, unknown>) => h.converge(s);
 
 function spec(extra: Record<string, unknown> = {}): Record<string, unknown> {
   const r = service.parseSpec({ cidrBlocks: ["10.0.0.0/16"], ...extra });
   assert.ok(r.ok, r.ok ? "" : r.message);
   return r.value;
-}
-
-/** Creates a VPC as `uid`'s; the spec naming it. */
-async function made(desired: Record<string, unknown>, uid = `uid-vpc-${process.pid}-${++counter}`) {
-  const created = await service.create(mine, desired, region, ownerOf(uid), {}, noSecrets);
-  assert.ok(created.created && created.id !== undefined, "the create answers the VPC's ID");
-  return { named: assigned().withId(desired, created.id), id: created.id, uid };
-}
-
-async function observed(client: Client, s: Record<string, unknown>): Promise<DeclaredObserved> {
-  const r = await service.read(client, s, {});
-  assert.ok(r.found, "found");
-  return r.observed;
-}
-
-/** Brings AWS to the spec as the reconciler does: the differing groups written, then read back. */
-async function converge(named: Record<string, unknown>, uid = "x") {
-  const o = await observed(mine, named);
-  const sent = await calls.during(() => service.update(mine, named, o, ownerOf(uid), {}, noSecrets));
-  const after = await observed(mine, named);
-  assert.deepEqual(service.diff(named, after), [], "read back as set");
-  return { sent: writesOnly(sent), after };
 }
 
 describe("VPC through the generic runtime", () => {
@@ -298,7 +261,7 @@ describe("VPC through the generic runtime", () => {
 
   test("a CreateVpc whose answer is lost is not sent again by the SDK: the VPC EC2 made is the only one, found by its tag", async () => {
     const uid = `uid-vpc-lost-${process.pid}`;
-    const remove = accounts.proxy.addFault({
+    const remove = h.accounts.proxy.addFault({
       name: "answer lost",
       match: (r) => r.action === "CreateVpc" && r.body.includes(uid),
       respond: "forward-then-reset",

@@ -10,74 +10,46 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { DescribeKeyCommand, type KMSClient } from "@aws-sdk/client-kms";
-import { sdkMaxAttempts } from "../../src/credentials/client-pool.ts";
-import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { kmsClientFactory } from "../../src/services/kms/client.ts";
 import { pendingWindowAnnotation, keyService as service } from "../../src/services/kms/key.ts";
 import { noSecrets } from "../../src/services/service-module.ts";
-import {
-  type AccountClient,
-  startTwoAccounts,
-  type TwoAccounts,
-  type WireCalls,
-  writesOnly,
-} from "../support/two-accounts.ts";
+import { type AssignedKindHarness, assignedKindHarness } from "../support/assigned-kind.ts";
+import { type AccountClient, type WireCalls, writesOnly } from "../support/two-accounts.ts";
 
 const region = "us-east-1";
 let counter = 0;
-const ownerOf = (uid: string) => ({
-  "services.k8s.aws/namespace": "shop",
-  "services.k8s.aws/owner": `Key/shop/${uid}`,
-  "services.k8s.aws/owner-uid": uid,
-  "services.k8s.aws/controller-version": "crossrole-test",
-});
-
 type Client = AccountClient<KMSClient>;
-let accounts: TwoAccounts<KMSClient>;
+let h: AssignedKindHarness<KMSClient>;
 let calls: WireCalls;
 let mine: Client;
 let other: Client;
 
 before(async () => {
   // KMS's client as the pool builds it (client.ts): CreateKey sent at most once per call.
-  accounts = await startTwoAccounts("kms-key", region, (endpoint, credentials) =>
-    kmsClientFactory.create({
-      region,
-      endpoint,
-      credentials: async () => credentials,
-      customUserAgent: "crossrole/test",
-      retryMode: "adaptive",
-      maxAttempts: sdkMaxAttempts,
-      requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
-    }),
-  );
-  ({ calls, mine, other } = accounts);
+  h = await assignedKindHarness({
+    label: "kms-key",
+    region,
+    kind: "Key",
+    namespace: "shop",
+    factory: kmsClientFactory,
+    service,
+  });
+  ({ calls, mine, other } = h.accounts);
 });
 
-after(() => accounts?.close());
+after(() => h?.accounts.close());
 
-const assigned = () => {
-  assert.ok(service.assigned, "Key is named by the ID KMS assigns");
-  return service.assigned;
-};
+const assigned = () => h.assigned();
+const ownerOf = (uid: string) => h.ownerOf(uid);
+/** Creates a key as `uid`'s; the spec naming it. */
+const made = (desired: Record<string, unknown>, uid = `uid-key-${process.pid}-${++counter}`) =>
+  h.made(desired, uid);
+const observed = (client: Client, s: Record<string, unknown>) => h.observed(client, s);
 
 function spec(extra: Record<string, unknown> = {}): Record<string, unknown> {
   const r = service.parseSpec({ description: "the shop's key", ...extra });
   assert.ok(r.ok, r.ok ? "" : r.message);
   return r.value;
-}
-
-/** Creates a key as `uid`'s; the spec naming it. */
-async function made(desired: Record<string, unknown>, uid = `uid-key-${process.pid}-${++counter}`) {
-  const created = await service.create(mine, desired, region, ownerOf(uid), {}, noSecrets);
-  assert.ok(created.created && created.id !== undefined, "the create answers the key's ID");
-  return { named: assigned().withId(desired, created.id), id: created.id, uid };
-}
-
-async function observed(client: Client, s: Record<string, unknown>): Promise<DeclaredObserved> {
-  const r = await service.read(client, s, {});
-  assert.ok(r.found, "found");
-  return r.observed;
 }
 
 describe("Key through the generic runtime", () => {
@@ -195,7 +167,7 @@ describe("Key through the generic runtime", () => {
 
   test("a CreateKey whose answer is lost is not sent again by the SDK: the key KMS made is the only one, found by its tags", async () => {
     const uid = `uid-key-lost-${process.pid}`;
-    const remove = accounts.proxy.addFault({
+    const remove = h.accounts.proxy.addFault({
       name: "answer lost",
       match: (r) => r.action === "CreateKey" && r.body.includes(uid),
       respond: "forward-then-reset",

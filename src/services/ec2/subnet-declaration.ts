@@ -4,6 +4,7 @@
 // the ID EC2 gives it (runtime.assigned), found by EC2's tag filter; its VPC may be named by a
 // reference to a VPC resource (`vpcRef`).
 import type { KindDeclaration } from "../../codegen/declaration.ts";
+import { ec2Tags } from "./tags.ts";
 
 /** The launch settings, each set by its own ModifySubnetAttribute, at its member there. */
 const settings = {
@@ -147,14 +148,7 @@ export const subnetDeclaration = {
     arnResource: "subnet/",
     notFound: ["InvalidSubnetID.NotFound"],
     alreadyExists: [],
-    tags: {
-      resource: "Resources",
-      by: "identifier",
-      keys: "Tags",
-      list: "Tags",
-      inAnswer: "Tags",
-      specification: "subnet",
-    },
+    tags: ec2Tags("subnet"),
     errorFields: {
       "InvalidSubnet.Range": "CidrBlock",
       "InvalidSubnet.Conflict": "CidrBlock",

@@ -5,6 +5,7 @@
 // by the ID EC2 gives it (runtime.assigned): status records it, but only the owner-uid tag, found
 // by EC2's tag filter, says which VPC is this resource's.
 import type { KindDeclaration } from "../../codegen/declaration.ts";
+import { ec2Tags } from "./tags.ts";
 
 /** The three VPC attributes, each read and set on its own (EC2's Describe/ModifyVpcAttribute). */
 const flags = ["EnableDnsSupport", "EnableDnsHostnames", "EnableNetworkAddressUsageMetrics"] as const;
@@ -139,14 +140,7 @@ export const vpcDeclaration = {
     arnResource: "vpc/",
     notFound: ["InvalidVpcID.NotFound"],
     alreadyExists: [],
-    tags: {
-      resource: "Resources",
-      by: "identifier",
-      keys: "Tags",
-      list: "Tags",
-      inAnswer: "Tags",
-      specification: "vpc",
-    },
+    tags: ec2Tags("vpc"),
     errorFields: {
       "InvalidVpc.Range": "CidrBlocks",
       "InvalidCidrBlock.Malformed": "CidrBlocks",
