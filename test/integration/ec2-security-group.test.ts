@@ -115,7 +115,12 @@ describe("SecurityGroup through the generic runtime", () => {
     const input = calls.input("AuthorizeSecurityGroupIngress");
     assert.equal(input["GroupId"], id);
     assert.equal(input["IpPermissions.1.IpRanges.1.CidrIp"], "10.0.0.0/16", "the network, as EC2 keeps it");
-    assert.equal(input["IpPermissions.2.Groups.1.GroupId"], id, "a pair naming no group is the group itself");
+    assert.equal(
+      input["IpPermissions.1.Groups.1.GroupId"],
+      id,
+      "a pair naming no group is the group itself; the two tcp/5432 rules (one written 6) sent as one permission",
+    );
+    assert.equal(input["IpPermissions.2.IpProtocol"], undefined);
     assert.equal((after.fields["ingressRules"] as unknown[]).length >= 1, true);
 
     const described = { ...rules, ingressRules: [postgres("10.0.0.0/16", "the app"), rules.ingressRules[1]] };

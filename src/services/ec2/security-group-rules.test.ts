@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { canonicalCidr, canonicalProtocol, grantsOf, rulesPlan, sameRules } from "./security-group-rules.ts";
+import {
+  canonicalCidr,
+  canonicalProtocol,
+  grantsOf,
+  merged,
+  rulesPlan,
+  sameRules,
+} from "./security-group-rules.ts";
 
 const self = "sg-0123456789abcdef0";
 
@@ -55,7 +62,7 @@ describe("security group rules as EC2 keeps them", () => {
       ],
     );
     assert.deepEqual(grants[0]?.permission, {
-      ipProtocol: "tcp",
+      ipProtocol: "6",
       fromPort: 443,
       toPort: 443,
       ipRanges: [{ cidrIP: "10.0.0.0/8", description: "office" }],
@@ -117,5 +124,43 @@ describe("security group rules as EC2 keeps them", () => {
     ]);
     assert.equal(sameRules(want, have, self), false);
     assert.deepEqual(rulesPlan(undefined, have, self).revoke.length, 2, "left out: every rule revoked");
+  });
+
+  test("sent as given: the protocol and ports as the spec says them, icmpv6 without a type as all (-1); one permission per range", () => {
+    const [esp, icmp] = grantsOf(
+      [
+        { ipProtocol: "50", fromPort: -1, toPort: -1, ipRanges: [{ cidrIP: "10.0.0.0/8" }] },
+        { ipProtocol: "icmpv6", ipv6Ranges: [{ cidrIPv6: "::/0" }] },
+      ],
+      self,
+    );
+    assert.equal(esp?.key, "50///ip:10.0.0.0/8", "compared without the ports AWS drops");
+    assert.deepEqual(esp?.permission, {
+      ipProtocol: "50",
+      fromPort: -1,
+      toPort: -1,
+      ipRanges: [{ cidrIP: "10.0.0.0/8" }],
+    });
+    assert.deepEqual(icmp?.permission, {
+      ipProtocol: "icmpv6",
+      fromPort: -1,
+      toPort: -1,
+      ipv6Ranges: [{ cidrIPv6: "::/0" }],
+    });
+    const two = grantsOf(
+      [
+        { ipProtocol: "tcp", fromPort: 9090, toPort: 9090, ipRanges: [{ cidrIP: "10.10.0.0/16" }] },
+        { ipProtocol: "tcp", fromPort: 9090, toPort: 9090, ipRanges: [{ cidrIP: "10.20.0.0/16" }] },
+      ],
+      self,
+    ).map((g) => g.permission);
+    assert.deepEqual(merged(two), [
+      {
+        ipProtocol: "tcp",
+        fromPort: 9090,
+        toPort: 9090,
+        ipRanges: [{ cidrIP: "10.10.0.0/16" }, { cidrIP: "10.20.0.0/16" }],
+      },
+    ]);
   });
 });

@@ -12,7 +12,11 @@ type Fields = Record<string, unknown>;
 export interface Grant {
   readonly key: string;
   readonly description: string;
-  /** The grant as one spec-form permission (ACK's IPPermission with one source). */
+  /**
+   * The grant as one spec-form permission (ACK's IPPermission with one source), its protocol and
+   * ports as given (AWS takes "6" and "tcp" alike, as ACK sends them), an icmpv6 rule without a
+   * type and code as all of them (-1: what AWS means by none), its CIDR as its network.
+   */
   readonly permission: Fields;
 }
 
@@ -99,10 +103,14 @@ export function grantsOf(rules: unknown, self: string): Grant[] {
   for (const rule of (rules as Fields[] | undefined) ?? []) {
     const range = rangeOf(rule);
     const head = `${range.protocol}/${range.from ?? ""}/${range.to ?? ""}`;
+    const all = range.protocol === "icmpv6" ? -1 : undefined;
+    const port = (v: unknown) => (typeof v === "number" ? v : all);
+    const from = port(rule["fromPort"]);
+    const to = port(rule["toPort"]);
     const base: Fields = {
-      ipProtocol: range.protocol,
-      ...(range.from === undefined ? {} : { fromPort: range.from }),
-      ...(range.to === undefined ? {} : { toPort: range.to }),
+      ipProtocol: String(rule["ipProtocol"] ?? "-1"),
+      ...(from === undefined ? {} : { fromPort: from }),
+      ...(to === undefined ? {} : { toPort: to }),
     };
     const add = (source: string, list: string, item: Fields) =>
       grants.push({
@@ -134,6 +142,28 @@ export function grantsOf(rules: unknown, self: string): Grant[] {
     }
   }
   return grants;
+}
+
+/**
+ * Permissions sharing a protocol and port range as one, their sources together (as AWS keeps
+ * them): one permission per range in a call (EC2 emulators refuse two of one range in one call).
+ */
+export function merged(permissions: readonly Fields[]): Fields[] {
+  const lists = ["ipRanges", "ipv6Ranges", "prefixListIDs", "userIDGroupPairs"];
+  const byRange = new Map<string, Fields>();
+  for (const p of permissions) {
+    const key = JSON.stringify([canonicalProtocol(p["ipProtocol"]), p["fromPort"], p["toPort"]]);
+    const into = byRange.get(key);
+    if (into === undefined) {
+      byRange.set(key, { ...p });
+      continue;
+    }
+    for (const list of lists) {
+      const more = p[list] as unknown[] | undefined;
+      if (more !== undefined) into[list] = [...((into[list] as unknown[] | undefined) ?? []), ...more];
+    }
+  }
+  return [...byRange.values()];
 }
 
 /** Whether the spec's rules and EC2's are the same grants with the same descriptions. */

@@ -14,7 +14,7 @@ import { toAws } from "../shape-codec.ts";
 import { ec2ClientFactory } from "./client.ts";
 import { securityGroupGenerated } from "./generated/security-group-fields.ts";
 import { securityGroupDeclaration } from "./security-group-declaration.ts";
-import { rulesPlan, sameRules } from "./security-group-rules.ts";
+import { merged, rulesPlan, sameRules } from "./security-group-rules.ts";
 import { taggedBy } from "./tagged.ts";
 
 const kind = requireKind("ec2.services.k8s.aws/v1alpha1", "SecurityGroup");
@@ -122,7 +122,7 @@ function writeRules(way: "Ingress" | "Egress") {
     const at = { field: `spec.${field}` };
     const send = async (call: string, permissions: Fields[]) => {
       if (permissions.length > 0)
-        await ask(call, { GroupId: id, IpPermissions: awsPermissions(field, permissions) }, at);
+        await ask(call, { GroupId: id, IpPermissions: awsPermissions(field, merged(permissions)) }, at);
     };
     await send(`RevokeSecurityGroup${way}`, plan.revoke);
     await send(`AuthorizeSecurityGroup${way}`, plan.authorize);
