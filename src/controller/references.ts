@@ -329,6 +329,11 @@ export interface ReferrerOf {
   readonly path: string;
   readonly deleting: boolean;
   /**
+   * Its reference is needed only after its create (a security group's rule naming a group): its
+   * deletion gives the use up first (the rule revoked), so, being deleted, it holds nothing.
+   */
+  readonly afterCreate?: boolean;
+  /**
    * Where its decision places it now (the resolver's, never its status); null when nowhere: its
    * decision is not a clean `use` (waiting, denied, drifted), so it can act in no account now.
    * `account` null: only STS can name it (static keys).
@@ -371,6 +376,8 @@ export function deletionInUse(
     };
   }
   const holding = referrers.filter((r) => {
+    // Two groups naming each other, both deleted, would each wait for the other for ever.
+    if (r.deleting && r.afterCreate === true) return false;
     const use = uses.get(r.uid);
     if (r.placement === null || use === undefined) return false;
     if (use.account !== at.account || use.region !== at.region) return false;

@@ -106,6 +106,7 @@ export class ReferrerIndex {
             uid: obj.metadata.uid ?? "",
             path: hit.path,
             deleting: obj.metadata.deletionTimestamp !== undefined,
+            ...(refs[hit.source]?.afterCreate === true ? { afterCreate: true } : {}),
             placement: this.#placementOf(obj),
           });
       }

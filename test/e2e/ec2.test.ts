@@ -366,6 +366,16 @@ test("a SecurityGroup in a VPC by reference: its rules applied (a groupRef, a pa
     "the spec keeps the reference, no ID written in",
   );
 
-  // Deleted, a group naming itself is not held by its own reference.
+  // Deleted, a group naming itself is not held by its own reference; two naming each other,
+  // deleted together, each give their rules up first and both go.
   await deleteResourceAndWait(e2e.kube, "SecurityGroup", "net", "loop", 30_000);
+  await Promise.all(
+    ["ping", "pong"].map((name) => deleteResourceAndWait(e2e.kube, "SecurityGroup", "net", name, 60_000)),
+  );
+  const left = await ec2.send(
+    new DescribeSecurityGroupsCommand({
+      Filters: [{ Name: "group-id", Values: [ids["ping"] ?? "", ids["pong"] ?? ""] }],
+    }),
+  );
+  assert.deepEqual(left.SecurityGroups ?? [], [], "both deleted in AWS");
 });

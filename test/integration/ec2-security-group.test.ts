@@ -158,10 +158,10 @@ describe("SecurityGroup through the generic runtime", () => {
     );
   });
 
-  test("delete: DeleteSecurityGroup by the ID; gone is none", async () => {
+  test("delete: its rules revoked first (EC2's default egress rule here), then DeleteSecurityGroup by the ID; gone is none", async () => {
     const { named, id } = await made(spec());
     const sent = await calls.during(() => service.delete(mine, named, {}, {}));
-    assert.deepEqual(writesOnly(sent), ["DeleteSecurityGroup"]);
+    assert.deepEqual(writesOnly(sent), ["RevokeSecurityGroupEgress", "DeleteSecurityGroup"]);
     assert.deepEqual(calls.input("DeleteSecurityGroup"), { GroupId: id });
     assert.deepEqual(await service.read(mine, named, {}), { found: false });
   });

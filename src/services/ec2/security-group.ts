@@ -130,6 +130,20 @@ function writeRules(way: "Ingress" | "Egress") {
   };
 }
 
+/** Every rule of group `id` revoked, as EC2 answers them (before the group is deleted). */
+async function revokeEveryRule(ask: Ask, id: string): Promise<void> {
+  const answer = await ask("DescribeSecurityGroups", { GroupIds: [id] }, { unlessGone: true });
+  const group = ((answer?.["SecurityGroups"] as Fields[] | undefined) ?? []).find((g) => g["GroupId"] === id);
+  if (group === undefined) return;
+  for (const [call, member] of [
+    ["RevokeSecurityGroupIngress", "IpPermissions"],
+    ["RevokeSecurityGroupEgress", "IpPermissionsEgress"],
+  ] as const) {
+    const rules = (group[member] as unknown[] | undefined) ?? [];
+    if (rules.length > 0) await ask(call, { GroupId: id, IpPermissions: rules }, { unlessGone: true });
+  }
+}
+
 /** The group's own ID on either side (its rules' pairs naming no group are it). */
 const selfOf = (desired: Fields, observed: Fields) => String(observed["id"] ?? desired["id"] ?? "");
 
@@ -162,6 +176,9 @@ export const securityGroupSource = {
       AuthorizeSecurityGroupIngress: writeRules("Ingress"),
       AuthorizeSecurityGroupEgress: writeRules("Egress"),
     },
+    // Its rules go first: a rule naming another group keeps that group from being deleted (two
+    // groups naming each other could never go), and the rules are this group's to give up.
+    beforeDelete: (ask, address) => revokeEveryRule(ask, String(address["GroupId"] ?? "")),
   },
 } satisfies DeclaredKindSource<EC2Client>;
 
