@@ -20,7 +20,8 @@ OUT=${OUT:-/tmp/ack-e2e-results}
 CACHE=${ACK_E2E_CACHE:-${CROSSROLE_CACHE:-$HOME/.cache/crossrole}/ack-e2e}
 ACKTEST_COMMIT=ee58accba9ff98b647f99d1a4c071a08ecbf748f   # what s3/sqs/rds pin; a superset of sns's/dynamodb's pins
 declare -A TAG=([s3]=v1.10.0 [sqs]=v1.6.1 [sns]=v1.6.0 [dynamodb]=v1.9.2 [rds]=v1.11.1 [ecr]=v1.8.1 [cloudwatchlogs]=v1.4.1 [iam]=v1.8.1 [secretsmanager]=v1.4.1 [kms]=v1.4.1 [ec2]=v1.20.0)
-# Test files for the kinds crossrole serves (other kinds' files: README.md, "Not run").
+# Test files for the kinds crossrole serves (other kinds' files: README.md, "Not run"). ec2's
+# subnet tests give three subnets one CIDR block in one VPC: run them with PYTEST_WORKERS=1.
 declare -A DEFAULT_TESTS=(
   [s3]="tests/test_bucket.py tests/test_bucket_adoption_policy.py tests/test_bucket_deletion_policy.py"
   [sqs]="tests/test_queue.py tests/test_queue_irs.py"
