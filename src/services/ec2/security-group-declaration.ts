@@ -4,7 +4,7 @@
 // ID, its rules one by one). A security group is named by the ID EC2 gives it (runtime.assigned),
 // found by EC2's tag filter; its VPC and the groups its rules name may be references.
 import type { KindDeclaration } from "../../codegen/declaration.ts";
-import { ec2Tags } from "./tags.ts";
+import { ec2Tags } from "./tags-declaration.ts";
 
 const rulesDoc = (way: string) =>
   `The ${way} rules, as EC2's IpPermission: a protocol (tcp, udp, icmp, icmpv6, a number, or -1 for all), a port range where the protocol has ports, and the sources (${way === "inbound" ? "ipRanges, ipv6Ranges, prefixListIDs, userIDGroupPairs" : "their destinations in the same lists"}). A pair with no groupID (nor groupRef) is this group itself. Compared rule by rule as EC2 stores them (a protocol number is its name, a CIDR its network, rules of one protocol and port range merged): one missing is authorized, one EC2 has that the spec lacks is revoked, a description changed is updated in place.`;

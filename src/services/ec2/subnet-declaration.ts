@@ -4,7 +4,7 @@
 // the ID EC2 gives it (runtime.assigned), found by EC2's tag filter; its VPC may be named by a
 // reference to a VPC resource (`vpcRef`).
 import type { KindDeclaration } from "../../codegen/declaration.ts";
-import { ec2Tags } from "./tags.ts";
+import { ec2Tags } from "./tags-declaration.ts";
 
 /** The launch settings, each set by its own ModifySubnetAttribute, at its member there. */
 const settings = {

@@ -5,7 +5,7 @@
 // by the ID EC2 gives it (runtime.assigned): status records it, but only the owner-uid tag, found
 // by EC2's tag filter, says which VPC is this resource's.
 import type { KindDeclaration } from "../../codegen/declaration.ts";
-import { ec2Tags } from "./tags.ts";
+import { ec2Tags } from "./tags-declaration.ts";
 
 /** The three VPC attributes, each read and set on its own (EC2's Describe/ModifyVpcAttribute). */
 const flags = ["EnableDnsSupport", "EnableDnsHostnames", "EnableNetworkAddressUsageMetrics"] as const;
