@@ -21,7 +21,6 @@ import {
   DescribeVpcsCommand,
   EC2Client,
 } from "@aws-sdk/client-ec2";
-import { patchTypes } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { waitFor } from "../../src/runtime/wait-for.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
@@ -39,6 +38,7 @@ import {
   resourcePath,
   startE2E,
   waitForSynced,
+  writeStatusAsTenant,
 } from "./fixture.ts";
 
 const X = "111111111111";
@@ -90,12 +90,7 @@ async function vpcsOf(uid: string): Promise<string[]> {
 
 /** Writes `status` as a tenant may (the status subresource of its own object). */
 const writeStatus = (name: string, status: Record<string, unknown>) =>
-  e2e.kube.request({
-    method: "PATCH",
-    path: `${resourcePath("VPC", "net", name)}/status`,
-    contentType: patchTypes.merge,
-    body: { status },
-  });
+  writeStatusAsTenant(e2e.kube, "VPC", "net", name, status);
 
 /** DescribeVpcs calls by EC2's tag filter (the search for a VPC status does not name). */
 const searches = () => proxy.calls("DescribeVpcs").filter((r) => r.body.includes("Filter.1.Name=tag"));

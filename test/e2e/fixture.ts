@@ -140,6 +140,22 @@ export function bucketPath(namespace: string, name: string): string {
   return resourcePath("Bucket", namespace, name);
 }
 
+/** Writes `status` into a resource as a tenant may (a merge patch of its status subresource). */
+export function writeStatusAsTenant(
+  kube: KubeClient,
+  kindName: string,
+  namespace: string,
+  name: string,
+  status: Record<string, unknown>,
+): Promise<unknown> {
+  return kube.request({
+    method: "PATCH",
+    path: `${resourcePath(kindName, namespace, name)}/status`,
+    contentType: patchTypes.merge,
+    body: { status },
+  });
+}
+
 /** One managed resource, or undefined when it does not exist (any kind). */
 export async function getResource(
   kube: KubeClient,

@@ -18,7 +18,6 @@ import {
   ListResourceTagsCommand,
   ScheduleKeyDeletionCommand,
 } from "@aws-sdk/client-kms";
-import { patchTypes } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { waitFor } from "../../src/runtime/wait-for.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
@@ -36,6 +35,7 @@ import {
   resourcePath,
   startE2E,
   waitForSynced,
+  writeStatusAsTenant,
 } from "./fixture.ts";
 
 const X = "111111111111";
@@ -92,12 +92,7 @@ async function keysOf(uid: string): Promise<string[]> {
 
 /** Writes `status` as a tenant may (the status subresource of its own object). */
 const writeStatus = (name: string, status: Record<string, unknown>) =>
-  e2e.kube.request({
-    method: "PATCH",
-    path: `${resourcePath("Key", "apps", name)}/status`,
-    contentType: patchTypes.merge,
-    body: { status },
-  });
+  writeStatusAsTenant(e2e.kube, "Key", "apps", name, status);
 
 /** Requests whose JSON body names `id`, by action. */
 const naming = (id: string) => proxy.requests.filter((r) => r.body.includes(id)).map((r) => r.action);
