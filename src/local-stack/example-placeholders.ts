@@ -60,26 +60,20 @@ async function fillSubnets(objects: KubeObject[], endpoint: string): Promise<Kub
       .filter((o) => o.kind === "Namespace" && o.metadata.annotations?.[regionAnnotation])
       .map((o) => [o.metadata.name, o.metadata.annotations?.[regionAnnotation] ?? ""]),
   );
-  const subnets = new Map<string, Promise<string[]>>();
-  const vpcs = new Map<string, Promise<string | undefined>>();
-  const subnetsOf = (account: string, region: string) => {
-    const key = `${account}/${region}`;
-    let found = subnets.get(key);
-    if (!found) {
-      found = credentialsFor(endpoint, account).then((c) => defaultSubnets(endpoint, c.accessKeyId, region));
-      subnets.set(key, found);
-    }
-    return found;
+  /** A lookup in an account and region, asked once for all the objects. */
+  const once = <T>(look: (endpoint: string, accessKeyId: string, region: string) => Promise<T>) => {
+    const asked = new Map<string, Promise<T>>();
+    return (account: string, region: string): Promise<T> => {
+      const key = `${account}/${region}`;
+      const known = asked.get(key);
+      if (known !== undefined) return known;
+      const answer = credentialsFor(endpoint, account).then((c) => look(endpoint, c.accessKeyId, region));
+      asked.set(key, answer);
+      return answer;
+    };
   };
-  const vpcOf = (account: string, region: string) => {
-    const key = `${account}/${region}`;
-    let found = vpcs.get(key);
-    if (!found) {
-      found = credentialsFor(endpoint, account).then((c) => defaultVpc(endpoint, c.accessKeyId, region));
-      vpcs.set(key, found);
-    }
-    return found;
-  };
+  const subnetsOf = once(defaultSubnets);
+  const vpcOf = once(defaultVpc);
   return Promise.all(
     objects.map(async (o) => {
       const spec = (o as { spec?: Record<string, unknown> }).spec;

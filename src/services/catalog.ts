@@ -309,13 +309,11 @@ export const servedKindCatalog = {
     // VPCs are named by their ID: `name` is one.
     locate: async (config, name) => {
       const { EC2Client, DescribeVpcsCommand } = await import("@aws-sdk/client-ec2");
-      try {
-        const answer = await new EC2Client(config).send(new DescribeVpcsCommand({ VpcIds: [name] }));
-        return (answer.Vpcs ?? []).some((v) => v.VpcId === name);
-      } catch (err) {
-        if ((err as { name?: string }).name === "InvalidVpcID.NotFound") return false;
-        throw err;
-      }
+      // Asked by ID, EC2 answers that one or InvalidVpcID.NotFound.
+      return found(
+        () => new EC2Client(config).send(new DescribeVpcsCommand({ VpcIds: [name] })),
+        "InvalidVpcID.NotFound",
+      );
     },
   },
   Subnet: {
@@ -328,13 +326,11 @@ export const servedKindCatalog = {
     // Subnets are named by their ID: `name` is one.
     locate: async (config, name) => {
       const { EC2Client, DescribeSubnetsCommand } = await import("@aws-sdk/client-ec2");
-      try {
-        const answer = await new EC2Client(config).send(new DescribeSubnetsCommand({ SubnetIds: [name] }));
-        return (answer.Subnets ?? []).some((v) => v.SubnetId === name);
-      } catch (err) {
-        if ((err as { name?: string }).name === "InvalidSubnetID.NotFound") return false;
-        throw err;
-      }
+      // Asked by ID, EC2 answers that one or InvalidSubnetID.NotFound.
+      return found(
+        () => new EC2Client(config).send(new DescribeSubnetsCommand({ SubnetIds: [name] })),
+        "InvalidSubnetID.NotFound",
+      );
     },
   },
   SecurityGroup: {
@@ -347,15 +343,11 @@ export const servedKindCatalog = {
     // Security groups are named by their ID: `name` is one.
     locate: async (config, name) => {
       const { EC2Client, DescribeSecurityGroupsCommand } = await import("@aws-sdk/client-ec2");
-      try {
-        const answer = await new EC2Client(config).send(
-          new DescribeSecurityGroupsCommand({ GroupIds: [name] }),
-        );
-        return (answer.SecurityGroups ?? []).some((g) => g.GroupId === name);
-      } catch (err) {
-        if ((err as { name?: string }).name === "InvalidGroup.NotFound") return false;
-        throw err;
-      }
+      // Asked by ID, EC2 answers that one or InvalidGroup.NotFound.
+      return found(
+        () => new EC2Client(config).send(new DescribeSecurityGroupsCommand({ GroupIds: [name] })),
+        "InvalidGroup.NotFound",
+      );
     },
   },
 } as const satisfies { readonly [K in KindName]: ServedKind };

@@ -7,8 +7,10 @@ import assert from "node:assert/strict";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import type { KindName } from "../../src/api/kinds.ts";
 import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
 import { repoRoot } from "../../src/local-stack/versions.ts";
+import { servedKindCatalog } from "../../src/services/catalog.ts";
 import {
   condition,
   controllerAccount,
@@ -173,9 +175,9 @@ for (const example of examples) {
           );
           assert.equal(obj.status?.ackResourceMetadata?.ownerAccountID, r.account);
           // Named by the ID AWS assigned (a KMS key, a VPC): the one status records, found in that account only.
-          const status = obj.status as Record<string, unknown>;
-          if (awsName === "")
-            awsName = String(status["keyID"] ?? status["vpcID"] ?? status["subnetID"] ?? status["id"] ?? "");
+          const assigned = (await servedKindCatalog[r.kind as KindName].module()).assigned;
+          if (awsName === "" && assigned !== undefined)
+            awsName = String((obj.status as Record<string, unknown>)[assigned.statusField] ?? "");
         } else {
           const obj = await waitForResourceCondition(
             e2e.kube,

@@ -13,6 +13,7 @@ import type { Ask, DeclaredKindSource, Fields } from "../declared-kind/source.ts
 import { toAws } from "../shape-codec.ts";
 import { ec2ClientFactory } from "./client.ts";
 import { securityGroupGenerated } from "./generated/security-group-fields.ts";
+import { pages } from "./pages.ts";
 import { securityGroupDeclaration } from "./security-group-declaration.ts";
 import { merged, rulesPlan, sameRules } from "./security-group-rules.ts";
 import { taggedBy } from "./tagged.ts";
@@ -76,15 +77,10 @@ const rulesMember = "SecurityGroupRules";
 /** Every rule of group `id`, page by page. */
 async function rulesOf(ask: Ask, id: string): Promise<Fields[]> {
   const rules: Fields[] = [];
-  let token: unknown;
-  do {
-    const page = await ask("DescribeSecurityGroupRules", {
-      Filters: [{ Name: "group-id", Values: [id] }],
-      ...(token === undefined ? {} : { NextToken: token }),
-    });
-    rules.push(...((page?.[rulesMember] as Fields[] | undefined) ?? []).filter((r) => r["GroupId"] === id));
-    token = page?.["NextToken"];
-  } while (typeof token === "string" && token !== "");
+  for await (const page of pages(ask, "DescribeSecurityGroupRules", {
+    Filters: [{ Name: "group-id", Values: [id] }],
+  }))
+    rules.push(...((page[rulesMember] as Fields[] | undefined) ?? []).filter((r) => r["GroupId"] === id));
   return rules;
 }
 

@@ -9,6 +9,7 @@ import { declaredKindSchemas } from "../declared-kind/schemas.ts";
 import type { Ask, DeclaredKindSource, Fields } from "../declared-kind/source.ts";
 import { ec2ClientFactory } from "./client.ts";
 import { subnetGenerated } from "./generated/subnet-fields.ts";
+import { pages } from "./pages.ts";
 import { subnetDeclaration } from "./subnet-declaration.ts";
 import { taggedBy } from "./tagged.ts";
 
@@ -29,13 +30,9 @@ interface Association {
 /** The route tables explicitly associated with subnet `id`, with each association's ID. */
 async function associationsOf(ask: Ask, id: string): Promise<Association[]> {
   const found: Association[] = [];
-  let token: unknown;
-  do {
-    const page = await ask("DescribeRouteTables", {
-      Filters: [{ Name: "association.subnet-id", Values: [id] }],
-      ...(token === undefined ? {} : { NextToken: token }),
-    });
-    for (const table of (page?.["RouteTables"] as Fields[] | undefined) ?? []) {
+  const filter = { Filters: [{ Name: "association.subnet-id", Values: [id] }] };
+  for await (const page of pages(ask, "DescribeRouteTables", filter)) {
+    for (const table of (page["RouteTables"] as Fields[] | undefined) ?? []) {
       for (const a of (table["Associations"] as Fields[] | undefined) ?? []) {
         // Only this subnet's own association (a table lists every subnet it serves).
         if (a["SubnetId"] !== id || a["Main"] === true) continue;
@@ -47,8 +44,7 @@ async function associationsOf(ask: Ask, id: string): Promise<Association[]> {
         });
       }
     }
-    token = page?.["NextToken"];
-  } while (typeof token === "string" && token !== "");
+  }
   return found;
 }
 

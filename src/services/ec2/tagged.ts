@@ -3,23 +3,18 @@
 // falsely) record (runtime.assigned, search "filter"), in the client's account and region. What
 // is found is read again and held to the owner-uid tag (reconcile/locate.ts).
 import type { Ask } from "../declared-kind/source.ts";
+import { pages } from "./pages.ts";
 
 /** The `findTagged` hook of an EC2 kind read by `call`, listing `list` with each one's `idMember`. */
 export function taggedBy(call: string, list: string, idMember: string) {
   return async (ask: Ask, key: string, value: string): Promise<readonly string[]> => {
     const found: string[] = [];
-    let token: unknown;
-    do {
-      const page = await ask(call, {
-        Filters: [{ Name: `tag:${key}`, Values: [value] }],
-        ...(token === undefined ? {} : { NextToken: token }),
-      });
-      for (const item of (page?.[list] as Record<string, unknown>[] | undefined) ?? []) {
+    for await (const page of pages(ask, call, { Filters: [{ Name: `tag:${key}`, Values: [value] }] })) {
+      for (const item of (page[list] as Record<string, unknown>[] | undefined) ?? []) {
         const id = item[idMember];
         if (typeof id === "string" && id !== "" && !found.includes(id)) found.push(id);
       }
-      token = page?.["NextToken"];
-    } while (typeof token === "string" && token !== "");
+    }
     return found;
   };
 }
