@@ -46,6 +46,7 @@ export const resourceKinds = [
   kind("ec2", "VPC", "vpcs"),
   kind("ec2", "Subnet", "subnets"),
   kind("ec2", "SecurityGroup", "securitygroups"),
+  kind("lambda", "Function", "functions"),
 ] as const satisfies readonly ResourceKind[];
 
 /**

@@ -21,7 +21,11 @@ export type ShapeSource =
   | {
       /** The field's AWS-style name; its spec name follows ACK's convention unless renamed. */
       readonly field: string;
-      /** `<Operation or Structure>.<Member>` whose shape and documentation the field takes. */
+      /**
+       * `<Operation or Structure>.<Member>` whose shape and documentation the field takes; a
+       * structure alone, the whole structure (ACK's `from: {operation, path: .}`: a Lambda
+       * function's event invoke configuration is PutFunctionEventInvokeConfig's whole input).
+       */
       readonly from: string;
     }
   | {
@@ -51,7 +55,11 @@ export interface AttributesSource {
   readonly names: readonly string[];
 }
 
-/** A field the model lacks (an SDK-side parameter, such as RDS's SourceRegion for presigning). */
+/**
+ * A field the model lacks (an SDK-side parameter, such as RDS's SourceRegion for presigning); a
+ * dotted path adds a member to a structure field another source gives (ACK's Lambda
+ * `Code.SHA256`, which says which code the function should run).
+ */
 export interface CustomSource {
   readonly field: string;
   readonly custom: "string" | "integer" | "boolean";
@@ -332,6 +340,11 @@ export interface RuntimeDeclaration {
      * group; S3's bucket settings, DynamoDB's table settings).
      */
     readonly groupsAtOnce?: true;
+    /**
+     * Members of the answer beside `output` that are the object's too (Lambda's GetFunction answers
+     * the function's tags and reserved concurrency beside its `Configuration`): merged into it.
+     */
+    readonly beside?: readonly string[];
   };
   /**
    * ARNs that name neither region nor account (S3's `arn:aws:s3:::<name>`): crossrole composes the
@@ -457,7 +470,8 @@ export interface RuntimeDeclaration {
    * is looked at again after `pollSeconds` (10), never holding a worker.
    */
   readonly states?: {
-    readonly member: string;
+    /** Several members: the first holding a state that holds writes says it (Lambda's State, LastUpdateStatus). */
+    readonly member: string | readonly string[];
     readonly stuck?: readonly string[];
     readonly pollSeconds?: number;
     /** States it may be written in beyond the ready ones, not waited for (RDS's storage-full). */
@@ -486,7 +500,8 @@ export interface RuntimeDeclaration {
   );
   /**
    * Calls whose answer holds the object as the read answers it, by member (DynamoDB's
-   * CreateTable and UpdateTable: `TableDescription`): the create's status comes from it, and an
+   * CreateTable and UpdateTable: `TableDescription`; `""`: the whole answer, as Lambda's
+   * UpdateFunctionConfiguration answers the function): the create's status comes from it, and an
    * update stops after such a call that leaves the object busy (`states`).
    */
   readonly objectIn?: Readonly<Record<string, string>>;

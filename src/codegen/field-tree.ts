@@ -70,8 +70,24 @@ export function specFields(decl: KindDeclaration, model: AwsModel): Field[] {
   // Renames are keyed by the AWS path from the spec's root (lists are transparent).
   const named: Named = (awsPath) =>
     decl.renames?.[awsPath] ?? ackFieldName(awsPath.split(".").at(-1) ?? awsPath);
-  for (const source of decl.spec) fields.push(...fieldsOfSource(source, model, named));
-  let noted = fields;
+  const nested = decl.spec.filter((s) => "custom" in s && s.field.includes("."));
+  for (const source of decl.spec)
+    if (!nested.includes(source)) fields.push(...fieldsOfSource(source, model, named));
+  // A custom member of a structure another source gives (Code.SHA256), added at its path.
+  let withNested = fields;
+  for (const source of nested) {
+    if (!("custom" in source)) continue;
+    const [inner] = fieldsOfSource(source, model, named);
+    const parent = source.field.slice(0, source.field.lastIndexOf("."));
+    const member = source.field.slice(parent.length + 1);
+    if (inner === undefined) continue;
+    withNested = atPath(withNested, parent, decl.kind, (f) => {
+      if (f.type.t !== "object")
+        throw new Error(`${decl.kind}: ${parent} is no structure to add ${member} to`);
+      return [{ ...f, type: { ...f.type, fields: [...f.type.fields, { ...inner, aws: member }] } }];
+    });
+  }
+  let noted = withNested;
   for (const [path, note] of Object.entries(decl.notes ?? {})) {
     noted = atPath(noted, path, decl.kind, (f) => [
       { ...f, doc: f.doc.length > 0 ? `${f.doc} ${note}` : note },
@@ -261,6 +277,18 @@ function shapeField(source: ShapeSource, model: AwsModel, named: Named): Field {
       type: { t: "list", item },
       required: false,
       source: `a list of ${source.listOf}`,
+    };
+  }
+  if (!source.from.includes(".")) {
+    // A whole structure (an operation stands for its input).
+    const structure = model.operations[source.from]?.input?.shape ?? source.from;
+    return {
+      name: named(source.field),
+      aws: source.field,
+      doc: firstParagraph(shapeOf(model, structure).documentation),
+      type: typeOf(model, structure, [source.from], source.field, named),
+      required: false,
+      source: source.from,
     };
   }
   const member = memberAt(model, source.from);

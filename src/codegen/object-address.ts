@@ -226,7 +226,7 @@ export function resolveRuntime(
     inputOf(model, tagRead).members?.["NextToken"] !== undefined &&
     outputOf(model, tagRead).members?.["NextToken"] !== undefined;
   for (const [call, member] of Object.entries(r.objectIn ?? {})) {
-    if (outputOf(model, call).members?.[member] === undefined)
+    if (member !== "" && outputOf(model, call).members?.[member] === undefined)
       fail(`the call ${call} answers no ${member} (runtime.objectIn)`);
   }
   // An attribute map's set call that takes one attribute by name and value.
@@ -235,9 +235,13 @@ export function resolveRuntime(
     return members["AttributeName"] !== undefined && members["AttributeValue"] !== undefined;
   });
   // What the read answer is declared to hold: the tags, pending values, fields under other members.
+  for (const member of r.read.beside ?? []) {
+    if (output.members?.[member] === undefined)
+      fail(`the read call ${r.read.call} answers no ${member} (runtime.read.beside)`);
+  }
   const itemHas = (path: string, what: string) => {
     const head = /^[A-Za-z0-9]+/.exec(path)?.[0] ?? "";
-    if (item.members?.[head] === undefined)
+    if (item.members?.[head] === undefined && r.read.beside?.includes(head) !== true)
       fail(`the objects ${r.read.call} answers have no member ${head} (${what})`);
   };
   if (r.tags.inAnswer !== undefined) itemHas(r.tags.inAnswer, "runtime.tags.inAnswer");
@@ -386,8 +390,11 @@ export function resolveRuntime(
   if (r.tags.keys === undefined && r.tags.replace !== true)
     fail("runtime.tags.keys is needed unless tags.replace");
   // An attribute map (SQS's Attributes) has no members to check the state's against.
-  if (r.states !== undefined && shape.type !== "map" && item.members?.[r.states.member] === undefined)
-    fail(`the objects ${r.read.call} answers have no member ${r.states.member} (runtime.states.member)`);
+  const stateMembers = r.states === undefined ? [] : [r.states.member].flat();
+  for (const member of shape.type === "map" ? [] : stateMembers) {
+    if (item.members?.[member] === undefined)
+      fail(`the objects ${r.read.call} answers have no member ${member} (runtime.states.member)`);
+  }
   return {
     read: {
       call: r.read.call,

@@ -7,15 +7,19 @@
 //   account's default subnets in the object's region.
 // - The default VPC: a subnet or security group made in an account's default VPC writes
 //   `vpc-<account>` as its `spec.vpcID`, replaced with that VPC's ID in the object's region.
+// - A Lambda function's role: `arn:aws:iam::<account>:role/local-stack-lambda` is kept, and made in
+//   that account first (moto's Lambda refuses a role IAM does not hold): execution-role.ts.
 // - Access keys: a static identity's Secret holds `local-stack-keys-for-<account>` as its
 //   AccessKeyID and SecretAccessKey, replaced with keys the emulator issues for that account.
 import type { KubeObject } from "../runtime/kube-object.ts";
 import { credentialsFor } from "./accounts.ts";
 import { region as stackRegion } from "./controller-process.ts";
 import { defaultSubnets, defaultVpc } from "./default-subnets.ts";
+import { ensureExecutionRole, executionRoleName } from "./execution-role.ts";
 
 const placeholder = /^subnet-(\d{12})-([a-z])$/;
 const vpcPlaceholder = /^vpc-(\d{12})$/;
+const rolePlaceholder = new RegExp(`^arn:aws:iam::(\\d{12}):role/${executionRoleName}$`);
 const regionAnnotation = "services.k8s.aws/default-region";
 
 /** Whether `value` is an example's subnet placeholder. */
@@ -32,7 +36,21 @@ export async function fillExamplePlaceholders(
   objects: KubeObject[],
   endpoint: string,
 ): Promise<KubeObject[]> {
+  await makeExecutionRoles(objects, endpoint);
   return Promise.all((await fillSubnets(objects, endpoint)).map((o) => fillKeys(o, endpoint)));
+}
+
+/** The local stack's Lambda role made in each account a Function names it in. */
+async function makeExecutionRoles(objects: KubeObject[], endpoint: string): Promise<void> {
+  const accounts = new Set(
+    objects.flatMap((o) => {
+      const role = (o as { spec?: Record<string, unknown> }).spec?.["role"];
+      const account = o.kind === "Function" ? rolePlaceholder.exec(String(role ?? ""))?.[1] : undefined;
+      return account === undefined ? [] : [account];
+    }),
+  );
+  for (const account of accounts)
+    await ensureExecutionRole(endpoint, (await credentialsFor(endpoint, account)).accessKeyId);
 }
 
 const keysPlaceholder = /^local-stack-keys-for-(\d{12})$/;

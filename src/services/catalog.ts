@@ -22,6 +22,7 @@ import { repositoryDeclaration } from "./ecr/repository-declaration.ts";
 import { policyDeclaration } from "./iam/policy-declaration.ts";
 import { roleDeclaration } from "./iam/role-declaration.ts";
 import { keyDeclaration } from "./kms/key-declaration.ts";
+import { functionDeclaration } from "./lambda/function-declaration.ts";
 import { logGroupDeclaration } from "./logs/log-group-declaration.ts";
 import { dbInstanceDeclaration } from "./rds/db-instance-declaration.ts";
 import { dbSubnetGroupDeclaration } from "./rds/db-subnet-group-declaration.ts";
@@ -347,6 +348,21 @@ export const servedKindCatalog = {
       return found(
         () => new EC2Client(config).send(new DescribeSecurityGroupsCommand({ GroupIds: [name] })),
         "InvalidGroup.NotFound",
+      );
+    },
+  },
+  Function: {
+    module: async () => (await import("./lambda/function.ts")).functionService,
+    crd: async () => (await import("./lambda/function.ts")).functionCrdSource,
+    declaration: functionDeclaration,
+    generated: { path: "src/services/lambda/generated/function-fields.ts", prefix: "function" },
+    declared: async () => (await import("./lambda/function.ts")).functionSource,
+    ack: { release: "v1.14.1" },
+    locate: async (config, name) => {
+      const { LambdaClient, GetFunctionCommand } = await import("@aws-sdk/client-lambda");
+      return found(
+        () => new LambdaClient(config).send(new GetFunctionCommand({ FunctionName: name })),
+        "ResourceNotFoundException",
       );
     },
   },

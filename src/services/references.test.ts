@@ -17,7 +17,7 @@ const schema = refusingUnservedReferences(
   [
     { path: ["cacheRef"], plain: "cacheID", service: "elasticache", kind: "ReplicationGroup" },
     { path: ["groupRefs"], plain: "groupIDs", service: "ec2", kind: "RouteTable" },
-    { path: ["rules", "[]", "roleRef"], plain: "role", service: "lambda", kind: "Function" },
+    { path: ["rules", "[]", "roleRef"], plain: "role", service: "lambda", kind: "Alias" },
   ],
 );
 
@@ -36,7 +36,7 @@ describe("references to kinds crossrole does not serve", () => {
       messages({ cacheRef: { from: { name: "c" } }, rules: [{}, { roleRef: { from: { name: "r" } } }] }),
       [
         "spec.cacheRef: refers to an elasticache.services.k8s.aws ReplicationGroup, a kind crossrole does not serve, so it cannot be resolved: set spec.cacheID to the ReplicationGroup's identifier instead, and remove the reference",
-        "spec.rules[1].roleRef: refers to a lambda.services.k8s.aws Function, a kind crossrole does not serve, so it cannot be resolved: set spec.rules[1].role to the Function's identifier instead, and remove the reference",
+        "spec.rules[1].roleRef: refers to a lambda.services.k8s.aws Alias, a kind crossrole does not serve, so it cannot be resolved: set spec.rules[1].role to the Alias's identifier instead, and remove the reference",
       ],
     );
     assert.match(messages({ groupRefs: [] })[0] ?? "", /^spec\.groupRefs: .*set spec\.groupIDs/);

@@ -138,7 +138,11 @@ export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}
         headers: req.headers,
         body,
         params,
-        action: params["Action"] ?? (typeof amzTarget === "string" ? amzTarget.split(".").pop() : undefined),
+        action:
+          params["Action"] ??
+          (typeof amzTarget === "string"
+            ? amzTarget.split(".").pop()
+            : lambdaOperation(req.method ?? "GET", path)),
         accessKeyId: /Credential=([^/]+)\//.exec(auth)?.[1],
       };
       const hit = faults.find((f) => f.left > 0 && f.fault.match(seen));
@@ -254,6 +258,33 @@ export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}
         server.close((err) => (err ? reject(err) : resolve()));
       }),
   };
+}
+
+/** Lambda's REST operations by method and path (its calls name no action): what a kind's test reads. */
+const lambdaRoutes: readonly [method: string, path: RegExp, operation: string][] = [
+  ["POST", /^\/2015-03-31\/functions$/, "CreateFunction"],
+  ["GET", /^\/2015-03-31\/functions\/[^/]+$/, "GetFunction"],
+  ["DELETE", /^\/2015-03-31\/functions\/[^/]+$/, "DeleteFunction"],
+  ["GET", /^\/2015-03-31\/functions\/[^/]+\/configuration$/, "GetFunctionConfiguration"],
+  ["PUT", /^\/2015-03-31\/functions\/[^/]+\/configuration$/, "UpdateFunctionConfiguration"],
+  ["PUT", /^\/2015-03-31\/functions\/[^/]+\/code$/, "UpdateFunctionCode"],
+  ["PUT", /^\/2017-10-31\/functions\/[^/]+\/concurrency$/, "PutFunctionConcurrency"],
+  ["DELETE", /^\/2017-10-31\/functions\/[^/]+\/concurrency$/, "DeleteFunctionConcurrency"],
+  ["GET", /^\/2019-09-30\/functions\/[^/]+\/concurrency$/, "GetFunctionConcurrency"],
+  ["PUT", /^\/2019-09-25\/functions\/[^/]+\/event-invoke-config$/, "PutFunctionEventInvokeConfig"],
+  ["GET", /^\/2019-09-25\/functions\/[^/]+\/event-invoke-config$/, "GetFunctionEventInvokeConfig"],
+  ["DELETE", /^\/2019-09-25\/functions\/[^/]+\/event-invoke-config$/, "DeleteFunctionEventInvokeConfig"],
+  ["PUT", /^\/2020-06-30\/functions\/[^/]+\/code-signing-config$/, "PutFunctionCodeSigningConfig"],
+  ["GET", /^\/2020-06-30\/functions\/[^/]+\/code-signing-config$/, "GetFunctionCodeSigningConfig"],
+  ["DELETE", /^\/2020-06-30\/functions\/[^/]+\/code-signing-config$/, "DeleteFunctionCodeSigningConfig"],
+  ["POST", /^\/2017-03-31\/tags\/[^/]+$/, "TagResource"],
+  ["GET", /^\/2017-03-31\/tags\/[^/]+$/, "ListTags"],
+  ["DELETE", /^\/2017-03-31\/tags\/[^/]+$/, "UntagResource"],
+];
+
+export function lambdaOperation(method: string, path: string): string | undefined {
+  const pathname = path.split("?")[0] ?? "";
+  return lambdaRoutes.find(([m, p]) => m === method && p.test(pathname))?.[2];
 }
 
 /** What an S3 request is, for fault matching: `CreateBucket`, `PutBucketTagging`, ... (path-style). */

@@ -2,8 +2,10 @@
 // DBInstance's master-password Secret): shared by the cross-kind e2e tests and bench:e2e, so a
 // new kind is added in one place. ACK's field names.
 import { lookupKind } from "../../src/api/kinds.ts";
+import { executionRoleArn } from "../../src/local-stack/execution-role.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { servedKindNames } from "../../src/services/served.ts";
+import { lambdaPackage } from "./lambda-package.ts";
 
 export interface KindMaker {
   /**
@@ -122,6 +124,19 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
   VPC: {
     spec: (name) => ({ cidrBlocks: ["10.0.0.0/16"], tags: [{ key: "Name", value: name }] }),
     assignedId: true,
+  },
+  Function: {
+    spec: (name, account) => {
+      if (account === undefined)
+        throw new Error("a minimal Function needs the account it lands in (its execution role is there)");
+      return {
+        name,
+        role: executionRoleArn(account),
+        runtime: "python3.12",
+        handler: "index.handler",
+        code: { zipFile: lambdaPackage() },
+      };
+    },
   },
 };
 

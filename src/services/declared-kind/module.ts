@@ -43,7 +43,7 @@ import type {
   Refusal,
   SdkClient,
 } from "./source.ts";
-import { heldBy, waitFor } from "./states.ts";
+import { heldBy, membersOf, waitFor } from "./states.ts";
 import { tagCalls } from "./tag-calls.ts";
 import { tagShapeOf } from "./tag-shape.ts";
 import { byVariant, variantSources } from "./variants.ts";
@@ -207,12 +207,17 @@ function kindModule<Sdk extends SdkClient>(
   const located = addressed.locate;
   const byArn = addressed.byArn === true;
   /** The object a read answered: whole, the one of `name` among those listed, or the one named by handle or ARN. */
-  const objectOf = (answer: Fields | undefined, name: string): Fields | undefined =>
-    addressed.read.whole
+  const objectOf = (answer: Fields | undefined, name: string): Fields | undefined => {
+    const object = addressed.read.whole
       ? wholeObject(answer)
       : byIdentifier
         ? theObject(answer, name)
         : (answer?.[addressed.read.answers] as Fields | undefined);
+    // Members answered beside it that are its own too (Lambda's tags and concurrency).
+    const beside = runtime.read.beside ?? [];
+    if (object === undefined || beside.length === 0) return object;
+    return { ...object, ...Object.fromEntries(beside.map((m) => [m, answer?.[m]])) };
+  };
   /** The answered object is being deleted (runtime.goneWhen: a secret's DeletedDate): none. */
   const beingDeleted = (item: Fields): boolean => {
     const member = runtime.goneWhen;
@@ -425,6 +430,16 @@ function kindModule<Sdk extends SdkClient>(
                 `${runtime.arnResource}${name}`,
               )
         : String(item[runtime.arn ?? ""] ?? "");
+  /** The object a call answered (runtime.objectIn): under its member, or (`""`) the whole answer. */
+  const answeredObject = (answer: Fields, member: string): Fields =>
+    member === "" ? (wholeObject(answer) ?? {}) : ((answer[member] ?? {}) as Fields);
+  /** Whether the object a call answered (runtime.objectIn) is in a state that holds writes. */
+  const busyAfter = (call: string, answer: Fields): boolean => {
+    const member = runtime.objectIn?.[call];
+    const states = addressed.states;
+    if (member === undefined || states === undefined) return false;
+    return heldBy(states, answeredObject(answer, member)) !== undefined;
+  };
   /** Where a whole-answer read's object is: the answer less the SDK's metadata. */
   const wholeObject = (answer: Fields | undefined): Fields | undefined => {
     if (answer === undefined) return undefined;
@@ -835,7 +850,7 @@ function kindModule<Sdk extends SdkClient>(
       // What the create answered of the object (DynamoDB's TableDescription: its status, CREATING).
       const answered = runtime.objectIn?.[groups.create];
       const status = {
-        ...(answered === undefined ? {} : statusOf((made[answered] ?? {}) as Fields)),
+        ...(answered === undefined ? {} : statusOf(answeredObject(made, answered))),
         ...hooks?.createdStatus?.(made, name),
       };
       const id = answeredId(source, made);
@@ -891,10 +906,7 @@ function kindModule<Sdk extends SdkClient>(
           run(client, call, { ...constant, ...input, ...naming(call) }),
           { field },
         );
-        const member = runtime.objectIn?.[call];
-        const states = addressed.states;
-        if (member === undefined || states === undefined) return false;
-        return heldBy(states, (answer[member] ?? {}) as Fields) !== undefined;
+        return busyAfter(call, answer);
       };
       /**
        * A field's set call inputs: the kind's hook's, or its members as the codecs send them, left
@@ -929,12 +941,20 @@ function kindModule<Sdk extends SdkClient>(
           for (const secret of carried) input[secret.aws] = secret.value;
           const paths = [...differs, ...carried.map((c) => c.field)].map((f) => `spec.${f}`);
           await before(group.set);
-          await calls.send(ctx, group.set, name, run(client, group.set, { ...input, ...naming(group.set) }), {
-            ...(paths.length === 1 ? { field: paths[0] } : {}),
-            fields: paths,
-            ...kindSecrets.carriedIn(input),
-          });
+          const answer = await calls.send(
+            ctx,
+            group.set,
+            name,
+            run(client, group.set, { ...input, ...naming(group.set) }),
+            {
+              ...(paths.length === 1 ? { field: paths[0] } : {}),
+              fields: paths,
+              ...kindSecrets.carriedIn(input),
+            },
+          );
           changed.push(...differs, ...carried.map((c) => c.field));
+          // The object now busy with it (a Lambda function updating): the rest waits for the next reconcile.
+          if (busyAfter(group.set, answer)) return changed.map((f) => `spec.${f}`);
           continue;
         }
         if (differs.length === 0) continue;
@@ -1185,7 +1205,9 @@ function kindModule<Sdk extends SdkClient>(
         if (!(err instanceof ErrorClass) || (!forState && runtime.goneWhen === undefined)) throw err;
         const item = objectOf(await readCall(client, name, address, ctx), name);
         if (item === undefined || beingDeleted(item)) return "not-found";
-        if (states?.deleting?.includes(String(item[states.member])) === true) return "deleted";
+        const going = states?.deleting ?? [];
+        if (states !== undefined && membersOf(states).some((m) => going.includes(String(item[m]))))
+          return "deleted";
         throw err;
       }
     },

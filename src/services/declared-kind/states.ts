@@ -18,8 +18,10 @@ function holds(states: States, state: unknown): state is string {
  * or undefined when it may be written to.
  */
 export function heldBy(states: States, item: Fields): string | undefined {
-  const own = item[states.member];
-  if (holds(states, own)) return own;
+  for (const member of membersOf(states)) {
+    const own = item[member];
+    if (holds(states, own)) return own;
+  }
   for (const part of states.parts ?? []) {
     for (const p of (item[part.list] as Fields[] | undefined) ?? []) {
       if (holds(states, p[part.member]))
@@ -29,13 +31,18 @@ export function heldBy(states: States, item: Fields): string | undefined {
   return undefined;
 }
 
+/** The members holding the object's state (Lambda has two: State, LastUpdateStatus). */
+export function membersOf(states: States): readonly string[] {
+  return typeof states.member === "string" ? [states.member] : states.member;
+}
+
 /** What the reconciler is told while a state holds writes: the reason, the words, when to look again. */
 export function waitFor(states: States, what: string, service: string, state: string) {
   const stuck = states.stuck?.includes(state) === true;
   const until = states.ready === undefined ? "" : ` until it is ${states.ready.join(" or ")}`;
   const advice = states.advice?.[state];
   return {
-    reason: states.member,
+    reason: membersOf(states)[0] ?? "State",
     message: stuck
       ? `${what} is ${state} in AWS, a state ${service} does not leave on its own${advice === undefined ? "" : ` (${advice})`}; crossrole changes nothing${until}`
       : `${what} is ${state} in AWS; waiting${until}`,
