@@ -53,6 +53,14 @@ function substitute(text: string): string {
     // EC2's tests (test_security_group.py): a rule's port range.
     FROM_PORT: "80",
     TO_PORT: "80",
+    // Lambda's tests (test_function.py): numbers, and an account's role.
+    RESERVED_CONCURRENT_EXECUTIONS: "0",
+    ARCHITECTURES: "x86_64",
+    MAXIMUM_EVENT_AGE_IN_SECONDS: "100",
+    MAXIMUM_RETRY_ATTEMPTS: "1",
+    EXECUTION_TIMEOUT: "60",
+    RETENTION_PERIOD_IN_DAYS: "7",
+    LAMBDA_ROLE: `arn:aws:iam::${account}:role/ack-e2e-lambda`,
     REPOSITORY_LIFECYCLE_POLICY:
       '{"rules":[{"rulePriority":1,"description":"Expire images older than 14 days","selection":{"tagStatus":"untagged","countType":"sinceImagePushed","countUnit":"days","countNumber":14},"action":{"type":"expire"}}]}',
   };

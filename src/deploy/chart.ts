@@ -262,6 +262,8 @@ export const ackReconcileKinds: readonly string[] = [
   ...["Instance", "InternetGateway", "LaunchTemplate", "ManagedPrefixList", "NATGateway", "NetworkACL"],
   ...["RouteTable", "SecurityGroup", "Subnet", "TransitGateway", "TransitGatewayVPCAttachment", "VPC"],
   ...["VPCEndpoint", "VPCEndpointServiceConfiguration", "VPCPeeringConnection"],
+  // Lambda's (its Alias is KMS's name too, listed once above).
+  ...["CodeSigningConfig", "EventSourceMapping", "Function", "FunctionURLConfig", "LayerVersion", "Version"],
 ];
 
 /** ACK's feature gates that crossrole always has on: accepted, never passed to --feature-gates. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ACK's own pytest e2e suites, unchanged, against crossrole (README.md beside this file).
 # usage: npm run test:ack-e2e -- SUITE[,SUITE...] [pytest selection...]
-#   SUITE:      s3 | sqs | sns | dynamodb | rds | ecr | cloudwatchlogs | iam | secretsmanager | kms | ec2 (several, comma-separated: one after the other,
+#   SUITE:      s3 | sqs | sns | dynamodb | rds | ecr | cloudwatchlogs | iam | secretsmanager | kms | ec2 | lambda (several, comma-separated: one after the other,
 #               each on its own fresh stack)
 #   selection:  test files or node ids relative to the suite's test/e2e (one suite only;
 #               default: the test files of the kinds crossrole serves, DEFAULT_TESTS below)
@@ -19,7 +19,7 @@ IFS=, read -r -a SUITES <<<"$1"; shift
 OUT=${OUT:-/tmp/ack-e2e-results}
 CACHE=${ACK_E2E_CACHE:-${CROSSROLE_CACHE:-$HOME/.cache/crossrole}/ack-e2e}
 ACKTEST_COMMIT=ee58accba9ff98b647f99d1a4c071a08ecbf748f   # what s3/sqs/rds pin; a superset of sns's/dynamodb's pins
-declare -A TAG=([s3]=v1.10.0 [sqs]=v1.6.1 [sns]=v1.6.0 [dynamodb]=v1.9.2 [rds]=v1.11.1 [ecr]=v1.8.1 [cloudwatchlogs]=v1.4.1 [iam]=v1.8.1 [secretsmanager]=v1.4.1 [kms]=v1.4.1 [ec2]=v1.20.0)
+declare -A TAG=([s3]=v1.10.0 [sqs]=v1.6.1 [sns]=v1.6.0 [dynamodb]=v1.9.2 [rds]=v1.11.1 [ecr]=v1.8.1 [cloudwatchlogs]=v1.4.1 [iam]=v1.8.1 [secretsmanager]=v1.4.1 [kms]=v1.4.1 [ec2]=v1.20.0 [lambda]=v1.14.1)
 # Test files for the kinds crossrole serves (other kinds' files: README.md, "Not run"). ec2's
 # subnet tests give three subnets one CIDR block in one VPC: run them with PYTEST_WORKERS=1.
 declare -A DEFAULT_TESTS=(
@@ -34,6 +34,7 @@ declare -A DEFAULT_TESTS=(
   [secretsmanager]="tests/test_secret.py"
   [kms]="tests/test_key.py"
   [ec2]="tests/test_vpc.py tests/test_subnet.py tests/test_security_group.py"
+  [lambda]="tests/test_function.py"
 )
 # Controller flags ACK's CI (test-infra scripts/controller-setup.sh) sets for a suite: the IRS
 # test runs with FEATURE_GATES=IAMRoleSelector=true and ENABLE_CARM=false. iam's
@@ -79,7 +80,7 @@ fi
 
 JOBS=()
 for SUITE in "${SUITES[@]}"; do
-  [[ -n "${TAG[$SUITE]:-}" ]] || { log "unknown suite $SUITE (s3, sqs, sns, dynamodb, rds, ecr, cloudwatchlogs, iam, secretsmanager, kms, ec2)"; exit 2; }
+  [[ -n "${TAG[$SUITE]:-}" ]] || { log "unknown suite $SUITE (s3, sqs, sns, dynamodb, rds, ecr, cloudwatchlogs, iam, secretsmanager, kms, ec2, lambda)"; exit 2; }
   # The suite's test/e2e at its release tag, fresh and unchanged.
   NAME=$SUITE
   [[ ${#SUITES[@]} -eq 1 && -n "${RUN_NAME:-}" ]] && NAME=$RUN_NAME

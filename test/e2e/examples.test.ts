@@ -113,6 +113,8 @@ const examples: readonly Example[] = [
       ["VPC", "payments-network", ""],
       ["Subnet", "payments-private-a", ""],
       ["SecurityGroup", "payments-api", ""],
+      ["Role", "payments-webhook", "payments-webhook"],
+      ["Function", "payments-webhook", "payments-webhook"],
     ].map(([kind = "", name = "", awsName = ""]) => ({
       kind,
       namespace: "payments",

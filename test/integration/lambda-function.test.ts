@@ -124,7 +124,7 @@ describe("Function through the generic runtime", () => {
     await create(spec(name, { description: "first", memorySize: 256 }));
     const desired = spec(name, { timeout: 30, environment: { variables: { STAGE: "prod" } } });
     const o = await observed(mine, desired);
-    assert.deepEqual(service.diff(desired, o).sort(), [
+    assert.deepEqual([...service.diff(desired, o)].sort(), [
       "spec.description",
       "spec.environment",
       "spec.memorySize",
@@ -173,7 +173,7 @@ describe("Function through the generic runtime", () => {
       },
     });
     const o = await observed(mine, desired);
-    assert.deepEqual(service.diff(desired, o).sort(), [
+    assert.deepEqual([...service.diff(desired, o)].sort(), [
       "spec.functionEventInvokeConfig",
       "spec.reservedConcurrentExecutions",
     ]);
@@ -203,7 +203,7 @@ describe("Function through the generic runtime", () => {
     // Removed from the spec: deleted in AWS.
     const bare = spec(name);
     const before = await observed(mine, bare);
-    assert.deepEqual(service.diff(bare, before).sort(), [
+    assert.deepEqual([...service.diff(bare, before)].sort(), [
       "spec.functionEventInvokeConfig",
       "spec.reservedConcurrentExecutions",
     ]);
@@ -220,7 +220,7 @@ describe("Function through the generic runtime", () => {
       new UpdateFunctionConfigurationCommand({ FunctionName: name, Timeout: 3, MemorySize: 512 }),
     );
     const o = await observed(mine, desired);
-    assert.deepEqual(service.diff(desired, o).sort(), ["spec.memorySize", "spec.timeout"]);
+    assert.deepEqual([...service.diff(desired, o)].sort(), ["spec.memorySize", "spec.timeout"]);
     await update(desired, o);
     assert.deepEqual(service.diff(desired, await observed(mine, desired)), []);
     const retagged = spec(name, { timeout: 20, tags: { cost: "42" } });
@@ -243,7 +243,7 @@ describe("Function through the generic runtime", () => {
       code: { zipFile: lambdaPackage("def handler(e, c):\n    return 3\n") },
     });
     const o = await observed(mine, desired);
-    assert.deepEqual(service.diff(desired, o).sort(), ["spec.code", "spec.timeout"]);
+    assert.deepEqual([...service.diff(desired, o)].sort(), ["spec.code", "spec.timeout"]);
     // Lambda answers the update with the function updating (moto never does): nothing more is sent.
     const updating = accounts.proxy.addFault({
       name: "updating",
@@ -276,8 +276,8 @@ describe("Function through the generic runtime", () => {
     const desired = spec(name);
     await create(desired);
     assert.deepEqual(await service.read(other, desired, {}), { found: false });
-    await service.delete(mine, desired, {});
+    await service.delete(mine, desired, {}, {});
     assert.deepEqual(await service.read(mine, desired, {}), { found: false });
-    await service.delete(mine, desired, {});
+    await service.delete(mine, desired, {}, {});
   });
 });

@@ -14,6 +14,7 @@ import { EC2Client } from "@aws-sdk/client-ec2";
 import { ECRClient } from "@aws-sdk/client-ecr";
 import { IAMClient } from "@aws-sdk/client-iam";
 import { KMSClient } from "@aws-sdk/client-kms";
+import { LambdaClient } from "@aws-sdk/client-lambda";
 import { RDSClient } from "@aws-sdk/client-rds";
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { SNSClient } from "@aws-sdk/client-sns";
@@ -71,6 +72,7 @@ const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
   VPC: async () => ({ sdk: await clientAs(EC2Client, endpoint, account), account, region }),
   Subnet: async () => ({ sdk: await clientAs(EC2Client, endpoint, account), account, region }),
   SecurityGroup: async () => ({ sdk: await clientAs(EC2Client, endpoint, account), account, region }),
+  Function: async () => ({ sdk: await clientAs(LambdaClient, endpoint, account), account, region }),
 };
 
 type Obj = Record<string, unknown>;

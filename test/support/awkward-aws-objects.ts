@@ -39,6 +39,13 @@ import {
   PutRolePolicyCommand,
 } from "@aws-sdk/client-iam";
 import { CreateKeyCommand, EnableKeyRotationCommand, KMSClient } from "@aws-sdk/client-kms";
+import {
+  CreateFunctionCommand,
+  type CreateFunctionRequest,
+  LambdaClient,
+  PutFunctionConcurrencyCommand,
+  PutFunctionEventInvokeConfigCommand,
+} from "@aws-sdk/client-lambda";
 import { CreateDBInstanceCommand, CreateDBSubnetGroupCommand, RDSClient } from "@aws-sdk/client-rds";
 import {
   CreateBucketCommand,
@@ -57,6 +64,8 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-s
 import { clientAs, credentialsFor, s3As } from "../../src/local-stack/accounts.ts";
 import { region } from "../../src/local-stack/controller-process.ts";
 import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
+import { ensureExecutionRole, executionRoleArn } from "../../src/local-stack/execution-role.ts";
+import { lambdaPackage } from "./lambda-package.ts";
 
 /** A KMS key in an account other than the object's (SSE with a central team's key). */
 export const otherAccountsKey = "arn:aws:kms:us-east-1:222222222222:key/1234abcd-12ab-34cd-56ef-1234567890ab";
@@ -739,7 +748,64 @@ const securityGroupCases: AwkwardCase[] = [
   },
 ];
 
+/** A function out of band: the local stack's execution role made first (moto checks it exists). */
+async function makeFunction(endpoint: string, account: string, input: Omit<CreateFunctionRequest, "Role">) {
+  const lambda = await clientAs(LambdaClient, endpoint, account);
+  await ensureExecutionRole(endpoint, (await credentialsFor(endpoint, account)).accessKeyId);
+  await lambda.send(new CreateFunctionCommand({ ...input, Role: executionRoleArn(account) }));
+  return lambda;
+}
+
+const functionCases: AwkwardCase[] = [
+  {
+    title: "Lambda's defaults: 3 s, 128 MB, 512 MB of ephemeral storage, x86_64, PassThrough tracing",
+    make: async (endpoint, account, name) => {
+      await makeFunction(endpoint, account, {
+        FunctionName: name,
+        Runtime: "python3.12",
+        Handler: "index.handler",
+        Code: { ZipFile: Buffer.from(lambdaPackage(), "base64") },
+      });
+    },
+  },
+  {
+    title:
+      "an environment, a VPC, a dead-letter queue, reserved concurrency and an event invoke configuration",
+    make: async (endpoint, account, name) => {
+      const lambda = await makeFunction(endpoint, account, {
+        FunctionName: name,
+        Runtime: "python3.12",
+        Handler: "index.handler",
+        Description: "made out of band",
+        Timeout: 900,
+        MemorySize: 10240,
+        Environment: { Variables: { STAGE: "prod", EMPTY: "" } },
+        VpcConfig: { SubnetIds: ["subnet-0123456789abcdef0"], SecurityGroupIds: ["sg-0123456789abcdef0"] },
+        DeadLetterConfig: { TargetArn: `arn:aws:sqs:${region}:${account}:dead-letters` },
+        Architectures: ["arm64"],
+        Code: { ZipFile: Buffer.from(lambdaPackage("def handler(e, c):\n    return 1\n"), "base64") },
+      });
+      await lambda.send(
+        new PutFunctionConcurrencyCommand({ FunctionName: name, ReservedConcurrentExecutions: 0 }),
+      );
+      await lambda.send(
+        new PutFunctionEventInvokeConfigCommand({
+          FunctionName: name,
+          MaximumRetryAttempts: 0,
+          MaximumEventAgeInSeconds: 60,
+          DestinationConfig: { OnFailure: { Destination: `arn:aws:sqs:${region}:${account}:failures` } },
+        }),
+      );
+    },
+    spec: {
+      functionEventInvokeConfig: { maximumRetryAttempts: 0 },
+      reservedConcurrentExecutions: 0,
+    },
+  },
+];
+
 export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
+  Function: functionCases,
   SecurityGroup: securityGroupCases,
   Subnet: subnetCases,
   Key: keyCases,

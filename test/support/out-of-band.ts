@@ -3,6 +3,8 @@
 import { credentialsFor } from "../../src/local-stack/accounts.ts";
 import { region } from "../../src/local-stack/controller-process.ts";
 import { defaultSubnets } from "../../src/local-stack/default-subnets.ts";
+import { ensureExecutionRole, executionRoleArn } from "../../src/local-stack/execution-role.ts";
+import { lambdaPackage } from "./lambda-package.ts";
 
 /** Creates an untagged `kind` named `name` in `account` (any served kind). */
 export async function createOutOfBand(
@@ -132,6 +134,21 @@ export async function createOutOfBand(
       const { SecretsManagerClient, CreateSecretCommand } = await import("@aws-sdk/client-secrets-manager");
       await new SecretsManagerClient(config).send(
         new CreateSecretCommand({ Name: name, Description: "made out of band", SecretString: "out-of-band" }),
+      );
+      return;
+    }
+    case "Function": {
+      const { LambdaClient, CreateFunctionCommand } = await import("@aws-sdk/client-lambda");
+      await ensureExecutionRole(endpoint, config.credentials.accessKeyId);
+      await new LambdaClient(config).send(
+        new CreateFunctionCommand({
+          FunctionName: name,
+          Role: executionRoleArn(account),
+          Runtime: "python3.12",
+          Handler: "index.handler",
+          Description: "made out of band",
+          Code: { ZipFile: Buffer.from(lambdaPackage(), "base64") },
+        }),
       );
       return;
     }

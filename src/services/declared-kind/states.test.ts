@@ -10,7 +10,11 @@ describe("a long-running object's states", () => {
     assert.equal(heldBy(lambda, { State: "Pending", LastUpdateStatus: "InProgress" }), "Pending");
     assert.equal(heldBy(lambda, { State: "Active", LastUpdateStatus: "InProgress" }), "InProgress");
     assert.equal(heldBy(lambda, { State: "Active", LastUpdateStatus: "Successful" }), undefined);
-    assert.equal(heldBy(lambda, { State: "Failed" }), undefined, "an open list: only the busy states hold writes");
+    assert.equal(
+      heldBy(lambda, { State: "Failed" }),
+      undefined,
+      "an open list: only the busy states hold writes",
+    );
   });
 
   it("one member and a list of ready states, as RDS's", () => {

@@ -1,0 +1,142 @@
+// Function — Lambda's, a declaration served by the generic runtime with hooks for its code and its
+// one change at a time — end to end with the real controller process: a Function whose roleRef
+// names a Role not made yet waits, nothing sent to Lambda; once the Role is Synced the function is
+// made in the namespace's account (checked with that account's credentials) running as that role,
+// tagged as the object's, Synced with ACK's status; a new zipFile rolls out (Lambda's digest is
+// the package's), a timeout change is applied; a roleRef to another namespace's Role is refused;
+// deleting the object deletes the function.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { GetFunctionCommand, LambdaClient } from "@aws-sdk/client-lambda";
+import type { KubeObject } from "../../src/runtime/kube-object.ts";
+import { packageDigest } from "../../src/services/lambda/function.ts";
+import { lambdaPackage } from "../support/lambda-package.ts";
+import {
+  clientAs,
+  deleteResourceAndWait,
+  type E2E,
+  getResource,
+  patchResource,
+  startAppsInAccount,
+  waitForResourceCondition,
+  waitForSynced,
+} from "./fixture.ts";
+
+const X = "111111111111";
+let e2e: E2E;
+let endpoint: string;
+
+before(async () => {
+  e2e = await startAppsInAccount(X);
+  endpoint = e2e.stack.awsEndpoint ?? "";
+});
+after(() => e2e?.stop());
+
+async function functionIn(account: string, name: string) {
+  try {
+    return await (await clientAs(LambdaClient, endpoint, account)).send(
+      new GetFunctionCommand({ FunctionName: name }),
+    );
+  } catch (err) {
+    if ((err as { name?: string }).name === "ResourceNotFoundException") return undefined;
+    throw err;
+  }
+}
+
+const role = (name: string, namespace = "apps"): KubeObject =>
+  ({
+    apiVersion: "iam.services.k8s.aws/v1alpha1",
+    kind: "Role",
+    metadata: { name, namespace },
+    spec: {
+      name: `${namespace}-${name}`,
+      assumeRolePolicyDocument: JSON.stringify({
+        Version: "2012-10-17",
+        Statement: [
+          { Effect: "Allow", Principal: { Service: "lambda.amazonaws.com" }, Action: "sts:AssumeRole" },
+        ],
+      }),
+    },
+  }) as KubeObject;
+
+const fn = (name: string, spec: Record<string, unknown>): KubeObject =>
+  ({
+    apiVersion: "lambda.services.k8s.aws/v1alpha1",
+    kind: "Function",
+    metadata: { name, namespace: "apps" },
+    spec: {
+      name: `apps-${name}`,
+      runtime: "python3.12",
+      handler: "index.handler",
+      code: { zipFile: lambdaPackage() },
+      ...spec,
+    },
+  }) as KubeObject;
+
+test("a Function waits for its roleRef's Role, then lands in the account running as it, tagged, Synced; a new package and a timeout roll out; delete removes it", async () => {
+  await e2e.apply([
+    fn("api", { roleRef: { from: { name: "api-runner" } }, timeout: 5, tags: { team: "apps" } }),
+  ]);
+  const waiting = await waitForResourceCondition(
+    e2e.kube,
+    "Function",
+    "apps",
+    "api",
+    "ACK.ResourceSynced",
+    "False",
+    "ReferenceNotFound",
+  );
+  assert.match(
+    String(waiting.status?.conditions?.find((c) => c.type === "ACK.ResourceSynced")?.message),
+    /api-runner/,
+  );
+  assert.equal(await functionIn(X, "apps-api"), undefined, "nothing made while the role is missing");
+
+  await e2e.apply([role("api-runner")]);
+  const r = await waitForSynced(e2e.kube, "Function", "apps", "api");
+  assert.equal(r.status?.ackResourceMetadata?.ownerAccountID, X);
+  assert.equal(r.status?.ackResourceMetadata?.arn, `arn:aws:lambda:us-east-1:${X}:function:apps-api`);
+  const status = r.status as Record<string, unknown>;
+  assert.equal(status["codeSHA256"], packageDigest(lambdaPackage()));
+  assert.equal(status["state"], "Active");
+  const made = await functionIn(X, "apps-api");
+  assert.equal(
+    made?.Configuration?.Role,
+    `arn:aws:iam::${X}:role/apps-api-runner`,
+    "the Role's ARN, from its spec",
+  );
+  assert.equal(made?.Configuration?.Timeout, 5);
+  assert.equal(made?.Tags?.["team"], "apps");
+  assert.equal(made?.Tags?.["services.k8s.aws/owner-uid"], r.metadata.uid, "tagged as this object's");
+
+  const next = lambdaPackage("def handler(event, context):\n    return 'v2'\n");
+  await patchResource(e2e.kube, "Function", "apps", "api", {
+    spec: { code: { zipFile: next }, timeout: 15 },
+  });
+  const patched = await getResource(e2e.kube, "Function", "apps", "api");
+  await waitForSynced(e2e.kube, "Function", "apps", "api", patched?.metadata.generation ?? 0);
+  const rolled = await functionIn(X, "apps-api");
+  assert.equal(rolled?.Configuration?.CodeSha256, packageDigest(next), "the new package runs");
+  assert.equal(rolled?.Configuration?.Timeout, 15);
+
+  await deleteResourceAndWait(e2e.kube, "Function", "apps", "api");
+  assert.equal(await functionIn(X, "apps-api"), undefined, "deleted in AWS");
+});
+
+test("a roleRef to another namespace's Role is refused, and nothing is made", async () => {
+  await e2e.apply([fn("stray", { roleRef: { from: { name: "api-runner", namespace: "elsewhere" } } })]);
+  const refused = await waitForResourceCondition(
+    e2e.kube,
+    "Function",
+    "apps",
+    "stray",
+    "ACK.ResourceSynced",
+    "False",
+    "ReferenceNotAllowed",
+  );
+  assert.match(
+    String(refused.status?.conditions?.find((c) => c.type === "ACK.ResourceSynced")?.message),
+    /elsewhere/,
+  );
+  assert.equal(await functionIn(X, "apps-stray"), undefined);
+});
