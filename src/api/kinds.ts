@@ -37,6 +37,7 @@ export const resourceKinds = [
   kind("dynamodb", "Table", "tables"),
   kind("rds", "DBInstance", "dbinstances", { readsSecrets: true }),
   kind("rds", "DBSubnetGroup", "dbsubnetgroups"),
+  kind("rds", "DBParameterGroup", "dbparametergroups"),
   kind("ecr", "Repository", "repositories"),
   kind("cloudwatchlogs", "LogGroup", "loggroups"),
   kind("iam", "Role", "roles"),

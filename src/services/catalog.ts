@@ -25,6 +25,7 @@ import { keyDeclaration } from "./kms/key-declaration.ts";
 import { functionDeclaration } from "./lambda/function-declaration.ts";
 import { logGroupDeclaration } from "./logs/log-group-declaration.ts";
 import { dbInstanceDeclaration } from "./rds/db-instance-declaration.ts";
+import { dbParameterGroupDeclaration } from "./rds/db-parameter-group-declaration.ts";
 import { dbSubnetGroupDeclaration } from "./rds/db-subnet-group-declaration.ts";
 import { bucketDeclaration } from "./s3/bucket-declaration.ts";
 import { secretDeclaration } from "./secretsmanager/secret-declaration.ts";
@@ -363,6 +364,25 @@ export const servedKindCatalog = {
       return found(
         () => new LambdaClient(config).send(new GetFunctionCommand({ FunctionName: name })),
         "ResourceNotFoundException",
+      );
+    },
+  },
+  DBParameterGroup: {
+    module: async () => (await import("./rds/db-parameter-group.ts")).dbParameterGroupService,
+    crd: async () => (await import("./rds/db-parameter-group.ts")).dbParameterGroupCrdSource,
+    declaration: dbParameterGroupDeclaration,
+    generated: {
+      path: "src/services/rds/generated/db-parameter-group-fields.ts",
+      prefix: "dbParameterGroup",
+    },
+    declared: async () => (await import("./rds/db-parameter-group.ts")).dbParameterGroupSource,
+    ack: { release: "v1.11.1", readMany: "DescribeDBParameterGroups" },
+    locate: async (config, name) => {
+      const { RDSClient, DescribeDBParameterGroupsCommand } = await import("@aws-sdk/client-rds");
+      return found(
+        () =>
+          new RDSClient(config).send(new DescribeDBParameterGroupsCommand({ DBParameterGroupName: name })),
+        "DBParameterGroupNotFoundFault",
       );
     },
   },

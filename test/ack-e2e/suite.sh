@@ -7,7 +7,7 @@ log() { printf '[ack-e2e %s] %s\n' "$SUITE" "$*" >&2; }
 ENVF=$WORK/stack.env; rm -f "$ENVF"
 # rds's and iam's bootstraps attach AWS-managed policies (SecretsManagerReadWrite, AmazonSQSFullAccess): moto knows AWS's
 # managed policies only when asked to load them.
-[[ $SUITE == rds || $SUITE == iam ]] && export MOTO_IAM_LOAD_MANAGED_POLICIES=true
+[[ $SUITE == rds || $SUITE == iam || $SUITE == lambda ]] && export MOTO_IAM_LOAD_MANAGED_POLICIES=true
 (cd "$REPO" && exec node_modules/.bin/node "$KIT/stack.ts" "$ENVF") >"$WORK/stack.out" 2>&1 &
 STACK_PID=$!
 stop_stack() {

@@ -103,6 +103,7 @@ const examples: readonly Example[] = [
       ["Queue", "settlements", "payments-settlements"],
       ["Table", "idempotency-keys", "payments-idempotency-keys"],
       ["DBSubnetGroup", "ledger-subnets", "payments-ledger-subnets"],
+      ["DBParameterGroup", "ledger-settings", "payments-ledger-settings"],
       ["DBInstance", "ledger", "payments-ledger"],
       ["Repository", "payments-api", "payments/api"],
       ["LogGroup", "payments-api", "/payments/api"],

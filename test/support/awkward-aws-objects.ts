@@ -46,7 +46,13 @@ import {
   PutFunctionConcurrencyCommand,
   PutFunctionEventInvokeConfigCommand,
 } from "@aws-sdk/client-lambda";
-import { CreateDBInstanceCommand, CreateDBSubnetGroupCommand, RDSClient } from "@aws-sdk/client-rds";
+import {
+  CreateDBInstanceCommand,
+  CreateDBParameterGroupCommand,
+  CreateDBSubnetGroupCommand,
+  ModifyDBParameterGroupCommand,
+  RDSClient,
+} from "@aws-sdk/client-rds";
 import {
   CreateBucketCommand,
   PutBucketEncryptionCommand,
@@ -804,7 +810,55 @@ const functionCases: AwkwardCase[] = [
   },
 ];
 
+const dbParameterGroupCases: AwkwardCase[] = [
+  {
+    title: "a group that sets nothing",
+    make: async (endpoint, account, name) => {
+      await (await clientAs(RDSClient, endpoint, account)).send(
+        new CreateDBParameterGroupCommand({
+          DBParameterGroupName: name,
+          DBParameterGroupFamily: "postgres16",
+          Description: "crossrole test parameters",
+        }),
+      );
+    },
+  },
+  {
+    title: "parameters with RDS's whole description of each, an empty value among them",
+    make: async (endpoint, account, name) => {
+      const rds = await clientAs(RDSClient, endpoint, account);
+      await rds.send(
+        new CreateDBParameterGroupCommand({
+          DBParameterGroupName: name,
+          DBParameterGroupFamily: "postgres16",
+          Description: "crossrole test parameters",
+        }),
+      );
+      await rds.send(
+        new ModifyDBParameterGroupCommand({
+          DBParameterGroupName: name,
+          Parameters: [
+            {
+              ParameterName: "work_mem",
+              ParameterValue: "8192",
+              ApplyMethod: "immediate",
+              ApplyType: "dynamic",
+              DataType: "integer",
+              AllowedValues: "64-2147483647",
+              IsModifiable: true,
+              Source: "user",
+              SupportedEngineModes: ["provisioned"],
+            },
+            { ParameterName: "search_path", ParameterValue: "", ApplyMethod: "pending-reboot" },
+          ],
+        }),
+      );
+    },
+  },
+];
+
 export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
+  DBParameterGroup: dbParameterGroupCases,
   Function: functionCases,
   SecurityGroup: securityGroupCases,
   Subnet: subnetCases,

@@ -89,6 +89,9 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
       };
     },
   },
+  DBParameterGroup: {
+    spec: (name) => ({ name, family: "postgres16", description: "crossrole test parameters" }),
+  },
   DBInstance: {
     spec: (name) => ({
       dbInstanceIdentifier: name,

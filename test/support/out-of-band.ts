@@ -137,6 +137,17 @@ export async function createOutOfBand(
       );
       return;
     }
+    case "DBParameterGroup": {
+      const { RDSClient, CreateDBParameterGroupCommand } = await import("@aws-sdk/client-rds");
+      await new RDSClient(config).send(
+        new CreateDBParameterGroupCommand({
+          DBParameterGroupName: name,
+          DBParameterGroupFamily: "postgres16",
+          Description: "made out of band",
+        }),
+      );
+      return;
+    }
     case "Function": {
       const { LambdaClient, CreateFunctionCommand } = await import("@aws-sdk/client-lambda");
       await ensureExecutionRole(endpoint, config.credentials.accessKeyId);

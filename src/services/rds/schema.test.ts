@@ -268,18 +268,9 @@ describe("fields crossrole does not act on yet, and ACK's references", () => {
     assert.equal(problems({ ...base, engine: "oracle-xe" }).length, 1, "an unknown engine is still refused");
   });
 
-  test("a reference to a kind crossrole does not serve is refused, naming the plain field to set", () => {
-    const found = problems({ ...base, dbParameterGroupRef: { from: { name: "params" } } });
-    assert.equal(found.length, 1, found.join("\n"));
-    assert.ok(
-      found.some(
-        (p) => p.startsWith("spec.dbParameterGroupRef: ") && p.includes("set spec.dbParameterGroupName"),
-      ),
-    );
-  });
-
-  test("a reference to a served kind (DBSubnetGroup, SecurityGroup) passes the spec check; beside its plain field it is refused", () => {
+  test("a reference to a served kind (DBSubnetGroup, DBParameterGroup, SecurityGroup) passes the spec check; beside its plain field it is refused", () => {
     assert.deepEqual(problems({ ...base, dbSubnetGroupRef: { from: { name: "private" } } }), []);
+    assert.deepEqual(problems({ ...base, dbParameterGroupRef: { from: { name: "params" } } }), []);
     assert.deepEqual(problems({ ...base, vpcSecurityGroupRefs: [{ from: { name: "db" } }] }), []);
     const both = problems({
       ...base,
