@@ -38,6 +38,7 @@ export const resourceKinds = [
   kind("rds", "DBInstance", "dbinstances", { readsSecrets: true }),
   kind("rds", "DBSubnetGroup", "dbsubnetgroups"),
   kind("rds", "DBParameterGroup", "dbparametergroups"),
+  kind("rds", "DBCluster", "dbclusters", { readsSecrets: true }),
   kind("ecr", "Repository", "repositories"),
   kind("cloudwatchlogs", "LogGroup", "loggroups"),
   kind("iam", "Role", "roles"),

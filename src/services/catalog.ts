@@ -24,6 +24,7 @@ import { roleDeclaration } from "./iam/role-declaration.ts";
 import { keyDeclaration } from "./kms/key-declaration.ts";
 import { functionDeclaration } from "./lambda/function-declaration.ts";
 import { logGroupDeclaration } from "./logs/log-group-declaration.ts";
+import { dbClusterDeclaration } from "./rds/db-cluster-declaration.ts";
 import { dbInstanceDeclaration } from "./rds/db-instance-declaration.ts";
 import { dbParameterGroupDeclaration } from "./rds/db-parameter-group-declaration.ts";
 import { dbSubnetGroupDeclaration } from "./rds/db-subnet-group-declaration.ts";
@@ -379,10 +380,30 @@ export const servedKindCatalog = {
     ack: { release: "v1.11.1", readMany: "DescribeDBParameterGroups" },
     locate: async (config, name) => {
       const { RDSClient, DescribeDBParameterGroupsCommand } = await import("@aws-sdk/client-rds");
+      // Asked by name, RDS answers that one or DBParameterGroupNotFound; moto answers an empty list.
+      try {
+        const answer = await new RDSClient(config).send(
+          new DescribeDBParameterGroupsCommand({ DBParameterGroupName: name }),
+        );
+        return (answer.DBParameterGroups ?? []).some((g) => g.DBParameterGroupName === name.toLowerCase());
+      } catch (err) {
+        if ((err as { name?: string }).name === "DBParameterGroupNotFoundFault") return false;
+        throw err;
+      }
+    },
+  },
+  DBCluster: {
+    module: async () => (await import("./rds/db-cluster.ts")).dbClusterService,
+    crd: async () => (await import("./rds/db-cluster.ts")).dbClusterCrdSource,
+    declaration: dbClusterDeclaration,
+    generated: { path: "src/services/rds/generated/db-cluster-fields.ts", prefix: "dbCluster" },
+    declared: async () => (await import("./rds/db-cluster.ts")).dbClusterSource,
+    ack: { release: "v1.11.1", readMany: "DescribeDBClusters" },
+    locate: async (config, name) => {
+      const { RDSClient, DescribeDBClustersCommand } = await import("@aws-sdk/client-rds");
       return found(
-        () =>
-          new RDSClient(config).send(new DescribeDBParameterGroupsCommand({ DBParameterGroupName: name })),
-        "DBParameterGroupNotFoundFault",
+        () => new RDSClient(config).send(new DescribeDBClustersCommand({ DBClusterIdentifier: name })),
+        "DBClusterNotFoundFault",
       );
     },
   },

@@ -47,6 +47,7 @@ import {
   PutFunctionEventInvokeConfigCommand,
 } from "@aws-sdk/client-lambda";
 import {
+  CreateDBClusterCommand,
   CreateDBInstanceCommand,
   CreateDBParameterGroupCommand,
   CreateDBSubnetGroupCommand,
@@ -810,6 +811,45 @@ const functionCases: AwkwardCase[] = [
   },
 ];
 
+const dbClusterCases: AwkwardCase[] = [
+  {
+    title: "RDS's defaults for an Aurora PostgreSQL cluster",
+    make: async (endpoint, account, name) => {
+      await (await clientAs(RDSClient, endpoint, account)).send(
+        new CreateDBClusterCommand({
+          DBClusterIdentifier: name,
+          Engine: "aurora-postgresql",
+          MasterUsername: "crossrole",
+          MasterUserPassword: "awkward-password-1",
+        }),
+      );
+    },
+  },
+  {
+    title:
+      "a MySQL cluster: log exports, backtracking, Serverless v2 capacity, a database name, deletion protection",
+    make: async (endpoint, account, name) => {
+      await (await clientAs(RDSClient, endpoint, account)).send(
+        new CreateDBClusterCommand({
+          DBClusterIdentifier: name,
+          Engine: "aurora-mysql",
+          EngineVersion: "8.0.mysql_aurora.3.05.2",
+          MasterUsername: "crossrole",
+          MasterUserPassword: "awkward-password-1",
+          DatabaseName: "shop",
+          BacktrackWindow: 3600,
+          BackupRetentionPeriod: 35,
+          EnableCloudwatchLogsExports: ["audit", "error", "slowquery"],
+          ServerlessV2ScalingConfiguration: { MinCapacity: 0.5, MaxCapacity: 16 },
+          DeletionProtection: true,
+          CopyTagsToSnapshot: true,
+        }),
+      );
+    },
+    spec: { engine: "aurora-mysql", deletionProtection: true },
+  },
+];
+
 const dbParameterGroupCases: AwkwardCase[] = [
   {
     title: "a group that sets nothing",
@@ -859,6 +899,7 @@ const dbParameterGroupCases: AwkwardCase[] = [
 
 export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
   DBParameterGroup: dbParameterGroupCases,
+  DBCluster: dbClusterCases,
   Function: functionCases,
   SecurityGroup: securityGroupCases,
   Subnet: subnetCases,

@@ -89,6 +89,15 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
       };
     },
   },
+  DBCluster: {
+    spec: (name) => ({
+      dbClusterIdentifier: name,
+      engine: "aurora-postgresql",
+      masterUsername: "crossrole",
+      masterUserPassword: { name: minimalPasswordSecret, key: "password" },
+    }),
+    namespaceObjects: (namespace) => [passwordSecret(namespace)],
+  },
   DBParameterGroup: {
     spec: (name) => ({ name, family: "postgres16", description: "crossrole test parameters" }),
   },

@@ -137,6 +137,18 @@ export async function createOutOfBand(
       );
       return;
     }
+    case "DBCluster": {
+      const { RDSClient, CreateDBClusterCommand } = await import("@aws-sdk/client-rds");
+      await new RDSClient(config).send(
+        new CreateDBClusterCommand({
+          DBClusterIdentifier: name,
+          Engine: "aurora-postgresql",
+          MasterUsername: "outofband",
+          MasterUserPassword: "out-of-band-pw-1",
+        }),
+      );
+      return;
+    }
     case "DBParameterGroup": {
       const { RDSClient, CreateDBParameterGroupCommand } = await import("@aws-sdk/client-rds");
       await new RDSClient(config).send(

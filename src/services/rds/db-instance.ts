@@ -60,19 +60,7 @@ export const dbInstanceSource = {
       },
     },
     // The log types exported once RDS has applied what is pending (as ACK counts them).
-    fieldsFromAnswer: (answer) => {
-      const enabled = answer["EnabledCloudwatchLogsExports"] as string[] | undefined;
-      const pending = (answer["PendingModifiedValues"] as Fields | undefined)?.[
-        "PendingCloudwatchLogsExports"
-      ] as { LogTypesToEnable?: string[]; LogTypesToDisable?: string[] } | undefined;
-      if (pending === undefined) return { enableCloudwatchLogsExports: enabled };
-      const off = new Set(pending.LogTypesToDisable ?? []);
-      return {
-        enableCloudwatchLogsExports: [
-          ...new Set([...(enabled ?? []).filter((t) => !off.has(t)), ...(pending.LogTypesToEnable ?? [])]),
-        ],
-      };
-    },
+    fieldsFromAnswer: (answer) => ({ enableCloudwatchLogsExports: exportedLogTypes(answer) }),
     // Only what the spec may hold: a storage type it knows (not aurora's), no Availability Zone
     // beside Multi-AZ (RDS refuses both; a failover moves the instance).
     observedFields: (fields) => {
@@ -117,6 +105,20 @@ export const dbInstanceSource = {
 } satisfies DeclaredKindSource<RDSClient>;
 
 export const dbInstanceService = declaredKindModule(dbInstanceSource);
+
+/**
+ * The log types an instance or cluster exports once RDS has applied what is pending (as ACK
+ * counts them): what it reports enabled, less those pending disabling, plus those pending enabling.
+ */
+export function exportedLogTypes(answer: Fields): string[] | undefined {
+  const enabled = answer["EnabledCloudwatchLogsExports"] as string[] | undefined;
+  const pending = (answer["PendingModifiedValues"] as Fields | undefined)?.["PendingCloudwatchLogsExports"] as
+    | { LogTypesToEnable?: string[]; LogTypesToDisable?: string[] }
+    | undefined;
+  if (pending === undefined) return enabled;
+  const off = new Set(pending.LogTypesToDisable ?? []);
+  return [...new Set([...(enabled ?? []).filter((t) => !off.has(t)), ...(pending.LogTypesToEnable ?? [])])];
+}
 
 function text(value: unknown): string | undefined {
   return value === undefined ? undefined : String(value);
