@@ -92,3 +92,30 @@ describe("service errors of calls that carried a secret", () => {
     assert.equal(plain.cause, err);
   });
 });
+
+describe("a not-found answer", () => {
+  const withGone: ServiceRules<Op> = { ...rules, gone: new Set(["ResourceNotFound"]), create: "CreateThing" };
+  const failed = (operation: Op, field?: string) =>
+    failureError(ThingError, withGone, sdkError("ResourceNotFound"), {
+      operation,
+      name: "t1",
+      code: "ResourceNotFound",
+      field,
+    }).message;
+
+  test("of a call on the object says the object is gone", () => {
+    assert.match(failed("DeleteThing"), /\(the thing is gone; retrying\)$/);
+  });
+
+  test("of the create is about what the spec names, never the object, which does not exist yet", () => {
+    assert.match(
+      failed("CreateThing"),
+      /\(Things finds no such thing as the spec names: create it or fix the spec; retrying\)$/,
+    );
+    assert.match(
+      failed("CreateThing", "spec.layers"),
+      /\(Things finds no such spec\.layers: create it or fix spec\.layers; retrying\)$/,
+    );
+    assert.doesNotMatch(failed("CreateThing"), /is gone/);
+  });
+});

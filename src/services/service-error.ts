@@ -183,6 +183,11 @@ export interface ServiceRules<Operation extends string> {
   /** The object no longer exists. */
   readonly gone?: ReadonlySet<string>;
   readonly throttled?: ReadonlySet<string>;
+  /**
+   * The call that makes the object: a "not found" it answers is about something the spec names
+   * (Lambda's layer, a role), never the object, which does not exist yet.
+   */
+  readonly create?: Operation;
 }
 
 /** One failed call, as a service's classifyError has read it. */
@@ -308,7 +313,11 @@ function sharedHint<Operation extends string>(
   if (rules.accessDenied?.has(f.code)) {
     return ` (the identity lacks ${rules.iamActions[f.operation]} on this ${noun}; retrying)`;
   }
-  if (rules.gone?.has(f.code)) return ` (the ${noun} is gone; retrying)`;
+  if (rules.gone?.has(f.code)) {
+    return f.operation === rules.create
+      ? ` (${service} finds no such ${f.field === undefined ? "thing as the spec names" : `${f.field}`}: create it or fix ${where}; retrying)`
+      : ` (the ${noun} is gone; retrying)`;
+  }
   if (rules.throttled?.has(f.code)) return ` (${service} throttled the call; retrying)`;
   return status !== undefined && status >= 500 ? ` (${service} server error; retrying)` : "";
 }

@@ -271,6 +271,34 @@ describe("Function through the generic runtime", () => {
     assert.deepEqual(service.diff(desired, await observed(mine, desired)), []);
   });
 
+  test("a create naming a layer Lambda cannot find names spec.layers, never 'the function is gone'", async () => {
+    const layer = `arn:aws:lambda:${region}:${mine.account}:layer:missing:1`;
+    const err = await create(spec(uniqueName("layer"), { layers: [layer] })).then(
+      () => assert.fail("created"),
+      (e: unknown) => e as Error,
+    );
+    assert.match(err.message, /^spec\.layers: CreateFunction on function ".*" failed with ResourceNotFound/);
+    assert.match(
+      err.message,
+      /\(Lambda finds no such spec\.layers: create it or fix spec\.layers; retrying\)$/,
+    );
+  });
+
+  test("a container image with a code signing configuration is refused by the spec check, naming the field", () => {
+    const r = service.parseSpec({
+      name: "image",
+      role,
+      packageType: "Image",
+      code: { imageURI: `${mine.account}.dkr.ecr.${region}.amazonaws.com/app:1` },
+      codeSigningConfigARN: `arn:aws:lambda:${region}:${mine.account}:code-signing-config:csc-1`,
+    });
+    assert.equal(r.ok, false);
+    assert.match(
+      r.ok ? "" : r.message,
+      /^spec\.codeSigningConfigARN: cannot set function code signing config when package type is Image/,
+    );
+  });
+
   test("another account sees nothing of it; delete is idempotent", async () => {
     const name = uniqueName("delete");
     const desired = spec(name);

@@ -90,6 +90,7 @@ export function declaredKindErrors(
       ...(runtime.accessDenied ?? []),
     ]),
     gone: notFound,
+    create: declaration.create,
     throttled: codes([
       "Throttling",
       "ThrottlingException",

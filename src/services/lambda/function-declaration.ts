@@ -195,9 +195,25 @@ export const functionDeclaration = {
       CodeVerificationFailed: "Code",
       InvalidCodeSignature: "Code",
     },
+    // Lambda's words name the field its create or update could not take (case-insensitive).
+    fieldPatterns: {
+      codes: ["ResourceNotFound", "InvalidParameterValue"],
+      patterns: [
+        ["layer", "Layers"],
+        ["role", "Role"],
+        ["subnet|security group|vpc", "VpcConfig"],
+        ["kms", "KMSKeyArn"],
+        ["s3|bucket|zip|code", "Code"],
+        ["handler", "Handler"],
+        ["runtime", "Runtime"],
+        ["memory", "MemorySize"],
+        ["timeout", "Timeout"],
+      ],
+    },
     hints: {
       InvalidParameterValue: {
-        role: " (Lambda must be able to assume the role: its trust policy must name lambda.amazonaws.com; a role made moments ago may take a few seconds to be usable)",
+        "spec.role":
+          " (Lambda must be able to assume the role: its trust policy must name lambda.amazonaws.com; a role made moments ago may take a few seconds to be usable)",
       },
       ResourceConflict: " (the function is being created or updated; crossrole tries again)",
     },

@@ -19,7 +19,27 @@ const kind = requireKind("lambda.services.k8s.aws/v1alpha1", "Function");
 const { codecs } = functionGenerated;
 
 /** Its spec, status, object and CRD source: the generated schemas (built once, for the module and the CRD). */
-const schemas = declaredKindSchemas({ kind, declaration: functionDeclaration, generated: functionGenerated });
+const schemas = declaredKindSchemas(
+  { kind, declaration: functionDeclaration, generated: functionGenerated },
+  {
+    // Lambda signs only .zip packages (ACK refuses this too): said before anything is sent.
+    refine: (spec, ctx) => {
+      const s = spec as Fields;
+      if (
+        s["packageType"] !== "Image" ||
+        s["codeSigningConfigARN"] === undefined ||
+        s["codeSigningConfigARN"] === ""
+      )
+        return;
+      ctx.addIssue({
+        code: "custom",
+        path: ["codeSigningConfigARN"],
+        message:
+          "cannot set function code signing config when package type is Image: Lambda signs only .zip packages; remove spec.codeSigningConfigARN",
+      });
+    },
+  },
+);
 
 export const { crdSource: functionCrdSource } = schemas;
 
