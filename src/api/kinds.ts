@@ -39,6 +39,7 @@ export const resourceKinds = [
   kind("rds", "DBSubnetGroup", "dbsubnetgroups"),
   kind("rds", "DBParameterGroup", "dbparametergroups"),
   kind("rds", "DBCluster", "dbclusters", { readsSecrets: true }),
+  kind("rds", "DBClusterParameterGroup", "dbclusterparametergroups"),
   kind("ecr", "Repository", "repositories"),
   kind("cloudwatchlogs", "LogGroup", "loggroups"),
   kind("iam", "Role", "roles"),

@@ -25,6 +25,7 @@ import { keyDeclaration } from "./kms/key-declaration.ts";
 import { functionDeclaration } from "./lambda/function-declaration.ts";
 import { logGroupDeclaration } from "./logs/log-group-declaration.ts";
 import { dbClusterDeclaration } from "./rds/db-cluster-declaration.ts";
+import { dbClusterParameterGroupDeclaration } from "./rds/db-cluster-parameter-group-declaration.ts";
 import { dbInstanceDeclaration } from "./rds/db-instance-declaration.ts";
 import { dbParameterGroupDeclaration } from "./rds/db-parameter-group-declaration.ts";
 import { dbSubnetGroupDeclaration } from "./rds/db-subnet-group-declaration.ts";
@@ -405,6 +406,32 @@ export const servedKindCatalog = {
         () => new RDSClient(config).send(new DescribeDBClustersCommand({ DBClusterIdentifier: name })),
         "DBClusterNotFoundFault",
       );
+    },
+  },
+  DBClusterParameterGroup: {
+    module: async () => (await import("./rds/db-cluster-parameter-group.ts")).dbClusterParameterGroupService,
+    crd: async () => (await import("./rds/db-cluster-parameter-group.ts")).dbClusterParameterGroupCrdSource,
+    declaration: dbClusterParameterGroupDeclaration,
+    generated: {
+      path: "src/services/rds/generated/db-cluster-parameter-group-fields.ts",
+      prefix: "dbClusterParameterGroup",
+    },
+    declared: async () => (await import("./rds/db-cluster-parameter-group.ts")).dbClusterParameterGroupSource,
+    ack: { release: "v1.11.1", readMany: "DescribeDBClusterParameterGroups" },
+    locate: async (config, name) => {
+      const { RDSClient, DescribeDBClusterParameterGroupsCommand } = await import("@aws-sdk/client-rds");
+      // Asked by name, RDS answers that one or DBParameterGroupNotFound; moto may answer an empty list.
+      try {
+        const answer = await new RDSClient(config).send(
+          new DescribeDBClusterParameterGroupsCommand({ DBClusterParameterGroupName: name }),
+        );
+        return (answer.DBClusterParameterGroups ?? []).some(
+          (g) => g.DBClusterParameterGroupName?.toLowerCase() === name.toLowerCase(),
+        );
+      } catch (err) {
+        if ((err as { name?: string }).name === "DBParameterGroupNotFoundFault") return false;
+        throw err;
+      }
     },
   },
 } as const satisfies { readonly [K in KindName]: ServedKind };

@@ -104,6 +104,7 @@ const examples: readonly Example[] = [
       ["Table", "idempotency-keys", "payments-idempotency-keys"],
       ["DBSubnetGroup", "ledger-subnets", "payments-ledger-subnets"],
       ["DBParameterGroup", "ledger-settings", "payments-ledger-settings"],
+      ["DBClusterParameterGroup", "analytics-settings", "payments-analytics-settings"],
       ["DBCluster", "analytics", "payments-analytics"],
       ["DBInstance", "ledger", "payments-ledger"],
       ["Repository", "payments-api", "payments/api"],

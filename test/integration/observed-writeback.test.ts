@@ -65,6 +65,7 @@ const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
   DBSubnetGroup: async () => ({ sdk: await clientAs(RDSClient, endpoint, account), region }),
   DBParameterGroup: async () => ({ sdk: await clientAs(RDSClient, endpoint, account), region }),
   DBCluster: async () => ({ sdk: await clientAs(RDSClient, endpoint, account), region }),
+  DBClusterParameterGroup: async () => ({ sdk: await clientAs(RDSClient, endpoint, account), region }),
   Repository: async () => ({ sdk: await clientAs(ECRClient, endpoint, account), account, region }),
   LogGroup: async () => ({ sdk: await clientAs(CloudWatchLogsClient, endpoint, account), account, region }),
   Role: async () => ({ sdk: await clientAs(IAMClient, endpoint, account), account, region }),

@@ -9,11 +9,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { ModifyDBParameterGroupCommand, RDSClient } from "@aws-sdk/client-rds";
 import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
-import {
-  applyMethodFor,
-  parameterChanges,
-  dbParameterGroupService as service,
-} from "../../src/services/rds/db-parameter-group.ts";
+import { dbParameterGroupService as service } from "../../src/services/rds/db-parameter-group.ts";
+import { applyMethodFor, parameterChanges } from "../../src/services/rds/parameter-groups.ts";
 import {
   type AccountClient,
   startTwoAccounts,

@@ -48,9 +48,11 @@ import {
 } from "@aws-sdk/client-lambda";
 import {
   CreateDBClusterCommand,
+  CreateDBClusterParameterGroupCommand,
   CreateDBInstanceCommand,
   CreateDBParameterGroupCommand,
   CreateDBSubnetGroupCommand,
+  ModifyDBClusterParameterGroupCommand,
   ModifyDBParameterGroupCommand,
   RDSClient,
 } from "@aws-sdk/client-rds";
@@ -850,6 +852,40 @@ const dbClusterCases: AwkwardCase[] = [
   },
 ];
 
+const dbClusterParameterGroupCases: AwkwardCase[] = [
+  {
+    title: "a cluster group that sets nothing, and one that sets a parameter RDS describes whole",
+    make: async (endpoint, account, name) => {
+      const rds = await clientAs(RDSClient, endpoint, account);
+      await rds.send(
+        new CreateDBClusterParameterGroupCommand({
+          DBClusterParameterGroupName: name,
+          DBParameterGroupFamily: "aurora-postgresql16",
+          Description: "crossrole test cluster parameters",
+        }),
+      );
+      await rds.send(
+        new ModifyDBClusterParameterGroupCommand({
+          DBClusterParameterGroupName: name,
+          Parameters: [
+            {
+              ParameterName: "rds.force_ssl",
+              ParameterValue: "1",
+              ApplyMethod: "pending-reboot",
+              ApplyType: "static",
+              DataType: "boolean",
+              AllowedValues: "0,1",
+              IsModifiable: true,
+              Source: "user",
+            },
+          ],
+        }),
+      );
+    },
+    spec: { family: "aurora-postgresql16" },
+  },
+];
+
 const dbParameterGroupCases: AwkwardCase[] = [
   {
     title: "a group that sets nothing",
@@ -900,6 +936,7 @@ const dbParameterGroupCases: AwkwardCase[] = [
 export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
   DBParameterGroup: dbParameterGroupCases,
   DBCluster: dbClusterCases,
+  DBClusterParameterGroup: dbClusterParameterGroupCases,
   Function: functionCases,
   SecurityGroup: securityGroupCases,
   Subnet: subnetCases,

@@ -98,6 +98,13 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
     }),
     namespaceObjects: (namespace) => [passwordSecret(namespace)],
   },
+  DBClusterParameterGroup: {
+    spec: (name) => ({
+      name,
+      family: "aurora-postgresql16",
+      description: "crossrole test cluster parameters",
+    }),
+  },
   DBParameterGroup: {
     spec: (name) => ({ name, family: "postgres16", description: "crossrole test parameters" }),
   },

@@ -149,6 +149,17 @@ export async function createOutOfBand(
       );
       return;
     }
+    case "DBClusterParameterGroup": {
+      const { RDSClient, CreateDBClusterParameterGroupCommand } = await import("@aws-sdk/client-rds");
+      await new RDSClient(config).send(
+        new CreateDBClusterParameterGroupCommand({
+          DBClusterParameterGroupName: name,
+          DBParameterGroupFamily: "aurora-postgresql16",
+          Description: "made out of band",
+        }),
+      );
+      return;
+    }
     case "DBParameterGroup": {
       const { RDSClient, CreateDBParameterGroupCommand } = await import("@aws-sdk/client-rds");
       await new RDSClient(config).send(

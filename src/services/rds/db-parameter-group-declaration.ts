@@ -72,7 +72,7 @@ export const dbParameterGroupDeclaration = {
       InvalidDBParameterGroupState:
         " (an instance is being modified with the group, or it is the family's default: try again later)",
       InvalidParameterValue: {
-        parameterOverrides:
+        "spec.parameterOverrides":
           " (a parameter the family does not have, one RDS does not let users set, or a value outside its allowed values: see `aws rds describe-db-parameters`)",
       },
     },
