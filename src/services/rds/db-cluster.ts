@@ -11,12 +11,7 @@ import { declaredKindSchemas } from "../declared-kind/schemas.ts";
 import type { DeclaredKindSource, Fields } from "../declared-kind/source.ts";
 import { rdsClientFactory } from "./client.ts";
 import { dbClusterDeclaration, dbClusterNotYet } from "./db-cluster-declaration.ts";
-import {
-  deleteOptionsFromAnnotations,
-  engineVersionDrift,
-  exportedLogTypes,
-  sameKmsKey,
-} from "./db-instance.ts";
+import { exportedLogTypes, finalSnapshotInput, sameEngineVersion, sameKeyIn } from "./db-instance.ts";
 import { dbClusterGenerated } from "./generated/db-cluster-fields.ts";
 
 const kind = requireKind("rds.services.k8s.aws/v1alpha1", "DBCluster");
@@ -60,8 +55,6 @@ const schemas = declaredKindSchemas(
 
 export const { crdSource: dbClusterCrdSource } = schemas;
 
-const text = (value: unknown): string | undefined => (value === undefined ? undefined : String(value));
-
 /** What the generic runtime serves the kind from (the catalog's `declared`: tests rebuild it). */
 export const dbClusterSource = {
   kind,
@@ -72,35 +65,13 @@ export const dbClusterSource = {
   clientFactory: rdsClientFactory,
   hooks: {
     equal: {
-      engineVersion: (desired, observed) =>
-        desired["engineVersion"] === undefined ||
-        !engineVersionDrift(String(desired["engineVersion"]), text(observed["engineVersion"])),
-      performanceInsightsKMSKeyID: (desired, observed) =>
-        desired["performanceInsightsKMSKeyID"] === undefined ||
-        sameKmsKey(
-          String(desired["performanceInsightsKMSKeyID"]),
-          text(observed["performanceInsightsKMSKeyID"]),
-        ),
-      masterUserSecretKMSKeyID: (desired, observed) =>
-        desired["masterUserSecretKMSKeyID"] === undefined ||
-        sameKmsKey(String(desired["masterUserSecretKMSKeyID"]), text(observed["masterUserSecretKMSKeyID"])),
+      engineVersion: sameEngineVersion,
+      performanceInsightsKMSKeyID: sameKeyIn("performanceInsightsKMSKeyID"),
+      masterUserSecretKMSKeyID: sameKeyIn("masterUserSecretKMSKeyID"),
     },
     // The log types exported once RDS has applied what is pending (as ACK counts them).
     fieldsFromAnswer: (answer) => ({ enableCloudwatchLogsExports: exportedLogTypes(answer) }),
-    deleteInput: (_spec, annotations) => {
-      const parsed = deleteOptionsFromAnnotations(annotations);
-      if (!parsed.ok) return { refused: parsed.message };
-      const o = parsed.options;
-      return {
-        SkipFinalSnapshot: o.skipFinalSnapshot,
-        ...(o.finalDBSnapshotIdentifier === undefined
-          ? {}
-          : { FinalDBSnapshotIdentifier: o.finalDBSnapshotIdentifier }),
-        ...(o.deleteAutomatedBackups === undefined
-          ? {}
-          : { DeleteAutomatedBackups: o.deleteAutomatedBackups }),
-      };
-    },
+    deleteInput: (_spec, annotations) => finalSnapshotInput(annotations),
   },
 } satisfies DeclaredKindSource<RDSClient>;
 

@@ -26,9 +26,7 @@ export const dbInstanceSource = {
   schemas: { spec: dbInstanceSpecSchema, status: dbInstanceStatusSchema },
   hooks: {
     equal: {
-      engineVersion: (desired, observed) =>
-        desired["engineVersion"] === undefined ||
-        !engineVersionDrift(String(desired["engineVersion"]), text(observed["engineVersion"])),
+      engineVersion: sameEngineVersion,
       // Only a spec larger than RDS's is drift: storage cannot shrink.
       allocatedStorage: (desired, observed) =>
         desired["allocatedStorage"] === undefined ||
@@ -43,15 +41,8 @@ export const dbInstanceSource = {
           ? autoscaling === undefined
           : desired["maxAllocatedStorage"] === max;
       },
-      performanceInsightsKMSKeyID: (desired, observed) =>
-        desired["performanceInsightsKMSKeyID"] === undefined ||
-        sameKmsKey(
-          String(desired["performanceInsightsKMSKeyID"]),
-          text(observed["performanceInsightsKMSKeyID"]),
-        ),
-      masterUserSecretKMSKeyID: (desired, observed) =>
-        desired["masterUserSecretKMSKeyID"] === undefined ||
-        sameKmsKey(String(desired["masterUserSecretKMSKeyID"]), text(observed["masterUserSecretKMSKeyID"])),
+      performanceInsightsKMSKeyID: sameKeyIn("performanceInsightsKMSKeyID"),
+      masterUserSecretKMSKeyID: sameKeyIn("masterUserSecretKMSKeyID"),
       processorFeatures: (desired, observed) => {
         const have = observed["processorFeatures"] as unknown[] | undefined;
         if (desired["processorFeatures"] === undefined)
@@ -87,20 +78,7 @@ export const dbInstanceSource = {
       const { manageMasterUserPassword: _managed, ...rest } = fields;
       return rest;
     },
-    deleteInput: (_spec, annotations) => {
-      const parsed = deleteOptionsFromAnnotations(annotations);
-      if (!parsed.ok) return { refused: parsed.message };
-      const o = parsed.options;
-      return {
-        SkipFinalSnapshot: o.skipFinalSnapshot,
-        ...(o.finalDBSnapshotIdentifier === undefined
-          ? {}
-          : { FinalDBSnapshotIdentifier: o.finalDBSnapshotIdentifier }),
-        ...(o.deleteAutomatedBackups === undefined
-          ? {}
-          : { DeleteAutomatedBackups: o.deleteAutomatedBackups }),
-      };
-    },
+    deleteInput: (_spec, annotations) => finalSnapshotInput(annotations),
   },
 } satisfies DeclaredKindSource<RDSClient>;
 
@@ -118,6 +96,39 @@ export function exportedLogTypes(answer: Fields): string[] | undefined {
   if (pending === undefined) return enabled;
   const off = new Set(pending.LogTypesToDisable ?? []);
   return [...new Set([...(enabled ?? []).filter((t) => !off.has(t)), ...(pending.LogTypesToEnable ?? [])])];
+}
+
+/** A KMS key field compared as RDS reports keys (sameKmsKey); left out, anything. */
+export function sameKeyIn(field: string): (desired: Fields, observed: Fields) => boolean {
+  return (desired, observed) =>
+    desired[field] === undefined || sameKmsKey(String(desired[field]), text(observed[field]));
+}
+
+/** The engine version compared one way (engineVersionDrift); left out, anything. */
+export function sameEngineVersion(desired: Fields, observed: Fields): boolean {
+  return (
+    desired["engineVersion"] === undefined ||
+    !engineVersionDrift(String(desired["engineVersion"]), text(observed["engineVersion"]))
+  );
+}
+
+/**
+ * What DeleteDBInstance and DeleteDBCluster take from ACK's annotations (the same members): the
+ * final snapshot, or skipping it, and the automated backups; a bad annotation refuses the delete.
+ */
+export function finalSnapshotInput(
+  annotations: Readonly<Record<string, string>>,
+): Fields | { refused: string } {
+  const parsed = deleteOptionsFromAnnotations(annotations);
+  if (!parsed.ok) return { refused: parsed.message };
+  const o = parsed.options;
+  return {
+    SkipFinalSnapshot: o.skipFinalSnapshot,
+    ...(o.finalDBSnapshotIdentifier === undefined
+      ? {}
+      : { FinalDBSnapshotIdentifier: o.finalDBSnapshotIdentifier }),
+    ...(o.deleteAutomatedBackups === undefined ? {} : { DeleteAutomatedBackups: o.deleteAutomatedBackups }),
+  };
 }
 
 function text(value: unknown): string | undefined {
