@@ -23,17 +23,8 @@ const controllers: Record<string, { served: string[]; unserved: string[] }> = {
   sns: { served: ["Topic"], unserved: ["PlatformApplication", "PlatformEndpoint", "Subscription"] },
   dynamodb: { served: ["Table"], unserved: ["Backup", "GlobalTable"] },
   rds: {
-    served: ["DBInstance", "DBSubnetGroup"],
-    unserved: [
-      "DBCluster",
-      "DBClusterEndpoint",
-      "DBClusterParameterGroup",
-      "DBClusterSnapshot",
-      "DBParameterGroup",
-      "DBProxy",
-      "DBSnapshot",
-      "GlobalCluster",
-    ],
+    served: ["DBCluster", "DBClusterParameterGroup", "DBInstance", "DBParameterGroup", "DBSubnetGroup"],
+    unserved: ["DBClusterEndpoint", "DBClusterSnapshot", "DBProxy", "DBSnapshot", "GlobalCluster"],
   },
 };
 
@@ -138,7 +129,7 @@ describe("ACK's five values files, unchanged, through helm template", () => {
 
   test("ACK's other kinds in the per-kind maps are accepted, passed on only for served kinds, and named by NOTES", async () => {
     const sets = [
-      "reconcile.resourceResyncPeriods.DBCluster=600",
+      "reconcile.resourceResyncPeriods.GlobalCluster=600",
       "reconcile.resourceResyncPeriods.DBInstance=300",
       "reconcile.resourceMaxConcurrentSyncs.DBProxy=2",
     ];
@@ -147,7 +138,7 @@ describe("ACK's five values files, unchanged, through helm template", () => {
       container.args.includes("--reconcile-resource-resync-seconds=DBInstance=300"),
       container.args.join(" "),
     );
-    assert.ok(!container.args.some((a) => /DBCluster|DBProxy/.test(a)), container.args.join(" "));
+    assert.ok(!container.args.some((a) => /GlobalCluster|DBProxy/.test(a)), container.args.join(" "));
     const notes = ok(
       await runHelm(
         helm,
@@ -168,7 +159,7 @@ describe("ACK's five values files, unchanged, through helm template", () => {
     );
     assert.ok(
       notes.includes(
-        "  - reconcile.resourceResyncPeriods / resourceMaxConcurrentSyncs name DBCluster, DBProxy: crossrole does not serve these kinds, so these settings have no effect.",
+        "  - reconcile.resourceResyncPeriods / resourceMaxConcurrentSyncs name DBProxy, GlobalCluster: crossrole does not serve these kinds, so these settings have no effect.",
       ),
       notes,
     );
@@ -408,12 +399,12 @@ describe("a key neither chart has is still refused; so is a reconcile.resources 
       "crossrole",
       chart,
       "--set",
-      "reconcile.resources={Backup,DBCluster}",
+      "reconcile.resources={Backup,DBProxy}",
     ]);
     assert.notEqual(r.code, 0);
     assert.match(
       r.stderr,
-      /reconcile.resources \[Backup DBCluster\] names no kind crossrole serves \(Bucket, Queue/,
+      /reconcile.resources \[Backup DBProxy\] names no kind crossrole serves \(Bucket, Queue/,
     );
   });
 });
