@@ -189,6 +189,29 @@ describe("resolveRuntime", () => {
       () => resolveRuntime(declaration({ states: { member: "state", ready: ["ACTIVE"] } }), model),
       /have no member state \(runtime.states.member\)/,
     );
+    assert.throws(
+      () =>
+        resolveRuntime(
+          declaration({ states: { member: ["repositoryName", "state"], busy: ["CREATING"] } }),
+          model,
+        ),
+      /have no member state \(runtime.states.member\)/,
+      "each of several state members",
+    );
+  });
+
+  test("members beside the object must be the read answer's; a path may then start at one", () => {
+    const read = { call: "DescribeRepositories", output: "repositories" };
+    assert.throws(
+      () => resolveRuntime(declaration({ read: { ...read, beside: ["tags"] } }), model),
+      /the read call DescribeRepositories answers no tags \(runtime.read.beside\)/,
+    );
+    assert.throws(
+      () =>
+        resolveRuntime(declaration({ read: { ...read, members: { repositoryName: "tags.name" } } }), model),
+      /answers have no member tags/,
+      "without beside, the object's own members only",
+    );
   });
 });
 
