@@ -1,8 +1,9 @@
 // Names the AWS operation of each request in the emulator's recording, so bench:e2e can say
 // which calls a resource costs, not only how many. Read from the wire, never from the code
 // under test: the query protocol's `Action` (STS, SNS, RDS), the JSON protocol's X-Amz-Target
-// (SQS, DynamoDB), and for S3's REST API the method, the path and the sub-resource in the query.
-import { s3Operation } from "../test/support/aws-proxy.ts";
+// (SQS, DynamoDB), for S3's REST API the method, the path and the sub-resource in the query, and
+// for Lambda's the method and the path.
+import { lambdaOperation, s3Operation } from "../test/support/aws-proxy.ts";
 import type { MotoRecordedRequest } from "../test/support/moto-recording.ts";
 
 function header(r: MotoRecordedRequest, name: string): string | undefined {
@@ -32,6 +33,9 @@ export function operationOf(r: MotoRecordedRequest): string {
   const target = header(r, "x-amz-target");
   if (target) return `${service}:${target.split(".").pop()}`;
   if (service === "s3") return `s3:${s3OperationOf(r.method, r.url)}`;
+  const lambda =
+    service === "lambda" ? lambdaOperation(r.method, new URL(r.url, "http://emulator").pathname) : undefined;
+  if (lambda !== undefined) return `lambda:${lambda}`;
   // Unsigned: the harness's own calls to the emulator (moto-api), not the controller's.
   return `${service === "?" ? "unsigned" : service}:${r.method} ${new URL(r.url, "http://emulator").pathname}`;
 }
