@@ -6,6 +6,7 @@ import { ackFieldName } from "./ack-names.ts";
 import { type AwsMember, type AwsModel, type AwsShape, shapeOf } from "./aws-model.ts";
 import type {
   AttributesSource,
+  CustomSource,
   KindDeclaration,
   MembersSource,
   ShapeSource,
@@ -70,21 +71,18 @@ export function specFields(decl: KindDeclaration, model: AwsModel): Field[] {
   // Renames are keyed by the AWS path from the spec's root (lists are transparent).
   const named: Named = (awsPath) =>
     decl.renames?.[awsPath] ?? ackFieldName(awsPath.split(".").at(-1) ?? awsPath);
-  const nested = decl.spec.filter((s) => "custom" in s && s.field.includes("."));
-  for (const source of decl.spec)
-    if (!nested.includes(source)) fields.push(...fieldsOfSource(source, model, named));
-  // A custom member of a structure another source gives (Code.SHA256), added at its path.
+  // A custom member of a structure another source gives (Code.SHA256) is added at its path.
+  const nested = (s: SpecSource): s is CustomSource => "custom" in s && s.field.includes(".");
+  for (const source of decl.spec) if (!nested(source)) fields.push(...fieldsOfSource(source, model, named));
   let withNested = fields;
-  for (const source of nested) {
-    if (!("custom" in source)) continue;
-    const [inner] = fieldsOfSource(source, model, named);
+  for (const source of decl.spec.filter(nested)) {
     const parent = source.field.slice(0, source.field.lastIndexOf("."));
     const member = source.field.slice(parent.length + 1);
-    if (inner === undefined) continue;
+    const inner = { ...customField(source, named), aws: member };
     withNested = atPath(withNested, parent, decl.kind, (f) => {
       if (f.type.t !== "object")
         throw new Error(`${decl.kind}: ${parent} is no structure to add ${member} to`);
-      return [{ ...f, type: { ...f.type, fields: [...f.type.fields, { ...inner, aws: member }] } }];
+      return [{ ...f, type: { ...f.type, fields: [...f.type.fields, inner] } }];
     });
   }
   let noted = withNested;
@@ -204,19 +202,20 @@ export function referenceFieldName(field: string, many: boolean): string {
 function fieldsOfSource(source: SpecSource, model: AwsModel, named: Named): Field[] {
   if ("members" in source) return membersOf(source, model, named);
   if ("attributes" in source) return attributesOf(source, model, named);
-  if ("custom" in source) {
-    return [
-      {
-        name: named(source.field),
-        aws: source.field,
-        doc: source.doc,
-        type: { t: source.custom },
-        required: false,
-        source: "an SDK parameter (not in the model)",
-      },
-    ];
-  }
+  if ("custom" in source) return [customField(source, named)];
   return [shapeField(source, model, named)];
+}
+
+/** A field the model lacks (CustomSource), of its declared scalar type. */
+function customField(source: CustomSource, named: Named): Field {
+  return {
+    name: named(source.field),
+    aws: source.field,
+    doc: source.doc,
+    type: { t: source.custom },
+    required: false,
+    source: "an SDK parameter (not in the model)",
+  };
 }
 
 function membersOf(source: MembersSource, model: AwsModel, named: Named): Field[] {

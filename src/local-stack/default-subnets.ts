@@ -1,18 +1,21 @@
 // The default VPC of an account in the emulator and its subnets, for the kinds that need a
 // network (a DB subnet group, a DB instance placed in one, a subnet or security group in the
-// default VPC). moto creates them per account, named at random. One query call each, without
-// the EC2 SDK (the local stack loads no kind's client): moto reads the service from the
-// credential scope of the Authorization header (it checks no signature).
-async function ec2Query(endpoint: string, accessKeyId: string, region: string, body: string) {
-  const res = await fetch(endpoint, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      authorization: `AWS4-HMAC-SHA256 Credential=${accessKeyId}/20240101/${region}/ec2/aws4_request, SignedHeaders=host, Signature=0`,
-    },
-    body: `${body}&Version=2016-11-15`,
-  });
-  return res.text();
+// default VPC). moto creates them per account, named at random. One query call each
+// (emulator-query.ts).
+import { emulatorQuery } from "./emulator-query.ts";
+
+async function ec2Query(
+  endpoint: string,
+  accessKeyId: string,
+  region: string,
+  params: Record<string, string>,
+) {
+  const answer = await emulatorQuery(
+    endpoint,
+    { accessKeyId, region, service: "ec2" },
+    { ...params, Version: "2016-11-15" },
+  );
+  return answer.text;
 }
 
 export async function defaultSubnets(
@@ -20,7 +23,7 @@ export async function defaultSubnets(
   accessKeyId: string,
   region: string,
 ): Promise<string[]> {
-  const text = await ec2Query(endpoint, accessKeyId, region, "Action=DescribeSubnets");
+  const text = await ec2Query(endpoint, accessKeyId, region, { Action: "DescribeSubnets" });
   return [...text.matchAll(/<subnetId>(subnet-[0-9a-f]+)<\/subnetId>/g)].map((m) => m[1] ?? "");
 }
 
@@ -30,11 +33,10 @@ export async function defaultVpc(
   accessKeyId: string,
   region: string,
 ): Promise<string | undefined> {
-  const text = await ec2Query(
-    endpoint,
-    accessKeyId,
-    region,
-    "Action=DescribeVpcs&Filter.1.Name=is-default&Filter.1.Value.1=true",
-  );
+  const text = await ec2Query(endpoint, accessKeyId, region, {
+    Action: "DescribeVpcs",
+    "Filter.1.Name": "is-default",
+    "Filter.1.Value.1": "true",
+  });
   return /<vpcId>(vpc-[0-9a-f]+)<\/vpcId>/.exec(text)?.[1];
 }

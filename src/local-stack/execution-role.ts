@@ -1,8 +1,9 @@
 // The Lambda execution role of an account in the emulator: moto's Lambda refuses a function whose
 // role IAM does not hold, and a real account has its own, so an example names the local stack's
 // (`arn:aws:iam::<account>:role/local-stack-lambda`) and the stack makes it in that account before
-// applying (src/local-stack/example-placeholders.ts). One IAM query call, without the IAM SDK (the
-// local stack loads no kind's client): moto reads the account from the access key.
+// applying (src/local-stack/example-placeholders.ts). One IAM query call (emulator-query.ts).
+import { emulatorQuery } from "./emulator-query.ts";
+
 export const executionRoleName = "local-stack-lambda";
 
 /** The local stack's execution role ARN in `account`. */
@@ -16,22 +17,18 @@ const trust = JSON.stringify({
 
 /** Makes the execution role in the account of `accessKeyId`, unless it is there. */
 export async function ensureExecutionRole(endpoint: string, accessKeyId: string): Promise<void> {
-  const res = await fetch(endpoint, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      authorization: `AWS4-HMAC-SHA256 Credential=${accessKeyId}/20240101/us-east-1/iam/aws4_request, SignedHeaders=host, Signature=0`,
-    },
-    body: new URLSearchParams({
+  const res = await emulatorQuery(
+    endpoint,
+    { accessKeyId, region: "us-east-1", service: "iam" },
+    {
       Action: "CreateRole",
       Version: "2010-05-08",
       RoleName: executionRoleName,
       AssumeRolePolicyDocument: trust,
-    }).toString(),
-  });
-  const text = await res.text();
-  if (!res.ok && !text.includes("EntityAlreadyExists"))
+    },
+  );
+  if (!res.ok && !res.text.includes("EntityAlreadyExists"))
     throw new Error(
-      `the emulator refused the local stack's Lambda role: ${res.status} ${text.slice(0, 300)}`,
+      `the emulator refused the local stack's Lambda role: ${res.status} ${res.text.slice(0, 300)}`,
     );
 }

@@ -76,10 +76,21 @@ export interface InspectorConfig {
 }
 
 /** `call`'s answer as found (true), or false when AWS answers with one of `codes`. */
-async function found(call: () => Promise<unknown>, ...codes: string[]): Promise<boolean> {
+function found(call: () => Promise<unknown>, ...codes: string[]): Promise<boolean> {
+  return foundWhere(call, () => true, ...codes);
+}
+
+/**
+ * Whether `call`'s answer `holds` the object (one listed by its name, one not being deleted);
+ * false when AWS answers with one of `codes`.
+ */
+async function foundWhere<T>(
+  call: () => Promise<T>,
+  holds: (answer: T) => boolean,
+  ...codes: string[]
+): Promise<boolean> {
   try {
-    await call();
-    return true;
+    return holds(await call());
   } catch (err) {
     const e = err as { name?: string; Code?: string };
     if (codes.includes(e.name ?? "") || codes.includes(e.Code ?? "")) return false;
@@ -273,15 +284,11 @@ export const servedKindCatalog = {
     ack: { release: "v1.4.1" },
     locate: async (config, name) => {
       const { SecretsManagerClient, DescribeSecretCommand } = await import("@aws-sdk/client-secrets-manager");
-      try {
-        const secret = await new SecretsManagerClient(config).send(
-          new DescribeSecretCommand({ SecretId: name }),
-        );
-        return secret.DeletedDate === undefined;
-      } catch (err) {
-        if ((err as { name?: string }).name === "ResourceNotFoundException") return false;
-        throw err;
-      }
+      return foundWhere(
+        () => new SecretsManagerClient(config).send(new DescribeSecretCommand({ SecretId: name })),
+        (secret) => secret.DeletedDate === undefined,
+        "ResourceNotFoundException",
+      );
     },
   },
   Key: {
@@ -294,13 +301,11 @@ export const servedKindCatalog = {
     // Keys are named by their ID: `name` is one.
     locate: async (config, name) => {
       const { KMSClient, DescribeKeyCommand } = await import("@aws-sdk/client-kms");
-      try {
-        const key = await new KMSClient(config).send(new DescribeKeyCommand({ KeyId: name }));
-        return key.KeyMetadata?.DeletionDate === undefined;
-      } catch (err) {
-        if ((err as { name?: string }).name === "NotFoundException") return false;
-        throw err;
-      }
+      return foundWhere(
+        () => new KMSClient(config).send(new DescribeKeyCommand({ KeyId: name })),
+        (key) => key.KeyMetadata?.DeletionDate === undefined,
+        "NotFoundException",
+      );
     },
   },
   VPC: {
@@ -382,15 +387,15 @@ export const servedKindCatalog = {
     locate: async (config, name) => {
       const { RDSClient, DescribeDBParameterGroupsCommand } = await import("@aws-sdk/client-rds");
       // Asked by name, RDS answers that one or DBParameterGroupNotFound; moto answers an empty list.
-      try {
-        const answer = await new RDSClient(config).send(
-          new DescribeDBParameterGroupsCommand({ DBParameterGroupName: name }),
-        );
-        return (answer.DBParameterGroups ?? []).some((g) => g.DBParameterGroupName === name.toLowerCase());
-      } catch (err) {
-        if ((err as { name?: string }).name === "DBParameterGroupNotFoundFault") return false;
-        throw err;
-      }
+      return foundWhere(
+        () =>
+          new RDSClient(config).send(new DescribeDBParameterGroupsCommand({ DBParameterGroupName: name })),
+        (answer) =>
+          (answer.DBParameterGroups ?? []).some(
+            (g) => g.DBParameterGroupName?.toLowerCase() === name.toLowerCase(),
+          ),
+        "DBParameterGroupNotFoundFault",
+      );
     },
   },
   DBCluster: {
@@ -421,17 +426,17 @@ export const servedKindCatalog = {
     locate: async (config, name) => {
       const { RDSClient, DescribeDBClusterParameterGroupsCommand } = await import("@aws-sdk/client-rds");
       // Asked by name, RDS answers that one or DBParameterGroupNotFound; moto may answer an empty list.
-      try {
-        const answer = await new RDSClient(config).send(
-          new DescribeDBClusterParameterGroupsCommand({ DBClusterParameterGroupName: name }),
-        );
-        return (answer.DBClusterParameterGroups ?? []).some(
-          (g) => g.DBClusterParameterGroupName?.toLowerCase() === name.toLowerCase(),
-        );
-      } catch (err) {
-        if ((err as { name?: string }).name === "DBParameterGroupNotFoundFault") return false;
-        throw err;
-      }
+      return foundWhere(
+        () =>
+          new RDSClient(config).send(
+            new DescribeDBClusterParameterGroupsCommand({ DBClusterParameterGroupName: name }),
+          ),
+        (answer) =>
+          (answer.DBClusterParameterGroups ?? []).some(
+            (g) => g.DBClusterParameterGroupName?.toLowerCase() === name.toLowerCase(),
+          ),
+        "DBParameterGroupNotFoundFault",
+      );
     },
   },
 } as const satisfies { readonly [K in KindName]: ServedKind };

@@ -73,11 +73,16 @@ const invokeConfig = (v: unknown): Fields => {
   return rest;
 };
 
+/** The package as Lambda takes it: code.sha256 is crossrole's (ACK's) alone, never sent. */
+function packageOf(code: unknown): Fields {
+  const { SHA256: _, ...members } = record(code);
+  return members;
+}
+
 /** UpdateFunctionCode's members for the spec's code: the package's at the call's top, and the architectures. */
 export function codeInput(desired: Fields): Fields {
   const { Code, ...architectures } = awsMembers(codecs, desired, ["code", "architectures"]);
-  const { SHA256: _, ...code } = record(Code);
-  return { ...code, ...architectures };
+  return { ...packageOf(Code), ...architectures };
 }
 
 const hooks: DeclaredKindHooks = {
@@ -110,9 +115,8 @@ const hooks: DeclaredKindHooks = {
         desired["functionEventInvokeConfig"] === undefined
           ? undefined
           : invokeConfig(desired["functionEventInvokeConfig"]),
-        observed["functionEventInvokeConfig"] === undefined
-          ? undefined
-          : invokeConfig(observed["functionEventInvokeConfig"]),
+        // Read without them already (groupFieldsFromAnswer).
+        observed["functionEventInvokeConfig"],
       ),
   },
   // The configuration's own members (PutFunctionEventInvokeConfig names the function by its address).
@@ -132,11 +136,7 @@ const hooks: DeclaredKindHooks = {
       );
     },
   },
-  // code.sha256 is crossrole's (ACK's) alone: CreateFunction takes the package itself.
-  createInput: (input) => {
-    const { SHA256: _, ...code } = record(input["Code"]);
-    return { ...input, Code: code };
-  },
+  createInput: (input) => ({ ...input, Code: packageOf(input["Code"]) }),
 };
 
 /** What the generic runtime serves the kind from (the catalog's `declared`: tests rebuild it). */

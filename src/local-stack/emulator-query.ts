@@ -1,0 +1,18 @@
+// One query-protocol call to the emulator as an account (EC2's, IAM's), without the service's SDK
+// (the local stack loads no kind's client): moto reads the account from the access key and the
+// service from the credential scope of the Authorization header, and checks no signature.
+export async function emulatorQuery(
+  endpoint: string,
+  as: { readonly accessKeyId: string; readonly region: string; readonly service: string },
+  params: Readonly<Record<string, string>>,
+): Promise<{ readonly ok: boolean; readonly status: number; readonly text: string }> {
+  const res = await fetch(endpoint, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: `AWS4-HMAC-SHA256 Credential=${as.accessKeyId}/20240101/${as.region}/${as.service}/aws4_request, SignedHeaders=host, Signature=0`,
+    },
+    body: new URLSearchParams(params).toString(),
+  });
+  return { ok: res.ok, status: res.status, text: await res.text() };
+}
