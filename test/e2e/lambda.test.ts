@@ -4,13 +4,16 @@
 // made in the namespace's account (checked with that account's credentials) running as that role,
 // tagged as the object's, Synced with ACK's status; a new zipFile rolls out (Lambda's digest is
 // the package's), a timeout change is applied; a roleRef to another namespace's Role is refused;
-// deleting the object deletes the function.
+// deleting the object deletes the function. A status the tenant forges places nothing: the
+// resource is AccountDrift until the record is corrected, the other account's function untouched.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { GetFunctionCommand, LambdaClient } from "@aws-sdk/client-lambda";
+import { waitFor } from "../../src/local-stack/wait.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { packageDigest } from "../../src/services/lambda/function.ts";
 import { lambdaPackage } from "../support/lambda-package.ts";
+import { createOutOfBand } from "../support/out-of-band.ts";
 import {
   clientAs,
   deleteResourceAndWait,
@@ -20,9 +23,11 @@ import {
   startAppsInAccount,
   waitForResourceCondition,
   waitForSynced,
+  writeStatusAsTenant,
 } from "./fixture.ts";
 
 const X = "111111111111";
+const Y = "222222222222";
 let e2e: E2E;
 let endpoint: string;
 
@@ -139,4 +144,60 @@ test("a roleRef to another namespace's Role is refused, and nothing is made", as
     /elsewhere/,
   );
   assert.equal(await functionIn(X, "apps-stray"), undefined);
+});
+
+test("a status the tenant forges (another account, the same-named function there) places nothing: AccountDrift until the record is corrected, the other function untouched", async () => {
+  await createOutOfBand(endpoint, "Function", "apps-forged", Y);
+  await e2e.apply([role("forged-runner"), fn("forged", { roleRef: { from: { name: "forged-runner" } } })]);
+  await waitForSynced(e2e.kube, "Function", "apps", "forged");
+  await writeStatusAsTenant(e2e.kube, "Function", "apps", "forged", {
+    ackResourceMetadata: {
+      ownerAccountID: Y,
+      region: "us-east-1",
+      arn: `arn:aws:lambda:us-east-1:${Y}:function:apps-forged`,
+    },
+    codeSHA256: "forged-digest",
+  });
+  await patchResource(e2e.kube, "Function", "apps", "forged", { spec: { timeout: 42 } });
+  const drifted = await waitForResourceCondition(
+    e2e.kube,
+    "Function",
+    "apps",
+    "forged",
+    "ACK.Terminal",
+    "True",
+    "AccountDrift",
+  );
+  assert.match(
+    String(drifted.status?.conditions?.find((c) => c.type === "ACK.Terminal")?.message),
+    new RegExp(`account ${Y}.*account ${X}`),
+  );
+  const untouched = async () => {
+    const theirs = await functionIn(Y, "apps-forged");
+    assert.equal(theirs?.Configuration?.Timeout, 3, "the other account's function of that name is untouched");
+    assert.equal(theirs?.Configuration?.Description, "made out of band");
+    assert.equal(theirs?.Tags?.["services.k8s.aws/owner-uid"], undefined, "and not claimed");
+  };
+  await untouched();
+  assert.equal(
+    (await functionIn(X, "apps-forged"))?.Configuration?.Timeout,
+    3,
+    "nothing written while it drifts",
+  );
+
+  // The record is the tenant's to correct; then the change lands where the decision places it.
+  await writeStatusAsTenant(e2e.kube, "Function", "apps", "forged", {
+    ackResourceMetadata: { ownerAccountID: null, region: null, arn: null },
+  });
+  await patchResource(e2e.kube, "Function", "apps", "forged", {
+    metadata: { annotations: { "example.com/poke": "1" } },
+  });
+  await waitFor(async () => (await functionIn(X, "apps-forged"))?.Configuration?.Timeout === 42, {
+    what: "the timeout applied in its own account",
+    timeoutMs: 20_000,
+  });
+  await untouched();
+  await deleteResourceAndWait(e2e.kube, "Function", "apps", "forged");
+  assert.equal(await functionIn(X, "apps-forged"), undefined);
+  assert.ok(await functionIn(Y, "apps-forged"), "deleting it deletes its own only");
 });
