@@ -80,3 +80,29 @@ test("kubectl get <every kind> -A prints each with its account, region, Synced a
     );
   }
 });
+
+test("kubectl explain describes every kind's spec from AWS's documentation, the fields ACK adds included", async () => {
+  for (const kind of everyMinimalKind) {
+    const k = lookupKind(kind);
+    // By API version: `secrets` alone is the core Secret.
+    const { stdout } = await kubectl(
+      "explain",
+      `${k?.plural}.spec`,
+      `--api-version=${k?.group}/${k?.version}`,
+    );
+    assert.match(stdout, /FIELDS:/, `${kind}: ${stdout}`);
+  }
+  // A member the model lacks, and a map of ACK's own, each with the words crossrole gives it.
+  const sha = await kubectl(
+    "explain",
+    "functions.spec.code.sha256",
+    "--api-version=lambda.services.k8s.aws/v1alpha1",
+  );
+  assert.match(sha.stdout, /The SHA-256 \(base64\) of the deployment package the function should run/);
+  const overrides = await kubectl(
+    "explain",
+    "dbparametergroups.rds.services.k8s.aws.spec.parameterOverrides",
+  );
+  assert.match(overrides.stdout, /The parameters the group sets, by name/);
+  assert.match(overrides.stdout, /reset to the family's default/);
+});
