@@ -1,7 +1,7 @@
 // kubectl, built with the other Kubernetes binaries (same pinned version, same cache), against
 // the local stack and the real controller: the command the main job suggests works, and every
 // served kind prints ACK's columns (account, region, the kind's own status where it has one,
-// Synced, Ready) filled in by the controller.
+// Synced, Ready) filled in by the controller; kubectl explain describes each kind's spec.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
