@@ -314,6 +314,11 @@ export interface RuntimeDeclaration {
      * list other objects: only the one whose identifier is the resource's is kept.
      */
     readonly by?: string;
+    /**
+     * The read call names no object (KMS's ListAliases): every object is listed, page by page,
+     * until the resource's shows; only the one whose identifier is the resource's is kept.
+     */
+    readonly every?: true;
     /** The answer is paged: the token it gives and the next call takes, until the object shows. */
     readonly page?: { readonly input: string; readonly output: string };
     /** Input the read call takes beyond the object's address (SQS: `AttributeNames: ["All"]`). */
@@ -547,8 +552,10 @@ export interface RuntimeDeclaration {
    * of the untag call, the tags' member of the read answer (a list or a map, as the create's).
    * Where the model makes the object's member a list (EC2's `Resources`), the object goes alone in
    * it; where it makes the keys' member a list of tags (EC2's DeleteTags), each key is one.
+   * Absent: AWS cannot tag the object (a KMS alias); the kind has no tags group, and whose an
+   * object is, the controller's own records say (src/controller/records/owned-objects.ts).
    */
-  readonly tags: {
+  readonly tags?: {
     readonly resource: string;
     /** The untag call's keys member (absent with `replace`). */
     readonly keys?: string;

@@ -100,8 +100,12 @@ export function resolveGroups(
     const r = decl.runtime;
     operation(r.delete, "delete");
     operation(r.read.call, "read");
-    if (!decl.groups.some((g) => Object.values(g.fields).some((rule) => rule.form === "tags")))
+    // A kind AWS cannot tag (no runtime.tags: a KMS alias) has none; any other has one.
+    const tagged = decl.groups.some((g) => Object.values(g.fields).some((rule) => rule.form === "tags"));
+    if (r.tags !== undefined && !tagged)
       fail("the generic runtime needs a group of tags (its calls are the tag calls)");
+    if (r.tags === undefined && tagged)
+      fail("a group of tags needs runtime.tags (how its calls name the object)");
   }
   return { create, createFields, groups, notCompared };
 }

@@ -158,6 +158,14 @@ export function resolveRuntime(
       `the read call ${r.read.call} takes no string or list of strings ${member} (runtime.read.by)`,
     );
   };
+  /** How the read call names the object: as the declaration says, by no member (`every`), else as the model does. */
+  const readAddress = (): Address => {
+    if (r.read.every === true) {
+      if (r.read.by !== undefined) fail("runtime.read.every names no object: not with runtime.read.by");
+      return { member: "", form: "none" };
+    }
+    return r.read.by === undefined ? address(r.read.call, "read") : declaredReadAddress(r.read.by);
+  };
   if (located !== undefined && outputOf(model, located.call).members?.[located.handle] === undefined)
     fail(`the locating call ${located.call} answers no ${located.handle}`);
   const output = outputOf(model, r.read.call);
@@ -182,18 +190,19 @@ export function resolveRuntime(
   const tagAddress = (call: string, role: string): Address => {
     const direct = addressIn(model, call, identifier);
     if (direct !== undefined) return direct;
-    const member = inputOf(model, call).members?.[r.tags.resource];
+    const resource = r.tags?.resource ?? "";
+    const member = inputOf(model, call).members?.[resource];
     const s = member === undefined ? undefined : shapeOf(model, member.shape);
-    if (s?.type === "string") return { member: r.tags.resource, form: "scalar" };
+    if (s?.type === "string") return { member: resource, form: "scalar" };
     if (s?.type === "list" && shapeOf(model, s.member?.shape ?? "").type === "string")
-      return { member: r.tags.resource, form: "list" };
+      return { member: resource, form: "list" };
     return fail(
-      `the tag ${role} call ${call} takes no ${decl.identifier} and no ${r.tags.resource} (runtime.tags.resource)`,
+      `the tag ${role} call ${call} takes no ${decl.identifier} and no ${resource} (runtime.tags.resource)`,
     );
   };
   const calls: Record<string, Address> = {};
   for (const g of decl.groups) {
-    if (g === tagGroup && r.tags.by !== "identifier") continue;
+    if (g === tagGroup && r.tags?.by !== "identifier") continue;
     for (const [call, role] of [
       // A group the kind writes itself (byHook): its set and remove calls are the hook's.
       ...(g.byHook === true ? [] : [[g.set, "set"] as const]),
@@ -202,8 +211,8 @@ export function resolveRuntime(
       ...(g.items?.get === undefined ? [] : [[g.items.get, "read"] as const]),
     ] as const) {
       calls[call] =
-        call === r.read.call && r.read.by !== undefined
-          ? declaredReadAddress(r.read.by)
+        call === r.read.call && (r.read.by !== undefined || r.read.every === true)
+          ? readAddress()
           : g === tagGroup && call !== r.read.call
             ? tagAddress(call, role)
             : address(call, role);
@@ -211,13 +220,15 @@ export function resolveRuntime(
   }
   // The untag call's keys member: keys, or tags naming them (EC2's DeleteTags: `Tags: [{Key}]`).
   const untagKeys =
-    tagGroup?.remove === undefined ? undefined : inputOf(model, tagGroup.remove).members?.[r.tags.keys ?? ""];
+    tagGroup?.remove === undefined
+      ? undefined
+      : inputOf(model, tagGroup.remove).members?.[r.tags?.keys ?? ""];
   const untagList = untagKeys === undefined ? undefined : shapeOf(model, untagKeys.shape);
   const untagEntry = untagList?.type === "list" ? shapeOf(model, untagList.member?.shape ?? "") : undefined;
   const untagItem =
     untagEntry?.type === "structure"
       ? (["Key", "TagKey", "key"].find((m) => untagEntry.members?.[m] !== undefined) ??
-        fail(`the untag call ${tagGroup?.remove} takes tags in ${r.tags.keys} with no key member`))
+        fail(`the untag call ${tagGroup?.remove} takes tags in ${r.tags?.keys} with no key member`))
       : undefined;
   // A paginated tag read: a token the answer gives and the next call takes.
   const tagRead = tagGroup?.read;
@@ -244,7 +255,7 @@ export function resolveRuntime(
     if (item.members?.[head] === undefined && r.read.beside?.includes(head) !== true)
       fail(`the objects ${r.read.call} answers have no member ${head} (${what})`);
   };
-  if (r.tags.inAnswer !== undefined) itemHas(r.tags.inAnswer, "runtime.tags.inAnswer");
+  if (r.tags?.inAnswer !== undefined) itemHas(r.tags.inAnswer, "runtime.tags.inAnswer");
   if (r.goneWhen !== undefined) itemHas(r.goneWhen, "runtime.goneWhen");
   if (r.read.pending !== undefined) itemHas(r.read.pending.member, "runtime.read.pending");
   for (const [field, at] of Object.entries(r.read.members ?? {})) {
@@ -276,7 +287,7 @@ export function resolveRuntime(
     if (outputOf(model, call).members?.[member] === undefined)
       fail(`the call ${call} answers no ${member} (${what})`);
   };
-  if (r.tags.specification !== undefined)
+  if (r.tags?.specification !== undefined)
     takes(decl.create, "TagSpecifications", "runtime.tags.specification");
   for (const g of decl.groups) {
     for (const [field, each] of Object.entries(g.readEach ?? {})) {
@@ -387,7 +398,10 @@ export function resolveRuntime(
     answers(r.read.call, r.read.page.output, "runtime.read.page");
     if (!list) fail(`runtime.read.page: ${r.read.call}'s ${r.read.output} is not a list`);
   }
-  if (r.tags.keys === undefined && r.tags.replace !== true)
+  if (r.tags === undefined) {
+    if (tagGroup !== undefined)
+      fail("a kind with a tags group says how its tag calls name it (runtime.tags)");
+  } else if (r.tags.keys === undefined && r.tags.replace !== true)
     fail("runtime.tags.keys is needed unless tags.replace");
   // An attribute map (SQS's Attributes) has no members to check the state's against.
   const stateMembers = r.states === undefined ? [] : [r.states.member].flat();
@@ -398,7 +412,7 @@ export function resolveRuntime(
   return {
     read: {
       call: r.read.call,
-      by: r.read.by === undefined ? address(r.read.call, "read") : declaredReadAddress(r.read.by),
+      by: readAddress(),
       ...(r.read.page === undefined ? {} : { page: r.read.page }),
       answers: r.read.output ?? "",
       list,

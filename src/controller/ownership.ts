@@ -21,8 +21,11 @@ export interface Owner {
 export type Ownership =
   /** Tagged with this object's UID. */
   | { readonly kind: "ours" }
-  /** No ownership tags: made out of band (or by ACK). Taken only with an adoption policy. */
-  | { readonly kind: "untagged" }
+  /**
+   * No ownership tags: made out of band (or by ACK). Taken only with an adoption policy. `record`:
+   * AWS cannot tag the object, and the controller's records name no owner for it.
+   */
+  | { readonly kind: "untagged"; readonly by?: "record" }
   /**
    * Made by an earlier object of the same kind, namespace and name (deleted with deletion
    * policy retain, then recreated). Taken only with an adoption policy, as an untagged one.
@@ -75,7 +78,9 @@ export function describeOwnership(o: Ownership): string {
     case "ours":
       return "owned by this object";
     case "untagged":
-      return "not tagged as crossrole's (created outside crossrole)";
+      return o.by === "record"
+        ? "not recorded as crossrole's (AWS cannot tag it: created outside crossrole, or its record was removed)"
+        : "not tagged as crossrole's (created outside crossrole)";
     case "earlier":
       return `created by an earlier object of the same name (uid ${o.uid}), deleted with deletion policy retain`;
     case "other":

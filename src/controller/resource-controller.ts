@@ -48,6 +48,8 @@ export interface ResourceControllerOptions<Spec extends object, Observed, Client
   readonly ungrantedPrincipals?: UngrantedPrincipalsPolicy;
   /** Where unconfirmed creates are remembered once their resource is let go (records/tombstones.ts). */
   readonly tombstones?: ReconcilerDeps<object, unknown, unknown>["tombstones"];
+  /** Whose the objects AWS cannot tag are (records/owned-objects.ts). */
+  readonly owned?: ReconcilerDeps<object, unknown, unknown>["owned"];
   /** Sharding is on: this kind's resources are reconciled by the replica holding their namespace. */
   readonly sharded?: boolean;
   readonly onDecisionChange?: (kind: string, outcome: string, source: string | null) => void;
@@ -111,6 +113,7 @@ export function addResourceController<Spec extends object, Observed, Client>(
     ...(o.defaultTags?.length ? { defaultTags: o.defaultTags } : {}),
     ...(o.ungrantedPrincipals === undefined ? {} : { ungrantedPrincipals: o.ungrantedPrincipals }),
     ...(o.tombstones ? { tombstones: o.tombstones } : {}),
+    ...(o.owned ? { owned: o.owned } : {}),
   });
   // Updates that arrive while their object's reconcile runs wait for it to end: by then the
   // reconcile has recorded what its own writes returned, and an echo that overtook the HTTP

@@ -29,6 +29,7 @@ import type { DefaultTag } from "./default-tags.ts";
 import { addIdentityControllers } from "./identity-controller.ts";
 import type { UngrantedPrincipalsPolicy } from "./reconcile/env.ts";
 import type { ManagedObject } from "./reconcile/object-store.ts";
+import { OwnedObjects } from "./records/owned-objects.ts";
 import { kubeRecordStore, type RecordObject } from "./records/record-store.ts";
 import { addRecordsController, tombstoneKeeper } from "./records/records-controller.ts";
 import { ReferenceUses } from "./records/reference-uses.ts";
@@ -275,6 +276,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
   const records = kubeRecordStore(manager.client, settings.systemNamespace, recordInformer);
   const referenceUses = new ReferenceUses(records);
   const tombstones = tombstoneKeeper(records);
+  const owned = new OwnedObjects(records);
   const moduleOf = async (kind: string): Promise<AnyServiceModule | undefined> =>
     kind in servedKindCatalog
       ? await servedKindCatalog[kind as keyof typeof servedKindCatalog].module()
@@ -296,6 +298,7 @@ export async function startController(o: ControllerOptions): Promise<RunningCont
       ...(o.defaultTags?.length ? { defaultTags: o.defaultTags } : {}),
       ...(o.ungrantedPrincipals === undefined ? {} : { ungrantedPrincipals: o.ungrantedPrincipals }),
       tombstones,
+      owned,
       references: {
         allowCrossNamespace: o.allowCrossNamespaceReferences ?? false,
         // The referenced kind's module: its identifier field, and its read for the check in AWS.

@@ -133,6 +133,12 @@ export interface ServiceModule<Spec extends object, Observed, Client> {
   /** The object is in no region (IAM's): placed by account alone, referenced from any region. */
   readonly regionless?: true;
   /**
+   * AWS cannot tag the object (a KMS alias): `tagsOf` is always empty, and whose it is, the
+   * controller's own records say (src/controller/records/owned-objects.ts). Such a kind needs
+   * `createdAt`, so that a create interrupted before its record is found again.
+   */
+  readonly untaggable?: true;
+  /**
    * Where the spec holds its tags, and in which shape (the generated `<prefix>Declared.specTags`):
    * the reconciler adds the default tags there (src/controller/spec-default-tags.ts). None: the
    * kind has no tags.

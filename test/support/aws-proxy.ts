@@ -107,6 +107,13 @@ export interface AwsProxyOptions {
    * credentials issued "later" also expire later on the test's clock.
    */
   readonly expirationShiftMs?: () => number;
+  /** Told of each answer the emulator gave (forwarded, held then forwarded): the request and its status. */
+  readonly onAnswer?: (request: RecordedRequest, status: number) => void;
+  /**
+   * A rewrite of the emulator's answer to `request` where no fault rewrites it: a field AWS answers
+   * and the emulator leaves out (KMS's alias CreationDate); undefined keeps the answer.
+   */
+  readonly rewriteAnswer?: (request: RecordedRequest) => ((body: string) => string) | undefined;
 }
 
 function shiftExpirations(xml: string, shiftMs: number): string {
@@ -146,7 +153,8 @@ export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}
         accessKeyId: /Credential=([^/]+)\//.exec(auth)?.[1],
       };
       const hit = faults.find((f) => f.left > 0 && f.fault.match(seen));
-      requests.push({ ...seen, fault: hit?.fault.name });
+      const recorded = { ...seen, fault: hit?.fault.name };
+      requests.push(recorded);
       const respond = hit?.fault.respond;
       if (hit) hit.left -= 1;
       if (respond === "reset") {
@@ -187,6 +195,8 @@ export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}
             headers: { ...req.headers, "content-length": String(raw.length) },
           },
           (up) => {
+            // AWS answered (whether or not the answer reaches the client).
+            opts.onAnswer?.(recorded, up.statusCode ?? 502);
             if (respond === "forward-then-reset") {
               up.resume();
               up.on("end", () => req.socket.destroy());
@@ -197,7 +207,10 @@ export async function startAwsProxy(upstream: string, opts: AwsProxyOptions = {}
               return;
             }
             const shift = opts.expirationShiftMs?.() ?? 0;
-            const rewrite = typeof respond === "object" && "rewrite" in respond ? respond.rewrite : undefined;
+            const rewrite =
+              typeof respond === "object" && "rewrite" in respond
+                ? respond.rewrite
+                : opts.rewriteAnswer?.(recorded);
             if (
               rewrite === undefined &&
               (shift === 0 || !String(up.headers["content-type"] ?? "").includes("xml"))

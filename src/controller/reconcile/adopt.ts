@@ -8,6 +8,7 @@ import { describeTarget, type Found, type Target } from "../reconcile-plan.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Connection } from "./connect.ts";
 import type { Env } from "./env.ts";
+import { claimObject } from "./ownership-of.ts";
 
 export type Claim =
   | { readonly do: "finishCreate"; readonly justCreated?: boolean }
@@ -25,25 +26,14 @@ export async function claim<Spec extends object, Observed, Client>(
   target: Target,
   ownerTags: OwnerTags,
 ): Promise<Spec> {
-  await env.module.claim(conn.client, observed, ownerTags, conn.call);
+  await claimObject(env, a, conn, target, observed, ownerTags);
   if (plan.do === "finishCreate") {
-    // Right after this reconcile's own create, an untagged object is no fault: the store did not
-    // apply the tags the create call carried (an emulator's CreateBucket), and they are written now.
-    if (plan.justCreated) {
-      env.store.event(
-        a.obj,
-        "Normal",
-        "Tagged",
-        `Tagged ${describeTarget(target)} with its ownership tags, which the create call did not apply`,
-      );
-    } else {
-      env.store.event(
-        a.obj,
-        "Normal",
-        "CreateCompleted",
-        `Tagged ${describeTarget(target)} as this object's: its create had been interrupted before the tags were written`,
-      );
-    }
+    env.store.event(
+      a.obj,
+      "Normal",
+      plan.justCreated ? "Tagged" : "CreateCompleted",
+      finished(env, target, plan),
+    );
     return spec;
   }
   // adopt is a strict import: the spec becomes what AWS has. adopt-or-create keeps the
@@ -62,9 +52,30 @@ export async function claim<Spec extends object, Observed, Client>(
     a.obj,
     "Normal",
     "Adopted",
-    `Adopted ${env.module.arn(adopted, target.region, target.account)} in account ${target.account} (${found.found && found.ownership.kind === "earlier" ? "left by an earlier object of this name" : "not tagged by crossrole"})`,
+    `Adopted ${env.module.arn(adopted, target.region, target.account)} in account ${target.account} (${found.found && found.ownership.kind === "earlier" ? "left by an earlier object of this name" : env.module.untaggable === true ? "not recorded as crossrole's" : "not tagged by crossrole"})`,
   );
   return adopted;
+}
+
+/**
+ * What finishing a create did. Right after this reconcile's own create, an untagged object is no
+ * fault: the store did not apply the tags the create call carried (an emulator's CreateBucket), or,
+ * where AWS cannot tag it, the create's answer was lost (a retry answered "already exists"). Later,
+ * the create was interrupted before the tags (or the record) were written.
+ */
+function finished<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  target: Target,
+  plan: Extract<Claim, { do: "finishCreate" }>,
+): string {
+  const what = describeTarget(target);
+  if (env.module.untaggable === true)
+    return plan.justCreated
+      ? `Recorded ${what} as this object's: AWS made it after the create intent, and the create's answer was lost`
+      : `Recorded ${what} as this object's: its create had been interrupted before crossrole recorded it`;
+  return plan.justCreated
+    ? `Tagged ${what} with its ownership tags, which the create call did not apply`
+    : `Tagged ${what} as this object's: its create had been interrupted before the tags were written`;
 }
 
 /**

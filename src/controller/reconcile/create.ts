@@ -3,15 +3,23 @@
 // object (in us-east-1 S3 answers 200 for a bucket another writer made a moment before).
 import type { Created, Observation, OwnerTags } from "../../services/service-module.ts";
 import { type CreateIntent, createRefused } from "../create-intent.ts";
-import { type Found, planAfterCreate, type SyncPlan, type Target } from "../reconcile-plan.ts";
+import { describeOwnership, judgeOwnership } from "../ownership.ts";
+import {
+  describeTarget,
+  type Found,
+  planAfterCreate,
+  type SyncPlan,
+  type Target,
+} from "../reconcile-plan.ts";
 import { type Attempt, keyFor } from "./attempt.ts";
 import type { Connection } from "./connect.ts";
 import type { Env } from "./env.ts";
 import { awsFailure } from "./failure.ts";
 import { clearIntent, recordIntent } from "./intent.ts";
 import { observe } from "./observe.ts";
+import { recordedTags, recordOwner } from "./ownership-of.ts";
 import { appliedSecrets, type Inputs } from "./prepare.ts";
-import { isOutcome, type Outcome, requeue } from "./result.ts";
+import { failed, isOutcome, type Outcome, requeue } from "./result.ts";
 import { deleteWhatWasMade } from "./undo-create.ts";
 
 /** What the create left for the rest of converge: the object read back and judged again. */
@@ -47,6 +55,10 @@ export async function create<Spec extends object, Observed, Client>(
   const vanished =
     recorded === undefined &&
     a.obj.status?.conditions?.some((c) => c.type === "ACK.ResourceSynced" && c.status === "True") === true;
+  // An object AWS cannot tag and the records give another resource, gone from AWS meanwhile: that
+  // resource still holds its name, as tags would have said had they survived. Nothing is created.
+  const heldBy = await recordedOwner(env, a, target);
+  if (heldBy) return heldBy;
   const key = await keyFor(env, a);
   if (isOutcome(key)) return key;
   const intent = await recordIntent(env, a, target, key);
@@ -68,6 +80,8 @@ export async function create<Spec extends object, Observed, Client>(
     named = env.module.assigned.withId(spec, created.id);
     a.onGone = () => deleteWhatWasMade(env, a, conn, named, target, intent);
   }
+  // AWS cannot tag it: the controller records it as this resource's, before anything reads it.
+  if (created.created && env.module.untaggable === true) await recordOwner(env, a, target);
   if (created.created) {
     a.createdNow = true;
     extraStatus = { ...created.status, ...appliedSecrets(inputs) };
@@ -100,4 +114,20 @@ export async function create<Spec extends object, Observed, Client>(
   // S3 may not show a new bucket everywhere at once: look again shortly.
   if (!observation.found) return requeue(1_000);
   return { inputs, extraStatus, observation, found, plan: planAfterCreate(found, target), spec: seen.spec };
+}
+
+/** Refused, when the controller's records give the name of an untaggable object to another resource. */
+async function recordedOwner<Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  target: Target,
+): Promise<Outcome | undefined> {
+  if (env.module.untaggable !== true) return undefined;
+  const o = judgeOwnership(await recordedTags(env, a, target), a.owner);
+  if (o.kind !== "other") return undefined;
+  return failed({
+    kind: "terminal",
+    reason: "NameTaken",
+    message: `${describeTarget(target)} is ${describeOwnership(o)} in crossrole's records (it was deleted in AWS, and that resource will make it again): choose another ${target.nameField}`,
+  });
 }

@@ -15,6 +15,7 @@ import { defaultIntentWindowMs } from "../create-intent.ts";
 import { DecisionMemo } from "../decision-memo.ts";
 import type { DecisionTracker } from "../decision-tracker.ts";
 import type { DefaultTag } from "../default-tags.ts";
+import type { OwnedObjects } from "../records/owned-objects.ts";
 import type { ReferenceUses } from "../records/reference-uses.ts";
 import type { Tombstone } from "../records/tombstones.ts";
 import type { ReferrerOf } from "../references.ts";
@@ -56,6 +57,8 @@ export interface ReconcilerDeps<Spec extends object, Observed, Client> {
   readonly takeover?: TakeoverApprovals;
   /** Where a create intent released unconfirmed is remembered while it can land (records/tombstones.ts). */
   readonly tombstones?: { keep(tombstone: Tombstone, signal?: AbortSignal): Promise<void> };
+  /** Whose the objects AWS cannot tag are (records/owned-objects.ts): needed by an untaggable kind. */
+  readonly owned?: Pick<OwnedObjects, "tagsOf" | "claim" | "forget">;
   /** --resource-tags: written on every object created or adopted (default-tags.ts); none if absent. */
   readonly defaultTags?: readonly DefaultTag[];
   /** --ungranted-principals (principals.ts): default `warn`. */

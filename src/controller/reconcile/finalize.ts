@@ -14,6 +14,7 @@ import type { Env } from "./env.ts";
 import { awsFailure, endsReconcile } from "./failure.ts";
 import { intentIn, pollUntil } from "./intent.ts";
 import { observe } from "./observe.ts";
+import { ownedObjectAt } from "./ownership-of.ts";
 import { policiesOf, specOf } from "./prepare.ts";
 import { done, failed, isOutcome, type Outcome, requeue } from "./result.ts";
 
@@ -80,7 +81,7 @@ export async function finalize<Spec extends object, Observed, Client>(
     if (endsReconcile(err)) throw err;
     return awsFailure(env, err, spec, "DeleteFailed");
   }
-  return release(env, a);
+  return release(env, a, target);
 }
 
 /**
@@ -147,10 +148,15 @@ async function heldByReferrers<Spec extends object, Observed, Client>(
 async function release<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
   a: Attempt,
+  /** Where its object is, when the deletion looked (the record of an untaggable one is asked for there). */
+  target?: Target,
 ): Promise<Outcome> {
   // Its uses of references and its record as a referenced object go first: kept, they hold nothing.
   await env.references?.uses?.forgetReferrer(a.owner.uid, new Set(), a.call.signal);
   await env.references?.uses?.forgetReferenced(a.owner.uid, a.call.signal);
+  // An untaggable object it owned (deleted, or retained: then no one's until adopted).
+  if (env.module.untaggable === true)
+    await env.owned?.forget(a.owner.uid, target && ownedObjectAt(env, target), a.call.signal);
   await env.store.removeFinalizer(a.obj, env.finalizer, a.call.signal);
   env.tracker.forget(a.key);
   env.selfWrites?.forget(a.key);

@@ -1,6 +1,7 @@
-// What AWS has under the spec's name, and whose it is: the tags on the object, never status,
-// decide (ownership.ts); an untagged object counts as this object's own only as the create its
-// sealed intent recorded (create-intent.ts).
+// What AWS has under the spec's name, and whose it is: the tags on the object (or, where AWS cannot
+// tag it, the controller's own record: ownership-of.ts), never status, decide (ownership.ts); an
+// untagged object counts as this object's own only as the create its sealed intent recorded
+// (create-intent.ts).
 import type { Observation } from "../../services/service-module.ts";
 import { judgeAckMade, takeoverKey } from "../ack-takeover.ts";
 import { type CreateIntent, createdSinceAbsent, unfinishedCreate } from "../create-intent.ts";
@@ -10,6 +11,7 @@ import type { Attempt } from "./attempt.ts";
 import type { Connection } from "./connect.ts";
 import type { Env } from "./env.ts";
 import { locate } from "./locate.ts";
+import { ownershipTagsOf } from "./ownership-of.ts";
 
 /** This reconcile's own create answered that it made the object, after a read found nothing. */
 export interface JustCreated {
@@ -45,8 +47,11 @@ export async function observe<Spec extends object, Observed, Client>(
           spec,
         };
   if (!observation.found) return { observation, found: observation, spec: named };
-  const tags = m.tagsOf(observation.observed);
-  const ownership = judgeOwnership(tags, a.owner);
+  const tags = await ownershipTagsOf(env, a, target, observation.observed);
+  const judged = judgeOwnership(tags, a.owner);
+  // Where AWS cannot tag it, "untagged" means the controller's records name no owner.
+  const ownership =
+    judged.kind === "untagged" && m.untaggable === true ? { ...judged, by: "record" as const } : judged;
   let unfinished = false;
   // Only kinds whose create can leave an untagged object (createdAt) finish one; for the
   // others an untagged object is never their own create's.

@@ -9,6 +9,7 @@ import { type Connection, lockKey } from "./connect.ts";
 import type { Env } from "./env.ts";
 import { errorText } from "./failure.ts";
 import { observe } from "./observe.ts";
+import { ownedObjectAt } from "./ownership-of.ts";
 import { policiesOf } from "./prepare.ts";
 import { isOutcome } from "./result.ts";
 
@@ -45,6 +46,9 @@ export async function deleteWhatWasMade<Spec extends object, Observed, Client>(
         return;
       }
       await env.module.delete(conn.client, named, conn.call, a.obj.metadata.annotations ?? {});
+      // An untaggable object's record of its owner goes with it.
+      if (env.module.untaggable === true)
+        await env.owned?.forget(a.owner.uid, ownedObjectAt(env, target), a.call.signal);
       a.log.warn(
         fields,
         "the resource was deleted while its create was in flight; deleted what the create made",

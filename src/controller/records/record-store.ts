@@ -3,8 +3,9 @@
 // informer) with the administrator's CARM ConfigMaps: nothing here reads, writes or deletes a
 // ConfigMap without the label. What the controller must remember
 // about a resource where its tenant cannot write it (status, labels and annotations are the
-// tenant's) lives here: which referrers used a reference in AWS (referrer-records.ts), and the
-// creates released while they could still land (tombstones.ts). One informer caches them all;
+// tenant's) lives here: which referrers used a reference in AWS (reference-uses.ts), the creates released
+// while they could still land (tombstones.ts), and whose the objects AWS cannot tag are
+// (owned-objects.ts). One informer caches them all;
 // writes are JSON merge patches of data keys, so two replicas adding keys to one record never
 // conflict, and a key set to null is removed.
 import type { Informer } from "../../runtime/informer.ts";
@@ -15,7 +16,7 @@ import { configMapType } from "../config-types.ts";
 export const recordLabel = "crossrole.dev/record";
 
 /** What a record is: the value of its crossrole.dev/record label. */
-export type RecordType = "referrers" | "tombstone";
+export type RecordType = "referrers" | "tombstone" | "owned";
 
 export type RecordObject = KubeObject & { data?: Record<string, string> };
 

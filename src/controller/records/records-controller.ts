@@ -10,8 +10,12 @@
 // What was found is said on the tombstone (an Event), in one log line and in
 // crossrole_late_creates_deleted_total{kind}.
 //
+// An object AWS cannot tag (owned-objects.ts) is the late create's when the records give it to no
+// one and AWS made it inside the tombstone's window.
+//
 // A record of referrers (reference-uses.ts) whose referenced object is gone (its finalizer
-// removed by hand: its release never dropped the record) holds nothing; it is deleted.
+// removed by hand: its release never dropped the record) holds nothing; it is deleted; so is the
+// record of an untaggable object whose owner is gone.
 
 import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
@@ -24,9 +28,12 @@ import type { Informer } from "../../runtime/informer.ts";
 import type { KubeObject } from "../../runtime/kube-object.ts";
 import type { Manager } from "../../runtime/manager.ts";
 import type { ReconcileContext, ReconcileRequest, Result } from "../../runtime/reconcile.ts";
+import type { CallContext } from "../../services/call-context.ts";
 import type { AnyServiceModule } from "../../services/catalog.ts";
+import { intentSkewMs } from "../create-intent.ts";
 import type { DecisionMemo } from "../decision-memo.ts";
-import { describeOwnership, judgeOwnership } from "../ownership.ts";
+import { describeOwnership, judgeOwnership, type Ownership, ownerName } from "../ownership.ts";
+import { ownedEntryOf, ownedKindOf, ownedRecordName, ownedTags } from "./owned-objects.ts";
 import { type RecordObject, type RecordStore, recordLabel } from "./record-store.ts";
 import { referencedAnnotation, referrersRecordPrefix } from "./reference-uses.ts";
 import { parseTombstone, type Tombstone, tombstoneKey, tombstoneRecordName } from "./tombstones.ts";
@@ -141,10 +148,59 @@ export function addRecordsController(o: RecordsControllerOptions): Controller {
     const named = assigned === undefined || id === undefined ? spec.value : assigned.withId(spec.value, id);
     const seen = await module.read(client, named, call);
     if (!seen.found) return { found: "nothing" };
-    const ownership = judgeOwnership(module.tagsOf(seen.observed), t.owner);
+    const ownership =
+      module.untaggable === true
+        ? await untaggedLateCreate(t, module, named, client, call)
+        : judgeOwnership(module.tagsOf(seen.observed), t.owner);
     if (ownership.kind !== "ours") return { found: "not-ours", why: describeOwnership(ownership) };
     await module.delete(client, named, call, t.object.annotations);
     return { found: "deleted", arn: module.arn(named, t.region, t.account) };
+  }
+
+  /**
+   * Whose an object AWS cannot tag is, for a tombstone's sweep: another resource's where the
+   * records say so (owned-objects.ts); none recorded, the released create's where AWS made it
+   * between the intent and the tombstone's end (no create signed inside the window lands after).
+   */
+  async function untaggedLateCreate(
+    t: Tombstone,
+    module: AnyServiceModule,
+    spec: unknown,
+    client: unknown,
+    call: CallContext,
+  ): Promise<Ownership> {
+    const object = {
+      kind: ownedKindOf(module.kind),
+      account: t.account,
+      region: t.region,
+      identifier: t.awsName,
+    };
+    const recorded = ownedTags(
+      ownedEntryOf(await o.records.live(ownedRecordName(object), call.signal)),
+      object,
+    );
+    const judged = judgeOwnership(recorded, t.owner);
+    if (judged.kind !== "untagged") return judged;
+    const made = await module.createdAt?.(client, spec as never, call);
+    const from = Date.parse(t.requestedAt) - intentSkewMs;
+    const madeInWindow =
+      made !== undefined && made.getTime() >= from && made.getTime() <= Date.parse(t.until);
+    return madeInWindow ? { kind: "ours" } : judged;
+  }
+
+  /** An owned-object record whose owner is gone (its finalizer removed by hand) is dropped. */
+  async function collectOwned(record: RecordObject, ctx: ReconcileContext | undefined): Promise<Result> {
+    const entry = ownedEntryOf(record);
+    const owner = entry?.owner;
+    const gone =
+      owner === undefined || (await o.referencedGone(owner.kind, owner.namespace, owner.name, owner.uid));
+    if (!gone) return {};
+    log.info(
+      { event: "records.dropped", record: record.metadata.name, owner: owner && ownerName(owner) },
+      "the owner of an untaggable object is gone: its record dropped",
+    );
+    await o.records.delete(record.metadata.name, ctx?.signal);
+    return {};
   }
 
   /** A referrers record whose referenced object is gone is dropped. */
@@ -170,6 +226,7 @@ export function addRecordsController(o: RecordsControllerOptions): Controller {
     }
     const type = record.metadata.labels?.[recordLabel];
     if (type === "referrers") return collect(record, ctx);
+    if (type === "owned") return collectOwned(record, ctx);
     if (type !== "tombstone") return {};
     const parsed = parseTombstone(record);
     if (!parsed.ok) {

@@ -45,7 +45,7 @@ import type {
 } from "./source.ts";
 import { heldBy, membersOf, waitFor } from "./states.ts";
 import { tagCalls } from "./tag-calls.ts";
-import { tagShapeOf } from "./tag-shape.ts";
+import { noTags, tagShapeOf } from "./tag-shape.ts";
 import { byVariant, variantSources } from "./variants.ts";
 
 export function declaredKindModule<Sdk extends SdkClient>(
@@ -68,7 +68,14 @@ function kindModule<Sdk extends SdkClient>(
   const idAws = assignedId === undefined ? codecOf(generated.codecs, idField)[0] : declaration.identifier;
   const tagsGroup = groups.groups.find((g) => g.fields.some((f) => f.form === "tags"));
   const tagsField = tagsGroup?.fields.find((f) => f.form === "tags")?.field;
-  if (tagsGroup === undefined || tagsField === undefined || tagsGroup.remove === undefined) {
+  // AWS cannot tag it (runtime.tags absent): the controller records whose it is (untaggable).
+  const untaggable = runtime.tags === undefined;
+  if (untaggable) {
+    if (tagsGroup !== undefined || assignedId !== undefined || hooks?.createdAt === undefined)
+      throw new Error(
+        `${kind.kind}: a kind AWS cannot tag has no tags group, is named by its spec, and says when AWS made an object (createdAt)`,
+      );
+  } else if (tagsGroup === undefined || tagsField === undefined || tagsGroup.remove === undefined) {
     throw new Error(`${kind.kind}: the generic runtime needs a tags group with a remove call`);
   }
   for (const g of declaration.groups) {
@@ -77,8 +84,9 @@ function kindModule<Sdk extends SdkClient>(
         `${kind.kind}: the group ${g.set} is written by the kind (byHook), which has no writes.${g.set} hook`,
       );
   }
-  const [tagsAws, tagsCodec] = codecOf(generated.codecs, tagsField);
-  const tagShape = tagShapeOf(tagsCodec);
+  const [tagsAws, tagsCodec] =
+    tagsField === undefined ? ["", undefined] : codecOf(generated.codecs, tagsField);
+  const tagShape = tagsCodec === undefined ? noTags : tagShapeOf(tagsCodec);
   const schemas = source.schemas ?? declaredKindSchemas({ kind, declaration: { runtime }, generated });
   const attributes = generated.attributes;
   const isAttribute = (field: string) => attributes !== undefined && field in attributes.fields;
@@ -161,7 +169,8 @@ function kindModule<Sdk extends SdkClient>(
   const addressed = generated.runtime;
   /** What AWS calls the object: the spec's identifier, lower-cased where AWS stores it so (RDS). */
   const nameOf = (spec: Fields): string => {
-    const name = String(spec[idField] ?? "");
+    const given = String(spec[idField] ?? "");
+    const name = given === "" ? given : (hooks?.identifier?.(given) ?? given);
     return addressed.lowercase === true ? name.toLowerCase() : name;
   };
   const naming = (address: Address, name: string): Fields =>
@@ -263,11 +272,11 @@ function kindModule<Sdk extends SdkClient>(
    * What the tag calls name the object by: as its other calls do (S3's Bucket), its handle where
    * they take it (SQS), else its ARN.
    */
-  const tagsByIdentifier = runtime.tags.by === "identifier";
+  const tagsByIdentifier = runtime.tags?.by === "identifier";
   const tagTarget = (observed: Pick<DeclaredObserved, "arn" | "handle" | "fields">) =>
-    tagsByIdentifier || runtime.tags.client !== undefined
+    tagsByIdentifier || runtime.tags?.client !== undefined
       ? nameOf(observed.fields)
-      : located !== undefined && runtime.tags.resource === located.handle
+      : located !== undefined && runtime.tags?.resource === located.handle
         ? (observed.handle ?? "")
         : observed.arn;
   /**
@@ -306,27 +315,30 @@ function kindModule<Sdk extends SdkClient>(
   const drift = declaredDrift<Fields, DeclaredFieldGroups>(groups, (hooks?.equal ?? {}) as never);
   const diff = (desired: Fields, observed: Fields) => drift(withoutItemDefaults(desired), observed);
   /** The tag calls: read, written whole or tag by tag (tag-calls.ts). */
-  const tagging = tagCalls({
-    kind: kind.kind,
-    runtime,
-    group: tagsGroup,
-    field: tagsField,
-    member: tagsAws,
-    shape: tagShape,
-    calls,
-    run,
-    none: (err) => groupNotFound(tagsGroup.set).has(code(err)),
-    isGone: errors.isNotFound,
-    page: addressed.tagsPage,
-    arnOf: (name, region, account) => arnOf({}, name, region, account),
-    moreSdk: source.moreSdk,
-    // Named by the identifier, as the model says each tag call takes it (EC2's `Resources: [id]`).
-    naming: (operation, target) => {
-      const at = tagsByIdentifier ? addressed.calls[operation] : undefined;
-      return at === undefined ? undefined : naming(at, target);
-    },
-    untagItem: addressed.untagItem,
-  });
+  const tagging =
+    tagsGroup === undefined || tagsField === undefined
+      ? undefined
+      : tagCalls({
+          kind: kind.kind,
+          runtime,
+          group: tagsGroup,
+          field: tagsField,
+          member: tagsAws,
+          shape: tagShape,
+          calls,
+          run,
+          none: (err) => groupNotFound(tagsGroup.set).has(code(err)),
+          isGone: errors.isNotFound,
+          page: addressed.tagsPage,
+          arnOf: (name, region, account) => arnOf({}, name, region, account),
+          moreSdk: source.moreSdk,
+          // Named by the identifier, as the model says each tag call takes it (EC2's `Resources: [id]`).
+          naming: (operation, target) => {
+            const at = tagsByIdentifier ? addressed.calls[operation] : undefined;
+            return at === undefined ? undefined : naming(at, target);
+          },
+          untagItem: addressed.untagItem,
+        });
   /** A long-running object not in a state it may be written in (runtime.states): why, in AWS's words. */
   const busyIn = (observed: DeclaredObserved) => {
     const states = addressed.states;
@@ -549,11 +561,11 @@ function kindModule<Sdk extends SdkClient>(
     // Tags in the read answer (RDS's TagList), else by a call of their own; no ARN answered (an
     // emulator's answer), no tags to read.
     const target = tagTarget({ arn, ...handle, fields: spec });
-    const inAnswer = runtime.tags.inAnswer;
+    const inAnswer = runtime.tags?.inAnswer;
     const tagRead = async (): Promise<unknown> =>
       inAnswer !== undefined
         ? item[inAnswer]
-        : target === ""
+        : target === "" || tagging === undefined
           ? undefined
           : tagging.read(client, name, target, ctx);
     const reads = [
@@ -608,7 +620,7 @@ function kindModule<Sdk extends SdkClient>(
       }
     });
     const tagsInSpecForm = tagShape.specFromAws(awsTags);
-    if (tagsInSpecForm !== undefined) fields[tagsField] = tagsInSpecForm;
+    if (tagsInSpecForm !== undefined && tagsField !== undefined) fields[tagsField] = tagsInSpecForm;
     Object.assign(fields, withoutItemDefaults(fields));
     const status = statusOf(item);
     const busy = addressed.states === undefined ? undefined : heldBy(addressed.states, item);
@@ -738,6 +750,7 @@ function kindModule<Sdk extends SdkClient>(
           },
         }),
     tagsOf: (observed) => observed.tags,
+    ...(untaggable ? { untaggable: true as const } : {}),
 
     async create(client, spec, region, ownerTags, ctx, secrets) {
       const name = nameOf(spec);
@@ -767,7 +780,7 @@ function kindModule<Sdk extends SdkClient>(
             : [[attribute, String(value)]];
         }),
       );
-      const tags = tagShape.withOwner(spec[tagsField], ownerTags);
+      const tags = tagsField === undefined ? {} : tagShape.withOwner(spec[tagsField], ownerTags);
       // Each secret the spec names, from its Secret (never from the spec).
       const secretValues = kindSecrets.forCreate(spec, secrets, groups.create, name);
       const input = {
@@ -788,22 +801,22 @@ function kindModule<Sdk extends SdkClient>(
           : { [attributes.member]: inMap }),
         ...(assignedId === undefined ? { [idAws]: name } : {}),
         ...(Object.keys(tags).length === 0 ||
-        runtime.tags.inCreate !== undefined ||
-        runtime.tags.specification !== undefined
+        runtime.tags?.inCreate !== undefined ||
+        runtime.tags?.specification !== undefined
           ? {}
           : { [tagsAws]: tagShape.toAws(tags) }),
         // In a tag specification of the object's type (EC2's TagSpecifications).
-        ...(Object.keys(tags).length === 0 || runtime.tags.specification === undefined
+        ...(Object.keys(tags).length === 0 || runtime.tags?.specification === undefined
           ? {}
           : {
               TagSpecifications: [
-                { ResourceType: runtime.tags.specification, [tagsAws]: tagShape.listToAws(tags) },
+                { ResourceType: runtime.tags?.specification, [tagsAws]: tagShape.listToAws(tags) },
               ],
             }),
       };
       // Tags elsewhere in the create's input (S3's CreateBucketConfiguration.Tags).
-      if (runtime.tags.inCreate !== undefined && Object.keys(tags).length > 0)
-        atPath(input, runtime.tags.inCreate, tagShape.listToAws(tags));
+      if (runtime.tags?.inCreate !== undefined && Object.keys(tags).length > 0)
+        atPath(input, runtime.tags?.inCreate, tagShape.listToAws(tags));
       const sent = hooks?.createInput?.(input, spec, { region }) ?? input;
       let made: Fields | undefined;
       try {
@@ -964,9 +977,9 @@ function kindModule<Sdk extends SdkClient>(
           changed.push(...differs);
           continue;
         }
-        if (group === tagsGroup) {
+        if (group === tagsGroup && tagging !== undefined && tagsField !== undefined) {
           const target = tagTarget(observed);
-          if (runtime.tags.replace === true) {
+          if (runtime.tags?.replace === true) {
             await tagging.replace(
               client,
               name,
@@ -1101,8 +1114,10 @@ function kindModule<Sdk extends SdkClient>(
             hooks.createdAt?.(nameOf(spec), askFor(client, nameOf(spec), ctx)) ?? Promise.resolve(undefined),
         }),
     claim: (client, observed, ownerTags, ctx) => {
+      // AWS cannot tag it: whose it is, the controller records (untaggable).
+      if (tagging === undefined) return Promise.resolve();
       const target = tagTarget(observed);
-      if (runtime.tags.replace === true) {
+      if (runtime.tags?.replace === true) {
         // The whole set is written: what the object has, but crossrole's earlier ownership keys.
         const kept = { ...observed.tags };
         for (const key of legacyOwnershipKeysIn(kept)) delete kept[key];
@@ -1223,7 +1238,8 @@ function kindModule<Sdk extends SdkClient>(
       return { spec: r.spec, initialized: r.initialized.map((f) => `spec.${f}`) };
     },
     specFromObserved(observed, spec) {
-      const { [tagsField]: _tags, ...fields } = observed.fields;
+      const fields = { ...observed.fields };
+      if (tagsField !== undefined) delete fields[tagsField];
       // An ID AWS assigned is status's, never the spec's.
       if (assignedId !== undefined) delete fields[idField];
       // Lists AWS reports only part of (DynamoDB's attribute definitions): the spec's others kept.
@@ -1239,7 +1255,7 @@ function kindModule<Sdk extends SdkClient>(
       Object.assign(fields, kindSecrets.keptFrom(spec as Fields));
       return adoptedSpec(
         hooks?.adoptedFields?.(fields, spec as Fields) ?? fields,
-        tagsField,
+        tagsField ?? "",
         tagShape.user(observed.tags),
         spec as Fields & { identityRef?: unknown },
       );

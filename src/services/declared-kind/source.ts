@@ -46,6 +46,11 @@ export interface GeneratedKind<
 /** A kind's genuine quirks. */
 export interface DeclaredKindHooks {
   /**
+   * The AWS identifier for the spec's, where AWS spells it otherwise (KMS: `alias/` before an
+   * alias name that lacks it, as ACK adds it). The spec keeps its spelling.
+   */
+  readonly identifier?: (name: string) => string;
+  /**
    * Spec fields the read answer holds in another shape (a subnet group's subnets as subnetIDs); a
    * field it gives as undefined is none.
    */

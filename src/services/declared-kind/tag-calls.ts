@@ -42,7 +42,9 @@ export interface TagCallsOf<Sdk> {
 
 export function tagCalls<Sdk>(t: TagCallsOf<Sdk>) {
   const { runtime, group, calls } = t;
-  const other = runtime.tags.client;
+  const declared = runtime.tags;
+  if (declared === undefined) throw new Error(`${t.kind}: AWS cannot tag it (no runtime.tags): no tag calls`);
+  const other = declared.client;
   const detail = { field: `spec.${t.field}` };
   /** One tag call: on the object as `target` names it, or by the other service's client on its ARN. */
   const tagRun =
@@ -50,7 +52,7 @@ export function tagCalls<Sdk>(t: TagCallsOf<Sdk>) {
     async (o: SendOptions): Promise<Fields> => {
       if (other === undefined)
         return t.run(client, operation, {
-          ...(t.naming?.(operation, target) ?? { [runtime.tags.resource]: target }),
+          ...(t.naming?.(operation, target) ?? { [declared.resource]: target }),
           ...input,
         })(o);
       if (client.more === undefined || t.moreSdk === undefined)
@@ -62,14 +64,14 @@ export function tagCalls<Sdk>(t: TagCallsOf<Sdk>) {
       if (Command === undefined) throw new Error(`the ${other.service} SDK has no ${operation}Command`);
       const arn = t.arnOf(target, client.region, more.account);
       const answer = await more.sdk.send(
-        new Command({ [other.account]: more.account, [runtime.tags.resource]: arn, ...input }),
+        new Command({ [other.account]: more.account, [declared.resource]: arn, ...input }),
         o,
       );
       return (answer ?? {}) as Fields;
     };
   /** Tags as the tag call takes them: a list member of another service's call, else as the create's. */
   const tagged = (tags: Readonly<Record<string, string>>): Fields => ({
-    [runtime.tags.set ?? t.member]: other === undefined ? t.shape.toAws(tags) : t.shape.listToAws(tags),
+    [declared.set ?? t.member]: other === undefined ? t.shape.toAws(tags) : t.shape.listToAws(tags),
   });
   return {
     /** Every tag, page by page where the tag read is paginated; `gone`: the object went meanwhile. */
@@ -102,7 +104,7 @@ export function tagCalls<Sdk>(t: TagCallsOf<Sdk>) {
         );
         // The tag set's own "none" (S3's NoSuchTagSet): no tags.
         if (answer === undefined) return objectGone ? gone : tags;
-        const more = answer[runtime.tags.list];
+        const more = answer[declared.list];
         tags = Array.isArray(more)
           ? [...((tags as unknown[] | undefined) ?? []), ...more]
           : more === undefined
@@ -112,7 +114,7 @@ export function tagCalls<Sdk>(t: TagCallsOf<Sdk>) {
       } while (token !== undefined && token !== "");
       return tags;
     },
-    /** The whole tag set written at once (runtime.tags.replace: S3's), none by the remove call. */
+    /** The whole tag set written at once (declared.replace: S3's), none by the remove call. */
     replace(
       client: DeclaredClient<Sdk>,
       name: string,
@@ -139,7 +141,7 @@ export function tagCalls<Sdk>(t: TagCallsOf<Sdk>) {
           group.remove ?? "",
           name,
           tagRun(client, group.remove ?? "", target, {
-            [runtime.tags.keys ?? ""]:
+            [declared.keys ?? ""]:
               t.untagItem === undefined ? keys : keys.map((k) => ({ [t.untagItem ?? ""]: k })),
           }),
           detail,

@@ -147,3 +147,13 @@ function renamedPairs(usual: TagShape, n: PairNames): TagShape {
     user: (tags) => specOut(usual.user(tags)),
   };
 }
+
+/** A kind AWS cannot tag (a KMS alias): no tags to send, none read. */
+export const noTags: TagShape = {
+  withOwner: () => ({}),
+  toAws: () => undefined,
+  mapFromAws: () => ({}),
+  specFromAws: () => undefined,
+  user: () => undefined,
+  listToAws: () => undefined,
+};

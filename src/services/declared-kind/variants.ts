@@ -37,7 +37,7 @@ export function variantSources<Sdk extends SdkClient>(
         set: "Tags",
         client: { service: v.tags.service, account: v.tags.account },
         // The create is the kind's: its tags go where the kind's do.
-        ...(runtime.tags.inCreate === undefined ? {} : { inCreate: runtime.tags.inCreate }),
+        ...(runtime.tags?.inCreate === undefined ? {} : { inCreate: runtime.tags?.inCreate }),
       },
       ...(v.afterCreate === undefined ? {} : { afterCreate: v.afterCreate }),
       ...(v.read.region === undefined ? {} : { regionMember: v.read.region }),

@@ -7,10 +7,11 @@ import * as kmsSdk from "@aws-sdk/client-kms";
 import { requireKind } from "../../api/resource.ts";
 import { declaredKindModule } from "../declared-kind/module.ts";
 import { declaredKindSchemas } from "../declared-kind/schemas.ts";
-import type { Ask, DeclaredKindSource, Fields } from "../declared-kind/source.ts";
+import type { Ask, DeclaredKindSource } from "../declared-kind/source.ts";
 import { kmsClientFactory } from "./client.ts";
 import { keyGenerated } from "./generated/key-fields.ts";
 import { keyDeclaration } from "./key-declaration.ts";
+import { kmsPages } from "./pages.ts";
 
 const kind = requireKind("kms.services.k8s.aws/v1alpha1", "Key");
 
@@ -24,23 +25,13 @@ const schemas = declaredKindSchemas({ kind, declaration: keyDeclaration, generat
 
 export const { crdSource: keyCrdSource } = schemas;
 
-/** The pages of a KMS list call (`Marker` in, `NextMarker` out while `Truncated`), one by one. */
-async function* pages(ask: Ask, call: string, input: Fields, o?: { readonly unlessGone: true }) {
-  let marker: unknown;
-  do {
-    const page = await ask(call, marker === undefined ? input : { ...input, Marker: marker }, o);
-    if (page !== undefined) yield page;
-    marker = page?.["Truncated"] === true ? page["NextMarker"] : undefined;
-  } while (marker !== undefined);
-}
-
 /**
  * The keys of the account and region tagged `key` = `value`: every key listed, page by page, and
  * each one's tags read (a key whose tags the caller may not read, or gone meanwhile, is not one).
  */
 async function keysTagged(ask: Ask, key: string, value: string): Promise<readonly string[]> {
   const found: string[] = [];
-  for await (const page of pages(ask, "ListKeys", {})) {
+  for await (const page of kmsPages(ask, "ListKeys", {})) {
     for (const listed of (page["Keys"] as { KeyId?: string }[] | undefined) ?? []) {
       if (listed.KeyId !== undefined && (await taggedSo(ask, listed.KeyId, key, value)))
         found.push(listed.KeyId);
@@ -51,7 +42,7 @@ async function keysTagged(ask: Ask, key: string, value: string): Promise<readonl
 
 async function taggedSo(ask: Ask, keyId: string, key: string, value: string): Promise<boolean> {
   try {
-    for await (const page of pages(ask, "ListResourceTags", { KeyId: keyId }, { unlessGone: true })) {
+    for await (const page of kmsPages(ask, "ListResourceTags", { KeyId: keyId }, { unlessGone: true })) {
       const tags = (page["Tags"] as { TagKey?: string; TagValue?: string }[] | undefined) ?? [];
       if (tags.some((t) => t.TagKey === key && t.TagValue === value)) return true;
     }

@@ -1,0 +1,156 @@
+// Whose is an AWS object AWS cannot tag (a KMS alias)? crossrole's rule is that nothing is touched
+// unless it is the resource's own (DESIGN §3.5), and for a taggable object its ownership tags say
+// so. An object that takes no tags has nothing to carry them, and the resource's status and
+// annotations are its tenant's to write: so the controller records the owner itself, in its own
+// records (record-store.ts), where no tenant can write. One record per AWS object (its kind,
+// account, region and identifier, hashed into the record's name): at most one owner each.
+//
+// The record stands for the tags: the reconciler reads it as the object's ownership tags and judges
+// them as it judges tags (ownership.ts), writes it where it would tag the object (right after its
+// own create, when it finishes an interrupted create, when it adopts), and removes it when the
+// resource is let go (deleted or retained: a retained object is then no one's, and only an
+// adoption takes it). A controller killed between the create and the record finds the object
+// again as its interrupted create, by the sealed intent and AWS's creation time (create-intent.ts).
+import { createHash } from "node:crypto";
+import { ownershipTagKeys } from "../../api/ownership-tags.ts";
+import { type Owner, ownerName } from "../ownership.ts";
+import type { RecordObject, RecordStore } from "./record-store.ts";
+
+export const ownedPrefix = "crossrole-owned-";
+export const ownedKey = "owner.json";
+/** The annotation naming the object a record is about (for people reading the records). */
+export const ownedAnnotation = "crossrole.dev/owned";
+
+/** An AWS object, as the record names it. */
+export interface OwnedObject {
+  /** The resource's API group and kind: `kms.services.k8s.aws/Alias`. */
+  readonly kind: string;
+  readonly account: string;
+  readonly region: string;
+  /** The AWS identifier (`alias/ledger`). */
+  readonly identifier: string;
+}
+
+/** What a record holds. */
+export interface OwnedEntry {
+  readonly owner: Owner;
+  readonly object: OwnedObject;
+  /** When it was recorded (RFC 3339). */
+  readonly at: string;
+}
+
+/** How a record names a resource kind: its API group and kind. */
+export const ownedKindOf = (k: { readonly group: string; readonly kind: string }): string =>
+  `${k.group}/${k.kind}`;
+
+const sameObject = (a: OwnedObject, b: OwnedObject): boolean =>
+  a.kind === b.kind && a.account === b.account && a.region === b.region && a.identifier === b.identifier;
+
+/** The record's name: one per object, whatever its identifier holds (a DNS-1123 name). */
+export function ownedRecordName(o: OwnedObject): string {
+  const digest = createHash("sha256")
+    .update(JSON.stringify([o.kind, o.account, o.region, o.identifier]))
+    .digest("hex");
+  return `${ownedPrefix}${digest.slice(0, 40)}`;
+}
+
+/** A record's entry; undefined when it holds none, or one that does not parse. */
+export function ownedEntryOf(record: RecordObject | undefined): OwnedEntry | undefined {
+  const text = record?.data?.[ownedKey];
+  if (text === undefined) return undefined;
+  try {
+    const e = JSON.parse(text) as { owner?: Partial<Owner>; object?: Partial<OwnedObject>; at?: unknown };
+    const o = e.owner ?? {};
+    const t = e.object ?? {};
+    const strings = [o.kind, o.namespace, o.name, o.uid, t.kind, t.account, t.region, t.identifier, e.at];
+    if (!strings.every((s) => typeof s === "string")) return undefined;
+    return e as OwnedEntry;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The ownership tags a record stands for, for the object `o`: the owner's name and uid, as the
+ * tags of a taggable object would say them; none when no record names `o` (another object's under
+ * a colliding name counts as none).
+ */
+export function ownedTags(entry: OwnedEntry | undefined, o: OwnedObject): Readonly<Record<string, string>> {
+  if (entry === undefined || !sameObject(entry.object, o)) return {};
+  return {
+    [ownershipTagKeys.namespace]: entry.owner.namespace,
+    [ownershipTagKeys.owner]: ownerName(entry.owner),
+    [ownershipTagKeys.ownerUid]: entry.owner.uid,
+  };
+}
+
+/** The record of an object owned by another resource: never overwritten. */
+export class OwnedByAnother extends Error {
+  constructor(o: OwnedObject, entry: OwnedEntry) {
+    super(
+      `${o.identifier} in account ${o.account} (${o.region}) is recorded as ${ownerName(entry.owner)}'s (uid ${entry.owner.uid})`,
+    );
+    this.name = "OwnedByAnother";
+  }
+}
+
+/** The controller's records of the untaggable objects it owns. */
+export class OwnedObjects {
+  readonly #store: RecordStore;
+  readonly #now: () => Date;
+
+  constructor(store: RecordStore, now: () => Date = () => new Date()) {
+    this.#store = store;
+    this.#now = now;
+  }
+
+  /**
+   * The ownership tags recorded for `o`. The cache answers when it names an owner; otherwise the
+   * apiserver does (a record written a moment ago may not be cached yet, and "no one's" is the
+   * answer that lets an object be taken).
+   */
+  async tagsOf(o: OwnedObject, signal?: AbortSignal): Promise<Readonly<Record<string, string>>> {
+    const name = ownedRecordName(o);
+    const cached = ownedTags(ownedEntryOf(this.#store.cached(name)), o);
+    if (Object.keys(cached).length > 0) return cached;
+    return ownedTags(ownedEntryOf(await this.#store.live(name, signal)), o);
+  }
+
+  /** Records `owner` as the owner of `o`; refused (OwnedByAnother) when another resource is. */
+  async claim(owner: Owner, o: OwnedObject, signal?: AbortSignal): Promise<void> {
+    const name = ownedRecordName(o);
+    const held = ownedEntryOf(await this.#store.live(name, signal));
+    if (held !== undefined && sameObject(held.object, o)) {
+      if (held.owner.uid === owner.uid) return;
+      throw new OwnedByAnother(o, held);
+    }
+    const entry: OwnedEntry = { owner, object: o, at: this.#now().toISOString() };
+    await this.#store.put(
+      name,
+      "owned",
+      { [ownedKey]: JSON.stringify(entry) },
+      { [ownedAnnotation]: `${o.kind} ${o.identifier} in ${o.account} ${o.region}` },
+      signal,
+    );
+  }
+
+  /**
+   * Removes every record naming `ownerUid` as the owner (the resource is let go): `o`'s, asked of
+   * the apiserver where the object is known (a record written a moment ago may not be cached yet),
+   * and any other the cache holds.
+   */
+  async forget(ownerUid: string, o?: OwnedObject, signal?: AbortSignal): Promise<void> {
+    const names = new Set(
+      this.#store
+        .list("owned")
+        .filter((r) => ownedEntryOf(r)?.owner.uid === ownerUid)
+        .map((r) => r.metadata.name),
+    );
+    if (
+      o !== undefined &&
+      ownedEntryOf(await this.#store.live(ownedRecordName(o), signal))?.owner.uid === ownerUid
+    )
+      names.add(ownedRecordName(o));
+    for (const name of names) await this.#store.delete(name, signal);
+  }
+}
