@@ -46,6 +46,7 @@ export const resourceKinds = [
   kind("iam", "Policy", "policies"),
   kind("secretsmanager", "Secret", "secrets"),
   kind("kms", "Key", "keys"),
+  kind("kms", "Alias", "aliases"),
   kind("ec2", "VPC", "vpcs"),
   kind("ec2", "Subnet", "subnets"),
   kind("ec2", "SecurityGroup", "securitygroups"),

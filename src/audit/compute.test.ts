@@ -292,7 +292,7 @@ describe("computeAudit: CARM mode", () => {
     );
     const shop = report.namespaces.find((n) => n.name === "shop");
     assert.deepEqual([...new Set(shop?.defaults.map((d) => d.outcome))], ["wait"]);
-    assert.match(shop?.defaults[0]?.message ?? "", /no region for Bucket shop/);
+    assert.match(shop?.defaults.find((d) => d.kind === "Bucket")?.message ?? "", /no region for Bucket shop/);
     const reach = report.reaches.find((r) => r.namespace === "shop" && r.actual);
     assert.equal(reach?.roleARN, role("111111111111", "shop"));
     assert.match(

@@ -21,6 +21,7 @@ import { vpcDeclaration } from "./ec2/vpc-declaration.ts";
 import { repositoryDeclaration } from "./ecr/repository-declaration.ts";
 import { policyDeclaration } from "./iam/policy-declaration.ts";
 import { roleDeclaration } from "./iam/role-declaration.ts";
+import { aliasDeclaration } from "./kms/alias-declaration.ts";
 import { keyDeclaration } from "./kms/key-declaration.ts";
 import { functionDeclaration } from "./lambda/function-declaration.ts";
 import { logGroupDeclaration } from "./logs/log-group-declaration.ts";
@@ -306,6 +307,23 @@ export const servedKindCatalog = {
         (key) => key.KeyMetadata?.DeletionDate === undefined,
         "NotFoundException",
       );
+    },
+  },
+  Alias: {
+    module: async () => (await import("./kms/alias.ts")).aliasService,
+    crd: async () => (await import("./kms/alias.ts")).aliasCrdSource,
+    declaration: aliasDeclaration,
+    generated: { path: "src/services/kms/generated/alias-fields.ts", prefix: "alias" },
+    declared: async () => (await import("./kms/alias.ts")).aliasSource,
+    ack: { release: "v1.4.1", readMany: "ListAliases" },
+    locate: async (config, name) => {
+      const { KMSClient, paginateListAliases } = await import("@aws-sdk/client-kms");
+      for await (const page of paginateListAliases({ client: new KMSClient(config) }, {})) {
+        // ACK adds `alias/` to a name without it (kms/alias.ts).
+        const wanted = name.startsWith("alias/") ? name : `alias/${name}`;
+        if (page.Aliases?.some((a) => a.AliasName === wanted)) return true;
+      }
+      return false;
     },
   },
   VPC: {

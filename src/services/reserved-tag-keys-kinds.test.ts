@@ -21,6 +21,11 @@ describe("every kind's tags refuse reserved keys, naming them", () => {
   for (const { kind } of resourceKinds) {
     test(kind, async () => {
       const module = await servedKindCatalog[kind].module();
+      // AWS cannot tag it (a KMS alias): it has no tags field to refuse keys in.
+      if (module.untaggable === true) {
+        assert.equal(module.specTags, undefined);
+        return;
+      }
       const spec = (key: string) => {
         const base = minimalResource(kind, "shop", "tagged", "tagged", {}, "111111111111");
         return withDefaultTags(module.specTags, base["spec"] as Record<string, unknown>, { [key]: "v" }).spec;

@@ -32,7 +32,7 @@ declare -A DEFAULT_TESTS=(
   [cloudwatchlogs]="tests/test_log_group.py"
   [iam]="tests/test_role.py tests/test_policy.py tests/test_references.py tests/test_descriptions.py"
   [secretsmanager]="tests/test_secret.py"
-  [kms]="tests/test_key.py"
+  [kms]="tests/test_key.py tests/test_alias.py"
   [ec2]="tests/test_vpc.py tests/test_subnet.py tests/test_security_group.py"
   [lambda]="tests/test_function.py"
 )

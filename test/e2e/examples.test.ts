@@ -113,6 +113,7 @@ const examples: readonly Example[] = [
       ["Role", "payments-api", "payments-api"],
       ["Secret", "api-config", "payments/api"],
       ["Key", "payments-data", ""],
+      ["Alias", "payments-data", "alias/payments-data"],
       ["VPC", "payments-network", ""],
       ["Subnet", "payments-private-a", ""],
       ["SecurityGroup", "payments-api", ""],

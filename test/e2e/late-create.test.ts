@@ -23,6 +23,7 @@ import {
   s3Operation,
   startAwsProxy,
 } from "../support/aws-proxy.ts";
+import { kmsAliasCreationDates } from "../support/kms-alias-dates.ts";
 import { minimalKinds, minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
 import {
   type ControllerProcess,
@@ -55,7 +56,8 @@ let controller: ControllerProcess;
 before(async () => {
   // The controller manager deletes a namespace's objects when the namespace is deleted.
   e2e = await startE2E({ controllerManager: true });
-  proxy = await startAwsProxy(e2e.stack.awsEndpoint ?? "");
+  // KMS answers when each alias was made (an untaggable Alias finds its late create by it).
+  proxy = await startAwsProxy(e2e.stack.awsEndpoint ?? "", kmsAliasCreationDates());
   await e2e.apply([namespace("ack-system"), namespace(ns), ...namespaceObjectsFor(minimalKinds, ns)]);
   controller = await startController();
 });

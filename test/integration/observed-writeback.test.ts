@@ -72,6 +72,7 @@ const clientFor: Readonly<Record<string, () => Promise<unknown>>> = {
   Policy: async () => ({ sdk: await clientAs(IAMClient, endpoint, account), account, region }),
   Secret: async () => ({ sdk: await clientAs(SecretsManagerClient, endpoint, account), account, region }),
   Key: async () => ({ sdk: await clientAs(KMSClient, endpoint, account), account, region }),
+  Alias: async () => ({ sdk: await clientAs(KMSClient, endpoint, account), account, region }),
   VPC: async () => ({ sdk: await clientAs(EC2Client, endpoint, account), account, region }),
   Subnet: async () => ({ sdk: await clientAs(EC2Client, endpoint, account), account, region }),
   SecurityGroup: async () => ({ sdk: await clientAs(EC2Client, endpoint, account), account, region }),

@@ -38,7 +38,12 @@ import {
   IAMClient,
   PutRolePolicyCommand,
 } from "@aws-sdk/client-iam";
-import { CreateKeyCommand, EnableKeyRotationCommand, KMSClient } from "@aws-sdk/client-kms";
+import {
+  CreateAliasCommand,
+  CreateKeyCommand,
+  EnableKeyRotationCommand,
+  KMSClient,
+} from "@aws-sdk/client-kms";
 import {
   CreateFunctionCommand,
   type CreateFunctionRequest,
@@ -616,6 +621,36 @@ const secretCases: AwkwardCase[] = [
   },
 ];
 
+/** An alias made as the account itself, pointing at a new key of its own; the key's ID. */
+async function makeAlias(endpoint: string, account: string, aliasName: string): Promise<string> {
+  const kms = await clientAs(KMSClient, endpoint, account);
+  const key = (await kms.send(new CreateKeyCommand({ Description: aliasName }))).KeyMetadata?.KeyId ?? "";
+  await kms.send(new CreateAliasCommand({ AliasName: aliasName, TargetKeyId: key }));
+  return key;
+}
+
+const aliasCases: AwkwardCase[] = [
+  {
+    title: "an alias named with slashes, underscores and dashes (the spec without alias/), its key by ID",
+    name: (base) => `team_a/${base}-x`,
+    make: async (endpoint, account, name) => {
+      await makeAlias(endpoint, account, `alias/${name}`);
+    },
+    spec: { targetKeyRef: undefined, targetKeyID: "given-later" },
+  },
+  {
+    title: "the spec naming it with its alias/ prefix, its key by ARN",
+    name: (base) => `alias/${base}`,
+    make: async (endpoint, account, name) => {
+      await makeAlias(endpoint, account, name);
+    },
+    spec: {
+      targetKeyRef: undefined,
+      targetKeyID: "arn:aws:kms:us-east-1:111111111111:key/1234abcd-12ab-34cd-56ef-1234567890ab",
+    },
+  },
+];
+
 const keyCases: AwkwardCase[] = [
   {
     title:
@@ -941,6 +976,7 @@ export const awkwardCases: Readonly<Record<string, readonly AwkwardCase[]>> = {
   SecurityGroup: securityGroupCases,
   Subnet: subnetCases,
   Key: keyCases,
+  Alias: aliasCases,
   VPC: vpcCases,
   LogGroup: logGroupCases,
   Secret: secretCases,

@@ -24,6 +24,8 @@ export interface KindMaker {
 }
 
 export const minimalPasswordSecret = "crossrole-test-db-password";
+/** The Key a minimal Alias names (each namespace's own). */
+export const minimalAliasTarget = "crossrole-test-alias-target";
 
 /**
  * A /28 of the default VPC (172.31.0.0/16) above its default subnets (172.31.0.0/18 at most), a
@@ -124,6 +126,18 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
     namespaceObjects: (namespace) => [passwordSecret(namespace)],
   },
   Key: { spec: (name) => ({ description: name }), assignedId: true },
+  // An alias names a key: its namespace's own Key, through targetKeyRef.
+  Alias: {
+    spec: (name) => ({ name, targetKeyRef: { from: { name: minimalAliasTarget } } }),
+    namespaceObjects: (namespace) => [
+      {
+        apiVersion: "kms.services.k8s.aws/v1alpha1",
+        kind: "Key",
+        metadata: { name: minimalAliasTarget, namespace },
+        spec: { description: "the key minimal aliases name" },
+      } as KubeObject,
+    ],
+  },
   Subnet: {
     spec: (name, account) => {
       if (account === undefined)

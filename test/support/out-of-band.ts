@@ -186,6 +186,19 @@ export async function createOutOfBand(
       );
       return;
     }
+    case "Alias": {
+      // An alias names a key of its account: one made out of band too.
+      const { KMSClient, CreateKeyCommand, CreateAliasCommand } = await import("@aws-sdk/client-kms");
+      const kms = new KMSClient(config);
+      const key = await kms.send(new CreateKeyCommand({ Description: "made out of band" }));
+      await kms.send(
+        new CreateAliasCommand({
+          AliasName: name.startsWith("alias/") ? name : `alias/${name}`,
+          TargetKeyId: key.KeyMetadata?.KeyId,
+        }),
+      );
+      return;
+    }
     default:
       throw new Error(`createOutOfBand: no maker for kind ${kind}`);
   }

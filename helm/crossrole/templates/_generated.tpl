@@ -28,7 +28,7 @@ clusterEventsRole: crossrole-cluster-events-{{ $sys }}
 {{- end }}
 
 {{- /* The kinds crossrole serves (src/api/kinds.ts): what reconcile.resources may select. */}}
-{{- define "crossrole.servedKinds" -}}Bucket,Queue,Topic,Table,DBInstance,DBSubnetGroup,DBParameterGroup,DBCluster,DBClusterParameterGroup,Repository,LogGroup,Role,Policy,Secret,Key,VPC,Subnet,SecurityGroup,Function{{- end }}
+{{- define "crossrole.servedKinds" -}}Bucket,Queue,Topic,Table,DBInstance,DBSubnetGroup,DBParameterGroup,DBCluster,DBClusterParameterGroup,Repository,LogGroup,Role,Policy,Secret,Key,Alias,VPC,Subnet,SecurityGroup,Function{{- end }}
 
 {{- /* ACK's feature gates crossrole always has on: accepted in values, never passed to --feature-gates. */}}
 {{- define "crossrole.alwaysOnGates" -}}ReadOnlyResources,ResourceAdoption{{- end }}
