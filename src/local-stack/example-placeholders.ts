@@ -9,16 +9,20 @@
 //   `vpc-<account>` as its `spec.vpcID`, replaced with that VPC's ID in the object's region.
 // - A Lambda function's role: `arn:aws:iam::<account>:role/local-stack-lambda` is kept, and made in
 //   that account first (moto's Lambda refuses a role IAM does not hold): execution-role.ts.
+// - A KMS key: an Alias whose `spec.targetKeyID` is `key-<account>` points at a key the local
+//   stack makes in that account and region once (alias-target-key.ts).
 // - Access keys: a static identity's Secret holds `local-stack-keys-for-<account>` as its
 //   AccessKeyID and SecretAccessKey, replaced with keys the emulator issues for that account.
 import type { KubeObject } from "../runtime/kube-object.ts";
 import { credentialsFor } from "./accounts.ts";
+import { aliasTargetKey } from "./alias-target-key.ts";
 import { region as stackRegion } from "./controller-process.ts";
 import { defaultSubnets, defaultVpc } from "./default-subnets.ts";
 import { ensureExecutionRole, executionRoleName } from "./execution-role.ts";
 
 const placeholder = /^subnet-(\d{12})-([a-z])$/;
 const vpcPlaceholder = /^vpc-(\d{12})$/;
+const keyPlaceholder = /^key-(\d{12})$/;
 const rolePlaceholder = new RegExp(`^arn:aws:iam::(\\d{12}):role/${executionRoleName}$`);
 const regionAnnotation = "services.k8s.aws/default-region";
 
@@ -37,7 +41,7 @@ export async function fillExamplePlaceholders(
   endpoint: string,
 ): Promise<KubeObject[]> {
   await makeExecutionRoles(objects, endpoint);
-  return Promise.all((await fillSubnets(objects, endpoint)).map((o) => fillKeys(o, endpoint)));
+  return Promise.all((await fillFromAccounts(objects, endpoint)).map((o) => fillKeys(o, endpoint)));
 }
 
 /** The local stack's Lambda role made in each account a Function names it in. */
@@ -72,7 +76,7 @@ async function fillKeys(o: KubeObject, endpoint: string): Promise<KubeObject> {
   } as KubeObject;
 }
 
-async function fillSubnets(objects: KubeObject[], endpoint: string): Promise<KubeObject[]> {
+async function fillFromAccounts(objects: KubeObject[], endpoint: string): Promise<KubeObject[]> {
   const namespaceRegion = new Map(
     objects
       .filter((o) => o.kind === "Namespace" && o.metadata.annotations?.[regionAnnotation])
@@ -92,6 +96,7 @@ async function fillSubnets(objects: KubeObject[], endpoint: string): Promise<Kub
   };
   const subnetsOf = once(defaultSubnets);
   const vpcOf = once(defaultVpc);
+  const keyOf = once(aliasTargetKey);
   return Promise.all(
     objects.map(async (o) => {
       const spec = (o as { spec?: Record<string, unknown> }).spec;
@@ -99,6 +104,10 @@ async function fillSubnets(objects: KubeObject[], endpoint: string): Promise<Kub
         (typeof spec?.["region"] === "string" ? spec["region"] : undefined) ??
         namespaceRegion.get(o.metadata.namespace ?? "") ??
         stackRegion;
+      const keyAccount =
+        o.kind === "Alias" ? keyPlaceholder.exec(String(spec?.["targetKeyID"] ?? ""))?.[1] : undefined;
+      if (keyAccount !== undefined)
+        return { ...o, spec: { ...spec, targetKeyID: await keyOf(keyAccount, region) } } as KubeObject;
       const vpcAccount = vpcPlaceholder.exec(String(spec?.["vpcID"] ?? ""))?.[1];
       if (vpcAccount !== undefined) {
         const vpc = await vpcOf(vpcAccount, region);

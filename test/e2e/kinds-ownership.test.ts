@@ -8,7 +8,9 @@
 //     leaves the object in AWS.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import type { KindName } from "../../src/api/kinds.ts";
 import { accountsHoldingResource } from "../../src/local-stack/accounts.ts";
+import { servedKindCatalog } from "../../src/services/catalog.ts";
 import { minimalKinds, minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
 import { createOutOfBand } from "../support/out-of-band.ts";
 import {
@@ -55,7 +57,13 @@ after(() => e2e?.stop());
 for (const kind of minimalKinds) {
   describe(`${kind}: ownership and read-only`, () => {
     const shared = awsName(kind, "shared");
+    // What AWS calls it, as messages name it (an alias: alias/<name>).
+    let sharedId = shared;
     before(async () => {
+      const module = await servedKindCatalog[kind as KindName].module();
+      const parsed = module.parseSpec(minimalResource(kind, "own-a", "first", shared, {}, account)["spec"]);
+      assert.ok(parsed.ok, parsed.ok ? "" : parsed.message);
+      sharedId = module.identifier(parsed.value);
       await e2e.apply([minimalResource(kind, "own-a", "first", shared, {}, account)]);
       await waitForResourceCondition(
         e2e.kube,
@@ -84,7 +92,7 @@ for (const kind of minimalKinds) {
       // The kind as users write it (DBInstance, never "Dbinstance"), naming the AWS object.
       assert.match(
         condition(twin, "ACK.Terminal")?.message ?? "",
-        new RegExp(`^${kind} "${shared}" in account ${account} `),
+        new RegExp(`^${kind} "${sharedId}" in account ${account} `),
       );
       await deleteResourceAndWait(e2e.kube, kind, "own-b", "twin");
       assert.deepEqual(await held(kind, shared), [account], "the owner's object is still there");
@@ -111,7 +119,7 @@ for (const kind of minimalKinds) {
       assert.match(
         condition(again, "ACK.Terminal")?.message ?? "",
         new RegExp(
-          `^${kind} "${shared}" in account ${account} .*created by an earlier object of the same name`,
+          `^${kind} "${sharedId}" in account ${account} .*created by an earlier object of the same name`,
         ),
       );
       assert.match(

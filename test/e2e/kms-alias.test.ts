@@ -5,7 +5,8 @@
 //     namespace's account pointing at the key, the record names the resource; another Key through
 //     targetKeyRef moves it (UpdateAlias); deleted, the alias and the record go;
 //   - an alias made outside crossrole is not taken (nothing written to it) until adoption-policy
-//     adopt, which records it; retained on deletion, the alias stays and the record goes;
+//     adopt, which records it; retained on deletion, the alias and its record stay (marked
+//     retained, as tags would stay): another resource naming it is NameTaken;
 //   - an operator who deletes the record leaves an alias no one owns: the resource refuses to
 //     touch it and says so, until adopted again;
 //   - a CreateAlias whose answer is lost (AWS made it) is found again as the resource's own
@@ -140,7 +141,7 @@ test("an Alias waits for its Key, lands pointing at it and is recorded as the re
   assert.deepEqual(await recordsOf("alias/apps-ledger"), [], "its record gone with it");
 });
 
-test("an alias made outside crossrole is not touched until adopted; adopted, it is recorded; retained on deletion, the alias stays and the record goes", async () => {
+test("an alias made outside crossrole is not touched until adopted; adopted, it is recorded; retained on deletion, alias and record stay, and another resource naming it is NameTaken", async () => {
   const client = await kms();
   const theirs = (await client.send(new CreateKeyCommand({ Description: "made by hand" }))).KeyMetadata
     ?.KeyId;
@@ -172,7 +173,26 @@ test("an alias made outside crossrole is not touched until adopted; adopted, it 
 
   await deleteResourceAndWait(e2e.kube, "Alias", "apps", "found");
   assert.ok(await aliasIn("alias/apps-found"), "retained in AWS");
-  assert.deepEqual(await recordsOf("alias/apps-found"), [], "no longer anyone's");
+  // The record stays, marked retained, as tags would stay on a retained object: only a resource
+  // of the same kind, namespace and name may adopt it again.
+  const [kept, ...more] = await recordsOf("alias/apps-found");
+  assert.equal(more.length, 0);
+  assert.equal(kept?.entry.owner.uid, adopted.metadata.uid);
+  assert.match(String(kept?.entry.retained), /^\d{4}-\d\d-\d\dT/);
+  await e2e.apply([alias("other-name", { name: "apps-found", targetKeyID: ours })]);
+  const taken = await waitForResourceCondition(
+    e2e.kube,
+    "Alias",
+    "apps",
+    "other-name",
+    "ACK.Terminal",
+    "True",
+    "NameTaken",
+  );
+  assert.match(
+    String(taken.status?.conditions?.find((c) => c.type === "ACK.Terminal")?.message),
+    /Alias\/apps\/found/,
+  );
 });
 
 test("an operator deletes the record: the resource refuses to touch an alias no one owns, and says so", async () => {

@@ -24,8 +24,6 @@ export interface KindMaker {
 }
 
 export const minimalPasswordSecret = "crossrole-test-db-password";
-/** The Key a minimal Alias names (each namespace's own). */
-export const minimalAliasTarget = "crossrole-test-alias-target";
 
 /**
  * A /28 of the default VPC (172.31.0.0/16) above its default subnets (172.31.0.0/18 at most), a
@@ -126,17 +124,13 @@ export const kindMakers: Readonly<Record<string, KindMaker>> = {
     namespaceObjects: (namespace) => [passwordSecret(namespace)],
   },
   Key: { spec: (name) => ({ description: name }), assignedId: true },
-  // An alias names a key: its namespace's own Key, through targetKeyRef.
+  // An alias names a key of its account: the local stack's (src/local-stack/alias-target-key.ts).
   Alias: {
-    spec: (name) => ({ name, targetKeyRef: { from: { name: minimalAliasTarget } } }),
-    namespaceObjects: (namespace) => [
-      {
-        apiVersion: "kms.services.k8s.aws/v1alpha1",
-        kind: "Key",
-        metadata: { name: minimalAliasTarget, namespace },
-        spec: { description: "the key minimal aliases name" },
-      } as KubeObject,
-    ],
+    spec: (name, account) => {
+      if (account === undefined)
+        throw new Error("a minimal Alias needs the account it lands in (the key it names is there)");
+      return { name, targetKeyID: `key-${account}` };
+    },
   },
   Subnet: {
     spec: (name, account) => {

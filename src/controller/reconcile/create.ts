@@ -11,13 +11,14 @@ import {
   type SyncPlan,
   type Target,
 } from "../reconcile-plan.ts";
+import { ownedTags } from "../records/owned-objects.ts";
 import { type Attempt, keyFor } from "./attempt.ts";
 import type { Connection } from "./connect.ts";
 import type { Env } from "./env.ts";
 import { awsFailure } from "./failure.ts";
 import { clearIntent, recordIntent } from "./intent.ts";
 import { observe } from "./observe.ts";
-import { recordedTags, recordOwner } from "./ownership-of.ts";
+import { ownedObjectAt, recordedEntry, recordOwner } from "./ownership-of.ts";
 import { appliedSecrets, type Inputs } from "./prepare.ts";
 import { failed, isOutcome, type Outcome, requeue } from "./result.ts";
 import { deleteWhatWasMade } from "./undo-create.ts";
@@ -123,7 +124,10 @@ async function recordedOwner<Spec extends object, Observed, Client>(
   target: Target,
 ): Promise<Outcome | undefined> {
   if (env.module.untaggable !== true) return undefined;
-  const o = judgeOwnership(await recordedTags(env, a, target), a.owner);
+  const entry = await recordedEntry(env, a, target);
+  // A retained object's record, where the object is gone: stale, the name is free.
+  if (entry === undefined || entry.retained !== undefined) return undefined;
+  const o = judgeOwnership(ownedTags(entry, ownedObjectAt(env, target)), a.owner);
   if (o.kind !== "other") return undefined;
   return failed({
     kind: "terminal",

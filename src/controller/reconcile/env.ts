@@ -58,7 +58,7 @@ export interface ReconcilerDeps<Spec extends object, Observed, Client> {
   /** Where a create intent released unconfirmed is remembered while it can land (records/tombstones.ts). */
   readonly tombstones?: { keep(tombstone: Tombstone, signal?: AbortSignal): Promise<void> };
   /** Whose the objects AWS cannot tag are (records/owned-objects.ts): needed by an untaggable kind. */
-  readonly owned?: Pick<OwnedObjects, "tagsOf" | "claim" | "forget">;
+  readonly owned?: Pick<OwnedObjects, "tagsOf" | "entryOf" | "claim" | "forget" | "retain">;
   /** --resource-tags: written on every object created or adopted (default-tags.ts); none if absent. */
   readonly defaultTags?: readonly DefaultTag[];
   /** --ungranted-principals (principals.ts): default `warn`. */

@@ -28,7 +28,7 @@ export async function finalize<Spec extends object, Observed, Client>(
   const plan = planFinalize(policies, a.decision);
   if (plan.do === "release") {
     env.store.event(a.obj, "Normal", "Retained", `Not deleted in AWS: ${plan.why}`);
-    return release(env, a);
+    return release(env, a, "retained");
   }
   if (plan.do === "blocked") {
     if (plan.state.kind === "terminal") return failed(plan.state);
@@ -148,15 +148,20 @@ async function heldByReferrers<Spec extends object, Observed, Client>(
 async function release<Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
   a: Attempt,
-  /** Where its object is, when the deletion looked (the record of an untaggable one is asked for there). */
-  target?: Target,
+  /**
+   * Where its object was when the deletion looked (deleted, gone, or another's: the record of an
+   * untaggable one is asked for there), or "retained": kept in AWS by its policy.
+   */
+  object: Target | "retained",
 ): Promise<Outcome> {
   // Its uses of references and its record as a referenced object go first: kept, they hold nothing.
   await env.references?.uses?.forgetReferrer(a.owner.uid, new Set(), a.call.signal);
   await env.references?.uses?.forgetReferenced(a.owner.uid, a.call.signal);
-  // An untaggable object it owned (deleted, or retained: then no one's until adopted).
-  if (env.module.untaggable === true)
-    await env.owned?.forget(a.owner.uid, target && ownedObjectAt(env, target), a.call.signal);
+  // An untaggable object it owned: its record goes with it, or, retained, stays as its tags would.
+  if (env.module.untaggable === true && object === "retained")
+    await env.owned?.retain(a.owner.uid, a.call.signal);
+  else if (env.module.untaggable === true && object !== "retained")
+    await env.owned?.forget(a.owner.uid, ownedObjectAt(env, object), a.call.signal);
   await env.store.removeFinalizer(a.obj, env.finalizer, a.call.signal);
   env.tracker.forget(a.key);
   env.selfWrites?.forget(a.key);

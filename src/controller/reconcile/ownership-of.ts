@@ -3,7 +3,7 @@
 // claims an object goes through here, so that an untaggable kind is judged by the same rules.
 import type { OwnerTags } from "../../services/service-module.ts";
 import type { Target } from "../reconcile-plan.ts";
-import { type OwnedObject, ownedKindOf } from "../records/owned-objects.ts";
+import { type OwnedEntry, type OwnedObject, ownedKindOf } from "../records/owned-objects.ts";
 import type { Attempt } from "./attempt.ts";
 import type { Connection } from "./connect.ts";
 import type { Env } from "./env.ts";
@@ -46,6 +46,13 @@ export const recordedTags = <Spec extends object, Observed, Client>(
   target: Target,
 ): Promise<Readonly<Record<string, string>>> =>
   ownedOf(env).tagsOf(ownedObjectAt(env, target), a.call.signal);
+
+/** The controller's record of the (untaggable) object, if any. */
+export const recordedEntry = <Spec extends object, Observed, Client>(
+  env: Env<Spec, Observed, Client>,
+  a: Attempt,
+  target: Target,
+): Promise<OwnedEntry | undefined> => ownedOf(env).entryOf(ownedObjectAt(env, target), a.call.signal);
 
 /** Records the (untaggable) object as this resource's own. */
 export const recordOwner = <Spec extends object, Observed, Client>(

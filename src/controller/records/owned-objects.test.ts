@@ -43,11 +43,14 @@ test("one record name per object: a DNS name, different for each of kind, accoun
   assert.equal(ownedKindOf({ group: "kms.services.k8s.aws", kind: "Alias" }), object.kind);
 });
 
-test("a record stands for the owner's ownership tags, judged as tags are", () => {
+test("a record stands for the owner's ownership tags, judged as tags are (retained too, as tags stay)", () => {
   const tags = ownedTags(ownedEntryOf(record({ [ownedKey]: JSON.stringify(entry) })), object);
   assert.equal(tags[ownershipTagKeys.ownerUid], "uid-1");
   assert.equal(tags[ownershipTagKeys.owner], "Alias/shop/ledger");
   assert.deepEqual(judgeOwnership(tags, owner), { kind: "ours" });
+  const retained = { ...entry, retained: "2026-11-29T01:00:00.000Z" };
+  const left = ownedTags(ownedEntryOf(record({ [ownedKey]: JSON.stringify(retained) })), object);
+  assert.deepEqual(judgeOwnership(left, { ...owner, uid: "uid-3" }), { kind: "earlier", uid: "uid-1" });
   assert.deepEqual(judgeOwnership(tags, { ...owner, namespace: "other", uid: "uid-2" }), {
     kind: "other",
     owner: "Alias/shop/ledger",
@@ -62,6 +65,11 @@ test("no owner where the record is absent, malformed, or about another object", 
   assert.equal(
     ownedEntryOf(record({ [ownedKey]: JSON.stringify({ ...entry, owner: { ...owner, uid: 7 } }) })),
     undefined,
+  );
+  assert.equal(
+    ownedEntryOf(record({ [ownedKey]: JSON.stringify({ ...entry, retained: 1 }) })),
+    undefined,
+    "a retained time that is no time",
   );
   assert.deepEqual(ownedTags(entry, { ...object, identifier: "alias/other" }), {}, "another object's record");
   assert.deepEqual(judgeOwnership({}, owner), { kind: "untagged" });

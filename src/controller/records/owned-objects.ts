@@ -8,9 +8,11 @@
 // The record stands for the tags: the reconciler reads it as the object's ownership tags and judges
 // them as it judges tags (ownership.ts), writes it where it would tag the object (right after its
 // own create, when it finishes an interrupted create, when it adopts), and removes it when the
-// resource is let go (deleted or retained: a retained object is then no one's, and only an
-// adoption takes it). A controller killed between the create and the record finds the object
-// again as its interrupted create, by the sealed intent and AWS's creation time (create-intent.ts).
+// object is deleted. A retained object keeps its record, marked retained, as it would keep its
+// tags: an object of the same name may adopt it ("earlier"), no other ("other"); where the object
+// is gone, a retained record is stale and a create takes the name. A controller killed between
+// the create and the record finds the object again as its interrupted create, by the sealed
+// intent and AWS's creation time (create-intent.ts).
 import { createHash } from "node:crypto";
 import { ownershipTagKeys } from "../../api/ownership-tags.ts";
 import { type Owner, ownerName } from "../ownership.ts";
@@ -37,6 +39,8 @@ export interface OwnedEntry {
   readonly object: OwnedObject;
   /** When it was recorded (RFC 3339). */
   readonly at: string;
+  /** When its owner was let go with the object retained in AWS (RFC 3339). */
+  readonly retained?: string;
 }
 
 /** How a record names a resource kind: its API group and kind. */
@@ -64,6 +68,7 @@ export function ownedEntryOf(record: RecordObject | undefined): OwnedEntry | und
     const t = e.object ?? {};
     const strings = [o.kind, o.namespace, o.name, o.uid, t.kind, t.account, t.region, t.identifier, e.at];
     if (!strings.every((s) => typeof s === "string")) return undefined;
+    if (!["string", "undefined"].includes(typeof (e as { retained?: unknown }).retained)) return undefined;
     return e as OwnedEntry;
   } catch {
     return undefined;
@@ -110,17 +115,27 @@ export class OwnedObjects {
    * answer that lets an object be taken).
    */
   async tagsOf(o: OwnedObject, signal?: AbortSignal): Promise<Readonly<Record<string, string>>> {
-    const name = ownedRecordName(o);
-    const cached = ownedTags(ownedEntryOf(this.#store.cached(name)), o);
-    if (Object.keys(cached).length > 0) return cached;
-    return ownedTags(ownedEntryOf(await this.#store.live(name, signal)), o);
+    return ownedTags(await this.entryOf(o, signal), o);
   }
 
-  /** Records `owner` as the owner of `o`; refused (OwnedByAnother) when another resource is. */
+  /** The record of `o` (the cache's where it names one, else the apiserver's), if any. */
+  async entryOf(o: OwnedObject, signal?: AbortSignal): Promise<OwnedEntry | undefined> {
+    const name = ownedRecordName(o);
+    const cached = ownedEntryOf(this.#store.cached(name));
+    if (cached !== undefined && sameObject(cached.object, o)) return cached;
+    const live = ownedEntryOf(await this.#store.live(name, signal));
+    return live !== undefined && sameObject(live.object, o) ? live : undefined;
+  }
+
+  /**
+   * Records `owner` as the owner of `o`; refused (OwnedByAnother) when another resource is. A
+   * retained record is replaced: the reconciler took the object (an adoption of one its earlier
+   * namesake left), or made it anew where the retained one was gone.
+   */
   async claim(owner: Owner, o: OwnedObject, signal?: AbortSignal): Promise<void> {
     const name = ownedRecordName(o);
     const held = ownedEntryOf(await this.#store.live(name, signal));
-    if (held !== undefined && sameObject(held.object, o)) {
+    if (held !== undefined && sameObject(held.object, o) && held.retained === undefined) {
       if (held.owner.uid === owner.uid) return;
       throw new OwnedByAnother(o, held);
     }
@@ -152,5 +167,21 @@ export class OwnedObjects {
     )
       names.add(ownedRecordName(o));
     for (const name of names) await this.#store.delete(name, signal);
+  }
+
+  /** Marks every record naming `ownerUid` retained: its owner is let go, the object kept in AWS. */
+  async retain(ownerUid: string, signal?: AbortSignal): Promise<void> {
+    const at = this.#now().toISOString();
+    for (const record of this.#store.list("owned")) {
+      const entry = ownedEntryOf(record);
+      if (entry?.owner.uid !== ownerUid || entry.retained !== undefined) continue;
+      await this.#store.put(
+        record.metadata.name,
+        "owned",
+        { [ownedKey]: JSON.stringify({ ...entry, retained: at }) },
+        {},
+        signal,
+      );
+    }
   }
 }

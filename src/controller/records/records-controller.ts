@@ -188,9 +188,13 @@ export function addRecordsController(o: RecordsControllerOptions): Controller {
     return madeInWindow ? { kind: "ours" } : judged;
   }
 
-  /** An owned-object record whose owner is gone (its finalizer removed by hand) is dropped. */
+  /**
+   * An owned-object record whose owner is gone (its finalizer removed by hand) is dropped; one of a
+   * retained object stays, as the object's tags would.
+   */
   async function collectOwned(record: RecordObject, ctx: ReconcileContext | undefined): Promise<Result> {
     const entry = ownedEntryOf(record);
+    if (entry?.retained !== undefined) return {};
     const owner = entry?.owner;
     const gone =
       owner === undefined || (await o.referencedGone(owner.kind, owner.namespace, owner.name, owner.uid));
