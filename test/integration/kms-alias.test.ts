@@ -9,46 +9,33 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { CreateAliasCommand, CreateKeyCommand, KMSClient, ListAliasesCommand } from "@aws-sdk/client-kms";
-import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { aliasService as service } from "../../src/services/kms/alias.ts";
 import { aliasFieldSchemas } from "../../src/services/kms/generated/alias-fields.ts";
-import type { AwsProxy } from "../support/aws-proxy.ts";
-import {
-  type AccountClient,
-  startTwoAccounts,
-  type TwoAccounts,
-  type WireCalls,
-  writesOnly,
-} from "../support/two-accounts.ts";
+import { type NamedKindHarness, namedKindHarness } from "../support/named-kind.ts";
+import { type AccountClient, writesOnly } from "../support/two-accounts.ts";
 
 const region = "us-east-1";
-const owner = {
-  "services.k8s.aws/namespace": "shop",
-  "services.k8s.aws/owner": "Alias/shop/ledger",
-  "services.k8s.aws/owner-uid": "uid-alias-1",
-  "services.k8s.aws/controller-version": "crossrole-test",
-};
-
 type Client = AccountClient<KMSClient>;
-let accounts: TwoAccounts<KMSClient>;
-let proxy: AwsProxy;
-let calls: WireCalls;
-let mine: Client;
-let other: Client;
+let h: NamedKindHarness<KMSClient>;
 
 before(async () => {
-  accounts = await startTwoAccounts(
-    "kms-alias",
+  h = await namedKindHarness({
+    label: "kms-alias",
     region,
-    (endpoint, credentials) => new KMSClient({ region, endpoint, credentials }),
-  );
-  ({ proxy, calls, mine, other } = accounts);
+    resource: { kind: "Alias", namespace: "shop", name: "ledger", uid: "uid-alias-1" },
+    client: (endpoint, credentials) => new KMSClient({ region, endpoint, credentials }),
+    service,
+    // A key for the specs that only name the alias (a read, an identifier).
+    base: { targetKeyID: "a-key" },
+  });
 });
 
-after(() => accounts?.close());
+after(() => h?.close());
 
-let counter = 0;
-const uniqueName = (label: string) => `crossrole-${label}-${process.pid}-${++counter}`;
+const uniqueName = (label: string) => h.uniqueName(label);
+const spec = (name: string, extra: Record<string, unknown> = {}) => h.spec(name, extra);
+const observed = (client: Client, s: Record<string, unknown>) => h.observed(client, s);
+const create = (s: Record<string, unknown>) => h.create(s);
 
 async function keyIn(client: Client): Promise<string> {
   const made = await client.sdk.send(new CreateKeyCommand({ Description: "an alias's target" }));
@@ -56,21 +43,6 @@ async function keyIn(client: Client): Promise<string> {
   assert.ok(id);
   return id;
 }
-
-function spec(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  // A key for the specs that only name the alias (a read, an identifier).
-  const r = service.parseSpec({ name, targetKeyID: "a-key", ...extra });
-  assert.ok(r.ok, r.ok ? "" : r.message);
-  return r.value;
-}
-
-async function observed(client: Client, s: Record<string, unknown>): Promise<DeclaredObserved> {
-  const r = await service.read(client, s, {});
-  assert.ok(r.found, "found");
-  return r.observed;
-}
-
-const create = (s: Record<string, unknown>) => service.create(mine, s, region, owner, {}, undefined as never);
 
 describe("Alias through the generic runtime", () => {
   test("untaggable: the module says so, and has no tags field", () => {
@@ -80,72 +52,76 @@ describe("Alias through the generic runtime", () => {
   });
 
   test("create: CreateAlias with alias/ added to the name, the key, and no tags", async () => {
-    const key = await keyIn(mine);
+    const key = await keyIn(h.mine);
     const name = uniqueName("ledger");
-    const sent = await calls.during(() => create(spec(name, { targetKeyID: key })));
+    const sent = await h.calls.during(() => create(spec(name, { targetKeyID: key })));
     assert.deepEqual(writesOnly(sent), ["CreateAlias"]);
-    assert.deepEqual(calls.input("CreateAlias"), { AliasName: `alias/${name}`, TargetKeyId: key });
+    assert.deepEqual(h.calls.input("CreateAlias"), { AliasName: `alias/${name}`, TargetKeyId: key });
     assert.equal(service.identifier(spec(name)), `alias/${name}`);
     assert.equal(service.identifier(spec(`alias/${name}`)), `alias/${name}`, "a prefixed name is kept");
   });
 
   test("read: the account's aliases are listed, only the resource's kept; the spec keeps its spelling", async () => {
-    const key = await keyIn(mine);
+    const key = await keyIn(h.mine);
     const name = uniqueName("books");
     // Names that start or end like it, made first: never taken for it.
     for (const near of [`${name}-old`, `${name}x`]) {
-      await mine.sdk.send(new CreateAliasCommand({ AliasName: `alias/${near}`, TargetKeyId: key }));
+      await h.mine.sdk.send(new CreateAliasCommand({ AliasName: `alias/${near}`, TargetKeyId: key }));
     }
-    assert.deepEqual(await service.read(mine, spec(name), {}), { found: false });
+    assert.deepEqual(await service.read(h.mine, spec(name), {}), { found: false });
     await create(spec(name, { targetKeyID: key }));
-    const read = await calls.during(() => observed(mine, spec(name)));
+    const read = await h.calls.during(() => observed(h.mine, spec(name)));
     assert.deepEqual(read, ["ListAliases"], "one call: no tags to read");
-    assert.deepEqual(calls.input("ListAliases"), {}, "ListAliases names no alias");
-    const o = await observed(mine, spec(name));
+    assert.deepEqual(h.calls.input("ListAliases"), {}, "ListAliases names no alias");
+    const o = await observed(h.mine, spec(name));
     assert.equal(o.fields["name"], name, "the spec's spelling, without alias/");
     assert.equal(o.fields["targetKeyID"], key);
-    assert.equal(o.arn, `arn:aws:kms:${region}:${mine.account}:alias/${name}`);
-    assert.equal(service.arn(spec(name), region, mine.account), o.arn);
+    assert.equal(o.arn, `arn:aws:kms:${region}:${h.mine.account}:alias/${name}`);
+    assert.equal(service.arn(spec(name), region, h.mine.account), o.arn);
     assert.deepEqual(service.tagsOf(o), {}, "no tags: whose it is, the controller's records say");
     assert.deepEqual(service.diff(spec(name, { targetKeyID: key }), o), []);
     assert.ok(service.parseStatus(service.statusFrom?.(o) ?? {}).ok, "status fits the CRD");
     // Another account's alias of the same name is not this account's.
-    assert.deepEqual(await service.read(other, spec(name), {}), { found: false });
+    assert.deepEqual(await service.read(h.other, spec(name), {}), { found: false });
   });
 
   test("a key's ARN in the spec is no drift from the ID KMS answers; another key is one UpdateAlias", async () => {
-    const first = await keyIn(mine);
-    const second = await keyIn(mine);
+    const first = await keyIn(h.mine);
+    const second = await keyIn(h.mine);
     const name = uniqueName("orders");
     await create(spec(name, { targetKeyID: first }));
-    const o = await observed(mine, spec(name));
-    const byArn = spec(name, { targetKeyID: `arn:aws:kms:${region}:${mine.account}:key/${first}` });
+    const o = await observed(h.mine, spec(name));
+    const byArn = spec(name, { targetKeyID: `arn:aws:kms:${region}:${h.mine.account}:key/${first}` });
     assert.deepEqual(service.diff(byArn, o), [], "the same key, by its ARN");
     const moved = spec(name, { targetKeyID: second });
     assert.deepEqual(service.diff(moved, o), ["spec.targetKeyID"]);
-    const sent = await calls.during(() => service.update(mine, moved, o, owner, {}, undefined as never));
+    const sent = await h.calls.during(() => h.update(moved, o));
     assert.deepEqual(writesOnly(sent), ["UpdateAlias"]);
-    assert.deepEqual(calls.input("UpdateAlias"), { AliasName: `alias/${name}`, TargetKeyId: second });
-    assert.deepEqual(service.diff(moved, await observed(mine, moved)), [], "read back as set");
+    assert.deepEqual(h.calls.input("UpdateAlias"), { AliasName: `alias/${name}`, TargetKeyId: second });
+    assert.deepEqual(service.diff(moved, await observed(h.mine, moved)), [], "read back as set");
   });
 
   test("a claim sends nothing: KMS cannot tag an alias", async () => {
-    const key = await keyIn(mine);
+    const key = await keyIn(h.mine);
     const name = uniqueName("made-elsewhere");
-    await mine.sdk.send(new CreateAliasCommand({ AliasName: `alias/${name}`, TargetKeyId: key }));
-    const o = await observed(mine, spec(name));
-    const sent = await calls.during(() => service.claim(mine, o, owner, {}));
+    await h.mine.sdk.send(new CreateAliasCommand({ AliasName: `alias/${name}`, TargetKeyId: key }));
+    const o = await observed(h.mine, spec(name));
+    const sent = await h.calls.during(() => service.claim(h.mine, o, h.owner, {}));
     assert.deepEqual(sent, []);
   });
 
   test("created at: ListAliases' CreationDate, page by page; none where KMS answers none", async () => {
-    const key = await keyIn(mine);
+    const key = await keyIn(h.mine);
     const name = uniqueName("dated");
     await create(spec(name, { targetKeyID: key }));
-    assert.equal(await service.createdAt?.(mine, spec(name), {}), undefined, "the emulator answers no date");
+    assert.equal(
+      await service.createdAt?.(h.mine, spec(name), {}),
+      undefined,
+      "the emulator answers no date",
+    );
     // KMS answers each alias's CreationDate (epoch seconds in its JSON protocol).
     const at = Math.floor(Date.parse("2026-11-29T10:00:00Z") / 1000);
-    const remove = proxy.addFault({
+    const remove = h.proxy.addFault({
       name: "kms-creation-date",
       match: (r) => r.action === "ListAliases",
       respond: {
@@ -157,7 +133,7 @@ describe("Alias through the generic runtime", () => {
       },
     });
     try {
-      const made = await service.createdAt?.(mine, spec(name), {});
+      const made = await service.createdAt?.(h.mine, spec(name), {});
       assert.equal(made?.toISOString(), "2026-11-29T10:00:00.000Z");
     } finally {
       remove();
@@ -171,22 +147,22 @@ describe("Alias through the generic runtime", () => {
   });
 
   test("a create of a taken name is AWS's AlreadyExists, read as created: false", async () => {
-    const key = await keyIn(mine);
+    const key = await keyIn(h.mine);
     const name = uniqueName("taken");
-    await mine.sdk.send(new CreateAliasCommand({ AliasName: `alias/${name}`, TargetKeyId: key }));
+    await h.mine.sdk.send(new CreateAliasCommand({ AliasName: `alias/${name}`, TargetKeyId: key }));
     assert.deepEqual(await create(spec(name, { targetKeyID: key })), { created: false });
   });
 
   test("delete: DeleteAlias by its name; an alias already gone is not-found", async () => {
-    const key = await keyIn(mine);
+    const key = await keyIn(h.mine);
     const name = uniqueName("gone");
     await create(spec(name, { targetKeyID: key }));
-    const sent = await calls.during(() => service.delete(mine, spec(name), {}, {}));
+    const sent = await h.calls.during(() => service.delete(h.mine, spec(name), {}, {}));
     assert.deepEqual(writesOnly(sent), ["DeleteAlias"]);
-    assert.deepEqual(calls.input("DeleteAlias"), { AliasName: `alias/${name}` });
-    const listed = await mine.sdk.send(new ListAliasesCommand({}));
+    assert.deepEqual(h.calls.input("DeleteAlias"), { AliasName: `alias/${name}` });
+    const listed = await h.mine.sdk.send(new ListAliasesCommand({}));
     assert.ok(!listed.Aliases?.some((a) => a.AliasName === `alias/${name}`));
-    assert.equal(await service.delete(mine, spec(name), {}, {}), "not-found");
+    assert.equal(await service.delete(h.mine, spec(name), {}, {}), "not-found");
   });
 
   test("a key KMS cannot find: retried (it may be made yet), the message naming spec.targetKeyID", async () => {

@@ -18,24 +18,13 @@ import {
 import type { DeclaredObserved } from "../../src/services/declared-kind/source.ts";
 import { logGroupService as service } from "../../src/services/logs/log-group.ts";
 import type { AwsProxy } from "../support/aws-proxy.ts";
-import {
-  type AccountClient,
-  startTwoAccounts,
-  type TwoAccounts,
-  type WireCalls,
-  writesOnly,
-} from "../support/two-accounts.ts";
+import { type NamedKindHarness, namedKindHarness } from "../support/named-kind.ts";
+import { type AccountClient, type WireCalls, writesOnly } from "../support/two-accounts.ts";
 
 const region = "us-east-1";
-const owner = {
-  "services.k8s.aws/namespace": "shop",
-  "services.k8s.aws/owner": "LogGroup/shop/shop-logs",
-  "services.k8s.aws/owner-uid": "uid-logs-1",
-  "services.k8s.aws/controller-version": "crossrole-test",
-};
 
 type Client = AccountClient<CloudWatchLogsClient>;
-let accounts: TwoAccounts<CloudWatchLogsClient>;
+let h: NamedKindHarness<CloudWatchLogsClient>;
 let proxy: AwsProxy;
 let calls: WireCalls;
 /** This account, through the proxy. */
@@ -44,35 +33,26 @@ let other: Client;
 let myAccount: string;
 
 before(async () => {
-  accounts = await startTwoAccounts(
-    "logs-log-group",
+  h = await namedKindHarness({
+    label: "logs-log-group",
     region,
-    (endpoint, credentials) => new CloudWatchLogsClient({ region, endpoint, credentials }),
-  );
-  ({ proxy, calls, mine, other } = accounts);
+    resource: { kind: "LogGroup", namespace: "shop", name: "shop-logs", uid: "uid-logs-1" },
+    client: (endpoint, credentials) => new CloudWatchLogsClient({ region, endpoint, credentials }),
+    service,
+    prefix: "/crossrole/",
+  });
+  ({ proxy, calls, mine, other } = h);
   myAccount = mine.account;
 });
 
-after(() => accounts?.close());
+after(() => h?.close());
 
-let counter = 0;
-const uniqueName = (label: string) => `/crossrole/${label}-${process.pid}-${++counter}`;
-
-function spec(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const r = service.parseSpec({ name, ...extra });
-  assert.ok(r.ok, r.ok ? "" : r.message);
-  return r.value;
-}
-
-async function observed(client: Client, s: Record<string, unknown>): Promise<DeclaredObserved> {
-  const r = await service.read(client, s, {});
-  assert.ok(r.found, "found");
-  return r.observed;
-}
-
-const create = (s: Record<string, unknown>) => service.create(mine, s, region, owner, {}, undefined as never);
-const update = (desired: Record<string, unknown>, o: DeclaredObserved) =>
-  service.update(mine, desired, o, owner, {}, undefined as never);
+const uniqueName = (label: string) => h.uniqueName(label);
+const spec = (name: string, extra: Record<string, unknown> = {}) => h.spec(name, extra);
+const observed = (client: Client, s: Record<string, unknown>): Promise<DeclaredObserved> =>
+  h.observed(client, s);
+const create = (s: Record<string, unknown>) => h.create(s);
+const update = (desired: Record<string, unknown>, o: DeclaredObserved) => h.update(desired, o);
 /** Another log group of this account, a subscription filter's destination the emulator accepts. */
 async function destination(label: string): Promise<string> {
   const name = uniqueName(label);
@@ -258,7 +238,7 @@ describe("LogGroup through the generic runtime", () => {
     await mine.sdk.send(new PutRetentionPolicyCommand({ logGroupName: name, retentionInDays: 14 }));
     const o = await observed(mine, spec(name));
     assert.equal(o.tags["services.k8s.aws/owner-uid"], undefined);
-    await service.claim(mine, o, owner, {});
+    await service.claim(mine, o, h.owner, {});
     const claimed = await observed(mine, spec(name));
     assert.equal(claimed.tags["services.k8s.aws/owner-uid"], "uid-logs-1");
     assert.equal(claimed.tags["cost-center"], "42", "the log group's own tags stay");
