@@ -9,6 +9,8 @@
 //     retained, as tags would stay): another resource naming it is NameTaken;
 //   - an operator who deletes the record leaves an alias no one owns: the resource refuses to
 //     touch it and says so, until adopted again;
+//   - an Alias let go by hand (finalizer removed) leaves its record: a new Alias of its name finds
+//     the alias an earlier object's (AlreadyExists) and adopts it only with an adoption policy;
 //   - a CreateAlias whose answer is lost (AWS made it) is found again as the resource's own
 //     interrupted create, by its sealed intent and KMS's CreationDate, and recorded.
 import assert from "node:assert/strict";
@@ -217,6 +219,42 @@ test("an operator deletes the record: the resource refuses to touch an alias no 
   );
   assert.equal((await aliasIn("alias/apps-lost"))?.TargetKeyId, keyId, "nothing written");
   assert.deepEqual(await recordsOf("alias/apps-lost"), []);
+});
+
+test("an Alias let go by hand (its finalizer removed) leaves its record; a new Alias of its name finds it an earlier object's, and adopts it only when told to", async () => {
+  const client = await kms();
+  const keyId = (await client.send(new CreateKeyCommand({ Description: "k" }))).KeyMetadata?.KeyId;
+  await e2e.apply([alias("handed", { targetKeyID: keyId })]);
+  const first = await waitForSynced(e2e.kube, "Alias", "apps", "handed");
+  await patchResource(e2e.kube, "Alias", "apps", "handed", { metadata: { finalizers: null } });
+  await deleteResourceAndWait(e2e.kube, "Alias", "apps", "handed");
+  assert.ok(await aliasIn("alias/apps-handed"), "nothing deleted in AWS: crossrole was not asked");
+  assert.equal((await recordsOf("alias/apps-handed"))[0]?.entry.owner.uid, first.metadata.uid);
+
+  await e2e.apply([alias("handed", { targetKeyID: keyId })]);
+  const again = await waitForResourceCondition(
+    e2e.kube,
+    "Alias",
+    "apps",
+    "handed",
+    "ACK.Terminal",
+    "True",
+    "AlreadyExists",
+  );
+  assert.match(
+    String(again.status?.conditions?.find((c) => c.type === "ACK.Terminal")?.message),
+    new RegExp(`created by an earlier object of the same name \\(uid ${first.metadata.uid}\\)`),
+  );
+  await patchResource(e2e.kube, "Alias", "apps", "handed", {
+    metadata: { annotations: { "services.k8s.aws/adoption-policy": "adopt-or-create" } },
+  });
+  const adopted = await waitForSynced(e2e.kube, "Alias", "apps", "handed");
+  assert.notEqual(adopted.metadata.uid, first.metadata.uid);
+  assert.equal(
+    (await recordsOf("alias/apps-handed"))[0]?.entry.owner.uid,
+    adopted.metadata.uid,
+    "the record now names it",
+  );
 });
 
 test("a CreateAlias whose answer is lost is found again as the resource's interrupted create and recorded", async () => {

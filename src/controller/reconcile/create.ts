@@ -125,7 +125,8 @@ async function recordedOwner<Spec extends object, Observed, Client>(
 ): Promise<Outcome | undefined> {
   if (env.module.untaggable !== true) return undefined;
   const entry = await recordedEntry(env, a, target);
-  // A retained object's record, where the object is gone: stale, the name is free.
+  // A retained object's record, where the object is gone, is stale: the name is free; so is the
+  // record of an earlier object of this name (this one has its name: that one is gone).
   if (entry === undefined || entry.retained !== undefined) return undefined;
   const o = judgeOwnership(ownedTags(entry, ownedObjectAt(env, target)), a.owner);
   if (o.kind !== "other") return undefined;

@@ -128,16 +128,19 @@ export class OwnedObjects {
   }
 
   /**
-   * Records `owner` as the owner of `o`; refused (OwnedByAnother) when another resource is. A
-   * retained record is replaced: the reconciler took the object (an adoption of one its earlier
-   * namesake left), or made it anew where the retained one was gone.
+   * Records `owner` as the owner of `o`; refused (OwnedByAnother) when another live resource is. A
+   * retained record, or an earlier namesake's, is replaced: the reconciler took the object (an
+   * adoption of one its earlier namesake left), or made it anew where that one was gone.
    */
   async claim(owner: Owner, o: OwnedObject, signal?: AbortSignal): Promise<void> {
     const name = ownedRecordName(o);
     const held = ownedEntryOf(await this.#store.live(name, signal));
-    if (held !== undefined && sameObject(held.object, o) && held.retained === undefined) {
+    if (held !== undefined && sameObject(held.object, o)) {
       if (held.owner.uid === owner.uid) return;
-      throw new OwnedByAnother(o, held);
+      // Another live resource's: never taken. A retained record, or an earlier object's of this
+      // one's kind, namespace and name (gone: this one has its name), is replaced.
+      if (held.retained === undefined && ownerName(held.owner) !== ownerName(owner))
+        throw new OwnedByAnother(o, held);
     }
     const entry: OwnedEntry = { owner, object: o, at: this.#now().toISOString() };
     await this.#store.put(
