@@ -3,6 +3,8 @@ import { describe, it } from "node:test";
 import { z } from "zod";
 import { ackReference, ackReferences } from "../api/ack-reference.ts";
 import { describeIssues } from "../api/rules.ts";
+import type { KindDeclaration, RuntimeDeclaration } from "../codegen/declaration.ts";
+import { servedKindCatalog } from "./catalog.ts";
 import { refusingUnservedReferences } from "./references.ts";
 import { queueSpecSchema } from "./sqs/schema.ts";
 
@@ -55,5 +57,31 @@ describe("references to kinds crossrole does not serve", () => {
       describeIssues(both.error!, ["spec"]).join(),
       /spec\.policyRef: and spec\.policy are both set/,
     );
+  });
+});
+
+describe("references to served kinds", () => {
+  it("none names a kind AWS cannot tag (its owner is in the controller's records, which the reference check does not read)", () => {
+    const untaggable = new Set(
+      Object.entries(servedKindCatalog)
+        .filter(([, k]) => {
+          const runtime: RuntimeDeclaration | undefined = k.declaration.runtime;
+          return runtime !== undefined && runtime.tags === undefined;
+        })
+        .map(
+          ([name]) =>
+            `${servedKindCatalog[name as keyof typeof servedKindCatalog].declaration.service}/${name}`,
+        ),
+    );
+    assert.ok(untaggable.has("kms/Alias"), "the Alias is one");
+    const declarations: readonly KindDeclaration[] = Object.values(servedKindCatalog).map(
+      (k) => k.declaration,
+    );
+    const naming = declarations.flatMap((d) =>
+      (d.references ?? [])
+        .filter((r) => untaggable.has(`${r.service}/${r.kind}`))
+        .map((r) => `${d.kind}.${r.field} → ${r.kind}`),
+    );
+    assert.deepEqual(naming, []);
   });
 });

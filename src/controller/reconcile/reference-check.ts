@@ -60,6 +60,8 @@ export async function checkReferencesInAws<Spec extends object, Observed, Client
           ? parsed.value
           : module.assigned.withId(parsed.value, check.id);
       const seen = await module.read(client, named, conn.call);
+      // By its tags: no served kind references one AWS cannot tag (an alias), which would be judged
+      // untagged here, and refused (its owner is in the controller's records, not read here).
       ownership = seen.found ? judgeOwnership(module.tagsOf(seen.observed), check.owner) : undefined;
     }
     const judged = judgeReferencedInAws(check.ref, env.kindName, {
