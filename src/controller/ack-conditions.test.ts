@@ -146,6 +146,48 @@ describe("nextConditions: Ready follows Terminal > Recoverable > Synced", () => 
     assert.equal(find(later, conditionTypes.lateInitialized)?.status, "True");
   });
 
+  test("references (ACK.ReferencesResolved): True once resolved, False with the refusal, gone when none are set, kept when not reached", () => {
+    const resolved = nextConditions(undefined, synced, null, 2, t0, [], false, "resolved");
+    assert.deepEqual(find(resolved, conditionTypes.referencesResolved), {
+      type: conditionTypes.referencesResolved,
+      status: "True",
+      reason: "Resolved",
+      message: "Every reference is resolved",
+      lastTransitionTime: "2030-01-01T00:00:00Z",
+      observedGeneration: 2,
+    });
+    const waiting = recoverable(
+      "ReferenceNotSynced",
+      "spec.targetKeyRef names Key a/k, which is not Synced yet",
+    );
+    const refused = nextConditions(resolved, waiting, null, 3, t0, [], false, "refused");
+    assert.deepEqual(
+      [
+        find(refused, conditionTypes.referencesResolved)?.status,
+        find(refused, conditionTypes.referencesResolved)?.reason,
+      ],
+      ["False", "ReferenceNotSynced"],
+    );
+    assert.equal(
+      find(refused, conditionTypes.referencesResolved)?.message,
+      "spec.targetKeyRef names Key a/k, which is not Synced yet",
+    );
+    // Not reached (the decision blocked the reconcile first): the condition stays as it was.
+    const blocked = nextConditions(refused, recoverable("IdentityUnavailable", "map missing"), null, 4, t0);
+    assert.equal(find(blocked, conditionTypes.referencesResolved)?.reason, "ReferenceNotSynced");
+    assert.equal(
+      find(
+        nextConditions(blocked, synced, null, 5, t0, [], false, "none"),
+        conditionTypes.referencesResolved,
+      ),
+      undefined,
+    );
+    assert.equal(
+      find(nextConditions(undefined, synced, null, 1, t0), conditionTypes.referencesResolved),
+      undefined,
+    );
+  });
+
   test("recoverable: Recoverable True; ResourceSynced and Ready False with its reason and message", () => {
     const list = nextConditions(undefined, recoverable("IdentityUnavailable", "map missing"), null, 1, t0);
     assert.deepEqual(

@@ -20,6 +20,7 @@ export const conditionTypes = {
   terminal: "ACK.Terminal",
   iamRoleSelected: "ACK.IAMRoleSelected",
   lateInitialized: "ACK.LateInitialized",
+  referencesResolved: "ACK.ReferencesResolved",
   ready: "Ready",
 } as const;
 
@@ -85,6 +86,11 @@ export function nextConditions(
   warnings: readonly DecisionWarning[] = [],
   /** The kind copies AWS's values into fields the spec leaves out: once synced, that is done (ACK's condition). */
   lateInitializes = false,
+  /**
+   * How the spec's references went (ACK.ReferencesResolved): every one resolved, one refused (the
+   * state says why), none set (no condition); undefined: not reached, the condition stays.
+   */
+  references?: "none" | "resolved" | "refused",
 ): Condition[] {
   const g = generation === undefined ? {} : { observedGeneration: generation };
   const synced = state.kind === "synced";
@@ -117,6 +123,19 @@ export function nextConditions(
     const done = "Late initialization successful";
     updates.push({ type: conditionTypes.lateInitialized, status: "True", reason: done, message: done, ...g });
   }
+  if (references === "none") list = removeCondition(list, conditionTypes.referencesResolved);
+  if (references === "resolved") {
+    const resolved = "Every reference is resolved";
+    updates.push({
+      type: conditionTypes.referencesResolved,
+      status: "True",
+      reason: "Resolved",
+      message: resolved,
+      ...g,
+    });
+  }
+  if (references === "refused")
+    updates.push({ type: conditionTypes.referencesResolved, status: "False", reason, message, ...g });
   if (iamRoleSelected) updates.push({ ...iamRoleSelected, ...g });
   else list = removeCondition(list, conditionTypes.iamRoleSelected);
   return setConditions(list, updates, now);

@@ -1,9 +1,10 @@
 // Alias — KMS's, which AWS cannot tag — end to end with the real controller process. Whose an alias
 // is, the controller's own record in the system namespace says (src/controller/records/
 // owned-objects.ts), never the alias nor the tenant's status:
-//   - an Alias whose targetKeyRef names a Key not made yet waits; then the alias lands in the
-//     namespace's account pointing at the key, the record names the resource; another Key through
-//     targetKeyRef moves it (UpdateAlias); deleted, the alias and the record go;
+//   - an Alias whose targetKeyRef names a Key not made yet waits (ACK.ReferencesResolved False, as
+//     ACK says it); then the alias lands in the namespace's account pointing at the key, the
+//     record names the resource; another Key through targetKeyRef moves it (UpdateAlias);
+//     deleted, the alias and the record go;
 //   - an alias made outside crossrole is not taken (nothing written to it) until adoption-policy
 //     adopt, which records it; retained on deletion, the alias and its record stay (marked
 //     retained, as tags would stay): another resource naming it is NameTaken;
@@ -97,12 +98,13 @@ const alias = (name: string, spec: Record<string, unknown>, annotations: Record<
 
 test("an Alias waits for its Key, lands pointing at it and is recorded as the resource's; another Key moves it; deleted, alias and record go", async () => {
   await e2e.apply([alias("ledger", { targetKeyRef: { from: { name: "ledger-key" } } })]);
+  // ACK's condition for references says it too, as ACK's tests read it.
   await waitForResourceCondition(
     e2e.kube,
     "Alias",
     "apps",
     "ledger",
-    "ACK.ResourceSynced",
+    "ACK.ReferencesResolved",
     "False",
     "ReferenceNotFound",
   );
@@ -112,6 +114,7 @@ test("an Alias waits for its Key, lands pointing at it and is recorded as the re
   const first = await waitForSynced(e2e.kube, "Key", "apps", "ledger-key");
   const r = await waitForSynced(e2e.kube, "Alias", "apps", "ledger");
   assert.equal(r.status?.ackResourceMetadata?.ownerAccountID, X);
+  assert.equal(r.status?.conditions?.find((c) => c.type === "ACK.ReferencesResolved")?.status, "True");
   assert.equal(r.status?.ackResourceMetadata?.arn, `arn:aws:kms:us-east-1:${X}:alias/apps-ledger`);
   const made = await aliasIn("alias/apps-ledger");
   assert.equal(made?.TargetKeyId, (first.status as Record<string, unknown>)["keyID"]);

@@ -44,6 +44,11 @@ export interface Attempt {
    * Created Event has said: no "brought back" Event for it.
    */
   createdNow?: boolean;
+  /**
+   * Where this attempt got with the spec's references (ACK.ReferencesResolved): none set, every one
+   * resolved (and held in AWS), or one refused; undefined while not reached (the condition stays).
+   */
+  references?: "none" | "resolved" | "refused";
 }
 
 /** The controller's key (controller-key.ts), or why it is not available: then nothing is created. */

@@ -37,7 +37,10 @@ export async function converge<Spec extends object, Observed, Client>(
   const target = targetOf(env, a, prepared.spec, conn.account, prepared.region);
   try {
     const refused = await checkReferencesInAws(env, a, conn, prepared.checks);
-    if (refused) return refused;
+    if (refused) {
+      a.references = "refused";
+      return refused;
+    }
     await recordReferenceUses(env, a, prepared, target);
     const outcome = await env.locks.run(lockKey(env, target), () =>
       convergeLocked(env, a, conn, prepared, target),

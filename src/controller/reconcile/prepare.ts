@@ -74,7 +74,11 @@ export async function prepare<Spec extends object, Observed, Client>(
   const resolved = seeded
     ? { spec: given.spec, ...noReferences }
     : await resolveReferences(env, a, given.spec);
-  if (isOutcome(resolved)) return resolved;
+  if (isOutcome(resolved)) {
+    a.references = "refused";
+    return resolved;
+  }
+  a.references = resolved.filled.length > 0 || resolved.checks.length > 0 ? "resolved" : "none";
   const { spec } = resolved;
   // A document letting in accounts the namespace is not granted: said, or refused (principals.ts).
   const ungranted = checkPrincipals(env, a, spec);

@@ -46,6 +46,7 @@ function statusToWrite<Spec extends object, Observed, Client>(
     env.now(),
     a.decision.warnings,
     env.module.lateInitializes === true,
+    a.references,
   );
   const metaChanged = metadata !== undefined && !sameAsStored(metadata, stored?.ackResourceMetadata);
   const extraChanged =
