@@ -40,7 +40,7 @@ export async function ownershipTagsOf<Spec extends object, Observed, Client>(
 }
 
 /** The ownership tags the controller's records stand for (an untaggable kind's object). */
-export const recordedTags = <Spec extends object, Observed, Client>(
+const recordedTags = <Spec extends object, Observed, Client>(
   env: Env<Spec, Observed, Client>,
   a: Attempt,
   target: Target,

@@ -21,7 +21,7 @@ import type { RecordObject, RecordStore } from "./record-store.ts";
 export const ownedPrefix = "crossrole-owned-";
 export const ownedKey = "owner.json";
 /** The annotation naming the object a record is about (for people reading the records). */
-export const ownedAnnotation = "crossrole.dev/owned";
+const ownedAnnotation = "crossrole.dev/owned";
 
 /** An AWS object, as the record names it. */
 export interface OwnedObject {
@@ -90,7 +90,7 @@ export function ownedTags(entry: OwnedEntry | undefined, o: OwnedObject): Readon
 }
 
 /** The record of an object owned by another resource: never overwritten. */
-export class OwnedByAnother extends Error {
+class OwnedByAnother extends Error {
   constructor(o: OwnedObject, entry: OwnedEntry) {
     super(
       `${o.identifier} in account ${o.account} (${o.region}) is recorded as ${ownerName(entry.owner)}'s (uid ${entry.owner.uid})`,
