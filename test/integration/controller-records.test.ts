@@ -1,11 +1,13 @@
 // The controller's own records (src/controller/records/) against a real kube-apiserver: two
 // replicas adding their keys to one record at once both land (merge patches, never a lost
 // update); a key set to null is removed; a referrer's uses are dropped everywhere but where it
-// still refers; a use already cached costs no write; and the administrator's ConfigMaps in the
-// same namespace are never read as records, written or deleted.
+// still refers; a use already cached costs no write; an untaggable object's owner is recorded in
+// one request, never over another live owner's; and the administrator's ConfigMaps in the same
+// namespace are never read as records, written or deleted.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { configMapType } from "../../src/controller/config-types.ts";
+import { OwnedObjects, ownedEntryOf, ownedRecordName } from "../../src/controller/records/owned-objects.ts";
 import {
   kubeRecordStore,
   type RecordObject,
@@ -133,4 +135,45 @@ test("the administrator's ConfigMaps in the namespace are never records", async 
   assert.equal(store.cached("ack-role-account-map"), undefined);
   assert.ok(store.list("referrers").every((r) => r.metadata.name.startsWith("crossrole-referrers-")));
   assert.ok(await live("ack-role-account-map"), "untouched");
+});
+
+test("owned objects (an untaggable object's owner): one request to record a new one, never another live owner's, a retained or earlier namesake's replaced, forgotten and retained as the resource goes", async () => {
+  const records = new OwnedObjects(store);
+  const alias = {
+    kind: "kms.services.k8s.aws/Alias",
+    account: "111111111111",
+    region: "us-east-1",
+    identifier: "alias/ledger",
+  };
+  const owner = { kind: "Alias", namespace: "shop", name: "ledger", uid: "a-1" };
+  writes.length = 0;
+  await records.claim(owner, alias);
+  assert.deepEqual(writes, [`POST /api/v1/namespaces/${ns}/configmaps`], "a new record: one create");
+  // Right after it, before the cache may show it: this process's own record answers.
+  assert.equal((await records.tagsOf(alias))["services.k8s.aws/owner-uid"], "a-1");
+  const stored = await live(ownedRecordName(alias));
+  assert.equal(stored?.metadata.labels?.["crossrole.dev/record"], "owned");
+
+  // Another live resource's record is never overwritten.
+  const other = { kind: "Alias", namespace: "web", name: "ledger", uid: "b-1" };
+  await assert.rejects(records.claim(other, alias), /recorded as Alias\/shop\/ledger's \(uid a-1\)/);
+  assert.equal(ownedEntryOf(await live(ownedRecordName(alias)))?.owner.uid, "a-1");
+
+  // An earlier namesake's (its finalizer removed by hand: gone) is replaced by the new one.
+  const again = { ...owner, uid: "a-2" };
+  await records.claim(again, alias);
+  assert.equal(ownedEntryOf(await live(ownedRecordName(alias)))?.owner.uid, "a-2");
+
+  // Retained: the record stays, marked; then another resource may take the name (made anew).
+  await waitFor(() => store.cached(ownedRecordName(alias)) !== undefined, { what: "the record cached" });
+  await records.retain("a-2");
+  const retained = ownedEntryOf(await live(ownedRecordName(alias)));
+  assert.match(String(retained?.retained), /^\d{4}-/);
+  await records.claim(other, alias);
+  assert.equal(ownedEntryOf(await live(ownedRecordName(alias)))?.owner.uid, "b-1");
+
+  // Forgotten with its resource, whether or not the cache shows it yet.
+  await records.forget("b-1", alias);
+  assert.equal(await live(ownedRecordName(alias)), undefined);
+  assert.deepEqual(await records.tagsOf(alias), {}, "no one's");
 });

@@ -89,6 +89,9 @@ export function ownedTags(entry: OwnedEntry | undefined, o: OwnedObject): Readon
   };
 }
 
+/** How long a record this process wrote answers for itself while the cache does not show it. */
+const justWrittenMs = 5_000;
+
 /** The record of an object owned by another resource: never overwritten. */
 class OwnedByAnother extends Error {
   constructor(o: OwnedObject, entry: OwnedEntry) {
@@ -103,6 +106,8 @@ class OwnedByAnother extends Error {
 export class OwnedObjects {
   readonly #store: RecordStore;
   readonly #now: () => Date;
+  /** What this process wrote, by record name, until the cache shows it (entryOf). */
+  readonly #justWritten = new Map<string, { readonly entry: OwnedEntry; readonly at: number }>();
 
   constructor(store: RecordStore, now: () => Date = () => new Date()) {
     this.#store = store;
@@ -118,38 +123,45 @@ export class OwnedObjects {
     return ownedTags(await this.entryOf(o, signal), o);
   }
 
-  /** The record of `o` (the cache's where it names one, else the apiserver's), if any. */
+  /**
+   * The record of `o`, if any: the cache's where it holds one; else the one this process wrote a
+   * moment ago, until the cache shows it (at most `justWrittenMs`); else the apiserver's.
+   */
   async entryOf(o: OwnedObject, signal?: AbortSignal): Promise<OwnedEntry | undefined> {
     const name = ownedRecordName(o);
-    const cached = ownedEntryOf(this.#store.cached(name));
+    const record = this.#store.cached(name);
+    const just = this.#justWritten.get(name);
+    if (record !== undefined || (just !== undefined && this.#now().getTime() - just.at > justWrittenMs))
+      this.#justWritten.delete(name);
+    const cached = ownedEntryOf(record);
     if (cached !== undefined && sameObject(cached.object, o)) return cached;
+    if (record === undefined && just !== undefined && this.#justWritten.has(name)) return just.entry;
     const live = ownedEntryOf(await this.#store.live(name, signal));
     return live !== undefined && sameObject(live.object, o) ? live : undefined;
   }
 
   /**
-   * Records `owner` as the owner of `o`; refused (OwnedByAnother) when another live resource is. A
-   * retained record, or an earlier namesake's, is replaced: the reconciler took the object (an
-   * adoption of one its earlier namesake left), or made it anew where that one was gone.
+   * Records `owner` as the owner of `o` (one request where no record exists); refused
+   * (OwnedByAnother) when another live resource is. A retained record, or an earlier namesake's,
+   * is replaced: the reconciler took the object (an adoption of one its earlier namesake left),
+   * or made it anew where that one was gone.
    */
   async claim(owner: Owner, o: OwnedObject, signal?: AbortSignal): Promise<void> {
     const name = ownedRecordName(o);
-    const held = ownedEntryOf(await this.#store.live(name, signal));
-    if (held !== undefined && sameObject(held.object, o)) {
-      if (held.owner.uid === owner.uid) return;
-      // Another live resource's: never taken. A retained record, or an earlier object's of this
-      // one's kind, namespace and name (gone: this one has its name), is replaced.
-      if (held.retained === undefined && ownerName(held.owner) !== ownerName(owner))
-        throw new OwnedByAnother(o, held);
-    }
     const entry: OwnedEntry = { owner, object: o, at: this.#now().toISOString() };
-    await this.#store.put(
-      name,
-      "owned",
-      { [ownedKey]: JSON.stringify(entry) },
-      { [ownedAnnotation]: `${o.kind} ${o.identifier} in ${o.account} ${o.region}` },
-      signal,
-    );
+    const data = { [ownedKey]: JSON.stringify(entry) };
+    const annotations = { [ownedAnnotation]: `${o.kind} ${o.identifier} in ${o.account} ${o.region}` };
+    if ((await this.#store.create(name, "owned", data, annotations, signal)) === "exists") {
+      const held = ownedEntryOf(await this.#store.live(name, signal));
+      if (held !== undefined && sameObject(held.object, o)) {
+        if (held.owner.uid === owner.uid && held.retained === undefined) return;
+        // Another live resource's: never taken.
+        if (held.retained === undefined && ownerName(held.owner) !== ownerName(owner))
+          throw new OwnedByAnother(o, held);
+      }
+      await this.#store.put(name, "owned", data, annotations, signal);
+    }
+    this.#justWritten.set(name, { entry, at: this.#now().getTime() });
   }
 
   /**
@@ -169,7 +181,10 @@ export class OwnedObjects {
       ownedEntryOf(await this.#store.live(ownedRecordName(o), signal))?.owner.uid === ownerUid
     )
       names.add(ownedRecordName(o));
-    for (const name of names) await this.#store.delete(name, signal);
+    for (const name of names) {
+      this.#justWritten.delete(name);
+      await this.#store.delete(name, signal);
+    }
   }
 
   /** Marks every record naming `ownerUid` retained: its owner is let go, the object kept in AWS. */
@@ -178,6 +193,7 @@ export class OwnedObjects {
     for (const record of this.#store.list("owned")) {
       const entry = ownedEntryOf(record);
       if (entry?.owner.uid !== ownerUid || entry.retained !== undefined) continue;
+      this.#justWritten.delete(record.metadata.name);
       await this.#store.put(
         record.metadata.name,
         "owned",

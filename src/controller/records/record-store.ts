@@ -40,6 +40,17 @@ export interface RecordStore {
     annotations?: Readonly<Record<string, string>>,
     signal?: AbortSignal,
   ): Promise<void>;
+  /**
+   * Creates a record, only if none of the name exists (one request): "exists" when one does,
+   * which is then left as it is.
+   */
+  create(
+    name: string,
+    type: RecordType,
+    data: Readonly<Record<string, string>>,
+    annotations?: Readonly<Record<string, string>>,
+    signal?: AbortSignal,
+  ): Promise<"created" | "exists">;
   /** Deletes a record; one already gone is fine. */
   delete(name: string, signal?: AbortSignal): Promise<void>;
 }
@@ -100,6 +111,25 @@ export function kubeRecordStore(
         // Another replica created it meanwhile: add ours to it.
         if (!isAlreadyExists(err)) throw err;
         await patch();
+      }
+    },
+    async create(name, type, data, annotations = {}, signal) {
+      try {
+        await kube.request({
+          method: "POST",
+          path: collectionPath(configMapType, systemNamespace),
+          body: {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            metadata: { name, namespace: systemNamespace, labels: { [recordLabel]: type }, annotations },
+            data,
+          },
+          ...withSignal(signal),
+        });
+        return "created";
+      } catch (err) {
+        if (isAlreadyExists(err)) return "exists";
+        throw err;
       }
     },
     async delete(name, signal) {
