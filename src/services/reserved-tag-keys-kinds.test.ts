@@ -9,6 +9,7 @@ import { resourceKinds } from "../api/kinds.ts";
 import { celQuote } from "../api/reserved-tag-keys.ts";
 import { withDefaultTags } from "../controller/spec-default-tags.ts";
 import { servedKindCatalog } from "./catalog.ts";
+import { taggableKindNames } from "./served.ts";
 
 const reserved = [
   "services.k8s.aws/namespace ",
@@ -21,6 +22,8 @@ describe("every kind's tags refuse reserved keys, naming them", () => {
   for (const { kind } of resourceKinds) {
     test(kind, async () => {
       const module = await servedKindCatalog[kind].module();
+      // The list the admission and end-to-end tests take the kinds from says the same.
+      assert.equal(taggableKindNames.includes(kind), module.untaggable !== true);
       // AWS cannot tag it (a KMS alias): it has no tags field to refuse keys in.
       if (module.untaggable === true) {
         assert.equal(module.specTags, undefined);

@@ -150,6 +150,10 @@ test("a status the tenant forges (another account, the same-named function there
   await createOutOfBand(endpoint, "Function", "apps-forged", Y);
   await e2e.apply([role("forged-runner"), fn("forged", { roleRef: { from: { name: "forged-runner" } } })]);
   await waitForSynced(e2e.kube, "Function", "apps", "forged");
+  // Late initialisation writes the spec (a new generation): the tenant forges status once the
+  // controller has written its own for that one too, or that write would simply correct the forgery.
+  const generation = (await getResource(e2e.kube, "Function", "apps", "forged"))?.metadata.generation ?? 1;
+  await waitForSynced(e2e.kube, "Function", "apps", "forged", generation);
   await writeStatusAsTenant(e2e.kube, "Function", "apps", "forged", {
     ackResourceMetadata: {
       ownerAccountID: Y,
@@ -167,6 +171,8 @@ test("a status the tenant forges (another account, the same-named function there
     "ACK.Terminal",
     "True",
     "AccountDrift",
+    // The suite's load: a Function's reconcile waits behind many other kinds'.
+    45_000,
   );
   assert.match(
     String(drifted.status?.conditions?.find((c) => c.type === "ACK.Terminal")?.message),

@@ -8,13 +8,13 @@ import { after, before, test } from "node:test";
 import { buildCrd } from "../../src/api/crd.ts";
 import { resourceKinds } from "../../src/api/kinds.ts";
 import type { OpenApiSchema } from "../../src/api/structural.ts";
-import type { RuntimeDeclaration } from "../../src/codegen/declaration.ts";
 import { withDefaultTags } from "../../src/controller/spec-default-tags.ts";
 import { type Crd, installCrdObjects, installCrds } from "../../src/local-stack/install-crds.ts";
 import { waitFor } from "../../src/local-stack/wait.ts";
 import { KubeApiError } from "../../src/runtime/kube-client.ts";
 import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { servedKindCatalog } from "../../src/services/catalog.ts";
+import { taggableKindNames } from "../../src/services/served.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
 import { minimalResource, namespaceObjectsFor } from "../support/minimal-resources.ts";
 import {
@@ -31,12 +31,7 @@ const ns = "reserved-tags";
 const key = "services.k8s.aws/namespace ";
 // Every kind with tags: AWS cannot tag an Alias, which has no tags field
 // (src/services/reserved-tag-keys-kinds.test.ts checks that it has none).
-const kinds = resourceKinds
-  .map((k) => k.kind)
-  .filter((k) => {
-    const runtime: RuntimeDeclaration | undefined = servedKindCatalog[k].declaration.runtime;
-    return runtime?.tags !== undefined;
-  });
+const kinds = taggableKindNames;
 
 let e2e: E2E;
 let proxy: AwsProxy;

@@ -115,9 +115,8 @@ export class OwnedObjects {
   }
 
   /**
-   * The ownership tags recorded for `o`. The cache answers when it names an owner; otherwise the
-   * apiserver does (a record written a moment ago may not be cached yet, and "no one's" is the
-   * answer that lets an object be taken).
+   * The ownership tags recorded for `o` (entryOf): none only once the apiserver says so, since
+   * "no one's" is the answer that lets an object be taken.
    */
   async tagsOf(o: OwnedObject, signal?: AbortSignal): Promise<Readonly<Record<string, string>>> {
     return ownedTags(await this.entryOf(o, signal), o);
