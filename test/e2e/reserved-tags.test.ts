@@ -6,7 +6,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { buildCrd } from "../../src/api/crd.ts";
-import { resourceKinds } from "../../src/api/kinds.ts";
 import type { OpenApiSchema } from "../../src/api/structural.ts";
 import { withDefaultTags } from "../../src/controller/spec-default-tags.ts";
 import { type Crd, installCrdObjects, installCrds } from "../../src/local-stack/install-crds.ts";

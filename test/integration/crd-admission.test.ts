@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { buildCrd } from "../../src/api/crd.ts";
 import { crdFileName } from "../../src/api/crd-yaml.ts";
-import { resourceKinds } from "../../src/api/kinds.ts";
 import { withDefaultTags } from "../../src/controller/spec-default-tags.ts";
 import { loadCrdSources } from "../../src/crd-sources.ts";
 import { installCrds } from "../../src/local-stack/install-crds.ts";
