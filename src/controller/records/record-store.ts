@@ -63,6 +63,25 @@ export function kubeRecordStore(
 ): RecordStore {
   const path = (name: string) => objectPath(configMapType, systemNamespace, name);
   const withSignal = (signal: AbortSignal | undefined) => (signal ? { signal } : {});
+  const create: RecordStore["create"] = async (name, type, data, annotations = {}, signal) => {
+    try {
+      await kube.request({
+        method: "POST",
+        path: collectionPath(configMapType, systemNamespace),
+        body: {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name, namespace: systemNamespace, labels: { [recordLabel]: type }, annotations },
+          data,
+        },
+        ...withSignal(signal),
+      });
+      return "created";
+    } catch (err) {
+      if (isAlreadyExists(err)) return "exists";
+      throw err;
+    }
+  };
   return {
     hasSynced: () => informer.hasSynced(),
     cached: (name) => {
@@ -93,45 +112,14 @@ export function kubeRecordStore(
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
-      const kept = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null));
+      const kept = Object.fromEntries(
+        Object.entries(data).filter((e): e is [string, string] => e[1] !== null),
+      );
       if (Object.keys(kept).length === 0) return;
-      try {
-        await kube.request({
-          method: "POST",
-          path: collectionPath(configMapType, systemNamespace),
-          body: {
-            apiVersion: "v1",
-            kind: "ConfigMap",
-            metadata: { name, namespace: systemNamespace, labels: { [recordLabel]: type }, annotations },
-            data: kept,
-          },
-          ...withSignal(signal),
-        });
-      } catch (err) {
-        // Another replica created it meanwhile: add ours to it.
-        if (!isAlreadyExists(err)) throw err;
-        await patch();
-      }
+      // Another replica created it meanwhile: add ours to it.
+      if ((await create(name, type, kept, annotations, signal)) === "exists") await patch();
     },
-    async create(name, type, data, annotations = {}, signal) {
-      try {
-        await kube.request({
-          method: "POST",
-          path: collectionPath(configMapType, systemNamespace),
-          body: {
-            apiVersion: "v1",
-            kind: "ConfigMap",
-            metadata: { name, namespace: systemNamespace, labels: { [recordLabel]: type }, annotations },
-            data,
-          },
-          ...withSignal(signal),
-        });
-        return "created";
-      } catch (err) {
-        if (isAlreadyExists(err)) return "exists";
-        throw err;
-      }
-    },
+    create,
     async delete(name, signal) {
       try {
         await kube.request({ method: "DELETE", path: path(name), ...withSignal(signal) });
