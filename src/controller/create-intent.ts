@@ -181,8 +181,13 @@ export function unfinishedCreate(
 ): boolean {
   const requested = requestedAtFor(intent, at);
   if (requested === undefined || createdAt === undefined) return false;
+  return createdWithin(requested, createdAt, windowMs);
+}
+
+/** Whether AWS made an object at `createdAt` inside a create's window from `requestedMs` (clock skew allowed). */
+export function createdWithin(requestedMs: number, createdAt: Date, windowMs: number): boolean {
   const created = createdAt.getTime();
-  return created >= requested - intentSkewMs && created <= requested + windowMs;
+  return created >= requestedMs - intentSkewMs && created <= requestedMs + windowMs;
 }
 
 /**

@@ -88,14 +88,19 @@ export async function startE2E(opts: StackOptions = {}): Promise<E2E> {
  */
 export async function startAppsInAccount(account: string): Promise<E2E> {
   const e2e = await startE2E();
-  await e2e.apply([
+  await applyAppsInAccount(e2e, account);
+  await e2e.startController();
+  return e2e;
+}
+
+/** startAppsInAccount's objects alone, for a test that starts the controller its own way (behind a proxy). */
+export function applyAppsInAccount(e2e: E2E, account: string): Promise<void> {
+  return e2e.apply([
     namespace("ack-system"),
     namespace("apps", { "services.k8s.aws/owner-account-id": account }),
     configMap("ack-role-account-map", { [account]: `arn:aws:iam::${account}:role/apps-x` }),
     identity("AWSControllerIdentity", "default", { allowedNamespaces: { list: ["apps", "ack-system"] } }),
   ]);
-  await e2e.startController();
-  return e2e;
 }
 
 // ---- Kubernetes side ----

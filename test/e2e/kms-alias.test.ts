@@ -22,12 +22,10 @@ import type { KubeObject } from "../../src/runtime/kube-object.ts";
 import { type AwsProxy, startAwsProxy } from "../support/aws-proxy.ts";
 import { kmsAliasCreationDates } from "../support/kms-alias-dates.ts";
 import {
-  configMap,
+  applyAppsInAccount,
   deleteResourceAndWait,
   type E2E,
   getResource,
-  identity,
-  namespace,
   patchResource,
   startE2E,
   waitForEvent,
@@ -44,12 +42,7 @@ before(async () => {
   e2e = await startE2E();
   endpoint = e2e.stack.awsEndpoint ?? "";
   proxy = await startAwsProxy(endpoint, kmsAliasCreationDates());
-  await e2e.apply([
-    namespace("ack-system"),
-    namespace("apps", { "services.k8s.aws/owner-account-id": X }),
-    configMap("ack-role-account-map", { [X]: `arn:aws:iam::${X}:role/apps-x` }),
-    identity("AWSControllerIdentity", "default", { allowedNamespaces: { list: ["apps", "ack-system"] } }),
-  ]);
+  await applyAppsInAccount(e2e, X);
   await e2e.startController([], { awsEndpoint: proxy.endpoint });
 });
 after(async () => {

@@ -30,10 +30,10 @@ import type { Manager } from "../../runtime/manager.ts";
 import type { ReconcileContext, ReconcileRequest, Result } from "../../runtime/reconcile.ts";
 import type { CallContext } from "../../services/call-context.ts";
 import type { AnyServiceModule } from "../../services/catalog.ts";
-import { intentSkewMs } from "../create-intent.ts";
+import { createdWithin } from "../create-intent.ts";
 import type { DecisionMemo } from "../decision-memo.ts";
 import { describeOwnership, judgeOwnership, type Ownership, ownerName } from "../ownership.ts";
-import { ownedEntryOf, ownedKindOf, ownedRecordName, ownedTags } from "./owned-objects.ts";
+import { OwnedObjects, ownedEntryOf, ownedKindOf } from "./owned-objects.ts";
 import { type RecordObject, type RecordStore, recordLabel } from "./record-store.ts";
 import { referencedAnnotation, referrersRecordPrefix } from "./reference-uses.ts";
 import { parseTombstone, type Tombstone, tombstoneKey, tombstoneRecordName } from "./tombstones.ts";
@@ -84,6 +84,7 @@ type Sweep =
 
 export function addRecordsController(o: RecordsControllerOptions): Controller {
   const log = o.logger.child({ controller: "records" });
+  const owned = new OwnedObjects(o.records);
   const now = o.now ?? (() => new Date());
   const period = o.sweepPeriodMs ?? defaultSweepPeriodMs;
   const deleted = new Counter({
@@ -175,16 +176,12 @@ export function addRecordsController(o: RecordsControllerOptions): Controller {
       region: t.region,
       identifier: t.awsName,
     };
-    const recorded = ownedTags(
-      ownedEntryOf(await o.records.live(ownedRecordName(object), call.signal)),
-      object,
-    );
-    const judged = judgeOwnership(recorded, t.owner);
+    const judged = judgeOwnership(await owned.tagsOf(object, call.signal), t.owner);
     if (judged.kind !== "untagged") return judged;
     const made = await module.createdAt?.(client, spec as never, call);
-    const from = Date.parse(t.requestedAt) - intentSkewMs;
+    const requested = Date.parse(t.requestedAt);
     const madeInWindow =
-      made !== undefined && made.getTime() >= from && made.getTime() <= Date.parse(t.until);
+      made !== undefined && createdWithin(requested, made, Date.parse(t.until) - requested);
     return madeInWindow ? { kind: "ours" } : judged;
   }
 

@@ -7,6 +7,7 @@
 import type { KMSClient } from "@aws-sdk/client-kms";
 import * as kmsSdk from "@aws-sdk/client-kms";
 import { requireKind } from "../../api/resource.ts";
+import { parseRegionalArn } from "../arn.ts";
 import { declaredKindModule } from "../declared-kind/module.ts";
 import { declaredKindSchemas } from "../declared-kind/schemas.ts";
 import type { Ask, DeclaredKindSource } from "../declared-kind/source.ts";
@@ -27,8 +28,8 @@ export const aliasName = (name: string): string => (name.startsWith(aliasPrefix)
 /** A key's ID from what a spec may give: the ID, or the key's ARN (…:key/<id>). */
 export const keyIdOf = (value: unknown): string => {
   const text = String(value ?? "");
-  const at = /^arn:[^:]+:kms:[^:]*:[^:]*:key\/(.+)$/.exec(text);
-  return at?.[1] ?? text;
+  const [resource] = parseRegionalArn(text, "kms")?.resource ?? [];
+  return resource?.startsWith("key/") === true ? resource.slice("key/".length) : text;
 };
 
 /** When KMS made the alias, as ListAliases says (undefined where it does not: an emulator). */
